@@ -1,0 +1,72 @@
+/*
+ * The firmware's entry points: bring the drive up (format or mount the FTL, object store
+ * and ISP engine), execute one ATA command, and do background work when idle.
+ *
+ * The caller (the emulator's controller thread, or a board's main loop) serialises calls:
+ * the firmware is single-threaded. Host commands are executed as they arrive; ss_fw_idle()
+ * runs between them, so host I/O is never queued behind tasklets or GC.
+ */
+#ifndef SS_FW_H
+#define SS_FW_H
+
+#include <stdint.h>
+
+#include "ss_hal.h"
+
+struct ss_fw;
+
+/* ATA registers in (48-bit / EXT form). */
+struct ss_ata_taskfile {
+	uint8_t command;
+	uint8_t device;
+	uint16_t features;
+	uint16_t count;       /* sectors */
+	uint64_t lba;         /* 48 bits */
+};
+
+/* ATA registers out. */
+struct ss_ata_result {
+	uint8_t status;       /* ATA status: DRDY 0x40, ERR 0x01, ... */
+	uint8_t error;        /* ATA error: ABRT 0x04, IDNF 0x10, UNC 0x40 ... */
+	uint16_t count;
+	uint64_t lba;         /* on error with ABRT: the reason code (PROTOCOL.md) */
+};
+
+#define SS_ATA_STATUS_ERR  0x01
+#define SS_ATA_STATUS_DF   0x20
+#define SS_ATA_STATUS_DRDY 0x40
+#define SS_ATA_STATUS_BSY  0x80
+#define SS_ATA_ERROR_ABRT  0x04
+#define SS_ATA_ERROR_IDNF  0x10
+#define SS_ATA_ERROR_UNC   0x40
+
+struct ss_fw_format_params {
+	uint32_t max_objects;  /* 0: the object store's default */
+};
+
+/** DRAM the whole firmware needs for a geometry. */
+uint64_t ss_fw_dram_needed(const struct ss_geometry *geo);
+
+/** Erase and initialise the flash, then bring the drive up. \return 0 or negative errno. */
+int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p);
+
+/** Bring a formatted drive up, recovering from a crash if there was one.
+ *  \return 0, -SS_ENODATA (not formatted), -SS_EBADMSG (metadata corrupt), ... */
+int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal);
+
+/** Clean shutdown: checkpoint everything. The drive object stays valid but idle. */
+int ss_fw_shutdown(struct ss_fw *fw);
+
+/**
+ * Execute one ATA command. `data` is the data-out buffer (host to drive) or the data-in
+ * buffer to fill (drive to host); `len` is count * 512 bytes as the host transferred it.
+ * Never fails as a call: errors are reported in `res` as ATA status/error with a reason.
+ */
+void ss_fw_ata_command(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8_t *data,
+		       uint32_t len, struct ss_ata_result *res);
+
+/** One slice of background work (tasklets, GC, checkpoints).
+ *  \return 1 when more background work remains, 0 when idle. */
+int ss_fw_idle(struct ss_fw *fw);
+
+#endif

@@ -1,0 +1,130 @@
+/*
+ * Page-mapping flash translation layer: logical pages (LPNs) of one flash page each,
+ * written out of place, garbage collected, wear-levelled, with bad and worn-out blocks
+ * retired. Every mapping survives a crash: mount rebuilds it from the last checkpoint plus
+ * a roll-forward over the reverse map and sequence numbers kept in each page's spare area.
+ *
+ * Durability contract
+ *   - ss_ftl_write() returns once the page is programmed; after ss_ftl_flush(), or for a
+ *     write with SS_FTL_FUA, it also survives power loss.
+ *   - A write is atomic per logical page: after a crash a page reads as its old or its new
+ *     contents, never a mix.
+ *   - ss_ftl_trim() is durable after the next flush; before that a trimmed page may come back.
+ */
+#ifndef SS_FTL_H
+#define SS_FTL_H
+
+#include <stdint.h>
+
+#include "ss_hal.h"
+
+struct ss_ftl;
+
+/* Write streams: each has its own open block, so data of one kind shares blocks. */
+enum ss_stream {
+	SS_STREAM_META = 0,  /* object-store metadata */
+	SS_STREAM_HOT = 1,   /* short-lived or often rewritten data */
+	SS_STREAM_COLD = 2,  /* written once, read many */
+	SS_STREAM_COUNT = 3,
+};
+
+enum ss_gc_policy {
+	SS_GC_GREEDY = 0,        /* fewest valid pages */
+	SS_GC_COST_BENEFIT = 1,  /* (1-u)*age / 2u, Rosenblum & Ousterhout */
+};
+
+#define SS_FTL_FUA 0x1u  /* durable before return */
+
+struct ss_ftl_params {
+	enum ss_gc_policy gc_policy;
+	/* A block becomes a GC victim only when its live share is at or below its stream's
+	 * threshold (Kang ch. 4: data 80 %, metadata 60 %); GC falls back to the overall
+	 * best victim when no block qualifies. Permille. */
+	uint16_t clean_threshold_permille[SS_STREAM_COUNT];
+	/* Static wear-levelling: move cold data when max - min erase count exceeds this. */
+	uint32_t wear_level_delta;
+	/* Write a checkpoint after this many page programs, bounding roll-forward on mount. */
+	uint32_t checkpoint_interval_pages;
+};
+
+void ss_ftl_default_params(struct ss_ftl_params *p);
+
+/** DRAM the FTL needs for a geometry (mapping tables, block table, buffers). */
+uint64_t ss_ftl_dram_needed(const struct ss_geometry *geo);
+
+/**
+ * Erase the whole flash and start an empty FTL. Blocks that fail to erase are recorded
+ * as bad. `dram` must hold ss_ftl_dram_needed() bytes.
+ * \return 0, -SS_ENOMEM when dram is too small, -SS_EIO, -SS_EINVAL on a bad geometry.
+ */
+int ss_ftl_format(struct ss_ftl **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
+		  const struct ss_ftl_params *params);
+
+/**
+ * Mount a formatted flash: load the newest valid checkpoint, roll forward every page
+ * written after it.
+ * \return 0, -SS_ENODATA when the flash was never formatted (no checkpoint), -SS_EBADMSG
+ *         when no checkpoint is intact, -SS_ENOMEM, -SS_EIO.
+ */
+int ss_ftl_mount(struct ss_ftl **out, struct ss_hal *hal, void *dram, uint64_t dram_size);
+
+/** Write a checkpoint so the next mount needs no roll-forward. */
+int ss_ftl_unmount(struct ss_ftl *ftl);
+
+uint32_t ss_ftl_capacity_pages(const struct ss_ftl *ftl); /* logical pages offered */
+uint32_t ss_ftl_page_size(const struct ss_ftl *ftl);
+
+/**
+ * Read logical page `lpn` into `buf` (page_size bytes). A never-written or trimmed page
+ * reads as zeros.
+ * \return 0, or 1 when the page is unmapped (buf zeroed), -SS_ERANGE, -SS_EIO.
+ */
+int ss_ftl_read(struct ss_ftl *ftl, uint32_t lpn, void *buf);
+
+/**
+ * Write logical page `lpn` from `buf` (page_size bytes) into `stream`.
+ * \return 0, -SS_ERANGE, -SS_ENOSPC when no free block remains even after GC, -SS_EIO.
+ */
+int ss_ftl_write(struct ss_ftl *ftl, uint32_t lpn, const void *buf, enum ss_stream stream,
+		 unsigned flags);
+
+/** Unmap `count` pages from `lpn`. \return 0, -SS_ERANGE. */
+int ss_ftl_trim(struct ss_ftl *ftl, uint32_t lpn, uint32_t count);
+
+/** Make every completed write and trim durable. \return 0 or -SS_EIO. */
+int ss_ftl_flush(struct ss_ftl *ftl);
+
+/**
+ * Idle-time work: garbage collection ahead of need, static wear-levelling, checkpoints.
+ * Does at most `max_page_moves` page copies.
+ * \return 1 when more background work remains, 0 when idle, negative errno on failure.
+ */
+int ss_ftl_background(struct ss_ftl *ftl, uint32_t max_page_moves);
+
+struct ss_ftl_stats {
+	uint64_t host_page_writes;   /* ss_ftl_write calls that programmed a page */
+	uint64_t host_page_reads;
+	uint64_t nand_page_writes;   /* all programs: host, GC, wear-levelling, checkpoints */
+	uint64_t nand_page_reads;
+	uint64_t block_erases;
+	uint64_t gc_runs;
+	uint64_t gc_page_moves;
+	uint64_t wear_level_moves;
+	uint64_t trimmed_pages;
+	uint64_t checkpoints;
+	uint32_t retired_blocks;     /* bad at format plus retired since */
+	uint32_t free_blocks;
+	uint32_t total_blocks;
+	uint32_t min_erase_count;
+	uint32_t max_erase_count;
+	uint32_t avg_erase_count;
+	uint32_t mapped_pages;
+	uint32_t rollforward_pages;  /* pages replayed by the last mount */
+};
+
+void ss_ftl_get_stats(const struct ss_ftl *ftl, struct ss_ftl_stats *st);
+
+/** Write amplification so far, in thousandths (nand_page_writes / host_page_writes). */
+uint32_t ss_ftl_write_amplification_milli(const struct ss_ftl *ftl);
+
+#endif

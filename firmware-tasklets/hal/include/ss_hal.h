@@ -1,0 +1,130 @@
+/*
+ * The hardware abstraction the firmware is written against: NAND flash with spare areas,
+ * one DRAM arena, and a clock. The firmware never knows which backend is behind it (the
+ * emulator in emu/, or a board shim).
+ *
+ * Physical addressing
+ *   dies   = channels * ways; die d sits on channel (d % channels), way (d / channels).
+ *   block  = global block number in [0, dies * blocks_per_die); block b is on die (b % dies),
+ *            so consecutive block numbers stripe across channels first, then ways.
+ *   ppn    = block * pages_per_block + page.
+ *
+ * Time
+ *   Operations are issued at the backend's current issue time and run on the timeline of
+ *   the resource they use (the die, its channel, the ISP core). Operations issued back to
+ *   back overlap when they use different resources, as on a real controller that queues
+ *   them. barrier() makes later operations wait for everything issued so far: call it
+ *   where a later step depends on an earlier one's result (read-modify-write, ISP compute
+ *   on pages just read).
+ */
+#ifndef SS_HAL_H
+#define SS_HAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ss_geometry {
+	uint32_t channels;
+	uint32_t ways;              /* dies per channel */
+	uint32_t blocks_per_die;
+	uint32_t pages_per_block;
+	uint32_t page_size;         /* data bytes per page */
+	uint32_t spare_size;        /* spare (OOB) bytes per page */
+	uint32_t overprovision_permille; /* physical capacity the FTL keeps from the host */
+};
+
+static inline uint32_t ss_geo_dies(const struct ss_geometry *g) { return g->channels * g->ways; }
+static inline uint32_t ss_geo_blocks(const struct ss_geometry *g)
+{
+	return ss_geo_dies(g) * g->blocks_per_die;
+}
+static inline uint64_t ss_geo_pages(const struct ss_geometry *g)
+{
+	return (uint64_t)ss_geo_blocks(g) * g->pages_per_block;
+}
+
+/* Which timeline firmware work is charged to; host commands and ISP work progress
+ * independently, and host I/O is never queued behind ISP compute. */
+enum ss_hal_timeline {
+	SS_HAL_TL_HOST = 0,  /* serving a host command */
+	SS_HAL_TL_ISP = 1,   /* background tasklet work */
+	SS_HAL_TL_BACKGROUND = 2, /* GC, checkpoints done at idle */
+};
+
+struct ss_hal_ops {
+	/**
+	 * Read one page. `data` (page_size bytes) or `spare` (spare_size bytes) may be NULL.
+	 * An erased page reads as all 0xFF in both.
+	 * \return 0, or -SS_EIO on an uncorrectable read, -SS_EINVAL on a bad address.
+	 */
+	int (*page_read)(void *ctx, uint32_t ppn, void *data, void *spare);
+
+	/**
+	 * Program one page. Flash rules are the caller's to keep: a page is programmed once
+	 * between erases, pages of a block in ascending order.
+	 * \return 0; -SS_EINVAL when a flash rule or the address is violated (a firmware bug:
+	 *         nothing is written); -SS_EIO when the block has failed (worn out): the FTL must
+	 *         retire it and move its data.
+	 */
+	int (*page_program)(void *ctx, uint32_t ppn, const void *data, const void *spare);
+
+	/** Erase a whole block. \return 0, -SS_EIO when the block has failed, -SS_EINVAL. */
+	int (*block_erase)(void *ctx, uint32_t block);
+
+	/** Make every page programmed so far power-fail durable. \return 0 or -SS_EIO. */
+	int (*sync)(void *ctx);
+
+	/** Later operations start no earlier than the completion of all earlier ones. */
+	void (*barrier)(void *ctx);
+
+	/** Select the timeline subsequent work is charged to. */
+	void (*set_timeline)(void *ctx, enum ss_hal_timeline tl);
+
+	/**
+	 * Charge ISP-core work counted by the ISP engine: `instructions` simple operations and
+	 * `dram_accesses` 4-byte accesses to device DRAM, spent on `pages` pages of input.
+	 */
+	void (*isp_account)(void *ctx, uint64_t instructions, uint64_t dram_accesses, uint64_t pages);
+
+	/** Current modelled device time, ns. */
+	uint64_t (*now_ns)(void *ctx);
+};
+
+struct ss_hal {
+	const struct ss_hal_ops *ops;
+	void *ctx;
+	struct ss_geometry geo;
+	void *dram;          /* the firmware's whole DRAM arena */
+	size_t dram_size;
+	uint32_t endurance;  /* rated P/E cycles, informational (SMART thresholds) */
+	char model[41];      /* IDENTIFY strings, NUL-terminated */
+	char serial[21];
+	char firmware_rev[9];
+};
+
+static inline int ss_hal_page_read(struct ss_hal *h, uint32_t ppn, void *data, void *spare)
+{
+	return h->ops->page_read(h->ctx, ppn, data, spare);
+}
+static inline int ss_hal_page_program(struct ss_hal *h, uint32_t ppn, const void *data,
+				      const void *spare)
+{
+	return h->ops->page_program(h->ctx, ppn, data, spare);
+}
+static inline int ss_hal_block_erase(struct ss_hal *h, uint32_t block)
+{
+	return h->ops->block_erase(h->ctx, block);
+}
+static inline int ss_hal_sync(struct ss_hal *h) { return h->ops->sync(h->ctx); }
+static inline void ss_hal_barrier(struct ss_hal *h) { h->ops->barrier(h->ctx); }
+static inline void ss_hal_set_timeline(struct ss_hal *h, enum ss_hal_timeline tl)
+{
+	h->ops->set_timeline(h->ctx, tl);
+}
+static inline void ss_hal_isp_account(struct ss_hal *h, uint64_t instr, uint64_t dram, uint64_t pages)
+{
+	h->ops->isp_account(h->ctx, instr, dram, pages);
+}
+static inline uint64_t ss_hal_now_ns(struct ss_hal *h) { return h->ops->now_ns(h->ctx); }
+
+#endif

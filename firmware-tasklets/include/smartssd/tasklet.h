@@ -1,0 +1,121 @@
+/*
+ * The tasklet ABI: what a program running inside the drive's controller may use.
+ *
+ * A tasklet is freestanding C: no malloc (memory comes from the budget the host declared
+ * when it created the instance, via ss_tasklet_alloc), no libc beyond this header, and no
+ * floating point in the per-record path. The engine calls it event by event:
+ *
+ *   init(params)           once, before any input; validate params here
+ *   on_records(batch)      with whole records, reassembled across page boundaries
+ *     or on_page(page)     with raw pages, for tasklets that want them
+ *   finish()               once, after the last input; emit final results here
+ *
+ * Callbacks return 0 to continue, SS_TASKLET_DONE to stop reading input early (finish is
+ * still called), or a negative SS_E* code to fail the instance with that reason.
+ *
+ * Every read of input bytes goes through the accessors below, which count device DRAM
+ * accesses; the drive's timing model charges ISP-core time from those counts. Every loop
+ * that is not bounded by the input must call ss_tasklet_step(): past the instance's step
+ * limit the engine stops the tasklet with -SS_ETIME. Allocation past the memory budget
+ * returns NULL and marks the instance as over budget (-SS_ENOMEM).
+ */
+#ifndef SMARTSSD_TASKLET_H
+#define SMARTSSD_TASKLET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ss_rt.h"
+
+#define SS_TASKLET_DONE 1
+
+/* ---- record layouts -------------------------------------------------------------- */
+
+enum ss_layout_kind {
+	SS_LAYOUT_FIXED = 1,  /* fixed-width binary records, big-endian fields at offsets */
+	SS_LAYOUT_TEXT = 2,   /* lines ended by line_delim, fields split by field_sep */
+};
+
+enum ss_field_type {
+	SS_FIELD_U8 = 1,
+	SS_FIELD_U16 = 2,
+	SS_FIELD_U32 = 3,
+	SS_FIELD_U64 = 4,
+	SS_FIELD_I32 = 5,
+	SS_FIELD_I64 = 6,
+	SS_FIELD_BYTES = 7,   /* fixed: `width` raw bytes; text: the whole column */
+};
+
+#define SS_LAYOUT_MAX_FIELDS 16
+
+struct ss_field {
+	uint16_t offset;   /* FIXED: byte offset in the record; TEXT: column index */
+	uint8_t type;      /* enum ss_field_type */
+	uint8_t width;     /* SS_FIELD_BYTES in FIXED layouts: width in bytes */
+	uint8_t shift;     /* integer fields: value = (raw >> shift) & mask(bits) ... */
+	uint8_t bits;      /* ... when bits != 0 (e.g. the region in a WorldCup98 server byte) */
+	uint16_t reserved;
+};
+
+struct ss_layout {
+	uint8_t kind;         /* enum ss_layout_kind */
+	uint8_t line_delim;   /* TEXT */
+	uint8_t field_sep;    /* TEXT */
+	uint8_t nfields;
+	uint32_t record_size; /* FIXED: bytes per record; TEXT: longest line accepted */
+	struct ss_field fields[SS_LAYOUT_MAX_FIELDS];
+};
+
+/* ---- the engine's services ------------------------------------------------------- */
+
+struct ss_tasklet_ctx;
+
+struct ss_record {
+	const uint8_t *data;
+	uint32_t len;         /* FIXED: record_size; TEXT: line length without the delimiter */
+	uint64_t lba;         /* 512-byte LBA of the flash page holding the record's first byte */
+};
+
+const struct ss_layout *ss_tasklet_layout(const struct ss_tasklet_ctx *ctx);
+
+/** Integer field `field` of `rec` per the layout (text columns parsed as decimal; an
+ *  unparsable or missing column reads as 0 and sets *ok to 0 when ok is non-NULL). */
+uint64_t ss_field_u64(struct ss_tasklet_ctx *ctx, const struct ss_record *rec, unsigned field,
+		      int *ok);
+int64_t ss_field_i64(struct ss_tasklet_ctx *ctx, const struct ss_record *rec, unsigned field,
+		     int *ok);
+/** Bytes of field `field`; *len receives their count. NULL when the field is missing. */
+const uint8_t *ss_field_bytes(struct ss_tasklet_ctx *ctx, const struct ss_record *rec,
+			      unsigned field, uint32_t *len);
+
+/** One counted 4-byte access to device memory (page buffers, tasklet state). */
+uint32_t ss_load32(struct ss_tasklet_ctx *ctx, const void *p);
+/** Count `n` further DRAM accesses the tasklet made to its own state. */
+void ss_tasklet_dram(struct ss_tasklet_ctx *ctx, uint32_t n);
+
+/** Charge `n` steps. \return 0, or -SS_ETIME once the step limit is passed (return it). */
+int ss_tasklet_step(struct ss_tasklet_ctx *ctx, uint32_t n);
+
+/** Zeroed memory from the instance's budget, 8-byte aligned; NULL when over budget. */
+void *ss_tasklet_alloc(struct ss_tasklet_ctx *ctx, uint32_t size);
+
+/** Append bytes to the instance's output object. \return 0, -SS_ENOSPC, -SS_EIO. */
+int ss_tasklet_emit(struct ss_tasklet_ctx *ctx, const void *data, uint32_t len);
+
+/** The instance's private state pointer, set by init. */
+void ss_tasklet_set_state(struct ss_tasklet_ctx *ctx, void *state);
+void *ss_tasklet_state(const struct ss_tasklet_ctx *ctx);
+
+/* ---- the tasklet's side ---------------------------------------------------------- */
+
+struct ss_tasklet_desc {
+	const char *name;
+	uint32_t id;
+	int (*init)(struct ss_tasklet_ctx *ctx, const uint8_t *params, uint32_t params_len);
+	/* exactly one of on_records and on_page is set */
+	int (*on_records)(struct ss_tasklet_ctx *ctx, const struct ss_record *recs, uint32_t n);
+	int (*on_page)(struct ss_tasklet_ctx *ctx, const uint8_t *page, uint32_t len, uint64_t lba);
+	int (*finish)(struct ss_tasklet_ctx *ctx);
+};
+
+#endif

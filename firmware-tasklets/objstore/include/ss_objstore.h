@@ -1,0 +1,173 @@
+/*
+ * Wear-aware object store and namespace, on the FTL's logical pages.
+ *
+ * Objects are files, directories, tasklet instances and tasklet output objects, each with
+ * an id (oid), attributes and a name in a parent directory. Rename is atomic. Metadata is
+ * placed apart from data, and hot data (outputs, rewrites) apart from cold (files written
+ * once). Large objects are stored in extents of contiguous logical pages; small objects are
+ * packed inline with their metadata.
+ *
+ * Durability: every metadata change is in a journal that ss_os_flush() makes durable; data
+ * pages are written through to the FTL. After a crash an object shows a state that was
+ * flushed, or a later one: a file that was not flushed is absent or a prefix of what was
+ * written, never garbage (space freed by an unflushed change is not reused until the change
+ * is durable).
+ */
+#ifndef SS_OBJSTORE_H
+#define SS_OBJSTORE_H
+
+#include <stdint.h>
+
+#include "ss_ftl.h"
+
+struct ss_objstore;
+
+typedef uint64_t ss_oid_t;
+
+#define SS_OID_NONE 0
+#define SS_OID_ROOT 1
+#define SS_NAME_MAX 255
+
+enum ss_obj_type {
+	SS_OBJ_FILE = 1,
+	SS_OBJ_DIR = 2,
+	SS_OBJ_OUTPUT = 3,   /* a tasklet's output object */
+};
+
+/* ss_os_create flags */
+#define SS_OS_EXCL       0x1u  /* fail with -SS_EEXIST when the name exists */
+/* ss_os_write flags */
+#define SS_OS_FUA        0x1u  /* data and size durable before return */
+/* ss_os_rename flags */
+#define SS_OS_NOREPLACE  0x1u  /* fail with -SS_EEXIST when the target exists */
+
+struct ss_obj_stat {
+	ss_oid_t oid;
+	ss_oid_t parent;
+	uint32_t type;            /* enum ss_obj_type */
+	uint32_t nchildren;       /* directories: entries */
+	uint64_t size;            /* bytes */
+	uint64_t ctime_ns;        /* host wall-clock times, as given by the host */
+	uint64_t mtime_ns;
+	uint64_t atime_ns;
+	uint64_t page_writes;     /* wear caused by this object: pages written for it */
+	uint32_t extent_count;
+	uint16_t name_len;
+	char name[SS_NAME_MAX + 1];
+};
+
+struct ss_extent {
+	uint64_t offset;   /* byte offset in the object of the extent's first page */
+	uint32_t lpn;      /* first logical page */
+	uint32_t pages;
+};
+
+struct ss_dirent {
+	ss_oid_t oid;
+	uint32_t type;
+	uint16_t name_len;
+	char name[SS_NAME_MAX + 1];
+};
+
+struct ss_os_params {
+	uint32_t max_objects;      /* size of the object table */
+};
+
+void ss_os_default_params(const struct ss_ftl *ftl, struct ss_os_params *p);
+uint64_t ss_os_dram_needed(const struct ss_geometry *geo, const struct ss_os_params *p);
+
+/** Create an empty store with only the root directory. \return 0 or negative errno. */
+int ss_os_format(struct ss_objstore **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size,
+		 const struct ss_os_params *params);
+
+/** Mount: load the metadata checkpoint, replay the journal.
+ *  \return 0, -SS_ENODATA when never formatted, -SS_EBADMSG when metadata is corrupt. */
+int ss_os_mount(struct ss_objstore **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size);
+
+/** Checkpoint all metadata and flush. */
+int ss_os_unmount(struct ss_objstore *os);
+
+/**
+ * Resolve a '/'-separated absolute path ("/" is the root). Empty components and "." /
+ * ".." are invalid (-SS_EINVAL).
+ * \return 0, -SS_ENOENT, -SS_ENOTDIR when a middle component is not a directory,
+ *         -SS_ENAMETOOLONG.
+ */
+int ss_os_lookup_path(struct ss_objstore *os, const char *path, uint32_t len, ss_oid_t *oid);
+
+/** Look a name up in a directory. \return 0, -SS_ENOENT, -SS_ENOTDIR. */
+int ss_os_lookup(struct ss_objstore *os, ss_oid_t dir, const char *name, uint32_t len,
+		 ss_oid_t *oid);
+
+/**
+ * Create an object named `name` in directory `dir`. Names are 1..SS_NAME_MAX bytes without
+ * '/' or NUL. Without SS_OS_EXCL an existing object of the same type is returned as is.
+ * \return 0, -SS_EEXIST, -SS_ENOENT (no dir), -SS_ENOTDIR, -SS_EINVAL (bad name),
+ *         -SS_ENAMETOOLONG, -SS_ENOSPC (object table or flash full).
+ */
+int ss_os_create(struct ss_objstore *os, ss_oid_t dir, const char *name, uint32_t len,
+		 enum ss_obj_type type, unsigned flags, uint64_t now_ns, ss_oid_t *oid);
+
+/** Write `len` bytes at `off`, growing the object. \return 0, -SS_EISDIR, -SS_ENOSPC,
+ *  -SS_EFBIG, -SS_ENOENT. */
+int ss_os_write(struct ss_objstore *os, ss_oid_t oid, uint64_t off, const void *buf,
+		uint32_t len, unsigned flags, uint64_t now_ns);
+
+/** Read up to `len` bytes at `off`; `*nread` is short at end of object.
+ *  \return 0, -SS_EISDIR, -SS_ENOENT. */
+int ss_os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, uint32_t len,
+	       uint32_t *nread);
+
+/** Set the size; shrinking frees pages. \return 0, -SS_EISDIR, -SS_ENOSPC. */
+int ss_os_truncate(struct ss_objstore *os, ss_oid_t oid, uint64_t size, uint64_t now_ns);
+
+/** Remove an object; a directory must be empty. \return 0, -SS_ENOTEMPTY, -SS_ENOENT,
+ *  -SS_EBUSY for the root. */
+int ss_os_remove(struct ss_objstore *os, ss_oid_t oid);
+
+/**
+ * Atomically move `oid` to `new_dir`/`name`. An existing target is replaced when it is a
+ * file and `oid` is a file, unless SS_OS_NOREPLACE. Moving a directory below itself is
+ * -SS_EINVAL.
+ * \return 0, -SS_EEXIST, -SS_ENOENT, -SS_ENOTDIR, -SS_EISDIR, -SS_EINVAL.
+ */
+int ss_os_rename(struct ss_objstore *os, ss_oid_t oid, ss_oid_t new_dir, const char *name,
+		 uint32_t len, unsigned flags, uint64_t now_ns);
+
+int ss_os_stat(struct ss_objstore *os, ss_oid_t oid, struct ss_obj_stat *st);
+
+int ss_os_set_times(struct ss_objstore *os, ss_oid_t oid, uint64_t mtime_ns, uint64_t atime_ns);
+
+/**
+ * List a directory in a stable order, resuming after `*cursor` (0 to start). Fills up to
+ * `max` entries and advances `*cursor`.
+ * \return the number of entries filled (0 at the end), or negative errno.
+ */
+int ss_os_list(struct ss_objstore *os, ss_oid_t dir, uint64_t *cursor, struct ss_dirent *out,
+	       uint32_t max);
+
+/**
+ * The logical pages behind bytes [off, off+len) of an object, in object order. Inline
+ * (packed) objects have no extents and return 0.
+ * \return the number of extents filled, or negative errno.
+ */
+int ss_os_extents(struct ss_objstore *os, ss_oid_t oid, uint64_t off, uint64_t len,
+		  struct ss_extent *out, uint32_t max);
+
+/** Make every completed change durable (journal, then FTL flush). */
+int ss_os_flush(struct ss_objstore *os);
+
+struct ss_os_stats {
+	uint64_t capacity_bytes;
+	uint64_t free_bytes;
+	uint32_t objects;
+	uint32_t max_objects;
+	uint64_t journal_commits;
+	uint64_t checkpoints;
+};
+
+void ss_os_get_stats(const struct ss_objstore *os, struct ss_os_stats *st);
+
+struct ss_ftl *ss_os_ftl(struct ss_objstore *os);
+
+#endif

@@ -1,0 +1,119 @@
+#include "ss_rt.h"
+
+void *ss_memcpy(void *dst, const void *src, size_t n)
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+
+	while (n--) {
+		*d++ = *s++;
+	}
+	return dst;
+}
+
+void *ss_memmove(void *dst, const void *src, size_t n)
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+
+	if (d == s || n == 0) {
+		return dst;
+	}
+	if (d < s) {
+		return ss_memcpy(dst, src, n);
+	}
+	while (n--) {
+		d[n] = s[n];
+	}
+	return dst;
+}
+
+void *ss_memset(void *dst, int c, size_t n)
+{
+	uint8_t *d = dst;
+
+	while (n--) {
+		*d++ = (uint8_t)c;
+	}
+	return dst;
+}
+
+int ss_memcmp(const void *a, const void *b, size_t n)
+{
+	const uint8_t *x = a, *y = b;
+
+	for (; n; n--, x++, y++) {
+		if (*x != *y) {
+			return *x < *y ? -1 : 1;
+		}
+	}
+	return 0;
+}
+
+size_t ss_strnlen(const char *s, size_t max)
+{
+	size_t n = 0;
+
+	while (n < max && s[n]) {
+		n++;
+	}
+	return n;
+}
+
+/* Table-free bitwise CRC-32C would cost 8 shifts a byte; a 256-entry table is 1 KB of
+ * rodata, affordable even in the board's SRAM, and computed once at first use. */
+static uint32_t crc32c_table[256];
+static int crc32c_ready;
+
+static void crc32c_init(void)
+{
+	for (uint32_t i = 0; i < 256; i++) {
+		uint32_t c = i;
+
+		for (int k = 0; k < 8; k++) {
+			c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+		}
+		crc32c_table[i] = c;
+	}
+	crc32c_ready = 1;
+}
+
+uint32_t ss_crc32c(uint32_t seed, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	uint32_t c = ~seed;
+
+	if (ss_unlikely(!crc32c_ready)) {
+		crc32c_init();
+	}
+	while (len--) {
+		c = crc32c_table[(c ^ *p++) & 0xFF] ^ (c >> 8);
+	}
+	return ~c;
+}
+
+void ss_arena_init(struct ss_arena *a, void *base, size_t size)
+{
+	a->base = base;
+	a->size = size;
+	a->used = 0;
+}
+
+void *ss_arena_alloc(struct ss_arena *a, size_t size, size_t align)
+{
+	uintptr_t start = (uintptr_t)a->base + a->used;
+	uintptr_t aligned;
+	void *p;
+
+	if (align == 0) {
+		align = 8;
+	}
+	aligned = (start + align - 1) & ~(uintptr_t)(align - 1);
+	if (aligned - (uintptr_t)a->base + size > a->size || aligned < start) {
+		return NULL;
+	}
+	a->used = aligned - (uintptr_t)a->base + size;
+	p = (void *)aligned;
+	ss_memset(p, 0, size);
+	return p;
+}
