@@ -97,6 +97,7 @@ struct ss_hal {
 	void *dram;          /* the firmware's whole DRAM arena */
 	size_t dram_size;
 	uint32_t endurance;  /* rated P/E cycles, informational (SMART thresholds) */
+	int16_t temperature_c; /* reported drive temperature */
 	char model[41];      /* IDENTIFY strings, NUL-terminated */
 	char serial[21];
 	char firmware_rev[9];

@@ -1,0 +1,109 @@
+/* Private to the emulator: the image file, the flash backend and the timing model. */
+#ifndef EMU_INTERNAL_H
+#define EMU_INTERNAL_H
+
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+
+#include "ss_emu_flash.h"
+#include "ss_emu_profile.h"
+#include "ss_hal.h"
+
+#define EMU_IMAGE_MAGIC "SSDEMUIM"
+#define EMU_IMAGE_VERSION 1u
+#define EMU_HEADER_BYTES 4096u
+#define EMU_HEADER_USED 260u          /* bytes covered by the header CRC, CRC after them */
+#define EMU_BLOCK_ENTRY_BYTES 16u
+#define EMU_TIMELINES 3
+
+#define EMU_BLOCK_FAILED 0x1u
+#define EMU_BLOCK_FACTORY_BAD 0x2u
+
+/* Everything the image header records. */
+struct emu_image_info {
+	struct ss_geometry geo;
+	uint32_t endurance;
+	uint32_t endurance_spread_permille;
+	uint32_t factory_bad_permille;
+	uint64_t dram_bytes;
+	char profile[32];
+	char model[41];
+	char serial[21];
+	char firmware_rev[9];
+	uint64_t created_unix;
+	char created_by[64];
+	uint64_t table_off;
+	uint64_t data_off;
+};
+
+struct emu_block {
+	uint32_t erase_count;
+	uint32_t write_ptr;
+	uint32_t flags;
+	uint32_t endurance;
+};
+
+struct emu_cursor {
+	uint64_t issue;   /* operations on this timeline start no earlier */
+	uint64_t last;    /* latest completion issued on it */
+};
+
+/* Timing and energy model: resource timelines plus counted operations. */
+struct emu_model {
+	const struct ss_emu_profile *p;
+	uint32_t channels;
+	uint32_t dies;
+	uint64_t *die_free;
+	uint64_t *chan_free;
+	uint64_t link_free;
+	uint64_t isp_free;
+	struct emu_cursor cur[EMU_TIMELINES];
+	int tl;
+	uint64_t now;
+	struct ss_emu_counters c;   /* counts and busy times; energy filled on snapshot */
+};
+
+int emu_model_init(struct emu_model *m, const struct ss_emu_profile *p,
+		   const struct ss_geometry *g);
+void emu_model_fini(struct emu_model *m);
+uint64_t emu_xfer_ns(uint64_t bytes, uint64_t bytes_per_s);
+/* Each charges one operation on the current timeline and returns its completion. */
+uint64_t emu_model_read(struct emu_model *m, uint32_t die, uint64_t bytes);
+uint64_t emu_model_program(struct emu_model *m, uint32_t die, uint64_t bytes);
+uint64_t emu_model_erase(struct emu_model *m, uint32_t die);
+void emu_model_isp(struct emu_model *m, uint64_t instr, uint64_t dram, uint64_t pages);
+void emu_model_barrier(struct emu_model *m);
+/* Host command on the link: `bytes_in` arrive before the firmware runs (returns the time
+ * the firmware may start), `bytes_out` leave after it (returns the command's completion). */
+uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t arrival, uint64_t bytes_in);
+uint64_t emu_model_cmd_end(struct emu_model *m, uint64_t bytes_out);
+void emu_model_snapshot(const struct emu_model *m, struct ss_emu_counters *out);
+
+struct ss_emu_flash {
+	pthread_mutex_t lock;
+	int fd;
+	char *path;
+	struct ss_hal hal;
+	struct ss_emu_profile prof;
+	struct emu_image_info info;
+	struct emu_block *blocks;
+	uint64_t stride;          /* page_size + spare_size bytes per page in the file */
+	uint8_t *scratch;         /* one page + spare */
+	struct emu_model model;
+	char last_err[256];
+	int punch_holes;          /* fallocate(PUNCH_HOLE) works on this file system */
+};
+
+/* image.c */
+int emu_image_create(struct ss_emu_flash *f, char *err, size_t errlen);
+int emu_image_load(struct ss_emu_flash *f, char *err, size_t errlen);
+int emu_image_write_block(struct ss_emu_flash *f, uint32_t block);
+uint64_t emu_page_offset(const struct ss_emu_flash *f, uint32_t ppn);
+uint32_t emu_block_endurance(uint32_t block, uint32_t endurance, uint32_t spread_permille);
+int emu_block_factory_bad(uint32_t block, uint32_t permille);
+
+void emu_errf(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif

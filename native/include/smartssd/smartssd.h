@@ -1,0 +1,370 @@
+/*
+ * libsmartssd: the host's door to one Smart SSD, real (sg:) or emulated (emu:, unix:).
+ *
+ * Every call is thread-safe and synchronous. Buffers are the caller's: no call allocates
+ * per command, so JNI can hand in direct ByteBuffers. Every call returns 0 (or a positive
+ * count) on success and a negative errno on failure; the calling thread can then ask for
+ * the detail: the drive's protocol reason code (enum ss_reason of ss_proto.h, SS_R_*) and
+ * a message naming the problem.
+ *
+ * A drive that goes away (daemon killed, device unplugged) fails every waiting and later
+ * call with -ENOTCONN and a message saying so; nothing hangs. BUSY replies from the drive
+ * are retried with backoff inside the library; -EAGAIN with reason SS_R_BUSY is returned
+ * only after the retry budget (SS_DEV_BUSY_RETRY_MS) is spent.
+ */
+#ifndef SMARTSSD_SMARTSSD_H
+#define SMARTSSD_SMARTSSD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct ss_dev; /* opaque: one open drive */
+
+#define SS_DEV_NAME_MAX 255
+#define SS_DEV_MSG_MAX 256
+#define SS_DEV_BUSY_RETRY_MS 10000
+
+/* Object types (ss_dev_stat.type, ss_dev_create type). */
+enum ss_dev_type {
+	SS_DEV_FILE = 1,
+	SS_DEV_DIR = 2,
+	SS_DEV_OUTPUT = 3, /* a tasklet output object */
+};
+
+/* Flags. Values equal the protocol's (ss_proto.h). */
+#define SS_DEV_CREATE_EXCL 0x1u          /* fail with -EEXIST if it exists */
+#define SS_DEV_CREATE_PARENTS 0x2u       /* create missing parent directories */
+#define SS_DEV_WRITE_FUA 0x1u            /* durable before the call returns */
+#define SS_DEV_REMOVE_RECURSIVE 0x1u     /* remove a directory and everything below it */
+#define SS_DEV_RENAME_NOREPLACE 0x1u     /* fail with -EEXIST if dst exists */
+#define SS_DEV_TIME_KEEP UINT64_MAX      /* ss_dev_set_times: leave this time unchanged */
+
+/* ---- per-thread error detail ------------------------------------------------------ */
+
+/** Reason code (SS_R_* of ss_proto.h) of this thread's last failed call; 0 after success
+ *  or when the failure was not the drive's (e.g. transport or argument errors). */
+int ss_dev_last_reason(void);
+
+/** Message of this thread's last failed call ("" after success). Valid until the thread's
+ *  next libsmartssd call. */
+const char *ss_dev_last_message(void);
+
+/** Copies the last message into buf (NUL-terminated, truncated). \return its full length. */
+size_t ss_dev_last_message_copy(char *buf, size_t len);
+
+/** Symbolic name of a reason code, e.g. "NO_SUCH_OBJECT"; "UNKNOWN" for others. */
+const char *ss_dev_reason_name(int reason);
+
+/* ---- open / close ----------------------------------------------------------------- */
+
+struct ss_dev_open_opts {
+	uint32_t timeout_ms;   /* per ATA command on sg: (0: 30000) */
+	uint32_t busy_retry_ms;/* total BUSY retry budget per command (0: SS_DEV_BUSY_RETRY_MS) */
+};
+
+/**
+ * Open a drive by URI:
+ *   emu:/path/drive.img   the emulated drive in this process (the image must exist)
+ *   unix:/path/dev.sock   an emulated drive served by smartssd-devd
+ *   sg:/dev/sdX           a real drive through SG_IO (ATA PASS-THROUGH(16))
+ * Opens a protocol session on the drive. opts may be NULL.
+ * \return 0 and *out, or -EINVAL (bad URI), -ENOENT, -EBUSY (image in use: the message
+ *         says to use the daemon), -ECONNREFUSED, -EPROTO (not a Smart SSD), ...
+ */
+int ss_dev_open(const char *uri, const struct ss_dev_open_opts *opts, struct ss_dev **out);
+
+/** Close the session and the transport. No call on d may be running or follow.
+ *  \return 0, or a negative errno if the session could not be closed cleanly (d is freed
+ *  in every case). */
+int ss_dev_close(struct ss_dev *d);
+
+/** Transport name of d: "emu", "unix" or "sg". */
+const char *ss_dev_transport(const struct ss_dev *d);
+
+/* ---- drive ------------------------------------------------------------------------ */
+
+struct ss_dev_info {
+	uint32_t proto_version;
+	uint32_t page_size;
+	uint32_t channels;
+	uint32_t ways;
+	uint32_t queue_depth;
+	uint32_t isp_batch_pages;
+	uint64_t capacity_bytes;
+	char model[41];        /* NUL-terminated, trailing blanks removed */
+	char serial[21];
+	char firmware_rev[9];
+};
+
+/** \return 0 or negative errno. */
+int ss_dev_drive_info(struct ss_dev *d, struct ss_dev_info *info);
+
+struct ss_dev_fsstat {
+	uint64_t capacity_bytes;
+	uint64_t free_bytes;
+	uint32_t objects;
+	uint32_t max_objects;
+	uint32_t page_size;
+};
+
+/** \return 0 or negative errno. */
+int ss_dev_fsstat(struct ss_dev *d, struct ss_dev_fsstat *st);
+
+/** Make everything written so far durable. \return 0 or negative errno. */
+int ss_dev_flush(struct ss_dev *d);
+
+/* The drive's own counters (SS_OP_COUNTERS): FTL activity and energy inputs. */
+struct ss_dev_counters {
+	uint64_t host_page_reads;
+	uint64_t host_page_writes;
+	uint64_t nand_page_reads;
+	uint64_t nand_page_writes;
+	uint64_t block_erases;
+	uint64_t gc_page_moves;
+	uint32_t retired_blocks;
+	uint32_t free_blocks;
+	uint32_t min_erase_count;
+	uint32_t max_erase_count;
+	uint32_t avg_erase_count;
+	uint32_t write_amplification_milli;
+	uint64_t power_on_ns;  /* modelled device time */
+};
+
+/** \return 0 or negative errno. */
+int ss_dev_counters(struct ss_dev *d, struct ss_dev_counters *c);
+
+/* The emulator's timing and energy model (emulated drives only). */
+struct ss_dev_model {
+	uint64_t modelled_ns;       /* modelled device time */
+	uint64_t link_bytes;        /* bytes moved over the modelled host link */
+	double energy_j;            /* total */
+	double nand_read_j;
+	double nand_program_j;
+	double nand_erase_j;
+	double link_j;
+	double isp_j;
+	double idle_j;
+};
+
+/** \return 0, -ENOTSUP (a real drive has no model), or another negative errno. */
+int ss_dev_model_counters(struct ss_dev *d, struct ss_dev_model *m);
+
+/* ---- namespace and object data ---------------------------------------------------- */
+
+struct ss_dev_stat {
+	uint64_t oid;
+	uint64_t parent;
+	uint32_t type;         /* enum ss_dev_type */
+	uint32_t nchildren;
+	uint64_t size;
+	uint64_t ctime_ns;
+	uint64_t mtime_ns;
+	uint64_t atime_ns;
+	uint64_t page_writes;
+	uint32_t extent_count;
+	char name[SS_DEV_NAME_MAX + 1]; /* NUL-terminated; "" for the root */
+};
+
+/** Stat by path. \return 0 or negative errno (-ENOENT, -ENOTDIR, ...). */
+int ss_dev_lookup(struct ss_dev *d, const char *path, struct ss_dev_stat *st);
+
+/** Stat by object id. \return 0 or negative errno. */
+int ss_dev_stat(struct ss_dev *d, uint64_t oid, struct ss_dev_stat *st);
+
+/** Create a file, directory or output object at path (flags SS_DEV_CREATE_*).
+ *  \return 0 and *oid (may be NULL), or negative errno (-EEXIST, -ENOENT, -ENOSPC...). */
+int ss_dev_create(struct ss_dev *d, const char *path, uint32_t type, uint32_t flags,
+		  uint64_t *oid);
+
+/** Write len bytes at offset (any size: split into protocol-sized commands).
+ *  \return bytes written (== len) or negative errno. */
+int64_t ss_dev_write(struct ss_dev *d, uint64_t oid, uint64_t offset, const void *buf,
+		     size_t len, uint32_t flags);
+
+/** Read up to len bytes at offset. \return bytes read (short at end of object) or
+ *  negative errno. */
+int64_t ss_dev_read(struct ss_dev *d, uint64_t oid, uint64_t offset, void *buf, size_t len);
+
+/** \return 0 or negative errno. */
+int ss_dev_truncate(struct ss_dev *d, uint64_t oid, uint64_t size);
+
+/** Remove path (flags SS_DEV_REMOVE_*). \return 0 or negative errno (-ENOTEMPTY...). */
+int ss_dev_remove(struct ss_dev *d, const char *path, uint32_t flags);
+
+/** \return 0 or negative errno. */
+int ss_dev_rename(struct ss_dev *d, const char *src, const char *dst, uint32_t flags);
+
+struct ss_dev_dirent {
+	uint64_t oid;
+	uint32_t type;
+	char name[SS_DEV_NAME_MAX + 1];
+};
+
+/**
+ * List directory path. Start with *cursor = 0; each call fills up to max entries and
+ * updates *cursor, which is 0 when the listing is complete.
+ * \return number of entries filled, or negative errno.
+ */
+int ss_dev_list(struct ss_dev *d, const char *path, uint64_t *cursor,
+		struct ss_dev_dirent *ents, uint32_t max);
+
+/** Set modification and access time (ns since epoch; SS_DEV_TIME_KEEP keeps one).
+ *  \return 0 or negative errno. */
+int ss_dev_set_times(struct ss_dev *d, uint64_t oid, uint64_t mtime_ns, uint64_t atime_ns);
+
+struct ss_dev_extent {
+	uint64_t offset;       /* byte offset in the object */
+	uint64_t lba;          /* first 512-byte LBA on the drive */
+	uint32_t sectors;
+};
+
+/** Extents of oid's bytes [offset, offset+len). \return number filled, or negative
+ *  errno. */
+int ss_dev_extents(struct ss_dev *d, uint64_t oid, uint64_t offset, uint64_t len,
+		   struct ss_dev_extent *ext, uint32_t max);
+
+/* ---- tasklets (in-storage processing) --------------------------------------------- */
+
+/* A record layout; same meaning as struct ss_layout of smartssd/tasklet.h. */
+#define SS_DEV_LAYOUT_MAX_FIELDS 16
+struct ss_dev_field {
+	uint16_t offset;   /* FIXED: byte offset in the record; TEXT: column index */
+	uint8_t type;      /* SS_FIELD_* */
+	uint8_t width;
+	uint8_t shift;
+	uint8_t bits;
+};
+
+struct ss_dev_layout {
+	uint8_t kind;      /* 1 fixed, 2 text */
+	uint8_t line_delim;
+	uint8_t field_sep;
+	uint8_t nfields;
+	uint32_t record_size;
+	struct ss_dev_field fields[SS_DEV_LAYOUT_MAX_FIELDS];
+};
+
+struct ss_dev_tasklet_spec {
+	uint32_t tasklet_id;
+	uint32_t mem_budget;   /* bytes */
+	uint64_t step_limit;   /* 0: the drive's default */
+	uint64_t output_oid;   /* from ss_dev_create_output */
+	struct ss_dev_layout layout;
+};
+
+struct ss_dev_input {
+	uint64_t oid;
+	uint64_t offset;
+	uint64_t length;
+};
+
+enum ss_dev_tasklet_state {
+	SS_DEV_TASKLET_CREATED = 1,
+	SS_DEV_TASKLET_RUNNING = 2,
+	SS_DEV_TASKLET_DONE = 3,
+	SS_DEV_TASKLET_FAILED = 4,
+};
+
+struct ss_dev_progress {
+	uint32_t state;        /* enum ss_dev_tasklet_state */
+	int32_t error;         /* negative errno when FAILED */
+	uint64_t pages_done;
+	uint64_t pages_total;
+	uint64_t records;
+	uint64_t output_bytes;
+	uint64_t instructions;
+	uint64_t dram_accesses;
+	uint64_t started_ns;   /* modelled device time */
+	uint64_t finished_ns;
+};
+
+/** Create an output object at path for a tasklet's results. \return 0 and *oid, or
+ *  negative errno. */
+int ss_dev_create_output(struct ss_dev *d, const char *path, uint32_t flags, uint64_t *oid);
+
+/** Create a tasklet instance with its static parameters. \return 0 and *instance, or
+ *  negative errno (-ENOENT + SS_R_UNKNOWN_TASKLET, -EINVAL + SS_R_BAD_LAYOUT /
+ *  SS_R_TASKLET_PARAMS, -EAGAIN + SS_R_BUSY when no instance is free...). */
+int ss_dev_tasklet_create(struct ss_dev *d, const struct ss_dev_tasklet_spec *spec,
+			  const void *params, uint32_t params_len, uint64_t *instance);
+
+/** Start instance over n input ranges (length UINT64_MAX: to the object's end).
+ *  \return 0 or negative errno. */
+int ss_dev_tasklet_execute(struct ss_dev *d, uint64_t instance,
+			   const struct ss_dev_input *in, uint32_t n);
+
+/** Progress poll. \return 0 or negative errno. */
+int ss_dev_tasklet_poll(struct ss_dev *d, uint64_t instance, struct ss_dev_progress *p);
+
+/** Read output bytes [offset, offset+len) of instance; p (may be NULL) gets the progress.
+ *  \return bytes read or negative errno. */
+int64_t ss_dev_tasklet_read(struct ss_dev *d, uint64_t instance, uint64_t offset,
+			    void *buf, size_t len, struct ss_dev_progress *p);
+
+/** \return 0 or negative errno. */
+int ss_dev_tasklet_destroy(struct ss_dev *d, uint64_t instance);
+
+/* ---- SMART health (parsed by libatasmart) ----------------------------------------- */
+
+/* Values equal libatasmart's SkSmartOverall. */
+enum ss_dev_smart_overall {
+	SS_DEV_SMART_GOOD = 0,
+	SS_DEV_SMART_BAD_ATTRIBUTE_IN_THE_PAST = 1,
+	SS_DEV_SMART_BAD_SECTOR = 2,
+	SS_DEV_SMART_BAD_ATTRIBUTE_NOW = 3,
+	SS_DEV_SMART_BAD_SECTOR_MANY = 4,
+	SS_DEV_SMART_BAD_STATUS = 5,
+};
+
+/* Values equal libatasmart's SkSmartAttributeUnit. */
+enum ss_dev_smart_unit {
+	SS_DEV_SMART_UNIT_UNKNOWN = 0,
+	SS_DEV_SMART_UNIT_NONE = 1,
+	SS_DEV_SMART_UNIT_MSECONDS = 2,
+	SS_DEV_SMART_UNIT_SECTORS = 3,
+	SS_DEV_SMART_UNIT_MKELVIN = 4,
+	SS_DEV_SMART_UNIT_SMALL_PERCENT = 5,
+	SS_DEV_SMART_UNIT_PERCENT = 6,
+	SS_DEV_SMART_UNIT_MB = 7,
+};
+
+struct ss_dev_smart_attr {
+	uint8_t id;
+	uint8_t current;       /* normalised value */
+	uint8_t worst;
+	uint8_t threshold;
+	uint8_t threshold_valid;
+	uint8_t prefailure;
+	uint8_t good_now;      /* 1 good, 0 failing (only when good_now_valid) */
+	uint8_t good_now_valid;
+	uint16_t flags;
+	uint32_t pretty_unit;  /* enum ss_dev_smart_unit */
+	uint64_t raw;          /* the 6 raw bytes, little-endian */
+	uint64_t pretty_value; /* in pretty_unit */
+	char name[32];
+};
+
+struct ss_dev_smart {
+	uint32_t overall;      /* enum ss_dev_smart_overall */
+	uint32_t status_good;  /* SMART RETURN STATUS said good (1) or failing (0) */
+	uint64_t power_on_ms;  /* 0 when the drive does not report it */
+	uint64_t bad_sectors;
+	uint32_t nattrs;       /* attributes present (may exceed the caller's max) */
+};
+
+/**
+ * SMART health. Fills up to max attributes into attrs (may be NULL when max is 0) and
+ * the summary into h. \return number of attributes filled, or negative errno.
+ */
+int ss_dev_smart(struct ss_dev *d, struct ss_dev_smart *h, struct ss_dev_smart_attr *attrs,
+		 uint32_t max);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
