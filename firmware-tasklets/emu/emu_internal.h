@@ -13,7 +13,6 @@
 #define EMU_IMAGE_MAGIC "SSDEMUIM"
 #define EMU_IMAGE_VERSION 1u
 #define EMU_HEADER_BYTES 4096u
-#define EMU_HEADER_USED 260u          /* bytes covered by the header CRC, CRC after them */
 #define EMU_BLOCK_ENTRY_BYTES 16u
 #define EMU_TIMELINES 3
 
@@ -75,7 +74,9 @@ uint64_t emu_model_erase(struct emu_model *m, uint32_t die);
 void emu_model_isp(struct emu_model *m, uint64_t instr, uint64_t dram, uint64_t pages);
 void emu_model_barrier(struct emu_model *m);
 /* Host command on the link: `bytes_in` arrive before the firmware runs (returns the time
- * the firmware may start), `bytes_out` leave after it (returns the command's completion). */
+ * the firmware may start), `bytes_out` leave after it (returns the command's completion).
+ * The controller runs commands and background work one after another, so a command's
+ * arrival is a synchronisation point: no timeline issues work earlier than it. */
 uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t arrival, uint64_t bytes_in);
 uint64_t emu_model_cmd_end(struct emu_model *m, uint64_t bytes_out);
 void emu_model_snapshot(const struct emu_model *m, struct ss_emu_counters *out);
@@ -95,10 +96,18 @@ struct ss_emu_flash {
 	int punch_holes;          /* fallocate(PUNCH_HOLE) works on this file system */
 };
 
+/* flash.c: the drive's link charges (see emu_model_cmd_begin/_end). A command arrives at
+ * max(device clock, `floor`); every timeline's issue cursor moves up to its arrival. */
+uint64_t emu_flash_cmd_begin(struct ss_emu_flash *f, uint64_t floor, uint64_t bytes_in);
+uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out);
+
 /* image.c */
 int emu_image_create(struct ss_emu_flash *f, char *err, size_t errlen);
 int emu_image_load(struct ss_emu_flash *f, char *err, size_t errlen);
 int emu_image_write_block(struct ss_emu_flash *f, uint32_t block);
+int emu_image_read_page(struct ss_emu_flash *f, uint32_t ppn, void *buf, size_t len,
+			uint64_t at);
+int emu_image_write_page(struct ss_emu_flash *f, uint32_t ppn, const void *buf);
 uint64_t emu_page_offset(const struct ss_emu_flash *f, uint32_t ppn);
 uint32_t emu_block_endurance(uint32_t block, uint32_t endurance, uint32_t spread_permille);
 int emu_block_factory_bad(uint32_t block, uint32_t permille);

@@ -63,7 +63,7 @@ struct ss_reply_hdr {
 	uint64_t value0;       /* opcode-specific results (oid, size, progress...) */
 	uint64_t value1;
 	uint64_t value2;
-	uint32_t reserved;
+	uint32_t reserved[3];  /* zero */
 	uint32_t crc32c;       /* header (crc as zero) + payload */
 } __attribute__((packed));
 

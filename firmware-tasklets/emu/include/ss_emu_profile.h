@@ -1,6 +1,6 @@
 /*
  * Model profiles of the emulated drive: geometry, flash timing, link, ISP-core cost, energy
- * and the host power profile. Every constant comes from a profile file (profiles/*.profile,
+ * and the host power profile. Every constant comes from a profile file (profiles/NAME.profile,
  * `key = value` lines, each with the source of its number). The profiles in profiles/ are
  * built into the library, so no file is needed at run time; a profile may also be loaded
  * from a path.

@@ -41,21 +41,25 @@ struct ss_ftl_params {
 	 * threshold (Kang ch. 4: data 80 %, metadata 60 %); GC falls back to the overall
 	 * best victim when no block qualifies. Permille. */
 	uint16_t clean_threshold_permille[SS_STREAM_COUNT];
-	/* Static wear-levelling: move cold data when max - min erase count exceeds this. */
+	/* Static wear-levelling: move cold data when max - min erase count exceeds this.
+	 * 0 disables static wear-levelling (allocation stays wear-aware). */
 	uint32_t wear_level_delta;
-	/* Write a checkpoint after this many page programs, bounding roll-forward on mount. */
+	/* Write a checkpoint after this many page programs, bounding roll-forward on mount.
+	 * 0 selects the default. */
 	uint32_t checkpoint_interval_pages;
 };
 
 void ss_ftl_default_params(struct ss_ftl_params *p);
 
-/** DRAM the FTL needs for a geometry (mapping tables, block table, buffers). */
+/** DRAM the FTL needs for a geometry (mapping tables, block table, buffers).
+ *  \return bytes, or 0 when the FTL cannot run on the geometry. */
 uint64_t ss_ftl_dram_needed(const struct ss_geometry *geo);
 
 /**
  * Erase the whole flash and start an empty FTL. Blocks that fail to erase are recorded
  * as bad. `dram` must hold ss_ftl_dram_needed() bytes.
- * \return 0, -SS_ENOMEM when dram is too small, -SS_EIO, -SS_EINVAL on a bad geometry.
+ * \return 0, -SS_ENOMEM when dram is too small, -SS_EIO (also: too many bad blocks for
+ *         the capacity), -SS_EINVAL on a bad geometry or parameters.
  */
 int ss_ftl_format(struct ss_ftl **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
 		  const struct ss_ftl_params *params);
@@ -88,7 +92,9 @@ int ss_ftl_read(struct ss_ftl *ftl, uint32_t lpn, void *buf);
 int ss_ftl_write(struct ss_ftl *ftl, uint32_t lpn, const void *buf, enum ss_stream stream,
 		 unsigned flags);
 
-/** Unmap `count` pages from `lpn`. \return 0, -SS_ERANGE. */
+/** Unmap `count` pages from `lpn`.
+ *  \return 0, -SS_ERANGE; -SS_ENOSPC or -SS_EIO when the trim cannot be logged for
+ *          durability (then nothing is unmapped). */
 int ss_ftl_trim(struct ss_ftl *ftl, uint32_t lpn, uint32_t count);
 
 /** Make every completed write and trim durable. \return 0 or -SS_EIO. */
@@ -96,7 +102,8 @@ int ss_ftl_flush(struct ss_ftl *ftl);
 
 /**
  * Idle-time work: garbage collection ahead of need, static wear-levelling, checkpoints.
- * Does at most `max_page_moves` page copies.
+ * Does at most `max_page_moves` page copies. Work is charged to SS_HAL_TL_BACKGROUND;
+ * the timeline is left at SS_HAL_TL_HOST.
  * \return 1 when more background work remains, 0 when idle, negative errno on failure.
  */
 int ss_ftl_background(struct ss_ftl *ftl, uint32_t max_page_moves);

@@ -98,6 +98,18 @@ int ss_tasklet_step(struct ss_tasklet_ctx *ctx, uint32_t n);
 
 /** Zeroed memory from the instance's budget, 8-byte aligned; NULL when over budget. */
 void *ss_tasklet_alloc(struct ss_tasklet_ctx *ctx, uint32_t size);
+/** Bytes of the budget still free (an allocation of this size, rounded to 8, succeeds). */
+uint32_t ss_tasklet_mem_left(const struct ss_tasklet_ctx *ctx);
+
+/** Where a record of the batch being delivered to on_records starts. */
+struct ss_record_origin {
+	uint64_t oid;          /* input object */
+	uint64_t offset;       /* byte offset of the record in the object */
+	uint64_t page_offset;  /* byte offset of the page holding its first byte */
+};
+/** \return 0, or -SS_EINVAL when `rec` is not an element of the current batch. */
+int ss_tasklet_record_origin(const struct ss_tasklet_ctx *ctx, const struct ss_record *rec,
+			     struct ss_record_origin *o);
 
 /** Append bytes to the instance's output object. \return 0, -SS_ENOSPC, -SS_EIO. */
 int ss_tasklet_emit(struct ss_tasklet_ctx *ctx, const void *data, uint32_t len);

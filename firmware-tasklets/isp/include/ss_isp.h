@@ -16,7 +16,31 @@
  * FIXED layouts process the records whose first byte lies in [offset, offset+length)
  * (record boundaries at multiples of record_size from the object's start); TEXT layouts
  * skip a partial first line unless offset is 0 and read through the line that straddles
- * the end.
+ * the end. Put another way, both process exactly the records (lines) whose first byte
+ * lies in [offset, offset+length); a TEXT split at offset > 0 looks at byte offset-1 to
+ * tell whether a line starts at offset. on_page tasklets get the pages whose first byte
+ * lies in the range. A trailing partial FIXED record is not processed; a final line
+ * without a delimiter is. A line longer than the layout's record_size fails the run with
+ * -SS_E2BIG.
+ *
+ * Runs: ss_isp_execute() queues a run; the run starts in a later slice, which truncates
+ * the output object, resets the instance's budget and calls init(). Each run starts from
+ * scratch, so an instance can be executed again after DONE or FAILED.
+ *
+ * Failure containment: init/on_records/on_page/finish returning a negative code, an
+ * allocation past the budget (-SS_ENOMEM), ss_tasklet_step() past the step limit
+ * (-SS_ETIME) or an emit past the output limit (-SS_ENOSPC) stop the run at once: no
+ * further callback (finish is not called), the instance becomes FAILED with that code, and
+ * the output object keeps whatever prefix was written (ignore it). Nothing else is touched.
+ *
+ * The built-in tasklets live in the ss_tasklets library, above this one; the firmware
+ * registers them after ss_isp_init() with ss_builtin_tasklets_register()
+ * (smartssd/builtin_tasklets.h).
+ *
+ * Time: a slice selects the ISP timeline, reads input 128 pages per batch and reads batch
+ * k+1 while batch k is computed (one barrier per batch), charges each batch's counted
+ * instructions and DRAM accesses with ss_hal_isp_account(), and selects the host
+ * timeline again before returning.
  */
 #ifndef SS_ISP_H
 #define SS_ISP_H
@@ -32,6 +56,15 @@ struct ss_isp;
 /* Pages read per batch (Kang §6.5.1: tasklets read 128 pages at a time). */
 #define SS_ISP_BATCH_PAGES 128
 #define SS_ISP_MAX_INPUTS 64
+#define SS_ISP_MAX_INSTANCES 16
+#define SS_ISP_MAX_TASKLETS 32
+#define SS_ISP_MAX_PARAMS 4096        /* bytes of static parameters */
+#define SS_ISP_MAX_RECORD 65535       /* largest record_size (FIXED) / line (TEXT) */
+/* Instance memory (budgets, carry and output buffers) in ss_isp_dram_needed(). The engine
+ * gives instances whatever the arena holds beyond its fixed part. */
+#define SS_ISP_POOL_BYTES (4u << 20)
+/* ss_record.lba of a record in an object stored inline (packed) with its metadata. */
+#define SS_ISP_LBA_NONE UINT64_MAX
 
 enum ss_isp_state {
 	SS_ISP_CREATED = 1,
@@ -59,8 +92,12 @@ struct ss_isp_progress {
 	uint64_t finished_ns;
 };
 
+/** DRAM the engine needs: its tables, two batch buffers of SS_ISP_BATCH_PAGES pages, and
+ *  SS_ISP_POOL_BYTES for instances. */
 uint64_t ss_isp_dram_needed(const struct ss_geometry *geo);
 
+/** \return 0, -SS_EINVAL on a bad argument, -SS_ENOMEM when dram cannot hold the fixed
+ *  part plus one page of pool. */
 int ss_isp_init(struct ss_isp **out, struct ss_objstore *os, struct ss_hal *hal, void *dram,
 		uint64_t dram_size);
 
@@ -75,7 +112,9 @@ const struct ss_tasklet_desc *ss_isp_find_name(const struct ss_isp *isp, const c
 
 /**
  * Create an instance. The params are copied. The layout is checked (field offsets inside
- * the record, known types).
+ * the record, known types); it may be NULL only for an on_page tasklet. step_limit 0 means
+ * no limit; the limit counts ss_tasklet_step() units over one whole run. The instance takes
+ * mem_budget + its carry and output buffers from the pool.
  * \return 0, -SS_ENOENT (unknown tasklet or output object), -SS_EINVAL (bad layout or
  *         params too long), -SS_ENOMEM (budget larger than the ISP arena can give),
  *         -SS_ENOSPC (too many instances).
@@ -84,15 +123,26 @@ int ss_isp_create(struct ss_isp *isp, uint32_t tasklet_id, const void *params,
 		  uint32_t params_len, const struct ss_layout *layout, uint32_t mem_budget,
 		  uint64_t step_limit, ss_oid_t output, uint32_t *instance);
 
-/** Queue a run. \return 0, -SS_ENOENT, -SS_EBUSY when already running, -SS_EINVAL. */
+/** Queue a run. Inputs are checked now (they exist and are files or outputs, not the
+ *  instance's own output); ranges past an object's end are clamped to it.
+ *  \return 0, -SS_ENOENT, -SS_EBUSY when already running, -SS_EINVAL. */
 int ss_isp_execute(struct ss_isp *isp, uint32_t instance, const struct ss_isp_input *in,
 		   uint32_t n_inputs);
 
+/** \return 0, -SS_ENOENT for an unknown instance. */
 int ss_isp_poll(struct ss_isp *isp, uint32_t instance, struct ss_isp_progress *p);
 
+/** Cap the bytes a run may write to its output; an emit past it fails with -SS_ENOSPC.
+ *  The default is no cap (the store's own space). \return 0, -SS_ENOENT, -SS_EBUSY while
+ *  running. */
+int ss_isp_set_output_limit(struct ss_isp *isp, uint32_t instance, uint64_t max_bytes);
+
+/** Stops a running instance (finish is not called) and returns its memory to the pool.
+ *  \return 0, -SS_ENOENT. */
 int ss_isp_destroy(struct ss_isp *isp, uint32_t instance);
 
-/** Run queued work for at most `max_pages` input pages.
+/** Run queued work of one instance (round robin) for at most `max_pages` input pages
+ *  (0 counts as 1). Failures are the instance's, reported by ss_isp_poll().
  *  \return 1 when work remains, 0 when idle. */
 int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages);
 

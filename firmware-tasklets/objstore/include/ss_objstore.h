@@ -170,4 +170,17 @@ void ss_os_get_stats(const struct ss_objstore *os, struct ss_os_stats *st);
 
 struct ss_ftl *ss_os_ftl(struct ss_objstore *os);
 
+/**
+ * The logical pages the store keeps for its metadata (superblocks, object table, journal):
+ * [*first_lpn, *first_lpn + *count). Raw LBA writes must not land there.
+ */
+void ss_os_metadata_range(const struct ss_objstore *os, uint32_t *first_lpn, uint32_t *count);
+
+/**
+ * Read the parameters a formatted store was made with, so the caller can size DRAM for
+ * ss_os_mount (ss_os_dram_needed). `scratch` must hold one flash page.
+ * \return 0, -SS_ENODATA when never formatted, -SS_EBADMSG, -SS_ENOMEM (scratch too small).
+ */
+int ss_os_probe(struct ss_ftl *ftl, void *scratch, uint64_t scratch_size, struct ss_os_params *p);
+
 #endif

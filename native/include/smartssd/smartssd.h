@@ -137,17 +137,28 @@ struct ss_dev_counters {
 /** \return 0 or negative errno. */
 int ss_dev_counters(struct ss_dev *d, struct ss_dev_counters *c);
 
-/* The emulator's timing and energy model (emulated drives only). */
+/* The emulator's timing and energy model (emulated drives only). Every figure follows
+ * from counted operations and profile constants: deterministic, never host wall-clock. */
 struct ss_dev_model {
-	uint64_t modelled_ns;       /* modelled device time */
-	uint64_t link_bytes;        /* bytes moved over the modelled host link */
-	double energy_j;            /* total */
-	double nand_read_j;
-	double nand_program_j;
-	double nand_erase_j;
-	double link_j;
-	double isp_j;
-	double idle_j;
+	uint64_t now_ns;              /* modelled device time */
+	uint64_t host_commands;       /* ATA commands over the modelled link */
+	uint64_t link_bytes_in;       /* host to drive */
+	uint64_t link_bytes_out;      /* drive to host */
+	uint64_t page_reads;          /* NAND */
+	uint64_t page_programs;
+	uint64_t block_erases;
+	uint64_t isp_instructions;
+	uint64_t isp_dram_accesses;
+	uint64_t isp_pages;
+	uint64_t link_busy_ns;
+	uint64_t isp_busy_ns;
+	uint64_t energy_nand_read_nj;
+	uint64_t energy_nand_program_nj;
+	uint64_t energy_nand_erase_nj;
+	uint64_t energy_link_nj;
+	uint64_t energy_isp_nj;
+	uint64_t energy_idle_nj;
+	uint64_t energy_total_nj;
 };
 
 /** \return 0, -ENOTSUP (a real drive has no model), or another negative errno. */

@@ -1,0 +1,228 @@
+/*
+ * The drive's LBA space: the FTL's logical pages cut into 512-byte sectors. Sector
+ * writes that cover part of a page are read-modify-write. The object store's metadata
+ * pages are not the host's to write or trim.
+ */
+#include "cmd_internal.h"
+
+#define DSM_TRIM 0x1u
+#define DSM_ENTRY 8u
+
+static bool range_ok(const struct ss_fw *fw, uint64_t lba, uint64_t sectors)
+{
+	return lba <= fw->capacity_sectors && sectors <= fw->capacity_sectors - lba;
+}
+
+static bool range_protected(const struct ss_fw *fw, uint64_t lba, uint64_t sectors)
+{
+	uint64_t first = (uint64_t)fw->meta_first_lpn * fw->sectors_per_page;
+	uint64_t end = first + (uint64_t)fw->meta_pages * fw->sectors_per_page;
+
+	return fw->meta_pages && lba < end && lba + sectors > first;
+}
+
+static void io_error(struct ss_ata_result *res, int rc, bool write)
+{
+	if (rc == -SS_ENOSPC) {
+		fw_abort(res, SS_R_DRIVE_FULL);
+	} else if (write) {
+		fw_abort(res, SS_R_MEDIA_ERROR);
+	} else {
+		fw_fail(res, SS_ATA_ERROR_UNC, SS_R_MEDIA_ERROR);
+	}
+}
+
+static bool checks(const struct ss_fw *fw, uint64_t lba, uint32_t sectors, uint32_t len,
+		   struct ss_ata_result *res)
+{
+	if ((uint64_t)sectors * SS_SECTOR != len) {
+		fw_abort(res, SS_R_BAD_LENGTH);
+		return false;
+	}
+	if (!range_ok(fw, lba, sectors)) {
+		fw_fail(res, SS_ATA_ERROR_ABRT | SS_ATA_ERROR_IDNF, SS_R_LBA_RANGE);
+		return false;
+	}
+	return true;
+}
+
+void fw_block_read(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t lba,
+		   uint32_t sectors, uint8_t *data, uint32_t len, struct ss_ata_result *res)
+{
+	uint32_t spp = fw->sectors_per_page;
+	uint32_t done = 0;
+
+	if (!checks(fw, lba, sectors, len, res)) {
+		return;
+	}
+	while (done < sectors) {
+		uint64_t s = lba + done;
+		uint32_t lpn = (uint32_t)(s / spp);
+		uint32_t in = (uint32_t)(s % spp);
+		uint32_t n = SS_MIN(spp - in, sectors - done);
+		uint8_t *dst = data + (size_t)done * SS_SECTOR;
+		int rc;
+
+		if (in == 0 && n == spp) {
+			rc = ss_ftl_read(fw->ftl, lpn, dst);
+		} else {
+			rc = ss_ftl_read(fw->ftl, lpn, fw->page_buf);
+			if (rc >= 0) {
+				ss_memcpy(dst, fw->page_buf + (size_t)in * SS_SECTOR,
+					  (size_t)n * SS_SECTOR);
+			}
+		}
+		if (rc < 0) {
+			io_error(res, rc, false);
+			return;
+		}
+		done += n;
+	}
+	fw->life.lbas_read += sectors;
+	fw_ok(res);
+}
+
+void fw_block_write(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t lba,
+		    uint32_t sectors, const uint8_t *data, uint32_t len,
+		    struct ss_ata_result *res)
+{
+	uint32_t spp = fw->sectors_per_page;
+	uint32_t done = 0;
+
+	if (!checks(fw, lba, sectors, len, res)) {
+		return;
+	}
+	if (range_protected(fw, lba, sectors)) {
+		fw_abort(res, SS_R_LBA_PROTECTED);
+		return;
+	}
+	while (done < sectors) {
+		uint64_t s = lba + done;
+		uint32_t lpn = (uint32_t)(s / spp);
+		uint32_t in = (uint32_t)(s % spp);
+		uint32_t n = SS_MIN(spp - in, sectors - done);
+		const uint8_t *src = data + (size_t)done * SS_SECTOR;
+		int rc;
+
+		if (in == 0 && n == spp) {
+			rc = ss_ftl_write(fw->ftl, lpn, src, SS_STREAM_COLD, 0);
+		} else {
+			rc = ss_ftl_read(fw->ftl, lpn, fw->page_buf);
+			if (rc >= 0) {
+				ss_hal_barrier(fw->hal);
+				ss_memcpy(fw->page_buf + (size_t)in * SS_SECTOR, src,
+					  (size_t)n * SS_SECTOR);
+				rc = ss_ftl_write(fw->ftl, lpn, fw->page_buf, SS_STREAM_HOT, 0);
+			}
+		}
+		if (rc < 0) {
+			fw->life.lbas_written += done;
+			io_error(res, rc, true);
+			return;
+		}
+		done += n;
+	}
+	fw->life.lbas_written += sectors;
+	fw_ok(res);
+}
+
+/* Zero sectors [in, in + n) of one page, so trimmed sectors read as zeros (IDENTIFY
+ * word 69: deterministic, zeroed). */
+static int zero_part(struct ss_fw *fw, uint32_t lpn, uint32_t in, uint32_t n)
+{
+	int rc = ss_ftl_read(fw->ftl, lpn, fw->page_buf);
+
+	if (rc) {
+		return rc < 0 ? rc : 0;   /* 1: unmapped, reads as zeros already */
+	}
+	ss_memset(fw->page_buf + (size_t)in * SS_SECTOR, 0, (size_t)n * SS_SECTOR);
+	return ss_ftl_write(fw->ftl, lpn, fw->page_buf, SS_STREAM_HOT, 0);
+}
+
+static int trim_range(struct ss_fw *fw, uint64_t lba, uint64_t sectors)
+{
+	uint32_t spp = fw->sectors_per_page;
+	uint64_t end = lba + sectors;
+	int rc;
+
+	while (lba < end) {
+		uint32_t lpn = (uint32_t)(lba / spp);
+		uint32_t in = (uint32_t)(lba % spp);
+
+		if (in == 0 && end - lba >= spp) {
+			uint64_t pages = (end - lba) / spp;
+
+			rc = ss_ftl_trim(fw->ftl, lpn, (uint32_t)pages);
+			lba += pages * spp;
+		} else {
+			uint32_t n = (uint32_t)SS_MIN((uint64_t)(spp - in), end - lba);
+
+			rc = zero_part(fw, lpn, in, n);
+			lba += n;
+		}
+		if (rc < 0) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
+void fw_block_trim(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8_t *data,
+		   uint32_t len, struct ss_ata_result *res)
+{
+	uint32_t blocks = tf->count;
+	uint32_t n = len / DSM_ENTRY;
+
+	if (!(tf->features & DSM_TRIM)) {
+		fw_abort(res, SS_R_BAD_FIELD);
+		return;
+	}
+	if (blocks == 0 || blocks > FW_DSM_MAX_BLOCKS || len != blocks * SS_SECTOR) {
+		fw_abort(res, SS_R_BAD_LENGTH);
+		return;
+	}
+	/* All or nothing: every entry is checked before any is applied. */
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t e = ss_get_le64(data + (size_t)i * DSM_ENTRY);
+		uint64_t lba = e & 0xFFFFFFFFFFFFull, cnt = e >> 48;
+
+		if (cnt == 0) {
+			continue;
+		}
+		if (!range_ok(fw, lba, cnt)) {
+			fw_fail(res, SS_ATA_ERROR_ABRT | SS_ATA_ERROR_IDNF, SS_R_LBA_RANGE);
+			return;
+		}
+		if (range_protected(fw, lba, cnt)) {
+			fw_abort(res, SS_R_LBA_PROTECTED);
+			return;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t e = ss_get_le64(data + (size_t)i * DSM_ENTRY);
+		int rc;
+
+		if ((e >> 48) == 0) {
+			continue;
+		}
+		rc = trim_range(fw, e & 0xFFFFFFFFFFFFull, e >> 48);
+		if (rc) {
+			io_error(res, rc, true);
+			return;
+		}
+	}
+	fw_ok(res);
+}
+
+void fw_block_flush(struct ss_fw *fw, struct ss_ata_result *res)
+{
+	int rc;
+
+	(void)fw_record_store(fw, false);
+	rc = ss_os_flush(fw->os);
+	if (rc) {
+		fw_abort(res, SS_R_MEDIA_ERROR);
+		return;
+	}
+	fw_ok(res);
+}

@@ -1,0 +1,119 @@
+/*
+ * Whole-drive opcodes: DRIVE_INFO, FLUSH, FSSTAT, COUNTERS.
+ */
+#include "cmd_internal.h"
+
+static uint32_t reply_size(uint16_t opcode)
+{
+	switch (opcode) {
+	case SS_OP_DRIVE_INFO:
+		return sizeof(struct ss_drive_info);
+	case SS_OP_FSSTAT:
+		return sizeof(struct ss_wire_fsstat);
+	case SS_OP_COUNTERS:
+		return sizeof(struct ss_wire_counters);
+	default:
+		return 0;
+	}
+}
+
+uint32_t fw_drive_check(const struct fw_req *rq, uint32_t *cap)
+{
+	*cap = reply_size(rq->opcode);
+	if (rq->payload_len) {
+		return SS_R_BAD_LENGTH;
+	}
+	return rq->reply_max < *cap ? SS_R_BAD_FIELD : SS_R_OK;
+}
+
+static void put_string(uint8_t *dst, const char *src, uint32_t max)
+{
+	uint32_t n = (uint32_t)ss_strnlen(src, max);
+
+	ss_memset(dst, 0, max);
+	ss_memcpy(dst, src, n);
+}
+
+static void drive_info(struct ss_fw *fw, uint8_t *p)
+{
+	const struct ss_geometry *g = &fw->hal->geo;
+
+	ss_put_le32(p + offsetof(struct ss_drive_info, proto_version), SS_PROTO_VERSION);
+	ss_put_le32(p + offsetof(struct ss_drive_info, page_size), fw->page_size);
+	ss_put_le32(p + offsetof(struct ss_drive_info, channels), g->channels);
+	ss_put_le32(p + offsetof(struct ss_drive_info, ways), g->ways);
+	ss_put_le32(p + offsetof(struct ss_drive_info, queue_depth), FW_QUEUE_DEPTH);
+	ss_put_le32(p + offsetof(struct ss_drive_info, isp_batch_pages), SS_ISP_BATCH_PAGES);
+	ss_put_le64(p + offsetof(struct ss_drive_info, capacity_bytes),
+		    fw->capacity_sectors * SS_SECTOR);
+	put_string(p + offsetof(struct ss_drive_info, model), fw->hal->model, 40);
+	put_string(p + offsetof(struct ss_drive_info, serial), fw->hal->serial, 20);
+	put_string(p + offsetof(struct ss_drive_info, firmware_rev), fw->hal->firmware_rev, 8);
+	ss_put_le32(p + offsetof(struct ss_drive_info, reserved), 0);
+}
+
+static void fsstat(struct ss_fw *fw, uint8_t *p)
+{
+	struct ss_os_stats st;
+	uint32_t hidden = fw->record_oid != SS_OID_NONE;
+
+	ss_os_get_stats(fw->os, &st);
+	ss_put_le64(p + offsetof(struct ss_wire_fsstat, capacity_bytes), st.capacity_bytes);
+	ss_put_le64(p + offsetof(struct ss_wire_fsstat, free_bytes), st.free_bytes);
+	ss_put_le32(p + offsetof(struct ss_wire_fsstat, objects),
+		    st.objects >= hidden ? st.objects - hidden : 0);
+	ss_put_le32(p + offsetof(struct ss_wire_fsstat, max_objects),
+		    st.max_objects >= hidden ? st.max_objects - hidden : 0);
+	ss_put_le32(p + offsetof(struct ss_wire_fsstat, page_size), fw->page_size);
+	ss_put_le32(p + offsetof(struct ss_wire_fsstat, reserved), 0);
+}
+
+static void counters(struct ss_fw *fw, uint8_t *p)
+{
+	struct ss_ftl_stats st;
+
+	ss_ftl_get_stats(fw->ftl, &st);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, host_page_reads), st.host_page_reads);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, host_page_writes), st.host_page_writes);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, nand_page_reads), st.nand_page_reads);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, nand_page_writes), st.nand_page_writes);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, block_erases), st.block_erases);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, gc_page_moves), st.gc_page_moves);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, retired_blocks), st.retired_blocks);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, free_blocks), st.free_blocks);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, min_erase_count), st.min_erase_count);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, max_erase_count), st.max_erase_count);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, avg_erase_count), st.avg_erase_count);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, write_amplification_milli),
+		    ss_ftl_write_amplification_milli(fw->ftl));
+	ss_put_le64(p + offsetof(struct ss_wire_counters, power_on_ns), ss_hal_now_ns(fw->hal));
+}
+
+void fw_drive_exec(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+{
+	int rc;
+
+	rep->payload_len = reply_size(rq->opcode);
+	switch (rq->opcode) {
+	case SS_OP_DRIVE_INFO:
+		drive_info(fw, rep->payload);
+		break;
+	case SS_OP_FSSTAT:
+		fsstat(fw, rep->payload);
+		break;
+	case SS_OP_COUNTERS:
+		counters(fw, rep->payload);
+		break;
+	case SS_OP_FLUSH:
+		/* The lifetime record lagging behind is no reason to fail the host's flush. */
+		(void)fw_record_store(fw, false);
+		rc = ss_os_flush(fw->os);
+		if (rc) {
+			fw_rep_error(rep, rc, 0);
+		}
+		break;
+	default:
+		fw_rep_error(rep, -SS_EINVAL, SS_R_BAD_OPCODE);
+		break;
+	}
+}

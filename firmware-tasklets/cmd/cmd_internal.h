@@ -1,0 +1,224 @@
+/*
+ * Private state of the command layer: the drive object, reply slots and their payload
+ * heap, host sessions, the tasklet-instance map, and the firmware's own persistent
+ * record (SMART lifetime counters).
+ */
+#ifndef CMD_INTERNAL_H
+#define CMD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ss_fw.h"
+#include "ss_ftl.h"
+#include "ss_isp.h"
+#include "ss_objstore.h"
+#include "ss_proto.h"
+#include "ss_rt.h"
+
+/* Host sessions and their queue depth (SATA NCQ: 32 tags). */
+#define FW_MAX_SESSIONS 16u
+#define FW_QUEUE_DEPTH 32u
+/* Session 0 (no session: OPEN_SESSION, DRIVE_INFO) has its own quota of slots. */
+#define FW_REPLY_SLOTS ((FW_MAX_SESSIONS + 1u) * FW_QUEUE_DEPTH)
+/* Reply payloads live here until received; it holds at least one largest reply. */
+#define FW_REPLY_HEAP_BYTES (4u << 20)
+#define FW_MAX_INSTANCES 256u
+#define FW_PATH_MAX 4096u
+#define FW_LIST_BATCH 16u
+#define FW_LIST_MAX 256u
+#define FW_EXTENTS_MAX 256u
+/* DATA SET MANAGEMENT: 512-byte blocks of range entries per command (IDENTIFY word 105). */
+#define FW_DSM_MAX_BLOCKS 8u
+#define FW_SMART_ATTRS 9u
+/* Steps a tasklet run may take when the host asks for the default (0). */
+#define FW_DEFAULT_STEP_LIMIT (1ull << 32)
+
+/* The firmware's record object: a root entry whose name starts with DEL (0x7F). Root
+ * names starting with 0x7F are reserved and invisible to the host. */
+#define FW_RESERVED_CHAR 0x7F
+#define FW_RECORD_NAME "\x7fsmartssd-fw"
+#define FW_RECORD_NAME_LEN 12u
+#define FW_RECORD_MAGIC 0x57465353u /* "SSFW" */
+#define FW_RECORD_VERSION 1u
+#define FW_RECORD_SIZE 64u
+
+enum fw_state {
+	FW_DOWN = 0,
+	FW_UP = 1,
+};
+
+struct fw_reply {
+	uint32_t tag;
+	uint16_t opcode;
+	uint8_t used;
+	int32_t status;
+	uint32_t reason;
+	uint32_t payload_len;
+	uint32_t cap;        /* heap bytes reserved */
+	uint32_t heap_off;
+	uint64_t value[3];
+	uint64_t age;        /* order of arrival, for evicting session-0 leftovers */
+};
+
+struct fw_session {
+	uint16_t id;         /* 0: free */
+	uint16_t pending;    /* replies waiting */
+	uint64_t last_use;
+};
+
+struct fw_instance {
+	uint32_t id;
+	uint8_t used;
+	ss_oid_t output;
+};
+
+/* Lifetime counters kept in the record object. */
+struct fw_lifetime {
+	uint64_t mounts;
+	uint64_t unsafe_shutdowns;
+	uint64_t lbas_written;
+	uint64_t lbas_read;
+	uint64_t power_on_ns;
+	uint64_t nand_writes;
+	uint32_t smart_disabled;
+	uint32_t clean;      /* 1 after a clean shutdown */
+};
+
+struct ss_fw {
+	struct ss_hal *hal;
+	struct ss_ftl *ftl;
+	struct ss_objstore *os;
+	struct ss_isp *isp;
+	enum fw_state state;
+
+	uint32_t page_size;
+	uint32_t sectors_per_page;
+	uint64_t capacity_sectors;
+	uint32_t meta_first_lpn;   /* object-store metadata: raw writes refused */
+	uint32_t meta_pages;
+
+	uint8_t *page_buf;
+	struct ss_dirent *dirents;
+	struct ss_extent *extents;
+	struct ss_obj_stat st;
+
+	struct fw_reply *replies;
+	uint16_t *heap_order;      /* reply slots holding heap space, by heap_off */
+	uint32_t heap_n;
+	uint8_t *heap;
+	uint32_t heap_size;
+	uint64_t reply_age;
+	struct fw_session sessions[FW_MAX_SESSIONS];
+	uint16_t session0_pending;
+	uint16_t next_session;
+	uint64_t session_clock;
+
+	struct fw_instance instances[FW_MAX_INSTANCES];
+	struct ss_isp_input inputs[SS_ISP_MAX_INPUTS];
+
+	ss_oid_t record_oid;
+	struct fw_lifetime life;      /* as of now (power-on and NAND writes: at last sync) */
+	struct fw_lifetime persisted; /* as last written to the record */
+	uint64_t mount_now_ns;        /* device clock when the lifetime base was taken */
+	uint64_t mount_nand_writes;   /* FTL NAND writes when the lifetime base was taken */
+	uint64_t base_power_on_ns;
+	uint64_t base_nand_writes;
+};
+
+/* ATA results */
+void fw_ok(struct ss_ata_result *res);
+void fw_abort(struct ss_ata_result *res, uint32_t reason);
+void fw_fail(struct ss_ata_result *res, uint8_t error, uint32_t reason);
+
+/* cmd_fw.c: lifetime record */
+void fw_life_sync(struct ss_fw *fw);
+int fw_record_store(struct ss_fw *fw, bool force);
+
+/* cmd_block.c: standard read/write/trim/flush */
+void fw_block_read(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t lba,
+		   uint32_t sectors, uint8_t *data, uint32_t len, struct ss_ata_result *res);
+void fw_block_write(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t lba,
+		    uint32_t sectors, const uint8_t *data, uint32_t len,
+		    struct ss_ata_result *res);
+void fw_block_trim(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8_t *data,
+		   uint32_t len, struct ss_ata_result *res);
+void fw_block_flush(struct ss_fw *fw, struct ss_ata_result *res);
+
+/* cmd_identify.c */
+void fw_identify(struct ss_fw *fw, uint8_t *sector);
+void fw_ata_string(uint8_t *dst, const char *src, uint32_t bytes);
+
+/* cmd_smart.c */
+void fw_smart(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8_t *data, uint32_t len,
+	      struct ss_ata_result *res);
+uint64_t fw_power_on_ns(struct ss_fw *fw);
+
+/* cmd_object.c: SEND / RECV */
+void fw_obj_send(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8_t *data,
+		 uint32_t len, struct ss_ata_result *res);
+void fw_obj_recv(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8_t *data,
+		 uint32_t len, struct ss_ata_result *res);
+
+/* cmd_reply.c: reply slots, heap, sessions */
+void fw_replies_init(struct ss_fw *fw);
+struct fw_reply *fw_reply_find(struct ss_fw *fw, uint32_t tag);
+int fw_reply_reserve(struct ss_fw *fw, uint32_t tag, uint16_t opcode, uint32_t cap,
+		     struct fw_reply **out);
+uint8_t *fw_reply_payload(struct ss_fw *fw, struct fw_reply *r);
+void fw_reply_release(struct ss_fw *fw, struct fw_reply *r);
+void fw_reply_drop_session(struct ss_fw *fw, uint16_t session, const struct fw_reply *keep);
+struct fw_session *fw_session_find(struct ss_fw *fw, uint16_t id);
+int fw_session_open(struct ss_fw *fw, uint16_t *id);
+void fw_session_close(struct ss_fw *fw, uint16_t id, const struct fw_reply *keep);
+
+/* A decoded request, header fields in host order. */
+struct fw_req {
+	uint16_t opcode;
+	uint32_t tag;
+	uint32_t flags;
+	uint64_t oid;
+	uint64_t offset;
+	uint64_t length;
+	uint64_t now_ns;
+	uint32_t reply_max;
+	const uint8_t *payload;
+	uint32_t payload_len;
+};
+
+/* What an executed request answers. */
+struct fw_rep {
+	int32_t status;
+	uint32_t reason;
+	uint64_t value[3];
+	uint8_t *payload;     /* cap bytes reserved in the heap */
+	uint32_t cap;
+	uint32_t payload_len;
+};
+
+/* cmd_path.c */
+uint32_t fw_path_check(const uint8_t *path, uint32_t len);
+int fw_path_resolve(struct ss_fw *fw, const uint8_t *path, uint32_t len, ss_oid_t *oid);
+int fw_path_parent(struct ss_fw *fw, const uint8_t *path, uint32_t len, bool make_parents,
+		   uint64_t now_ns, ss_oid_t *dir, const uint8_t **name, uint32_t *name_len);
+bool fw_oid_hidden(const struct ss_fw *fw, ss_oid_t oid);
+
+/* cmd_reason.c */
+uint32_t fw_reason(int err);
+void fw_rep_error(struct fw_rep *rep, int err, uint32_t reason);
+void fw_rep_create_error(struct ss_fw *fw, struct fw_rep *rep, int rc);
+
+/* cmd_ns.c: namespace and object data; cmd_isp.c: in-storage processing; cmd_drive.c */
+uint32_t fw_ns_check(const struct fw_req *rq, uint32_t *cap);
+void fw_ns_exec(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+uint32_t fw_isp_check(const struct fw_req *rq, uint32_t *cap);
+void fw_isp_exec(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_isp_forget_all(struct ss_fw *fw);
+uint32_t fw_drive_check(const struct fw_req *rq, uint32_t *cap);
+void fw_drive_exec(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+
+/* Little-endian stores of wire structures */
+void fw_put_stat(uint8_t *p, const struct ss_obj_stat *st);
+
+#endif

@@ -1,0 +1,184 @@
+/*
+ * SMART (B0h): attribute data and thresholds from the FTL's and the firmware's own
+ * counters, in the ATA layout libatasmart and smartctl parse.
+ */
+#include "cmd_internal.h"
+
+#define SMART_READ_DATA 0xD0
+#define SMART_READ_THRESHOLDS 0xD1
+#define SMART_ENABLE 0xD8
+#define SMART_DISABLE 0xD9
+#define SMART_RETURN_STATUS 0xDA
+#define SMART_SIGNATURE 0xC24Fu      /* LBA mid 4Fh, high C2h */
+#define SMART_STATUS_GOOD 0xC24F00ull
+#define SMART_STATUS_BAD 0x2CF400ull /* LBA mid F4h, high 2Ch: a threshold is exceeded */
+#define SMART_REVISION 0x0010
+#define ATTR_SIZE 12u
+#define NS_PER_HOUR 3600000000000ull
+
+/* attribute flags */
+#define F_PREFAIL 0x01
+#define F_ONLINE 0x02
+#define F_EVENT 0x10
+#define F_SELF_PRESERVE 0x20
+
+struct attr {
+	uint8_t id;
+	uint16_t flags;
+	uint8_t value;
+	uint8_t threshold;
+	uint64_t raw;     /* 48 bits */
+};
+
+uint64_t fw_power_on_ns(struct ss_fw *fw)
+{
+	uint64_t now = ss_hal_now_ns(fw->hal);
+
+	return fw->base_power_on_ns + (now >= fw->mount_now_ns ? now - fw->mount_now_ns : 0);
+}
+
+/* 100 while nothing is used up, falling to 1 as `used` reaches `budget`. */
+static uint8_t health(uint64_t used, uint64_t budget)
+{
+	uint64_t pct;
+
+	if (budget == 0) {
+		return 100;
+	}
+	pct = used >= budget ? 100 : used * 100 / budget;
+	return pct >= 99 ? 1 : (uint8_t)(100 - pct);
+}
+
+static void attributes(struct ss_fw *fw, struct attr *a)
+{
+	struct ss_ftl_stats st;
+	uint32_t blocks = ss_geo_blocks(&fw->hal->geo);
+	uint32_t spare = (uint32_t)((uint64_t)blocks * fw->hal->geo.overprovision_permille / 1000);
+	int32_t t = fw->hal->temperature_c;
+	uint8_t tv = (uint8_t)(t <= 0 ? 100 : t >= 99 ? 1 : 100 - t);
+
+	fw_life_sync(fw);
+	ss_ftl_get_stats(fw->ftl, &st);
+	if (spare == 0) {
+		spare = 1;
+	}
+	a[0] = (struct attr){ 5, F_PREFAIL | F_ONLINE | F_EVENT | F_SELF_PRESERVE,
+			      health(st.retired_blocks, spare), 10, st.retired_blocks };
+	a[1] = (struct attr){ 9, F_ONLINE | F_SELF_PRESERVE, 100, 0,
+			      fw->life.power_on_ns / NS_PER_HOUR };
+	a[2] = (struct attr){ 12, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.mounts };
+	a[3] = (struct attr){ 174, F_ONLINE | F_SELF_PRESERVE, 100, 0,
+			      fw->life.unsafe_shutdowns };
+	a[4] = (struct attr){ 177, F_PREFAIL | F_ONLINE | F_EVENT,
+			      health(st.avg_erase_count, fw->hal->endurance), 5,
+			      st.avg_erase_count };
+	a[5] = (struct attr){ 194, F_ONLINE | F_SELF_PRESERVE, tv, 0, (uint16_t)(int16_t)t };
+	a[6] = (struct attr){ 241, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.lbas_written };
+	a[7] = (struct attr){ 242, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.lbas_read };
+	a[8] = (struct attr){ 249, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.nand_writes };
+}
+
+static void checksum(uint8_t *s)
+{
+	uint8_t sum = 0;
+
+	for (uint32_t i = 0; i < SS_SECTOR - 1; i++) {
+		sum = (uint8_t)(sum + s[i]);
+	}
+	s[SS_SECTOR - 1] = (uint8_t)(0x100 - sum);
+}
+
+static void read_data(struct ss_fw *fw, uint8_t *s)
+{
+	struct attr a[FW_SMART_ATTRS];
+
+	attributes(fw, a);
+	ss_memset(s, 0, SS_SECTOR);
+	ss_put_le16(s, SMART_REVISION);
+	for (uint32_t i = 0; i < FW_SMART_ATTRS; i++) {
+		uint8_t *p = s + 2 + i * ATTR_SIZE;
+		uint64_t raw = a[i].raw & 0xFFFFFFFFFFFFull;
+
+		p[0] = a[i].id;
+		ss_put_le16(p + 1, a[i].flags);
+		p[3] = a[i].value;
+		p[4] = a[i].value;   /* worst: no history is kept */
+		for (uint32_t b = 0; b < 6; b++) {
+			p[5 + b] = (uint8_t)(raw >> (8 * b));
+		}
+	}
+	/* 362: off-line collection never started; 367..370: no self-tests, no error log */
+	checksum(s);
+}
+
+static void read_thresholds(struct ss_fw *fw, uint8_t *s)
+{
+	struct attr a[FW_SMART_ATTRS];
+
+	attributes(fw, a);
+	ss_memset(s, 0, SS_SECTOR);
+	ss_put_le16(s, SMART_REVISION);
+	for (uint32_t i = 0; i < FW_SMART_ATTRS; i++) {
+		uint8_t *p = s + 2 + i * ATTR_SIZE;
+
+		p[0] = a[i].id;
+		p[1] = a[i].threshold;
+	}
+	checksum(s);
+}
+
+static bool threshold_exceeded(struct ss_fw *fw)
+{
+	struct attr a[FW_SMART_ATTRS];
+
+	attributes(fw, a);
+	for (uint32_t i = 0; i < FW_SMART_ATTRS; i++) {
+		if ((a[i].flags & F_PREFAIL) && a[i].threshold && a[i].value <= a[i].threshold) {
+			return true;
+		}
+	}
+	return false;
+}
+
+void fw_smart(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8_t *data, uint32_t len,
+	      struct ss_ata_result *res)
+{
+	uint8_t sub = (uint8_t)tf->features;
+
+	if (((tf->lba >> 8) & 0xFFFF) != SMART_SIGNATURE) {
+		fw_abort(res, SS_R_BAD_FIELD);
+		return;
+	}
+	if (sub == SMART_ENABLE || sub == SMART_DISABLE) {
+		fw->life.smart_disabled = sub == SMART_DISABLE;
+		fw_ok(res);
+		return;
+	}
+	if (fw->life.smart_disabled) {
+		fw_abort(res, SS_R_BAD_FIELD);
+		return;
+	}
+	switch (sub) {
+	case SMART_READ_DATA:
+	case SMART_READ_THRESHOLDS:
+		if (len < SS_SECTOR) {
+			fw_abort(res, SS_R_BAD_LENGTH);
+			return;
+		}
+		if (sub == SMART_READ_DATA) {
+			read_data(fw, data);
+		} else {
+			read_thresholds(fw, data);
+		}
+		ss_memset(data + SS_SECTOR, 0, len - SS_SECTOR);
+		fw_ok(res);
+		break;
+	case SMART_RETURN_STATUS:
+		fw_ok(res);
+		res->lba = threshold_exceeded(fw) ? SMART_STATUS_BAD : SMART_STATUS_GOOD;
+		break;
+	default:
+		fw_abort(res, SS_R_BAD_FIELD);
+		break;
+	}
+}

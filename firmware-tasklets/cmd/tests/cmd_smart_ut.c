@@ -1,0 +1,358 @@
+/*
+ * SMART: sector checksums, attributes equal to what the test caused (sectors written and
+ * read, power cycles, unsafe shutdowns, temperature, NAND programs and erase counts as
+ * the emulated flash counted them, blocks retired by wear), thresholds, RETURN STATUS,
+ * ENABLE/DISABLE, and, where libatasmart is installed, its parse of the same sectors.
+ */
+#include <stdlib.h>
+
+#include "fixture.h"
+
+#ifdef SS_HAVE_ATASMART
+#include <stddef.h>
+#include <arpa/inet.h>
+#include <atasmart.h>
+#endif
+
+struct attrs {
+	int n;
+	uint8_t id[30], value[30], worst[30], thr[30];
+	uint16_t flags[30];
+	uint64_t raw[30];
+};
+
+static int sector_sum(const uint8_t *s)
+{
+	uint8_t sum = 0;
+
+	for (int i = 0; i < 512; i++) {
+		sum = (uint8_t)(sum + s[i]);
+	}
+	return sum;
+}
+
+static void read_smart(struct fx *f, uint8_t *data, uint8_t *thr, struct attrs *a)
+{
+	struct ss_ata_result res;
+
+	fx_ata(f, 0xB0, 0xD0, 1, 0xC24F00, data, 512, &res);
+	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
+	fx_ata(f, 0xB0, 0xD1, 1, 0xC24F00, thr, 512, &res);
+	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
+	CHECK_EQ(sector_sum(data), 0);
+	CHECK_EQ(sector_sum(thr), 0);
+	CHECK_EQ(data[0] | (data[1] << 8), 0x0010);
+	memset(a, 0, sizeof(*a));
+	for (int i = 0; i < 30; i++) {
+		const uint8_t *p = data + 2 + 12 * i;
+		const uint8_t *t = thr + 2 + 12 * i;
+
+		if (p[0] == 0) {
+			continue;
+		}
+		CHECK_EQ(t[0], p[0]);   /* thresholds in the same slots */
+		a->id[a->n] = p[0];
+		a->flags[a->n] = (uint16_t)(p[1] | (p[2] << 8));
+		a->value[a->n] = p[3];
+		a->worst[a->n] = p[4];
+		a->thr[a->n] = t[1];
+		for (int b = 5; b >= 0; b--) {
+			a->raw[a->n] = (a->raw[a->n] << 8) | p[5 + b];
+		}
+		a->n++;
+	}
+}
+
+static int find(const struct attrs *a, uint8_t id)
+{
+	for (int i = 0; i < a->n; i++) {
+		if (a->id[i] == id) {
+			return i;
+		}
+	}
+	CHECK(!"attribute present");
+	return 0;
+}
+
+static uint64_t raw(struct fx *f, uint8_t id)
+{
+	uint8_t d[512], t[512];
+	struct attrs a;
+
+	read_smart(f, d, t, &a);
+	return a.raw[find(&a, id)];
+}
+
+static void raw_io(struct fx *f, uint8_t cmd, uint64_t lba, uint32_t n)
+{
+	struct ss_ata_result res;
+	uint8_t *b = calloc(n, 512);
+
+	fx_ata(f, cmd, 0, (uint16_t)n, lba, b, n * 512, &res);
+	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
+	free(b);
+}
+
+static uint64_t capacity(struct fx *f)
+{
+	struct ss_ata_result res;
+	uint8_t s[512];
+
+	fx_ata(f, 0xEC, 0, 1, 0, s, 512, &res);
+	return (uint64_t)(s[200] | (s[201] << 8)) | ((uint64_t)(s[202] | (s[203] << 8)) << 16);
+}
+
+#ifdef SS_HAVE_ATASMART
+struct found {
+	uint64_t r241, r242, r12;
+	int seen;
+};
+
+static void attr_cb(SkDisk *d, const SkSmartAttributeParsedData *a, void *u)
+{
+	struct found *fd = u;
+	uint64_t v = 0;
+
+	for (int b = 5; b >= 0; b--) {
+		v = (v << 8) | a->raw[b];
+	}
+	fd->seen++;
+	if (a->id == 241) {
+		fd->r241 = v;
+		CHECK(strcmp(a->name, "total-lbas-written") == 0);
+	} else if (a->id == 242) {
+		fd->r242 = v;
+	} else if (a->id == 12) {
+		fd->r12 = v;
+		CHECK(strcmp(a->name, "power-cycle-count") == 0);
+	}
+}
+
+static void put_tag(uint8_t *p, const char *tag, uint32_t size)
+{
+	uint32_t be = htonl(size);
+
+	memcpy(p, tag, 4);
+	memcpy(p + 4, &be, 4);
+}
+
+static void libatasmart(struct fx *f, uint64_t written, uint64_t read_sectors, uint64_t cycles)
+{
+	uint8_t blob[3 * (8 + 512) + 12], *p = blob;
+	struct ss_ata_result res;
+	const SkIdentifyParsedData *ipd;
+	const SkSmartParsedData *spd;
+	SkSmartOverall overall;
+	struct found fd = { 0 };
+	SkBool avail = 0;
+	uint64_t kelvin = 0;
+	uint32_t good = htonl(1);
+	SkDisk *d;
+
+	put_tag(p, "IDFY", 512);
+	fx_ata(f, 0xEC, 0, 1, 0, p + 8, 512, &res);
+	p += 8 + 512;
+	put_tag(p, "SMST", 4);
+	fx_ata(f, 0xB0, 0xDA, 0, 0xC24F00, NULL, 0, &res);
+	CHECK_EQ(res.lba, 0xC24F00);
+	memcpy(p + 8, &good, 4);
+	p += 12;
+	put_tag(p, "SMDT", 512);
+	fx_ata(f, 0xB0, 0xD0, 1, 0xC24F00, p + 8, 512, &res);
+	p += 8 + 512;
+	put_tag(p, "SMTH", 512);
+	fx_ata(f, 0xB0, 0xD1, 1, 0xC24F00, p + 8, 512, &res);
+	p += 8 + 512;
+
+	CHECK_EQ(sk_disk_open(NULL, &d), 0);
+	CHECK_EQ(sk_disk_set_blob(d, blob, (size_t)(p - blob)), 0);
+	CHECK_EQ(sk_disk_smart_is_available(d, &avail), 0);
+	CHECK(avail);
+	CHECK_EQ(sk_disk_identify_parse(d, &ipd), 0);
+	CHECK(strcmp(ipd->model, f->hal->model) == 0);
+	CHECK(strcmp(ipd->serial, f->hal->serial) == 0);
+	CHECK_EQ(sk_disk_smart_read_data(d), 0);
+	CHECK_EQ(sk_disk_smart_parse(d, &spd), 0);
+	CHECK_EQ(spd->offline_data_collection_status, SK_SMART_OFFLINE_DATA_COLLECTION_STATUS_NEVER);
+	CHECK_EQ(sk_disk_smart_parse_attributes(d, attr_cb, &fd), 0);
+	CHECK_EQ(fd.seen, 9);
+	CHECK_EQ(fd.r241, written);
+	CHECK_EQ(fd.r242, read_sectors);
+	CHECK_EQ(fd.r12, cycles);
+	CHECK_EQ(sk_disk_smart_get_temperature(d, &kelvin), 0);
+	CHECK_EQ(kelvin, (uint64_t)(f->hal->temperature_c * 1000 + 273150));
+	CHECK_EQ(sk_disk_smart_get_overall(d, &overall), 0);
+	CHECK_EQ(overall, SK_SMART_OVERALL_GOOD);
+	sk_disk_free(d);
+}
+#endif
+
+static void test_counters(void)
+{
+	struct fx f;
+	struct ss_ata_result res;
+	struct ss_emu_counters ec;
+	uint8_t d[512], t[512], obj[1000];
+	struct attrs a;
+	struct fx_pkt p;
+	struct fx_reply r;
+	uint64_t cap, oid;
+	uint32_t n;
+	static const uint8_t ids[] = { 5, 9, 12, 174, 177, 194, 241, 242, 249 };
+
+	fx_create(&f, 0);
+	cap = capacity(&f);
+	read_smart(&f, d, t, &a);
+	CHECK_EQ(a.n, (int)sizeof(ids));
+	for (int i = 0; i < a.n && i < (int)sizeof(ids); i++) {
+		CHECK_EQ(a.id[i], ids[i]);
+		CHECK(a.value[i] >= 1 && a.value[i] <= 253);
+		CHECK_EQ(a.worst[i], a.value[i]);
+		CHECK(a.flags[i] & 0x2);            /* collected online */
+	}
+	CHECK_EQ(a.thr[find(&a, 5)], 10);
+	CHECK(a.flags[find(&a, 5)] & 0x1);      /* pre-failure */
+	CHECK_EQ(a.raw[find(&a, 5)], 0);
+	CHECK_EQ(a.value[find(&a, 5)], 100);
+	CHECK_EQ(a.raw[find(&a, 241)], 0);
+	CHECK_EQ(a.raw[find(&a, 242)], 0);
+	CHECK_EQ(a.raw[find(&a, 12)], 1);
+	CHECK_EQ(a.raw[find(&a, 9)], 0);        /* modelled time is far below an hour */
+	CHECK_EQ(a.raw[find(&a, 194)] & 0xFFFF, (uint16_t)f.hal->temperature_c);
+	/* every NAND program since the image was created was the firmware's */
+	ss_emu_flash_get_counters(f.flash, &ec);
+	CHECK_EQ(a.raw[find(&a, 249)], ec.page_programs);
+
+	/* K sectors written, M read, through standard commands and objects */
+	raw_io(&f, 0x35, cap - 100, 37);
+	raw_io(&f, 0x35, cap - 1, 1);
+	raw_io(&f, 0x25, cap - 100, 5);
+	CHECK_EQ(raw(&f, 241), 38);
+	CHECK_EQ(raw(&f, 242), 5);
+	fx_open_session(&f);
+	CHECK_EQ(fx_create_path(&f, "/o", 1, 0, &oid), 0);
+	memset(obj, 7, sizeof(obj));
+	CHECK_EQ(fx_write(&f, oid, 0, obj, sizeof(obj)), 0);     /* 2 sectors' worth */
+	CHECK_EQ(fx_read(&f, oid, 0, obj, sizeof(obj), &n), 0);
+	CHECK_EQ(raw(&f, 241), 40);
+	CHECK_EQ(raw(&f, 242), 7);
+	/* refused commands count nothing */
+	fx_ata(&f, 0x35, 0, 2, cap - 1, d, 1024, &res);
+	CHECK(res.status & SS_ATA_STATUS_ERR);
+	CHECK_EQ(raw(&f, 241), 40);
+
+	/* the erase and retire counts are the FTL's (COUNTERS), 177's value falls with wear */
+	p = (struct fx_pkt){ .opcode = SS_OP_COUNTERS };
+	CHECK_EQ(fx_call(&f, &p, &r), 0);
+	read_smart(&f, d, t, &a);
+	CHECK_EQ(a.raw[find(&a, 177)], r.payload[64] | (r.payload[65] << 8));   /* avg erase */
+	CHECK_EQ(a.raw[find(&a, 5)], r.payload[48] | (r.payload[49] << 8));     /* retired */
+
+	/* lifetime counters outlive power cycles: clean, then not */
+	p = (struct fx_pkt){ .opcode = SS_OP_FLUSH };
+	CHECK_EQ(fx_call(&f, &p, &r), 0);
+	fx_crash(&f);
+	read_smart(&f, d, t, &a);
+	CHECK_EQ(a.raw[find(&a, 241)], 40);
+	CHECK_EQ(a.raw[find(&a, 242)], 7);
+	CHECK_EQ(a.raw[find(&a, 12)], 2);
+	CHECK_EQ(a.raw[find(&a, 174)], 1);
+	raw_io(&f, 0x35, cap - 50, 3);
+	fx_remount(&f);
+	CHECK_EQ(raw(&f, 241), 43);
+	CHECK_EQ(raw(&f, 12), 3);
+	CHECK_EQ(raw(&f, 174), 1);
+	ss_emu_flash_get_counters(f.flash, &ec);
+	CHECK(raw(&f, 249) >= ec.page_programs);  /* this image's programs, plus the earlier ones */
+
+	fx_ata(&f, 0xB0, 0xDA, 0, 0xC24F00, NULL, 0, &res);
+	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
+	CHECK_EQ(res.lba, 0xC24F00);
+#ifdef SS_HAVE_ATASMART
+	libatasmart(&f, 43, 7, 3);
+#endif
+	fx_destroy(&f);
+}
+
+static void test_commands(void)
+{
+	struct fx f;
+	struct ss_ata_result res;
+	uint8_t d[1024];
+
+	fx_create(&f, 0);
+	/* the LBA mid/high signature is required */
+	fx_ata(&f, 0xB0, 0xD0, 1, 0, d, 512, &res);
+	CHECK(FX_ABORTED(res, SS_R_BAD_FIELD));
+	fx_ata(&f, 0xB0, 0xD0, 1, 0x4FC200, d, 512, &res);
+	CHECK(FX_ABORTED(res, SS_R_BAD_FIELD));
+	/* unknown subcommand, short transfer */
+	fx_ata(&f, 0xB0, 0xD4, 0, 0xC24F00, NULL, 0, &res);
+	CHECK(FX_ABORTED(res, SS_R_BAD_FIELD));
+	fx_ata(&f, 0xB0, 0xD0, 0, 0xC24F00, d, 0, &res);
+	CHECK(FX_ABORTED(res, SS_R_BAD_LENGTH));
+	/* a longer transfer gets zeros after the sector */
+	memset(d, 0xCC, sizeof(d));
+	fx_ata(&f, 0xB0, 0xD1, 2, 0xC24F00, d, 1024, &res);
+	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
+	CHECK_EQ(d[600], 0);
+	/* disabled: only ENABLE works, and the state survives a power cycle */
+	fx_ata(&f, 0xB0, 0xD9, 0, 0xC24F00, NULL, 0, &res);
+	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
+	fx_ata(&f, 0xB0, 0xD0, 1, 0xC24F00, d, 512, &res);
+	CHECK(FX_ABORTED(res, SS_R_BAD_FIELD));
+	fx_ata(&f, 0xB0, 0xDA, 0, 0xC24F00, NULL, 0, &res);
+	CHECK(FX_ABORTED(res, SS_R_BAD_FIELD));
+	fx_remount(&f);
+	fx_ata(&f, 0xB0, 0xD0, 1, 0xC24F00, d, 512, &res);
+	CHECK(FX_ABORTED(res, SS_R_BAD_FIELD));
+	fx_ata(&f, 0xB0, 0xD8, 0, 0xC24F00, NULL, 0, &res);
+	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
+	fx_ata(&f, 0xB0, 0xD0, 1, 0xC24F00, d, 512, &res);
+	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
+	fx_destroy(&f);
+}
+
+/* Wear the flash out: blocks fail and are retired; attribute 5 counts them. */
+static void test_wear(void)
+{
+	struct fx f;
+	struct ss_ata_result res;
+	struct ss_emu_counters ec;
+	uint8_t d[512], t[512];
+	struct attrs a;
+	uint8_t *buf = calloc(256 * 16, 512);
+	uint64_t cap;
+
+	fx_create(&f, 6);
+	cap = capacity(&f);
+	for (int round = 0; round < 400; round++) {
+		ss_emu_flash_get_counters(f.flash, &ec);
+		if (ec.failed_blocks >= 1) {
+			break;
+		}
+		buf[0] = (uint8_t)round;
+		fx_ata(&f, 0x35, 0, 4096, cap - 4096 * (uint64_t)(1 + round % 4), buf, 4096 * 512, &res);
+		if (res.status & SS_ATA_STATUS_ERR) {
+			fprintf(stderr, "round %d: reason %llu\n", round, (unsigned long long)res.lba);
+			break;
+		}
+	}
+	ss_emu_flash_get_counters(f.flash, &ec);
+	read_smart(&f, d, t, &a);
+	CHECK(ec.failed_blocks > 0);
+	CHECK_EQ(a.raw[find(&a, 5)], ec.failed_blocks);
+	CHECK(a.value[find(&a, 5)] < 100);
+	CHECK(a.raw[find(&a, 177)] > 0);
+	CHECK(a.value[find(&a, 177)] < 100);
+	free(buf);
+	fx_destroy(&f);
+}
+
+int main(void)
+{
+	test_counters();
+	test_commands();
+	test_wear();
+	return fx_failures ? 1 : 0;
+}

@@ -1,0 +1,491 @@
+/*
+ * smartssd-devd: serves one emulated drive to many processes over a unix stream socket.
+ * The framing is in README.md ("Daemon socket framing"). A reader thread per connection
+ * decodes requests; a pool of SS_EMU_QUEUE_DEPTH workers submits them to the drive and
+ * writes each reply, tagged as its request, back to the connection it came from.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "ss_emu.h"
+#include "ss_rt.h"
+
+#define REQ_MAGIC 0x51445353u   /* "SSDQ" */
+#define REP_MAGIC 0x41445353u   /* "SSDA" */
+#define REQ_HDR 32
+#define REP_HDR 48
+#define REP_SENSE 32
+#define MAX_DATA (65536u * 512u)
+#define MAX_PENDING 256
+
+struct conn {
+	int fd;
+	pthread_mutex_t wlock;     /* one reply on the wire at a time */
+	int refs;                  /* reader + requests not yet answered */
+	int dead;                  /* the peer went away: drop replies */
+	struct conn *next;         /* in the server's list */
+	pthread_t reader;
+};
+
+struct req {
+	struct conn *c;
+	uint32_t tag;
+	uint8_t cdb[16];
+	uint32_t dir;
+	uint32_t len;
+	uint8_t *data;
+	struct req *next;
+};
+
+static struct {
+	struct ss_emu_drive *drive;
+	pthread_mutex_t lock;
+	pthread_cond_t work;       /* workers wait for requests */
+	pthread_cond_t room;       /* readers wait for room in the queue */
+	pthread_cond_t idle;       /* shutdown waits for the queue to drain */
+	struct req *head, *tail;
+	int pending;               /* queued + executing */
+	int stopping;
+	struct conn *conns;
+	int nconns;
+} srv = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.work = PTHREAD_COND_INITIALIZER,
+	.room = PTHREAD_COND_INITIALIZER,
+	.idle = PTHREAD_COND_INITIALIZER,
+};
+
+static int read_full(int fd, void *buf, size_t n)
+{
+	uint8_t *p = buf;
+
+	while (n > 0) {
+		ssize_t r = read(fd, p, n);
+
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r <= 0) {
+			return -1;
+		}
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static int write_full(int fd, const void *buf, size_t n)
+{
+	const uint8_t *p = buf;
+
+	while (n > 0) {
+		ssize_t r = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r <= 0) {
+			return -1;
+		}
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static void conn_put(struct conn *c)
+{
+	int last;
+
+	pthread_mutex_lock(&srv.lock);
+	last = --c->refs == 0;
+	if (last) {
+		struct conn **pp = &srv.conns;
+
+		while (*pp != c) {
+			pp = &(*pp)->next;
+		}
+		*pp = c->next;
+		srv.nconns--;
+		pthread_cond_broadcast(&srv.idle);
+	}
+	pthread_mutex_unlock(&srv.lock);
+	if (last) {
+		close(c->fd);
+		pthread_mutex_destroy(&c->wlock);
+		free(c);
+	}
+}
+
+static void reply(struct req *r, uint8_t status, const uint8_t *sense, int sense_len)
+{
+	uint8_t h[REP_HDR] = { 0 };
+	uint32_t out = r->dir == SS_EMU_DIR_FROM_DRIVE ? r->len : 0;
+	struct conn *c = r->c;
+
+	ss_put_le32(h, REP_MAGIC);
+	ss_put_le32(h + 4, r->tag);
+	h[8] = status;
+	h[9] = (uint8_t)(sense_len > 0 ? SS_MIN(sense_len, REP_SENSE) : 0);
+	memcpy(h + 12, sense, h[9]);
+	ss_put_le32(h + 44, out);
+	pthread_mutex_lock(&c->wlock);
+	if (!c->dead && (write_full(c->fd, h, sizeof(h)) != 0 ||
+			 (out > 0 && write_full(c->fd, r->data, out) != 0))) {
+		c->dead = 1;
+		shutdown(c->fd, SHUT_RDWR);
+	}
+	pthread_mutex_unlock(&c->wlock);
+}
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		struct req *r;
+		uint8_t sense[REP_SENSE] = { 0 }, status = 0;
+		int n;
+
+		pthread_mutex_lock(&srv.lock);
+		while (srv.head == NULL && !srv.stopping) {
+			pthread_cond_wait(&srv.work, &srv.lock);
+		}
+		if (srv.head == NULL) {
+			pthread_mutex_unlock(&srv.lock);
+			return NULL;
+		}
+		r = srv.head;
+		srv.head = r->next;
+		if (srv.head == NULL) {
+			srv.tail = NULL;
+		}
+		pthread_mutex_unlock(&srv.lock);
+
+		n = ss_emu_submit(srv.drive, r->cdb, r->data, r->len, (int)r->dir, sense,
+				  sizeof(sense), &status);
+		if (n < 0) {
+			/* the drive refused the call itself: report an aborted command */
+			static const uint8_t aborted[8] = { 0x72, 0x0B, 0, 0, 0, 0, 0, 0 };
+
+			memcpy(sense, aborted, sizeof(aborted));
+			status = SS_EMU_SCSI_CHECK_CONDITION;
+			n = sizeof(aborted);
+		}
+		reply(r, status, sense, n);
+		conn_put(r->c);
+		free(r->data);
+		free(r);
+
+		pthread_mutex_lock(&srv.lock);
+		srv.pending--;
+		pthread_cond_broadcast(&srv.room);
+		pthread_cond_broadcast(&srv.idle);
+		pthread_mutex_unlock(&srv.lock);
+	}
+}
+
+/* \return a request, or NULL at end of stream or on a malformed frame. */
+static struct req *read_request(struct conn *c)
+{
+	uint8_t h[REQ_HDR];
+	struct req *r;
+
+	if (read_full(c->fd, h, sizeof(h)) != 0) {
+		return NULL;
+	}
+	if (ss_get_le32(h) != REQ_MAGIC) {
+		fprintf(stderr, "smartssd-devd: bad request magic; closing the connection\n");
+		return NULL;
+	}
+	r = calloc(1, sizeof(*r));
+	if (r == NULL) {
+		return NULL;
+	}
+	r->c = c;
+	r->tag = ss_get_le32(h + 4);
+	memcpy(r->cdb, h + 8, 16);
+	r->dir = ss_get_le32(h + 24);
+	r->len = ss_get_le32(h + 28);
+	if (r->dir > SS_EMU_DIR_FROM_DRIVE || r->len > MAX_DATA ||
+	    (r->dir == SS_EMU_DIR_NONE && r->len != 0)) {
+		fprintf(stderr, "smartssd-devd: malformed request (dir %u, %u bytes); closing the "
+			"connection\n", r->dir, r->len);
+		free(r);
+		return NULL;
+	}
+	if (r->len > 0) {
+		r->data = calloc(1, r->len);
+		if (r->data == NULL ||
+		    (r->dir == SS_EMU_DIR_TO_DRIVE && read_full(c->fd, r->data, r->len) != 0)) {
+			free(r->data);
+			free(r);
+			return NULL;
+		}
+	}
+	return r;
+}
+
+static void *reader(void *arg)
+{
+	struct conn *c = arg;
+	struct req *r;
+	int stopping;
+
+	while ((r = read_request(c)) != NULL) {
+		pthread_mutex_lock(&srv.lock);
+		while (srv.pending >= MAX_PENDING && !srv.stopping) {
+			pthread_cond_wait(&srv.room, &srv.lock);
+		}
+		if (srv.stopping) {
+			pthread_mutex_unlock(&srv.lock);
+			free(r->data);
+			free(r);
+			break;
+		}
+		srv.pending++;
+		c->refs++;
+		if (srv.tail != NULL) {
+			srv.tail->next = r;
+		} else {
+			srv.head = r;
+		}
+		srv.tail = r;
+		pthread_cond_signal(&srv.work);
+		pthread_mutex_unlock(&srv.lock);
+	}
+	pthread_mutex_lock(&srv.lock);
+	stopping = srv.stopping;
+	pthread_mutex_unlock(&srv.lock);
+	if (!stopping) {
+		/* the peer left (or broke the framing): its pending replies are dropped */
+		pthread_mutex_lock(&c->wlock);
+		c->dead = 1;
+		pthread_mutex_unlock(&c->wlock);
+	}
+	conn_put(c);
+	return NULL;
+}
+
+static void accept_one(int lfd)
+{
+	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	struct conn *c;
+	pthread_attr_t a;
+
+	if (fd < 0) {
+		return;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c == NULL) {
+		close(fd);
+		return;
+	}
+	c->fd = fd;
+	c->refs = 1;
+	pthread_mutex_init(&c->wlock, NULL);
+	pthread_mutex_lock(&srv.lock);
+	c->next = srv.conns;
+	srv.conns = c;
+	srv.nconns++;
+	pthread_mutex_unlock(&srv.lock);
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	if (pthread_create(&c->reader, &a, reader, c) != 0) {
+		conn_put(c);
+	}
+	pthread_attr_destroy(&a);
+}
+
+static int listen_on(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, probe;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "smartssd-devd: socket path %s is too long\n", path);
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	/* A socket file nobody answers on is left over from a killed daemon. */
+	probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+		fprintf(stderr, "smartssd-devd: another daemon is serving %s\n", path);
+		close(probe);
+		return -1;
+	}
+	if (probe >= 0) {
+		close(probe);
+	}
+	unlink(path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		perror("smartssd-devd: socket");
+		return -1;
+	}
+	{
+		mode_t old = umask(0117);
+		int rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+
+		umask(old);
+		if (rc != 0 || chmod(path, 0660) != 0 || listen(fd, 64) != 0) {
+			fprintf(stderr, "smartssd-devd: cannot listen on %s: %s\n", path,
+				strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: smartssd-devd --image FILE --socket PATH [--time-mode virtual|realtime]\n"
+		"                     [--format [--profile NAME|PATH]]\n"
+		"Serves the emulated drive in FILE on the unix socket PATH. --format creates and\n"
+		"formats FILE first (erasing it).\n");
+}
+
+/* Stop accepting, let the queued commands finish, then shut the drive down cleanly. */
+static int shut_down(int lfd, const char *sock)
+{
+	struct conn *c;
+	int rc;
+
+	close(lfd);
+	unlink(sock);
+	pthread_mutex_lock(&srv.lock);
+	srv.stopping = 1;
+	for (c = srv.conns; c != NULL; c = c->next) {
+		shutdown(c->fd, SHUT_RD);   /* readers stop taking requests */
+	}
+	pthread_cond_broadcast(&srv.room);
+	while (srv.pending > 0) {
+		pthread_cond_wait(&srv.idle, &srv.lock);
+	}
+	pthread_cond_broadcast(&srv.work);
+	pthread_mutex_unlock(&srv.lock);
+	rc = ss_emu_close(srv.drive);
+	if (rc != 0) {
+		fprintf(stderr, "smartssd-devd: clean shutdown of the drive failed (%d)\n", rc);
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "image", required_argument, NULL, 'i' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "time-mode", required_argument, NULL, 't' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "format", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ss_emu_drive_opts o = { 0 };
+	const char *image = NULL, *sock = NULL;
+	char err[512];
+	int format = 0, opt, lfd, sfd, rc;
+	sigset_t sigs;
+	pthread_t workers[SS_EMU_QUEUE_DEPTH];
+
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'i':
+			image = optarg;
+			break;
+		case 's':
+			sock = optarg;
+			break;
+		case 't':
+			if (ss_emu_time_mode_parse(optarg, &o.time_mode) != 0) {
+				fprintf(stderr, "smartssd-devd: --time-mode is virtual or realtime, "
+					"not '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			o.flash.profile = optarg;
+			break;
+		case 'f':
+			format = 1;
+			break;
+		default:
+			usage();
+			return opt == 'h' ? 0 : 2;
+		}
+	}
+	if (image == NULL || sock == NULL || optind != argc) {
+		usage();
+		return 2;
+	}
+
+	/* Every thread inherits the mask; the main thread takes the signals from a signalfd. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGTERM);
+	sigaddset(&sigs, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
+
+	rc = format ? ss_emu_format(image, &o, &srv.drive, err, sizeof(err)) :
+		      ss_emu_open(image, &o, &srv.drive, err, sizeof(err));
+	if (rc != 0) {
+		fprintf(stderr, "smartssd-devd: %s\n", err);
+		return 1;
+	}
+	lfd = listen_on(sock);
+	if (lfd < 0 || sfd < 0) {
+		ss_emu_close(srv.drive);
+		return 1;
+	}
+	for (int i = 0; i < SS_EMU_QUEUE_DEPTH; i++) {
+		pthread_create(&workers[i], NULL, worker, NULL);
+	}
+	fprintf(stderr, "smartssd-devd: serving %s on %s\n", image, sock);
+	for (;;) {
+		struct pollfd p[2] = { { .fd = lfd, .events = POLLIN }, { .fd = sfd, .events = POLLIN } };
+
+		if (poll(p, 2, -1) < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			break;
+		}
+		if (p[1].revents & POLLIN) {
+			struct signalfd_siginfo si;
+
+			if (read(sfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+				break;
+			}
+		}
+		if (p[0].revents & POLLIN) {
+			accept_one(lfd);
+		}
+	}
+	rc = shut_down(lfd, sock);
+	for (int i = 0; i < SS_EMU_QUEUE_DEPTH; i++) {
+		pthread_join(workers[i], NULL);
+	}
+	/* Readers are detached; wait until every connection is gone before exiting. */
+	pthread_mutex_lock(&srv.lock);
+	while (srv.nconns > 0) {
+		pthread_cond_wait(&srv.idle, &srv.lock);
+	}
+	pthread_mutex_unlock(&srv.lock);
+	close(sfd);
+	return rc == 0 ? 0 : 1;
+}

@@ -1,0 +1,387 @@
+/*
+ * The emulated drive: one controller thread runs the firmware. Queued host commands go
+ * first; ss_fw_idle() runs only when none is waiting, so host I/O never waits behind
+ * background work. Submitters block until their command is done, as under SG_IO.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "emu_internal.h"
+#include "emu_sat.h"
+#include "ss_emu.h"
+#include "ss_fw.h"
+#include "ss_rt.h"
+
+struct cmd {
+	const uint8_t *cdb;
+	void *data;
+	uint32_t len;
+	int dir;
+	uint8_t *sense;
+	uint32_t sense_cap;
+	uint8_t status;
+	uint32_t sense_len;
+	uint64_t completion_ns;
+	int done;
+	struct cmd *next;
+};
+
+struct ss_emu_drive {
+	struct ss_emu_flash *flash;
+	struct ss_hal *hal;
+	struct ss_fw *fw;
+	enum ss_emu_time_mode mode;
+	struct timespec epoch;     /* CLOCK_MONOTONIC at modelled time 0 (realtime mode) */
+
+	pthread_mutex_t lock;
+	pthread_cond_t work;       /* the controller waits for commands */
+	pthread_cond_t done;       /* submitters wait for their command */
+	pthread_cond_t slot;       /* submitters wait for room in the queue */
+	struct cmd *head, *tail;
+	uint32_t in_drive;         /* queued or executing */
+	int stopping;
+	int background;            /* the firmware said it has background work */
+	pthread_t thread;
+	int thread_started;
+};
+
+static uint64_t wall_ns(const struct ss_emu_drive *d)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)(t.tv_sec - d->epoch.tv_sec) * 1000000000u +
+	       (uint64_t)t.tv_nsec - (uint64_t)d->epoch.tv_nsec;
+}
+
+static struct timespec at_model_ns(const struct ss_emu_drive *d, uint64_t ns)
+{
+	struct timespec t = d->epoch;
+	uint64_t nsec = (uint64_t)t.tv_nsec + ns % 1000000000u;
+
+	t.tv_sec += (time_t)(ns / 1000000000u + nsec / 1000000000u);
+	t.tv_nsec = (long)(nsec % 1000000000u);
+	return t;
+}
+
+static void execute(struct ss_emu_drive *d, struct cmd *c)
+{
+	struct emu_sat_cmd sc;
+	struct ss_ata_result res;
+	const char *why = NULL;
+	uint64_t floor = d->mode == SS_EMU_TIME_REALTIME ? wall_ns(d) : 0;
+	int asc = emu_sat_decode(c->cdb, c->len, c->dir, &sc, &why);
+
+	if (asc != 0) {
+		/* Rejected by the translation layer: the drive never sees it. */
+		c->sense_len = emu_sat_reject((uint8_t)asc, 0, c->sense, c->sense_cap, &c->status);
+		c->completion_ns = 0;
+		return;
+	}
+	emu_flash_cmd_begin(d->flash, floor, c->dir == SS_EMU_DIR_TO_DRIVE ? c->len : 0);
+	ss_hal_set_timeline(d->hal, SS_HAL_TL_HOST);
+	memset(&res, 0, sizeof(res));
+	ss_fw_ata_command(d->fw, &sc.tf, c->data, c->len, &res);
+	ss_hal_barrier(d->hal);
+	c->completion_ns = emu_flash_cmd_end(d->flash,
+		c->dir == SS_EMU_DIR_FROM_DRIVE && !(res.status & SS_ATA_STATUS_ERR) ? c->len : 0);
+	c->sense_len = emu_sat_complete(&sc, &res, c->sense, c->sense_cap, &c->status);
+}
+
+/* Realtime mode paces background work too: it may not run ahead of the wall clock. */
+static int background_ahead(struct ss_emu_drive *d, struct timespec *until)
+{
+	uint64_t now;
+
+	if (d->mode != SS_EMU_TIME_REALTIME) {
+		return 0;
+	}
+	now = ss_hal_now_ns(d->hal);
+	if (now <= wall_ns(d)) {
+		return 0;
+	}
+	*until = at_model_ns(d, now);
+	return 1;
+}
+
+static void *controller(void *arg)
+{
+	struct ss_emu_drive *d = arg;
+	struct timespec until;
+
+	pthread_mutex_lock(&d->lock);
+	for (;;) {
+		if (d->head != NULL) {
+			struct cmd *c = d->head;
+
+			d->head = c->next;
+			if (d->head == NULL) {
+				d->tail = NULL;
+			}
+			pthread_mutex_unlock(&d->lock);
+			execute(d, c);
+			pthread_mutex_lock(&d->lock);
+			c->done = 1;
+			d->background = 1;
+			pthread_cond_broadcast(&d->done);
+			continue;
+		}
+		if (d->stopping) {
+			break;
+		}
+		if (d->background) {
+			int more;
+
+			if (background_ahead(d, &until)) {
+				pthread_cond_timedwait(&d->work, &d->lock, &until);
+				continue;
+			}
+			pthread_mutex_unlock(&d->lock);
+			ss_hal_set_timeline(d->hal, SS_HAL_TL_BACKGROUND);
+			more = ss_fw_idle(d->fw);
+			pthread_mutex_lock(&d->lock);
+			d->background = more;
+			continue;
+		}
+		pthread_cond_wait(&d->work, &d->lock);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return NULL;
+}
+
+int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uint32_t len,
+		  int dir, uint8_t *sense, uint32_t sense_cap, uint8_t *scsi_status)
+{
+	struct cmd c;
+
+	if (d == NULL || cdb == NULL || scsi_status == NULL ||
+	    dir < SS_EMU_DIR_NONE || dir > SS_EMU_DIR_FROM_DRIVE ||
+	    (len > 0 && data == NULL) || (dir == SS_EMU_DIR_NONE && len != 0)) {
+		return -SS_EINVAL;
+	}
+	memset(&c, 0, sizeof(c));
+	c.cdb = cdb;
+	c.data = data;
+	c.len = len;
+	c.dir = dir;
+	c.sense = sense;
+	c.sense_cap = sense ? sense_cap : 0;
+
+	pthread_mutex_lock(&d->lock);
+	while (d->in_drive >= SS_EMU_QUEUE_DEPTH && !d->stopping) {
+		pthread_cond_wait(&d->slot, &d->lock);
+	}
+	if (d->stopping) {
+		pthread_mutex_unlock(&d->lock);
+		return -SS_ECANCELED;
+	}
+	d->in_drive++;
+	if (d->tail != NULL) {
+		d->tail->next = &c;
+	} else {
+		d->head = &c;
+	}
+	d->tail = &c;
+	pthread_cond_signal(&d->work);
+	while (!c.done) {
+		pthread_cond_wait(&d->done, &d->lock);
+	}
+	d->in_drive--;
+	pthread_cond_signal(&d->slot);
+	pthread_mutex_unlock(&d->lock);
+
+	if (d->mode == SS_EMU_TIME_REALTIME && c.completion_ns > 0) {
+		struct timespec t = at_model_ns(d, c.completion_ns);
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR) {
+		}
+	}
+	*scsi_status = c.status;
+	return (int)c.sense_len;
+}
+
+static struct ss_emu_drive *drive_new(const struct ss_emu_drive_opts *o)
+{
+	struct ss_emu_drive *d = calloc(1, sizeof(*d));
+	pthread_condattr_t ca;
+
+	if (d == NULL) {
+		return NULL;
+	}
+	d->mode = o->time_mode;
+	pthread_mutex_init(&d->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&d->work, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_cond_init(&d->done, NULL);
+	pthread_cond_init(&d->slot, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &d->epoch);
+	return d;
+}
+
+static void drive_free(struct ss_emu_drive *d)
+{
+	ss_emu_flash_close(d->flash);
+	pthread_cond_destroy(&d->work);
+	pthread_cond_destroy(&d->done);
+	pthread_cond_destroy(&d->slot);
+	pthread_mutex_destroy(&d->lock);
+	free(d);
+}
+
+static int check_dram(struct ss_emu_drive *d, const char *path, char *err, size_t errlen)
+{
+	uint64_t need = ss_fw_dram_needed(&d->hal->geo);
+
+	if (need > d->hal->dram_size) {
+		emu_errf(err, errlen, "image %s: the firmware needs %llu bytes of DRAM for this "
+			 "geometry but the drive has %llu (raise dram_bytes)", path,
+			 (unsigned long long)need, (unsigned long long)d->hal->dram_size);
+		return -SS_ENOMEM;
+	}
+	return 0;
+}
+
+static int start(struct ss_emu_drive *d, char *err, size_t errlen)
+{
+	d->background = 1;   /* let the firmware finish any recovery work */
+	if (pthread_create(&d->thread, NULL, controller, d) != 0) {
+		emu_errf(err, errlen, "cannot start the controller thread");
+		return -SS_ENOMEM;
+	}
+	d->thread_started = 1;
+	return 0;
+}
+
+static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int format,
+		    struct ss_emu_drive **out, char *err, size_t errlen)
+{
+	static const struct ss_emu_drive_opts defaults;
+	struct ss_emu_flash_opts fo;
+	struct ss_emu_drive *d;
+	int rc;
+
+	o = o ? o : &defaults;
+	if (o->time_mode != SS_EMU_TIME_VIRTUAL && o->time_mode != SS_EMU_TIME_REALTIME) {
+		emu_errf(err, errlen, "unknown time mode %d", (int)o->time_mode);
+		return -SS_EINVAL;
+	}
+	d = drive_new(o);
+	if (d == NULL) {
+		emu_errf(err, errlen, "out of memory");
+		return -SS_ENOMEM;
+	}
+	fo = o->flash;
+	fo.create = format;
+	rc = ss_emu_flash_open(path, &fo, &d->flash, err, errlen);
+	if (rc != 0) {
+		goto fail;
+	}
+	d->hal = ss_emu_flash_hal(d->flash);
+	rc = check_dram(d, path, err, errlen);
+	if (rc != 0) {
+		goto fail;
+	}
+	if (format) {
+		struct ss_fw_format_params fp = { .max_objects = o->max_objects };
+
+		rc = ss_fw_format(&d->fw, d->hal, &fp);
+		if (rc != 0) {
+			emu_errf(err, errlen, "image %s: firmware format failed (%d)", path, rc);
+			goto fail;
+		}
+	} else {
+		rc = ss_fw_mount(&d->fw, d->hal);
+		if (rc == -SS_ENODATA) {
+			emu_errf(err, errlen, "image %s is not formatted (format it first)", path);
+		} else if (rc == -SS_EBADMSG) {
+			emu_errf(err, errlen, "image %s: the firmware's metadata is corrupt", path);
+		} else if (rc != 0) {
+			emu_errf(err, errlen, "image %s: firmware mount failed (%d)", path, rc);
+		}
+		if (rc != 0) {
+			goto fail;
+		}
+	}
+	rc = start(d, err, errlen);
+	if (rc != 0) {
+		ss_fw_shutdown(d->fw);
+		goto fail;
+	}
+	if (out == NULL) {
+		return ss_emu_close(d);
+	}
+	*out = d;
+	return 0;
+fail:
+	drive_free(d);
+	return rc;
+}
+
+int ss_emu_format(const char *path, const struct ss_emu_drive_opts *o,
+		  struct ss_emu_drive **out, char *err, size_t errlen)
+{
+	return bring_up(path, o, 1, out, err, errlen);
+}
+
+int ss_emu_open(const char *path, const struct ss_emu_drive_opts *o,
+		struct ss_emu_drive **out, char *err, size_t errlen)
+{
+	if (out == NULL) {
+		emu_errf(err, errlen, "no drive handle to return");
+		return -SS_EINVAL;
+	}
+	return bring_up(path, o, 0, out, err, errlen);
+}
+
+void ss_emu_get_counters(struct ss_emu_drive *d, struct ss_emu_counters *c)
+{
+	ss_emu_flash_get_counters(d->flash, c);
+}
+
+const struct ss_emu_profile *ss_emu_profile(struct ss_emu_drive *d)
+{
+	return ss_emu_flash_profile(d->flash);
+}
+
+int ss_emu_close(struct ss_emu_drive *d)
+{
+	int rc = 0;
+
+	if (d == NULL) {
+		return 0;
+	}
+	pthread_mutex_lock(&d->lock);
+	d->stopping = 1;
+	pthread_cond_broadcast(&d->work);
+	pthread_cond_broadcast(&d->slot);
+	pthread_mutex_unlock(&d->lock);
+	if (d->thread_started) {
+		pthread_join(d->thread, NULL);
+	}
+	if (d->fw != NULL) {
+		ss_hal_set_timeline(d->hal, SS_HAL_TL_BACKGROUND);
+		rc = ss_fw_shutdown(d->fw);
+	}
+	drive_free(d);
+	return rc;
+}
+
+int ss_emu_time_mode_parse(const char *s, enum ss_emu_time_mode *m)
+{
+	if (s != NULL && strcmp(s, "virtual") == 0) {
+		*m = SS_EMU_TIME_VIRTUAL;
+		return 0;
+	}
+	if (s != NULL && strcmp(s, "realtime") == 0) {
+		*m = SS_EMU_TIME_REALTIME;
+		return 0;
+	}
+	return -SS_EINVAL;
+}

@@ -1,0 +1,558 @@
+/*
+ * The emulated NAND behind the hal: flash rules, wear-out, and the image file. Each
+ * operation is also charged on the timing and energy model.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "emu_internal.h"
+#include "ss_emu_flash.h"
+#include "ss_rt.h"
+
+#define EMU_FIRMWARE_REV "EMU0.1"
+
+/* Record why an operation was refused; rule violations also count. */
+static int refuse(struct ss_emu_flash *f, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static int refuse(struct ss_emu_flash *f, int rc, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(f->last_err, sizeof(f->last_err), fmt, ap);
+	va_end(ap);
+	if (rc == -SS_EINVAL) {
+		f->model.c.rule_violations++;
+	}
+	return rc;
+}
+
+static uint32_t die_of_block(const struct ss_emu_flash *f, uint32_t block)
+{
+	return block % ss_geo_dies(&f->info.geo);
+}
+
+static int op_page_read(void *ctx, uint32_t ppn, void *data, void *spare)
+{
+	struct ss_emu_flash *f = ctx;
+	const struct ss_geometry *g = &f->info.geo;
+	uint32_t block, page;
+	int rc = 0;
+
+	pthread_mutex_lock(&f->lock);
+	if (ppn >= ss_geo_pages(g)) {
+		rc = refuse(f, -SS_EINVAL, "page read: page number %u is out of range (%llu pages)",
+			    ppn, (unsigned long long)ss_geo_pages(g));
+		goto out;
+	}
+	block = ppn / g->pages_per_block;
+	page = ppn % g->pages_per_block;
+	if (page >= f->blocks[block].write_ptr) {
+		if (data != NULL) {
+			memset(data, 0xff, g->page_size);
+		}
+		if (spare != NULL) {
+			memset(spare, 0xff, g->spare_size);
+		}
+	} else if (data != NULL && spare != NULL) {
+		rc = emu_image_read_page(f, ppn, f->scratch, f->stride, 0);
+		if (rc == 0) {
+			memcpy(data, f->scratch, g->page_size);
+			memcpy(spare, f->scratch + g->page_size, g->spare_size);
+		}
+	} else if (data != NULL) {
+		rc = emu_image_read_page(f, ppn, data, g->page_size, 0);
+	} else if (spare != NULL) {
+		rc = emu_image_read_page(f, ppn, spare, g->spare_size, g->page_size);
+	}
+	if (rc != 0) {
+		rc = refuse(f, -SS_EIO, "page read: image I/O error at page %u: %s", ppn,
+			    strerror(errno));
+		goto out;
+	}
+	emu_model_read(&f->model, die_of_block(f, block),
+		       (data ? g->page_size : 0) + (spare ? g->spare_size : 0));
+out:
+	pthread_mutex_unlock(&f->lock);
+	return rc;
+}
+
+static int op_page_program(void *ctx, uint32_t ppn, const void *data, const void *spare)
+{
+	struct ss_emu_flash *f = ctx;
+	const struct ss_geometry *g = &f->info.geo;
+	struct emu_block *b;
+	uint32_t block, page;
+	int rc = 0;
+
+	pthread_mutex_lock(&f->lock);
+	if (ppn >= ss_geo_pages(g)) {
+		rc = refuse(f, -SS_EINVAL, "page program: page number %u is out of range (%llu "
+			    "pages)", ppn, (unsigned long long)ss_geo_pages(g));
+		goto out;
+	}
+	block = ppn / g->pages_per_block;
+	page = ppn % g->pages_per_block;
+	b = &f->blocks[block];
+	if (b->flags & EMU_BLOCK_FAILED) {
+		f->model.c.program_failures++;
+		rc = refuse(f, -SS_EIO, "page program: block %u has failed (%s); retire it",
+			    block, b->flags & EMU_BLOCK_FACTORY_BAD ? "factory bad block" :
+			    "worn out");
+		goto out;
+	}
+	if (page < b->write_ptr) {
+		rc = refuse(f, -SS_EINVAL, "page programmed twice without an erase (block %u page "
+			    "%u; next unprogrammed page is %u)", block, page, b->write_ptr);
+		goto out;
+	}
+	if (page > b->write_ptr) {
+		rc = refuse(f, -SS_EINVAL, "pages of a block must be programmed in order (expected "
+			    "page %u, got %u) in block %u", b->write_ptr, page, block);
+		goto out;
+	}
+	if (data != NULL) {
+		memcpy(f->scratch, data, g->page_size);
+	} else {
+		memset(f->scratch, 0xff, g->page_size);
+	}
+	if (spare != NULL) {
+		memcpy(f->scratch + g->page_size, spare, g->spare_size);
+	} else {
+		memset(f->scratch + g->page_size, 0xff, g->spare_size);
+	}
+	/* Data first, then the write pointer: a crash in between leaves the page erased. */
+	rc = emu_image_write_page(f, ppn, f->scratch);
+	if (rc == 0) {
+		b->write_ptr++;
+		rc = emu_image_write_block(f, block);
+		if (rc != 0) {
+			b->write_ptr--;
+		}
+	}
+	if (rc != 0) {
+		rc = refuse(f, -SS_EIO, "page program: image I/O error at page %u: %s", ppn,
+			    strerror(errno));
+		goto out;
+	}
+	emu_model_program(&f->model, die_of_block(f, block), f->stride);
+out:
+	pthread_mutex_unlock(&f->lock);
+	return rc;
+}
+
+static int op_block_erase(void *ctx, uint32_t block)
+{
+	struct ss_emu_flash *f = ctx;
+	const struct ss_geometry *g = &f->info.geo;
+	struct emu_block *b, old;
+	int rc = 0;
+
+	pthread_mutex_lock(&f->lock);
+	if (block >= ss_geo_blocks(g)) {
+		rc = refuse(f, -SS_EINVAL, "block erase: block %u is out of range (%u blocks); "
+			    "erases are per whole block", block, ss_geo_blocks(g));
+		goto out;
+	}
+	b = &f->blocks[block];
+	old = *b;
+	if (b->flags & EMU_BLOCK_FAILED) {
+		rc = refuse(f, -SS_EIO, "block erase: block %u has failed (%s); retire it", block,
+			    b->flags & EMU_BLOCK_FACTORY_BAD ? "factory bad block" : "worn out");
+		goto out;
+	}
+	if (b->erase_count >= b->endurance) {
+		b->flags |= EMU_BLOCK_FAILED;
+		if (emu_image_write_block(f, block) != 0) {
+			*b = old;
+			rc = refuse(f, -SS_EIO, "block erase: image I/O error at block %u", block);
+			goto out;
+		}
+		f->model.c.erase_failures++;
+		f->model.c.failed_blocks++;
+		emu_model_erase(&f->model, die_of_block(f, block));
+		rc = refuse(f, -SS_EIO, "block erase: block %u wore out: it failed after %u "
+			    "erases, its endurance", block, b->erase_count);
+		goto out;
+	}
+	b->erase_count++;
+	b->write_ptr = 0;
+	if (emu_image_write_block(f, block) != 0) {
+		*b = old;
+		rc = refuse(f, -SS_EIO, "block erase: image I/O error at block %u", block);
+		goto out;
+	}
+	/* The pages are erased now whatever the file holds; free their space if we can. */
+	if (old.write_ptr > 0 && f->punch_holes &&
+	    fallocate(f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+		      (off_t)emu_page_offset(f, block * g->pages_per_block),
+		      (off_t)(f->stride * old.write_ptr)) != 0) {
+		f->punch_holes = 0;
+	}
+	f->model.c.block_erases++;
+	emu_model_erase(&f->model, die_of_block(f, block));
+out:
+	pthread_mutex_unlock(&f->lock);
+	return rc;
+}
+
+static int op_sync(void *ctx)
+{
+	struct ss_emu_flash *f = ctx;
+	int rc = 0;
+
+	pthread_mutex_lock(&f->lock);
+	f->model.c.syncs++;
+	if (fdatasync(f->fd) != 0) {
+		rc = refuse(f, -SS_EIO, "sync: %s", strerror(errno));
+	}
+	pthread_mutex_unlock(&f->lock);
+	return rc;
+}
+
+static void op_barrier(void *ctx)
+{
+	struct ss_emu_flash *f = ctx;
+
+	pthread_mutex_lock(&f->lock);
+	emu_model_barrier(&f->model);
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void op_set_timeline(void *ctx, enum ss_hal_timeline tl)
+{
+	struct ss_emu_flash *f = ctx;
+
+	pthread_mutex_lock(&f->lock);
+	if ((unsigned)tl < EMU_TIMELINES) {
+		f->model.tl = (int)tl;
+	} else {
+		refuse(f, -SS_EINVAL, "set_timeline: no timeline %d", (int)tl);
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void op_isp_account(void *ctx, uint64_t instructions, uint64_t dram_accesses,
+			   uint64_t pages)
+{
+	struct ss_emu_flash *f = ctx;
+
+	pthread_mutex_lock(&f->lock);
+	emu_model_isp(&f->model, instructions, dram_accesses, pages);
+	pthread_mutex_unlock(&f->lock);
+}
+
+static uint64_t op_now_ns(void *ctx)
+{
+	struct ss_emu_flash *f = ctx;
+	uint64_t now;
+
+	pthread_mutex_lock(&f->lock);
+	now = f->model.now;
+	pthread_mutex_unlock(&f->lock);
+	return now;
+}
+
+uint64_t emu_flash_cmd_begin(struct ss_emu_flash *f, uint64_t floor, uint64_t bytes_in)
+{
+	uint64_t t;
+
+	pthread_mutex_lock(&f->lock);
+	t = emu_model_cmd_begin(&f->model, SS_MAX(f->model.now, floor), bytes_in);
+	pthread_mutex_unlock(&f->lock);
+	return t;
+}
+
+uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out)
+{
+	uint64_t t;
+
+	pthread_mutex_lock(&f->lock);
+	t = emu_model_cmd_end(&f->model, bytes_out);
+	pthread_mutex_unlock(&f->lock);
+	return t;
+}
+
+static const struct ss_hal_ops emu_hal_ops = {
+	.page_read = op_page_read,
+	.page_program = op_page_program,
+	.block_erase = op_block_erase,
+	.sync = op_sync,
+	.barrier = op_barrier,
+	.set_timeline = op_set_timeline,
+	.isp_account = op_isp_account,
+	.now_ns = op_now_ns,
+};
+
+/* The geometry and endurance of a new image: the options, else the profile. */
+static int plan_create(struct ss_emu_flash *f, const struct ss_emu_flash_opts *o, char *err,
+		       size_t errlen)
+{
+	const struct ss_emu_profile *p = &f->prof;
+	struct emu_image_info *in = &f->info;
+	struct ss_geometry g = o->geo;
+
+	g.channels = g.channels ? g.channels : p->geo.channels;
+	g.ways = g.ways ? g.ways : p->geo.ways;
+	g.blocks_per_die = g.blocks_per_die ? g.blocks_per_die : p->geo.blocks_per_die;
+	g.pages_per_block = g.pages_per_block ? g.pages_per_block : p->geo.pages_per_block;
+	g.page_size = g.page_size ? g.page_size : p->geo.page_size;
+	g.spare_size = g.spare_size ? g.spare_size : p->geo.spare_size;
+	g.overprovision_permille = g.overprovision_permille ? g.overprovision_permille :
+				   p->geo.overprovision_permille;
+	if (ss_emu_geometry_check(&g, err, errlen) != 0) {
+		return -SS_EINVAL;
+	}
+	memset(in, 0, sizeof(*in));
+	in->geo = g;
+	in->endurance = o->endurance ? o->endurance : p->endurance;
+	in->endurance_spread_permille = p->endurance_spread_permille;
+	in->factory_bad_permille = p->factory_bad_permille;
+	in->dram_bytes = o->dram_bytes ? o->dram_bytes : p->dram_bytes;
+	snprintf(in->profile, sizeof(in->profile), "%s", p->name);
+	snprintf(in->model, sizeof(in->model), "%s", p->model);
+	snprintf(in->firmware_rev, sizeof(in->firmware_rev), "%s", EMU_FIRMWARE_REV);
+	f->stride = (uint64_t)g.page_size + g.spare_size;
+	f->blocks = calloc(ss_geo_blocks(&g), sizeof(*f->blocks));
+	if (f->blocks == NULL) {
+		emu_errf(err, errlen, "out of memory for %u blocks", ss_geo_blocks(&g));
+		return -SS_ENOMEM;
+	}
+	return 0;
+}
+
+/* On open, options given must agree with what the image was created with. */
+static int check_open_opts(struct ss_emu_flash *f, const struct ss_emu_flash_opts *o,
+			   char *err, size_t errlen)
+{
+	const struct ss_geometry *w = &o->geo, *h = &f->info.geo;
+	const uint32_t want[7] = { w->channels, w->ways, w->blocks_per_die, w->pages_per_block,
+				   w->page_size, w->spare_size, w->overprovision_permille };
+	const uint32_t have[7] = { h->channels, h->ways, h->blocks_per_die, h->pages_per_block,
+				   h->page_size, h->spare_size, h->overprovision_permille };
+	static const char *const names[7] = { "channels", "ways", "blocks_per_die",
+					      "pages_per_block", "page_size", "spare_size",
+					      "overprovision_permille" };
+
+	for (int i = 0; i < 7; i++) {
+		if (want[i] != 0 && want[i] != have[i]) {
+			emu_errf(err, errlen, "image %s has %s %u, not the %u asked for (geometry is "
+				 "fixed when an image is created)", f->path, names[i], have[i],
+				 want[i]);
+			return -SS_EINVAL;
+		}
+	}
+	if (o->endurance != 0 && o->endurance != f->info.endurance) {
+		emu_errf(err, errlen, "image %s has endurance %u, not the %u asked for", f->path,
+			 f->info.endurance, o->endurance);
+		return -SS_EINVAL;
+	}
+	return 0;
+}
+
+static int lock_image(struct ss_emu_flash *f, char *err, size_t errlen)
+{
+	if (flock(f->fd, LOCK_EX | LOCK_NB) == 0) {
+		return 0;
+	}
+	if (errno == EWOULDBLOCK) {
+		emu_errf(err, errlen, "image %s is in use by another process; to share one drive "
+			 "between processes run the daemon (smartssd-devd --image %s --socket SOCK) "
+			 "and open unix:SOCK", f->path, f->path);
+		return -SS_EBUSY;
+	}
+	emu_errf(err, errlen, "image %s: cannot lock: %s", f->path, strerror(errno));
+	return -SS_EIO;
+}
+
+static int setup_hal(struct ss_emu_flash *f, const struct ss_emu_flash_opts *o, char *err,
+		     size_t errlen)
+{
+	struct ss_hal *h = &f->hal;
+	uint64_t dram = o->dram_bytes ? o->dram_bytes : f->info.dram_bytes;
+	void *mem;
+
+	if (dram == 0 || dram > SIZE_MAX / 2) {
+		emu_errf(err, errlen, "bad DRAM size %llu", (unsigned long long)dram);
+		return -SS_EINVAL;
+	}
+	/* Zeroed and lazily backed: only the DRAM the firmware touches costs host memory. */
+	mem = mmap(NULL, (size_t)dram, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (mem == MAP_FAILED) {
+		emu_errf(err, errlen, "cannot map %llu bytes of device DRAM: %s",
+			 (unsigned long long)dram, strerror(errno));
+		return -SS_ENOMEM;
+	}
+	h->ops = &emu_hal_ops;
+	h->ctx = f;
+	h->geo = f->info.geo;
+	h->dram = mem;
+	h->dram_size = (size_t)dram;
+	h->endurance = f->info.endurance;
+	h->temperature_c = (int16_t)f->prof.temperature_c;
+	snprintf(h->model, sizeof(h->model), "%s", f->info.model);
+	snprintf(h->serial, sizeof(h->serial), "%s", f->info.serial);
+	snprintf(h->firmware_rev, sizeof(h->firmware_rev), "%s", f->info.firmware_rev);
+	return 0;
+}
+
+int ss_emu_flash_open(const char *path, const struct ss_emu_flash_opts *o,
+		      struct ss_emu_flash **out, char *err, size_t errlen)
+{
+	static const struct ss_emu_flash_opts defaults;
+	struct ss_emu_flash *f;
+	int rc;
+
+	if (err != NULL && errlen > 0) {
+		err[0] = '\0';
+	}
+	if (path == NULL || out == NULL) {
+		emu_errf(err, errlen, "no image path given");
+		return -SS_EINVAL;
+	}
+	o = o ? o : &defaults;
+	f = calloc(1, sizeof(*f));
+	if (f == NULL || (f->path = strdup(path)) == NULL) {
+		free(f);
+		emu_errf(err, errlen, "out of memory");
+		return -SS_ENOMEM;
+	}
+	f->fd = -1;
+	f->punch_holes = 1;
+	pthread_mutex_init(&f->lock, NULL);
+
+	f->fd = open(path, O_RDWR | O_CLOEXEC | (o->create ? O_CREAT : 0), 0660);
+	if (f->fd < 0) {
+		rc = errno == ENOENT ? -SS_ENOENT : -SS_EIO;
+		emu_errf(err, errlen, errno == ENOENT ? "image %s does not exist (create it first)" :
+			 "cannot open image %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	rc = lock_image(f, err, errlen);
+	if (rc != 0) {
+		goto fail;
+	}
+	if (o->create) {
+		rc = ss_emu_profile_load(o->profile, &f->prof, err, errlen);
+		if (rc == 0) {
+			rc = plan_create(f, o, err, errlen);
+		}
+		if (rc == 0) {
+			rc = emu_image_create(f, err, errlen);
+		}
+	} else {
+		rc = emu_image_load(f, err, errlen);
+		if (rc == 0) {
+			rc = check_open_opts(f, o, err, errlen);
+		}
+		if (rc == 0) {
+			rc = ss_emu_profile_load(o->profile ? o->profile : f->info.profile, &f->prof,
+						 err, errlen);
+			if (rc == -SS_ENOENT && o->profile == NULL) {
+				emu_errf(err, errlen, "image %s was made with profile '%s', which is not "
+					 "built in: give the path of its profile file", path,
+					 f->info.profile);
+			}
+		}
+	}
+	if (rc != 0) {
+		goto fail;
+	}
+	for (uint32_t b = 0; b < ss_geo_blocks(&f->info.geo); b++) {
+		f->model.c.failed_blocks += (f->blocks[b].flags & EMU_BLOCK_FAILED) ? 1 : 0;
+	}
+	f->scratch = malloc(f->stride);
+	if (f->scratch == NULL) {
+		rc = -SS_ENOMEM;
+		emu_errf(err, errlen, "out of memory");
+		goto fail;
+	}
+	{
+		uint64_t failed = f->model.c.failed_blocks;
+
+		rc = emu_model_init(&f->model, &f->prof, &f->info.geo);
+		f->model.c.failed_blocks = failed;
+	}
+	if (rc != 0) {
+		emu_errf(err, errlen, "out of memory");
+		goto fail;
+	}
+	rc = setup_hal(f, o, err, errlen);
+	if (rc != 0) {
+		goto fail;
+	}
+	*out = f;
+	return 0;
+fail:
+	ss_emu_flash_close(f);
+	return rc;
+}
+
+struct ss_hal *ss_emu_flash_hal(struct ss_emu_flash *f)
+{
+	return &f->hal;
+}
+
+void ss_emu_flash_close(struct ss_emu_flash *f)
+{
+	if (f == NULL) {
+		return;
+	}
+	if (f->hal.dram != NULL) {
+		munmap(f->hal.dram, f->hal.dram_size);
+	}
+	if (f->fd >= 0) {
+		close(f->fd);   /* releases the lock */
+	}
+	emu_model_fini(&f->model);
+	pthread_mutex_destroy(&f->lock);
+	free(f->scratch);
+	free(f->blocks);
+	free(f->path);
+	free(f);
+}
+
+const char *ss_emu_flash_last_error(struct ss_emu_flash *f)
+{
+	return f->last_err;
+}
+
+const struct ss_emu_profile *ss_emu_flash_profile(struct ss_emu_flash *f)
+{
+	return &f->prof;
+}
+
+int ss_emu_flash_block_info(struct ss_emu_flash *f, uint32_t block, struct ss_emu_block_info *bi)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&f->lock);
+	if (block >= ss_geo_blocks(&f->info.geo)) {
+		rc = -SS_EINVAL;
+	} else {
+		const struct emu_block *b = &f->blocks[block];
+
+		bi->erase_count = b->erase_count;
+		bi->write_ptr = b->write_ptr;
+		bi->endurance = b->endurance;
+		bi->failed = (b->flags & EMU_BLOCK_FAILED) != 0;
+		bi->factory_bad = (b->flags & EMU_BLOCK_FACTORY_BAD) != 0;
+	}
+	pthread_mutex_unlock(&f->lock);
+	return rc;
+}
+
+void ss_emu_flash_get_counters(struct ss_emu_flash *f, struct ss_emu_counters *c)
+{
+	pthread_mutex_lock(&f->lock);
+	emu_model_snapshot(&f->model, c);
+	pthread_mutex_unlock(&f->lock);
+}

@@ -1,0 +1,87 @@
+/*
+ * The emulated drive: the firmware (ss_fw.h) running on the emulated NAND
+ * (ss_emu_flash.h) on one controller thread, behind the same interface a real SATA drive
+ * has under SG_IO: ATA PASS-THROUGH(16) CDBs in, SCSI status and sense out. Host commands
+ * run first; the firmware's background work runs when no command is waiting.
+ *
+ * Library target: ss_emu_drive.
+ */
+#ifndef SS_EMU_H
+#define SS_EMU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ss_emu_flash.h"
+
+struct ss_emu_drive;
+
+enum ss_emu_time_mode {
+	SS_EMU_TIME_VIRTUAL = 0,  /* as fast as the host runs; modelled time is reported */
+	SS_EMU_TIME_REALTIME = 1, /* completions are paced to modelled time */
+};
+
+#define SS_EMU_QUEUE_DEPTH 32
+
+/* SCSI status values ss_emu_submit returns in *scsi_status. */
+#define SS_EMU_SCSI_GOOD 0x00
+#define SS_EMU_SCSI_CHECK_CONDITION 0x02
+
+/* Data phase of a submitted command. */
+#define SS_EMU_DIR_NONE 0
+#define SS_EMU_DIR_TO_DRIVE 1
+#define SS_EMU_DIR_FROM_DRIVE 2
+
+struct ss_emu_drive_opts {
+	struct ss_emu_flash_opts flash;  /* profile, geometry, endurance, DRAM; `create` is
+					  * ignored (ss_emu_format creates, ss_emu_open does not) */
+	enum ss_emu_time_mode time_mode;
+	uint32_t max_objects;            /* ss_emu_format: 0 = the object store's default */
+};
+
+/**
+ * Create the image (overwriting any old one) and format the firmware on it.
+ * `out` may be NULL: the drive is then shut down cleanly and closed.
+ * \return 0 or negative errno; err names the problem.
+ */
+int ss_emu_format(const char *path, const struct ss_emu_drive_opts *o,
+		  struct ss_emu_drive **out, char *err, size_t errlen);
+
+/**
+ * Open a formatted image and mount the firmware (recovering after a crash).
+ * \return 0, or negative errno (-SS_EBUSY: another process has the image; -SS_ENODATA:
+ *         not formatted; ...); err names the problem.
+ */
+int ss_emu_open(const char *path, const struct ss_emu_drive_opts *o,
+		struct ss_emu_drive **out, char *err, size_t errlen);
+
+/**
+ * Execute one command, exactly what SG_IO would carry to a SATA drive: a 16-byte ATA
+ * PASS-THROUGH CDB, the data buffer of `len` bytes and its direction (SS_EMU_DIR_*).
+ * Thread-safe; blocks until the command completes (in realtime mode, until its modelled
+ * completion time). At most SS_EMU_QUEUE_DEPTH commands are in the drive at once; more
+ * submitters wait for a slot.
+ * On return *scsi_status is GOOD, or CHECK CONDITION with descriptor-format sense in
+ * `sense` (ATA Status Return descriptor when the firmware ran the command).
+ * \return the sense length (0 when GOOD), or negative errno when the drive is closing
+ *         (-SS_ECANCELED) or the arguments are unusable (-SS_EINVAL).
+ */
+int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uint32_t len,
+		  int dir, uint8_t *sense, uint32_t sense_cap, uint8_t *scsi_status);
+
+/** Snapshot the timing and energy counters (safe from any thread). */
+void ss_emu_get_counters(struct ss_emu_drive *d, struct ss_emu_counters *c);
+
+/** The drive's model profile (host power profile included). */
+const struct ss_emu_profile *ss_emu_profile(struct ss_emu_drive *d);
+
+/**
+ * Finish the commands already queued, shut the firmware down cleanly (checkpoint) and
+ * close the image. \return 0 or the firmware's shutdown error.
+ */
+int ss_emu_close(struct ss_emu_drive *d);
+
+/** \return 0 and *m for "virtual" or "realtime", else -SS_EINVAL. */
+int ss_emu_time_mode_parse(const char *s, enum ss_emu_time_mode *m);
+
+#endif

@@ -1,0 +1,173 @@
+/*
+ * Timing and energy model. Each die, channel, the host link and the ISP core has a
+ * timeline (the time it becomes free); each hal timeline (host, ISP, background) has an
+ * issue cursor. An operation starts at max(cursor issue time, resource free) and the
+ * device clock is the latest completion of anything issued. Energy is derived from the
+ * counted operations on snapshot.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "emu_internal.h"
+#include "ss_rt.h"
+
+int emu_model_init(struct emu_model *m, const struct ss_emu_profile *p,
+		   const struct ss_geometry *g)
+{
+	memset(m, 0, sizeof(*m));
+	m->p = p;
+	m->channels = g->channels;
+	m->dies = ss_geo_dies(g);
+	m->die_free = calloc(m->dies, sizeof(*m->die_free));
+	m->chan_free = calloc(m->channels, sizeof(*m->chan_free));
+	if (m->die_free == NULL || m->chan_free == NULL) {
+		emu_model_fini(m);
+		return -SS_ENOMEM;
+	}
+	return 0;
+}
+
+void emu_model_fini(struct emu_model *m)
+{
+	free(m->die_free);
+	free(m->chan_free);
+	m->die_free = NULL;
+	m->chan_free = NULL;
+}
+
+/** \return ns to move `bytes` at `bytes_per_s`, rounded up. */
+uint64_t emu_xfer_ns(uint64_t bytes, uint64_t bytes_per_s)
+{
+	return (uint64_t)(((unsigned __int128)bytes * 1000000000u + bytes_per_s - 1) / bytes_per_s);
+}
+
+static uint64_t done(struct emu_model *m, uint64_t end)
+{
+	struct emu_cursor *c = &m->cur[m->tl];
+
+	c->last = SS_MAX(c->last, end);
+	m->now = SS_MAX(m->now, end);
+	return end;
+}
+
+uint64_t emu_model_read(struct emu_model *m, uint32_t die, uint64_t bytes)
+{
+	uint32_t ch = die % m->channels;
+	uint64_t start = SS_MAX(m->cur[m->tl].issue, m->die_free[die]);
+	uint64_t sensed = start + m->p->nand_read_ns;
+	uint64_t xfer = emu_xfer_ns(bytes, m->p->channel_bytes_per_s);
+	uint64_t xstart = SS_MAX(sensed, m->chan_free[ch]);
+
+	/* The die holds the page in its register until the channel has moved it out. */
+	m->chan_free[ch] = xstart + xfer;
+	m->die_free[die] = xstart + xfer;
+	m->c.die_busy_ns += xstart + xfer - start;
+	m->c.channel_busy_ns += xfer;
+	m->c.page_reads++;
+	m->c.bytes_read += bytes;
+	return done(m, xstart + xfer);
+}
+
+uint64_t emu_model_program(struct emu_model *m, uint32_t die, uint64_t bytes)
+{
+	uint32_t ch = die % m->channels;
+	uint64_t xfer = emu_xfer_ns(bytes, m->p->channel_bytes_per_s);
+	uint64_t xstart = SS_MAX(m->cur[m->tl].issue, SS_MAX(m->die_free[die], m->chan_free[ch]));
+	uint64_t end = xstart + xfer + m->p->nand_program_ns;
+
+	m->chan_free[ch] = xstart + xfer;
+	m->die_free[die] = end;
+	m->c.die_busy_ns += end - xstart;
+	m->c.channel_busy_ns += xfer;
+	m->c.page_programs++;
+	m->c.bytes_programmed += bytes;
+	return done(m, end);
+}
+
+uint64_t emu_model_erase(struct emu_model *m, uint32_t die)
+{
+	uint64_t start = SS_MAX(m->cur[m->tl].issue, m->die_free[die]);
+	uint64_t end = start + m->p->nand_erase_ns;
+
+	m->die_free[die] = end;
+	m->c.die_busy_ns += m->p->nand_erase_ns;
+	return done(m, end);
+}
+
+void emu_model_isp(struct emu_model *m, uint64_t instr, uint64_t dram, uint64_t pages)
+{
+	const struct ss_emu_profile *p = m->p;
+	uint64_t cost = pages * p->fw_page_overhead_ns +
+			(instr * p->isp_ps_per_instruction + 999) / 1000 +
+			dram * p->dram_access_ns;
+	uint64_t start = SS_MAX(m->cur[m->tl].issue, m->isp_free);
+
+	m->isp_free = start + cost;
+	m->c.isp_busy_ns += cost;
+	m->c.isp_instructions += instr;
+	m->c.isp_dram_accesses += dram;
+	m->c.isp_pages += pages;
+	done(m, start + cost);
+}
+
+void emu_model_barrier(struct emu_model *m)
+{
+	struct emu_cursor *c = &m->cur[m->tl];
+
+	c->issue = SS_MAX(c->issue, c->last);
+}
+
+uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t arrival, uint64_t bytes_in)
+{
+	struct emu_cursor *c = &m->cur[SS_HAL_TL_HOST];
+	uint64_t start = SS_MAX(arrival, m->link_free);
+	uint64_t busy = m->p->link_cmd_overhead_ns + emu_xfer_ns(bytes_in, m->p->link_bytes_per_s);
+
+	for (int tl = 0; tl < EMU_TIMELINES; tl++) {
+		m->cur[tl].issue = SS_MAX(m->cur[tl].issue, arrival);
+	}
+	m->link_free = start + busy;
+	m->c.link_busy_ns += busy;
+	m->c.link_bytes_in += bytes_in;
+	m->c.host_commands++;
+	c->issue = start + busy;
+	c->last = start + busy;
+	m->now = SS_MAX(m->now, start + busy);
+	return start + busy;
+}
+
+uint64_t emu_model_cmd_end(struct emu_model *m, uint64_t bytes_out)
+{
+	struct emu_cursor *c = &m->cur[SS_HAL_TL_HOST];
+	uint64_t start, busy;
+
+	if (bytes_out == 0) {
+		return c->last;
+	}
+	start = SS_MAX(c->last, m->link_free);
+	busy = emu_xfer_ns(bytes_out, m->p->link_bytes_per_s);
+	m->link_free = start + busy;
+	m->c.link_busy_ns += busy;
+	m->c.link_bytes_out += bytes_out;
+	c->issue = start + busy;
+	c->last = start + busy;
+	m->now = SS_MAX(m->now, start + busy);
+	return start + busy;
+}
+
+void emu_model_snapshot(const struct emu_model *m, struct ss_emu_counters *o)
+{
+	const struct ss_emu_profile *p = m->p;
+
+	*o = m->c;
+	o->now_ns = m->now;
+	o->energy_nand_read_nj = o->page_reads * p->nand_read_nj;
+	o->energy_nand_program_nj = o->page_programs * p->nand_program_nj;
+	o->energy_nand_erase_nj = (o->block_erases + o->erase_failures) * p->nand_erase_nj;
+	o->energy_link_nj = (o->link_bytes_in + o->link_bytes_out) * p->link_pj_per_byte / 1000;
+	o->energy_isp_nj = o->isp_busy_ns * p->isp_active_mw / 1000;
+	o->energy_idle_nj = o->now_ns * p->device_idle_mw / 1000;
+	o->energy_total_nj = o->energy_nand_read_nj + o->energy_nand_program_nj +
+			     o->energy_nand_erase_nj + o->energy_link_nj + o->energy_isp_nj +
+			     o->energy_idle_nj;
+}

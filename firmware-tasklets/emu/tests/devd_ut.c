@@ -1,0 +1,251 @@
+/* smartssd-devd as a child process: framing, tags, a client leaving mid-request,
+ * SIGTERM. Request and reply bytes are built here from the framing in README.md. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+
+#include "emu_test.h"
+#include "ss_emu.h"
+#include "ss_rt.h"
+
+static char dir[64], image[96], sock[96];
+
+static const uint8_t identify_cdb[16] = { 0x85, 0x08, 0x0E, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+					  0xEC, 0 };
+
+static int connect_sock(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static int write_all(int fd, const void *b, size_t n)
+{
+	return write(fd, b, n) == (ssize_t)n ? 0 : -1;
+}
+
+static int read_all(int fd, void *b, size_t n)
+{
+	uint8_t *p = b;
+	struct pollfd pf = { .fd = fd, .events = POLLIN };
+
+	while (n > 0) {
+		ssize_t r;
+
+		if (poll(&pf, 1, 20000) != 1) {
+			return -1;             /* a hung daemon fails the test, not the CI job */
+		}
+		r = read(fd, p, n);
+		if (r <= 0) {
+			return -1;
+		}
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+static void send_request(int fd, uint32_t tag, const uint8_t cdb[16], uint32_t d, uint32_t len)
+{
+	uint8_t h[32] = { 'S', 'S', 'D', 'Q' };
+
+	h[4] = (uint8_t)tag;
+	h[5] = (uint8_t)(tag >> 8);
+	h[6] = (uint8_t)(tag >> 16);
+	h[7] = (uint8_t)(tag >> 24);
+	memcpy(h + 8, cdb, 16);
+	h[24] = (uint8_t)d;
+	h[28] = (uint8_t)len;
+	h[29] = (uint8_t)(len >> 8);
+	h[30] = (uint8_t)(len >> 16);
+	h[31] = (uint8_t)(len >> 24);
+	CHECK_EQ(write_all(fd, h, sizeof(h)), 0);
+}
+
+struct reply {
+	uint32_t tag;
+	uint8_t status, sense_len;
+	uint8_t sense[32];
+	uint32_t len;
+	uint8_t data[512];
+};
+
+static int read_reply(int fd, struct reply *r)
+{
+	uint8_t h[48];
+
+	if (read_all(fd, h, sizeof(h)) != 0 || memcmp(h, "SSDA", 4) != 0) {
+		return -1;
+	}
+	r->tag = h[4] | (h[5] << 8) | (h[6] << 16) | ((uint32_t)h[7] << 24);
+	r->status = h[8];
+	r->sense_len = h[9];
+	memcpy(r->sense, h + 12, 32);
+	r->len = h[44] | (h[45] << 8) | (h[46] << 16) | ((uint32_t)h[47] << 24);
+	if (r->len > sizeof(r->data) || read_all(fd, r->data, r->len) != 0) {
+		return -1;
+	}
+	return 0;
+}
+
+static pid_t start_daemon(void)
+{
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl(SS_DEVD_PATH, "smartssd-devd", "--image", image, "--socket", sock,
+		      (char *)NULL);
+		_exit(127);
+	}
+	/* wait until it answers on the socket */
+	for (int i = 0; i < 2000; i++) {
+		int fd = connect_sock();
+
+		if (fd >= 0) {
+			close(fd);
+			return pid;
+		}
+		if (waitpid(pid, NULL, WNOHANG) == pid) {
+			return -1;
+		}
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return -1;
+}
+
+static void model_of(const uint8_t *id, char *out)
+{
+	for (int i = 0; i < 40; i++) {
+		out[i] = (char)id[27 * 2 + (i ^ 1)];
+	}
+	out[40] = '\0';
+	for (int i = 39; i >= 0 && out[i] == ' '; i--) {
+		out[i] = '\0';
+	}
+}
+
+static void test_daemon(void)
+{
+	struct ss_emu_drive_opts o = { 0 };
+	struct ss_emu_profile prof;
+	struct reply r1, r2;
+	struct stat st;
+	char err[512], model[41];
+	int fd, quitter, status = -1;
+	pid_t pid;
+
+	o.flash.geo.channels = 4;
+	o.flash.geo.ways = 1;
+	o.flash.geo.blocks_per_die = 32;
+	o.flash.geo.pages_per_block = 32;
+	o.flash.geo.page_size = 8192;
+	o.flash.geo.spare_size = 256;
+	CHECK_EQ(ss_emu_format(image, &o, NULL, err, sizeof(err)), 0);
+	CHECK_EQ(ss_emu_profile_load("kang-smartssd", &prof, err, sizeof(err)), 0);
+
+	pid = start_daemon();
+	CHECK(pid > 0);
+	if (pid <= 0) {
+		return;
+	}
+	CHECK_EQ(stat(sock, &st), 0);
+	CHECK(S_ISSOCK(st.st_mode));
+	CHECK_EQ(st.st_mode & 0777, 0660);
+
+	/* a client that leaves in the middle of sending a request disturbs nobody */
+	quitter = connect_sock();
+	CHECK(quitter >= 0);
+	send_request(quitter, 9, identify_cdb, 1, 512);   /* promises 512 bytes, sends 100 */
+	{
+		uint8_t part[100] = { 0 };
+
+		CHECK_EQ(write_all(quitter, part, sizeof(part)), 0);
+	}
+	close(quitter);
+
+	/* two requests outstanding on one connection; replies carry their tags */
+	fd = connect_sock();
+	CHECK(fd >= 0);
+	send_request(fd, 0x11223344, identify_cdb, 2, 512);
+	send_request(fd, 7, identify_cdb, 2, 512);
+	CHECK_EQ(read_reply(fd, &r1), 0);
+	CHECK_EQ(read_reply(fd, &r2), 0);
+	CHECK((r1.tag == 0x11223344 && r2.tag == 7) || (r1.tag == 7 && r2.tag == 0x11223344));
+	CHECK_EQ(r1.status, SS_EMU_SCSI_GOOD);
+	CHECK_EQ(r1.sense_len, 0);
+	CHECK_EQ(r1.len, 512);
+	model_of(r1.data, model);
+	CHECK(strcmp(model, prof.model) == 0);
+	CHECK(memcmp(r1.data, r2.data, 512) == 0);
+
+	/* a CDB the drive refuses is answered, with CHECK CONDITION sense */
+	{
+		uint8_t bad[16];
+
+		memcpy(bad, identify_cdb, 16);
+		bad[1] = 0;                            /* PROTOCOL 0: hard reset */
+		send_request(fd, 3, bad, 2, 512);
+		CHECK_EQ(read_reply(fd, &r1), 0);
+		CHECK_EQ(r1.tag, 3);
+		CHECK_EQ(r1.status, SS_EMU_SCSI_CHECK_CONDITION);
+		CHECK_EQ(r1.sense_len, 8);
+		CHECK_EQ(r1.sense[0], 0x72);
+		CHECK_EQ(r1.sense[1], 0x05);
+		CHECK_EQ(r1.sense[2], 0x24);
+	}
+	close(fd);
+
+	/* SIGTERM: exit 0, socket removed */
+	kill(pid, SIGTERM);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(stat(sock, &st) != 0 && errno == ENOENT);
+
+	/* the drive was shut down cleanly: it opens again in-process */
+	{
+		struct ss_emu_drive *d = NULL;
+
+		CHECK_EQ(ss_emu_open(image, &o, &d, err, sizeof(err)), 0);
+		CHECK_EQ(ss_emu_close(d), 0);
+	}
+}
+
+static void test_daemon_usage_errors(void)
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		execl(SS_DEVD_PATH, "smartssd-devd", "--image", image, (char *)NULL);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+}
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	emu_test_mkdir(dir, sizeof(dir));   /* short: a socket path holds 108 bytes */
+	snprintf(image, sizeof(image), "%s/d.img", dir);
+	snprintf(sock, sizeof(sock), "%s/d.sock", dir);
+	RUN(test_daemon);
+	RUN(test_daemon_usage_errors);
+	emu_test_rmdir(dir);
+	return emu_test_failures ? 1 : 0;
+}

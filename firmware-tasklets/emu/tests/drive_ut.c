@@ -1,0 +1,294 @@
+/* The whole emulated drive: firmware behind SAT, through ss_emu_submit. */
+#include <pthread.h>
+#include <stdint.h>
+
+#include "emu_test.h"
+#include "ss_emu.h"
+#include "ss_rt.h"
+
+static char dir[256], path[320];
+
+static struct ss_emu_drive_opts small(void)
+{
+	struct ss_emu_drive_opts o = { 0 };
+
+	o.flash.geo.channels = 4;
+	o.flash.geo.ways = 1;
+	o.flash.geo.blocks_per_die = 32;
+	o.flash.geo.pages_per_block = 32;
+	o.flash.geo.page_size = 8192;
+	o.flash.geo.spare_size = 256;
+	return o;
+}
+
+/* CDBs written from SAT: byte 1 = PROTOCOL << 1 | EXTEND; byte 2 = CK_COND 20h, T_DIR 08h,
+ * BYTE_BLOCK 04h, T_LENGTH 2 (COUNT); 48-bit LBA interleaved in bytes 7..12. */
+static const uint8_t identify_cdb[16] = { 0x85, 0x08, 0x0E, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+					  0xEC, 0 };
+
+static void rw_cdb(uint8_t cdb[16], uint8_t command, uint64_t lba, uint16_t count, int in)
+{
+	memset(cdb, 0, 16);
+	cdb[0] = 0x85;
+	cdb[1] = (6 << 1) | 1;                 /* DMA, EXTEND */
+	cdb[2] = (in ? 0x08 : 0) | 0x04 | 0x02;
+	cdb[5] = (uint8_t)(count >> 8);
+	cdb[6] = (uint8_t)count;
+	cdb[7] = (uint8_t)(lba >> 24);
+	cdb[8] = (uint8_t)lba;
+	cdb[9] = (uint8_t)(lba >> 32);
+	cdb[10] = (uint8_t)(lba >> 8);
+	cdb[11] = (uint8_t)(lba >> 40);
+	cdb[12] = (uint8_t)(lba >> 16);
+	cdb[13] = 0x40;
+	cdb[14] = command;
+}
+
+/* ATA string: two characters per word, first in the high byte. */
+static void ata_string(const uint8_t *id, int word, int chars, char *out)
+{
+	for (int i = 0; i < chars; i++) {
+		out[i] = (char)id[word * 2 + (i ^ 1)];
+	}
+	out[chars] = '\0';
+	for (int i = chars - 1; i >= 0 && out[i] == ' '; i--) {
+		out[i] = '\0';
+	}
+}
+
+static struct ss_emu_drive *format_small(void)
+{
+	struct ss_emu_drive_opts o = small();
+	struct ss_emu_drive *d = NULL;
+	char err[512];
+
+	if (ss_emu_format(path, &o, &d, err, sizeof(err)) != 0) {
+		fprintf(stderr, "format: %s\n", err);
+		exit(2);
+	}
+	return d;
+}
+
+static void test_identify_round_trip(void)
+{
+	struct ss_emu_drive *d = format_small();
+	const struct ss_emu_profile *p = ss_emu_profile(d);
+	uint8_t id[512], sense[32], st = 0xff;
+	struct ss_emu_counters before, after;
+	char model[41];
+	uint64_t xfer512 = (512ull * 1000000000ull + p->link_bytes_per_s - 1) / p->link_bytes_per_s;
+
+	ss_emu_get_counters(d, &before);
+	memset(id, 0, sizeof(id));
+	CHECK_EQ(ss_emu_submit(d, identify_cdb, id, sizeof(id), SS_EMU_DIR_FROM_DRIVE, sense,
+			       sizeof(sense), &st), 0);
+	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
+	ata_string(id, 27, 40, model);
+	CHECK(strcmp(model, p->model) == 0);
+	ss_emu_get_counters(d, &after);
+	CHECK_EQ(after.host_commands - before.host_commands, 1);
+	CHECK_EQ(after.link_bytes_out - before.link_bytes_out, 512);
+	CHECK_EQ(after.link_busy_ns - before.link_busy_ns, p->link_cmd_overhead_ns + xfer512);
+	CHECK(after.now_ns >= before.now_ns + p->link_cmd_overhead_ns + xfer512);
+	CHECK_EQ(ss_emu_close(d), 0);
+}
+
+/* IDENTIFY words 100..103: the drive's 48-bit capacity in sectors. */
+static uint64_t capacity(struct ss_emu_drive *d)
+{
+	uint8_t id[512], sense[32], st;
+	uint64_t cap = 0;
+
+	CHECK_EQ(ss_emu_submit(d, identify_cdb, id, sizeof(id), SS_EMU_DIR_FROM_DRIVE, sense,
+			       sizeof(sense), &st), 0);
+	for (int w = 3; w >= 0; w--) {
+		cap = (cap << 16) | (uint64_t)(id[(100 + w) * 2] | (id[(100 + w) * 2 + 1] << 8));
+	}
+	return cap;
+}
+
+static void test_write_read_persist(void)
+{
+	struct ss_emu_drive *d = format_small();
+	struct ss_emu_drive_opts o = small();
+	static uint8_t out[8 * 512], in[8 * 512];
+	uint8_t cdb[16], sense[32], st;
+	char err[512];
+	/* the middle of the drive, away from the object store's metadata at its start */
+	uint64_t lba = capacity(d) / 2 & ~7ull;
+
+	for (size_t i = 0; i < sizeof(out); i++) {
+		out[i] = (uint8_t)(i * 13 + 5);
+	}
+	CHECK(lba > 0);
+	rw_cdb(cdb, 0x35, lba, 8, 0);          /* WRITE DMA EXT */
+	CHECK_EQ(ss_emu_submit(d, cdb, out, sizeof(out), SS_EMU_DIR_TO_DRIVE, sense,
+			       sizeof(sense), &st), 0);
+	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
+	rw_cdb(cdb, 0x25, lba, 8, 1);          /* READ DMA EXT */
+	CHECK_EQ(ss_emu_submit(d, cdb, in, sizeof(in), SS_EMU_DIR_FROM_DRIVE, sense,
+			       sizeof(sense), &st), 0);
+	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
+	CHECK(memcmp(in, out, sizeof(in)) == 0);
+	CHECK_EQ(ss_emu_close(d), 0);
+
+	/* a clean close and a mount give the data back */
+	CHECK_EQ(ss_emu_open(path, &o, &d, err, sizeof(err)), 0);
+	memset(in, 0, sizeof(in));
+	CHECK_EQ(ss_emu_submit(d, cdb, in, sizeof(in), SS_EMU_DIR_FROM_DRIVE, sense,
+			       sizeof(sense), &st), 0);
+	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
+	CHECK(memcmp(in, out, sizeof(in)) == 0);
+	CHECK_EQ(ss_emu_close(d), 0);
+}
+
+static void test_errors_carry_sense(void)
+{
+	struct ss_emu_drive *d = format_small();
+	static uint8_t buf[512];
+	uint8_t cdb[16], sense[32], st;
+	int n;
+
+	/* a CDB the translation layer refuses: ILLEGAL REQUEST, invalid field in CDB */
+	n = ss_emu_submit(d, identify_cdb, buf, 512, SS_EMU_DIR_TO_DRIVE, sense,
+			  sizeof(sense), &st);
+	CHECK_EQ(n, 8);
+	CHECK_EQ(st, SS_EMU_SCSI_CHECK_CONDITION);
+	CHECK_EQ(sense[0], 0x72);
+	CHECK_EQ(sense[1], 0x05);
+	CHECK_EQ(sense[2], 0x24);
+
+	/* a read past the end of the drive: the firmware fails it, the sense carries the
+	 * ATA registers with ERR set */
+	rw_cdb(cdb, 0x25, 0xFFFFFFFFFFull, 1, 1);
+	n = ss_emu_submit(d, cdb, buf, 512, SS_EMU_DIR_FROM_DRIVE, sense, sizeof(sense), &st);
+	CHECK_EQ(n, 22);
+	CHECK_EQ(st, SS_EMU_SCSI_CHECK_CONDITION);
+	CHECK_EQ(sense[0], 0x72);
+	CHECK_EQ(sense[8], 0x09);
+	CHECK_EQ(sense[9], 0x0C);
+	CHECK(sense[21] & 0x01);               /* STATUS.ERR */
+	CHECK(sense[11] != 0);                 /* ERROR register */
+
+	/* CK_COND on a good command: RECOVERED ERROR, ATA PASS-THROUGH INFORMATION AVAILABLE */
+	memset(cdb, 0, sizeof(cdb));
+	cdb[0] = 0x85;
+	cdb[1] = (3 << 1) | 1;                 /* non-data, EXTEND */
+	cdb[2] = 0x20;                         /* CK_COND */
+	cdb[13] = 0x40;
+	cdb[14] = 0xEA;                        /* FLUSH CACHE EXT */
+	n = ss_emu_submit(d, cdb, NULL, 0, SS_EMU_DIR_NONE, sense, sizeof(sense), &st);
+	CHECK_EQ(n, 22);
+	CHECK_EQ(st, SS_EMU_SCSI_CHECK_CONDITION);
+	CHECK_EQ(sense[1], 0x01);
+	CHECK_EQ(sense[3], 0x1D);
+	CHECK_EQ(sense[8], 0x09);
+	CHECK_EQ(sense[21] & 0x01, 0);
+	CHECK(sense[21] & 0x40);               /* DRDY */
+
+	/* unusable arguments are refused before reaching the drive */
+	CHECK_EQ(ss_emu_submit(d, identify_cdb, NULL, 512, SS_EMU_DIR_FROM_DRIVE, sense,
+			       sizeof(sense), &st), -SS_EINVAL);
+	CHECK_EQ(ss_emu_submit(d, identify_cdb, buf, 512, 3, sense, sizeof(sense), &st),
+		 -SS_EINVAL);
+	CHECK_EQ(ss_emu_close(d), 0);
+}
+
+struct worker_arg {
+	struct ss_emu_drive *d;
+	int good;
+};
+
+static void *identify_worker(void *p)
+{
+	struct worker_arg *a = p;
+	uint8_t id[512], sense[32], st;
+
+	for (int i = 0; i < 4; i++) {
+		if (ss_emu_submit(a->d, identify_cdb, id, sizeof(id), SS_EMU_DIR_FROM_DRIVE, sense,
+				  sizeof(sense), &st) == 0 && st == SS_EMU_SCSI_GOOD) {
+			a->good++;
+		}
+	}
+	return NULL;
+}
+
+/* More submitters than the queue depth: all complete, each with its own answer. */
+static void test_many_submitters(void)
+{
+	struct ss_emu_drive *d = format_small();
+	enum { N = SS_EMU_QUEUE_DEPTH + 8 };
+	pthread_t t[N];
+	struct worker_arg a[N];
+	struct ss_emu_counters c0, c1;
+
+	ss_emu_get_counters(d, &c0);
+	for (int i = 0; i < N; i++) {
+		a[i].d = d;
+		a[i].good = 0;
+		pthread_create(&t[i], NULL, identify_worker, &a[i]);
+	}
+	for (int i = 0; i < N; i++) {
+		pthread_join(t[i], NULL);
+		CHECK_EQ(a[i].good, 4);
+	}
+	ss_emu_get_counters(d, &c1);
+	CHECK_EQ(c1.host_commands - c0.host_commands, 4 * N);
+	CHECK_EQ(ss_emu_close(d), 0);
+}
+
+static void test_open_errors(void)
+{
+	struct ss_emu_drive_opts o = small();
+	struct ss_emu_drive *d = format_small(), *e = NULL;
+	struct ss_emu_flash *f = NULL;
+	char err[512], other[400];
+
+	CHECK_EQ(ss_emu_open(path, &o, &e, err, sizeof(err)), -SS_EBUSY);
+	CHECK_STR_HAS(err, "smartssd-devd --image");
+	CHECK_EQ(ss_emu_close(d), 0);
+
+	/* an image with erased flash and no firmware on it */
+	snprintf(other, sizeof(other), "%s/blank.img", dir);
+	o.flash.create = 1;
+	CHECK_EQ(ss_emu_flash_open(other, &o.flash, &f, err, sizeof(err)), 0);
+	ss_emu_flash_close(f);
+	CHECK(ss_emu_open(other, &o, &e, err, sizeof(err)) < 0);
+	CHECK_STR_HAS(err, other);
+}
+
+static void test_realtime_mode_runs(void)
+{
+	struct ss_emu_drive_opts o = small();
+	struct ss_emu_drive *d = NULL;
+	uint8_t id[512], sense[32], st;
+	enum ss_emu_time_mode m;
+	char err[512];
+
+	CHECK_EQ(ss_emu_time_mode_parse("realtime", &m), 0);
+	CHECK_EQ(m, SS_EMU_TIME_REALTIME);
+	CHECK_EQ(ss_emu_time_mode_parse("virtual", &m), 0);
+	CHECK_EQ(m, SS_EMU_TIME_VIRTUAL);
+	CHECK_EQ(ss_emu_time_mode_parse("fast", &m), -SS_EINVAL);
+	ss_emu_close(format_small());
+	o.time_mode = SS_EMU_TIME_REALTIME;
+	CHECK_EQ(ss_emu_open(path, &o, &d, err, sizeof(err)), 0);
+	CHECK_EQ(ss_emu_submit(d, identify_cdb, id, sizeof(id), SS_EMU_DIR_FROM_DRIVE, sense,
+			       sizeof(sense), &st), 0);
+	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
+	CHECK_EQ(ss_emu_close(d), 0);
+}
+
+int main(void)
+{
+	emu_test_mkdir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/drive.img", dir);
+	RUN(test_identify_round_trip);
+	RUN(test_write_read_persist);
+	RUN(test_errors_carry_sense);
+	RUN(test_many_submitters);
+	RUN(test_open_errors);
+	RUN(test_realtime_mode_runs);
+	emu_test_rmdir(dir);
+	return emu_test_failures ? 1 : 0;
+}

@@ -1,0 +1,360 @@
+/*
+ * Garbage collection and static wear-levelling: pick a victim block, move its valid pages
+ * to the GC stream, erase it.
+ *
+ * Victims (Kang ch. 4, seeds/003_*.txt): a cleaner runs when free segments fall below a
+ * watermark and orders victims per segment type (line 538); each type has its own live-data
+ * threshold, data 80 % and metadata 60 % (lines 505, 552), because live metadata dies soon
+ * and waiting leaves even less to copy, while data thresholds below 60 % ran the flash out
+ * of space (line 571). A block is eligible only at or below its stream's threshold; among
+ * eligible blocks the policy (greedy or cost-benefit) picks, and when none is eligible the
+ * best block overall is taken.
+ *
+ * Static wear-levelling: cold data pins young blocks, so when the spread of erase counts
+ * passes wear_level_delta the least-worn full block is emptied; its data goes to the GC
+ * stream, which allocates the most-worn free block (Kang ch. 7, lines 1168 and 1209-1215:
+ * swap hot and cold when a wear-level threshold is crossed).
+ */
+#include "ftl_internal.h"
+
+#define GC_LOW_EXTRA 4u     /* foreground GC keeps ckpt_blocks + this many blocks free */
+#define GC_HIGH_EXTRA 8u    /* background GC works ahead of need up to this */
+#define WL_EVERY_GC 4u      /* foreground wear-levelling at most once per this many GCs */
+
+static uint64_t victim_score(const struct ss_ftl *f, const struct ftl_block *k)
+{
+	uint64_t free_pages = f->ppb - k->valid, age;
+
+	if (f->params.gc_policy == SS_GC_GREEDY || k->valid == 0) {
+		return k->valid == 0 ? UINT64_MAX : free_pages;
+	}
+	/* (1 - u) * age / 2u with u = valid / ppb, scaled by ppb; age in programs. */
+	age = f->next_seq > k->seq ? f->next_seq - k->seq : 1;
+	if (age > (1ull << 40)) {
+		age = 1ull << 40;
+	}
+	return free_pages * age * 16 / (2ull * k->valid);
+}
+
+static uint32_t pick_victim(const struct ss_ftl *f, bool allow_trim_blocks)
+{
+	uint32_t best_elig = FTL_NONE, best_any = FTL_NONE;
+	uint64_t score_elig = 0, score_any = 0;
+
+	for (uint32_t b = 0; b < f->nblocks; b++) {
+		const struct ftl_block *k = &f->blocks[b];
+		uint32_t s, thr;
+		uint64_t score;
+
+		if (k->state != FTL_BLK_FULL || (k->flags & FTL_BF_STUCK)) {
+			continue;
+		}
+		if (k->flags & FTL_BF_RETIRE) {
+			/* Failed blocks go first; a fully valid one costs a block to empty. */
+			if (k->valid < f->ppb || f->free_blocks > f->ckpt_blocks + 1) {
+				return b;
+			}
+			continue;
+		}
+		if (k->valid >= f->ppb) {
+			continue;
+		}
+		if (!allow_trim_blocks && k->trim_seq > f->ckpt_seq) {
+			continue;
+		}
+		score = victim_score(f, k);
+		s = k->stream < SS_STREAM_COUNT ? k->stream : SS_STREAM_COLD;
+		thr = f->params.clean_threshold_permille[s];
+		if ((uint64_t)k->valid * 1000 <= (uint64_t)thr * f->ppb &&
+		    (best_elig == FTL_NONE || score > score_elig)) {
+			best_elig = b;
+			score_elig = score;
+		}
+		if (best_any == FTL_NONE || score > score_any) {
+			best_any = b;
+			score_any = score;
+		}
+	}
+	return best_elig != FTL_NONE ? best_elig : best_any;
+}
+
+int ftl_relocate(struct ss_ftl *f, uint32_t victim, uint64_t *moved)
+{
+	struct ftl_block *k = &f->blocks[victim];
+	uint32_t slot[FTL_GC_BATCH];
+	uint32_t ss = f->geo.spare_size;
+	uint32_t p = 0;
+
+	while (p < k->wp && k->valid > 0) {
+		uint32_t n = 0;
+
+		for (; p < k->wp && n < FTL_GC_BATCH; p++) {
+			uint32_t ppn = ftl_ppn(f, victim, p);
+			int rc;
+
+			if (f->p2l[ppn] == FTL_NONE) {
+				continue;
+			}
+			rc = ss_hal_page_read(f->hal, ppn, f->gcbuf + (size_t)n * f->page_size,
+					      f->spare_gc + (size_t)n * ss);
+			f->st.nand_page_reads++;
+			if (rc != 0) {
+				/* Cannot move it: leave the block and its data alone for good. */
+				if ((k->flags & FTL_BF_RETIRE) && !(k->flags & FTL_BF_STUCK)) {
+					f->retiring--;
+				}
+				k->flags |= FTL_BF_STUCK;
+				return rc;
+			}
+			slot[n++] = ppn;
+		}
+		/* The programs carry the data just read. */
+		ss_hal_barrier(f->hal);
+		for (uint32_t i = 0; i < n; i++) {
+			uint8_t *data = f->gcbuf + (size_t)i * f->page_size;
+			uint32_t lpn = f->p2l[slot[i]], nppn, crc;
+			struct ftl_spare sp;
+			int rc;
+
+			/* Keep the original CRC: a page corrupted on flash must not be laundered
+			 * into a fresh, valid-looking copy. */
+			if (ftl_spare_decode(f->spare_gc + (size_t)i * ss, &sp) == FTL_SPARE_OK) {
+				crc = sp.data_crc;
+			} else {
+				crc = ~ss_crc32c(0, data, f->page_size);
+			}
+			rc = ftl_append(f, FTL_STREAM_GC, FTL_KIND_DATA, lpn, data, crc, &nppn);
+			if (rc != 0) {
+				return rc;
+			}
+			ftl_invalidate(f, slot[i]);
+			f->l2p[lpn] = nppn;
+			f->p2l[nppn] = lpn;
+			f->blocks[nppn / f->ppb].valid++;
+			(*moved)++;
+		}
+	}
+	return 0;
+}
+
+/* Empty `victim` and erase it. \return 0 or negative errno. */
+static int reclaim(struct ss_ftl *f, uint32_t victim, uint64_t *moved)
+{
+	struct ftl_block *k = &f->blocks[victim];
+	int rc;
+
+	/* Erasing a block that holds a trim record not yet in a checkpoint would let the
+	 * trimmed pages come back: checkpoint first. */
+	if (k->trim_seq > f->ckpt_seq) {
+		rc = ftl_checkpoint(f);
+		if (rc != 0) {
+			return rc;
+		}
+	}
+	rc = ftl_relocate(f, victim, moved);
+	if (rc != 0) {
+		return rc;
+	}
+	if (k->state == FTL_BLK_BAD || (k->flags & FTL_BF_RETIRE)) {
+		return 0;
+	}
+	/* Once erased, the old copies are gone: the pages that replaced them and every trim
+	 * must be durable first. */
+	if (f->ntrims > 0) {
+		rc = ftl_trims_write(f);
+		if (rc != 0) {
+			return rc;
+		}
+	}
+	if (f->unsynced) {
+		rc = ftl_sync(f);
+		if (rc != 0) {
+			return rc;
+		}
+	}
+	ss_hal_barrier(f->hal);
+	rc = ftl_erase_free(f, victim);
+	if (rc == -SS_EIO) {
+		return 0;   /* retired by ftl_erase_free; its data had moved */
+	}
+	if (rc != 0) {
+		return rc;
+	}
+	k->state = FTL_BLK_FREE;
+	k->flags = 0;
+	f->free_blocks++;
+	return 0;
+}
+
+int ftl_gc_one(struct ss_ftl *f, uint32_t budget)
+{
+	uint64_t moved = 0;
+	uint32_t v;
+	int rc;
+
+	v = pick_victim(f, false);
+	if (v == FTL_NONE) {
+		v = pick_victim(f, true);
+	}
+	if (v == FTL_NONE || f->blocks[v].valid > budget) {
+		return 0;
+	}
+	rc = reclaim(f, v, &moved);
+	f->st.gc_page_moves += moved;
+	f->st.gc_runs++;
+	f->gc_since_wl++;
+	return rc != 0 ? rc : 1;
+}
+
+bool ftl_wear_level_needed(const struct ss_ftl *f, uint32_t *victim)
+{
+	uint32_t max = 0, min = FTL_NONE, v = FTL_NONE;
+
+	if (f->params.wear_level_delta == 0) {
+		return false;
+	}
+	for (uint32_t b = 0; b < f->nblocks; b++) {
+		const struct ftl_block *k = &f->blocks[b];
+
+		if (k->state == FTL_BLK_BAD) {
+			continue;
+		}
+		max = SS_MAX(max, k->erase_count);
+		if (k->state == FTL_BLK_FULL && k->flags == 0 && k->erase_count < min) {
+			min = k->erase_count;
+			v = b;
+		}
+	}
+	if (v == FTL_NONE || max - min <= f->params.wear_level_delta) {
+		return false;
+	}
+	*victim = v;
+	return true;
+}
+
+static int wear_level_one(struct ss_ftl *f, uint32_t budget, uint64_t *moved)
+{
+	uint32_t v;
+	int rc;
+
+	if (f->free_blocks < ftl_reserve_host(f) + 1 || !ftl_wear_level_needed(f, &v) ||
+	    f->blocks[v].valid > budget) {
+		return 0;
+	}
+	rc = reclaim(f, v, moved);
+	f->st.wear_level_moves += *moved;
+	f->gc_since_wl = 0;
+	return rc != 0 ? rc : 1;
+}
+
+/* A retiring block whose data can move now, or FTL_NONE. */
+static uint32_t pick_retiring(const struct ss_ftl *f)
+{
+	for (uint32_t b = 0; b < f->nblocks && f->retiring > 0; b++) {
+		const struct ftl_block *k = &f->blocks[b];
+
+		if (k->state == FTL_BLK_FULL && (k->flags & FTL_BF_RETIRE) &&
+		    !(k->flags & FTL_BF_STUCK) &&
+		    (k->valid < f->ppb || f->free_blocks > f->ckpt_blocks + 1)) {
+			return b;
+		}
+	}
+	return FTL_NONE;
+}
+
+static int move_retiring(struct ss_ftl *f)
+{
+	uint32_t v;
+
+	for (uint32_t i = 0; i < f->nblocks && (v = pick_retiring(f)) != FTL_NONE; i++) {
+		uint64_t moved = 0;
+		int rc = reclaim(f, v, &moved);
+
+		f->st.gc_page_moves += moved;
+		if (rc != 0) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int ftl_make_room(struct ss_ftl *f)
+{
+	uint32_t target = f->ckpt_blocks + GC_LOW_EXTRA;
+	int rc;
+
+	rc = move_retiring(f);
+	if (rc < 0 && rc != -SS_ENOSPC) {
+		return rc;
+	}
+	for (uint32_t i = 0; f->free_blocks < target && i < 2 * f->nblocks; i++) {
+		rc = ftl_gc_one(f, UINT32_MAX);
+		if (rc <= 0) {
+			if (rc < 0 && rc != -SS_ENOSPC) {
+				return rc;
+			}
+			break;
+		}
+	}
+	if (f->gc_since_wl >= WL_EVERY_GC) {
+		uint64_t moved = 0;
+
+		f->gc_since_wl = 0;
+		rc = wear_level_one(f, UINT32_MAX, &moved);
+		if (rc < 0 && rc != -SS_ENOSPC) {
+			return rc;
+		}
+	}
+	return f->free_blocks > ftl_reserve_host(f) ? 0 : -SS_ENOSPC;
+}
+
+int ss_ftl_background(struct ss_ftl *ftl, uint32_t max_page_moves)
+{
+	uint32_t high, v;
+	uint64_t spent = 0;
+	int rc = 0, more;
+
+	if (ftl == NULL) {
+		return -SS_EINVAL;
+	}
+	high = ftl->ckpt_blocks + GC_HIGH_EXTRA;
+	ss_hal_set_timeline(ftl->hal, SS_HAL_TL_BACKGROUND);
+	for (uint32_t i = 0; i < 2 * ftl->nblocks; i++) {
+		uint64_t before = ftl->st.gc_page_moves + ftl->st.wear_level_moves;
+		uint32_t budget = (uint32_t)SS_MIN(max_page_moves - spent, UINT32_MAX);
+
+		if (ftl->retiring > 0 && pick_retiring(ftl) != FTL_NONE &&
+		    ftl->blocks[pick_retiring(ftl)].valid <= budget) {
+			uint64_t moved = 0;
+
+			rc = reclaim(ftl, pick_retiring(ftl), &moved);
+			ftl->st.gc_page_moves += moved;
+			rc = rc != 0 ? rc : 1;
+		} else if (ftl->free_blocks < high) {
+			rc = ftl_gc_one(ftl, budget);
+		} else {
+			uint64_t moved = 0;
+
+			rc = wear_level_one(ftl, budget, &moved);
+		}
+		spent += ftl->st.gc_page_moves + ftl->st.wear_level_moves - before;
+		if (rc <= 0 || spent >= max_page_moves) {
+			break;
+		}
+	}
+	if (rc == -SS_ENOSPC) {
+		rc = 0;
+	}
+	if (rc == 0 && ftl->programs_since_ckpt >= ftl->params.checkpoint_interval_pages / 2 &&
+	    ftl->programs_since_ckpt > 0) {
+		rc = ftl_checkpoint(ftl);
+		if (rc == -SS_ENOSPC) {
+			rc = 0;
+		}
+	}
+	more = (ftl->free_blocks < high && pick_victim(ftl, true) != FTL_NONE) ||
+	       pick_retiring(ftl) != FTL_NONE ||
+	       (ftl->free_blocks > ftl_reserve_host(ftl) && ftl_wear_level_needed(ftl, &v));
+	ss_hal_set_timeline(ftl->hal, SS_HAL_TL_HOST);
+	return rc < 0 ? rc : more;
+}

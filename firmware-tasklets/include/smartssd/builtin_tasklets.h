@@ -1,0 +1,237 @@
+/*
+ * The built-in tasklets: their ids, the byte layout of their static parameters and of
+ * their output. The host (native/, Java) encodes and decodes exactly these bytes, so every
+ * multi-byte value here is LITTLE-ENDIAN and every structure is packed: the structs below
+ * have no padding (checked by the static asserts) and document the wire bytes; the
+ * firmware parses the bytes by offset, never by casting.
+ *
+ * Common rules
+ *   - Field indexes refer to ss_layout.fields[]. Integer fields read as unsigned or
+ *     signed per their type (I32/I64 signed); on the wire every integer value travels as
+ *     8 bytes, two's complement for signed fields.
+ *   - Unknown flag bits, non-zero reserved bytes, a params length that does not match,
+ *     an index past nfields or a field of the wrong kind make init fail with -SS_EINVAL.
+ *   - A TEXT integer column that does not parse (or is missing) makes the record skip
+ *     group-aggregate / top-N, and makes a filter leaf on it false.
+ *   - Every output ends with one struct ss_bt_trailer (32 bytes); what precedes it is a
+ *     sequence of items, described per tasklet. An output without a valid trailer is
+ *     incomplete (the run failed).
+ *   - Splits: run one instance per split (or several inputs in one run); each output is a
+ *     partial result the host merges as described per tasklet.
+ */
+#ifndef SMARTSSD_BUILTIN_TASKLETS_H
+#define SMARTSSD_BUILTIN_TASKLETS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum ss_builtin_id {
+	SS_BT_GROUP_AGG = 1,   /* "group-aggregate" */
+	SS_BT_TOPN = 2,        /* "top-n" */
+	SS_BT_FILTER = 3,      /* "filter" */
+	SS_BT_GREP = 4,        /* "grep" */
+	SS_BT_DRAM_PROBE = 5,  /* "dram-probe" */
+};
+
+struct ss_isp;
+/** Register every built-in with the engine (called by the firmware after ss_isp_init).
+ *  \return 0 or the first ss_isp_register() error. */
+int ss_builtin_tasklets_register(struct ss_isp *isp);
+
+/* ---- the common trailer ----------------------------------------------------------------- */
+
+#define SS_BT_TRAILER_MAGIC 0x52545353u   /* "SSTR" */
+
+struct ss_bt_trailer {            /* 32 bytes, the last bytes of every output */
+	uint32_t magic;           /* SS_BT_TRAILER_MAGIC */
+	uint32_t tasklet_id;      /* enum ss_builtin_id */
+	uint64_t records_in;      /* records (lines; pages for dram-probe) examined */
+	uint64_t items_out;       /* items before the trailer */
+	uint64_t aux;             /* per tasklet: spills, matches, matching lines */
+};
+
+/* ---- 1: group-aggregate ------------------------------------------------------------------
+ * COUNT/SUM/MIN/MAX of one integer value field, grouped by 0, 1 or 2 integer key fields.
+ * The groups live in a hash table inside the memory budget. When a new group does not fit
+ * (the table holds max_groups groups, or what the budget allows), every group so far is
+ * emitted as a partial aggregate, the table is emptied and the run goes on: one spill.
+ *
+ * Output: ss_bt_agg_item (48 bytes) per group per spill, then the trailer with aux = the
+ * number of spills. The host merges items with equal (key1, key2) exactly: count and sum
+ * add (sum modulo 2^64, the device's own arithmetic), min and max fold (signed compare when
+ * the value field is signed). The same merge combines the outputs of several splits.
+ */
+#define SS_BT_AGG_COUNT 0x1u
+#define SS_BT_AGG_SUM 0x2u
+#define SS_BT_AGG_MIN 0x4u
+#define SS_BT_AGG_MAX 0x8u
+
+struct ss_bt_agg_params {         /* 16 bytes, exactly */
+	uint8_t nkeys;            /* 0, 1 or 2 */
+	uint8_t key1;             /* field index (integer), used when nkeys >= 1 */
+	uint8_t key2;             /* field index (integer), used when nkeys == 2 */
+	uint8_t value;            /* field index (integer); ignored when ops == COUNT */
+	uint8_t ops;              /* non-empty subset of SS_BT_AGG_* */
+	uint8_t reserved[3];      /* 0 */
+	uint32_t max_groups;      /* 0: as many as the budget holds */
+	uint32_t reserved2;       /* 0 */
+};
+
+struct ss_bt_agg_item {           /* 48 bytes */
+	uint64_t key1;            /* 0 when unused */
+	uint64_t key2;            /* 0 when unused */
+	uint64_t count;           /* records in the group (always filled) */
+	uint64_t sum;             /* 0 unless SUM */
+	uint64_t min;             /* 0 unless MIN */
+	uint64_t max;             /* 0 unless MAX */
+};
+
+/* ---- 2: top-N per group ------------------------------------------------------------------
+ * Per group key (0..2 integer fields), the n records with the largest (or smallest) value
+ * field. Ties keep the earlier record (input order). On a spill (groups do not fit) every
+ * group's current top list is emitted and the table emptied. The top n of the union of all
+ * partial lists is the exact answer: the host takes, per group, the n best items, ties to
+ * the item emitted first.
+ *
+ * Params: ss_bt_topn_params then nproj field indexes (uint8 each). nproj 0: an item's
+ * payload is the whole record (FIXED: record_size bytes; TEXT: the line without delimiter).
+ * Otherwise the payload is the projected fields, encoded as in ss_bt_proj (below).
+ *
+ * Output: per group, in rank order (best first), ss_bt_topn_item followed by payload_len
+ * payload bytes; then the trailer with aux = the number of spills.
+ */
+#define SS_BT_TOPN_SMALLEST 0x1u  /* flags: keep the smallest instead of the largest */
+
+struct ss_bt_topn_params {        /* 12 bytes + nproj */
+	uint8_t nkeys;            /* 0, 1 or 2 */
+	uint8_t key1;
+	uint8_t key2;
+	uint8_t value;            /* integer field ranked */
+	uint8_t flags;            /* SS_BT_TOPN_* */
+	uint8_t nproj;            /* 0..SS_LAYOUT_MAX_FIELDS */
+	uint16_t n;               /* 1..1024 kept per group */
+	uint32_t max_groups;      /* 0: as many as the budget holds */
+	/* uint8_t proj[nproj]; */
+};
+
+struct ss_bt_topn_item {          /* 32 bytes, then the payload */
+	uint64_t key1;
+	uint64_t key2;
+	uint64_t value;
+	uint32_t payload_len;
+	uint32_t reserved;        /* 0 */
+};
+
+/* ---- projected fields (filter PROJECT mode, top-N payloads) --------------------------------
+ * The fields in the order listed, concatenated without padding: an integer field as 8
+ * bytes (two's complement for signed fields; a TEXT column that does not parse as 0), a
+ * BYTES field as a uint16 length then the bytes (a missing TEXT column has length 0).
+ */
+
+/* ---- 3: filter ---------------------------------------------------------------------------
+ * Params: ss_bt_filter_params, then nproj field indexes (uint8), then tree_len bytes of
+ * predicate tree in prefix order (tree_len 0: every record matches):
+ *
+ *   AND  0x01 n:u8 child*n        (n >= 1)
+ *   OR   0x02 n:u8 child*n        (n >= 1)
+ *   NOT  0x03 child
+ *   EQ 0x10, NE 0x11, LT 0x12, LE 0x13, GT 0x14, GE 0x15   field:u8 const:8 bytes
+ *        integer fields only; signed fields compare signed
+ *   BEQ 0x20, PREFIX 0x21, CONTAINS 0x22                    field:u8 len:u16 bytes[len]
+ *        BYTES fields only (FIXED: the field's width bytes; TEXT: the column)
+ *
+ * At most SS_BT_FILTER_MAX_NODES nodes and SS_BT_FILTER_MAX_DEPTH levels.
+ *
+ * Output by mode, then the trailer with aux = the records that matched (in PAGES mode:
+ * the matches found, at most one per page as the rest of a matched page is skipped):
+ *   RECORDS  the whole records: FIXED record_size bytes each; TEXT the line and line_delim
+ *   PROJECT  the projected fields of each match, encoded as ss_bt_proj
+ *   PAGES    one ss_bt_page_item per page holding a match (Kang §6.5.3: once a record of
+ *            a page matches, that page's other records are not compared). The page is
+ *            the one holding the record's first byte. Two splits that share a page may
+ *            both report it; the host removes duplicates.
+ *   COUNT    nothing but the trailer
+ * limit != 0 stops the run once that many records matched (RECORDS, PROJECT, COUNT) or
+ * pages were reported (PAGES); the output is then a prefix of the full answer.
+ */
+enum ss_bt_filter_mode {
+	SS_BT_FILTER_RECORDS = 0,
+	SS_BT_FILTER_PROJECT = 1,
+	SS_BT_FILTER_PAGES = 2,
+	SS_BT_FILTER_COUNT = 3,
+};
+
+enum ss_bt_pred_op {
+	SS_BT_P_AND = 0x01,
+	SS_BT_P_OR = 0x02,
+	SS_BT_P_NOT = 0x03,
+	SS_BT_P_EQ = 0x10,
+	SS_BT_P_NE = 0x11,
+	SS_BT_P_LT = 0x12,
+	SS_BT_P_LE = 0x13,
+	SS_BT_P_GT = 0x14,
+	SS_BT_P_GE = 0x15,
+	SS_BT_P_BEQ = 0x20,
+	SS_BT_P_PREFIX = 0x21,
+	SS_BT_P_CONTAINS = 0x22,
+};
+
+#define SS_BT_FILTER_MAX_NODES 128
+#define SS_BT_FILTER_MAX_DEPTH 16
+
+struct ss_bt_filter_params {      /* 8 bytes + nproj + tree_len */
+	uint8_t mode;             /* enum ss_bt_filter_mode */
+	uint8_t nproj;            /* PROJECT: 1..SS_LAYOUT_MAX_FIELDS; otherwise 0 */
+	uint16_t tree_len;
+	uint32_t limit;           /* 0: none */
+	/* uint8_t proj[nproj]; uint8_t tree[tree_len]; */
+};
+
+struct ss_bt_page_item {          /* 24 bytes */
+	uint64_t lba;             /* 512-byte LBA of the page; UINT64_MAX for an inline object */
+	uint64_t oid;             /* the input object */
+	uint64_t page_offset;     /* byte offset of the page in the object */
+};
+
+/* ---- 4: grep / line count ----------------------------------------------------------------
+ * TEXT layouts only. Counts lines, and lines containing `pattern` (pattern_len 0: every
+ * line matches, a plain line count). With SS_BT_GREP_EMIT the matching lines are written,
+ * each followed by line_delim. Trailer: records_in = lines, aux = matching lines,
+ * items_out = lines written. Counts of splits add up.
+ */
+#define SS_BT_GREP_EMIT 0x1u
+
+struct ss_bt_grep_params {        /* 4 bytes + pattern_len */
+	uint8_t flags;            /* SS_BT_GREP_* */
+	uint8_t reserved;         /* 0 */
+	uint16_t pattern_len;     /* 0..1024 */
+	/* uint8_t pattern[pattern_len]; */
+};
+
+/* ---- 5: dram-probe (Kang Fig. 6.6 calibration) ---------------------------------------------
+ * For every input page, `accesses` 4-byte loads through ss_load32 at consecutive words of
+ * the page (wrapping), each compared with `compare`. The layout may be NULL. Trailer:
+ * records_in = pages, aux = loads that matched, items_out = 0.
+ */
+struct ss_bt_probe_params {       /* 8 bytes */
+	uint32_t accesses;        /* per page, 0..1048576 */
+	uint32_t compare;
+};
+
+#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(sizeof(struct ss_bt_trailer) == 32, "trailer is 32 bytes");
+_Static_assert(sizeof(struct ss_bt_agg_params) == 16, "agg params are 16 bytes");
+_Static_assert(sizeof(struct ss_bt_agg_item) == 48, "agg item is 48 bytes");
+_Static_assert(sizeof(struct ss_bt_topn_params) == 12, "top-n params are 12 bytes");
+_Static_assert(sizeof(struct ss_bt_topn_item) == 32, "top-n item header is 32 bytes");
+_Static_assert(sizeof(struct ss_bt_filter_params) == 8, "filter params are 8 bytes");
+_Static_assert(sizeof(struct ss_bt_page_item) == 24, "page item is 24 bytes");
+_Static_assert(sizeof(struct ss_bt_grep_params) == 4, "grep params are 4 bytes");
+_Static_assert(sizeof(struct ss_bt_probe_params) == 8, "probe params are 8 bytes");
+#endif
+
+#define SS_BT_TOPN_MAX_N 1024
+#define SS_BT_GREP_MAX_PATTERN 1024
+#define SS_BT_PROBE_MAX_ACCESSES 1048576u
+
+#endif

@@ -1,0 +1,323 @@
+/*
+ * The services of smartssd/tasklet.h: field access, counted DRAM loads, steps, the memory
+ * budget and output. Everything a tasklet does is counted here so the timing model can
+ * charge it.
+ */
+#include "isp_internal.h"
+
+const struct ss_layout *ss_tasklet_layout(const struct ss_tasklet_ctx *ctx)
+{
+	return ctx->layout;
+}
+
+static void fail(struct ss_tasklet_ctx *ctx, int err)
+{
+	if (!ctx->err) {
+		ctx->err = err;
+	}
+}
+
+static uint32_t int_width(uint8_t type)
+{
+	switch (type) {
+	case SS_FIELD_U8:
+		return 1;
+	case SS_FIELD_U16:
+		return 2;
+	case SS_FIELD_U32:
+	case SS_FIELD_I32:
+		return 4;
+	case SS_FIELD_U64:
+	case SS_FIELD_I64:
+		return 8;
+	default:
+		return 0;
+	}
+}
+
+static bool is_signed(uint8_t type)
+{
+	return type == SS_FIELD_I32 || type == SS_FIELD_I64;
+}
+
+/* Column `col` of a text line: its start and length, or false when the line is shorter. */
+static bool text_column(struct ss_tasklet_ctx *ctx, const struct ss_record *rec, uint32_t col,
+			const uint8_t **start, uint32_t *len)
+{
+	uint8_t sep = ctx->layout->field_sep;
+	uint32_t i = 0, c = 0, b = 0;
+
+	for (; i < rec->len; i++) {
+		if (rec->data[i] != sep) {
+			continue;
+		}
+		if (c == col) {
+			break;
+		}
+		c++;
+		b = i + 1;
+	}
+	ctx->insn += 2 * (uint64_t)i;
+	ctx->dram += SS_DIV_ROUND_UP((uint64_t)i, 4);
+	if (c != col) {
+		return false;
+	}
+	*start = rec->data + b;
+	*len = i - b;
+	return true;
+}
+
+/* Decimal text to a 64-bit two's complement value; false when not a number. */
+static bool parse_dec(const uint8_t *p, uint32_t n, bool sign_ok, uint64_t *out)
+{
+	bool neg = false;
+	uint64_t v = 0;
+	uint32_t i = 0;
+
+	if (n && p[0] == '-' && sign_ok) {
+		neg = true;
+		i = 1;
+	}
+	if (i == n) {
+		return false;
+	}
+	for (; i < n; i++) {
+		uint64_t d;
+
+		if (p[i] < '0' || p[i] > '9') {
+			return false;
+		}
+		d = (uint64_t)(p[i] - '0');
+		if (v > (UINT64_MAX - d) / 10) {
+			return false;
+		}
+		v = v * 10 + d;
+	}
+	if (sign_ok && (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)) {
+		return false;
+	}
+	*out = neg ? (uint64_t)0 - v : v;
+	return true;
+}
+
+static uint64_t extract(const struct ss_field *f, uint64_t raw)
+{
+	raw >>= f->shift;
+	if (f->bits && f->bits < 64) {
+		raw &= ((uint64_t)1 << f->bits) - 1;
+	}
+	return raw;
+}
+
+uint64_t ss_field_u64(struct ss_tasklet_ctx *ctx, const struct ss_record *rec, unsigned field,
+		      int *ok)
+{
+	const struct ss_layout *l = ctx->layout;
+	const struct ss_field *f;
+	uint64_t raw = 0;
+	uint32_t w;
+
+	if (ok) {
+		*ok = 0;
+	}
+	if (!l || field >= l->nfields) {
+		return 0;
+	}
+	f = &l->fields[field];
+	w = int_width(f->type);
+	if (!w) {
+		return 0;
+	}
+	ctx->insn += ISP_INSN_PER_FIELD;
+	if (l->kind == SS_LAYOUT_FIXED) {
+		const uint8_t *p = rec->data + f->offset;
+
+		if ((uint32_t)f->offset + w > rec->len) {
+			return 0;
+		}
+		ctx->dram += (f->offset + w - 1) / 4 - f->offset / 4 + 1;
+		for (uint32_t i = 0; i < w; i++) {
+			raw = raw << 8 | p[i];
+		}
+		if (f->type == SS_FIELD_I32) {
+			raw = (uint64_t)(int64_t)(int32_t)(uint32_t)raw;
+		}
+	} else {
+		const uint8_t *p;
+		uint32_t n;
+
+		if (!text_column(ctx, rec, f->offset, &p, &n)) {
+			return 0;
+		}
+		ctx->insn += 3 * (uint64_t)n;
+		if (!parse_dec(p, n, is_signed(f->type), &raw)) {
+			return 0;
+		}
+		if (w < 8) {
+			uint64_t lo = is_signed(f->type) ? (uint64_t)INT32_MIN : 0;
+			uint64_t hi = is_signed(f->type) ? (uint64_t)INT32_MAX : (((uint64_t)1 << (8 * w)) - 1);
+
+			if (is_signed(f->type) ? ((int64_t)raw < (int64_t)lo || (int64_t)raw > (int64_t)hi)
+					       : raw > hi) {
+				return 0;
+			}
+		}
+	}
+	if (ok) {
+		*ok = 1;
+	}
+	return extract(f, raw);
+}
+
+int64_t ss_field_i64(struct ss_tasklet_ctx *ctx, const struct ss_record *rec, unsigned field,
+		     int *ok)
+{
+	return (int64_t)ss_field_u64(ctx, rec, field, ok);
+}
+
+const uint8_t *ss_field_bytes(struct ss_tasklet_ctx *ctx, const struct ss_record *rec,
+			      unsigned field, uint32_t *len)
+{
+	const struct ss_layout *l = ctx->layout;
+	const struct ss_field *f;
+	const uint8_t *p;
+	uint32_t w;
+
+	*len = 0;
+	if (!l || field >= l->nfields) {
+		return NULL;
+	}
+	f = &l->fields[field];
+	ctx->insn += ISP_INSN_PER_FIELD;
+	if (l->kind == SS_LAYOUT_TEXT) {
+		if (!text_column(ctx, rec, f->offset, &p, &w)) {
+			return NULL;
+		}
+		*len = w;
+		return p;
+	}
+	w = f->type == SS_FIELD_BYTES ? f->width : int_width(f->type);
+	if ((uint32_t)f->offset + w > rec->len) {
+		return NULL;
+	}
+	*len = w;
+	return rec->data + f->offset;
+}
+
+uint32_t ss_load32(struct ss_tasklet_ctx *ctx, const void *p)
+{
+	ctx->insn++;
+	ctx->dram++;
+	return ss_get_le32(p);
+}
+
+void ss_tasklet_dram(struct ss_tasklet_ctx *ctx, uint32_t n)
+{
+	ctx->dram += n;
+}
+
+int ss_tasklet_step(struct ss_tasklet_ctx *ctx, uint32_t n)
+{
+	ctx->insn += n;
+	ctx->steps += n;
+	if (ctx->step_limit && ctx->steps > ctx->step_limit) {
+		fail(ctx, -SS_ETIME);
+	}
+	return ctx->err == -SS_ETIME ? -SS_ETIME : 0;
+}
+
+void *ss_tasklet_alloc(struct ss_tasklet_ctx *ctx, uint32_t size)
+{
+	void *p = ss_arena_alloc(&ctx->budget, size ? size : 1, 8);
+
+	if (!p) {
+		fail(ctx, -SS_ENOMEM);
+		return NULL;
+	}
+	ctx->insn += SS_DIV_ROUND_UP((uint64_t)size, 4);
+	ctx->dram += SS_DIV_ROUND_UP((uint64_t)size, 4);
+	return p;
+}
+
+uint32_t ss_tasklet_mem_left(const struct ss_tasklet_ctx *ctx)
+{
+	size_t used = SS_ALIGN_UP(ctx->budget.used, 8);
+
+	return used >= ctx->budget.size ? 0 : (uint32_t)(ctx->budget.size - used) & ~7u;
+}
+
+int ss_tasklet_record_origin(const struct ss_tasklet_ctx *ctx, const struct ss_record *rec,
+			     struct ss_record_origin *o)
+{
+	uint32_t i;
+
+	if (!ctx->recs || rec < ctx->recs || rec >= ctx->recs + ctx->nrecs) {
+		return -SS_EINVAL;
+	}
+	i = (uint32_t)(rec - ctx->recs);
+	o->oid = ctx->cur_oid;
+	o->offset = ctx->rec_off[i];
+	o->page_offset = o->offset / ctx->page_size * ctx->page_size;
+	return 0;
+}
+
+int ss_tasklet_emit(struct ss_tasklet_ctx *ctx, const void *data, uint32_t len)
+{
+	struct isp_instance *in = ctx->inst;
+	uint32_t ps = ctx->page_size;
+	const uint8_t *src = data;
+	int rc;
+
+	if (ctx->err) {
+		return ctx->err;
+	}
+	if (in->out_off + in->out_fill + len > in->out_limit ||
+	    in->out_off + in->out_fill + len < in->out_off) {
+		fail(ctx, -SS_ENOSPC);
+		return -SS_ENOSPC;
+	}
+	ctx->insn += SS_DIV_ROUND_UP((uint64_t)len, 4);
+	ctx->dram += 2 * SS_DIV_ROUND_UP((uint64_t)len, 4);
+	while (len) {
+		uint32_t n = SS_MIN(len, ps - in->out_fill);
+
+		ss_memcpy(in->outbuf + in->out_fill, src, n);
+		in->out_fill += n;
+		src += n;
+		len -= n;
+		if (in->out_fill == ps) {
+			rc = isp_output_flush(ctx->isp, in);
+			if (rc) {
+				fail(ctx, rc);
+				return rc;
+			}
+		}
+	}
+	return 0;
+}
+
+void ss_tasklet_set_state(struct ss_tasklet_ctx *ctx, void *state)
+{
+	ctx->state = state;
+}
+
+void *ss_tasklet_state(const struct ss_tasklet_ctx *ctx)
+{
+	return ctx->state;
+}
+
+void isp_ctx_reset(struct ss_isp *isp, struct isp_instance *in)
+{
+	struct ss_tasklet_ctx *ctx = &in->ctx;
+	uint64_t limit = ctx->step_limit;
+
+	ss_memset(ctx, 0, sizeof(*ctx));
+	ctx->isp = isp;
+	ctx->inst = in;
+	ctx->layout = in->has_layout ? &in->layout : NULL;
+	ctx->step_limit = limit;
+	ctx->page_size = isp->page_size;
+	ss_arena_init(&ctx->budget, in->budget_mem, in->budget);
+	in->out_fill = 0;
+	in->out_off = 0;
+}

@@ -1,0 +1,281 @@
+/*
+ * The scheduler: runs instances in slices, batch by batch, with batch k+1 read while
+ * batch k is computed, and drives the tasklet's callbacks through a run's life
+ * (init, records or pages, finish) or stops it at its first failure.
+ */
+#include "isp_internal.h"
+
+#include "isp_input.h"
+
+/* A callback's result, with the sticky failures (budget, steps, output) taking priority. */
+static int verdict(const struct ss_tasklet_ctx *ctx, int rc)
+{
+	if (ctx->err) {
+		return ctx->err;
+	}
+	if (rc < 0) {
+		return rc;
+	}
+	return rc > 0 ? SS_TASKLET_DONE : 0;
+}
+
+static void account(struct ss_isp *isp, struct isp_instance *in, uint32_t pages)
+{
+	struct ss_tasklet_ctx *ctx = &in->ctx;
+
+	ctx->insn += in->rd.insn + (uint64_t)pages * ISP_INSN_PER_PAGE;
+	ctx->dram += in->rd.dram;
+	in->rd.insn = 0;
+	in->rd.dram = 0;
+	if (ctx->insn || ctx->dram || pages) {
+		ss_hal_isp_account(isp->hal, ctx->insn, ctx->dram, pages);
+	}
+	in->prog.instructions += ctx->insn;
+	in->prog.dram_accesses += ctx->dram;
+	ctx->insn = 0;
+	ctx->dram = 0;
+}
+
+int isp_output_flush(struct ss_isp *isp, struct isp_instance *in)
+{
+	int rc;
+
+	if (!in->out_fill) {
+		return 0;
+	}
+	rc = ss_os_write(isp->os, in->output, in->out_off, in->outbuf, in->out_fill, 0,
+			 in->out_mtime);
+	if (rc) {
+		return rc;
+	}
+	in->out_off += in->out_fill;
+	in->out_fill = 0;
+	in->prog.output_bytes = in->out_off;
+	return 0;
+}
+
+void isp_fail(struct ss_isp *isp, struct isp_instance *in, int err)
+{
+	account(isp, in, 0);
+	ss_hal_barrier(isp->hal);
+	isp->nrecs = 0;
+	in->state = SS_ISP_FAILED;
+	in->error = err;
+	in->prog.output_bytes = in->out_off;
+	in->prog.finished_ns = ss_hal_now_ns(isp->hal);
+}
+
+static int deliver(struct ss_isp *isp, struct isp_instance *in)
+{
+	struct ss_tasklet_ctx *ctx = &in->ctx;
+	uint32_t n = isp->nrecs;
+	int rc;
+
+	if (!n) {
+		return 0;
+	}
+	ctx->recs = isp->recs;
+	ctx->rec_off = isp->rec_off;
+	ctx->nrecs = n;
+	ctx->insn += ISP_INSN_PER_CALL;
+	rc = in->desc->on_records(ctx, isp->recs, n);
+	isp->nrecs = 0;
+	ctx->recs = NULL;
+	ctx->nrecs = 0;
+	in->prog.records += n;
+	return verdict(ctx, rc);
+}
+
+static int sink_flush(void *arg)
+{
+	struct isp_instance *in = arg;
+
+	return deliver(in->ctx.isp, in);
+}
+
+static int sink_emit(void *arg, const uint8_t *data, uint32_t len, uint64_t off, uint64_t lba)
+{
+	struct isp_instance *in = arg;
+	struct ss_tasklet_ctx *ctx = &in->ctx;
+	struct ss_isp *isp = ctx->isp;
+	struct ss_record *r;
+
+	if (in->desc->on_page) {
+		ctx->insn += ISP_INSN_PER_CALL;
+		in->prog.records++;
+		return verdict(ctx, in->desc->on_page(ctx, data, len, lba));
+	}
+	r = &isp->recs[isp->nrecs];
+	r->data = data;
+	r->len = len;
+	r->lba = lba;
+	isp->rec_off[isp->nrecs++] = off;
+	ctx->insn += ISP_INSN_PER_RECORD;
+	return isp->nrecs == ISP_REC_CHUNK ? deliver(isp, in) : 0;
+}
+
+static void open_input(struct ss_isp *isp, struct isp_instance *in)
+{
+	const struct ss_isp_input *inp = &in->in[in->cur];
+	enum isp_rd_kind kind = in->desc->on_page ? ISP_RD_PAGES :
+				in->layout.kind == SS_LAYOUT_FIXED ? ISP_RD_FIXED : ISP_RD_TEXT;
+
+	isp_reader_begin(&in->rd, kind, &in->layout, isp->page_size, in->in_size[in->cur],
+			 inp->offset, inp->length, in->carry);
+	in->next_off = in->rd.rd_start / isp->page_size * isp->page_size;
+	in->ctx.cur_oid = inp->oid;
+	in->input_open = true;
+}
+
+static void start_run(struct ss_isp *isp, struct isp_instance *in)
+{
+	struct ss_tasklet_ctx *ctx = &in->ctx;
+	int rc;
+
+	isp_ctx_reset(isp, in);
+	in->started = true;
+	in->prog.started_ns = ss_hal_now_ns(isp->hal);
+	rc = ss_os_truncate(isp->os, in->output, 0, in->out_mtime);
+	if (rc) {
+		isp_fail(isp, in, rc);
+		return;
+	}
+	ctx->insn += ISP_INSN_PER_CALL;
+	rc = verdict(ctx, in->desc->init(ctx, in->params, in->params_len));
+	account(isp, in, 0);
+	if (rc < 0) {
+		isp_fail(isp, in, rc);
+	} else if (rc == SS_TASKLET_DONE) {
+		in->cur = in->n_in;
+	}
+}
+
+static void finish_run(struct ss_isp *isp, struct isp_instance *in)
+{
+	struct ss_tasklet_ctx *ctx = &in->ctx;
+	int rc;
+
+	ctx->insn += ISP_INSN_PER_CALL;
+	rc = verdict(ctx, in->desc->finish(ctx));
+	if (rc >= 0) {
+		rc = isp_output_flush(isp, in);
+	}
+	if (rc < 0) {
+		isp_fail(isp, in, rc);
+		return;
+	}
+	account(isp, in, 0);
+	ss_hal_barrier(isp->hal);
+	in->state = SS_ISP_DONE;
+	in->prog.output_bytes = in->out_off;
+	in->prog.finished_ns = ss_hal_now_ns(isp->hal);
+}
+
+static int process(struct ss_isp *isp, struct isp_instance *in, const struct isp_batch *b, int slot)
+{
+	struct isp_sink sink = { .emit = sink_emit, .flush = sink_flush, .arg = in };
+	int rc;
+
+	rc = isp_reader_feed(&in->rd, isp->batch[slot], b->off, b->len, isp->lbas[slot], &sink);
+	if (!rc) {
+		rc = deliver(isp, in);
+	}
+	isp->nrecs = 0;
+	return rc;
+}
+
+void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages)
+{
+	uint32_t ps = isp->page_size;
+	uint32_t left = max_pages ? max_pages : 1;
+	struct isp_batch b, pref = { 0 };
+	bool have_pref = false;
+	int slot = 0;
+	int rc;
+
+	if (!in->started) {
+		start_run(isp, in);
+	}
+	while (in->state == SS_ISP_RUNNING) {
+		if (!in->input_open) {
+			if (in->cur >= in->n_in) {
+				finish_run(isp, in);
+				return;
+			}
+			open_input(isp, in);
+		}
+		if (!left) {
+			return;
+		}
+		if (!isp_batch_plan(isp, in, in->next_off, left, false, &b)) {
+			in->input_open = false;
+			in->cur++;
+			continue;
+		}
+		if (!have_pref || pref.off != b.off || pref.pages != b.pages) {
+			rc = isp_batch_read(isp, in, &b, slot);
+			if (rc) {
+				isp_fail(isp, in, rc);
+				return;
+			}
+			ss_hal_barrier(isp->hal);
+		}
+		/* Batch k+1's reads are issued before batch k's compute is charged, so the two
+		 * overlap on the model's timelines; the barrier below joins them. */
+		have_pref = isp_batch_plan(isp, in, b.off + (uint64_t)b.pages * ps, left - b.pages,
+					   true, &pref);
+		if (have_pref) {
+			rc = isp_batch_read(isp, in, &pref, 1 - slot);
+			if (rc) {
+				isp_fail(isp, in, rc);
+				return;
+			}
+		}
+		rc = process(isp, in, &b, slot);
+		account(isp, in, b.pages);
+		ss_hal_barrier(isp->hal);
+		if (b.tail) {
+			in->prog.pages_total += b.pages;
+		}
+		in->prog.pages_done += b.pages;
+		left -= b.pages;
+		in->next_off = b.off + (uint64_t)b.pages * ps;
+		slot = 1 - slot;
+		if (rc < 0) {
+			isp_fail(isp, in, rc);
+			return;
+		}
+		if (rc == SS_TASKLET_DONE) {
+			in->input_open = false;
+			in->cur = in->n_in;
+			have_pref = false;
+		}
+	}
+}
+
+int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages)
+{
+	struct isp_instance *in = NULL;
+
+	for (uint32_t k = 0; k < SS_ISP_MAX_INSTANCES; k++) {
+		uint32_t i = (isp->rr + k) % SS_ISP_MAX_INSTANCES;
+
+		if (isp->inst[i].id && isp->inst[i].state == SS_ISP_RUNNING) {
+			in = &isp->inst[i];
+			isp->rr = i + 1;
+			break;
+		}
+	}
+	if (!in) {
+		return 0;
+	}
+	ss_hal_set_timeline(isp->hal, SS_HAL_TL_ISP);
+	isp_run(isp, in, max_pages);
+	ss_hal_set_timeline(isp->hal, SS_HAL_TL_HOST);
+	for (uint32_t i = 0; i < SS_ISP_MAX_INSTANCES; i++) {
+		if (isp->inst[i].id && isp->inst[i].state == SS_ISP_RUNNING) {
+			return 1;
+		}
+	}
+	return 0;
+}

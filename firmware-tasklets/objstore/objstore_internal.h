@@ -1,0 +1,212 @@
+/*
+ * Object store internals shared by its .c files.
+ *
+ * Logical page layout (FTL LPNs):
+ *   0, 1                          superblock copies, written alternately (seq & 1)
+ *   table_first .. +table_pages   object table: recs_per_page fixed 512-byte records per page
+ *   jrnl_first  .. +jrnl_pages    journal ring: one header unit + records per page
+ *   data_first  .. +data_pages    object data, allocated in extents
+ *
+ * DRAM holds the whole object table. A change updates DRAM, then puts a full image of each
+ * changed record in the open journal page; ss_os_flush() writes that page. A checkpoint
+ * writes the dirty table pages and a superblock that moves the journal start past them.
+ * The free-page bitmap, name index and child counts are derived at mount, never stored.
+ */
+#ifndef OBJSTORE_INTERNAL_H
+#define OBJSTORE_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ss_objstore.h"
+#include "ss_rt.h"
+
+#define OS_UNIT 512u                 /* record size, and the journal page header size */
+#define OS_REC_HDR 80u               /* encoded header bytes of a record */
+#define OS_REC_VAR (OS_UNIT - OS_REC_HDR) /* name, then extents or inline data */
+#define OS_EXT_SIZE 8u               /* lpn u32, pages u32 */
+
+#define OS_MAGIC_REC 0x3152534fu     /* "OSR1": live record */
+#define OS_MAGIC_DEL 0x4c45444fu     /* "ODEL": journal image of a freed slot */
+#define OS_MAGIC_SB 0x534f5353u      /* "SSOS" */
+#define OS_MAGIC_JRNL 0x4c4e524au    /* "JRNL" */
+#define OS_VERSION 1u
+
+#define OS_SB_PAGES 2u
+#define OS_NRESV 16u                 /* objects with a live preallocation at once */
+#define OS_PENDING_CAP 512u          /* freed ranges awaiting a flush */
+#define OS_TXN_MAX 2u                /* records one operation journals (rename-replace) */
+#define OS_MIN_PAGE 2048u
+#define OS_MIN_DATA_PAGES 8u
+#define OS_NOSLOT 0xffffffffu
+
+struct os_rec {
+	uint64_t oid;
+	uint64_t parent;
+	uint64_t size;
+	uint64_t ctime;
+	uint64_t mtime;
+	uint64_t atime;
+	uint64_t page_writes;
+	uint8_t type;        /* 0: free slot */
+	uint8_t flags;
+	uint16_t name_len;
+	uint16_t nextents;   /* 0: data, if any, is inline */
+	uint16_t pad;
+	uint8_t var[OS_REC_VAR]; /* name[name_len], pad to 4, extents or inline bytes */
+};
+
+struct os_sb {
+	uint64_t seq;
+	uint32_t page_size;
+	uint32_t ftl_capacity;
+	uint32_t max_objects;
+	uint32_t table_first, table_pages;
+	uint32_t jrnl_first, jrnl_pages;
+	uint32_t data_first, data_pages;
+	uint32_t jstart;
+	uint64_t jseq;
+	uint64_t next_gen;
+};
+
+struct os_range {
+	uint32_t lpn;
+	uint32_t pages;
+};
+
+/* Free pages set aside for an object's next appends, so parallel writers stay contiguous. */
+struct os_resv {
+	uint32_t slot;       /* 0: unused */
+	uint32_t lpn;
+	uint32_t pages;
+	uint32_t stamp;
+};
+
+struct ss_objstore {
+	struct ss_ftl *ftl;
+	uint32_t page_size;
+	uint32_t recs_per_page;
+	uint32_t nslots;          /* max_objects + 1: slot 0 is never used */
+	uint32_t max_objects;
+	uint32_t table_first, table_pages;
+	uint32_t jrnl_first, jrnl_pages;
+	uint32_t data_first, data_pages;
+	uint32_t ftl_capacity;
+
+	struct os_rec *recs;
+	uint32_t *parent_slot;    /* OS_NOSLOT for free slots and the root */
+	uint32_t *nchildren;
+	uint32_t *hash;           /* slot per bucket, 0 empty; linear probing */
+	uint32_t hash_mask;
+	uint32_t *table_dirty;    /* bit per table page */
+	uint32_t nobjects;
+	uint64_t next_gen;
+	uint32_t next_free_slot;  /* search hint */
+
+	/* journal */
+	uint8_t *jbuf;            /* open page image */
+	uint32_t *jslots;         /* slot of each record in jbuf */
+	uint32_t jcount, jcap;
+	uint32_t jstart;          /* ring index replay starts at */
+	uint64_t jstart_seq;
+	uint32_t jhead;           /* ring index of the open page */
+	uint64_t jhead_seq;
+	bool jdirty;              /* open page changed since it was last written */
+	bool data_dirty;          /* data written since the last FTL flush */
+	uint64_t sb_seq;
+
+	/* allocator */
+	uint32_t *bitmap;         /* bit per data page, 1 = allocated, reserved or pending */
+	uint32_t nfree;           /* clear bits */
+	uint32_t nresv;           /* pages held in reservations */
+	uint32_t cursor;
+	uint32_t chunk_cap;
+	struct os_resv resv[OS_NRESV];
+	uint32_t resv_clock;
+	struct os_range *pending;
+	uint32_t npending;
+
+	uint8_t *iobuf;           /* one page */
+	struct os_rec scratch;
+
+	uint64_t journal_commits;
+	uint64_t checkpoints;
+};
+
+/* ---- record.c: record fields, encoding ---- */
+static inline uint32_t os_slot_of_oid(ss_oid_t oid) { return (uint32_t)oid; }
+static inline uint32_t os_align4(uint32_t n) { return (n + 3u) & ~3u; }
+uint32_t os_rec_inline_cap(uint32_t name_len);
+uint32_t os_rec_max_extents(uint32_t name_len);
+void os_rec_set_name(struct os_rec *r, const char *name, uint32_t len);
+void os_rec_ext_get(const struct os_rec *r, uint32_t i, uint32_t *lpn, uint32_t *pages);
+void os_rec_ext_set(struct os_rec *r, uint32_t i, uint32_t lpn, uint32_t pages);
+uint8_t *os_rec_inline(const struct os_rec *r);
+uint64_t os_rec_pages(const struct os_rec *r);
+/** \return the LPN of object page `pg`, or OS_NOSLOT when it has none. */
+uint32_t os_rec_lpn(const struct os_rec *r, uint64_t pg);
+void os_rec_encode(const struct os_rec *r, uint32_t slot, uint8_t *out);
+void os_rec_encode_free(uint32_t slot, ss_oid_t oid, uint8_t *out);
+/** Decode one unit. \return 1 live, 0 free/deleted, -SS_EBADMSG corrupt. *slot from it. */
+int os_rec_decode(const uint8_t *in, struct os_rec *r, uint32_t *slot);
+
+/* ---- index.c: name hash, parent links, child counts ---- */
+uint32_t os_slot(const struct ss_objstore *os, ss_oid_t oid);
+uint32_t os_idx_find(const struct ss_objstore *os, ss_oid_t parent, const char *name, uint32_t len);
+void os_idx_insert(struct ss_objstore *os, uint32_t slot);
+void os_idx_remove(struct ss_objstore *os, uint32_t slot);
+/** Link a just-filled slot into the index and its parent. */
+void os_obj_attach(struct ss_objstore *os, uint32_t slot);
+/** Unlink a slot from the index and its parent (the record is left as is). */
+void os_obj_detach(struct ss_objstore *os, uint32_t slot);
+uint32_t os_alloc_slot(struct ss_objstore *os);
+
+/* ---- alloc.c: data pages ---- */
+void os_alloc_reset(struct ss_objstore *os);
+/** Mark a range used while rebuilding at mount. \return 0, -SS_EBADMSG on overlap/range. */
+int os_alloc_mark(struct ss_objstore *os, uint32_t lpn, uint32_t pages);
+uint32_t os_alloc_available(const struct ss_objstore *os);
+/** Give `want` pages to object `slot`, appended to r's extents. \return 0, -SS_ENOSPC,
+ *  -SS_EFBIG (extent slots full; nothing taken). */
+int os_alloc_extend(struct ss_objstore *os, uint32_t slot, struct os_rec *r, uint32_t want);
+/** Drop r's extents past `keep` pages, taken by os_alloc_extend but never written. */
+void os_alloc_unextend(struct ss_objstore *os, struct os_rec *r, uint64_t keep);
+/** Move pages past `keep` of r's extents to the pending list (written pages). */
+void os_alloc_release_tail(struct ss_objstore *os, struct os_rec *r, uint64_t keep);
+void os_alloc_drop_resv(struct ss_objstore *os, uint32_t slot);
+/** \return true when the pending list has room for `n` more ranges. */
+bool os_alloc_pending_room(const struct ss_objstore *os, uint32_t n);
+/** Trim pending ranges and return them to the free pool (after a durable commit). */
+int os_alloc_release_pending(struct ss_objstore *os);
+/** Trim every free data page (mount: pages of unflushed writes must read as zeros). */
+int os_alloc_trim_free(struct ss_objstore *os);
+
+/* ---- journal.c: journal, checkpoint, superblock ---- */
+/** Make room for `n` records in the open page (before changing any DRAM state). */
+int os_jrnl_reserve(struct ss_objstore *os, uint32_t n);
+void os_jrnl_add(struct ss_objstore *os, uint32_t slot);
+void os_jrnl_add_free(struct ss_objstore *os, uint32_t slot, ss_oid_t oid);
+int os_jrnl_commit(struct ss_objstore *os);
+int os_checkpoint(struct ss_objstore *os);
+/** Replay the journal from the superblock's start; set the head past everything seen. */
+int os_jrnl_replay(struct ss_objstore *os);
+/** Read both superblock copies into `buf` (one page) and decode the newest valid one.
+ *  \return 0, -SS_ENODATA (never formatted), -SS_EBADMSG (none intact), -SS_EIO. */
+int os_sb_load(struct ss_ftl *ftl, uint8_t *buf, struct os_sb *sb);
+void os_table_mark_dirty(struct ss_objstore *os, uint32_t slot);
+int os_table_load(struct ss_objstore *os);
+/** Ensure the pending list can take `n` ranges, flushing when it cannot. */
+int os_pending_make_room(struct ss_objstore *os, uint32_t n);
+
+/* ---- namespace.c ---- */
+/** \return 0, -SS_EINVAL, -SS_ENAMETOOLONG for a name of one component. */
+int os_check_name(const char *name, uint32_t len);
+
+/* ---- data.c ---- */
+/** Spill inline data to a data page (when a rename shrinks the inline room). */
+int os_data_spill(struct ss_objstore *os, uint32_t slot, struct os_rec *nr);
+/** Free every data page of an object (it is being removed or replaced). */
+void os_data_free_all(struct ss_objstore *os, uint32_t slot, struct os_rec *r);
+
+#endif

@@ -1,0 +1,69 @@
+/*
+ * Shared pieces of the built-in tasklets: their descriptors, the trailer, projected-field
+ * encoding and the group table used by group-aggregate and top-N.
+ */
+#ifndef TASKLETS_INTERNAL_H
+#define TASKLETS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "smartssd/builtin_tasklets.h"
+#include "smartssd/tasklet.h"
+
+extern const struct ss_tasklet_desc ss_bt_group_agg;
+extern const struct ss_tasklet_desc ss_bt_topn;
+extern const struct ss_tasklet_desc ss_bt_filter;
+extern const struct ss_tasklet_desc ss_bt_grep;
+extern const struct ss_tasklet_desc ss_bt_dram_probe;
+
+/** Emit the 32-byte trailer. \return 0 or the emit error. */
+int bt_emit_trailer(struct ss_tasklet_ctx *ctx, uint32_t id, uint64_t records_in,
+		    uint64_t items_out, uint64_t aux);
+
+/* ---- fields ----------------------------------------------------------------------------- */
+
+bool bt_field_is_int(const struct ss_layout *l, uint32_t idx);
+bool bt_field_is_signed(const struct ss_layout *l, uint32_t idx);
+bool bt_field_is_bytes(const struct ss_layout *l, uint32_t idx);
+
+/* ---- projected fields (builtin_tasklets.h, "projected fields") ---------------------------- */
+
+/** \return true when every index names a field of the layout. */
+bool bt_proj_valid(const struct ss_layout *l, const uint8_t *proj, uint32_t n);
+/** Largest encoding of one record's projection. */
+uint32_t bt_proj_max(const struct ss_layout *l, const uint8_t *proj, uint32_t n);
+/** Encode into `out` (bt_proj_max bytes). \return the length written. */
+uint32_t bt_proj_encode(struct ss_tasklet_ctx *ctx, const struct ss_record *rec,
+			const uint8_t *proj, uint32_t n, uint8_t *out);
+
+/* ---- group table: (key1, key2) -> slot in [0, cap), open addressing in the budget -------- */
+
+struct bt_groups {
+	uint64_t *k1;
+	uint64_t *k2;
+	uint32_t *index;   /* slot + 1; 0 empty */
+	uint32_t mask;     /* index entries - 1 */
+	uint32_t cap;      /* groups held at most */
+	uint32_t n;        /* groups held, in slots [0, n) in order of arrival */
+};
+
+/** Bytes the table itself takes per group (keys and index), for sizing from a budget. */
+#define BT_GROUPS_BYTES_PER_GROUP 32u
+
+/** Allocate a table of `cap` groups from the budget. \return 0, -SS_ENOMEM. */
+int bt_groups_init(struct ss_tasklet_ctx *ctx, struct bt_groups *g, uint32_t cap);
+
+/** The slot of (k1, k2), adding it when new (*fresh = true).
+ *  \return the slot, -SS_ENOSPC when new and the table is full, -SS_ETIME. */
+int64_t bt_groups_get(struct ss_tasklet_ctx *ctx, struct bt_groups *g, uint64_t k1, uint64_t k2,
+		      bool *fresh);
+
+void bt_groups_clear(struct ss_tasklet_ctx *ctx, struct bt_groups *g);
+
+/** How many groups of `per_group` bytes of own state fit in what is left of the budget
+ *  (at least 1, so an allocation for a budget too small fails as over budget). */
+uint32_t bt_groups_fit(const struct ss_tasklet_ctx *ctx, uint32_t per_group, uint32_t max_groups);
+
+#endif

@@ -1,0 +1,633 @@
+/*
+ * JNI binding of libsmartssd for org.smartssd.device.SmartSsdDevice (its only caller).
+ *
+ * Conventions (mirrored in SmartSsdDevice.java):
+ *   - every function returns a jlong: a result >= 0, or -((reason << 32) | errno) with the
+ *     drive's reason (ss_dev_last_reason) so Java maps both without another call;
+ *   - data moves through direct ByteBuffers whose address and capacity are checked here
+ *     (Java checks isDirect and bounds first); results are written into a caller-owned
+ *     scratch buffer as native-order 8-byte slots and NUL-terminated strings at fixed
+ *     offsets;
+ *   - paths arrive as NUL-terminated UTF-8 byte arrays copied into stack buffers;
+ *   - nothing is allocated per call, so read, write and poll stay allocation-free.
+ */
+#include <errno.h>
+#include <jni.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "smartssd/smartssd.h"
+
+#define PATH_MAX_BYTES 4096
+#define SCRATCH_MIN 4096
+
+/* Result layouts in the scratch buffer (SmartSsdDevice.java constants). */
+#define INFO_MODEL 64
+#define INFO_SERIAL 112
+#define INFO_FIRMWARE 136
+#define STAT_NAME 80
+#define DIRENT_SIZE (16 + SS_DEV_NAME_MAX + 1)
+#define LIST_MAX 64
+#define EXTENT_MAX 256
+#define SPEC_FIELDS 9
+#define SMART_ATTRS 64
+#define SMART_ATTR_SIZE 104
+#define SMART_ATTR_MAX 64
+#define PROGRESS_SLOTS 10
+
+_Static_assert(DIRENT_SIZE == 272, "dirent slot size matches SmartSsdDevice.DIRENT_SIZE");
+
+static jlong fail(int rc)
+{
+	int64_t err = rc < 0 ? -(int64_t)rc : EIO;
+	int64_t reason = ss_dev_last_reason();
+
+	if (reason < 0)
+		reason = 0;
+	return -(jlong)((reason << 32) | (err & 0xffffffff));
+}
+
+static jlong result(int64_t rc)
+{
+	return rc < 0 ? fail((int)rc) : (jlong)rc;
+}
+
+static struct ss_dev *dev(jlong h)
+{
+	return (struct ss_dev *)(uintptr_t)h;
+}
+
+/* Address of [pos, pos+len) in a direct buffer, or NULL when it is not direct or too small. */
+static uint8_t *region(JNIEnv *env, jobject buf, jint pos, jint len)
+{
+	uint8_t *base;
+	jlong cap;
+
+	if (buf == NULL || pos < 0 || len < 0)
+		return NULL;
+	base = (*env)->GetDirectBufferAddress(env, buf);
+	cap = (*env)->GetDirectBufferCapacity(env, buf);
+	if (base == NULL || cap < 0 || (jlong)pos + len > cap)
+		return NULL;
+	return base + pos;
+}
+
+static uint8_t *scratch(JNIEnv *env, jobject out, jint need)
+{
+	return region(env, out, 0, need < SCRATCH_MIN ? SCRATCH_MIN : need);
+}
+
+static void put64(uint8_t *out, unsigned slot, uint64_t v)
+{
+	memcpy(out + (size_t)slot * 8, &v, sizeof(v));
+}
+
+static uint64_t get64(const uint8_t *in, unsigned slot)
+{
+	uint64_t v;
+
+	memcpy(&v, in + (size_t)slot * 8, sizeof(v));
+	return v;
+}
+
+static void put_str(uint8_t *out, size_t at, const char *s, size_t max)
+{
+	size_t n = strnlen(s, max - 1);
+
+	memcpy(out + at, s, n);
+	out[at + n] = 0;
+}
+
+/* Copies a NUL-terminated UTF-8 path from Java. \return 0 or -EINVAL / -ENAMETOOLONG. */
+static int path_in(JNIEnv *env, jbyteArray arr, char *buf)
+{
+	jsize n;
+
+	if (arr == NULL)
+		return -EINVAL;
+	n = (*env)->GetArrayLength(env, arr);
+	if (n < 1)
+		return -EINVAL;
+	if (n > PATH_MAX_BYTES)
+		return -ENAMETOOLONG;
+	(*env)->GetByteArrayRegion(env, arr, 0, n, (jbyte *)buf);
+	buf[n - 1] = 0;
+	return 0;
+}
+
+static void put_progress(uint8_t *out, const struct ss_dev_progress *p)
+{
+	put64(out, 0, p->state);
+	put64(out, 1, (uint64_t)(int64_t)p->error);
+	put64(out, 2, p->pages_done);
+	put64(out, 3, p->pages_total);
+	put64(out, 4, p->records);
+	put64(out, 5, p->output_bytes);
+	put64(out, 6, p->instructions);
+	put64(out, 7, p->dram_accesses);
+	put64(out, 8, p->started_ns);
+	put64(out, 9, p->finished_ns);
+}
+
+static void put_stat(uint8_t *out, const struct ss_dev_stat *st)
+{
+	put64(out, 0, st->oid);
+	put64(out, 1, st->parent);
+	put64(out, 2, st->type);
+	put64(out, 3, st->nchildren);
+	put64(out, 4, st->size);
+	put64(out, 5, st->ctime_ns);
+	put64(out, 6, st->mtime_ns);
+	put64(out, 7, st->atime_ns);
+	put64(out, 8, st->page_writes);
+	put64(out, 9, st->extent_count);
+	put_str(out, STAT_NAME, st->name, sizeof(st->name));
+}
+
+/* An object id or instance as a jlong result; ids past INT64_MAX cannot be told from errors. */
+static jlong id_result(int rc, uint64_t id)
+{
+	if (rc < 0)
+		return fail(rc);
+	return id > INT64_MAX ? -(jlong)EOVERFLOW : (jlong)id;
+}
+
+/* ---- open / close / errors ----------------------------------------------------------- */
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_open0(JNIEnv *env, jclass cls,
+		jbyteArray uri, jint timeout_ms, jint busy_retry_ms)
+{
+	char u[PATH_MAX_BYTES];
+	struct ss_dev_open_opts o = { .timeout_ms = (uint32_t)timeout_ms,
+				      .busy_retry_ms = (uint32_t)busy_retry_ms };
+	struct ss_dev *d = NULL;
+	int rc = path_in(env, uri, u);
+
+	if (rc < 0)
+		return -(jlong)-rc;
+	rc = ss_dev_open(u, &o, &d);
+	if (rc < 0)
+		return fail(rc);
+	return (jlong)(uintptr_t)d;
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_close0(JNIEnv *env, jclass cls,
+		jlong h)
+{
+	return result(ss_dev_close(dev(h)));
+}
+
+JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_transport0(JNIEnv *env,
+		jclass cls, jlong h)
+{
+	return (*env)->NewStringUTF(env, ss_dev_transport(dev(h)));
+}
+
+/* Called on the error path only, on the thread whose call failed. */
+JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_lastMessage0(JNIEnv *env,
+		jclass cls)
+{
+	char msg[SS_DEV_MSG_MAX];
+	size_t i;
+
+	ss_dev_last_message_copy(msg, sizeof(msg));
+	/* NewStringUTF wants modified UTF-8; keep the message 7-bit clean. */
+	for (i = 0; msg[i]; i++)
+		if ((unsigned char)msg[i] >= 0x80)
+			msg[i] = '?';
+	return (*env)->NewStringUTF(env, msg);
+}
+
+/* ---- drive ------------------------------------------------------------------------- */
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_info0(JNIEnv *env, jclass cls,
+		jlong h, jobject out)
+{
+	uint8_t *o = scratch(env, out, 0);
+	struct ss_dev_info in;
+	int rc;
+
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_drive_info(dev(h), &in);
+	if (rc < 0)
+		return fail(rc);
+	put64(o, 0, in.proto_version);
+	put64(o, 1, in.page_size);
+	put64(o, 2, in.channels);
+	put64(o, 3, in.ways);
+	put64(o, 4, in.queue_depth);
+	put64(o, 5, in.isp_batch_pages);
+	put64(o, 6, in.capacity_bytes);
+	put_str(o, INFO_MODEL, in.model, sizeof(in.model));
+	put_str(o, INFO_SERIAL, in.serial, sizeof(in.serial));
+	put_str(o, INFO_FIRMWARE, in.firmware_rev, sizeof(in.firmware_rev));
+	return 0;
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_fsstat0(JNIEnv *env, jclass cls,
+		jlong h, jobject out)
+{
+	uint8_t *o = scratch(env, out, 0);
+	struct ss_dev_fsstat st;
+	int rc;
+
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_fsstat(dev(h), &st);
+	if (rc < 0)
+		return fail(rc);
+	put64(o, 0, st.capacity_bytes);
+	put64(o, 1, st.free_bytes);
+	put64(o, 2, st.objects);
+	put64(o, 3, st.max_objects);
+	put64(o, 4, st.page_size);
+	return 0;
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_flush0(JNIEnv *env, jclass cls,
+		jlong h)
+{
+	return result(ss_dev_flush(dev(h)));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_counters0(JNIEnv *env,
+		jclass cls, jlong h, jobject out)
+{
+	uint8_t *o = scratch(env, out, 0);
+	struct ss_dev_counters c;
+	int rc;
+
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_counters(dev(h), &c);
+	if (rc < 0)
+		return fail(rc);
+	put64(o, 0, c.host_page_reads);
+	put64(o, 1, c.host_page_writes);
+	put64(o, 2, c.nand_page_reads);
+	put64(o, 3, c.nand_page_writes);
+	put64(o, 4, c.block_erases);
+	put64(o, 5, c.gc_page_moves);
+	put64(o, 6, c.retired_blocks);
+	put64(o, 7, c.free_blocks);
+	put64(o, 8, c.min_erase_count);
+	put64(o, 9, c.max_erase_count);
+	put64(o, 10, c.avg_erase_count);
+	put64(o, 11, c.write_amplification_milli);
+	put64(o, 12, c.power_on_ns);
+	return 0;
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_model0(JNIEnv *env, jclass cls,
+		jlong h, jobject out)
+{
+	uint8_t *o = scratch(env, out, 0);
+	struct ss_dev_model m;
+	int rc;
+
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_model_counters(dev(h), &m);
+	if (rc < 0)
+		return fail(rc);
+	put64(o, 0, m.now_ns);
+	put64(o, 1, m.host_commands);
+	put64(o, 2, m.link_bytes_in);
+	put64(o, 3, m.link_bytes_out);
+	put64(o, 4, m.page_reads);
+	put64(o, 5, m.page_programs);
+	put64(o, 6, m.block_erases);
+	put64(o, 7, m.isp_instructions);
+	put64(o, 8, m.isp_dram_accesses);
+	put64(o, 9, m.isp_pages);
+	put64(o, 10, m.link_busy_ns);
+	put64(o, 11, m.isp_busy_ns);
+	put64(o, 12, m.energy_nand_read_nj);
+	put64(o, 13, m.energy_nand_program_nj);
+	put64(o, 14, m.energy_nand_erase_nj);
+	put64(o, 15, m.energy_link_nj);
+	put64(o, 16, m.energy_isp_nj);
+	put64(o, 17, m.energy_idle_nj);
+	put64(o, 18, m.energy_total_nj);
+	return 0;
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_smart0(JNIEnv *env, jclass cls,
+		jlong h, jobject out, jint max)
+{
+	struct ss_dev_smart_attr attrs[SMART_ATTR_MAX];
+	struct ss_dev_smart s;
+	uint32_t n = max < 0 ? 0 : (uint32_t)max;
+	uint8_t *o;
+	int rc, i;
+
+	if (n > SMART_ATTR_MAX)
+		n = SMART_ATTR_MAX;
+	o = scratch(env, out, SMART_ATTRS + (jint)n * SMART_ATTR_SIZE);
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_smart(dev(h), &s, attrs, n);
+	if (rc < 0)
+		return fail(rc);
+	put64(o, 0, s.overall);
+	put64(o, 1, s.status_good);
+	put64(o, 2, s.power_on_ms);
+	put64(o, 3, s.bad_sectors);
+	put64(o, 4, s.nattrs);
+	for (i = 0; i < rc; i++) {
+		uint8_t *a = o + SMART_ATTRS + i * SMART_ATTR_SIZE;
+		const struct ss_dev_smart_attr *x = &attrs[i];
+
+		put64(a, 0, x->id);
+		put64(a, 1, x->current);
+		put64(a, 2, x->worst);
+		put64(a, 3, x->threshold);
+		put64(a, 4, (uint64_t)((x->threshold_valid ? 1 : 0) | (x->prefailure ? 2 : 0) |
+				       (x->good_now ? 4 : 0) | (x->good_now_valid ? 8 : 0)));
+		put64(a, 5, x->flags);
+		put64(a, 6, x->pretty_unit);
+		put64(a, 7, x->raw);
+		put64(a, 8, x->pretty_value);
+		put_str(a, 72, x->name, sizeof(x->name));
+	}
+	return rc;
+}
+
+/* ---- namespace and object data ------------------------------------------------------- */
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_lookup0(JNIEnv *env, jclass cls,
+		jlong h, jbyteArray path, jobject out)
+{
+	char p[PATH_MAX_BYTES];
+	struct ss_dev_stat st;
+	uint8_t *o = scratch(env, out, 0);
+	int rc = path_in(env, path, p);
+
+	if (rc < 0)
+		return -(jlong)-rc;
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_lookup(dev(h), p, &st);
+	if (rc < 0)
+		return fail(rc);
+	put_stat(o, &st);
+	return 0;
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_stat0(JNIEnv *env, jclass cls,
+		jlong h, jlong oid, jobject out)
+{
+	struct ss_dev_stat st;
+	uint8_t *o = scratch(env, out, 0);
+	int rc;
+
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_stat(dev(h), (uint64_t)oid, &st);
+	if (rc < 0)
+		return fail(rc);
+	put_stat(o, &st);
+	return 0;
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_create0(JNIEnv *env, jclass cls,
+		jlong h, jbyteArray path, jint type, jint flags)
+{
+	char p[PATH_MAX_BYTES];
+	uint64_t oid = 0;
+	int rc = path_in(env, path, p);
+
+	if (rc < 0)
+		return -(jlong)-rc;
+	rc = ss_dev_create(dev(h), p, (uint32_t)type, (uint32_t)flags, &oid);
+	return id_result(rc, oid);
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_write0(JNIEnv *env, jclass cls,
+		jlong h, jlong oid, jlong offset, jobject buf, jint pos, jint len, jint flags)
+{
+	uint8_t *b = region(env, buf, pos, len);
+
+	if (b == NULL)
+		return -(jlong)EFAULT;
+	return result(ss_dev_write(dev(h), (uint64_t)oid, (uint64_t)offset, b, (size_t)len,
+				   (uint32_t)flags));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_read0(JNIEnv *env, jclass cls,
+		jlong h, jlong oid, jlong offset, jobject buf, jint pos, jint len)
+{
+	uint8_t *b = region(env, buf, pos, len);
+
+	if (b == NULL)
+		return -(jlong)EFAULT;
+	return result(ss_dev_read(dev(h), (uint64_t)oid, (uint64_t)offset, b, (size_t)len));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_truncate0(JNIEnv *env,
+		jclass cls, jlong h, jlong oid, jlong size)
+{
+	return result(ss_dev_truncate(dev(h), (uint64_t)oid, (uint64_t)size));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_remove0(JNIEnv *env, jclass cls,
+		jlong h, jbyteArray path, jint flags)
+{
+	char p[PATH_MAX_BYTES];
+	int rc = path_in(env, path, p);
+
+	if (rc < 0)
+		return -(jlong)-rc;
+	return result(ss_dev_remove(dev(h), p, (uint32_t)flags));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_rename0(JNIEnv *env, jclass cls,
+		jlong h, jbyteArray src, jbyteArray dst, jint flags)
+{
+	char s[PATH_MAX_BYTES], d[PATH_MAX_BYTES];
+	int rc = path_in(env, src, s);
+
+	if (rc == 0)
+		rc = path_in(env, dst, d);
+	if (rc < 0)
+		return -(jlong)-rc;
+	return result(ss_dev_rename(dev(h), s, d, (uint32_t)flags));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_list0(JNIEnv *env, jclass cls,
+		jlong h, jbyteArray path, jlong cursor, jobject out, jint max)
+{
+	char p[PATH_MAX_BYTES];
+	struct ss_dev_dirent ents[LIST_MAX];
+	uint64_t cur = (uint64_t)cursor;
+	uint32_t n = max < 0 ? 0 : (uint32_t)max;
+	uint8_t *o;
+	int rc = path_in(env, path, p), i;
+
+	if (rc < 0)
+		return -(jlong)-rc;
+	if (n > LIST_MAX)
+		n = LIST_MAX;
+	o = scratch(env, out, 8 + (jint)n * DIRENT_SIZE);
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_list(dev(h), p, &cur, ents, n);
+	if (rc < 0)
+		return fail(rc);
+	put64(o, 0, cur);
+	for (i = 0; i < rc; i++) {
+		uint8_t *e = o + 8 + i * DIRENT_SIZE;
+
+		put64(e, 0, ents[i].oid);
+		put64(e, 1, ents[i].type);
+		put_str(e, 16, ents[i].name, sizeof(ents[i].name));
+	}
+	return rc;
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_setTimes0(JNIEnv *env,
+		jclass cls, jlong h, jlong oid, jlong mtime, jlong atime)
+{
+	return result(ss_dev_set_times(dev(h), (uint64_t)oid, (uint64_t)mtime, (uint64_t)atime));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_extents0(JNIEnv *env,
+		jclass cls, jlong h, jlong oid, jlong offset, jlong length, jobject out, jint max)
+{
+	struct ss_dev_extent ext[EXTENT_MAX];
+	uint32_t n = max < 0 ? 0 : (uint32_t)max;
+	uint8_t *o;
+	int rc, i;
+
+	if (n > EXTENT_MAX)
+		n = EXTENT_MAX;
+	o = scratch(env, out, (jint)n * 24);
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_extents(dev(h), (uint64_t)oid, (uint64_t)offset, (uint64_t)length, ext, n);
+	if (rc < 0)
+		return fail(rc);
+	for (i = 0; i < rc; i++) {
+		put64(o, (unsigned)i * 3, ext[i].offset);
+		put64(o, (unsigned)i * 3 + 1, ext[i].lba);
+		put64(o, (unsigned)i * 3 + 2, ext[i].sectors);
+	}
+	return rc;
+}
+
+/* ---- tasklets ---------------------------------------------------------------------- */
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_createOutput0(JNIEnv *env,
+		jclass cls, jlong h, jbyteArray path, jint flags)
+{
+	char p[PATH_MAX_BYTES];
+	uint64_t oid = 0;
+	int rc = path_in(env, path, p);
+
+	if (rc < 0)
+		return -(jlong)-rc;
+	rc = ss_dev_create_output(dev(h), p, (uint32_t)flags, &oid);
+	return id_result(rc, oid);
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletCreate0(JNIEnv *env,
+		jclass cls, jlong h, jobject specbuf, jint params_pos, jint params_len)
+{
+	struct ss_dev_tasklet_spec spec;
+	const uint8_t *s = region(env, specbuf, 0, params_pos);
+	const uint8_t *params = region(env, specbuf, params_pos, params_len);
+	uint64_t inst = 0, nfields;
+	unsigned i;
+	int rc;
+
+	if (s == NULL || params == NULL ||
+	    (jlong)(SPEC_FIELDS + 5 * SS_DEV_LAYOUT_MAX_FIELDS) * 8 > params_pos)
+		return -(jlong)EFAULT;
+	nfields = get64(s, 7);
+	if (nfields > SS_DEV_LAYOUT_MAX_FIELDS)
+		return -(jlong)EINVAL;
+	memset(&spec, 0, sizeof(spec));
+	spec.tasklet_id = (uint32_t)get64(s, 0);
+	spec.mem_budget = (uint32_t)get64(s, 1);
+	spec.step_limit = get64(s, 2);
+	spec.output_oid = get64(s, 3);
+	spec.layout.kind = (uint8_t)get64(s, 4);
+	spec.layout.line_delim = (uint8_t)get64(s, 5);
+	spec.layout.field_sep = (uint8_t)get64(s, 6);
+	spec.layout.nfields = (uint8_t)nfields;
+	spec.layout.record_size = (uint32_t)get64(s, 8);
+	for (i = 0; i < nfields; i++) {
+		unsigned f = SPEC_FIELDS + i * 5;
+
+		spec.layout.fields[i].offset = (uint16_t)get64(s, f);
+		spec.layout.fields[i].type = (uint8_t)get64(s, f + 1);
+		spec.layout.fields[i].width = (uint8_t)get64(s, f + 2);
+		spec.layout.fields[i].shift = (uint8_t)get64(s, f + 3);
+		spec.layout.fields[i].bits = (uint8_t)get64(s, f + 4);
+	}
+	rc = ss_dev_tasklet_create(dev(h), &spec, params, (uint32_t)params_len, &inst);
+	return id_result(rc, inst);
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletExecute0(JNIEnv *env,
+		jclass cls, jlong h, jlong instance, jobject inputs, jint pos, jint n)
+{
+	const uint8_t *in;
+
+	if (n < 0 || n > INT32_MAX / (jint)sizeof(struct ss_dev_input))
+		return -(jlong)EINVAL;
+	in = region(env, inputs, pos, n * (jint)sizeof(struct ss_dev_input));
+	/* Java writes (oid, offset, length) u64 triples: exactly struct ss_dev_input. */
+	if (in == NULL || ((uintptr_t)in % _Alignof(struct ss_dev_input)) != 0)
+		return -(jlong)EFAULT;
+	return result(ss_dev_tasklet_execute(dev(h), (uint64_t)instance,
+					     (const struct ss_dev_input *)in, (uint32_t)n));
+}
+
+_Static_assert(sizeof(struct ss_dev_input) == 24, "input ranges are three u64");
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletPoll0(JNIEnv *env,
+		jclass cls, jlong h, jlong instance, jobject out)
+{
+	uint8_t *o = region(env, out, 0, PROGRESS_SLOTS * 8);
+	struct ss_dev_progress p;
+	int rc;
+
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_tasklet_poll(dev(h), (uint64_t)instance, &p);
+	if (rc < 0)
+		return fail(rc);
+	put_progress(o, &p);
+	return 0;
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletRead0(JNIEnv *env,
+		jclass cls, jlong h, jlong instance, jlong offset, jobject buf, jint pos, jint len,
+		jobject progress)
+{
+	uint8_t *b = region(env, buf, pos, len);
+	uint8_t *o = NULL;
+	struct ss_dev_progress p;
+	int64_t rc;
+
+	if (b == NULL)
+		return -(jlong)EFAULT;
+	if (progress != NULL) {
+		o = region(env, progress, 0, PROGRESS_SLOTS * 8);
+		if (o == NULL)
+			return -(jlong)EFAULT;
+	}
+	rc = ss_dev_tasklet_read(dev(h), (uint64_t)instance, (uint64_t)offset, b, (size_t)len,
+				 o != NULL ? &p : NULL);
+	if (rc >= 0 && o != NULL)
+		put_progress(o, &p);
+	return result(rc);
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletDestroy0(JNIEnv *env,
+		jclass cls, jlong h, jlong instance)
+{
+	return result(ss_dev_tasklet_destroy(dev(h), (uint64_t)instance));
+}

@@ -1,0 +1,455 @@
+/*
+ * The command layer: open a drive by URI, hold a protocol session, and run commands.
+ * A standard ATA command is one pass-through CDB. An object command is a SEND of the
+ * request packet (LBA = tag) and a RECV of the reply with the same tag; the drive keeps
+ * the reply in a slot keyed by the tag, so pairs from many threads and processes
+ * interleave safely. Tags are session << 16 | seq.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "device_internal.h"
+#include "errinfo.h"
+
+#define DEFAULT_TIMEOUT_MS 30000
+#define BACKOFF_MIN_US 20
+#define BACKOFF_MAX_US 5000
+#define TAG_IN_USE_RETRIES 64
+#define SUBJECT_MAX 96
+#define ASC_PASS_THROUGH_INFO 0x00
+#define ASCQ_PASS_THROUGH_INFO 0x1D
+
+/* ---- per-thread packet buffers (allocated once per thread, grown, never per call) -- */
+
+struct pkt_buf {
+	uint8_t *p;
+	size_t cap;
+};
+
+struct thread_bufs {
+	struct pkt_buf send;
+	struct pkt_buf recv;
+};
+
+static pthread_key_t bufs_key;
+static pthread_once_t bufs_once = PTHREAD_ONCE_INIT;
+static _Thread_local struct thread_bufs *tbufs;
+
+static void bufs_free(void *arg)
+{
+	struct thread_bufs *b = arg;
+
+	free(b->send.p);
+	free(b->recv.p);
+	free(b);
+}
+
+static void bufs_key_init(void)
+{
+	pthread_key_create(&bufs_key, bufs_free);
+}
+
+static int buf_reserve(struct pkt_buf *b, size_t need)
+{
+	void *p;
+	size_t cap = b->cap ? b->cap : 8192;
+
+	if (need <= b->cap)
+		return 0;
+	while (cap < need)
+		cap *= 2;
+	if (posix_memalign(&p, 4096, cap))
+		return ss_err(-ENOMEM, 0, "out of memory for a %zu-byte packet buffer", cap);
+	free(b->p);
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+static struct thread_bufs *thread_bufs(void)
+{
+	if (tbufs)
+		return tbufs;
+	pthread_once(&bufs_once, bufs_key_init);
+	tbufs = calloc(1, sizeof(*tbufs));
+	if (tbufs)
+		pthread_setspecific(bufs_key, tbufs);
+	return tbufs;
+}
+
+/* ---- names ------------------------------------------------------------------------- */
+
+const char *ss_opcode_name(uint16_t opcode)
+{
+	switch (opcode) {
+	case SS_OP_OPEN_SESSION: return "OPEN_SESSION";
+	case SS_OP_CLOSE_SESSION: return "CLOSE_SESSION";
+	case SS_OP_DRIVE_INFO: return "DRIVE_INFO";
+	case SS_OP_LOOKUP: return "LOOKUP";
+	case SS_OP_CREATE: return "CREATE";
+	case SS_OP_WRITE: return "WRITE";
+	case SS_OP_READ: return "READ";
+	case SS_OP_TRUNCATE: return "TRUNCATE";
+	case SS_OP_REMOVE: return "REMOVE";
+	case SS_OP_RENAME: return "RENAME";
+	case SS_OP_STAT: return "STAT";
+	case SS_OP_LIST: return "LIST";
+	case SS_OP_SET_TIMES: return "SET_TIMES";
+	case SS_OP_EXTENTS: return "EXTENTS";
+	case SS_OP_FLUSH: return "FLUSH";
+	case SS_OP_FSSTAT: return "FSSTAT";
+	case SS_OP_CREATE_OBJECT: return "CREATE_OBJECT";
+	case SS_OP_EXECUTE_OBJECT: return "EXECUTE_OBJECT";
+	case SS_OP_READ_OBJECT: return "READ_OBJECT";
+	case SS_OP_DESTROY_OBJECT: return "DESTROY_OBJECT";
+	case SS_OP_COUNTERS: return "COUNTERS";
+	default: return "UNKNOWN_OPCODE";
+	}
+}
+
+/* ---- standard ATA commands --------------------------------------------------------- */
+
+/* An ATA error. The firmware puts its reason code in LBA[15:0] of every error it
+ * returns; an LBA that is no reason code (a plain drive's failing LBA) gives -EIO. */
+static int ata_error(const struct ss_sat_cmd *c, const struct ss_sat_regs *r)
+{
+	int reason = (int)(r->lba & 0xFFFF);
+
+	if (reason <= 0 || !strcmp(ss_dev_reason_name(reason), "UNKNOWN")) {
+		if (r->error & 0x40) /* UNC */
+			reason = SS_R_MEDIA_ERROR;
+		return ss_err(-EIO, reason > 0 ? reason : 0,
+			      "ATA command 0x%02x failed: status 0x%02x error 0x%02x",
+			      c->command, r->status, r->error);
+	}
+	return ss_err(-ss_reason_errno(reason), reason, "the drive refused the %s: %s (%s)",
+		      c->command == SS_ATA_OBJ_SEND	? "request"
+		      : c->command == SS_ATA_OBJ_RECV ? "reply transfer"
+						      : "ATA command",
+		      ss_dev_reason_name(reason), strerror(ss_reason_errno(reason)));
+}
+
+int ss_ata_exec(struct ss_dev *d, const struct ss_sat_cmd *c, void *data, uint32_t len,
+		struct ss_sat_regs *regs)
+{
+	struct ss_sat_sense sense;
+	struct ss_xfer x;
+	int rc;
+
+	memset(&x, 0, sizeof(x));
+	rc = ss_sat_encode16(c, x.cdb);
+	if (rc)
+		return ss_err(rc, 0, "ATA command 0x%02x does not fit ATA PASS-THROUGH(16)",
+			      c->command);
+	x.data = data;
+	x.len = len;
+	x.dir = c->dir;
+	x.timeout_ms = d->timeout_ms;
+	rc = d->tp->ops->submit(d->tp, &x);
+	if (rc)
+		return rc;
+	if (x.scsi_status == SS_SCSI_GOOD)
+		return 0;
+	rc = ss_sat_decode_sense(x.sense, x.sense_len, &sense);
+	if (rc)
+		return ss_err(-EIO, 0, "ATA command 0x%02x: CHECK CONDITION with malformed sense",
+			      c->command);
+	if (sense.has_regs && regs)
+		*regs = sense.regs;
+	if (sense.has_regs && (sense.regs.status & 0x01))
+		return ata_error(c, &sense.regs);
+	if (sense.key == SS_SAT_KEY_RECOVERED && sense.asc == ASC_PASS_THROUGH_INFO &&
+	    sense.ascq == ASCQ_PASS_THROUGH_INFO)
+		return 0;
+	if (sense.key == SS_SAT_KEY_NO_SENSE && sense.has_regs)
+		return 0;
+	return ss_err(-EIO, 0, "ATA command 0x%02x: sense key 0x%x asc 0x%02x ascq 0x%02x",
+		      c->command, sense.key, sense.asc, sense.ascq);
+}
+
+/* ---- object commands --------------------------------------------------------------- */
+
+static uint64_t mono_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+static uint64_t wall_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+struct backoff {
+	uint64_t deadline_us;
+	uint32_t delay_us;
+};
+
+/* \return 1 to retry after sleeping, 0 when the budget is spent. */
+static int backoff_wait(struct backoff *b)
+{
+	if (mono_us() >= b->deadline_us)
+		return 0;
+	usleep(b->delay_us);
+	b->delay_us = b->delay_us * 2 > BACKOFF_MAX_US ? BACKOFF_MAX_US : b->delay_us * 2;
+	return 1;
+}
+
+static uint32_t next_tag(struct ss_dev *d)
+{
+	uint32_t seq = __atomic_fetch_add(&d->seq, 1, __ATOMIC_RELAXED);
+
+	return (uint32_t)d->session << 16 | (seq & 0xFFFF);
+}
+
+/* SEND with CK_COND: the drive returns the reply's length in sectors in COUNT, so the
+ * RECV moves only that much over the link. \return as ss_ata_exec; *reply_sectors is 0
+ * when the drive did not say. */
+static int send_packet(struct ss_dev *d, uint8_t *pkt, size_t wire, uint32_t tag,
+		       uint32_t *reply_sectors)
+{
+	struct ss_sat_cmd c = {
+		.command = SS_ATA_OBJ_SEND,
+		.device = 0x40,
+		.count = (uint16_t)(wire / SS_SECTOR),
+		.lba = tag,
+		.protocol = SS_SAT_PROTO_DMA,
+		.dir = SS_SAT_DIR_OUT,
+		.extend = 1,
+		.ck_cond = 1,
+	};
+	struct ss_sat_regs r;
+	int rc;
+
+	memset(&r, 0, sizeof(r));
+	rc = ss_ata_exec(d, &c, pkt, (uint32_t)wire, &r);
+	*reply_sectors = rc ? 0 : r.count;
+	return rc;
+}
+
+static int recv_packet(struct ss_dev *d, uint8_t *buf, size_t len, uint32_t tag)
+{
+	struct ss_sat_cmd c = {
+		.command = SS_ATA_OBJ_RECV,
+		.device = 0x40,
+		.count = (uint16_t)(len / SS_SECTOR),
+		.lba = tag,
+		.protocol = SS_SAT_PROTO_DMA,
+		.dir = SS_SAT_DIR_IN,
+		.extend = 1,
+	};
+
+	return ss_ata_exec(d, &c, buf, (uint32_t)len, NULL);
+}
+
+/* One SEND/RECV pair. \return 1 when the drive said BUSY (nothing was done), else as
+ * ss_obj_exec. */
+static int exchange(struct ss_dev *d, struct thread_bufs *b, struct ss_pkt_req *req,
+		    size_t wire, size_t rwire, struct ss_pkt_reply *rep)
+{
+	uint32_t reply_sectors;
+	const char *why;
+	int rc, tries = 0;
+
+	for (;;) {
+		rc = send_packet(d, b->send.p, wire, req->tag, &reply_sectors);
+		if (rc != -EBUSY || ss_dev_last_reason() != SS_R_TAG_IN_USE)
+			break;
+		/* A reply with this tag was never received (an earlier transport failure):
+		 * move to the next tag. */
+		if (++tries > TAG_IN_USE_RETRIES)
+			return rc;
+		req->tag = next_tag(d);
+		ss_put_le32(b->send.p + offsetof(struct ss_pkt_hdr, tag), req->tag);
+		ss_put_le32(b->send.p + offsetof(struct ss_pkt_hdr, crc32c), 0);
+		ss_put_le32(b->send.p + offsetof(struct ss_pkt_hdr, crc32c),
+			    ss_pkt_crc32c(0, b->send.p,
+					  SS_PKT_HDR_SIZE +
+					  ss_le32(b->send.p + offsetof(struct ss_pkt_hdr,
+								       payload_len))));
+	}
+	if (rc == -EAGAIN && ss_dev_last_reason() == SS_R_BUSY)
+		return 1;
+	if (rc)
+		return rc;
+	if (reply_sectors && (size_t)reply_sectors * SS_SECTOR < rwire)
+		rwire = (size_t)reply_sectors * SS_SECTOR;
+	rc = recv_packet(d, b->recv.p, rwire, req->tag);
+	if (rc)
+		return rc;
+	rc = ss_pkt_decode_reply(b->recv.p, rwire, req->opcode, req->tag, rep, &why);
+	if (rc)
+		return ss_err(rc, 0, "%s", why);
+	if (rep->status == -EAGAIN && rep->reason == SS_R_BUSY)
+		return 1;
+	if (rep->status > 0)
+		return ss_err(-EPROTO, 0, "reply status %d is not an errno", rep->status);
+	if (rep->status < 0)
+		return ss_err(rep->status, (int)rep->reason, "%s (%s)",
+			      ss_dev_reason_name((int)rep->reason), strerror(-rep->status));
+	return 0;
+}
+
+int ss_obj_exec(struct ss_dev *d, const struct ss_pkt_req *req_in,
+		const struct ss_pkt_seg *segs, int nseg, struct ss_pkt_reply *rep,
+		const char *subject)
+{
+	struct thread_bufs *b = thread_bufs();
+	struct ss_pkt_req req = *req_in;
+	struct backoff bo;
+	size_t payload = 0, rwire;
+	long wire;
+	int rc;
+
+	if (!b)
+		return ss_err(-ENOMEM, 0, "out of memory for packet buffers");
+	for (int i = 0; i < nseg; i++)
+		payload += segs[i].len;
+	if (payload > SS_PKT_MAX_PAYLOAD || req.reply_max > SS_PKT_MAX_PAYLOAD)
+		return ss_err(-E2BIG, SS_R_BAD_LENGTH, "%s: packet larger than %u bytes",
+			      ss_opcode_name(req.opcode), SS_PKT_MAX_BYTES);
+	rwire = ss_pkt_wire_size(req.reply_max);
+	rc = buf_reserve(&b->send, ss_pkt_wire_size(payload));
+	if (!rc)
+		rc = buf_reserve(&b->recv, rwire);
+	if (rc)
+		return rc;
+
+	if (!req.host_time_ns)
+		req.host_time_ns = wall_ns();
+	bo.deadline_us = mono_us() + (uint64_t)d->busy_retry_ms * 1000u;
+	bo.delay_us = BACKOFF_MIN_US;
+	for (;;) {
+		req.tag = next_tag(d);
+		wire = ss_pkt_encode(b->send.p, b->send.cap, &req, segs, nseg);
+		if (wire < 0)
+			return ss_err((int)wire, SS_R_BAD_LENGTH, "%s: payload too large",
+				      ss_opcode_name(req.opcode));
+		rc = exchange(d, b, &req, (size_t)wire, rwire, rep);
+		if (rc != 1)
+			break;
+		if (!backoff_wait(&bo)) {
+			rc = ss_err(-EAGAIN, SS_R_BUSY, "drive stayed BUSY for %u ms",
+				    d->busy_retry_ms);
+			break;
+		}
+	}
+	/* A long subject is cut so the reason after it stays in the message. */
+	if (rc)
+		return ss_err_context(rc, "%s%s%.*s%s", ss_opcode_name(req.opcode),
+				      subject ? " " : "", SUBJECT_MAX, subject ? subject : "",
+				      subject && strlen(subject) > SUBJECT_MAX ? "..." : "");
+	return 0;
+}
+
+/* ---- open / close ------------------------------------------------------------------ */
+
+static int open_transport(struct ss_dev *d, const char *uri)
+{
+	const char *colon = strchr(uri, ':');
+	const char *path;
+	size_t n;
+
+	if (!colon || colon == uri)
+		return ss_err(-EINVAL, 0, "device URI '%s' has no scheme (emu:, unix: or sg:)",
+			      uri);
+	n = (size_t)(colon - uri);
+	path = colon + 1;
+	if (!*path)
+		return ss_err(-EINVAL, 0, "device URI '%s' has no path", uri);
+	if (n >= sizeof(d->scheme))
+		return ss_err(-EINVAL, 0, "device URI '%s': unknown scheme", uri);
+	memcpy(d->scheme, uri, n);
+	d->scheme[n] = '\0';
+	if (!strcmp(d->scheme, "emu"))
+		return ss_transport_emu_open(path, &d->tp);
+	if (!strcmp(d->scheme, "unix"))
+		return ss_transport_unix_open(path, &d->tp);
+	if (!strcmp(d->scheme, "sg"))
+		return ss_transport_sg_open(path, d->timeout_ms, &d->tp);
+	return ss_err(-EINVAL, 0, "device URI '%s': unknown scheme '%s' (emu:, unix: or sg:)",
+		      uri, d->scheme);
+}
+
+static int open_session(struct ss_dev *d)
+{
+	struct ss_pkt_req req = {.opcode = SS_OP_OPEN_SESSION};
+	struct ss_pkt_reply rep;
+	int rc;
+
+	/* Session 0 is the drive's for opening sessions; seq from the pid keeps two
+	 * processes opening at once apart (a clash only costs a TAG_IN_USE retry). */
+	d->session = 0;
+	d->seq = (uint32_t)getpid();
+	rc = ss_obj_exec(d, &req, NULL, 0, &rep, NULL);
+	if (rc)
+		return rc;
+	if (rep.value0 == 0 || rep.value0 > 0xFFFF)
+		return ss_err(-EPROTO, 0, "OPEN_SESSION returned session id %llu",
+			      (unsigned long long)rep.value0);
+	d->session = (uint16_t)rep.value0;
+	d->seq = 0;
+	return 0;
+}
+
+int ss_dev_open(const char *uri, const struct ss_dev_open_opts *opts, struct ss_dev **out)
+{
+	struct ss_dev *d;
+	int rc;
+
+	ss_err_clear();
+	if (!uri || !out)
+		return ss_err(-EINVAL, 0, "ss_dev_open: NULL argument");
+	d = calloc(1, sizeof(*d));
+	if (!d)
+		return ss_err(-ENOMEM, 0, "out of memory");
+	d->timeout_ms = opts && opts->timeout_ms ? opts->timeout_ms : DEFAULT_TIMEOUT_MS;
+	d->busy_retry_ms = opts && opts->busy_retry_ms ? opts->busy_retry_ms
+						       : SS_DEV_BUSY_RETRY_MS;
+	rc = open_transport(d, uri);
+	if (rc)
+		goto err_free;
+	rc = open_session(d);
+	if (rc)
+		goto err_close;
+	rc = ss_dev_drive_info(d, &d->info);
+	if (rc)
+		goto err_close;
+	*out = d;
+	return 0;
+
+err_close:
+	d->tp->ops->close(d->tp);
+err_free:
+	free(d);
+	return ss_err_context(rc, "%s", uri);
+}
+
+int ss_dev_close(struct ss_dev *d)
+{
+	struct ss_pkt_req req = {.opcode = SS_OP_CLOSE_SESSION};
+	struct ss_pkt_reply rep;
+	int rc;
+
+	ss_err_clear();
+	if (!d)
+		return 0;
+	rc = ss_obj_exec(d, &req, NULL, 0, &rep, NULL);
+	d->tp->ops->close(d->tp);
+	free(d);
+	return rc;
+}
+
+const char *ss_dev_transport(const struct ss_dev *d)
+{
+	return d->scheme;
+}

@@ -1,0 +1,50 @@
+/*
+ * The command layer shared by device.c (object commands), ata.c (standard ATA commands
+ * through SAT) and smart.c.
+ */
+#ifndef SS_NATIVE_DEVICE_INTERNAL_H
+#define SS_NATIVE_DEVICE_INTERNAL_H
+
+#include <stdint.h>
+
+#include "packet.h"
+#include "smartssd/sat.h"
+#include "smartssd/smartssd.h"
+#include "transport.h"
+
+#define SS_DEV_SCHEME_MAX 8
+
+struct ss_dev {
+	struct ss_transport *tp;
+	char scheme[SS_DEV_SCHEME_MAX];   /* "emu", "unix", "sg" */
+	uint16_t session;
+	uint32_t seq;                     /* atomic: low 16 bits of the next tag */
+	uint32_t timeout_ms;
+	uint32_t busy_retry_ms;
+	struct ss_dev_info info;          /* read at open */
+};
+
+/**
+ * Run one standard ATA command through the transport. regs (may be NULL) receives the
+ * returned registers when the drive sent them (ck_cond, or an error).
+ * \return 0; -EIO (ATA error; with ABRT the reason code from LBA[15:0] is recorded and
+ *         its errno returned), or a transport errno. The per-thread detail is set.
+ */
+int ss_ata_exec(struct ss_dev *d, const struct ss_sat_cmd *c, void *data, uint32_t len,
+		struct ss_sat_regs *regs);
+
+/**
+ * Run one object command: SEND the request, RECV its reply (paired by tag), retrying
+ * BUSY with backoff. The reply's payload points into a per-thread buffer valid until the
+ * thread's next command.
+ * `subject` (a path, "oid N"; may be NULL) names what the command was about in messages.
+ * \return the reply's status (0 or negative errno, with reason and message recorded), or
+ *         a transport / protocol errno.
+ */
+int ss_obj_exec(struct ss_dev *d, const struct ss_pkt_req *req, const struct ss_pkt_seg *segs,
+		int nseg, struct ss_pkt_reply *rep, const char *subject);
+
+/** Name of an opcode for messages ("LOOKUP"). */
+const char *ss_opcode_name(uint16_t opcode);
+
+#endif

@@ -1,0 +1,129 @@
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "smartssd/smartssd.h"
+#include "ss_proto.h"
+#include "errinfo.h"
+
+static _Thread_local int last_reason;
+static _Thread_local char last_msg[SS_DEV_MSG_MAX];
+
+void ss_err_clear(void)
+{
+	last_reason = 0;
+	last_msg[0] = '\0';
+}
+
+int ss_err(int rc, int reason, const char *fmt, ...)
+{
+	va_list ap;
+
+	last_reason = reason;
+	va_start(ap, fmt);
+	vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+int ss_err_context(int rc, const char *fmt, ...)
+{
+	char prefix[SS_DEV_MSG_MAX], old[SS_DEV_MSG_MAX];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	vsnprintf(prefix, sizeof(prefix), fmt, ap);
+	va_end(ap);
+	memcpy(old, last_msg, sizeof(old));
+	n = snprintf(last_msg, sizeof(last_msg), "%s: ", prefix);
+	if (n > 0 && (size_t)n < sizeof(last_msg) - 1) {
+		size_t room = sizeof(last_msg) - 1 - (size_t)n, len = strlen(old);
+
+		if (len > room)
+			len = room;
+		memcpy(last_msg + n, old, len);
+		last_msg[(size_t)n + len] = '\0';
+	}
+	return rc;
+}
+
+int ss_dev_last_reason(void)
+{
+	return last_reason;
+}
+
+const char *ss_dev_last_message(void)
+{
+	return last_msg;
+}
+
+size_t ss_dev_last_message_copy(char *buf, size_t len)
+{
+	size_t n = strlen(last_msg);
+
+	if (len) {
+		size_t c = n < len - 1 ? n : len - 1;
+
+		memcpy(buf, last_msg, c);
+		buf[c] = '\0';
+	}
+	return n;
+}
+
+static const struct {
+	const char *name;
+	int err;
+} reasons[] = {
+	[SS_R_OK] = {"OK", 0},
+	[SS_R_BAD_MAGIC] = {"BAD_MAGIC", EBADMSG},
+	[SS_R_BAD_VERSION] = {"BAD_VERSION", EPROTO},
+	[SS_R_BAD_CRC] = {"BAD_CRC", EBADMSG},
+	[SS_R_BAD_LENGTH] = {"BAD_LENGTH", EINVAL},
+	[SS_R_BAD_OPCODE] = {"BAD_OPCODE", ENOSYS},
+	[SS_R_BAD_FIELD] = {"BAD_FIELD", EINVAL},
+	[SS_R_TAG_MISMATCH] = {"TAG_MISMATCH", EPROTO},
+	[SS_R_TAG_IN_USE] = {"TAG_IN_USE", EBUSY},
+	[SS_R_NO_REPLY] = {"NO_REPLY", ENODATA},
+	[SS_R_REPLY_TOO_BIG] = {"REPLY_TOO_BIG", EOVERFLOW},
+	[SS_R_BUSY] = {"BUSY", EAGAIN},
+	[SS_R_BAD_PATH] = {"BAD_PATH", EINVAL},
+	[SS_R_NO_SUCH_OBJECT] = {"NO_SUCH_OBJECT", ENOENT},
+	[SS_R_EXISTS] = {"EXISTS", EEXIST},
+	[SS_R_NOT_DIR] = {"NOT_DIR", ENOTDIR},
+	[SS_R_IS_DIR] = {"IS_DIR", EISDIR},
+	[SS_R_NOT_EMPTY] = {"NOT_EMPTY", ENOTEMPTY},
+	[SS_R_NAME_TOO_LONG] = {"NAME_TOO_LONG", ENAMETOOLONG},
+	[SS_R_DRIVE_FULL] = {"DRIVE_FULL", ENOSPC},
+	[SS_R_TOO_MANY_OBJECTS] = {"TOO_MANY_OBJECTS", ENOSPC},
+	[SS_R_BAD_LAYOUT] = {"BAD_LAYOUT", EINVAL},
+	[SS_R_UNKNOWN_TASKLET] = {"UNKNOWN_TASKLET", ENOENT},
+	[SS_R_TASKLET_PARAMS] = {"TASKLET_PARAMS", EINVAL},
+	[SS_R_TASKLET_BUDGET] = {"TASKLET_BUDGET", ENOMEM},
+	[SS_R_TASKLET_STEPS] = {"TASKLET_STEPS", ETIME},
+	[SS_R_TASKLET_FAILED] = {"TASKLET_FAILED", ECANCELED},
+	[SS_R_TASKLET_RUNNING] = {"TASKLET_RUNNING", EBUSY},
+	[SS_R_MEDIA_ERROR] = {"MEDIA_ERROR", EIO},
+	[SS_R_LBA_RANGE] = {"LBA_RANGE", ERANGE},
+	[SS_R_LBA_PROTECTED] = {"LBA_PROTECTED", EPERM},
+	[SS_R_BAD_SESSION] = {"BAD_SESSION", EBADF},
+	[SS_R_RENAME_INTO_SELF] = {"RENAME_INTO_SELF", EINVAL},
+	[SS_R_ROOT] = {"ROOT", EBUSY},
+};
+
+const char *ss_dev_reason_name(int reason)
+{
+	if (reason < 0 || (size_t)reason >= sizeof(reasons) / sizeof(reasons[0]) ||
+	    !reasons[reason].name)
+		return "UNKNOWN";
+	return reasons[reason].name;
+}
+
+int ss_reason_errno(int reason)
+{
+	if (reason <= 0 || (size_t)reason >= sizeof(reasons) / sizeof(reasons[0]) ||
+	    !reasons[reason].name)
+		return EIO;
+	return reasons[reason].err;
+}

@@ -1,0 +1,54 @@
+/*
+ * The final hand-off: one ATA PASS-THROUGH(16) CDB with its data buffer to a drive, and
+ * the SCSI status and sense data back. Everything above (packets, sessions, SMART) is
+ * shared by the sg, emu and unix transports.
+ */
+#ifndef SS_NATIVE_TRANSPORT_H
+#define SS_NATIVE_TRANSPORT_H
+
+#include <stdint.h>
+
+#include "smartssd/sat.h"
+#include "smartssd/smartssd.h"
+
+#define SS_SCSI_GOOD 0x00
+#define SS_SCSI_CHECK_CONDITION 0x02
+
+struct ss_xfer {
+	uint8_t cdb[SS_SAT_CDB_LEN];
+	void *data;
+	uint32_t len;                     /* bytes; a multiple of 512 for data commands */
+	uint8_t dir;                      /* enum ss_sat_dir */
+	uint32_t timeout_ms;
+	/* out */
+	uint8_t scsi_status;
+	uint32_t sense_len;
+	uint8_t sense[SS_SAT_SENSE_MAX];
+};
+
+struct ss_transport;
+
+struct ss_transport_ops {
+	const char *name;
+	/** Run one command. \return 0 when the drive completed it (outcome in scsi_status
+	 *  and sense), or a negative errno when the transport failed (-ENOTCONN once the
+	 *  drive or daemon is gone), with the per-thread message set. Thread-safe. */
+	int (*submit)(struct ss_transport *t, struct ss_xfer *x);
+	/** Modelled time and energy; -ENOTSUP for real drives. */
+	int (*model)(struct ss_transport *t, struct ss_dev_model *m);
+	void (*close)(struct ss_transport *t);
+};
+
+struct ss_transport {
+	const struct ss_transport_ops *ops;
+	const char *path;                 /* the URI's path part */
+};
+
+/* Test seam of the sg transport: the SG_IO ioctl, replaceable to capture the sg_io_hdr. */
+extern int (*ss_sg_io_hook)(int fd, void *sg_io_hdr);
+
+int ss_transport_sg_open(const char *path, uint32_t timeout_ms, struct ss_transport **out);
+int ss_transport_emu_open(const char *path, struct ss_transport **out);
+int ss_transport_unix_open(const char *path, struct ss_transport **out);
+
+#endif

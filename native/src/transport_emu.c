@@ -1,0 +1,120 @@
+/*
+ * emu: the emulated drive inside this process (ss_emu.h). One process holds an image at
+ * a time; the emulator says so ("... use the daemon") and we pass its words on.
+ *
+ * URI path: /path/drive.img, optionally followed by "?time=realtime" (or "?time=virtual",
+ * the default) to choose how the drive paces completions.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "errinfo.h"
+#include "ss_emu.h"
+#include "transport.h"
+
+#define EMU_ERR_MAX 256
+
+struct emu_transport {
+	struct ss_transport base;
+	struct ss_emu_drive *drive;
+	char path[];
+};
+
+static int emu_submit(struct ss_transport *t, struct ss_xfer *x)
+{
+	struct emu_transport *e = (struct emu_transport *)t;
+	int dir = x->dir == SS_SAT_DIR_IN	 ? SS_EMU_DIR_FROM_DRIVE
+		  : x->dir == SS_SAT_DIR_OUT ? SS_EMU_DIR_TO_DRIVE
+					     : SS_EMU_DIR_NONE;
+	int rc;
+
+	rc = ss_emu_submit(e->drive, x->cdb, x->dir == SS_SAT_DIR_NONE ? NULL : x->data,
+			   x->dir == SS_SAT_DIR_NONE ? 0 : x->len, dir, x->sense,
+			   sizeof(x->sense), &x->scsi_status);
+	if (rc == -ECANCELED)
+		return ss_err(-ENOTCONN, 0, "emu %s: the emulated drive is closing", e->path);
+	if (rc < 0)
+		return ss_err(rc, 0, "emu %s: the emulated drive refused the command: %s",
+			      e->path, strerror(-rc));
+	x->sense_len = (uint32_t)rc;
+	return 0;
+}
+
+static int emu_model(struct ss_transport *t, struct ss_dev_model *m)
+{
+	struct emu_transport *e = (struct emu_transport *)t;
+	struct ss_emu_counters c;
+
+	ss_emu_get_counters(e->drive, &c);
+	m->now_ns = c.now_ns;
+	m->host_commands = c.host_commands;
+	m->link_bytes_in = c.link_bytes_in;
+	m->link_bytes_out = c.link_bytes_out;
+	m->page_reads = c.page_reads;
+	m->page_programs = c.page_programs;
+	m->block_erases = c.block_erases;
+	m->isp_instructions = c.isp_instructions;
+	m->isp_dram_accesses = c.isp_dram_accesses;
+	m->isp_pages = c.isp_pages;
+	m->link_busy_ns = c.link_busy_ns;
+	m->isp_busy_ns = c.isp_busy_ns;
+	m->energy_nand_read_nj = c.energy_nand_read_nj;
+	m->energy_nand_program_nj = c.energy_nand_program_nj;
+	m->energy_nand_erase_nj = c.energy_nand_erase_nj;
+	m->energy_link_nj = c.energy_link_nj;
+	m->energy_isp_nj = c.energy_isp_nj;
+	m->energy_idle_nj = c.energy_idle_nj;
+	m->energy_total_nj = c.energy_total_nj;
+	return 0;
+}
+
+static void emu_close(struct ss_transport *t)
+{
+	struct emu_transport *e = (struct emu_transport *)t;
+
+	ss_emu_close(e->drive);
+	free(e);
+}
+
+static const struct ss_transport_ops emu_ops = {
+	.name = "emu",
+	.submit = emu_submit,
+	.model = emu_model,
+	.close = emu_close,
+};
+
+int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
+{
+	struct ss_emu_drive_opts o;
+	struct emu_transport *e;
+	char err[EMU_ERR_MAX] = "";
+	const char *q = strchr(uri_path, '?');
+	size_t n = q ? (size_t)(q - uri_path) : strlen(uri_path);
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.time_mode = SS_EMU_TIME_VIRTUAL;
+	if (q) {
+		if (strncmp(q + 1, "time=", 5) || ss_emu_time_mode_parse(q + 6, &o.time_mode))
+			return ss_err(-EINVAL, 0,
+				      "emu %s: unknown option '%s' (time=virtual or time=realtime)",
+				      uri_path, q + 1);
+	}
+	e = calloc(1, sizeof(*e) + n + 1);
+	if (!e)
+		return ss_err(-ENOMEM, 0, "emu %s: out of memory", uri_path);
+	memcpy(e->path, uri_path, n);
+	e->path[n] = '\0';
+	rc = ss_emu_open(e->path, &o, &e->drive, err, sizeof(err));
+	if (rc) {
+		ss_err(rc, 0, "emu %s: %s", e->path, err[0] ? err : strerror(-rc));
+		free(e);
+		return rc;
+	}
+	e->base.ops = &emu_ops;
+	e->base.path = e->path;
+	*out = &e->base;
+	return 0;
+}

@@ -1,0 +1,120 @@
+/*
+ * Test fixtures: a small formatted drive image in a temp folder, served in-process (emu:)
+ * or by a smartssd-devd child (unix:).
+ */
+#ifndef SS_NATIVE_DEVTEST_H
+#define SS_NATIVE_DEVTEST_H
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ss_emu.h"
+
+struct devtest {
+	char dir[40];
+	char image[100];
+	char sock[100];
+	char uri[160];
+	pid_t daemon;
+};
+
+/* A small drive: 4 channels x 1 way x blocks_per_die x 32 pages of 8 KiB (64 blocks:
+ * 64 MiB). max_objects 0: the object store's default. */
+static inline int devtest_format_geo(struct devtest *t, uint32_t max_objects,
+				     uint32_t blocks_per_die)
+{
+	struct ss_emu_drive_opts o;
+	char err[256] = "";
+	int rc;
+
+	memset(t, 0, sizeof(*t));
+	snprintf(t->dir, sizeof(t->dir), "/tmp/ss_native_XXXXXX");
+	if (!mkdtemp(t->dir)) {
+		perror("mkdtemp");
+		return -errno;
+	}
+	snprintf(t->image, sizeof(t->image), "%s/drive.img", t->dir);
+	snprintf(t->sock, sizeof(t->sock), "%s/devd.sock", t->dir);
+	memset(&o, 0, sizeof(o));
+	o.flash.geo.channels = 4;
+	o.flash.geo.ways = 1;
+	o.flash.geo.blocks_per_die = blocks_per_die;
+	o.flash.geo.pages_per_block = 32;
+	o.flash.geo.page_size = 8192;
+	o.flash.geo.spare_size = 256;
+	o.max_objects = max_objects;
+	rc = ss_emu_format(t->image, &o, NULL, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "format %s: %d %s\n", t->image, rc, err);
+	snprintf(t->uri, sizeof(t->uri), "emu:%s", t->image);
+	return rc;
+}
+
+static inline int devtest_format(struct devtest *t, uint32_t max_objects)
+{
+	return devtest_format_geo(t, max_objects, 64);
+}
+
+/* Start smartssd-devd on the image and wait (bounded) until it accepts connections. */
+static inline int devtest_start_daemon(struct devtest *t)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		execl(SS_DEVD_PATH, "smartssd-devd", "--image", t->image, "--socket", t->sock,
+		      (char *)NULL);
+		perror("exec smartssd-devd");
+		_exit(127);
+	}
+	t->daemon = pid;
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", t->sock);
+	for (int i = 0; i < 1000; i++) {
+		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+		int ok = fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+
+		if (fd >= 0)
+			close(fd);
+		if (ok) {
+			snprintf(t->uri, sizeof(t->uri), "unix:%s", t->sock);
+			return 0;
+		}
+		if (waitpid(pid, NULL, WNOHANG) == pid) {
+			t->daemon = 0;
+			fprintf(stderr, "smartssd-devd exited before listening\n");
+			return -ECHILD;
+		}
+		usleep(10000);
+	}
+	fprintf(stderr, "smartssd-devd did not listen on %s\n", t->sock);
+	return -ETIMEDOUT;
+}
+
+static inline void devtest_kill_daemon(struct devtest *t, int sig)
+{
+	if (t->daemon > 0) {
+		kill(t->daemon, sig);
+		waitpid(t->daemon, NULL, 0);
+		t->daemon = 0;
+	}
+}
+
+static inline void devtest_cleanup(struct devtest *t)
+{
+	devtest_kill_daemon(t, SIGTERM);
+	unlink(t->sock);
+	unlink(t->image);
+	rmdir(t->dir);
+}
+
+#endif

@@ -1,0 +1,305 @@
+package org.smartssd.device;
+
+import org.smartssd.device.TaskletFailedException.Failure;
+
+/**
+ * The one mapping from the drive's answers to Java exceptions. A failed native call returns
+ * {@code -((reason << 32) | errno)}: the negative Linux errno in the low 32 bits and the
+ * drive's reason code ({@link Reason}) above it, so no object is allocated for the error path
+ * in C. The reason decides when the drive gave one, the errno otherwise.
+ */
+public final class Errors {
+    private Errors() {
+    }
+
+    /** The errno (positive) of a packed native result. */
+    static int errnoOf(long rc) {
+        return (int) ((-rc) & 0xffffffffL);
+    }
+
+    /** The reason code of a packed native result. */
+    static int reasonOf(long rc) {
+        return (int) ((-rc) >>> 32);
+    }
+
+    /**
+     * Throws the exception for a packed native result when it is negative.
+     *
+     * @param context what was attempted, naming the path or object, e.g. "create /logs/a"
+     * @return rc, when it is not an error
+     */
+    static long check(long rc, String context) throws java.io.IOException {
+        if (rc < 0) {
+            throw translate(-errnoOf(rc), reasonOf(rc), context);
+        }
+        return rc;
+    }
+
+    /** Same as {@link #check(long, String)}, building the context only on failure. */
+    static long check(long rc, String what, Object subject) throws java.io.IOException {
+        if (rc < 0) {
+            throw translate(-errnoOf(rc), reasonOf(rc), what + " " + subject);
+        }
+        return rc;
+    }
+
+    /**
+     * The exception for a failed command.
+     *
+     * @param rc      the negative errno (a positive value is taken as its absolute value)
+     * @param reason  the drive's reason code, 0 when it gave none
+     * @param message what was attempted, naming the path or object id
+     */
+    public static java.io.IOException translate(long rc, int reason, String message) {
+        int errno = (int) Math.abs(rc);
+        Reason r = Reason.of(reason);
+        String text = message + ": " + describe(errno, reason, r);
+        if (r != null && r != Reason.OK) {
+            return byReason(r, text, errno, reason);
+        }
+        return byErrno(text, errno, reason);
+    }
+
+    /**
+     * The exception for a tasklet the drive stopped: {@code error} is the negative errno its
+     * progress reports (-ENOMEM over budget, -ETIME past the step limit, -EINVAL bad
+     * parameters), mapped to the drive's reason and then through {@link #translate}.
+     */
+    public static java.io.IOException taskletFailed(int error, String message) {
+        int reason;
+        switch (Math.abs(error)) {
+            case Errno.ENOMEM:
+                reason = Reason.TASKLET_BUDGET.code();
+                break;
+            case Errno.ETIME:
+                reason = Reason.TASKLET_STEPS.code();
+                break;
+            case Errno.EINVAL:
+                reason = Reason.TASKLET_PARAMS.code();
+                break;
+            default:
+                reason = Reason.TASKLET_FAILED.code();
+                break;
+        }
+        return translate(error == 0 ? -Errno.EIO : error, reason, message);
+    }
+
+    private static String describe(int errno, int reason, Reason r) {
+        StringBuilder sb = new StringBuilder();
+        if (r != null && r != Reason.OK) {
+            sb.append(r.description()).append(" (").append(r.name());
+            if (errno != 0) {
+                sb.append(", ").append(Errno.name(errno));
+            }
+            sb.append(')');
+        } else {
+            sb.append(errnoText(errno)).append(" (").append(Errno.name(errno));
+            if (reason != 0) {
+                sb.append(", drive reason ").append(reason);
+            }
+            sb.append(')');
+        }
+        String hint = hint(errno, r);
+        if (hint != null) {
+            sb.append("; ").append(hint);
+        }
+        return sb.toString();
+    }
+
+    private static String hint(int errno, Reason r) {
+        if (r == null || r == Reason.OK) {
+            switch (errno) {
+                case Errno.EPIPE:
+                case Errno.ECONNRESET:
+                case Errno.ENOTCONN:
+                case Errno.ESHUTDOWN:
+                case Errno.ECONNREFUSED:
+                case Errno.ECONNABORTED:
+                    return "is smartssd-devd running? reopen the device";
+                case Errno.ENOSPC:
+                    return "remove objects or use a larger drive";
+                default:
+                    return null;
+            }
+        }
+        switch (r) {
+            case BAD_VERSION:
+            case BAD_MAGIC:
+            case BAD_OPCODE:
+                return "host library and drive firmware differ: rebuild or reformat with matching versions";
+            case BAD_CRC:
+            case BAD_LENGTH:
+            case TAG_MISMATCH:
+            case NO_REPLY:
+            case REPLY_TOO_BIG:
+                return "the command was not applied; retry, and report it if it repeats";
+            case BUSY:
+            case TAG_IN_USE:
+                return "retry later, or destroy finished tasklet instances";
+            case DRIVE_FULL:
+                return "remove objects or use a larger drive";
+            case TOO_MANY_OBJECTS:
+                return "remove objects, or reformat with a larger object table";
+            case TASKLET_BUDGET:
+                return "create the tasklet with a larger memory budget";
+            case TASKLET_STEPS:
+                return "create the tasklet with a larger step limit";
+            case TASKLET_PARAMS:
+            case BAD_LAYOUT:
+                return "check the tasklet's parameters against builtin_tasklets.h";
+            case BAD_SESSION:
+                return "the drive restarted; reopen the device";
+            default:
+                return null;
+        }
+    }
+
+    private static String errnoText(int errno) {
+        switch (errno) {
+            case Errno.ENOENT: return "no such file, directory or object";
+            case Errno.EEXIST: return "already exists";
+            case Errno.ENOTDIR: return "not a directory";
+            case Errno.EISDIR: return "is a directory";
+            case Errno.ENOTEMPTY: return "directory not empty";
+            case Errno.ENOSPC: return "no space left on the drive";
+            case Errno.EAGAIN:
+            case Errno.EBUSY: return "the drive is busy";
+            case Errno.ENAMETOOLONG: return "name too long";
+            case Errno.EINVAL: return "invalid argument";
+            case Errno.EIO: return "input/output error";
+            case Errno.ENOMEM: return "out of memory";
+            case Errno.ETIME: return "step limit reached";
+            case Errno.EPROTO:
+            case Errno.EBADMSG: return "protocol error";
+            case Errno.EPIPE:
+            case Errno.ECONNRESET:
+            case Errno.ENOTCONN:
+            case Errno.ESHUTDOWN:
+            case Errno.ECONNABORTED: return "the link to the drive is closed";
+            case Errno.ECONNREFUSED: return "nothing listens on the drive's socket";
+            case Errno.ENODEV: return "no such device";
+            case Errno.ENODATA: return "the drive is not formatted";
+            case Errno.ENOSYS:
+            case Errno.ENOTSUP: return "not supported by this drive or transport";
+            case Errno.EROFS: return "the drive is read-only";
+            case Errno.ETIMEDOUT: return "timed out";
+            case Errno.EFBIG: return "too large";
+            case Errno.ERANGE: return "out of range";
+            default: return "error";
+        }
+    }
+
+    private static java.io.IOException byReason(Reason r, String text, int errno, int reason) {
+        switch (r) {
+            case BAD_MAGIC:
+            case BAD_VERSION:
+            case BAD_CRC:
+            case BAD_LENGTH:
+            case BAD_OPCODE:
+            case TAG_MISMATCH:
+            case NO_REPLY:
+            case REPLY_TOO_BIG:
+                return new ProtocolMismatchException(text, errno, reason);
+            case BAD_FIELD:
+                return new InvalidRequestException(text, errno, reason);
+            case TAG_IN_USE:
+            case BUSY:
+                return new DeviceBusyException(text, errno, reason);
+            case BAD_PATH:
+                return new InvalidPathException(text, errno, reason);
+            case NO_SUCH_OBJECT:
+                return new NoSuchObjectException(text, errno, reason);
+            case EXISTS:
+                return new ObjectExistsException(text, errno, reason);
+            case NOT_DIR:
+                return new NotADirectoryException(text, errno, reason);
+            case IS_DIR:
+                return new IsADirectoryException(text, errno, reason);
+            case NOT_EMPTY:
+                return new DirectoryNotEmptyException(text, errno, reason);
+            case NAME_TOO_LONG:
+                return new NameTooLongException(text, errno, reason);
+            case DRIVE_FULL:
+                return new DriveFullException(text, errno, reason);
+            case TOO_MANY_OBJECTS:
+                return new TooManyObjectsException(text, errno, reason);
+            case BAD_LAYOUT:
+                return new TaskletFailedException(text, errno, reason, Failure.LAYOUT);
+            case UNKNOWN_TASKLET:
+                return new TaskletFailedException(text, errno, reason, Failure.UNKNOWN_TASKLET);
+            case TASKLET_PARAMS:
+                return new TaskletFailedException(text, errno, reason, Failure.PARAMS);
+            case TASKLET_BUDGET:
+                return new TaskletFailedException(text, errno, reason, Failure.BUDGET);
+            case TASKLET_STEPS:
+                return new TaskletFailedException(text, errno, reason, Failure.STEPS);
+            case TASKLET_FAILED:
+                return new TaskletFailedException(text, errno, reason, Failure.OTHER);
+            case TASKLET_RUNNING:
+                return new TaskletRunningException(text, errno, reason);
+            case MEDIA_ERROR:
+                return new MediaErrorException(text, errno, reason);
+            case LBA_RANGE:
+            case LBA_PROTECTED:
+                return new LbaAccessException(text, errno, reason);
+            case BAD_SESSION:
+                return new SessionLostException(text, errno, reason);
+            case RENAME_INTO_SELF:
+                return new InvalidRenameException(text, errno, reason);
+            case ROOT:
+                return new RootDirectoryException(text, errno, reason);
+            case OK:
+            default:
+                return byErrno(text, errno, reason);
+        }
+    }
+
+    private static java.io.IOException byErrno(String text, int errno, int reason) {
+        switch (errno) {
+            case Errno.ENOENT:
+                return new NoSuchObjectException(text, errno, reason);
+            case Errno.EEXIST:
+                return new ObjectExistsException(text, errno, reason);
+            case Errno.ENOTDIR:
+                return new NotADirectoryException(text, errno, reason);
+            case Errno.EISDIR:
+                return new IsADirectoryException(text, errno, reason);
+            case Errno.ENOTEMPTY:
+                return new DirectoryNotEmptyException(text, errno, reason);
+            case Errno.ENAMETOOLONG:
+                return new NameTooLongException(text, errno, reason);
+            case Errno.ENOSPC:
+                return new DriveFullException(text, errno, reason);
+            case Errno.EAGAIN:
+            case Errno.EBUSY:
+                return new DeviceBusyException(text, errno, reason);
+            case Errno.EINVAL:
+            case Errno.ERANGE:
+            case Errno.EFBIG:
+                return new InvalidRequestException(text, errno, reason);
+            case Errno.ETIME:
+                return new TaskletFailedException(text, errno, reason, Failure.STEPS);
+            case Errno.EPROTO:
+            case Errno.EBADMSG:
+            case Errno.EILSEQ:
+                return new ProtocolMismatchException(text, errno, reason);
+            case Errno.EPIPE:
+            case Errno.ECONNRESET:
+            case Errno.ENOTCONN:
+            case Errno.ESHUTDOWN:
+            case Errno.ECONNABORTED:
+            case Errno.ECONNREFUSED:
+            case Errno.EBADF:
+                return new TransportClosedException(text, errno, reason);
+            case Errno.EIO:
+                return new MediaErrorException(text, errno, reason);
+            case Errno.ETIMEDOUT:
+                return new DeviceTimeoutException(text, errno, reason);
+            case Errno.ENOSYS:
+            case Errno.ENOTSUP:
+                return new UnsupportedOperationOnDeviceException(text, errno, reason);
+            default:
+                return new SmartSsdException(text, errno, reason);
+        }
+    }
+}

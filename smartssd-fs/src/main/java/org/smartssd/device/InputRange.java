@@ -1,0 +1,24 @@
+package org.smartssd.device;
+
+/**
+ * A byte range of an input object for a tasklet run. Ranges follow Hadoop split rules: the
+ * splits of one object together cover each record exactly once.
+ */
+public record InputRange(long oid, long offset, long length) {
+    /** Length meaning "to the object's end" (UINT64_MAX on the wire). */
+    public static final long TO_END = -1L;
+
+    public InputRange {
+        if (offset < 0) {
+            throw new IllegalArgumentException("input offset " + offset + " is negative");
+        }
+        if (length < 0 && length != TO_END) {
+            throw new IllegalArgumentException("input length " + length + " is negative");
+        }
+    }
+
+    /** The whole object. */
+    public static InputRange whole(long oid) {
+        return new InputRange(oid, 0, TO_END);
+    }
+}

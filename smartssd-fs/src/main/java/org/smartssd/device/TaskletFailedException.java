@@ -1,0 +1,26 @@
+package org.smartssd.device;
+
+/**
+ * The drive refused or stopped a tasklet. {@link #failure()} says why, in the drive's terms:
+ * its parameters or layout were rejected, it overran its memory budget or step limit, the
+ * drive has no such tasklet, or it returned another error.
+ */
+public class TaskletFailedException extends SmartSsdException {
+    private static final long serialVersionUID = 1L;
+
+    /** Why the drive stopped the tasklet. */
+    public enum Failure {
+        PARAMS, LAYOUT, UNKNOWN_TASKLET, BUDGET, STEPS, OTHER
+    }
+
+    private final Failure failure;
+
+    public TaskletFailedException(String message, int errno, int reasonCode, Failure failure) {
+        super(message, errno, reasonCode);
+        this.failure = failure;
+    }
+
+    public Failure failure() {
+        return failure;
+    }
+}

@@ -1,0 +1,51 @@
+package org.smartssd.device.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+import org.smartssd.device.DriveInfo;
+import org.smartssd.device.SmartSsdDevice;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code smartssd format emu:/path/dev0.img [--profile NAME] [--capacity SIZE]}. */
+@Command(name = "format", description = "Create (or overwrite) an emulated drive's image and "
+        + "format it. Only emu: URIs: a real drive is formatted by its vendor tools.")
+final class FormatCommand implements Callable<Integer> {
+    @ParentCommand
+    SmartSsdCli cli;
+
+    @Parameters(index = "0", paramLabel = "URI", description = "emu:/path/to/image")
+    String uri;
+
+    @Option(names = "--profile", paramLabel = "NAME", description = "model profile: a built-in "
+            + "name (kang-smartssd, the default; jasmine-openssd; nvme-modern) or a profile file")
+    String profile;
+
+    @Option(names = "--capacity", paramLabel = "SIZE", description = "raw flash size, e.g. 256M "
+            + "or 16G (default: the profile's); rounded up to whole blocks")
+    String capacity;
+
+    @Option(names = "--max-objects", paramLabel = "N", description = "object table size "
+            + "(default: the object store's)")
+    int maxObjects;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!uri.startsWith("emu:") || uri.length() == 4) {
+            throw new IllegalArgumentException("format takes an emu: URI naming the image file, "
+                    + "got '" + uri + "'");
+        }
+        Path image = Path.of(uri.substring(4));
+        long bytes = capacity == null ? 0 : Sizes.parse(capacity);
+        SmartSsdDevice.formatEmulated(image, profile, bytes, maxObjects);
+        try (SmartSsdDevice d = SmartSsdDevice.open(uri)) {
+            DriveInfo i = d.info();
+            cli.out.printf("formatted %s: %s, %d bytes, %d channels x %d ways, %d-byte pages%n",
+                    image, i.model(), i.capacityBytes(), i.channels(), i.ways(), i.pageSize());
+        }
+        return ExitCodes.OK;
+    }
+}

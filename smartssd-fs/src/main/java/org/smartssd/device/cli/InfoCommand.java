@@ -1,0 +1,72 @@
+package org.smartssd.device.cli;
+
+import java.io.PrintStream;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+
+import org.smartssd.device.DriveCounters;
+import org.smartssd.device.DriveInfo;
+import org.smartssd.device.FsStat;
+import org.smartssd.device.ModelCounters;
+import org.smartssd.device.SmartSsdDevice;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+
+/** {@code smartssd info URI}: identity, space, FTL counters and the emulator's model. */
+@Command(name = "info", description = "Print the drive's identity, space, FTL counters and, "
+        + "for an emulated drive, its modelled time and energy.")
+final class InfoCommand implements Callable<Integer> {
+    @ParentCommand
+    SmartSsdCli cli;
+
+    @Parameters(index = "0", paramLabel = "URI", description = "the drive")
+    String uri;
+
+    @Override
+    public Integer call() throws Exception {
+        try (SmartSsdDevice d = DeviceArgs.open(uri)) {
+            PrintStream o = cli.out;
+            DriveInfo i = d.info();
+            FsStat s = d.fsStat();
+            DriveCounters c = d.counters();
+            Optional<ModelCounters> m = d.modelCounters();
+            o.printf("drive:            %s%n", uri);
+            o.printf("transport:        %s%n", i.transport());
+            o.printf("model:            %s%n", i.model());
+            o.printf("serial:           %s%n", i.serial());
+            o.printf("firmware:         %s%n", i.firmwareRev());
+            o.printf("protocol:         %d%n", i.protoVersion());
+            o.printf("capacity:         %d bytes (%s)%n", i.capacityBytes(), Sizes.human(i.capacityBytes()));
+            o.printf("geometry:         %d channels x %d ways, %d-byte pages%n", i.channels(),
+                    i.ways(), i.pageSize());
+            o.printf("queue depth:      %d%n", i.queueDepth());
+            o.printf("isp batch:        %d pages%n", i.ispBatchPages());
+            o.printf("space:            %d of %d bytes free%n", s.freeBytes(), s.capacityBytes());
+            o.printf("objects:          %d of %d%n", s.objects(), s.maxObjects());
+            o.printf("host page reads:  %d%n", c.hostPageReads());
+            o.printf("host page writes: %d%n", c.hostPageWrites());
+            o.printf("nand page reads:  %d%n", c.nandPageReads());
+            o.printf("nand page writes: %d%n", c.nandPageWrites());
+            o.printf("block erases:     %d%n", c.blockErases());
+            o.printf("gc page moves:    %d%n", c.gcPageMoves());
+            o.printf("retired blocks:   %d%n", c.retiredBlocks());
+            o.printf("free blocks:      %d%n", c.freeBlocks());
+            o.printf("erase count:      min %d, avg %d, max %d%n", c.minEraseCount(),
+                    c.avgEraseCount(), c.maxEraseCount());
+            o.printf("write amp.:       %.3f%n", c.writeAmplificationMilli() / 1000.0);
+            o.printf("power-on time:    %.6f s (modelled)%n", c.powerOnNs() / 1e9);
+            if (m.isPresent()) {
+                ModelCounters x = m.get();
+                o.printf("model time:       %.6f s%n", x.nowNs() / 1e9);
+                o.printf("link bytes:       %d in, %d out%n", x.linkBytesIn(), x.linkBytesOut());
+                o.printf("energy:           %.6f J (nand read %.6f, program %.6f, erase %.6f, "
+                                + "link %.6f, isp %.6f, idle %.6f)%n",
+                        x.energyTotalNj() / 1e9, x.energyNandReadNj() / 1e9,
+                        x.energyNandProgramNj() / 1e9, x.energyNandEraseNj() / 1e9,
+                        x.energyLinkNj() / 1e9, x.energyIspNj() / 1e9, x.energyIdleNj() / 1e9);
+            }
+            return ExitCodes.OK;
+        }
+    }
+}
