@@ -61,7 +61,8 @@ static bool layout_none(const struct ss_layout *l)
 /* The layout rules of PROTOCOL.md ("Record layouts"). \return true when usable. */
 static bool layout_ok(const struct ss_layout *l)
 {
-	if (l->nfields > SS_LAYOUT_MAX_FIELDS || l->record_size == 0) {
+	if (l->nfields > SS_LAYOUT_MAX_FIELDS || l->record_size == 0 ||
+	    l->record_size > SS_ISP_MAX_RECORD) {
 		return false;
 	}
 	if (l->kind != SS_LAYOUT_FIXED && l->kind != SS_LAYOUT_TEXT) {
@@ -219,7 +220,7 @@ static void create_instance(struct ss_fw *fw, const struct fw_req *rq, struct fw
 		}
 	}
 	if (!slot) {
-		fw_rep_error(rep, -SS_ENOSPC, SS_R_BUSY);
+		fw_rep_error(rep, -SS_EAGAIN, SS_R_BUSY);
 		return;
 	}
 	decode_layout(p + LAYOUT_OFF, &layout);
@@ -244,6 +245,8 @@ static void create_instance(struct ss_fw *fw, const struct fw_req *rq, struct fw
 		} else if (rc == -SS_ENOMEM) {
 			reason = SS_R_TASKLET_BUDGET;
 		} else if (rc == -SS_ENOSPC || rc == -SS_EAGAIN || rc == -SS_EBUSY) {
+			/* the engine's instance table is full: destroy one, or retry */
+			rc = -SS_EAGAIN;
 			reason = SS_R_BUSY;
 		} else if (rc == -SS_ENOENT) {
 			reason = SS_R_NO_SUCH_OBJECT;

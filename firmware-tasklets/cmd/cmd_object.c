@@ -129,7 +129,7 @@ static void execute(struct ss_fw *fw, const struct fw_req *rq, struct fw_reply *
 	case SS_OP_OPEN_SESSION:
 		rc = fw_session_open(fw, &sid);
 		if (rc) {
-			fw_rep_error(rep, rc, SS_R_BUSY);
+			fw_rep_error(rep, -SS_EAGAIN, SS_R_BUSY);
 		} else {
 			rep->value[0] = sid;
 		}

@@ -37,8 +37,9 @@ objs+=("$out/compiler_runtime.o")
   -o "$out/smartssd-fw.elf" "${objs[@]}" -lgcc
 
 nm=${ARM_NM:-arm-none-eabi-nm}
+symbols=$("$nm" "$out/smartssd-fw.elf")
 for sym in ss_fw_format ss_fw_mount ss_fw_ata_command ss_fw_idle ss_fw_shutdown; do
-  if ! "$nm" "$out/smartssd-fw.elf" | grep -q " T $sym\$"; then
+  if ! grep -q " T $sym\$" <<<"$symbols"; then
     echo "FAIL: firmware entry point $sym is missing from the ARM image" >&2
     exit 1
   fi

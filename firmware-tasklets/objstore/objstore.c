@@ -125,7 +125,7 @@ static int carve(void *dram, uint64_t dram_size, const struct os_sb *l, struct s
 	os->data_pages = l->data_pages;
 	os->hash_mask = hsize - 1u;
 	os->jcap = os->recs_per_page - 1u;
-	os->chunk_cap = clamp_u64(l->data_pages / 64u, 8, 2048);
+	os->chunk_cap = clamp_u64(l->data_pages / 16u, 8, 4096);
 	os->next_free_slot = 2;
 	os_alloc_reset(os);
 	*out = os;

@@ -40,6 +40,7 @@ struct parser {
 	uint32_t at;
 	struct pnode *nodes;
 	uint16_t n;
+	uint32_t cap;
 };
 
 static int parse(struct parser *ps, uint32_t depth)
@@ -47,7 +48,7 @@ static int parse(struct parser *ps, uint32_t depth)
 	struct pnode *nd;
 	uint8_t op;
 
-	if (depth > SS_BT_FILTER_MAX_DEPTH || ps->n == SS_BT_FILTER_MAX_NODES || ps->at >= ps->len) {
+	if (depth > SS_BT_FILTER_MAX_DEPTH || ps->n == ps->cap || ps->at >= ps->len) {
 		return -SS_EINVAL;
 	}
 	nd = &ps->nodes[ps->n++];
@@ -135,7 +136,9 @@ static int filter_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t le
 	if (tree_len) {
 		ps.p = f->proj + f->nproj;
 		ps.len = tree_len;
-		ps.nodes = ss_tasklet_alloc(ctx, SS_BT_FILTER_MAX_NODES * sizeof(struct pnode));
+		/* every node takes at least one byte of the tree */
+		ps.cap = SS_MIN((uint32_t)tree_len, SS_BT_FILTER_MAX_NODES);
+		ps.nodes = ss_tasklet_alloc(ctx, ps.cap * (uint32_t)sizeof(struct pnode));
 		if (!ps.nodes) {
 			return -SS_ENOMEM;
 		}

@@ -277,7 +277,7 @@ static int exchange(struct ss_dev *d, struct thread_bufs *b, struct ss_pkt_req *
 					  ss_le32(b->send.p + offsetof(struct ss_pkt_hdr,
 								       payload_len))));
 	}
-	if (rc == -EAGAIN && ss_dev_last_reason() == SS_R_BUSY)
+	if (rc < 0 && ss_dev_last_reason() == SS_R_BUSY)
 		return 1;
 	if (rc)
 		return rc;
@@ -289,8 +289,11 @@ static int exchange(struct ss_dev *d, struct thread_bufs *b, struct ss_pkt_req *
 	rc = ss_pkt_decode_reply(b->recv.p, rwire, req->opcode, req->tag, rep, &why);
 	if (rc)
 		return ss_err(rc, 0, "%s", why);
-	if (rep->status == -EAGAIN && rep->reason == SS_R_BUSY)
+	/* BUSY: reply slots, sessions or tasklet instances exhausted; nothing was done */
+	if (rep->status < 0 && rep->reason == SS_R_BUSY) {
+		ss_err(rep->status, SS_R_BUSY, "%s", strerror(-rep->status));
 		return 1;
+	}
 	if (rep->status > 0)
 		return ss_err(-EPROTO, 0, "reply status %d is not an errno", rep->status);
 	if (rep->status < 0)
@@ -338,8 +341,11 @@ int ss_obj_exec(struct ss_dev *d, const struct ss_pkt_req *req_in,
 		if (rc != 1)
 			break;
 		if (!backoff_wait(&bo)) {
-			rc = ss_err(-EAGAIN, SS_R_BUSY, "drive stayed BUSY for %u ms",
-				    d->busy_retry_ms);
+			char last[SS_DEV_MSG_MAX];
+
+			ss_dev_last_message_copy(last, sizeof(last));
+			rc = ss_err(-EAGAIN, SS_R_BUSY, "drive stayed BUSY for %u ms (%s)",
+				    d->busy_retry_ms, last);
 			break;
 		}
 	}

@@ -99,6 +99,7 @@ int ss_dev_tasklet_create(struct ss_dev *d, const struct ss_dev_tasklet_spec *sp
 	ss_err_clear();
 	if (!spec || (!params && params_len))
 		return ss_err(-EINVAL, 0, "tasklet create: NULL spec or params");
+	req.length = spec->output_limit;
 	if (spec->layout.nfields > SS_DEV_LAYOUT_MAX_FIELDS)
 		return ss_err(-EINVAL, SS_R_BAD_LAYOUT, "tasklet create: %u fields (max %d)",
 			      spec->layout.nfields, SS_DEV_LAYOUT_MAX_FIELDS);
@@ -171,9 +172,14 @@ int64_t ss_dev_tasklet_read(struct ss_dev *d, uint64_t instance, uint64_t offset
 		len = SS_PKT_MAX_PAYLOAD - psz;
 	req.length = len;
 	req.reply_max = psz + (uint32_t)len;
+	memset(&rep, 0, sizeof(rep));
 	rc = ss_obj_exec(d, &req, NULL, 0, &rep, inst_subject(&sj, instance));
-	if (rc)
+	if (rc) {
+		/* a failed run still reports its progress */
+		if (p && rep.payload_len >= psz && rep.payload)
+			decode_progress(rep.payload, rep.payload_len, p);
 		return rc;
+	}
 	rc = decode_progress(rep.payload, rep.payload_len, p);
 	if (rc)
 		return rc;

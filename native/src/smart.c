@@ -95,7 +95,7 @@ static int smart_status(struct ss_dev *d, uint32_t *good)
 static int build_blob(struct ss_dev *d, struct blob *bl)
 {
 	uint8_t sector[512], status[4];
-	uint32_t good;
+	uint32_t good = 0;
 	int rc;
 
 	bl->len = 0;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "devtest.h"
+#include "smartssd/builtin_tasklets.h"
 #include "smartssd/smartssd.h"
 #include "ss_proto.h"
 #include "ut.h"
@@ -212,6 +213,112 @@ static void test_counters(struct ss_dev *d, int emulated_in_process)
 	CHECK_EQ(ss_dev_remove(d, "/cnt", 0), 0);
 }
 
+#define LINES 3000
+
+/* Poll (bounded) until the run leaves CREATED/RUNNING. \return the poll's result. */
+static int wait_done(struct ss_dev *d, uint64_t inst, struct ss_dev_progress *p)
+{
+	int rc = 0;
+
+	for (int i = 0; i < 20000; i++) {
+		memset(p, 0, sizeof(*p));
+		rc = ss_dev_tasklet_poll(d, inst, p);
+		if (rc || p->state == SS_DEV_TASKLET_DONE || p->state == SS_DEV_TASKLET_FAILED)
+			return rc;
+		usleep(500);
+	}
+	return -ETIMEDOUT;
+}
+
+static void grep_spec(struct ss_dev_tasklet_spec *spec, uint64_t out)
+{
+	memset(spec, 0, sizeof(*spec));
+	spec->tasklet_id = SS_BT_GREP;
+	spec->mem_budget = 64 * 1024;
+	spec->output_oid = out;
+	spec->layout.kind = 2; /* text */
+	spec->layout.line_delim = '\n';
+	spec->layout.field_sep = ' ';
+	spec->layout.record_size = 4096;
+}
+
+static void test_tasklets(struct ss_dev *d)
+{
+	static char text[LINES * 40];
+	uint8_t params[4 + 6] = {0, 0, 6, 0, 'n', 'e', 'e', 'd', 'l', 'e'};
+	uint8_t outbuf[4096];
+	struct ss_dev_tasklet_spec spec;
+	struct ss_dev_progress p;
+	struct ss_dev_input in;
+	struct ss_dev_stat st;
+	uint64_t file, out, inst;
+	size_t len = 0;
+	int matches = 0;
+	int64_t n;
+
+	for (int i = 0; i < LINES; i++) {
+		int hit = i % 7 == 3;
+
+		matches += hit;
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "line %05d %s tail\n", i,
+					hit ? "needle" : "hay");
+	}
+	CHECK_EQ(ss_dev_create(d, "/logs/a.txt", SS_DEV_FILE, SS_DEV_CREATE_PARENTS, &file), 0);
+	CHECK_EQ(ss_dev_write(d, file, 0, text, len, 0), (int64_t)len);
+	CHECK_EQ(ss_dev_create_output(d, "/out/grep", SS_DEV_CREATE_PARENTS, &out), 0);
+	CHECK_EQ(ss_dev_stat(d, out, &st), 0);
+	CHECK_EQ(st.type, SS_DEV_OUTPUT);
+
+	/* count the matching lines in the drive */
+	grep_spec(&spec, out);
+	CHECK_EQ(ss_dev_tasklet_create(d, &spec, params, sizeof(params), &inst), 0);
+	CHECK_EQ(ss_dev_tasklet_poll(d, inst, &p), 0);
+	CHECK_EQ(p.state, SS_DEV_TASKLET_CREATED);
+	in.oid = file;
+	in.offset = 0;
+	in.length = UINT64_MAX;
+	CHECK_EQ(ss_dev_tasklet_execute(d, inst, &in, 1), 0);
+	CHECK_EQ(wait_done(d, inst, &p), 0);
+	CHECK_EQ(p.state, SS_DEV_TASKLET_DONE);
+	CHECK_EQ(p.error, 0);
+	CHECK_EQ(p.pages_done, p.pages_total);
+	CHECK_EQ(p.pages_total, (len + 8191) / 8192);
+	CHECK_EQ(p.output_bytes, sizeof(struct ss_bt_trailer));
+	CHECK(p.finished_ns >= p.started_ns);
+	memset(&p, 0, sizeof(p));
+	n = ss_dev_tasklet_read(d, inst, 0, outbuf, sizeof(outbuf), &p);
+	CHECK_EQ(n, sizeof(struct ss_bt_trailer));
+	CHECK_EQ(p.state, SS_DEV_TASKLET_DONE);
+	if (n == sizeof(struct ss_bt_trailer)) {
+		/* the trailer, little-endian: magic, id, records_in, items_out, aux */
+		CHECK_EQ(outbuf[0] | outbuf[1] << 8 | outbuf[2] << 16 | (uint32_t)outbuf[3] << 24,
+			 SS_BT_TRAILER_MAGIC);
+		CHECK_EQ(outbuf[4], SS_BT_GREP);
+		CHECK_EQ(outbuf[8] | outbuf[9] << 8, LINES);
+		CHECK_EQ(outbuf[24] | outbuf[25] << 8, matches);
+	}
+	/* reading past the output returns nothing, with the progress */
+	CHECK_EQ(ss_dev_tasklet_read(d, inst, 4096, outbuf, sizeof(outbuf), &p), 0);
+	CHECK_EQ(ss_dev_tasklet_destroy(d, inst), 0);
+	CHECK_EQ(ss_dev_tasklet_poll(d, inst, &p), -ENOENT);
+	CHECK_EQ(ss_dev_last_reason(), SS_R_NO_SUCH_OBJECT);
+
+	/* emitting the matching lines: the output object holds them */
+	params[0] = SS_BT_GREP_EMIT;
+	CHECK_EQ(ss_dev_tasklet_create(d, &spec, params, sizeof(params), &inst), 0);
+	CHECK_EQ(ss_dev_tasklet_execute(d, inst, &in, 1), 0);
+	CHECK_EQ(wait_done(d, inst, &p), 0);
+	CHECK_EQ(p.state, SS_DEV_TASKLET_DONE);
+	CHECK_EQ(p.output_bytes, (uint64_t)matches * 23 + sizeof(struct ss_bt_trailer));
+	n = ss_dev_tasklet_read(d, inst, 0, outbuf, 46, &p);
+	CHECK_EQ(n, 46);
+	CHECK(memcmp(outbuf, "line 00003 needle tail\nline 00010 needle tail\n", 46) == 0);
+	CHECK_EQ(ss_dev_tasklet_destroy(d, inst), 0);
+
+	CHECK_EQ(ss_dev_remove(d, "/logs", SS_DEV_REMOVE_RECURSIVE), 0);
+	CHECK_EQ(ss_dev_remove(d, "/out", SS_DEV_REMOVE_RECURSIVE), 0);
+}
+
 static void test_bad_args(struct ss_dev *d)
 {
 	struct ss_dev_stat st;
@@ -271,6 +378,7 @@ int main(int argc, char **argv)
 	test_namespace(d);
 	test_data(d);
 	test_counters(d, !unix_mode);
+	test_tasklets(d);
 	test_bad_args(d);
 	test_open_errors();
 	CHECK_EQ(ss_dev_close(d), 0);

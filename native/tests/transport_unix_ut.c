@@ -12,7 +12,10 @@
 #include <stdlib.h>
 
 #include "devtest.h"
+#include "errinfo.h"
 #include "smartssd/smartssd.h"
+#include "transport.h"
+#include "transport_unix_frame.h"
 #include "ut.h"
 
 #define THREADS 8
@@ -211,10 +214,110 @@ static void test_daemon_killed(void)
 	devtest_cleanup(&t);
 }
 
+/* A fake daemon that answers the first request with the given reply header. */
+struct fake {
+	int lfd;
+	uint8_t reply[SS_UX_REPLY_HDR_SIZE];
+};
+
+static void *fake_main(void *arg)
+{
+	struct fake *f = arg;
+	uint8_t req[SS_UX_REQUEST_HDR_SIZE + 512];
+	int fd = accept(f->lfd, NULL, NULL);
+	size_t got = 0;
+
+	while (fd >= 0 && got < sizeof(req)) {
+		ssize_t r = read(fd, req + got, sizeof(req) - got);
+
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	if (fd >= 0) {
+		if (write(fd, f->reply, sizeof(f->reply)) < 0)
+			perror("fake daemon write");
+		usleep(100000); /* keep the connection open: the client must not wait on it */
+		close(fd);
+	}
+	return NULL;
+}
+
+static void one_bad_reply(const char *what, void (*mangle)(uint8_t *reply), const char *want)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	char dir[] = "/tmp/ss_fake_XXXXXX";
+	uint8_t data[512] = {0};
+	struct ss_transport *t = NULL;
+	struct ss_xfer x;
+	struct fake f;
+	pthread_t th;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/s", dir);
+	f.lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	CHECK_EQ(bind(f.lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	CHECK_EQ(listen(f.lfd, 1), 0);
+	memset(f.reply, 0, sizeof(f.reply));
+	ss_put_le32(f.reply, SS_UX_REPLY_MAGIC);
+	ss_put_le32(f.reply + 4, 0); /* the client's first tag */
+	mangle(f.reply);
+	pthread_create(&th, NULL, fake_main, &f);
+	CHECK_EQ(ss_transport_unix_open(sa.sun_path, &t), 0);
+	if (t) {
+		memset(&x, 0, sizeof(x));
+		x.data = data;
+		x.len = sizeof(data);
+		x.dir = SS_SAT_DIR_OUT;
+		CHECK_EQ(t->ops->submit(t, &x), -ENOTCONN);
+		if (!strstr(ss_dev_last_message(), want)) {
+			fprintf(stderr, "%s: message '%s' lacks '%s'\n", what,
+				ss_dev_last_message(), want);
+			ut_failures++;
+		}
+		/* and every later call fails at once */
+		CHECK_EQ(t->ops->submit(t, &x), -ENOTCONN);
+		t->ops->close(t);
+	}
+	pthread_join(th, NULL);
+	close(f.lfd);
+	unlink(sa.sun_path);
+	rmdir(dir);
+}
+
+static void bad_magic(uint8_t *r)
+{
+	r[0] ^= 0xFF;
+}
+
+static void unknown_tag(uint8_t *r)
+{
+	ss_put_le32(r + 4, 17);
+}
+
+static void data_for_data_out(uint8_t *r)
+{
+	ss_put_le32(r + 44, 512);
+}
+
+static void sense_too_long(uint8_t *r)
+{
+	r[9] = 200;
+}
+
+static void test_bad_daemon(void)
+{
+	one_bad_reply("bad magic", bad_magic, "malformed reply");
+	one_bad_reply("unknown tag", unknown_tag, "tag 17");
+	one_bad_reply("data for a data-out command", data_for_data_out, "512 bytes");
+	one_bad_reply("sense too long", sense_too_long, "malformed reply");
+}
+
 int main(void)
 {
 	signal(SIGALRM, on_watchdog);
 	alarm(WATCHDOG_SECONDS);
+	test_bad_daemon();
 	test_many_threads();
 	test_daemon_killed();
 	alarm(0);

@@ -108,6 +108,12 @@ static void open_image(struct fx *f, int create, uint32_t endurance)
 
 void fx_create(struct fx *f, uint32_t endurance)
 {
+	fx_create_objs(f, endurance, 0);
+}
+
+void fx_create_objs(struct fx *f, uint32_t endurance, uint32_t max_objects)
+{
+	struct ss_fw_format_params fp = { .max_objects = max_objects };
 	int rc;
 
 	memset(f, 0, sizeof(*f));
@@ -121,7 +127,7 @@ void fx_create(struct fx *f, uint32_t endurance)
 		die("calloc", -1, NULL);
 	}
 	open_image(f, 1, endurance);
-	rc = ss_fw_format(&f->fw, f->hal, NULL);
+	rc = ss_fw_format(&f->fw, f->hal, &fp);
 	if (rc) {
 		die("ss_fw_format", rc, NULL);
 	}
@@ -328,7 +334,9 @@ int32_t fx_call(struct fx *f, struct fx_pkt *p, struct fx_reply *r)
 		r->status = -1000;
 		return r->status;
 	}
-	fx_recv(f, p->tag, FX_BUF_BYTES / 512 - 16, r, &res);
+	/* the SEND's count is the reply's size in sectors */
+	CHECK(res.count >= 1 && res.count <= FX_BUF_BYTES / 512);
+	fx_recv(f, p->tag, res.count, r, &res);
 	if (res.status & SS_ATA_STATUS_ERR) {
 		fprintf(stderr, "fx_call: RECV of tag 0x%x rejected, reason %llu\n", p->tag,
 			(unsigned long long)res.lba);

@@ -60,6 +60,8 @@ struct fx {
 
 /** Create an image and format the firmware on it (endurance 0: the profile's). */
 void fx_create(struct fx *f, uint32_t endurance);
+/** The same with an object table of max_objects (0: the store's default). */
+void fx_create_objs(struct fx *f, uint32_t endurance, uint32_t max_objects);
 /** Clean shutdown, close the image, reopen and mount. */
 void fx_remount(struct fx *f);
 /** Close the image without a shutdown (power loss), reopen and mount. */

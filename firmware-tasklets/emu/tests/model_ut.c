@@ -232,6 +232,14 @@ static void test_link_commands(void)
 	CHECK_EQ(m.c.host_commands, 2);
 	CHECK_EQ(m.c.link_busy_ns, 2 * p.link_cmd_overhead_ns + xfer(512, p.link_bytes_per_s) +
 				   xfer(65536, p.link_bytes_per_s));
+	/* a command's arrival is a synchronisation point: ISP work issued after it starts no
+	 * earlier, even though the ISP timeline had issued nothing yet */
+	t = emu_model_cmd_begin(&m, 10000000, 0);
+	CHECK_EQ(t, 10000000 + p.link_cmd_overhead_ns);
+	m.tl = SS_HAL_TL_ISP;
+	emu_model_isp(&m, 0, 0, 1);
+	CHECK_EQ(m.now, SS_MAX(t, 10000000 + p.fw_page_overhead_ns));
+	CHECK_EQ(m.isp_free, 10000000 + p.fw_page_overhead_ns);
 	emu_model_fini(&m);
 }
 

@@ -103,9 +103,39 @@ static void test_trim_durable(void)
 	}
 }
 
+/* Trim then rewrite before the flush: the rewrite must survive the trim's replay. */
+static void test_trim_then_rewrite(void)
+{
+	struct ss_geometry g = fte_geo(16, 16);
+	struct ss_ftl_params p;
+	struct fte e;
+
+	ss_ftl_default_params(&p);
+	p.checkpoint_interval_pages = 100000;
+	fte_create(&e, &g, 0);
+	CHECK_EQ(fte_format(&e, &p), 0);
+	for (uint32_t l = 0; l < 8; l++) {
+		fte_fill(buf, 2048, l, 1);
+		CHECK_EQ(ss_ftl_write(e.ftl, l, buf, SS_STREAM_HOT, 0), 0);
+	}
+	CHECK_EQ(ss_ftl_trim(e.ftl, 0, 8), 0);
+	fte_fill(buf, 2048, 3, 2);
+	CHECK_EQ(ss_ftl_write(e.ftl, 3, buf, SS_STREAM_HOT, 0), 0);
+	CHECK_EQ(ss_ftl_flush(e.ftl), 0);
+	fte_close(&e);
+	fte_reopen(&e);
+	CHECK_EQ(fte_mount(&e), 0);
+	for (uint32_t l = 0; l < 8; l++) {
+		CHECK_EQ(ss_ftl_read(e.ftl, l, got), l == 3 ? 0 : 1);
+		CHECK_EQ(fte_classify(got, 2048, l), l == 3 ? 2 : 0);
+	}
+	fte_destroy(&e);
+}
+
 int main(void)
 {
 	RUN(test_ranges);
 	RUN(test_trim_durable);
+	RUN(test_trim_then_rewrite);
 	return fte_failures ? 1 : 0;
 }

@@ -5,7 +5,7 @@
  * engine's, and failures (runaway loop, over budget, bad params) after which the store
  * still reads and writes and another instance runs to completion.
  */
-#include <assert.h>
+#include "ss_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,14 +104,14 @@ static void check_collect(ss_oid_t out, ss_oid_t oid, const uint8_t *d, const st
 	uint64_t len;
 	uint8_t *o = tenv_read(env, out, &len);
 
-	assert(len == n * ITEM);
+	CHECK(len == n * ITEM);
 	for (size_t i = 0; i < n; i++) {
 		const uint8_t *it = o + i * ITEM;
 
-		assert(ss_get_le64(it) == ref[i].off);
-		assert(ss_get_le64(it + 8) == tenv_page_lba(env, oid, ref[i].off / ps));
-		assert(ss_get_le32(it + 16) == ref[i].len);
-		assert(ss_get_le32(it + 20) == ss_crc32c(0, d + ref[i].off, ref[i].len));
+		CHECK(ss_get_le64(it) == ref[i].off);
+		CHECK(ss_get_le64(it + 8) == tenv_page_lba(env, oid, ref[i].off / ps));
+		CHECK(ss_get_le32(it + 16) == ref[i].len);
+		CHECK(ss_get_le32(it + 20) == ss_crc32c(0, d + ref[i].off, ref[i].len));
 	}
 	free(o);
 }
@@ -123,9 +123,9 @@ static struct ss_isp_progress run(uint32_t tasklet, const struct ss_layout *lay,
 	struct ss_isp_progress p;
 	uint32_t id;
 
-	assert(ss_isp_create(tenv_isp(env), tasklet, prm, plen, lay, budget, steps, out, &id) == 0);
+	CHECK(ss_isp_create(tenv_isp(env), tasklet, prm, plen, lay, budget, steps, out, &id) == 0);
 	p = tenv_run(env, id, in, n);
-	assert(ss_isp_destroy(tenv_isp(env), id) == 0);
+	CHECK(ss_isp_destroy(tenv_isp(env), id) == 0);
 	return p;
 }
 
@@ -166,14 +166,14 @@ static void test_fixed(ss_oid_t *fp, uint8_t **dp, uint64_t *sizep)
 		tenv_isp_counts(env, &c0);
 		p = run(200, &fixed36, 0, 0, NULL, 0, out, &in, 1);
 		tenv_isp_counts(env, &c1);
-		assert(p.state == SS_ISP_DONE && p.error == 0);
+		CHECK(p.state == SS_ISP_DONE && p.error == 0);
 		n = fixed_refs(ref, size, 36, 0, size);
 		check_collect(out, f, d, ref, n);
-		assert(p.records == n && p.pages_done == 201 && p.pages_total == 201);
-		assert(c1.pages - c0.pages == p.pages_done);
-		assert(c1.dram - c0.dram == p.dram_accesses);
-		assert(c1.insn - c0.insn == p.instructions);
-		assert(p.finished_ns > p.started_ns);
+		CHECK(p.records == n && p.pages_done == 201 && p.pages_total == 201);
+		CHECK(c1.pages - c0.pages == p.pages_done);
+		CHECK(c1.dram - c0.dram == p.dram_accesses);
+		CHECK(c1.insn - c0.insn == p.instructions);
+		CHECK(p.finished_ns > p.started_ns);
 	}
 	/* splits: each equals the reference of its range, and together they are the whole */
 	{
@@ -183,12 +183,12 @@ static void test_fixed(ss_oid_t *fp, uint8_t **dp, uint64_t *sizep)
 			struct ss_isp_input in = { .oid = f, .offset = cuts[i], .length = cuts[i + 1] - cuts[i] };
 
 			p = run(200, &fixed36, 0, 0, NULL, 0, out, &in, 1);
-			assert(p.state == SS_ISP_DONE);
+			CHECK(p.state == SS_ISP_DONE);
 			n = fixed_refs(ref, size, 36, cuts[i], cuts[i + 1]);
 			check_collect(out, f, d, ref, n);
 			total += n;
 		}
-		assert(total == size / 36);
+		CHECK(total == size / 36);
 	}
 	free(ref);
 	*fp = f;
@@ -233,17 +233,17 @@ static void test_text(void)
 			struct ss_isp_progress p = run(200, &lay, 0, 0, NULL, 0, out, &in, 1);
 			size_t a = 0, b;
 
-			assert(p.state == SS_ISP_DONE);
+			CHECK(p.state == SS_ISP_DONE);
 			while (a < nl && ref[a].off < cuts[i]) {
 				a++;
 			}
 			for (b = a; b < nl && ref[b].off < cuts[i + 1]; b++) {
 			}
 			check_collect(out, f, d, ref + a, b - a);
-			assert(p.records == b - a);
+			CHECK(p.records == b - a);
 			total += b - a;
 		}
-		assert(total == nl);
+		CHECK(total == nl);
 	}
 	free(ref);
 	free(d);
@@ -261,20 +261,20 @@ static void test_host_io_between_slices(ss_oid_t f, const uint8_t *d, uint64_t s
 	uint32_t id, got;
 	int k = 0;
 
-	assert(ss_isp_create(tenv_isp(env), 200, NULL, 0, &fixed36, 0, 0, out, &id) == 0);
-	assert(ss_isp_execute(tenv_isp(env), id, &in, 1) == 0);
+	CHECK(ss_isp_create(tenv_isp(env), 200, NULL, 0, &fixed36, 0, 0, out, &id) == 0);
+	CHECK(ss_isp_execute(tenv_isp(env), id, &in, 1) == 0);
 	while (ss_isp_run_slice(tenv_isp(env), 16)) {
 		memset(buf, k & 0xFF, sizeof(buf));
-		assert(ss_os_write(tenv_os(env), other, 0, buf, sizeof(buf), 0, 1) == 0);
+		CHECK(ss_os_write(tenv_os(env), other, 0, buf, sizeof(buf), 0, 1) == 0);
 		memset(buf, 0, sizeof(buf));
-		assert(ss_os_read(tenv_os(env), other, 0, buf, sizeof(buf), &got) == 0 && got == 5000);
-		assert(buf[0] == (k & 0xFF) && buf[4999] == (k & 0xFF));
+		CHECK(ss_os_read(tenv_os(env), other, 0, buf, sizeof(buf), &got) == 0 && got == 5000);
+		CHECK(buf[0] == (k & 0xFF) && buf[4999] == (k & 0xFF));
 		k++;
 	}
-	assert(k >= 12);
-	assert(ss_isp_poll(tenv_isp(env), id, &p) == 0 && p.state == SS_ISP_DONE);
+	CHECK(k >= 12);
+	CHECK(ss_isp_poll(tenv_isp(env), id, &p) == 0 && p.state == SS_ISP_DONE);
 	check_collect(out, f, d, ref, fixed_refs(ref, size, 36, 0, size));
-	assert(ss_isp_destroy(tenv_isp(env), id) == 0);
+	CHECK(ss_isp_destroy(tenv_isp(env), id) == 0);
 	free(ref);
 }
 
@@ -292,7 +292,7 @@ static void store_still_works(int round)
 	snprintf(name, sizeof(name), "after-%d", round);
 	o = tenv_put(env, name, w, sizeof(w));
 	back = tenv_read(env, o, &len);
-	assert(len == sizeof(w) && memcmp(back, w, len) == 0);
+	CHECK(len == sizeof(w) && memcmp(back, w, len) == 0);
 	free(back);
 }
 
@@ -305,42 +305,42 @@ static void test_failures(ss_oid_t f, const uint8_t *d, uint64_t size)
 	uint8_t bad[4];
 	struct ss_isp_progress p;
 
-	assert(ss_isp_register(tenv_isp(env), &runaway) == 0);
-	assert(ss_isp_register(tenv_isp(env), &hog) == 0);
+	CHECK(ss_isp_register(tenv_isp(env), &runaway) == 0);
+	CHECK(ss_isp_register(tenv_isp(env), &hog) == 0);
 
 	finish_called = 0;
 	p = run(201, &fixed36, 0, 100000, NULL, 0, out, &in, 1);
-	assert(p.state == SS_ISP_FAILED && p.error == -SS_ETIME && finish_called == 0);
+	CHECK(p.state == SS_ISP_FAILED && p.error == -SS_ETIME && finish_called == 0);
 	store_still_works(1);
 	p = run(200, &fixed36, 0, 0, NULL, 0, out, &in, 1);
-	assert(p.state == SS_ISP_DONE);
+	CHECK(p.state == SS_ISP_DONE);
 	check_collect(out, f, d, ref, n);
 
 	p = run(202, &fixed36, 64 << 10, 0, NULL, 0, out, &in, 1);
-	assert(p.state == SS_ISP_FAILED && p.error == -SS_ENOMEM && finish_called == 0);
+	CHECK(p.state == SS_ISP_FAILED && p.error == -SS_ENOMEM && finish_called == 0);
 	store_still_works(2);
 	p = run(200, &fixed36, 0, 0, NULL, 0, out, &in, 1);
-	assert(p.state == SS_ISP_DONE);
+	CHECK(p.state == SS_ISP_DONE);
 	check_collect(out, f, d, ref, n);
 
 	ss_put_le32(bad, 0xBAD);
 	p = run(200, &fixed36, 0, 0, bad, 4, out, &in, 1);
-	assert(p.state == SS_ISP_FAILED && p.error == -SS_EINVAL && p.pages_done == 0);
+	CHECK(p.state == SS_ISP_FAILED && p.error == -SS_EINVAL && p.pages_done == 0);
 	store_still_works(3);
 
 	/* an output capped below its need */
 	{
 		uint32_t id;
 
-		assert(ss_isp_create(tenv_isp(env), 200, NULL, 0, &fixed36, 0, 0, out, &id) == 0);
-		assert(ss_isp_set_output_limit(tenv_isp(env), id, 20000) == 0);
+		CHECK(ss_isp_create(tenv_isp(env), 200, NULL, 0, &fixed36, 0, 0, out, &id) == 0);
+		CHECK(ss_isp_set_output_limit(tenv_isp(env), id, 20000) == 0);
 		p = tenv_run(env, id, &in, 1);
-		assert(p.state == SS_ISP_FAILED && p.error == -SS_ENOSPC);
-		assert(ss_isp_destroy(tenv_isp(env), id) == 0);
+		CHECK(p.state == SS_ISP_FAILED && p.error == -SS_ENOSPC);
+		CHECK(ss_isp_destroy(tenv_isp(env), id) == 0);
 	}
 	store_still_works(4);
 	p = run(200, &fixed36, 0, 0, NULL, 0, out, &in, 1);
-	assert(p.state == SS_ISP_DONE);
+	CHECK(p.state == SS_ISP_DONE);
 	check_collect(out, f, d, ref, n);
 	free(ref);
 }
@@ -353,7 +353,7 @@ int main(void)
 
 	env = tenv_open();
 	ps = tenv_page_size(env);
-	assert(ss_isp_register(tenv_isp(env), &collect) == 0);
+	CHECK(ss_isp_register(tenv_isp(env), &collect) == 0);
 	test_fixed(&f, &d, &size);
 	test_text();
 	test_host_io_between_slices(f, d, size);

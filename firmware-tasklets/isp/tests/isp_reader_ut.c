@@ -3,7 +3,7 @@
  * batches, TEXT lines straddling them, the split rules (every record of an object exactly
  * once across splits at odd offsets), batch sizes from one page up, and over-long lines.
  */
-#include <assert.h>
+#include "ss_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -103,7 +103,7 @@ static int run(const uint8_t *data, uint64_t size, enum isp_rd_kind kind,
 			break;
 		}
 		if (off >= nominal_end) {
-			assert(isp_reader_wants(&r, off));
+			CHECK(isp_reader_wants(&r, off));
 			pages = 1;
 		} else if (off + (uint64_t)pages * PS > nominal_end) {
 			pages = (uint32_t)((nominal_end - off) / PS);
@@ -119,7 +119,7 @@ static int run(const uint8_t *data, uint64_t size, enum isp_rd_kind kind,
 		}
 		off += (uint64_t)pages * PS;
 	}
-	assert(rc || isp_reader_done(&r));
+	CHECK(rc || isp_reader_done(&r));
 	free(carry);
 	return rc;
 }
@@ -135,14 +135,14 @@ static void check_fixed(const uint8_t *data, uint64_t size, uint32_t rs, uint64_
 		if (p < s || p >= e) {
 			continue;
 		}
-		assert(k < c->n);
-		assert(c->g[k].off == p);
-		assert(c->g[k].len == rs);
-		assert(c->g[k].lba == lba_of(p / PS));
-		assert(memcmp(c->g[k].copy, data + p, rs) == 0);
+		CHECK(k < c->n);
+		CHECK(c->g[k].off == p);
+		CHECK(c->g[k].len == rs);
+		CHECK(c->g[k].lba == lba_of(p / PS));
+		CHECK(memcmp(c->g[k].copy, data + p, rs) == 0);
 		k++;
 	}
-	assert(k == c->n);
+	CHECK(k == c->n);
 }
 
 static void test_fixed(void)
@@ -161,7 +161,7 @@ static void test_fixed(void)
 		for (size_t b = 0; b < SS_ARRAY_SIZE(bps); b++) {
 			struct collector c = { 0 };
 
-			assert(run(data, size, ISP_RD_FIXED, &lay, 0, size, bps[b], &c) == 0);
+			CHECK(run(data, size, ISP_RD_FIXED, &lay, 0, size, bps[b], &c) == 0);
 			check_fixed(data, size, sizes[t], 0, size, &c);
 			c_free(&c);
 		}
@@ -187,13 +187,13 @@ static void test_fixed(void)
 			for (int i = 0; i < 5; i++) {
 				struct collector c = { 0 };
 
-				assert(run(data, size, ISP_RD_FIXED, &lay, cuts[i], cuts[i + 1] - cuts[i],
+				CHECK(run(data, size, ISP_RD_FIXED, &lay, cuts[i], cuts[i + 1] - cuts[i],
 					   0, &c) == 0);
 				check_fixed(data, size, sizes[t], cuts[i], cuts[i + 1], &c);
 				total += c.n;
 				c_free(&c);
 			}
-			assert(total == size / sizes[t]);
+			CHECK(total == size / sizes[t]);
 		}
 	}
 	free(data);
@@ -230,14 +230,14 @@ static void check_text(const uint8_t *data, uint64_t size, uint64_t s, uint64_t 
 		if (st[i] < s || st[i] >= e) {
 			continue;
 		}
-		assert(k < c->n);
-		assert(c->g[k].off == st[i]);
-		assert(c->g[k].len == ln[i]);
-		assert(c->g[k].lba == lba_of(st[i] / PS));
-		assert(memcmp(c->g[k].copy, data + st[i], ln[i]) == 0);
+		CHECK(k < c->n);
+		CHECK(c->g[k].off == st[i]);
+		CHECK(c->g[k].len == ln[i]);
+		CHECK(c->g[k].lba == lba_of(st[i] / PS));
+		CHECK(memcmp(c->g[k].copy, data + st[i], ln[i]) == 0);
 		k++;
 	}
-	assert(k == c->n);
+	CHECK(k == c->n);
 }
 
 static uint8_t *make_text(uint64_t size, uint32_t maxline, int trailing_delim)
@@ -280,7 +280,7 @@ static void test_text(void)
 		for (size_t b = 0; b < SS_ARRAY_SIZE(bps); b++) {
 			struct collector c = { 0 };
 
-			assert(run(data, size, ISP_RD_TEXT, &lay, 0, size, bps[b], &c) == 0);
+			CHECK(run(data, size, ISP_RD_TEXT, &lay, 0, size, bps[b], &c) == 0);
 			check_text(data, size, 0, size, &c, st, ln, nl);
 			c_free(&c);
 		}
@@ -297,13 +297,13 @@ static void test_text(void)
 			for (int i = 0; i < 3; i++) {
 				struct collector c = { 0 };
 
-				assert(run(data, size, ISP_RD_TEXT, &lay, cuts[i], cuts[i + 1] - cuts[i],
+				CHECK(run(data, size, ISP_RD_TEXT, &lay, cuts[i], cuts[i + 1] - cuts[i],
 					   0, &c) == 0);
 				check_text(data, size, cuts[i], cuts[i + 1], &c, st, ln, nl);
 				total += c.n;
 				c_free(&c);
 			}
-			assert(total == nl);
+			CHECK(total == nl);
 		}
 		free(st);
 		free(ln);
@@ -322,14 +322,14 @@ static void test_text_long_line(void)
 	memset(data, 'x', size);
 	data[50] = '\n';
 	data[50 + 101 + 1] = '\n';          /* a 101-byte line inside one page */
-	assert(run(data, size, ISP_RD_TEXT, &lay, 0, size, 4, &c) == -SS_E2BIG);
+	CHECK(run(data, size, ISP_RD_TEXT, &lay, 0, size, 4, &c) == -SS_E2BIG);
 	c_free(&c);
 
 	memset(data, 'x', size);
 	for (uint32_t i = 0; i <= PS - 20; i += 50) {
 		data[i] = '\n';              /* short lines, then one straddling pages, too long */
 	}
-	assert(run(data, size, ISP_RD_TEXT, &lay, 0, size, 1, &c) == -SS_E2BIG);
+	CHECK(run(data, size, ISP_RD_TEXT, &lay, 0, size, 1, &c) == -SS_E2BIG);
 	c_free(&c);
 
 	/* exactly record_size is accepted, across a batch boundary */
@@ -338,8 +338,8 @@ static void test_text_long_line(void)
 	data[PS - 40 + 101] = '\n';
 	data[size - 1] = '\n';
 	lay.record_size = (uint32_t)(size - (PS - 40 + 102) - 1);
-	assert(run(data, size, ISP_RD_TEXT, &lay, 0, size, 1, &c) == 0);
-	assert(c.n == 3 && c.g[1].len == 100 && c.g[2].len == lay.record_size);
+	CHECK(run(data, size, ISP_RD_TEXT, &lay, 0, size, 1, &c) == 0);
+	CHECK(c.n == 3 && c.g[1].len == 100 && c.g[2].len == lay.record_size);
 	c_free(&c);
 	free(data);
 }
@@ -356,29 +356,29 @@ static void test_pages_and_edges(void)
 	uint64_t cuts[] = { 0, 1, PS, PS + 1, 5 * PS - 3, size };
 
 	for (size_t i = 0; i + 1 < SS_ARRAY_SIZE(cuts); i++) {
-		assert(run(data, size, ISP_RD_PAGES, &lay, cuts[i], cuts[i + 1] - cuts[i], 0, &c) == 0);
+		CHECK(run(data, size, ISP_RD_PAGES, &lay, cuts[i], cuts[i + 1] - cuts[i], 0, &c) == 0);
 		for (size_t k = 0; k < c.n; k++) {
-			assert(c.g[k].off % PS == 0 && c.g[k].off >= cuts[i] && c.g[k].off < cuts[i + 1]);
-			assert(c.g[k].len == SS_MIN((uint64_t)PS, size - c.g[k].off));
-			assert(c.g[k].lba == lba_of(c.g[k].off / PS));
+			CHECK(c.g[k].off % PS == 0 && c.g[k].off >= cuts[i] && c.g[k].off < cuts[i + 1]);
+			CHECK(c.g[k].len == SS_MIN((uint64_t)PS, size - c.g[k].off));
+			CHECK(c.g[k].lba == lba_of(c.g[k].off / PS));
 		}
 		total += c.n;
 		c_free(&c);
 	}
-	assert(total == 8);
+	CHECK(total == 8);
 
 	/* empty and out-of-range splits deliver nothing */
-	assert(run(data, size, ISP_RD_FIXED, &lay, 40, 0, 0, &c) == 0 && c.n == 0);
-	assert(run(data, size, ISP_RD_FIXED, &lay, size + 10, 100, 0, &c) == 0 && c.n == 0);
-	assert(run(data, size, ISP_RD_FIXED, &lay, 33, 31, 0, &c) == 0 && c.n == 0);
+	CHECK(run(data, size, ISP_RD_FIXED, &lay, 40, 0, 0, &c) == 0 && c.n == 0);
+	CHECK(run(data, size, ISP_RD_FIXED, &lay, size + 10, 100, 0, &c) == 0 && c.n == 0);
+	CHECK(run(data, size, ISP_RD_FIXED, &lay, 33, 31, 0, &c) == 0 && c.n == 0);
 	lay.kind = SS_LAYOUT_TEXT;
 	lay.line_delim = '\n';
-	assert(run(data, size, ISP_RD_TEXT, &lay, 5, 10, 0, &c) == 0 && c.n == 0);
+	CHECK(run(data, size, ISP_RD_TEXT, &lay, 5, 10, 0, &c) == 0 && c.n == 0);
 
 	/* a sink's SS_TASKLET_DONE stops the reader at once */
 	lay.kind = SS_LAYOUT_FIXED;
 	c.stop_after = 5;
-	assert(run(data, size, ISP_RD_FIXED, &lay, 0, size, 0, &c) == SS_TASKLET_DONE && c.n == 5);
+	CHECK(run(data, size, ISP_RD_FIXED, &lay, 0, size, 0, &c) == SS_TASKLET_DONE && c.n == 5);
 	c_free(&c);
 	free(data);
 }

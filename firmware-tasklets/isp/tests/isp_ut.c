@@ -5,7 +5,7 @@
  * (steps, budget, params, output space, vanished input) with the engine still serving
  * other instances afterwards.
  */
-#include <assert.h>
+#include "ss_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,8 +47,8 @@ static int collect_recs(struct ss_tasklet_ctx *ctx, const struct ss_record *r, u
 		struct ss_record_origin o;
 		struct collect_item it;
 
-		assert(ss_tasklet_record_origin(ctx, &r[i], &o) == 0);
-		assert(o.page_offset == o.offset / PS * PS);
+		CHECK(ss_tasklet_record_origin(ctx, &r[i], &o) == 0);
+		CHECK(o.page_offset == o.offset / PS * PS);
 		it = (struct collect_item){ .oid = o.oid, .off = o.offset, .lba = r[i].lba,
 					    .len = r[i].len, .crc = ss_crc32c(0, r[i].data, r[i].len) };
 		int rc = ss_tasklet_emit(ctx, &it, sizeof(it));
@@ -61,7 +61,7 @@ static int collect_recs(struct ss_tasklet_ctx *ctx, const struct ss_record *r, u
 		struct ss_record other = r[0];
 		struct ss_record_origin o;
 
-		assert(ss_tasklet_record_origin(ctx, &other, &o) == -SS_EINVAL);
+		CHECK(ss_tasklet_record_origin(ctx, &other, &o) == -SS_EINVAL);
 	}
 	return 0;
 }
@@ -183,13 +183,13 @@ static void setup(void)
 
 	fs = fake_store_new(PS);
 	need = ss_isp_dram_needed(&fs->hal.geo);
-	assert(need >= SS_ISP_POOL_BYTES + 2ull * SS_ISP_BATCH_PAGES * PS);
+	CHECK(need >= SS_ISP_POOL_BYTES + 2ull * SS_ISP_BATCH_PAGES * PS);
 	arena = malloc(need + 7);
-	assert(ss_isp_init(&x, fake_store_os(fs), &fs->hal, (uint8_t *)arena + 3, need) == 0);
+	CHECK(ss_isp_init(&x, fake_store_os(fs), &fs->hal, (uint8_t *)arena + 3, need) == 0);
 	isp = x;
-	assert(ss_isp_register(isp, &collect) == 0);
-	assert(ss_isp_register(isp, &pages) == 0);
-	assert(ss_isp_register(isp, &bad) == 0);
+	CHECK(ss_isp_register(isp, &collect) == 0);
+	CHECK(ss_isp_register(isp, &pages) == 0);
+	CHECK(ss_isp_register(isp, &bad) == 0);
 }
 
 static void teardown(void)
@@ -203,7 +203,7 @@ static void run_all(uint32_t slice_pages)
 	int guard = 0;
 
 	while (ss_isp_run_slice(isp, slice_pages)) {
-		assert(++guard < 100000);
+		CHECK(++guard < 100000);
 	}
 }
 
@@ -212,9 +212,9 @@ static struct ss_isp_progress run_one(uint32_t inst, const struct ss_isp_input *
 	struct ss_isp_progress p;
 
 	memset(&calls, 0, sizeof(calls));
-	assert(ss_isp_execute(isp, inst, in, n) == 0);
+	CHECK(ss_isp_execute(isp, inst, in, n) == 0);
 	run_all(1000);
-	assert(ss_isp_poll(isp, inst, &p) == 0);
+	CHECK(ss_isp_poll(isp, inst, &p) == 0);
 	return p;
 }
 
@@ -240,15 +240,15 @@ static void check_output(ss_oid_t out, const struct collect_item *exp, size_t n)
 	uint64_t len;
 	const uint8_t *d = fake_store_data(fs, out, &len);
 
-	assert(len == n * sizeof(*exp) + 4);
+	CHECK(len == n * sizeof(*exp) + 4);
 	for (size_t i = 0; i < n; i++) {
 		struct collect_item g;
 
 		memcpy(&g, d + i * sizeof(g), sizeof(g));
-		assert(g.oid == exp[i].oid && g.off == exp[i].off && g.lba == exp[i].lba &&
+		CHECK(g.oid == exp[i].oid && g.off == exp[i].off && g.lba == exp[i].lba &&
 		       g.len == exp[i].len && g.crc == exp[i].crc);
 	}
-	assert(memcmp(d + n * sizeof(*exp), "END!", 4) == 0);
+	CHECK(memcmp(d + n * sizeof(*exp), "END!", 4) == 0);
 }
 
 /* ---- tests --------------------------------------------------------------------------- */
@@ -273,67 +273,67 @@ static void test_registry_and_create(void)
 	uint32_t id;
 	int rc = 0;
 
-	assert(ss_isp_register(isp, &dup_id) == -SS_EEXIST);
-	assert(ss_isp_register(isp, &dup_name) == -SS_EEXIST);
-	assert(ss_isp_register(isp, &both) == -SS_EINVAL);
-	assert(ss_isp_find(isp, 100) == &collect && ss_isp_find(isp, 999) == NULL);
-	assert(ss_isp_find_name(isp, "pages", 5) == &pages);
-	assert(ss_isp_find_name(isp, "page", 4) == NULL);
+	CHECK(ss_isp_register(isp, &dup_id) == -SS_EEXIST);
+	CHECK(ss_isp_register(isp, &dup_name) == -SS_EEXIST);
+	CHECK(ss_isp_register(isp, &both) == -SS_EINVAL);
+	CHECK(ss_isp_find(isp, 100) == &collect && ss_isp_find(isp, 999) == NULL);
+	CHECK(ss_isp_find_name(isp, "pages", 5) == &pages);
+	CHECK(ss_isp_find_name(isp, "page", 4) == NULL);
 	for (uint32_t i = 0; i < SS_ISP_MAX_TASKLETS && rc == 0; i++) {
 		snprintf(names[i], sizeof(names[i]), "t%u", i);
 		many[i] = (struct ss_tasklet_desc){ .name = names[i], .id = 1000 + i, .init = collect_init,
 						    .on_records = collect_recs, .finish = collect_finish };
 		rc = ss_isp_register(isp, &many[i]);
 	}
-	assert(rc == -SS_ENOSPC);
+	CHECK(rc == -SS_ENOSPC);
 
-	assert(ss_isp_create(isp, 77, NULL, 0, &fixed37, 0, 0, out, &id) == -SS_ENOENT);
-	assert(ss_isp_create(isp, 100, NULL, 0, &fixed37, 0, 0, 200, &id) == -SS_ENOENT);
-	assert(ss_isp_create(isp, 100, NULL, 0, &fixed37, 0, 0, file, &id) == -SS_EINVAL);
-	assert(ss_isp_create(isp, 100, NULL, 0, NULL, 0, 0, out, &id) == -SS_EINVAL);
-	assert(ss_isp_create(isp, 100, "x", SS_ISP_MAX_PARAMS + 1, &fixed37, 0, 0, out, &id) ==
+	CHECK(ss_isp_create(isp, 77, NULL, 0, &fixed37, 0, 0, out, &id) == -SS_ENOENT);
+	CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, 0, 0, 200, &id) == -SS_ENOENT);
+	CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, 0, 0, file, &id) == -SS_EINVAL);
+	CHECK(ss_isp_create(isp, 100, NULL, 0, NULL, 0, 0, out, &id) == -SS_EINVAL);
+	CHECK(ss_isp_create(isp, 100, "x", SS_ISP_MAX_PARAMS + 1, &fixed37, 0, 0, out, &id) ==
 	       -SS_EINVAL);
 	lay = fixed37;
 	lay.fields[0].offset = 34;          /* u32 past the record's end */
-	assert(ss_isp_create(isp, 100, NULL, 0, &lay, 0, 0, out, &id) == -SS_EINVAL);
+	CHECK(ss_isp_create(isp, 100, NULL, 0, &lay, 0, 0, out, &id) == -SS_EINVAL);
 	lay = fixed37;
 	lay.fields[0].type = 9;
-	assert(ss_isp_create(isp, 100, NULL, 0, &lay, 0, 0, out, &id) == -SS_EINVAL);
+	CHECK(ss_isp_create(isp, 100, NULL, 0, &lay, 0, 0, out, &id) == -SS_EINVAL);
 	lay = fixed37;
 	lay.kind = 3;
-	assert(ss_isp_create(isp, 100, NULL, 0, &lay, 0, 0, out, &id) == -SS_EINVAL);
+	CHECK(ss_isp_create(isp, 100, NULL, 0, &lay, 0, 0, out, &id) == -SS_EINVAL);
 	lay = (struct ss_layout){ .kind = SS_LAYOUT_TEXT, .line_delim = ',', .field_sep = ',',
 				  .record_size = 10 };
-	assert(ss_isp_create(isp, 100, NULL, 0, &lay, 0, 0, out, &id) == -SS_EINVAL);
-	assert(ss_isp_create(isp, 100, NULL, 0, &fixed37, SS_ISP_POOL_BYTES, 0, out, &id) ==
+	CHECK(ss_isp_create(isp, 100, NULL, 0, &lay, 0, 0, out, &id) == -SS_EINVAL);
+	CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, SS_ISP_POOL_BYTES, 0, out, &id) ==
 	       -SS_ENOMEM);
 	/* a page tasklet may go without a layout */
-	assert(ss_isp_create(isp, 101, NULL, 0, NULL, 0, 0, out, &id) == 0);
-	assert(ss_isp_destroy(isp, id) == 0);
-	assert(ss_isp_destroy(isp, id) == -SS_ENOENT);
+	CHECK(ss_isp_create(isp, 101, NULL, 0, NULL, 0, 0, out, &id) == 0);
+	CHECK(ss_isp_destroy(isp, id) == 0);
+	CHECK(ss_isp_destroy(isp, id) == -SS_ENOENT);
 
 	for (uint32_t i = 0; i < SS_ISP_MAX_INSTANCES; i++) {
-		assert(ss_isp_create(isp, 100, NULL, 0, &fixed37, 1000, 0, out, &ids[i]) == 0);
+		CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, 1000, 0, out, &ids[i]) == 0);
 	}
-	assert(ss_isp_create(isp, 100, NULL, 0, &fixed37, 1000, 0, out, &id) == -SS_ENOSPC);
+	CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, 1000, 0, out, &id) == -SS_ENOSPC);
 	for (uint32_t i = 0; i < SS_ISP_MAX_INSTANCES; i++) {
-		assert(ss_isp_destroy(isp, ids[i]) == 0);
+		CHECK(ss_isp_destroy(isp, ids[i]) == 0);
 	}
 	/* with everything returned, one instance can take nearly the whole pool */
-	assert(ss_isp_create(isp, 100, NULL, 0, &fixed37, SS_ISP_POOL_BYTES - 4 * PS, 0, out, &id) == 0);
+	CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, SS_ISP_POOL_BYTES - 4 * PS, 0, out, &id) == 0);
 	{
 		struct ss_isp_input in = { .oid = file, .offset = 0, .length = 1 };
 
-		assert(ss_isp_execute(isp, id, &in, 0) == -SS_EINVAL);
+		CHECK(ss_isp_execute(isp, id, &in, 0) == -SS_EINVAL);
 		in.oid = out;
-		assert(ss_isp_execute(isp, id, &in, 1) == -SS_EINVAL);
+		CHECK(ss_isp_execute(isp, id, &in, 1) == -SS_EINVAL);
 		in.oid = 250;
-		assert(ss_isp_execute(isp, id, &in, 1) == -SS_ENOENT);
+		CHECK(ss_isp_execute(isp, id, &in, 1) == -SS_ENOENT);
 		in.oid = SS_OID_ROOT;
-		assert(ss_isp_execute(isp, id, &in, 1) == -SS_EINVAL);
-		assert(ss_isp_execute(isp, 12345, &in, 1) == -SS_ENOENT);
+		CHECK(ss_isp_execute(isp, id, &in, 1) == -SS_EINVAL);
+		CHECK(ss_isp_execute(isp, 12345, &in, 1) == -SS_ENOENT);
 	}
-	assert(ss_isp_destroy(isp, id) == 0);
+	CHECK(ss_isp_destroy(isp, id) == 0);
 }
 
 static void test_records_and_splits(void)
@@ -348,22 +348,22 @@ static void test_records_and_splits(void)
 	uint32_t id;
 	size_t n;
 
-	assert(ss_isp_create(isp, 100, NULL, 0, &fixed37, 4096, 0, out, &id) == 0);
+	CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, 4096, 0, out, &id) == 0);
 
 	/* whole object */
 	{
 		struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };
 
 		p = run_one(id, &in, 1);
-		assert(p.state == SS_ISP_DONE && p.error == 0);
+		CHECK(p.state == SS_ISP_DONE && p.error == 0);
 		n = expect_fixed(exp, f, d, size, 37, 0, size, 0);
 		check_output(out, exp, n);
-		assert(p.records == n);
-		assert(p.pages_done == p.pages_total && p.pages_total == 301);
-		assert(p.output_bytes == n * sizeof(*exp) + 4);
-		assert(calls.init == 1 && calls.finish == 1);
-		assert(fs->log.max_account_pages <= SS_ISP_BATCH_PAGES);
-		assert(fs->log.reads_off_isp == 0 && fs->log.timeline == SS_HAL_TL_HOST);
+		CHECK(p.records == n);
+		CHECK(p.pages_done == p.pages_total && p.pages_total == 301);
+		CHECK(p.output_bytes == n * sizeof(*exp) + 4);
+		CHECK(calls.init == 1 && calls.finish == 1);
+		CHECK(fs->log.max_account_pages <= SS_ISP_BATCH_PAGES);
+		CHECK(fs->log.reads_off_isp == 0 && fs->log.timeline == SS_HAL_TL_HOST);
 	}
 	/* several inputs in one run: odd splits of the big object and an inline one */
 	{
@@ -375,32 +375,32 @@ static void test_records_and_splits(void)
 		};
 
 		p = run_one(id, in, 4);
-		assert(p.state == SS_ISP_DONE);
+		CHECK(p.state == SS_ISP_DONE);
 		n = expect_fixed(exp, f, d, size, 37, 1000, 8777, 0);
 		n += expect_fixed(exp + n, small, d, 200, 37, 0, 200, 1);
 		n += expect_fixed(exp + n, f, d, size, 37, 8777, 8777 + 77, 0);
 		n += expect_fixed(exp + n, f, d, size, 37, 100000, size, 0);
 		check_output(out, exp, n);
-		assert(p.records == n);
+		CHECK(p.records == n);
 	}
 	/* small slices: progress moves by at most the slice, round robin keeps going */
 	{
 		struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };
 		uint64_t last = 0;
 
-		assert(ss_isp_execute(isp, id, &in, 1) == 0);
-		assert(ss_isp_execute(isp, id, &in, 1) == -SS_EBUSY);
-		assert(ss_isp_set_output_limit(isp, id, 10) == -SS_EBUSY);
+		CHECK(ss_isp_execute(isp, id, &in, 1) == 0);
+		CHECK(ss_isp_execute(isp, id, &in, 1) == -SS_EBUSY);
+		CHECK(ss_isp_set_output_limit(isp, id, 10) == -SS_EBUSY);
 		while (ss_isp_run_slice(isp, 7)) {
-			assert(ss_isp_poll(isp, id, &p) == 0);
-			assert(p.pages_done - last <= 7);
+			CHECK(ss_isp_poll(isp, id, &p) == 0);
+			CHECK(p.pages_done - last <= 7);
 			last = p.pages_done;
 		}
-		assert(ss_isp_poll(isp, id, &p) == 0 && p.state == SS_ISP_DONE);
+		CHECK(ss_isp_poll(isp, id, &p) == 0 && p.state == SS_ISP_DONE);
 		n = expect_fixed(exp, f, d, size, 37, 0, size, 0);
 		check_output(out, exp, n);
 	}
-	assert(ss_isp_destroy(isp, id) == 0);
+	CHECK(ss_isp_destroy(isp, id) == 0);
 	free(exp);
 	free(d);
 }
@@ -418,36 +418,36 @@ static void test_pages_pipeline(void)
 	const uint8_t *o;
 	uint32_t id;
 
-	assert(ss_isp_create(isp, 101, NULL, 0, NULL, 0, 0, out, &id) == 0);
+	CHECK(ss_isp_create(isp, 101, NULL, 0, NULL, 0, 0, out, &id) == 0);
 	memset(&fs->log, 0, sizeof(fs->log));
 	fs->log.timeline = SS_HAL_TL_HOST;
 	p = run_one(id, &in, 1);
-	assert(p.state == SS_ISP_DONE);
+	CHECK(p.state == SS_ISP_DONE);
 	/* pages whose first byte is in the range: 2..640 */
-	assert(p.pages_done == 639 && calls.pages == 639 && p.records == 639);
+	CHECK(p.pages_done == 639 && calls.pages == 639 && p.records == 639);
 	o = fake_store_data(fs, out, &len);
-	assert(len == 639 * sizeof(struct collect_item) + 4);
+	CHECK(len == 639 * sizeof(struct collect_item) + 4);
 	for (uint32_t i = 0; i < 639; i++) {
 		struct collect_item g;
 		uint64_t pg = i + 2, off = pg * PS;
 		uint32_t plen = (uint32_t)SS_MIN((uint64_t)PS, size - off);
 
 		memcpy(&g, o + i * sizeof(g), sizeof(g));
-		assert(g.lba == (uint64_t)fake_store_lpn(f, pg) * (PS / 512));
-		assert(g.len == plen && g.crc == ss_crc32c(0, d + off, plen));
+		CHECK(g.lba == (uint64_t)fake_store_lpn(f, pg) * (PS / 512));
+		CHECK(g.len == plen && g.crc == ss_crc32c(0, d + off, plen));
 	}
 	/* counts charged equal counts reported; the probe's loads are all there */
-	assert(fs->log.insn == p.instructions && fs->log.dram == p.dram_accesses);
-	assert(fs->log.pages == 639);
-	assert(p.dram_accesses >= 639ull * 200);
+	CHECK(fs->log.insn == p.instructions && fs->log.dram == p.dram_accesses);
+	CHECK(fs->log.pages == 639);
+	CHECK(p.dram_accesses >= 639ull * 200);
 	/* the pipeline: batch reads overlap the compute of the batch before */
 	t_read = (fs->reads) * FAKE_READ_NS;
 	t_isp = fs->log.insn * FAKE_INSN_NS + fs->log.dram * FAKE_DRAM_NS;
 	t = p.finished_ns - p.started_ns;
-	assert(t >= SS_MAX(t_read, t_isp));
-	assert(t < t_read + t_isp - SS_MIN(t_read, t_isp) / 2);
-	assert(fs->log.reads_off_isp == 0);
-	assert(ss_isp_destroy(isp, id) == 0);
+	CHECK(t >= SS_MAX(t_read, t_isp));
+	CHECK(t < t_read + t_isp - SS_MIN(t_read, t_isp) / 2);
+	CHECK(fs->log.reads_off_isp == 0);
+	CHECK(ss_isp_destroy(isp, id) == 0);
 	free(d);
 }
 
@@ -459,7 +459,7 @@ static struct ss_isp_progress run_bad(uint32_t mode, uint64_t steps, uint32_t bu
 	uint32_t id;
 
 	ss_put_le32(prm, mode);
-	assert(ss_isp_create(isp, 102, prm, 4, &fixed37, budget, steps, out, &id) == 0);
+	CHECK(ss_isp_create(isp, 102, prm, 4, &fixed37, budget, steps, out, &id) == 0);
 	*idp = id;
 	return run_one(id, &in, 1);
 }
@@ -474,12 +474,12 @@ static void check_still_serves(ss_oid_t f, const uint8_t *d, uint64_t size)
 	uint32_t id;
 	size_t n;
 
-	assert(ss_isp_create(isp, 100, NULL, 0, &fixed37, 64, 0, out, &id) == 0);
+	CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, 64, 0, out, &id) == 0);
 	p = run_one(id, &in, 1);
-	assert(p.state == SS_ISP_DONE);
+	CHECK(p.state == SS_ISP_DONE);
 	n = expect_fixed(exp, f, d, size, 37, 0, size, 0);
 	check_output(out, exp, n);
-	assert(ss_isp_destroy(isp, id) == 0);
+	CHECK(ss_isp_destroy(isp, id) == 0);
 	free(exp);
 }
 
@@ -494,34 +494,34 @@ static void test_failures(void)
 
 	/* runaway loop stopped by the step limit; finish never called */
 	p = run_bad(BAD_RUNAWAY, 5000, 0, f, size, out, &id);
-	assert(p.state == SS_ISP_FAILED && p.error == -SS_ETIME);
-	assert(calls.recs == 1 && calls.finish == 0);
-	assert(ss_isp_destroy(isp, id) == 0);
+	CHECK(p.state == SS_ISP_FAILED && p.error == -SS_ETIME);
+	CHECK(calls.recs == 1 && calls.finish == 0);
+	CHECK(ss_isp_destroy(isp, id) == 0);
 	check_still_serves(f, d, size);
 
 	/* a tasklet that swallows -SS_ETIME is stopped all the same */
 	p = run_bad(BAD_IGNORE_ETIME, 5000, 0, f, size, out, &id);
-	assert(p.state == SS_ISP_FAILED && p.error == -SS_ETIME && calls.recs == 1 &&
+	CHECK(p.state == SS_ISP_FAILED && p.error == -SS_ETIME && calls.recs == 1 &&
 	       calls.finish == 0);
-	assert(ss_isp_destroy(isp, id) == 0);
+	CHECK(ss_isp_destroy(isp, id) == 0);
 
 	/* allocation past the budget */
 	p = run_bad(BAD_HOG, 0, 10000, f, size, out, &id);
-	assert(p.state == SS_ISP_FAILED && p.error == -SS_ENOMEM && calls.finish == 0);
-	assert(ss_isp_destroy(isp, id) == 0);
+	CHECK(p.state == SS_ISP_FAILED && p.error == -SS_ENOMEM && calls.finish == 0);
+	CHECK(ss_isp_destroy(isp, id) == 0);
 	p = run_bad(BAD_HOG_IGNORE, 0, 10000, f, size, out, &id);
-	assert(p.state == SS_ISP_FAILED && p.error == -SS_ENOMEM && calls.recs == 1);
+	CHECK(p.state == SS_ISP_FAILED && p.error == -SS_ENOMEM && calls.recs == 1);
 	/* the same instance runs again from scratch once its input is sane */
 	{
 		uint8_t prm[4];
 
 		ss_put_le32(prm, 0);
-		assert(ss_isp_destroy(isp, id) == 0);
-		assert(ss_isp_create(isp, 102, prm, 4, &fixed37, 10000, 0, out, &id) == 0);
+		CHECK(ss_isp_destroy(isp, id) == 0);
+		CHECK(ss_isp_create(isp, 102, prm, 4, &fixed37, 10000, 0, out, &id) == 0);
 		struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };
 		p = run_one(id, &in, 1);
-		assert(p.state == SS_ISP_DONE && calls.finish == 1);
-		assert(ss_isp_destroy(isp, id) == 0);
+		CHECK(p.state == SS_ISP_DONE && calls.finish == 1);
+		CHECK(ss_isp_destroy(isp, id) == 0);
 	}
 	check_still_serves(f, d, size);
 
@@ -531,11 +531,11 @@ static void test_failures(void)
 		struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };
 
 		ss_put_le32(prm, 0xBAD);
-		assert(ss_isp_create(isp, 100, prm, 4, &fixed37, 0, 0, out, &id) == 0);
+		CHECK(ss_isp_create(isp, 100, prm, 4, &fixed37, 0, 0, out, &id) == 0);
 		p = run_one(id, &in, 1);
-		assert(p.state == SS_ISP_FAILED && p.error == -SS_EINVAL);
-		assert(calls.init == 1 && calls.recs == 0 && calls.finish == 0 && p.pages_done == 0);
-		assert(ss_isp_destroy(isp, id) == 0);
+		CHECK(p.state == SS_ISP_FAILED && p.error == -SS_EINVAL);
+		CHECK(calls.init == 1 && calls.recs == 0 && calls.finish == 0 && p.pages_done == 0);
+		CHECK(ss_isp_destroy(isp, id) == 0);
 	}
 
 	/* output cap */
@@ -544,53 +544,53 @@ static void test_failures(void)
 		struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };
 
 		ss_put_le32(prm, BAD_CHATTY);
-		assert(ss_isp_create(isp, 102, prm, 4, &fixed37, 0, 0, out, &id) == 0);
-		assert(ss_isp_set_output_limit(isp, id, 3 * PS + 5) == 0);
+		CHECK(ss_isp_create(isp, 102, prm, 4, &fixed37, 0, 0, out, &id) == 0);
+		CHECK(ss_isp_set_output_limit(isp, id, 3 * PS + 5) == 0);
 		p = run_one(id, &in, 1);
-		assert(p.state == SS_ISP_FAILED && p.error == -SS_ENOSPC && calls.finish == 0);
-		assert(p.output_bytes <= 3 * PS + 5);
+		CHECK(p.state == SS_ISP_FAILED && p.error == -SS_ENOSPC && calls.finish == 0);
+		CHECK(p.output_bytes <= 3 * PS + 5);
 		/* store full */
-		assert(ss_isp_set_output_limit(isp, id, UINT64_MAX) == 0);
+		CHECK(ss_isp_set_output_limit(isp, id, UINT64_MAX) == 0);
 		fs->fail_writes = 1;
 		p = run_one(id, &in, 1);
 		fs->fail_writes = 0;
-		assert(p.state == SS_ISP_FAILED && p.error == -SS_ENOSPC);
-		assert(ss_isp_destroy(isp, id) == 0);
+		CHECK(p.state == SS_ISP_FAILED && p.error == -SS_ENOSPC);
+		CHECK(ss_isp_destroy(isp, id) == 0);
 	}
 
 	/* finish failing, and early stop */
 	p = run_bad(BAD_FAIL_FINISH, 0, 0, f, size, out, &id);
-	assert(p.state == SS_ISP_FAILED && p.error == -SS_EPROTO && calls.finish == 1);
-	assert(ss_isp_destroy(isp, id) == 0);
+	CHECK(p.state == SS_ISP_FAILED && p.error == -SS_EPROTO && calls.finish == 1);
+	CHECK(ss_isp_destroy(isp, id) == 0);
 	p = run_bad(BAD_STOP, 0, 0, f, size, out, &id);
-	assert(p.state == SS_ISP_DONE && calls.recs == 2 && calls.finish == 1);
-	assert(p.pages_done < p.pages_total);
-	assert(ss_isp_destroy(isp, id) == 0);
+	CHECK(p.state == SS_ISP_DONE && calls.recs == 2 && calls.finish == 1);
+	CHECK(p.pages_done < p.pages_total);
+	CHECK(ss_isp_destroy(isp, id) == 0);
 
 	/* the input vanishes mid-run */
 	{
 		ss_oid_t g = fake_store_put(fs, d, size, 0);
 		struct ss_isp_input in = { .oid = g, .offset = 0, .length = size };
 
-		assert(ss_isp_create(isp, 100, NULL, 0, &fixed37, 0, 0, out, &id) == 0);
-		assert(ss_isp_execute(isp, id, &in, 1) == 0);
-		assert(ss_isp_run_slice(isp, 10) == 1);
+		CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, 0, 0, out, &id) == 0);
+		CHECK(ss_isp_execute(isp, id, &in, 1) == 0);
+		CHECK(ss_isp_run_slice(isp, 10) == 1);
 		fake_store_remove(fs, g);
 		run_all(10);
-		assert(ss_isp_poll(isp, id, &p) == 0);
-		assert(p.state == SS_ISP_FAILED && p.error == -SS_ENOENT);
-		assert(ss_isp_destroy(isp, id) == 0);
+		CHECK(ss_isp_poll(isp, id, &p) == 0);
+		CHECK(p.state == SS_ISP_FAILED && p.error == -SS_ENOENT);
+		CHECK(ss_isp_destroy(isp, id) == 0);
 	}
 
 	/* destroying a running instance stops it; another completes */
 	{
 		struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };
 
-		assert(ss_isp_create(isp, 100, NULL, 0, &fixed37, 0, 0, out, &id) == 0);
-		assert(ss_isp_execute(isp, id, &in, 1) == 0);
-		assert(ss_isp_run_slice(isp, 10) == 1);
-		assert(ss_isp_destroy(isp, id) == 0);
-		assert(ss_isp_run_slice(isp, 10) == 0);
+		CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, 0, 0, out, &id) == 0);
+		CHECK(ss_isp_execute(isp, id, &in, 1) == 0);
+		CHECK(ss_isp_run_slice(isp, 10) == 1);
+		CHECK(ss_isp_destroy(isp, id) == 0);
+		CHECK(ss_isp_run_slice(isp, 10) == 0);
 		check_still_serves(f, d, size);
 	}
 	free(d);
@@ -610,17 +610,17 @@ static void test_concurrent(void)
 		struct ss_isp_input in = { .oid = f, .offset = cuts[i], .length = cuts[i + 1] - cuts[i] };
 
 		out[i] = fake_store_output(fs);
-		assert(ss_isp_create(isp, 100, NULL, 0, &fixed37, 128, 0, out[i], &id[i]) == 0);
-		assert(ss_isp_execute(isp, id[i], &in, 1) == 0);
+		CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, 128, 0, out[i], &id[i]) == 0);
+		CHECK(ss_isp_execute(isp, id[i], &in, 1) == 0);
 	}
 	run_all(5);
 	for (int i = 0; i < 3; i++) {
 		struct ss_isp_progress p;
 		size_t n = expect_fixed(exp, f, d, size, 37, cuts[i], cuts[i + 1], 0);
 
-		assert(ss_isp_poll(isp, id[i], &p) == 0 && p.state == SS_ISP_DONE);
+		CHECK(ss_isp_poll(isp, id[i], &p) == 0 && p.state == SS_ISP_DONE);
 		check_output(out[i], exp, n);
-		assert(ss_isp_destroy(isp, id[i]) == 0);
+		CHECK(ss_isp_destroy(isp, id[i]) == 0);
 	}
 	free(exp);
 	free(d);

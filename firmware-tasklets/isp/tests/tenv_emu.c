@@ -3,7 +3,7 @@
  * kang-smartssd image on tmpfs), with the ISP engine on the rest of the DRAM.
  */
 #define _GNU_SOURCE
-#include <assert.h>
+#include "ss_check.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* tenv over the fake store and HAL (fake_store.h). */
-#include <assert.h>
+#include "ss_check.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,7 +22,7 @@ struct tenv *tenv_open(void)
 	e->fs = fake_store_new(TENV_FAKE_PS);
 	need = ss_isp_dram_needed(&e->fs->hal.geo);
 	e->arena = malloc(need);
-	assert(ss_isp_init(&e->isp, fake_store_os(e->fs), &e->fs->hal, e->arena, need) == 0);
+	CHECK(ss_isp_init(&e->isp, fake_store_os(e->fs), &e->fs->hal, e->arena, need) == 0);
 	return e;
 }
 
@@ -77,10 +77,10 @@ struct ss_isp_progress tenv_run(struct tenv *e, uint32_t inst, const struct ss_i
 {
 	struct ss_isp_progress p;
 
-	assert(ss_isp_execute(e->isp, inst, in, n) == 0);
+	CHECK(ss_isp_execute(e->isp, inst, in, n) == 0);
 	while (ss_isp_run_slice(e->isp, 256)) {
 	}
-	assert(ss_isp_poll(e->isp, inst, &p) == 0);
+	CHECK(ss_isp_poll(e->isp, inst, &p) == 0);
 	return p;
 }
 

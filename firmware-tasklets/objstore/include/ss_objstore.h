@@ -108,8 +108,11 @@ int ss_os_lookup(struct ss_objstore *os, ss_oid_t dir, const char *name, uint32_
 int ss_os_create(struct ss_objstore *os, ss_oid_t dir, const char *name, uint32_t len,
 		 enum ss_obj_type type, unsigned flags, uint64_t now_ns, ss_oid_t *oid);
 
-/** Write `len` bytes at `off`, growing the object. \return 0, -SS_EISDIR, -SS_ENOSPC,
- *  -SS_EFBIG, -SS_ENOENT. */
+/** Write `len` bytes at `off`, growing the object. All or nothing: when the pages it needs
+ *  are not free, nothing is written and the object is unchanged.
+ *  \return 0, -SS_EISDIR, -SS_ENOSPC, -SS_ENOENT, -SS_EFBIG (past the data capacity, or the
+ *  object would need more extents than its record holds: (432 - name_len rounded up to 4) / 8),
+ *  -SS_EIO. */
 int ss_os_write(struct ss_objstore *os, ss_oid_t oid, uint64_t off, const void *buf,
 		uint32_t len, unsigned flags, uint64_t now_ns);
 
@@ -118,7 +121,8 @@ int ss_os_write(struct ss_objstore *os, ss_oid_t oid, uint64_t off, const void *
 int ss_os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, uint32_t len,
 	       uint32_t *nread);
 
-/** Set the size; shrinking frees pages. \return 0, -SS_EISDIR, -SS_ENOSPC. */
+/** Set the size; shrinking frees pages (reused once the change is flushed), growing reads
+ *  as zeros. \return 0, -SS_EISDIR, -SS_ENOSPC, -SS_EFBIG, -SS_ENOENT. */
 int ss_os_truncate(struct ss_objstore *os, ss_oid_t oid, uint64_t size, uint64_t now_ns);
 
 /** Remove an object; a directory must be empty. \return 0, -SS_ENOTEMPTY, -SS_ENOENT,
@@ -129,7 +133,10 @@ int ss_os_remove(struct ss_objstore *os, ss_oid_t oid);
  * Atomically move `oid` to `new_dir`/`name`. An existing target is replaced when it is a
  * file and `oid` is a file, unless SS_OS_NOREPLACE. Moving a directory below itself is
  * -SS_EINVAL.
- * \return 0, -SS_EEXIST, -SS_ENOENT, -SS_ENOTDIR, -SS_EISDIR, -SS_EINVAL.
+ * Times are unchanged.
+ * \return 0, -SS_EEXIST, -SS_ENOENT, -SS_ENOTDIR, -SS_EISDIR, -SS_EINVAL, -SS_EBUSY (the
+ *         root), -SS_ENAMETOOLONG (the new name leaves the record too little room for the
+ *         object's extents), -SS_ENOSPC (a packed object must move to a page and none is free).
  */
 int ss_os_rename(struct ss_objstore *os, ss_oid_t oid, ss_oid_t new_dir, const char *name,
 		 uint32_t len, unsigned flags, uint64_t now_ns);
@@ -140,7 +147,8 @@ int ss_os_set_times(struct ss_objstore *os, ss_oid_t oid, uint64_t mtime_ns, uin
 
 /**
  * List a directory in a stable order, resuming after `*cursor` (0 to start). Fills up to
- * `max` entries and advances `*cursor`.
+ * `max` entries and advances `*cursor`. Entries removed or added during a listing do not
+ * disturb the others.
  * \return the number of entries filled (0 at the end), or negative errno.
  */
 int ss_os_list(struct ss_objstore *os, ss_oid_t dir, uint64_t *cursor, struct ss_dirent *out,

@@ -7,7 +7,8 @@
 #ifndef BT_TEST_H
 #define BT_TEST_H
 
-#include <assert.h>
+#define _GNU_SOURCE
+#include "ss_check.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,14 +121,14 @@ static inline struct trailer get_trailer(const uint8_t *o, uint64_t len, uint32_
 	struct trailer t;
 	const uint8_t *p;
 
-	assert(len >= 32);
+	CHECK(len >= 32);
 	p = o + len - 32;
 	t.magic = ss_get_le32(p);
 	t.id = ss_get_le32(p + 4);
 	t.records_in = ss_get_le64(p + 8);
 	t.items_out = ss_get_le64(p + 16);
 	t.aux = ss_get_le64(p + 24);
-	assert(t.magic == SS_BT_TRAILER_MAGIC && t.id == id);
+	CHECK(t.magic == SS_BT_TRAILER_MAGIC && t.id == id);
 	*body_len = len - 32;
 	return t;
 }
@@ -136,9 +137,9 @@ static inline struct tenv *bt_env(void)
 {
 	struct tenv *e = tenv_open();
 
-	assert(ss_builtin_tasklets_register(tenv_isp(e)) == 0);
-	assert(ss_builtin_tasklets_register(tenv_isp(e)) == -SS_EEXIST);
-	assert(ss_isp_find_name(tenv_isp(e), "group-aggregate", 15)->id == SS_BT_GROUP_AGG);
+	CHECK(ss_builtin_tasklets_register(tenv_isp(e)) == 0);
+	CHECK(ss_builtin_tasklets_register(tenv_isp(e)) == -SS_EEXIST);
+	CHECK(ss_isp_find_name(tenv_isp(e), "group-aggregate", 15)->id == SS_BT_GROUP_AGG);
 	return e;
 }
 
@@ -152,9 +153,9 @@ static inline uint8_t *bt_run(struct tenv *e, uint32_t id, const void *params, u
 	uint32_t inst;
 	uint8_t *o;
 
-	assert(ss_isp_create(tenv_isp(e), id, params, plen, lay, budget, 0, out, &inst) == 0);
+	CHECK(ss_isp_create(tenv_isp(e), id, params, plen, lay, budget, 0, out, &inst) == 0);
 	p = tenv_run(e, inst, in, n);
-	assert(ss_isp_destroy(tenv_isp(e), inst) == 0);
+	CHECK(ss_isp_destroy(tenv_isp(e), inst) == 0);
 	o = tenv_read(e, out, len);
 	if (pp) {
 		*pp = p;
@@ -173,13 +174,13 @@ static inline void bt_fail(struct tenv *e, uint32_t id, const void *params, uint
 	struct ss_isp_progress p;
 	uint32_t inst;
 
-	assert(ss_isp_create(tenv_isp(e), id, params, plen, lay, budget, 0, out, &inst) == 0);
+	CHECK(ss_isp_create(tenv_isp(e), id, params, plen, lay, budget, 0, out, &inst) == 0);
 	p = tenv_run(e, inst, in, 1);
 	if (p.state != SS_ISP_FAILED || p.error != err) {
 		fprintf(stderr, "expected failure %d, got state %u error %d\n", err, p.state, p.error);
 		abort();
 	}
-	assert(ss_isp_destroy(tenv_isp(e), inst) == 0);
+	CHECK(ss_isp_destroy(tenv_isp(e), inst) == 0);
 }
 
 /* After a failure the store still reads and writes. */
@@ -194,7 +195,7 @@ static inline void bt_store_ok(struct tenv *e, const char *name)
 	}
 	oid = tenv_put(e, name, buf, sizeof(buf));
 	back = tenv_read(e, oid, &len);
-	assert(len == sizeof(buf) && memcmp(back, buf, len) == 0);
+	CHECK(len == sizeof(buf) && memcmp(back, buf, len) == 0);
 	free(back);
 }
 

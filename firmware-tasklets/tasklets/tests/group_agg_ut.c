@@ -37,13 +37,12 @@ static void put_params(uint8_t *p, uint8_t nkeys, uint8_t k1, uint8_t k2, uint8_
 }
 
 /* Merge an output's items into table[k1][k2]; \return the trailer. */
-static struct trailer merge(const uint8_t *o, uint64_t len, struct agg t[NK1][NK2], uint8_t ops,
-			    int sgn)
+static struct trailer merge(const uint8_t *o, uint64_t len, struct agg t[NK1][NK2], uint8_t ops)
 {
 	uint64_t body;
 	struct trailer tr = get_trailer(o, len, SS_BT_GROUP_AGG, &body);
 
-	assert(body % 48 == 0 && body / 48 == tr.items_out);
+	CHECK(body % 48 == 0 && body / 48 == tr.items_out);
 	for (uint64_t i = 0; i < body; i += 48) {
 		uint64_t k1 = ss_get_le64(o + i), k2 = ss_get_le64(o + i + 8);
 		uint64_t c = ss_get_le64(o + i + 16);
@@ -51,13 +50,13 @@ static struct trailer merge(const uint8_t *o, uint64_t len, struct agg t[NK1][NK
 		int64_t mn = (int64_t)ss_get_le64(o + i + 32), mx = (int64_t)ss_get_le64(o + i + 40);
 		struct agg *a;
 
-		assert(k1 < NK1 && k2 < NK2 && c > 0);
+		CHECK(k1 < NK1 && k2 < NK2 && c > 0);
 		a = &t[k1][k2];
 		if (!(ops & SS_BT_AGG_SUM)) {
-			assert(s == 0);
+			CHECK(s == 0);
 		}
 		if (!(ops & SS_BT_AGG_MIN)) {
-			assert(mn == 0 && mx == 0);
+			CHECK(mn == 0 && mx == 0);
 		}
 		if (!a->count) {
 			a->min = mn;
@@ -70,7 +69,6 @@ static struct trailer merge(const uint8_t *o, uint64_t len, struct agg t[NK1][NK
 			a->max = mx > a->max ? mx : a->max;
 		}
 	}
-	(void)sgn;
 	return tr;
 }
 
@@ -78,18 +76,18 @@ static void check_equal(struct agg got[NK1][NK2], struct agg exp[NK1][NK2], uint
 {
 	for (int i = 0; i < NK1; i++) {
 		for (int j = 0; j < NK2; j++) {
-			assert(got[i][j].count == exp[i][j].count);
+			CHECK(got[i][j].count == exp[i][j].count);
 			if (!exp[i][j].count) {
 				continue;
 			}
 			if (ops & SS_BT_AGG_SUM) {
-				assert(got[i][j].sum == exp[i][j].sum);
+				CHECK(got[i][j].sum == exp[i][j].sum);
 			}
 			if (ops & SS_BT_AGG_MIN) {
-				assert(got[i][j].min == exp[i][j].min);
+				CHECK(got[i][j].min == exp[i][j].min);
 			}
 			if (ops & SS_BT_AGG_MAX) {
-				assert(got[i][j].max == exp[i][j].max);
+				CHECK(got[i][j].max == exp[i][j].max);
 			}
 		}
 	}
@@ -125,11 +123,11 @@ static void test_fixed(struct tenv *e)
 
 		put_params(prm, 1, WC_REGION, 0, WC_SIZE, ops, 0);
 		o = bt_run(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 64 << 10, out, &in, 1, &len, &p);
-		assert(p.state == SS_ISP_DONE);
-		tr = merge(o, len, got1, ops, 0);
-		assert(tr.aux == 0 && tr.records_in == n && tr.items_out <= NK1);
+		CHECK(p.state == SS_ISP_DONE);
+		tr = merge(o, len, got1, ops);
+		CHECK(tr.aux == 0 && tr.records_in == n && tr.items_out <= NK1);
 		check_equal(got1, exp1, ops);
-		assert(p.records == n && p.dram_accesses > 0 && p.instructions > p.dram_accesses);
+		CHECK(p.records == n && p.dram_accesses > 0 && p.instructions > p.dram_accesses);
 		free(o);
 	}
 	/* two keys, signed value, a budget for a few dozen of the 256 groups, three splits */
@@ -144,14 +142,14 @@ static void test_fixed(struct tenv *e)
 			struct ss_isp_input in = { .oid = f, .offset = cuts[s], .length = cuts[s + 1] - cuts[s] };
 
 			o = bt_run(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 2048, out, &in, 1, &len, &p);
-			assert(p.state == SS_ISP_DONE);
-			tr = merge(o, len, got2, ops, 1);
+			CHECK(p.state == SS_ISP_DONE);
+			tr = merge(o, len, got2, ops);
 			records += tr.records_in;
 			spills += tr.aux;
 			free(o);
 		}
-		assert(records == n);
-		assert(spills >= 3);
+		CHECK(records == n);
+		CHECK(spills >= 3);
 		check_equal(got2, exp2, ops);
 	}
 	/* COUNT only, max_groups 5: partials still merge exactly */
@@ -161,8 +159,8 @@ static void test_fixed(struct tenv *e)
 		memset(got2, 0, sizeof(got2));
 		put_params(prm, 2, WC_REGION, WC_TYPE, 0xEE, SS_BT_AGG_COUNT, 5);
 		o = bt_run(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 64 << 10, out, &in, 1, &len, &p);
-		tr = merge(o, len, got2, SS_BT_AGG_COUNT, 0);
-		assert(tr.aux > 10);
+		tr = merge(o, len, got2, SS_BT_AGG_COUNT);
+		CHECK(tr.aux > 10);
 		check_equal(got2, exp2, SS_BT_AGG_COUNT);
 		free(o);
 	}
@@ -180,7 +178,7 @@ static void test_fixed(struct tenv *e)
 		put_params(prm, 0, 0, 0, WC_DELTA, SS_BT_AGG_SUM, 0);
 		o = bt_run(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 4096, out, &in, 1, &len, &p);
 		tr = get_trailer(o, len, SS_BT_GROUP_AGG, &body);
-		assert(body == 48 && ss_get_le64(o + 16) == n && (int64_t)ss_get_le64(o + 24) == sum);
+		CHECK(body == 48 && ss_get_le64(o + 16) == n && (int64_t)ss_get_le64(o + 24) == sum);
 		free(o);
 	}
 
@@ -217,8 +215,8 @@ static void test_fixed(struct tenv *e)
 		/* and a healthy instance still completes exactly */
 		memset(got1, 0, sizeof(got1));
 		o = bt_run(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 4096, out, &in, 1, &len, &p);
-		assert(p.state == SS_ISP_DONE);
-		merge(o, len, got1, SS_BT_AGG_COUNT, 0);
+		CHECK(p.state == SS_ISP_DONE);
+		merge(o, len, got1, SS_BT_AGG_COUNT);
 		check_equal(got1, exp1, SS_BT_AGG_COUNT);
 		free(o);
 	}
@@ -268,11 +266,11 @@ static void test_text(struct tenv *e)
 		uint64_t len;
 		uint8_t *o = bt_run(e, SS_BT_GROUP_AGG, prm, 16, &csv, 3000, out, &in, 1, &len, &p);
 
-		assert(p.state == SS_ISP_DONE);
-		records += merge(o, len, got, 0xF, 1).records_in;
+		CHECK(p.state == SS_ISP_DONE);
+		records += merge(o, len, got, 0xF).records_in;
 		free(o);
 	}
-	assert(records == lines);
+	CHECK(records == lines);
 	check_equal(got, exp, 0xF);
 	free(txt);
 }

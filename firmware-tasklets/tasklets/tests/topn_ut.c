@@ -66,23 +66,23 @@ static size_t parse(const uint8_t *o, uint64_t len, struct item *it, size_t n, u
 		x->k2 = ss_get_le64(o + at + 8);
 		x->value = ss_get_le64(o + at + 16);
 		x->len = ss_get_le32(o + at + 24);
-		assert(ss_get_le32(o + at + 28) == 0 && x->len <= sizeof(x->payload));
+		CHECK(ss_get_le32(o + at + 28) == 0 && x->len <= sizeof(x->payload));
 		memcpy(x->payload, o + at + 32, x->len);
 		x->order = n;
 		at += 32 + x->len;
 		count++;
 	}
-	assert(at == body && count == tr.items_out);
+	CHECK(at == body && count == tr.items_out);
 	*spills += tr.aux;
 	return n;
 }
 
 static void check_same(const struct item *a, size_t na, const struct item *b, size_t nb)
 {
-	assert(na == nb);
+	CHECK(na == nb);
 	for (size_t i = 0; i < na; i++) {
-		assert(a[i].k1 == b[i].k1 && a[i].k2 == b[i].k2 && a[i].value == b[i].value);
-		assert(a[i].len == b[i].len && memcmp(a[i].payload, b[i].payload, a[i].len) == 0);
+		CHECK(a[i].k1 == b[i].k1 && a[i].k2 == b[i].k2 && a[i].value == b[i].value);
+		CHECK(a[i].len == b[i].len && memcmp(a[i].payload, b[i].payload, a[i].len) == 0);
 	}
 }
 
@@ -134,11 +134,11 @@ static void test_fixed(struct tenv *e)
 		uint64_t len;
 		uint8_t *o = bt_run(e, SS_BT_TOPN, prm, 12, &wc_layout, 1500, out, &in, 1, &len, &p);
 
-		assert(p.state == SS_ISP_DONE);
+		CHECK(p.state == SS_ISP_DONE);
 		ngot = parse(o, len, got, ngot, &spills);
 		free(o);
 	}
-	assert(spills > 0);
+	CHECK(spills > 0);
 	ngot = top(got, ngot, 5);
 	check_same(ref, nref, got, ngot);
 
@@ -170,7 +170,7 @@ static void test_fixed(struct tenv *e)
 				   1, &len, NULL);
 			spills = 0;
 			ngot = parse(o, len, got, 0, &spills);
-			assert(budget ? spills > 0 : spills == 0);
+			CHECK(budget ? spills > 0 : spills == 0);
 			ngot = top(got, ngot, 3);
 			check_same(ref, nref, got, ngot);
 			free(o);

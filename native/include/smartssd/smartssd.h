@@ -264,7 +264,8 @@ struct ss_dev_tasklet_spec {
 	uint32_t mem_budget;   /* bytes */
 	uint64_t step_limit;   /* 0: the drive's default */
 	uint64_t output_oid;   /* from ss_dev_create_output */
-	struct ss_dev_layout layout;
+	struct ss_dev_layout layout; /* all zero: none (tasklets that take raw pages) */
+	uint64_t output_limit; /* most output bytes the run may write; 0: no limit */
 };
 
 struct ss_dev_input {
@@ -308,10 +309,13 @@ int ss_dev_tasklet_create(struct ss_dev *d, const struct ss_dev_tasklet_spec *sp
 int ss_dev_tasklet_execute(struct ss_dev *d, uint64_t instance,
 			   const struct ss_dev_input *in, uint32_t n);
 
-/** Progress poll. \return 0 or negative errno. */
+/** Progress poll. A failed run fills p (state FAILED, error) and returns its error with
+ *  the reason (SS_R_TASKLET_STEPS, SS_R_TASKLET_BUDGET, ...). \return 0 or negative
+ *  errno. */
 int ss_dev_tasklet_poll(struct ss_dev *d, uint64_t instance, struct ss_dev_progress *p);
 
-/** Read output bytes [offset, offset+len) of instance; p (may be NULL) gets the progress.
+/** Read output bytes [offset, offset+len) of instance (at most SS_PKT_MAX_PAYLOAD - 72
+ *  bytes a call); p (may be NULL) gets the progress, also when the run failed.
  *  \return bytes read or negative errno. */
 int64_t ss_dev_tasklet_read(struct ss_dev *d, uint64_t instance, uint64_t offset,
 			    void *buf, size_t len, struct ss_dev_progress *p);

@@ -23,27 +23,6 @@ public final class Errors {
     }
 
     /**
-     * Throws the exception for a packed native result when it is negative.
-     *
-     * @param context what was attempted, naming the path or object, e.g. "create /logs/a"
-     * @return rc, when it is not an error
-     */
-    static long check(long rc, String context) throws java.io.IOException {
-        if (rc < 0) {
-            throw translate(-errnoOf(rc), reasonOf(rc), context);
-        }
-        return rc;
-    }
-
-    /** Same as {@link #check(long, String)}, building the context only on failure. */
-    static long check(long rc, String what, Object subject) throws java.io.IOException {
-        if (rc < 0) {
-            throw translate(-errnoOf(rc), reasonOf(rc), what + " " + subject);
-        }
-        return rc;
-    }
-
-    /**
      * The exception for a failed command.
      *
      * @param rc      the negative errno (a positive value is taken as its absolute value)

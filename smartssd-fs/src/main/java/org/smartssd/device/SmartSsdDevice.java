@@ -490,10 +490,20 @@ public final class SmartSsdDevice implements AutoCloseable {
 
     /** Creates an output object for a tasklet's results. Returns its object id. */
     public long createOutput(String path, boolean exclusive) throws IOException {
+        return createOutput(path, exclusive ? new CreateOption[] {CreateOption.EXCLUSIVE}
+                : new CreateOption[0]);
+    }
+
+    /** Creates an output object for a tasklet's results. Returns its object id. */
+    public long createOutput(String path, CreateOption... options) throws IOException {
         byte[] p = path(path);
+        int flags = 0;
+        for (CreateOption o : options) {
+            flags |= o.flag;
+        }
         long h = handle.acquire();
         try {
-            return check(createOutput0(h, p, exclusive ? 1 : 0), "create output", path);
+            return check(createOutput0(h, p, flags), "create output", path);
         } finally {
             handle.release();
         }
@@ -538,8 +548,12 @@ public final class SmartSsdDevice implements AutoCloseable {
         ByteBuffer out = scratch.take();
         for (int i = 0; i < inputs.size(); i++) {
             InputRange r = inputs.get(i);
+            // "to the end" is all ones on the wire; from a non-zero offset the drive wants
+            // offset + length not to wrap, so the largest such length is sent instead
+            long len = r.length() == InputRange.TO_END ? InputRange.TO_END - r.offset()
+                    : r.length();
             out.putLong(i * 24, r.oid()).putLong(i * 24 + 8, r.offset()).putLong(i * 24 + 16,
-                    r.length());
+                    len);
         }
         long h = handle.acquire();
         try {

@@ -78,7 +78,8 @@ final class PutCommand implements Callable<Integer> {
             return d.create(path, ObjectType.FILE, CreateOption.EXCLUSIVE, CreateOption.PARENTS);
         } catch (ObjectExistsException e) {
             if (!force) {
-                throw e;
+                throw new ObjectExistsException(e.getMessage() + "; use --force to replace it",
+                        e.errno(), e.reasonCode());
             }
             long oid = d.lookup(path).oid();
             d.truncate(oid, 0);

@@ -1,0 +1,146 @@
+/*
+ * Writes the seed corpus: one file per opcode and per standard command, each a valid frame
+ * (preceded by the frames that make its object exist, where it needs one).
+ *   usage: fuzz_gen_corpus OUT_DIR
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "ss_proto.h"
+
+#define VALID (FZ_FIX_CRC | FZ_FIX_LBA | FZ_SESSION | FZ_FIX_LENGTH | FZ_RECV)
+
+static const char *out_dir;
+static uint8_t file[16384];
+static size_t used;
+static uint32_t seq = 0x100;
+
+static void begin(void)
+{
+	used = 0;
+}
+
+static void finish(const char *name)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", out_dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(file, 1, used, f) != used || fclose(f)) {
+		fprintf(stderr, "fuzz_gen_corpus: cannot write %s\n", path);
+	}
+}
+
+static void send(uint8_t mode, uint16_t op, uint32_t flags, uint64_t oid, uint64_t off,
+		 uint64_t len, uint32_t reply_max, const void *payload, uint32_t plen)
+{
+	uint8_t pkt[2048];
+	size_t n = fz_packet(pkt, op, seq++, flags, oid, off, len, reply_max, payload, plen);
+
+	used += fz_record(file + used, SS_ATA_OBJ_SEND, mode, 0, (uint16_t)((n + 511) / 512), 0,
+			  pkt, (uint16_t)n);
+}
+
+static void ata(uint8_t cmd, uint16_t features, uint16_t count, uint64_t lba, const void *d,
+		uint16_t dl)
+{
+	used += fz_record(file + used, cmd, 0, features, count, lba, d, dl);
+}
+
+static void create(const char *path, uint32_t type)
+{
+	send(VALID, SS_OP_CREATE, SS_CREATE_PARENTS, 0, type, 0, 4096, path, (uint32_t)strlen(path));
+}
+
+/* group-aggregate over 16-byte records: key u8 at 0, value u32 at 4 */
+static uint32_t tasklet_payload(uint8_t *p)
+{
+	memset(p, 0, 168 + 16);
+	p[0] = 1;                 /* tasklet id */
+	p[5] = 1;                 /* budget 256 bytes << 8 = 64 KiB */
+	p[6] = 0;
+	p[24] = 16;               /* params_len */
+	p[32] = 1;                /* FIXED */
+	p[35] = 2;                /* nfields */
+	p[36] = 16;               /* record_size */
+	p[42] = 1;                /* field 0: u8 at 0 */
+	p[48] = 4;                /* field 1: u32 at 4 */
+	p[50] = 3;
+	p[168] = 1;               /* nkeys */
+	p[171] = 1;               /* value field */
+	p[172] = 0xF;             /* COUNT SUM MIN MAX */
+	return 168 + 16;
+}
+
+int main(int argc, char **argv)
+{
+	static const uint8_t rec[16] = { 3, 0, 0, 0, 0, 0, 1, 0 };
+	uint8_t ct[256], sector[512], dsm[512];
+	uint32_t ctn;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s OUT_DIR\n", argv[0]);
+		return 2;
+	}
+	out_dir = argv[1];
+	memset(sector, 0xA7, sizeof(sector));
+
+	begin(); send(FZ_FIX_CRC | FZ_FIX_LBA | FZ_FIX_LENGTH | FZ_RECV, SS_OP_OPEN_SESSION, 0, 0, 0, 0, 0, NULL, 0); finish("op01-open-session");
+	begin(); send(VALID, SS_OP_CLOSE_SESSION, 0, 0, 0, 0, 0, NULL, 0); finish("op02-close-session");
+	begin(); send(FZ_FIX_CRC | FZ_FIX_LBA | FZ_FIX_LENGTH | FZ_RECV, SS_OP_DRIVE_INFO, 0, 0, 0, 0, 512, NULL, 0); finish("op03-drive-info");
+	begin(); send(VALID, SS_OP_LOOKUP, 0, 0, 0, 0, 4096, "/", 1); finish("op10-lookup");
+	begin(); create("/fz/a", 1); finish("op11-create");
+	begin(); create("/fz/w", 1);
+	send(VALID | FZ_LAST_OID, SS_OP_WRITE, SS_WRITE_FUA, 0, 100, 0, 0, "fuzz seed data", 14); finish("op12-write");
+	begin(); create("/fz/w", 1);
+	send(VALID | FZ_LAST_OID, SS_OP_READ, 0, 0, 0, 200, 4096, NULL, 0); finish("op13-read");
+	begin(); create("/fz/t", 1);
+	send(VALID | FZ_LAST_OID, SS_OP_TRUNCATE, 0, 0, 0, 5000, 0, NULL, 0); finish("op14-truncate");
+	begin(); create("/fz/d/x", 1);
+	send(VALID, SS_OP_REMOVE, SS_REMOVE_RECURSIVE, 0, 0, 0, 0, "/fz/d", 5); finish("op15-remove");
+	begin(); create("/fz/r1", 1);
+	send(VALID, SS_OP_RENAME, 0, 0, 0, 0, 0, "/fz/r1\0/fz/r2", 13); finish("op16-rename");
+	begin(); send(VALID, SS_OP_STAT, 0, 0, 0, 0, 4096, "/", 1); finish("op17-stat");
+	begin(); send(VALID, SS_OP_LIST, 0, 0, 0, 0, 65536, "/", 1); finish("op18-list");
+	begin(); create("/fz/s", 1);
+	send(VALID | FZ_LAST_OID, SS_OP_SET_TIMES, 0, 0, 123, UINT64_MAX, 0, NULL, 0); finish("op19-set-times");
+	begin(); create("/fz/e", 1);
+	send(VALID | FZ_LAST_OID, SS_OP_EXTENTS, 0, 0, 0, 1 << 20, 4096, NULL, 0); finish("op1a-extents");
+	begin(); send(VALID, SS_OP_FLUSH, 0, 0, 0, 0, 0, NULL, 0); finish("op1b-flush");
+	begin(); send(VALID, SS_OP_FSSTAT, 0, 0, 0, 0, 512, NULL, 0); finish("op1c-fsstat");
+	begin(); send(VALID, SS_OP_COUNTERS, 0, 0, 0, 0, 512, NULL, 0); finish("op30-counters");
+	begin(); send(VALID, SS_OP_CREATE_OBJECT, SS_CREATE_OBJ_OUTPUT | SS_CREATE_PARENTS, 0, 0, 0, 0, "/fz/out", 7);
+	ctn = tasklet_payload(ct);
+	send(VALID, SS_OP_CREATE_OBJECT, 0, 0, 0, 0, 0, ct, ctn); finish("op20-create-object");
+	/* the instance needs the output's oid: LAST_OID puts it in the header, the payload
+	 * names it too once the fuzzer finds it; until then the create fails cleanly */
+	begin(); create("/fz/in", 1);
+	send(VALID | FZ_LAST_OID, SS_OP_WRITE, 0, 0, 0, 0, 0, rec, sizeof(rec));
+	send(VALID | FZ_LAST_OID, SS_OP_EXECUTE_OBJECT, 0, 0, 0, 0, 0, (uint8_t[24]){ 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16 }, 24);
+	finish("op21-execute-object");
+	begin(); send(VALID | FZ_LAST_OID, SS_OP_READ_OBJECT, 0, 0, 0, 0, 4096, NULL, 0); finish("op22-read-object");
+	begin(); send(VALID | FZ_LAST_OID, SS_OP_DESTROY_OBJECT, 0, 0, 0, 0, 0, NULL, 0); finish("op23-destroy-object");
+	/* a SEND left waiting, then its RECV */
+	begin(); send(FZ_FIX_CRC | FZ_FIX_LBA | FZ_SESSION | FZ_FIX_LENGTH, SS_OP_FSSTAT, 0, 0, 0, 0, 512, NULL, 0);
+	used += fz_record(file + used, SS_ATA_OBJ_RECV, 0, 0, 1, 0x100u + 0x40, NULL, 0); finish("ata8b-recv");
+
+	begin(); ata(0xEC, 0, 1, 0, NULL, 0); finish("ataec-identify");
+	begin(); ata(0x25, 0, 8, 8000, NULL, 0); finish("ata25-read-dma-ext");
+	begin(); ata(0x35, 0, 1, 8000, sector, 512); finish("ata35-write-dma-ext");
+	begin(); ata(0xC8, 0, 1, 8000, NULL, 0); finish("atac8-read-dma");
+	begin(); ata(0xCA, 0, 1, 8001, sector, 512); finish("ataca-write-dma");
+	begin(); ata(0xEA, 0, 0, 0, NULL, 0); finish("ataea-flush-cache-ext");
+	begin(); ata(0xE7, 0, 0, 0, NULL, 0); finish("atae7-flush-cache");
+	memset(dsm, 0, sizeof(dsm));
+	dsm[0] = 0x40; dsm[1] = 0x1F; dsm[6] = 8;      /* LBA 8000, 8 sectors */
+	begin(); ata(0x06, 1, 1, 0, dsm, 512); finish("ata06-dsm-trim");
+	begin(); ata(0xB0, 0xD0, 1, 0xC24F00, NULL, 0); finish("atab0-smart-read-data");
+	begin(); ata(0xB0, 0xD1, 1, 0xC24F00, NULL, 0); finish("atab0-smart-read-thresholds");
+	begin(); ata(0xB0, 0xDA, 0, 0xC24F00, NULL, 0); finish("atab0-smart-return-status");
+	begin(); ata(0xB0, 0xD9, 0, 0xC24F00, NULL, 0); ata(0xB0, 0xD8, 0, 0xC24F00, NULL, 0); finish("atab0-smart-disable-enable");
+	begin(); ata(0xE5, 0, 0, 0, NULL, 0); finish("atae5-check-power-mode");
+	begin(); ata(0xEF, 0x02, 0, 0, NULL, 0); finish("ataef-set-features");
+	return 0;
+}

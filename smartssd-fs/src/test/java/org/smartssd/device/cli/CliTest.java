@@ -1,0 +1,140 @@
+package org.smartssd.device.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.device.DriveCounters;
+import org.smartssd.device.SmartHealth;
+import org.smartssd.device.SmartSsdDevice;
+import org.smartssd.device.cli.CliUsageTest.Run;
+
+/** The smartssd command in-process against an emulated drive. */
+class CliTest {
+    @TempDir
+    Path dir;
+    String uri;
+
+    static Run run(String... args) {
+        return CliUsageTest.run(args);
+    }
+
+    @BeforeEach
+    void format() {
+        uri = "emu:" + dir.resolve("dev0.img");
+        Run r = run("format", uri, "--capacity", "256M");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("formatted").contains("16 channels x 4 ways");
+    }
+
+    @Test
+    void formatTakesAProfileAndRejectsUnknownOnes() {
+        String jasmine = "emu:" + dir.resolve("j.img");
+        Run r = run("format", jasmine, "--profile", "jasmine-openssd", "--capacity", "512M");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("4 channels x 8 ways, 32768-byte pages");
+        Run bad = run("format", "emu:" + dir.resolve("x.img"), "--profile", "no-such-profile");
+        assertThat(bad.code()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(bad.err()).contains("no-such-profile");
+    }
+
+    @Test
+    void putGetLsRmRoundTrip() throws Exception {
+        byte[] data = new byte[2_500_000];
+        new Random(3).nextBytes(data);
+        Path local = Files.write(dir.resolve("in.bin"), data);
+        assertThat(run("put", uri, local.toString(), "/data/in.bin").code()).isZero();
+
+        Run again = run("put", uri, local.toString(), "/data/in.bin");
+        assertThat(again.code()).isEqualTo(ExitCodes.CONFLICT);
+        assertThat(again.err()).startsWith("smartssd put: ").contains("/data/in.bin")
+                .contains("already exists");
+        assertThat(run("put", "--force", uri, local.toString(), "/data/in.bin").code()).isZero();
+
+        Run ls = run("ls", uri, "/data");
+        assertThat(ls.out()).isEqualTo("in.bin\n");
+        Run root = run("ls", uri);
+        assertThat(root.out()).isEqualTo("data/\n");
+        Run ll = run("ls", "-l", uri, "/data");
+        assertThat(ll.out()).matches("- +2500000 \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d +\\d+ in\\.bin\\n");
+
+        Path back = dir.resolve("back.bin");
+        Run get = run("get", uri, "/data/in.bin", back.toString(), "--progress");
+        assertThat(get.code()).as(get.err()).isZero();
+        assertThat(Files.readAllBytes(back)).isEqualTo(data);
+        assertThat(get.err()).contains("get /data/in.bin").contains("100%");
+        assertThat(run("get", uri, "/data/in.bin", back.toString()).code())
+                .isEqualTo(ExitCodes.LOCAL_IO);
+
+        Run missing = run("get", uri, "/data/none", dir.resolve("x").toString());
+        assertThat(missing.code()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(missing.err()).contains("/data/none").contains("NO_SUCH_OBJECT");
+
+        Run notEmpty = run("rm", uri, "/data");
+        assertThat(notEmpty.code()).isEqualTo(ExitCodes.CONFLICT);
+        assertThat(run("rm", "-r", uri, "/data").code()).isZero();
+        assertThat(run("ls", uri).out()).isEmpty();
+        assertThat(run("rm", uri, "/data").code()).isEqualTo(ExitCodes.NOT_FOUND);
+    }
+
+    @Test
+    void getToStdout() throws Exception {
+        Path local = Files.writeString(dir.resolve("t.txt"), "hello drive\n");
+        run("put", uri, local.toString(), "/t.txt");
+        Run r = run("get", uri, "/t.txt", "-");
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).isEqualTo("hello drive\n");
+    }
+
+    @Test
+    void infoShowsTheDrive() {
+        Run r = run("info", uri);
+        assertThat(r.code()).isZero();
+        assertThat(r.out()).contains("transport:        emu").contains("KANG")
+                .contains("8192-byte pages").contains("objects:          1 of")
+                .contains("energy:").contains("(modelled)");
+    }
+
+    @Test
+    void healthPrintsLibatasmartNamesAndTheDrivesCounters() throws Exception {
+        Path local = Files.write(dir.resolve("w.bin"), new byte[300_000]);
+        run("put", uri, local.toString(), "/w.bin");
+        Run r = run("health", uri);
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("overall: GOOD").contains("reallocated-sector-count")
+                .contains("wear-leveling-count").contains("total-lbas-written");
+        SmartHealth h;
+        DriveCounters c;
+        try (SmartSsdDevice d = SmartSsdDevice.open(uri)) {
+            h = d.health();
+            c = d.counters();
+        }
+        assertThat(raw(r.out(), "reallocated-sector-count")).isEqualTo(c.retiredBlocks());
+        assertThat(raw(r.out(), "wear-leveling-count")).isEqualTo(c.avgEraseCount());
+        // 300000 bytes = 586 sectors written by put, plus nothing else written by the host
+        assertThat(raw(r.out(), "total-lbas-written")).isEqualTo(586);
+        assertThat(raw(r.out(), "total-lbas-written"))
+                .isEqualTo(h.attribute("total-lbas-written").raw());
+    }
+
+    private static long raw(String table, String name) {
+        Matcher m = Pattern.compile("(?m)^\\s*\\d+ " + Pattern.quote(name) + " .* (\\d+)$")
+                .matcher(table);
+        assertThat(m.find()).as("attribute %s in%n%s", name, table).isTrue();
+        return Long.parseLong(m.group(1));
+    }
+
+    @Test
+    void driveErrorsExitWithThree() {
+        Run r = run("ls", "unix:" + dir.resolve("nobody.sock"));
+        assertThat(r.code()).isIn(ExitCodes.DRIVE, ExitCodes.NOT_FOUND);
+        assertThat(r.err()).contains("nobody.sock");
+    }
+}
