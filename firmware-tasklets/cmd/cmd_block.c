@@ -21,6 +21,16 @@ static bool range_protected(const struct ss_fw *fw, uint64_t lba, uint64_t secto
 	return fw->meta_pages && lba < end && lba + sectors > first;
 }
 
+/* The LBA space belongs to the object store: a raw write outside every live object would be
+ * trimmed at the next mount, so it is refused rather than acknowledged and then lost. */
+static bool range_owned(const struct ss_fw *fw, uint64_t lba, uint64_t sectors)
+{
+	uint64_t first = lba / fw->sectors_per_page;
+	uint64_t last = (lba + sectors - 1) / fw->sectors_per_page;
+
+	return ss_os_lpns_owned(fw->os, (uint32_t)first, (uint32_t)(last - first + 1));
+}
+
 static void io_error(struct ss_ata_result *res, int rc, bool write)
 {
 	if (rc == -SS_ENOSPC) {
@@ -92,7 +102,7 @@ void fw_block_write(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t
 	if (!checks(fw, lba, sectors, len, res)) {
 		return;
 	}
-	if (range_protected(fw, lba, sectors)) {
+	if (range_protected(fw, lba, sectors) || !range_owned(fw, lba, sectors)) {
 		fw_abort(res, SS_R_LBA_PROTECTED);
 		return;
 	}

@@ -354,3 +354,39 @@ int os_alloc_trim_free(struct ss_objstore *os)
 	}
 	return 0;
 }
+
+static bool in_ranges_resv(const struct ss_objstore *os, uint32_t lpn)
+{
+	for (uint32_t i = 0; i < OS_NRESV; i++) {
+		const struct os_resv *rv = &os->resv[i];
+
+		if (rv->slot != 0 && lpn >= rv->lpn && lpn - rv->lpn < rv->pages) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool in_ranges_pending(const struct ss_objstore *os, uint32_t lpn)
+{
+	for (uint32_t i = 0; i < os->npending; i++) {
+		if (lpn >= os->pending[i].lpn && lpn - os->pending[i].lpn < os->pending[i].pages) {
+			return true;
+		}
+	}
+	return false;
+}
+
+bool ss_os_lpns_owned(const struct ss_objstore *os, uint32_t lpn, uint32_t count)
+{
+	for (uint32_t i = 0; i < count; i++) {
+		uint32_t p = lpn + i;
+
+		if (p < os->data_first || p - os->data_first >= os->data_pages ||
+		    !bit_test(os, p - os->data_first) || in_ranges_resv(os, p) ||
+		    in_ranges_pending(os, p)) {
+			return false;
+		}
+	}
+	return true;
+}

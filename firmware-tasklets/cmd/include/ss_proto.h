@@ -85,16 +85,18 @@ enum ss_opcode {
 	SS_OP_REMOVE = 0x15,        /* path; flags SS_REMOVE_RECURSIVE */
 	SS_OP_RENAME = 0x16,        /* payload: src path NUL dst path; flags SS_RENAME_* */
 	SS_OP_STAT = 0x17,          /* oid, or path when oid = 0 -> payload ss_wire_stat */
-	SS_OP_LIST = 0x18,          /* path, offset = cursor -> payload ss_wire_dirent...,
-				       value0 = next cursor (0 at end) */
+	SS_OP_LIST = 0x18,          /* path (or oid when no payload), offset = cursor ->
+				       payload ss_wire_dirent..., value0 = next cursor (0 at
+				       end), value1 = entries */
 	SS_OP_SET_TIMES = 0x19,     /* oid, offset = mtime, length = atime (UINT64_MAX keeps) */
 	SS_OP_EXTENTS = 0x1A,       /* oid, offset, length -> payload ss_wire_extent... */
 	SS_OP_FLUSH = 0x1B,         /* everything durable */
 	SS_OP_FSSTAT = 0x1C,        /* -> payload ss_wire_fsstat */
 
 	/* in-storage processing (Kang §6.4.3) */
-	SS_OP_CREATE_OBJECT = 0x20, /* payload ss_wire_create_tasklet + params; or, with
-				       flags SS_CREATE_OBJ_OUTPUT, a path for an output object
+	SS_OP_CREATE_OBJECT = 0x20, /* payload ss_wire_create_tasklet + params, length = cap
+				       on the run's output bytes (0: none); or, with flags
+				       SS_CREATE_OBJ_OUTPUT, a path for an output object
 				       -> value0 = instance id / oid */
 	SS_OP_EXECUTE_OBJECT = 0x21,/* oid = instance; payload ss_wire_input... */
 	SS_OP_READ_OBJECT = 0x22,   /* oid = instance; offset, length into its output ->

@@ -215,6 +215,7 @@ static void test_media_error(struct fx *f)
 	struct ss_ata_result res;
 	uint8_t buf[1024];
 
+	fx_open_session(f);
 	f->fail_reads = 1;
 	fx_ata(f, 0x25, 0, 1, base, buf, 512, &res);
 	CHECK(res.status & SS_ATA_STATUS_ERR);
@@ -223,6 +224,16 @@ static void test_media_error(struct fx *f)
 	/* a partial write needs the page: refused, nothing changed */
 	fx_ata(f, 0x35, 0, 1, base + 1, buf, 512, &res);
 	CHECK(FX_ABORTED(res, SS_R_MEDIA_ERROR));
+	/* through the object protocol: the reply says so */
+	struct fx_pkt p = { .opcode = SS_OP_LOOKUP, .payload = "/raw", .payload_len = 4 };
+	struct fx_reply r;
+
+	f->fail_reads = 0;
+	CHECK_EQ(fx_call(f, &p, &r), 0);
+	p = (struct fx_pkt){ .opcode = SS_OP_READ, .oid = r.v[0], .length = 1024 };
+	f->fail_reads = 1;
+	CHECK_EQ(fx_call(f, &p, &r), -SS_EIO);
+	CHECK_EQ(r.reason, SS_R_MEDIA_ERROR);
 	f->fail_reads = 0;
 	verify(f, "after media errors");
 }

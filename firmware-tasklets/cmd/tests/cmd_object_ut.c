@@ -263,11 +263,44 @@ static void test_sessionless(struct fx *f)
 	CHECK(FX_ABORTED(res, SS_R_BAD_LENGTH));
 }
 
+/* The byte vectors of PROTOCOL.md section 8: the encoder matches them, the drive takes them. */
+static void test_vectors(struct fx *f)
+{
+	static const uint8_t open7[64] = {
+		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x01, 0x00, 0x07, [60] = 0xba, 0xac, 0xe8, 0xc8,
+	};
+	static const uint8_t stat5[65] = {
+		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x17, 0x00, 0x02, 0x00, 0x05, 0x00,
+		[48] = 0x01, [52] = 0x48, 0x01, [60] = 0x12, 0x1f, 0x98, 0xc0, 0x2f,
+	};
+	struct fx_pkt p = { .opcode = SS_OP_OPEN_SESSION, .tag = 7 };
+	struct ss_ata_result res;
+	struct fx_reply r;
+
+	CHECK_EQ(fx_encode(&p, pkt), 512);
+	CHECK(memcmp(pkt, open7, 64) == 0);
+	p = (struct fx_pkt){ .opcode = SS_OP_STAT, .tag = 0x00050002, .reply_max = 328,
+			     .payload = "/", .payload_len = 1 };
+	CHECK_EQ(fx_encode(&p, pkt), 512);
+	CHECK(memcmp(pkt, stat5, 65) == 0);
+	memset(pkt, 0, 512);
+	memcpy(pkt, open7, 64);
+	fx_send_raw(f, 7, pkt, 512, &res);
+	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
+	CHECK_EQ(res.count, 1);
+	fx_recv(f, 7, 1, &r, &res);
+	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
+	CHECK(r.crc_ok);
+	CHECK_EQ(r.status, 0);
+	CHECK(r.v[0] >= 1 && r.v[0] <= 0xFFFF);
+}
+
 int main(void)
 {
 	struct fx f;
 
 	fx_create(&f, 0);
+	test_vectors(&f);
 	fx_open_session(&f);
 	test_rejects(&f);
 	test_recv(&f);

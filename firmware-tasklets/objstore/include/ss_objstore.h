@@ -16,6 +16,7 @@
 #ifndef SS_OBJSTORE_H
 #define SS_OBJSTORE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ss_ftl.h"
@@ -177,6 +178,13 @@ struct ss_os_stats {
 void ss_os_get_stats(const struct ss_objstore *os, struct ss_os_stats *st);
 
 struct ss_ftl *ss_os_ftl(struct ss_objstore *os);
+
+/**
+ * Whether logical pages [lpn, lpn+count) all belong to live objects' extents (not free,
+ * not merely reserved, not freed-but-not-yet-durable). Raw sector writes are allowed only
+ * there: anything else is not the store's to keep and is trimmed at the next mount.
+ */
+bool ss_os_lpns_owned(const struct ss_objstore *os, uint32_t lpn, uint32_t count);
 
 /**
  * The logical pages the store keeps for its metadata (superblocks, object table, journal):

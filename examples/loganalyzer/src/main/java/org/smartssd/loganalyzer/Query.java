@@ -1,0 +1,25 @@
+package org.smartssd.loganalyzer;
+
+import java.util.Locale;
+
+/** Kang's two log queries (shared/seeds/003_0ae43b63c73d74f1.txt lines 1046-1048). */
+public enum Query {
+    /** Accesses per region: one field per entry, summed per region. */
+    Q1("accesses per region"),
+    /** The top {@value TopTypes#N} file types per region: two fields per entry, merged and ranked. */
+    Q2("top " + TopTypes.N + " file types per region");
+
+    private final String description;
+
+    Query(String description) {
+        this.description = description;
+    }
+
+    public String description() {
+        return description;
+    }
+
+    public String cliName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

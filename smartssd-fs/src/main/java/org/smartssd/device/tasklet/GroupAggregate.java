@@ -1,0 +1,262 @@
+package org.smartssd.device.tasklet;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+import org.smartssd.device.RecordLayout;
+import org.smartssd.device.TaskletSpec;
+
+/**
+ * The group-aggregate tasklet (id 1): COUNT/SUM/MIN/MAX of one integer field grouped by 0,
+ * 1 or 2 integer key fields. Immutable; build with {@link #groupBy} and the withers.
+ *
+ * <pre>{@code
+ * GroupAggregate agg = GroupAggregate.groupBy(1).value(0).ops(Op.COUNT, Op.SUM);
+ * TaskletSpec spec = agg.spec(layout, 64 * 1024, 0);
+ * }</pre>
+ *
+ * <p>Params are {@value #PARAMS_BYTES} bytes; the output is {@value #ITEM_BYTES}-byte items
+ * per group per spill, then the trailer (aux = spills). {@link Merger} merges items of spills
+ * and splits exactly.
+ */
+public final class GroupAggregate {
+    public static final int PARAMS_BYTES = 16;
+    public static final int ITEM_BYTES = 48;
+
+    /** The aggregates ({@code SS_BT_AGG_*}). */
+    public enum Op {
+        COUNT(0x1), SUM(0x2), MIN(0x4), MAX(0x8);
+
+        private final int bit;
+
+        Op(int bit) {
+            this.bit = bit;
+        }
+
+        public int bit() {
+            return bit;
+        }
+    }
+
+    private final int[] keys;
+    private final int value;
+    private final Set<Op> ops;
+    private final int maxGroups;
+
+    private GroupAggregate(int[] keys, int value, Set<Op> ops, int maxGroups) {
+        this.keys = keys;
+        this.value = value;
+        this.ops = ops;
+        this.maxGroups = maxGroups;
+    }
+
+    /** Groups by 0, 1 or 2 integer fields (layout indexes); counts until told otherwise. */
+    public static GroupAggregate groupBy(int... keyFields) {
+        if (keyFields.length > 2) {
+            throw new IllegalArgumentException("group-aggregate groups by at most 2 fields, got "
+                    + keyFields.length);
+        }
+        for (int k : keyFields) {
+            Fields.checkIndex(k, "key");
+        }
+        return new GroupAggregate(keyFields.clone(), -1, Collections.unmodifiableSet(
+                EnumSet.of(Op.COUNT)), 0);
+    }
+
+    /** The integer field aggregated by SUM, MIN and MAX. */
+    public GroupAggregate value(int field) {
+        Fields.checkIndex(field, "value");
+        return new GroupAggregate(keys, field, ops, maxGroups);
+    }
+
+    /** The aggregates to compute (COUNT is always reported in the items). */
+    public GroupAggregate ops(Op... which) {
+        if (which.length == 0) {
+            throw new IllegalArgumentException("group-aggregate needs at least one aggregate");
+        }
+        return new GroupAggregate(keys, value, Collections.unmodifiableSet(
+                EnumSet.copyOf(Arrays.asList(which))), maxGroups);
+    }
+
+    /** Groups held before a spill; 0 (the default) lets the drive hold what the budget holds. */
+    public GroupAggregate maxGroups(int groups) {
+        if (groups < 0) {
+            throw new IllegalArgumentException("max groups " + groups + " is negative");
+        }
+        return new GroupAggregate(keys, value, ops, groups);
+    }
+
+    public int[] keys() {
+        return keys.clone();
+    }
+
+    /** The value field, or -1 when only COUNT is asked. */
+    public int value() {
+        return value;
+    }
+
+    public Set<Op> ops() {
+        return ops;
+    }
+
+    public int maxGroups() {
+        return maxGroups;
+    }
+
+    private boolean needsValue() {
+        return ops.contains(Op.SUM) || ops.contains(Op.MIN) || ops.contains(Op.MAX);
+    }
+
+    /** The 16 params bytes ({@code struct ss_bt_agg_params}). */
+    public byte[] params() {
+        if (needsValue() && value < 0) {
+            throw new IllegalStateException("SUM, MIN and MAX need a value field: call value()");
+        }
+        int bits = 0;
+        for (Op o : ops) {
+            bits |= o.bit;
+        }
+        ByteBuffer b = ByteBuffer.allocate(PARAMS_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        b.put((byte) keys.length).put((byte) (keys.length >= 1 ? keys[0] : 0))
+                .put((byte) (keys.length == 2 ? keys[1] : 0)).put((byte) Math.max(value, 0))
+                .put((byte) bits).put(new byte[3]).putInt(maxGroups).putInt(0);
+        return b.array();
+    }
+
+    /**
+     * The group-aggregate described by params bytes (the inverse of {@link #params()}).
+     *
+     * @throws IllegalArgumentException for bytes the drive would refuse
+     */
+    public static GroupAggregate parse(byte[] params) {
+        if (params.length != PARAMS_BYTES) {
+            throw new IllegalArgumentException("group-aggregate params are " + PARAMS_BYTES
+                    + " bytes, got " + params.length);
+        }
+        ByteBuffer b = ByteBuffer.wrap(params).order(ByteOrder.LITTLE_ENDIAN);
+        int nkeys = b.get() & 0xff;
+        int k1 = b.get() & 0xff;
+        int k2 = b.get() & 0xff;
+        int v = b.get() & 0xff;
+        int bits = b.get() & 0xff;
+        boolean reservedZero = b.get() == 0 && b.get() == 0 && b.get() == 0;
+        int max = b.getInt();
+        if (!reservedZero || b.getInt() != 0) {
+            throw new IllegalArgumentException("group-aggregate params have non-zero reserved "
+                    + "bytes");
+        }
+        if (nkeys > 2) {
+            throw new IllegalArgumentException("group-aggregate nkeys " + nkeys + " is not 0..2");
+        }
+        if (bits == 0 || (bits & ~0xf) != 0) {
+            throw new IllegalArgumentException("group-aggregate ops 0x"
+                    + Integer.toHexString(bits) + " is not a non-empty subset of 0xf");
+        }
+        List<Op> ops = new ArrayList<>();
+        for (Op o : Op.values()) {
+            if ((bits & o.bit) != 0) {
+                ops.add(o);
+            }
+        }
+        int[] keys = nkeys == 0 ? new int[0] : nkeys == 1 ? new int[] {k1} : new int[] {k1, k2};
+        GroupAggregate g = groupBy(keys).ops(ops.toArray(new Op[0])).maxGroups(
+                (int) Math.min(Integer.toUnsignedLong(max), Integer.MAX_VALUE));
+        return g.needsValue() ? g.value(v) : g;
+    }
+
+    /**
+     * The tasklet spec over {@code layout}, after checking the fields are integer fields of
+     * the layout (the drive would refuse the run with -EINVAL otherwise).
+     */
+    public TaskletSpec spec(RecordLayout layout, int memoryBudget, long stepLimit) {
+        for (int k : keys) {
+            Fields.requireInteger(layout, k, "key");
+        }
+        if (needsValue()) {
+            Fields.requireInteger(layout, value, "value");
+        }
+        return new TaskletSpec(BuiltinTasklet.GROUP_AGGREGATE.id(), layout, params(),
+                memoryBudget, stepLimit);
+    }
+
+    /** Whether MIN and MAX compare signed: the value field is I32 or I64. */
+    public boolean signedValue(RecordLayout layout) {
+        return value >= 0 && Fields.signed(layout, value);
+    }
+
+    /** One group of one spill. Unused keys and unasked aggregates are 0. */
+    public record Item(long key1, long key2, long count, long sum, long min, long max) {
+        public GroupKey key() {
+            return new GroupKey(key1, key2);
+        }
+
+        /**
+         * The exact merge of two partials of one group: count and sum add (mod 2^64, the
+         * drive's arithmetic), min and max fold (signed compare for signed value fields).
+         */
+        public Item merge(Item o, boolean signed) {
+            return new Item(key1, key2, count + o.count, sum + o.sum,
+                    Fields.compare(o.min, min, signed) < 0 ? o.min : min,
+                    Fields.compare(o.max, max, signed) > 0 ? o.max : max);
+        }
+    }
+
+    /** A decoded output: the items in output order and the trailer (aux = spills). */
+    public record Output(List<Item> items, Trailer trailer) {
+        public long spills() {
+            return trailer.aux();
+        }
+    }
+
+    /** Decodes one group-aggregate output. */
+    public static Output decode(byte[] output) throws IncompleteOutputException {
+        Trailer t = Trailer.of(output, BuiltinTasklet.GROUP_AGGREGATE);
+        ByteBuffer b = Trailer.items(output);
+        if (b.remaining() % ITEM_BYTES != 0) {
+            throw new IncompleteOutputException("group-aggregate output has " + b.remaining()
+                    + " item bytes, not a multiple of " + ITEM_BYTES);
+        }
+        List<Item> items = new ArrayList<>(b.remaining() / ITEM_BYTES);
+        while (b.hasRemaining()) {
+            items.add(new Item(b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong(),
+                    b.getLong()));
+        }
+        t.checkItems(items.size());
+        return new Output(List.copyOf(items), t);
+    }
+
+    /** Merges partial items (of spills, of splits) into one item per group, exactly. */
+    public static final class Merger {
+        private final boolean signed;
+        private final Map<GroupKey, Item> groups = new TreeMap<>();
+
+        /** @param signedValue see {@link GroupAggregate#signedValue} */
+        public Merger(boolean signedValue) {
+            this.signed = signedValue;
+        }
+
+        public Merger add(Item item) {
+            groups.merge(item.key(), item, (a, b) -> a.merge(b, signed));
+            return this;
+        }
+
+        public Merger addAll(Collection<Item> items) {
+            items.forEach(this::add);
+            return this;
+        }
+
+        /** One item per group, ordered by key. */
+        public Map<GroupKey, Item> result() {
+            return Collections.unmodifiableMap(groups);
+        }
+    }
+}

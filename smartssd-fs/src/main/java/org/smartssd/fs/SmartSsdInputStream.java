@@ -1,0 +1,373 @@
+package org.smartssd.fs;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
+
+import org.apache.hadoop.fs.ByteBufferPositionedReadable;
+import org.apache.hadoop.fs.ByteBufferReadable;
+import org.apache.hadoop.fs.CanSetReadahead;
+import org.apache.hadoop.fs.CanUnbuffer;
+import org.apache.hadoop.fs.FSExceptionMessages;
+import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileRange;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.fs.VectoredReadUtils;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.apache.hadoop.fs.statistics.IOStatisticsSource;
+import org.apache.hadoop.fs.statistics.StreamStatisticNames;
+import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
+import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
+import org.smartssd.fs.impl.ErrorTranslation;
+import org.smartssd.fs.impl.ObjectIo;
+import org.smartssd.fs.impl.StoreContext;
+
+/**
+ * Reads one file on the drive by its object id. Sequential reads go through a read-ahead
+ * buffer of {@link SmartSsdConstants#READAHEAD} bytes filled by one READ command; reads at
+ * least that large go straight into the caller's memory. Positioned, ByteBuffer and vectored
+ * reads never touch the stream's position or buffer.
+ *
+ * <p>The length is the file's at open; seeking past it asks the drive again (one STAT), so
+ * data appended since can be reached. Not thread-safe for the sequential calls, as
+ * {@code FSInputStream}; positioned reads may run concurrently with them.
+ */
+public class SmartSsdInputStream extends FSInputStream implements ByteBufferReadable,
+        ByteBufferPositionedReadable, CanUnbuffer, CanSetReadahead, StreamCapabilities,
+        IOStatisticsSource {
+    private final StoreContext ctx;
+    private final ObjectIo io;
+    private final Path path;
+    private final long oid;
+    private final FileSystem.Statistics fsStats;
+    private final IOStatisticsStore stats = IOStatisticsBinding.iostatisticsStore()
+            .withCounters(StreamStatisticNames.STREAM_READ_BYTES,
+                    StreamStatisticNames.STREAM_READ_OPERATIONS,
+                    StreamStatisticNames.STREAM_READ_SEEK_OPERATIONS,
+                    StreamStatisticNames.STREAM_READ_VECTORED_OPERATIONS,
+                    StreamStatisticNames.STREAM_READ_VECTORED_INCOMING_RANGES,
+                    StreamStatisticNames.STREAM_READ_UNBUFFERED,
+                    StreamStatisticNames.STREAM_READ_EXCEPTIONS,
+                    StreamStatisticNames.STREAM_READ_CLOSE_OPERATIONS)
+            .build();
+
+    private volatile long length;
+    private volatile boolean closed;
+    private long pos;
+    private int readahead;
+    private ByteBuffer buffer;
+    private long bufferStart;
+
+    public SmartSsdInputStream(StoreContext ctx, ObjectIo io, Path path, long oid, long length,
+                               int readahead) {
+        this.ctx = ctx;
+        this.io = io;
+        this.path = path;
+        this.oid = oid;
+        this.length = length;
+        this.fsStats = ctx.statistics();
+        this.readahead = clampReadahead(readahead);
+    }
+
+    private static int clampReadahead(long r) {
+        return (int) Math.max(512, Math.min(r, SmartSsdConstants.MAX_TRANSFER));
+    }
+
+    private void checkOpen() throws IOException {
+        if (closed) {
+            throw new IOException(path + ": " + FSExceptionMessages.STREAM_IS_CLOSED);
+        }
+    }
+
+    private IOException translate(String what, IOException e) {
+        stats.incrementCounter(StreamStatisticNames.STREAM_READ_EXCEPTIONS);
+        return ErrorTranslation.translate(ctx, what, path, e);
+    }
+
+    private void countRead(long n) {
+        if (n > 0) {
+            stats.incrementCounter(StreamStatisticNames.STREAM_READ_BYTES, n);
+            if (fsStats != null) {
+                fsStats.incrementBytesRead(n);
+            }
+        }
+    }
+
+    /** One READ of the object; translated errors. */
+    private int readAt(long offset, ByteBuffer dst) throws IOException {
+        stats.incrementCounter(StreamStatisticNames.STREAM_READ_OPERATIONS);
+        if (fsStats != null) {
+            fsStats.incrementReadOps(1);
+        }
+        try {
+            return io.read(oid, offset, dst);
+        } catch (IOException e) {
+            throw translate("read", e);
+        }
+    }
+
+    private boolean inBuffer(long p) {
+        return buffer != null && p >= bufferStart && p < bufferStart + buffer.limit();
+    }
+
+    /** Makes the buffer hold {@code pos}; false at the end of the file. */
+    private boolean fill() throws IOException {
+        if (inBuffer(pos)) {
+            return true;
+        }
+        if (buffer == null || buffer.capacity() != readahead) {
+            buffer = ByteBuffer.allocateDirect(readahead);
+        }
+        buffer.clear();
+        int n = readAt(pos, buffer);
+        buffer.flip();
+        bufferStart = pos;
+        if (pos + n > length) {
+            length = pos + n;
+        }
+        return n > 0;
+    }
+
+    @Override
+    public synchronized int read() throws IOException {
+        checkOpen();
+        if (!fill()) {
+            return -1;
+        }
+        int b = buffer.get((int) (pos - bufferStart)) & 0xff;
+        pos++;
+        countRead(1);
+        return b;
+    }
+
+    @Override
+    public synchronized int read(byte[] b, int off, int len) throws IOException {
+        checkOpen();
+        if (off < 0 || len < 0 || len > b.length - off) {
+            throw new IndexOutOfBoundsException("offset " + off + ", length " + len
+                    + ", buffer " + b.length);
+        }
+        if (len == 0) {
+            return 0;
+        }
+        return read(ByteBuffer.wrap(b, off, len));
+    }
+
+    @Override
+    public synchronized int read(ByteBuffer dst) throws IOException {
+        checkOpen();
+        int want = dst.remaining();
+        if (want == 0) {
+            return 0;
+        }
+        int n;
+        if (!inBuffer(pos) && want >= readahead) {
+            n = readAt(pos, dst);
+            if (n <= 0) {
+                return -1;
+            }
+        } else {
+            if (!fill()) {
+                return -1;
+            }
+            int at = (int) (pos - bufferStart);
+            n = Math.min(want, buffer.limit() - at);
+            dst.put(buffer.slice(at, n));
+        }
+        pos += n;
+        countRead(n);
+        return n;
+    }
+
+    @Override
+    public synchronized void seek(long target) throws IOException {
+        checkOpen();
+        if (target < 0) {
+            throw new EOFException(path + ": " + FSExceptionMessages.NEGATIVE_SEEK + " " + target);
+        }
+        if (target > length) {
+            refreshLength();
+            if (target > length) {
+                throw new EOFException(path + ": " + FSExceptionMessages.CANNOT_SEEK_PAST_EOF
+                        + " " + target + " (length " + length + ")");
+            }
+        }
+        if (target != pos) {
+            stats.incrementCounter(StreamStatisticNames.STREAM_READ_SEEK_OPERATIONS);
+        }
+        pos = target;
+    }
+
+    private void refreshLength() throws IOException {
+        try {
+            length = io.size(oid);
+        } catch (IOException e) {
+            throw translate("stat", e);
+        }
+    }
+
+    @Override
+    public synchronized long getPos() throws IOException {
+        checkOpen();
+        return pos;
+    }
+
+    @Override
+    public boolean seekToNewSource(long targetPos) {
+        return false;
+    }
+
+    @Override
+    public synchronized int available() throws IOException {
+        checkOpen();
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, length - pos));
+    }
+
+    // ---- positioned reads --------------------------------------------------------------
+
+    @Override
+    public int read(long position, byte[] b, int off, int len) throws IOException {
+        checkOpen();
+        validatePositionedReadArgs(position, b, off, len);
+        if (len == 0) {
+            return 0;
+        }
+        return read(position, ByteBuffer.wrap(b, off, len));
+    }
+
+    @Override
+    public int read(long position, ByteBuffer dst) throws IOException {
+        checkOpen();
+        if (position < 0) {
+            throw new EOFException(path + ": cannot read at a negative position"
+                    + " " + position);
+        }
+        if (!dst.hasRemaining()) {
+            return 0;
+        }
+        int n = readAt(position, dst);
+        countRead(n);
+        return n <= 0 ? -1 : n;
+    }
+
+    @Override
+    public void readFully(long position, ByteBuffer dst) throws IOException {
+        long at = position;
+        while (dst.hasRemaining()) {
+            int n = read(at, dst);
+            if (n < 0) {
+                throw new EOFException(path + ": " + FSExceptionMessages.EOF_IN_READ_FULLY
+                        + " at " + at + " with " + dst.remaining() + " bytes still to read");
+            }
+            at += n;
+        }
+    }
+
+    @Override
+    public void readFully(long position, byte[] b, int off, int len) throws IOException {
+        checkOpen();
+        validatePositionedReadArgs(position, b, off, len);
+        readFully(position, ByteBuffer.wrap(b, off, len));
+    }
+
+    /**
+     * Vectored read: the ranges are checked against the file's length first (an
+     * {@code EOFException} before any data moves), then each is read with one positioned
+     * read and its future completed before this returns.
+     */
+    @Override
+    public void readVectored(List<? extends FileRange> ranges,
+                             IntFunction<ByteBuffer> allocate) throws IOException {
+        checkOpen();
+        stats.incrementCounter(StreamStatisticNames.STREAM_READ_VECTORED_OPERATIONS);
+        stats.incrementCounter(StreamStatisticNames.STREAM_READ_VECTORED_INCOMING_RANGES,
+                ranges.size());
+        long end = 0;
+        for (FileRange r : ranges) {
+            end = Math.max(end, r.getOffset() + r.getLength());
+        }
+        if (end > length) {
+            refreshLength();
+        }
+        List<? extends FileRange> sorted = VectoredReadUtils.validateAndSortRanges(ranges,
+                Optional.of(length));
+        for (FileRange r : ranges) {
+            r.setData(new CompletableFuture<>());
+        }
+        for (FileRange r : sorted) {
+            CompletableFuture<ByteBuffer> data = r.getData();
+            try {
+                ByteBuffer b = allocate.apply(r.getLength());
+                int start = b.position();
+                b.limit(start + r.getLength());
+                readFully(r.getOffset(), b);
+                b.position(start);
+                data.complete(b);
+            } catch (IOException | RuntimeException e) {
+                data.completeExceptionally(e);
+            }
+        }
+    }
+
+    // ---- buffers and capabilities ------------------------------------------------------
+
+    @Override
+    public synchronized void unbuffer() {
+        stats.incrementCounter(StreamStatisticNames.STREAM_READ_UNBUFFERED);
+        buffer = null;
+    }
+
+    @Override
+    public synchronized void setReadahead(Long bytes) {
+        if (bytes != null && bytes < 0) {
+            throw new IllegalArgumentException("negative read-ahead " + bytes);
+        }
+        int r = bytes == null ? SmartSsdConstants.READAHEAD_DEFAULT : clampReadahead(bytes);
+        if (r != readahead) {
+            readahead = r;
+            buffer = null;
+        }
+    }
+
+    @Override
+    public boolean hasCapability(String capability) {
+        switch (capability.toLowerCase(java.util.Locale.ROOT)) {
+            case StreamCapabilities.READAHEAD:
+            case StreamCapabilities.UNBUFFER:
+            case StreamCapabilities.READBYTEBUFFER:
+            case StreamCapabilities.PREADBYTEBUFFER:
+            case StreamCapabilities.IOSTATISTICS:
+            case StreamCapabilities.VECTOREDIO:
+                return true;
+            default:
+                return false;
+        }
+    }
+
+    @Override
+    public IOStatistics getIOStatistics() {
+        return stats;
+    }
+
+    /** Idempotent; later calls other than close throw. */
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            buffer = null;
+            stats.incrementCounter(StreamStatisticNames.STREAM_READ_CLOSE_OPERATIONS);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SmartSsdInputStream[" + path + ", object " + Long.toUnsignedString(oid)
+                + ", pos " + pos + ", length " + length + (closed ? ", closed]" : "]");
+    }
+}

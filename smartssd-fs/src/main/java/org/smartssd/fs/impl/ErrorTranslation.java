@@ -1,0 +1,68 @@
+package org.smartssd.fs.impl;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+
+import org.apache.hadoop.fs.FileAlreadyExistsException;
+import org.apache.hadoop.fs.ParentNotDirectoryException;
+import org.apache.hadoop.fs.PathIOException;
+import org.apache.hadoop.fs.PathIsDirectoryException;
+import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.smartssd.device.DirectoryNotEmptyException;
+import org.smartssd.device.DriveFullException;
+import org.smartssd.device.InvalidPathException;
+import org.smartssd.device.InvalidRenameException;
+import org.smartssd.device.IsADirectoryException;
+import org.smartssd.device.NameTooLongException;
+import org.smartssd.device.NoSuchObjectException;
+import org.smartssd.device.NotADirectoryException;
+import org.smartssd.device.ObjectExistsException;
+import org.smartssd.device.RootDirectoryException;
+import org.smartssd.fs.SmartSsdDriveFullException;
+
+/**
+ * The one mapping from the drive's exceptions ({@code org.smartssd.device}) to the ones Hadoop
+ * users expect, each naming the Hadoop path and keeping the drive's exception as its cause.
+ * Exceptions without a Hadoop counterpart (link closed, busy, media error, ...) pass through
+ * unchanged: they already name the drive and what it was asked.
+ */
+public final class ErrorTranslation {
+    private ErrorTranslation() {
+    }
+
+    /**
+     * @param operation what was attempted, e.g. "create"
+     * @param path      the Hadoop path (qualified) the operation was about
+     * @param e         what the drive layer threw
+     */
+    public static IOException translate(StoreContext ctx, String operation, Object path,
+                                        IOException e) {
+        String p = String.valueOf(path);
+        String detail = operation + ": " + e.getMessage();
+        IOException out;
+        if (e instanceof NoSuchObjectException) {
+            out = new FileNotFoundException(p + ": no such file or directory (" + detail + ")");
+        } else if (e instanceof ObjectExistsException) {
+            out = new FileAlreadyExistsException(p + ": already exists (" + detail + ")");
+        } else if (e instanceof NotADirectoryException) {
+            out = new ParentNotDirectoryException(p + ": a parent is a file, not a directory ("
+                    + detail + ")");
+        } else if (e instanceof IsADirectoryException) {
+            out = new PathIsDirectoryException(p);
+        } else if (e instanceof DirectoryNotEmptyException) {
+            out = new PathIsNotEmptyDirectoryException(p);
+        } else if (e instanceof DriveFullException) {
+            out = new SmartSsdDriveFullException(ctx.driveName() + " (" + ctx.driveUri() + ")", p,
+                    detail, e);
+        } else if (e instanceof NameTooLongException || e instanceof InvalidPathException
+                || e instanceof InvalidRenameException || e instanceof RootDirectoryException) {
+            out = new PathIOException(p, detail);
+        } else {
+            return e;
+        }
+        if (out.getCause() == null) {
+            out.initCause(e);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,212 @@
+package org.smartssd.mapreduce;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.TaskCompletionEvent;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.util.ReflectionUtils;
+import org.smartssd.device.InputRange;
+import org.smartssd.device.TaskletSpec;
+
+/**
+ * A MapReduce job whose map phase runs inside the drive (Kang §6.4.2). It is configured and
+ * submitted like any {@link Job} (Tool/ToolRunner, {@code -D} options, reducers, output
+ * formats, LocalJobRunner or YARN), but instead of an InputFormat and a host map function it
+ * names a {@link DeviceMapper} (one tasklet, its static parameters and record layout) and a
+ * {@link DeviceMapperFormat} (the tasklet's output object to key/value pairs for the reduce).
+ *
+ * <pre>{@code
+ * DeviceJob job = DeviceJob.getInstance(getConf(), "requests per region");
+ * job.setDeviceMapper(GroupAggregate.groupBy(1).value(0).ops(Op.COUNT, Op.SUM)
+ *         .spec(layout, 64 * 1024, 0));
+ * job.setDeviceMapperFormat(AggregateFormat.class);
+ * job.setCombinerClass(AggregateReducer.class);
+ * job.setReducerClass(AggregateReducer.class);
+ * job.addInputPath(new Path("smartssd://dev0/logs/wc98.bin"));
+ * FileOutputFormat.setOutputPath(job, out);
+ * job.waitForCompletion(true);   // counters: DeviceCounters
+ * }</pre>
+ *
+ * <p>Before submitting, the tasklet runs once over the first page of the first split
+ * ({@value #PREFLIGHT}, default true): a spec the drive refuses fails the submission with
+ * the drive's reason, on any runner.
+ */
+public class DeviceJob extends Job {
+    /** Where {@link #setDeviceMapper(TaskletSpec)} stores the spec ({@code .id}, ...). */
+    public static final String TASKLET_PREFIX = "smartssd.mapreduce.tasklet";
+    /** The {@link DeviceMapper} class. */
+    public static final String MAPPER_CLASS = "smartssd.mapreduce.device.mapper.class";
+    /** The {@link DeviceMapperFormat} class. */
+    public static final String FORMAT_CLASS = "smartssd.mapreduce.device.mapper.format.class";
+    /** Drive folder for the tasklets' output objects; each is removed after its task. */
+    public static final String SCRATCH_DIR = "smartssd.mapreduce.scratch.dir";
+    public static final String SCRATCH_DIR_DEFAULT = "/.smartssd-mapreduce";
+    /** Longest a tasklet run may take (a time duration, default 1h). */
+    public static final String TASKLET_TIMEOUT = "smartssd.mapreduce.tasklet.timeout";
+    /** Whether submit() first runs the tasklet over one page (default true). */
+    public static final String PREFLIGHT = "smartssd.mapreduce.preflight";
+    /** Whose CPU time is the host energy of a map: THREAD or PROCESS (default: THREAD on the
+     *  LocalJobRunner, where tasks share a JVM; PROCESS otherwise). */
+    public static final String ENERGY_SCOPE = "smartssd.mapreduce.energy.scope";
+
+    @SuppressWarnings("deprecation")
+    protected DeviceJob(Configuration conf, String name) throws IOException {
+        super(conf, name);
+        setInputFormatClass(DeviceInputFormat.class);
+        setMapperClass(DeviceMapRunner.class);
+    }
+
+    public static DeviceJob getInstance(Configuration conf) throws IOException {
+        return new DeviceJob(conf, null);
+    }
+
+    public static DeviceJob getInstance(Configuration conf, String name) throws IOException {
+        return new DeviceJob(conf, name);
+    }
+
+    /** Runs this fixed tasklet over every split (stored in the job configuration). */
+    public DeviceJob setDeviceMapper(TaskletSpec spec) {
+        TaskletSpecs.store(getConfiguration(), TASKLET_PREFIX, spec);
+        return setDeviceMapperClass(DeviceMapper.Configured.class);
+    }
+
+    /** A mapper class that computes the tasklet in the task from the configuration. */
+    public DeviceJob setDeviceMapperClass(Class<? extends DeviceMapper> cls) {
+        getConfiguration().setClass(MAPPER_CLASS, cls, DeviceMapper.class);
+        return this;
+    }
+
+    /**
+     * The format of the map outputs; also sets the map output key and value classes, and the
+     * job output classes to the same (change them after this call when the reduce differs).
+     */
+    public DeviceJob setDeviceMapperFormat(Class<? extends DeviceMapperFormat<?, ?>> cls) {
+        getConfiguration().setClass(FORMAT_CLASS, cls, DeviceMapperFormat.class);
+        DeviceMapperFormat<?, ?> f = ReflectionUtils.newInstance(cls, getConfiguration());
+        setMapOutputKeyClass(f.keyClass());
+        setMapOutputValueClass(f.valueClass());
+        setOutputKeyClass(f.keyClass());
+        setOutputValueClass(f.valueClass());
+        return this;
+    }
+
+    /** Adds a {@code smartssd://} input file or folder. */
+    public DeviceJob addInputPath(Path path) throws IOException {
+        FileInputFormat.addInputPath(this, path);
+        return this;
+    }
+
+    public static Class<? extends DeviceMapper> getDeviceMapperClass(Configuration conf) {
+        return conf.getClass(MAPPER_CLASS, DeviceMapper.Configured.class, DeviceMapper.class);
+    }
+
+    public static Class<? extends DeviceMapperFormat> getDeviceMapperFormatClass(
+            Configuration conf) throws IOException {
+        Class<? extends DeviceMapperFormat> c = conf.getClass(FORMAT_CLASS, null,
+                DeviceMapperFormat.class);
+        if (c == null) {
+            throw new IOException(FORMAT_CLASS + " is not set: call "
+                    + "DeviceJob.setDeviceMapperFormat");
+        }
+        return c;
+    }
+
+    static String scratchDir(Configuration conf) {
+        String d = conf.getTrimmed(SCRATCH_DIR, SCRATCH_DIR_DEFAULT);
+        return d.endsWith("/") && d.length() > 1 ? d.substring(0, d.length() - 1) : d;
+    }
+
+    static Duration taskletTimeout(Configuration conf) {
+        return Duration.ofMillis(conf.getTimeDuration(TASKLET_TIMEOUT, TimeUnit.HOURS.toMillis(1),
+                TimeUnit.MILLISECONDS));
+    }
+
+    /** Runs the preflight (unless turned off), then submits as {@link Job#submit} does. */
+    @Override
+    public void submit() throws IOException, InterruptedException, ClassNotFoundException {
+        getDeviceMapperFormatClass(getConfiguration());
+        if (getConfiguration().getBoolean(PREFLIGHT, true)) {
+            preflight();
+        }
+        super.submit();
+    }
+
+    /**
+     * Runs the job's tasklet over the first page of the first non-empty split, so that the
+     * drive checks its parameters (they are checked when a run starts) before any task.
+     *
+     * @throws IOException with the drive's reason when it refuses the tasklet
+     */
+    public void preflight() throws IOException, InterruptedException {
+        Configuration conf = getConfiguration();
+        TaskletSpec spec = ReflectionUtils.newInstance(getDeviceMapperClass(conf), conf)
+                .tasklet(conf);
+        List<InputSplit> splits = new DeviceInputFormat().getSplits(this);
+        for (InputSplit s : splits) {
+            FileSplit fs = (FileSplit) s;
+            if (fs.getLength() == 0) {
+                continue;
+            }
+            DeviceAccess target = DeviceAccess.of(fs.getPath(), conf);
+            String out = scratchDir(conf) + "/preflight-" + UUID.randomUUID() + ".out";
+            long probe = Math.min(fs.getLength(), target.device().info().pageSize());
+            try (TaskletRun run = TaskletRun.start(target.device(), spec,
+                    new InputRange(target.stat().oid(), fs.getStart(), probe), out,
+                    taskletTimeout(conf), null)) {
+                while (!run.finished()) {
+                    run.next(Duration.ofSeconds(1));
+                }
+            } catch (IOException e) {
+                throw new IOException("device job '" + getJobName() + "': the drive refused "
+                        + "tasklet " + spec.taskletId() + " on " + fs.getPath() + ": "
+                        + e.getMessage(), e);
+            }
+            return;
+        }
+    }
+
+    /**
+     * Why the job failed, as far as the runner tells: the job's failure info and the
+     * diagnostics of failed task attempts (YARN keeps them; the LocalJobRunner does not, its
+     * task errors are in its log). Empty when the job did not fail.
+     */
+    public String failureReason() throws IOException, InterruptedException {
+        JobStatus st = getStatus();
+        if (st.getState() != JobStatus.State.FAILED) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        String info = st.getFailureInfo();
+        if (info != null && !info.isEmpty() && !"NA".equals(info)) {
+            sb.append(info);
+        }
+        int from = 0;
+        for (;;) {
+            TaskCompletionEvent[] events = getTaskCompletionEvents(from, 100);
+            if (events == null || events.length == 0) {
+                break;
+            }
+            for (TaskCompletionEvent e : events) {
+                if (e.getStatus() == TaskCompletionEvent.Status.FAILED) {
+                    for (String d : getTaskDiagnostics(e.getTaskAttemptId())) {
+                        sb.append(sb.length() == 0 ? "" : "\n").append(e.getTaskAttemptId())
+                                .append(": ").append(d);
+                    }
+                }
+            }
+            from += events.length;
+        }
+        return sb.toString().toLowerCase(Locale.ROOT).equals("na") ? "" : sb.toString();
+    }
+}

@@ -1,0 +1,91 @@
+package org.smartssd.mapreduce;
+
+import java.io.IOException;
+import java.util.Locale;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.util.ReflectionUtils;
+import org.smartssd.device.EnergyReport;
+import org.smartssd.device.TaskletProgress;
+
+/**
+ * The map task of a device job: follows the split's tasklet run (each input record is a
+ * progress report of the drive; the task's status shows the pages done), then passes the
+ * run's output through the job's {@link DeviceMapperFormat} to the shuffle and adds the run
+ * to the {@link DeviceCounters}. The on-device map did the combine and local reduce; this
+ * only converts.
+ *
+ * <p>MAP_INPUT_RECORDS is set to the records the drive examined (not the polls).
+ */
+public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K, V> {
+    @Override
+    @SuppressWarnings("unchecked")
+    public void run(Context context) throws IOException, InterruptedException {
+        setup(context);
+        try {
+            Configuration conf = context.getConfiguration();
+            TaskletRun run = null;
+            while (context.nextKeyValue()) {
+                run = context.getCurrentValue();
+                context.setStatus(status(context.getCurrentKey()));
+            }
+            if (run == null) {
+                context.setStatus("device: empty split, nothing to run");
+                return;
+            }
+            FileSplit split = (FileSplit) context.getInputSplit();
+            TaskletProgress done = run.last();
+            DeviceMapperFormat<K, V> format = ReflectionUtils.newInstance(
+                    (Class<DeviceMapperFormat<K, V>>) DeviceJob.getDeviceMapperFormatClass(conf),
+                    conf);
+            format.convert(new DeviceOutput(run.spec(), split.getPath(), split.getStart(),
+                    split.getLength(), run.output(), done), context::write);
+            count(context, run);
+            context.getCounter(TaskCounter.MAP_INPUT_RECORDS).setValue(done.records());
+        } finally {
+            cleanup(context);
+        }
+    }
+
+    static String status(TaskletProgress p) {
+        return String.format(Locale.ROOT, "device %s: %d/%d pages, %d records, %d output bytes",
+                p.state().name().toLowerCase(Locale.ROOT), p.pagesDone(), p.pagesTotal(),
+                p.records(), p.outputBytes());
+    }
+
+    private static void count(Context context, TaskletRun run) {
+        TaskletProgress p = run.last();
+        inc(context, DeviceCounters.TASKLET_RUNS, 1);
+        inc(context, DeviceCounters.PAGES_SCANNED, p.pagesDone());
+        inc(context, DeviceCounters.BYTES_SCANNED, p.pagesDone() * run.pageSize());
+        inc(context, DeviceCounters.RECORDS_SCANNED, p.records());
+        inc(context, DeviceCounters.OUTPUT_BYTES, run.output().length);
+        inc(context, DeviceCounters.DEVICE_TIME_NS, Math.max(0, p.finishedNs() - p.startedNs()));
+        inc(context, DeviceCounters.DEVICE_INSTRUCTIONS, p.instructions());
+        inc(context, DeviceCounters.DEVICE_DRAM_ACCESSES, p.dramAccesses());
+        inc(context, DeviceCounters.PROGRESS_POLLS, run.polls());
+        EnergyReport e = run.energy();
+        if (e == null) {
+            inc(context, DeviceCounters.DEVICE_ENERGY_UNAVAILABLE, 1);
+            inc(context, DeviceCounters.LINK_BYTES, run.output().length);
+            return;
+        }
+        inc(context, DeviceCounters.LINK_BYTES, e.linkBytes());
+        if (e.deviceModelled() && !Double.isNaN(e.deviceJoules())) {
+            inc(context, DeviceCounters.DEVICE_ENERGY_UJ, Math.round(e.deviceJoules() * 1e6));
+        } else {
+            inc(context, DeviceCounters.DEVICE_ENERGY_UNAVAILABLE, 1);
+        }
+        inc(context, DeviceCounters.HOST_ENERGY_UJ, Math.round(e.hostJoules() * 1e6));
+        if (e.hostMeasured()) {
+            inc(context, DeviceCounters.HOST_ENERGY_MEASURED, 1);
+        }
+    }
+
+    private static void inc(Context context, DeviceCounters c, long v) {
+        context.getCounter(c).increment(v);
+    }
+}

@@ -1,0 +1,274 @@
+package org.smartssd.mapreduce;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.smartssd.device.EnergyAccountant;
+import org.smartssd.device.EnergyReport;
+import org.smartssd.device.InputRange;
+import org.smartssd.device.SmartSsdDevice;
+import org.smartssd.device.TaskletProgress;
+import org.smartssd.device.TaskletSpec;
+
+/**
+ * One tasklet run over one byte range of one object, the way Kang Fig. 6.5 drives it:
+ * {@code create_object} (output object, then tasklet instance), {@code execute_object}, polls
+ * of {@code read_object} until done, then the output. Polling is the drive client's own
+ * adaptive polling ({@link SmartSsdDevice#await}) on a helper thread; {@link #next} hands each
+ * report to the caller (the map task's record reader), so task progress follows the drive's
+ * page counts.
+ *
+ * <p>Cost: 1 command for the drive's page size, 2 to create, 1 to execute, 1 per poll, 1 per MiB of output, 2 to clean
+ * up (destroy the instance, remove the output object).
+ */
+public final class TaskletRun implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(TaskletRun.class);
+
+    /** What the poller thread reports after the last progress: the end or the failure. */
+    private record End(TaskletProgress last, IOException failure) {
+    }
+
+    private final SmartSsdDevice device;
+    private final TaskletSpec spec;
+    private final String outputPath;
+    private final long instance;
+    private final int pageSize;
+    private final EnergyAccountant.Measurement energy;
+    private final LinkedBlockingQueue<Object> reports = new LinkedBlockingQueue<>();
+    private final Thread poller;
+    private TaskletProgress last;
+    private long polls;
+    private boolean finished;
+    private byte[] output;
+    private EnergyReport report;
+    private boolean closed;
+
+    private TaskletRun(SmartSsdDevice device, TaskletSpec spec, String outputPath, long instance,
+                       int pageSize, EnergyAccountant.Measurement energy, Duration timeout) {
+        this.device = device;
+        this.pageSize = pageSize;
+        this.spec = spec;
+        this.outputPath = outputPath;
+        this.instance = instance;
+        this.energy = energy;
+        this.poller = new Thread(() -> poll(timeout), "smartssd-tasklet-" + instance);
+        poller.setDaemon(true);
+    }
+
+    /**
+     * Creates the output object at {@code outputPath} (parents included) and the instance,
+     * and starts the run over {@code range}. On failure nothing is left on the drive.
+     *
+     * @param accountant measures the run's energy from before execute to the output read;
+     *                   null to skip (the drive is then not asked for model counters)
+     */
+    public static TaskletRun start(SmartSsdDevice device, TaskletSpec spec, InputRange range,
+                                   String outputPath, Duration timeout,
+                                   EnergyAccountant accountant) throws IOException {
+        int pageSize = device.info().pageSize();
+        long out = device.createOutput(outputPath, SmartSsdDevice.CreateOption.EXCLUSIVE,
+                SmartSsdDevice.CreateOption.PARENTS);
+        long instance;
+        try {
+            instance = device.createTasklet(spec, out);
+        } catch (IOException | RuntimeException e) {
+            removeQuietly(device, outputPath, e);
+            throw e;
+        }
+        EnergyAccountant.Measurement m = null;
+        try {
+            m = begin(accountant);
+            device.execute(instance, List.of(range));
+        } catch (IOException | RuntimeException e) {
+            destroyQuietly(device, instance, e);
+            removeQuietly(device, outputPath, e);
+            throw e;
+        }
+        TaskletRun run = new TaskletRun(device, spec, outputPath, instance, pageSize, m,
+                timeout);
+        run.poller.start();
+        return run;
+    }
+
+    private static EnergyAccountant.Measurement begin(EnergyAccountant accountant) {
+        if (accountant == null) {
+            return null;
+        }
+        try {
+            return accountant.begin();
+        } catch (IOException e) {
+            LOG.warn("energy accounting unavailable for this tasklet run: {}", e.toString());
+            return null;
+        }
+    }
+
+    private void poll(Duration timeout) {
+        try {
+            TaskletProgress done = device.await(instance, timeout, reports::add);
+            reports.add(new End(done, null));
+        } catch (IOException e) {
+            reports.add(new End(null, e));
+        } catch (RuntimeException e) {
+            reports.add(new End(null, new IOException(e.toString(), e)));
+        }
+    }
+
+    /**
+     * The newest progress report, waiting up to {@code maxWait} for one; null when none came
+     * in that time. After the drive reports DONE the output is read, and the final report
+     * (state DONE) is returned once; then null for ever, with {@link #finished()} true.
+     *
+     * @throws IOException the drive's failure of the run (its reason in the message), or a
+     *                     failure to read the output
+     */
+    public TaskletProgress next(Duration maxWait) throws IOException {
+        if (finished) {
+            return null;
+        }
+        Object r;
+        try {
+            r = reports.poll(maxWait.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for tasklet " + instance);
+        }
+        if (r == null) {
+            return null;
+        }
+        // several reports may be queued: only the newest progress matters, never skip the end
+        Object n;
+        while (!(r instanceof End) && (n = reports.poll()) != null) {
+            polls++;
+            r = n;
+        }
+        if (r instanceof End end) {
+            if (end.failure() != null) {
+                finished = true;
+                throw end.failure();
+            }
+            last = end.last();
+            output = device.readAllOutput(instance);
+            report = end(energy);
+            finished = true;
+            return last;
+        }
+        polls++;
+        last = (TaskletProgress) r;
+        return last;
+    }
+
+    private static EnergyReport end(EnergyAccountant.Measurement m) {
+        if (m == null) {
+            return null;
+        }
+        try {
+            return m.end();
+        } catch (IOException e) {
+            LOG.warn("energy accounting unavailable for this tasklet run: {}", e.toString());
+            return null;
+        }
+    }
+
+    public TaskletSpec spec() {
+        return spec;
+    }
+
+    public long instance() {
+        return instance;
+    }
+
+    /** The drive's flash page size, bytes. */
+    public int pageSize() {
+        return pageSize;
+    }
+
+    /** The newest progress report seen, or null before the first. */
+    public TaskletProgress last() {
+        return last;
+    }
+
+    /** Progress polls seen so far. */
+    public long polls() {
+        return polls;
+    }
+
+    /** True once the run is done and its output read (or it failed). */
+    public boolean finished() {
+        return finished;
+    }
+
+    /** Pages done over pages total of the newest report, 0..1. */
+    public float fraction() {
+        if (finished) {
+            return 1f;
+        }
+        if (last == null || last.pagesTotal() <= 0) {
+            return 0f;
+        }
+        return Math.min(1f, (float) last.pagesDone() / last.pagesTotal());
+    }
+
+    /** The whole output, trailer included; null until finished. */
+    public byte[] output() {
+        return output;
+    }
+
+    /** Energy of the run; null without an accountant or when accounting failed. */
+    public EnergyReport energy() {
+        return report;
+    }
+
+    /** Stops polling, destroys the instance and removes the output object. Idempotent. */
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        poller.interrupt();
+        try {
+            poller.join(TimeUnit.SECONDS.toMillis(5));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        IOException first = null;
+        try {
+            device.destroy(instance);
+        } catch (IOException e) {
+            first = e;
+        }
+        try {
+            device.remove(outputPath, false);
+        } catch (IOException e) {
+            if (first == null) {
+                first = e;
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+
+    private static void destroyQuietly(SmartSsdDevice device, long instance, Exception cause) {
+        try {
+            device.destroy(instance);
+        } catch (IOException | RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    private static void removeQuietly(SmartSsdDevice device, String path, Exception cause) {
+        try {
+            device.remove(path, false);
+        } catch (IOException | RuntimeException e) {
+            cause.addSuppressed(e);
+        }
+    }
+}
