@@ -308,6 +308,21 @@ int ftl_make_room(struct ss_ftl *f)
 	return f->free_blocks > ftl_reserve_host(f) ? 0 : -SS_ENOSPC;
 }
 
+/* GC ahead of need or a retiring block to empty; the scans run only when either is
+ * possible, so this is cheap on a drive with free blocks and nothing retiring. */
+static bool gc_pending(const struct ss_ftl *ftl)
+{
+	return (ftl->free_blocks < ftl->ckpt_blocks + GC_HIGH_EXTRA &&
+		pick_victim(ftl, true) != FTL_NONE) ||
+	       (ftl->retiring > 0 && pick_retiring(ftl) != FTL_NONE);
+}
+
+static bool ckpt_due(const struct ss_ftl *ftl)
+{
+	return ftl->programs_since_ckpt > 0 &&
+	       ftl->programs_since_ckpt >= ftl->params.checkpoint_interval_pages / 2;
+}
+
 int ss_ftl_background(struct ss_ftl *ftl, uint32_t max_page_moves)
 {
 	uint32_t high, v;
@@ -345,16 +360,22 @@ int ss_ftl_background(struct ss_ftl *ftl, uint32_t max_page_moves)
 	if (rc == -SS_ENOSPC) {
 		rc = 0;
 	}
-	if (rc == 0 && ftl->programs_since_ckpt >= ftl->params.checkpoint_interval_pages / 2 &&
-	    ftl->programs_since_ckpt > 0) {
+	if (rc == 0 && ckpt_due(ftl)) {
 		rc = ftl_checkpoint(ftl);
 		if (rc == -SS_ENOSPC) {
 			rc = 0;
 		}
 	}
-	more = (ftl->free_blocks < high && pick_victim(ftl, true) != FTL_NONE) ||
-	       pick_retiring(ftl) != FTL_NONE ||
+	more = gc_pending(ftl) ||
 	       (ftl->free_blocks > ftl_reserve_host(ftl) && ftl_wear_level_needed(ftl, &v));
 	ss_hal_set_timeline(ftl->hal, SS_HAL_TL_HOST);
 	return rc < 0 ? rc : more;
+}
+
+int ss_ftl_background_pending(const struct ss_ftl *ftl)
+{
+	if (ftl == NULL) {
+		return 0;
+	}
+	return gc_pending(ftl) || ckpt_due(ftl);
 }

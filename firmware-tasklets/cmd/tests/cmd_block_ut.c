@@ -4,7 +4,7 @@
  * TRIM (all entries checked before any is applied; trimmed sectors read zero), FLUSH and
  * durability across power loss, and media errors. The sectors exercised belong to an
  * object (its extent, from EXTENTS), as a host file system uses them: pages no object
- * owns are the store's free space, reclaimed at mount.
+ * owns are the store's free space, reclaimed at mount, and raw writes there are refused.
  */
 #include <stdlib.h>
 
@@ -15,6 +15,7 @@
 static uint64_t cap;
 static uint8_t *ref;   /* what the test wrote: the expected contents of [base, base + REF) */
 static uint64_t base;
+static uint64_t raw_oid;   /* the object "/raw" whose single extent starts at base */
 #define REF_SECTORS 256
 
 static uint64_t capacity(struct fx *f)
@@ -238,28 +239,133 @@ static void test_media_error(struct fx *f)
 	verify(f, "after media errors");
 }
 
+static uint64_t le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--) {
+		v = (v << 8) | p[i];
+	}
+	return v;
+}
+
+/* The single extent of an object of `bytes` bytes: its first LBA and its sectors. */
+static void extent_of(struct fx *f, uint64_t oid, uint32_t bytes, uint64_t *lba,
+		      uint32_t *sectors)
+{
+	struct fx_pkt p = { .opcode = SS_OP_EXTENTS, .oid = oid, .length = bytes };
+	struct fx_reply r;
+
+	*lba = 0;
+	*sectors = 0;
+	CHECK_EQ(fx_call(f, &p, &r), 0);
+	CHECK_EQ(r.v[0], 1);
+	CHECK_EQ(r.payload_len, 24);
+	if (r.status == 0 && r.payload_len == 24) {
+		CHECK_EQ(le(r.payload, 8), 0);                 /* object offset */
+		*lba = le(r.payload + 8, 8);
+		*sectors = (uint32_t)le(r.payload + 16, 4);
+	}
+}
+
 /* A file of REF_SECTORS zero sectors; base = the LBA of its single extent. */
 static void make_file(struct fx *f)
 {
 	struct fx_pkt p;
 	struct fx_reply r;
-	uint64_t oid;
+	uint32_t sectors;
 
 	fx_open_session(f);
-	CHECK_EQ(fx_create_path(f, "/raw", 1, 0, &oid), 0);
-	CHECK_EQ(fx_write(f, oid, 0, ref, REF_SECTORS * 512), 0);
+	CHECK_EQ(fx_create_path(f, "/raw", 1, 0, &raw_oid), 0);
+	CHECK_EQ(fx_write(f, raw_oid, 0, ref, REF_SECTORS * 512), 0);
 	p = (struct fx_pkt){ .opcode = SS_OP_FLUSH };
 	CHECK_EQ(fx_call(f, &p, &r), 0);
-	p = (struct fx_pkt){ .opcode = SS_OP_EXTENTS, .oid = oid, .length = REF_SECTORS * 512 };
-	CHECK_EQ(fx_call(f, &p, &r), 0);
-	CHECK_EQ(r.v[0], 1);
-	CHECK_EQ(r.payload_len, 24);
-	base = 0;
-	for (int i = 7; i >= 0; i--) {
-		base = (base << 8) | r.payload[8 + i];
-	}
+	extent_of(f, raw_oid, REF_SECTORS * 512, &base, &sectors);
 	CHECK(base % SPP == 0);
-	CHECK((uint32_t)(r.payload[16] | (r.payload[17] << 8)) >= REF_SECTORS);
+	CHECK(sectors >= REF_SECTORS);
+}
+
+static void raw_write_refused(struct fx *f, uint64_t lba, uint32_t n, const char *what)
+{
+	struct ss_ata_result res;
+	uint8_t *buf = malloc(n * 512);
+
+	fill(buf, n, 77);
+	fx_ata(f, 0x35, 0, (uint16_t)n, lba, buf, n * 512, &res);
+	if (!FX_ABORTED(res, SS_R_LBA_PROTECTED)) {
+		fprintf(stderr, "%s: raw write at %llu not refused (status 0x%x, reason %llu)\n",
+			what, (unsigned long long)lba, res.status, (unsigned long long)res.lba);
+		fx_failures++;
+	}
+	free(buf);
+}
+
+/*
+ * Raw writes belong inside live objects. Free space is refused: pages an object owned
+ * until it was removed (also when the write starts in the page before them), the drive's
+ * last page, and a write straddling the start of "/raw" (the page before it is the
+ * store's metadata or free: the only other object, the firmware's 64-byte record, is
+ * stored inline). Nothing refused changes "/raw". Inside it, a raw write survives FLUSH
+ * CACHE EXT and a power loss, then a clean remount, and the object's own reads see it.
+ */
+static void test_owned(struct fx *f)
+{
+	struct fx_pkt p;
+	struct fx_reply r;
+	uint64_t gone, glba;
+	uint32_t gsectors, nread;
+	uint8_t *two = calloc(2 * SPP, 512);
+	uint8_t *back = malloc(REF_SECTORS * 512);
+	struct ss_ata_result res;
+
+	fx_open_session(f);
+	CHECK_EQ(fx_create_path(f, "/gone", 1, 0, &gone), 0);
+	CHECK_EQ(fx_write(f, gone, 0, two, 2 * SPP * 512), 0);
+	p = (struct fx_pkt){ .opcode = SS_OP_FLUSH };
+	CHECK_EQ(fx_call(f, &p, &r), 0);
+	extent_of(f, gone, 2 * SPP * 512, &glba, &gsectors);
+	CHECK(gsectors >= 2 * SPP);
+	CHECK(glba >= base + REF_SECTORS || glba + gsectors <= base);
+	/* owned: accepted */
+	fill(two, 2 * SPP, 5);
+	fx_ata(f, 0x35, 0, 2 * SPP, glba, two, 2 * SPP * 512, &res);
+	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
+	p = (struct fx_pkt){ .opcode = SS_OP_REMOVE, .payload = "/gone", .payload_len = 5 };
+	CHECK_EQ(fx_call(f, &p, &r), 0);
+	/* freed, before and after the removal is durable */
+	raw_write_refused(f, glba, 1, "removed object");
+	raw_write_refused(f, glba + SPP + 3, 4, "removed object, second page");
+	p = (struct fx_pkt){ .opcode = SS_OP_FLUSH };
+	CHECK_EQ(fx_call(f, &p, &r), 0);
+	raw_write_refused(f, glba, 2 * SPP, "removed object, flushed");
+	raw_write_refused(f, glba - 1, 2, "straddling the removed object's start");
+	raw_write_refused(f, cap - SPP, SPP, "last page");
+	raw_write_refused(f, cap - 1, 1, "last sector");
+	raw_write_refused(f, base - 1, 2, "straddling the object's start");
+	raw_write_refused(f, base - SPP, SPP + 1, "straddling the object's start, whole page");
+	verify(f, "after refused raw writes");
+
+	/* inside the object: durable after FLUSH CACHE EXT, across power loss and remount */
+	write_ext(f, base + 5, 2 * SPP, 40);
+	write_ext(f, base + REF_SECTORS - SPP, SPP, 41);
+	fx_ata(f, 0xEA, 0, 0, 0, NULL, 0, &res);
+	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
+	fx_crash(f);
+	verify(f, "raw writes in the object, after power loss");
+	fx_remount(f);
+	verify(f, "raw writes in the object, after remount");
+	raw_write_refused(f, glba, 1, "removed object, after remount");
+
+	/* the object's reads return the raw-written bytes; its size did not change */
+	fx_open_session(f);
+	CHECK_EQ(fx_read(f, raw_oid, 0, back, REF_SECTORS * 512, &nread), 0);
+	CHECK_EQ(nread, REF_SECTORS * 512);
+	CHECK(memcmp(back, ref, REF_SECTORS * 512) == 0);
+	p = (struct fx_pkt){ .opcode = SS_OP_STAT, .oid = raw_oid };
+	CHECK_EQ(fx_call(f, &p, &r), 0);
+	CHECK_EQ(le(r.payload + 24, 8), REF_SECTORS * 512);
+	free(back);
+	free(two);
 }
 
 int main(void)
@@ -275,6 +381,7 @@ int main(void)
 	test_protected(&f);
 	test_trim(&f);
 	test_flush_and_power_loss(&f);
+	test_owned(&f);
 	test_media_error(&f);
 	fx_remount(&f);
 	verify(&f, "end");

@@ -1,8 +1,10 @@
 /*
  * SMART: sector checksums, attributes equal to what the test caused (sectors written and
- * read, power cycles, unsafe shutdowns, temperature, NAND programs and erase counts as
- * the emulated flash counted them, blocks retired by wear), thresholds, RETURN STATUS,
- * ENABLE/DISABLE, and, where libatasmart is installed, its parse of the same sectors.
+ * read, by raw commands and as object data, power cycles, unsafe shutdowns, temperature,
+ * NAND programs and erase counts as the emulated flash counted them, blocks retired by
+ * wear), thresholds, RETURN STATUS, ENABLE/DISABLE, and, where libatasmart is installed,
+ * its parse of the same sectors. Raw sector I/O stays inside objects' extents (EXTENTS):
+ * the drive refuses raw writes anywhere else.
  */
 #include <stdlib.h>
 
@@ -83,14 +85,97 @@ static uint64_t raw(struct fx *f, uint8_t id)
 	return a.raw[find(&a, id)];
 }
 
-static void raw_io(struct fx *f, uint8_t cmd, uint64_t lba, uint32_t n)
+struct ext {
+	uint64_t off;      /* object sector of the extent's first sector */
+	uint64_t lba;
+	uint32_t sectors;
+};
+
+#define MAX_EXT 256
+
+static uint64_t le(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = n - 1; i >= 0; i--) {
+		v = (v << 8) | p[i];
+	}
+	return v;
+}
+
+/* A file of `sectors` zero sectors, written as object data in packets of at most 1 MiB and
+ * flushed; its extents into e. \return the number of extents. */
+static int make_object(struct fx *f, const char *path, uint32_t sectors, uint64_t *oid,
+		       struct ext *e)
+{
+	const uint32_t chunk = 2048;   /* sectors per SS_OP_WRITE: 1 MiB */
+	uint8_t *zero = calloc(chunk, 512);
+	struct fx_pkt p;
+	struct fx_reply r;
+	uint64_t next = 0;
+	int n = 0;
+
+	CHECK_EQ(fx_create_path(f, path, 1, 0, oid), 0);
+	for (uint32_t done = 0; done < sectors; done += chunk) {
+		uint32_t k = sectors - done < chunk ? sectors - done : chunk;
+
+		CHECK_EQ(fx_write(f, *oid, (uint64_t)done * 512, zero, k * 512), 0);
+	}
+	free(zero);
+	p = (struct fx_pkt){ .opcode = SS_OP_FLUSH };
+	CHECK_EQ(fx_call(f, &p, &r), 0);
+	p = (struct fx_pkt){ .opcode = SS_OP_EXTENTS, .oid = *oid,
+			     .length = (uint64_t)sectors * 512 };
+	CHECK_EQ(fx_call(f, &p, &r), 0);
+	CHECK_EQ(r.payload_len, r.v[0] * 24);
+	for (uint64_t i = 0; i < r.v[0] && i < MAX_EXT; i++) {
+		const uint8_t *x = r.payload + 24 * i;
+
+		e[n].off = le(x, 8) / 512;
+		e[n].lba = le(x + 8, 8);
+		e[n].sectors = (uint32_t)le(x + 16, 4);
+		CHECK_EQ(le(x, 8) % 512, 0);
+		CHECK_EQ(e[n].off, next);           /* in object order, no holes */
+		next = e[n].off + e[n].sectors;
+		n++;
+	}
+	CHECK(next >= sectors);
+	return n;
+}
+
+/* Sectors [first, first + count) of an object, read or written by LBA: one command per
+ * extent piece, each of which must succeed. */
+static void raw_io(struct fx *f, uint8_t cmd, const struct ext *e, int n, uint64_t first,
+		   uint32_t count, uint8_t *buf)
 {
 	struct ss_ata_result res;
-	uint8_t *b = calloc(n, 512);
+	uint64_t end = first + count;
 
-	fx_ata(f, cmd, 0, (uint16_t)n, lba, b, n * 512, &res);
-	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
-	free(b);
+	for (int i = 0; i < n && first < end; i++) {
+		uint64_t lo = e[i].off, hi = e[i].off + e[i].sectors;
+
+		if (first >= hi) {
+			continue;
+		}
+		CHECK(first >= lo);
+		uint32_t k = (uint32_t)((end < hi ? end : hi) - first);
+		uint8_t *b = buf ? buf : calloc(k, 512);
+
+		fx_ata(f, cmd, 0, (uint16_t)k, e[i].lba + (first - lo), b, k * 512, &res);
+		if (res.status != SS_ATA_STATUS_DRDY) {
+			fprintf(stderr, "raw 0x%x at %llu+%u: status 0x%x reason %llu\n", cmd,
+				(unsigned long long)(e[i].lba + (first - lo)), k, res.status,
+				(unsigned long long)res.lba);
+			fx_failures++;
+		}
+		if (buf) {
+			buf += (size_t)k * 512;
+		} else {
+			free(b);
+		}
+		first += k;
+	}
+	CHECK_EQ(first, end);
 }
 
 static uint64_t capacity(struct fx *f)
@@ -192,12 +277,14 @@ static void test_counters(void)
 	struct fx f;
 	struct ss_ata_result res;
 	struct ss_emu_counters ec;
-	uint8_t d[512], t[512], obj[1000];
+	uint8_t d[1024], t[512], obj[4096];
 	struct attrs a;
 	struct fx_pkt p;
 	struct fx_reply r;
+	struct ext e[MAX_EXT];
 	uint64_t cap, oid;
-	uint32_t n;
+	uint32_t nread;
+	int n;
 	static const uint8_t ids[] = { 5, 9, 12, 174, 177, 194, 241, 242, 249 };
 
 	fx_create(&f, 0);
@@ -223,23 +310,32 @@ static void test_counters(void)
 	ss_emu_flash_get_counters(f.flash, &ec);
 	CHECK_EQ(a.raw[find(&a, 249)], ec.page_programs);
 
-	/* K sectors written, M read, through standard commands and objects */
-	raw_io(&f, 0x35, cap - 100, 37);
-	raw_io(&f, 0x35, cap - 1, 1);
-	raw_io(&f, 0x25, cap - 100, 5);
-	CHECK_EQ(raw(&f, 241), 38);
-	CHECK_EQ(raw(&f, 242), 5);
+	/* object data counts in sectors, ceil(bytes / 512) per request; raw sectors inside
+	 * the object count one each */
 	fx_open_session(&f);
+	n = make_object(&f, "/data", 64, &oid, e);
+	CHECK_EQ(raw(&f, 241), 64);
+	raw_io(&f, 0x35, e, n, 3, 37, NULL);
+	raw_io(&f, 0x35, e, n, 63, 1, NULL);
+	raw_io(&f, 0x25, e, n, 3, 5, NULL);
+	CHECK_EQ(raw(&f, 241), 102);
+	CHECK_EQ(raw(&f, 242), 5);
 	CHECK_EQ(fx_create_path(&f, "/o", 1, 0, &oid), 0);
-	memset(obj, 7, sizeof(obj));
-	CHECK_EQ(fx_write(&f, oid, 0, obj, sizeof(obj)), 0);     /* 2 sectors' worth */
-	CHECK_EQ(fx_read(&f, oid, 0, obj, sizeof(obj), &n), 0);
-	CHECK_EQ(raw(&f, 241), 40);
+	memset(obj, 7, 1000);
+	CHECK_EQ(fx_write(&f, oid, 0, obj, 1000), 0);           /* 2 sectors' worth */
+	CHECK_EQ(fx_read(&f, oid, 0, obj, sizeof(obj), &nread), 0);
+	CHECK_EQ(nread, 1000);                                   /* 2 sectors, not 8 */
+	CHECK_EQ(raw(&f, 241), 104);
 	CHECK_EQ(raw(&f, 242), 7);
-	/* refused commands count nothing */
+	/* refused commands count nothing: past the end, into free space */
 	fx_ata(&f, 0x35, 0, 2, cap - 1, d, 1024, &res);
-	CHECK(res.status & SS_ATA_STATUS_ERR);
-	CHECK_EQ(raw(&f, 241), 40);
+	CHECK(FX_ABORTED(res, SS_R_LBA_RANGE));
+	fx_ata(&f, 0x35, 0, 1, cap - 1, d, 512, &res);
+	CHECK(FX_ABORTED(res, SS_R_LBA_PROTECTED));
+	fx_ata(&f, 0x25, 0, 2, cap - 1, d, 1024, &res);
+	CHECK(FX_ABORTED(res, SS_R_LBA_RANGE));
+	CHECK_EQ(raw(&f, 241), 104);
+	CHECK_EQ(raw(&f, 242), 7);
 
 	/* the erase and retire counts are the FTL's (COUNTERS), 177's value falls with wear */
 	p = (struct fx_pkt){ .opcode = SS_OP_COUNTERS };
@@ -253,13 +349,13 @@ static void test_counters(void)
 	CHECK_EQ(fx_call(&f, &p, &r), 0);
 	fx_crash(&f);
 	read_smart(&f, d, t, &a);
-	CHECK_EQ(a.raw[find(&a, 241)], 40);
+	CHECK_EQ(a.raw[find(&a, 241)], 104);
 	CHECK_EQ(a.raw[find(&a, 242)], 7);
 	CHECK_EQ(a.raw[find(&a, 12)], 2);
 	CHECK_EQ(a.raw[find(&a, 174)], 1);
-	raw_io(&f, 0x35, cap - 50, 3);
+	raw_io(&f, 0x35, e, n, 10, 3, NULL);
 	fx_remount(&f);
-	CHECK_EQ(raw(&f, 241), 43);
+	CHECK_EQ(raw(&f, 241), 107);
 	CHECK_EQ(raw(&f, 12), 3);
 	CHECK_EQ(raw(&f, 174), 1);
 	ss_emu_flash_get_counters(f.flash, &ec);
@@ -269,7 +365,7 @@ static void test_counters(void)
 	CHECK_EQ(res.status, SS_ATA_STATUS_DRDY);
 	CHECK_EQ(res.lba, 0xC24F00);
 #ifdef SS_HAVE_ATASMART
-	libatasmart(&f, 43, 7, 3);
+	libatasmart(&f, 107, 7, 3);
 #endif
 	fx_destroy(&f);
 }
@@ -313,28 +409,32 @@ static void test_commands(void)
 	fx_destroy(&f);
 }
 
-/* Wear the flash out: blocks fail and are retired; attribute 5 counts them. */
+/* Wear the flash out: blocks fail and are retired; attribute 5 counts them. The host
+ * rewrites one 8 MiB object in place by LBA, 2 MiB a round. */
 static void test_wear(void)
 {
 	struct fx f;
-	struct ss_ata_result res;
 	struct ss_emu_counters ec;
 	uint8_t d[512], t[512];
 	struct attrs a;
-	uint8_t *buf = calloc(256 * 16, 512);
-	uint64_t cap;
+	uint8_t *buf = calloc(4096, 512);
+	struct ext *e = calloc(MAX_EXT, sizeof(*e));
+	uint64_t oid;
+	int n, before;
 
 	fx_create(&f, 6);
-	cap = capacity(&f);
+	fx_open_session(&f);
+	n = make_object(&f, "/wear", 4 * 4096, &oid, e);
 	for (int round = 0; round < 400; round++) {
 		ss_emu_flash_get_counters(f.flash, &ec);
 		if (ec.failed_blocks >= 1) {
 			break;
 		}
 		buf[0] = (uint8_t)round;
-		fx_ata(&f, 0x35, 0, 4096, cap - 4096 * (uint64_t)(1 + round % 4), buf, 4096 * 512, &res);
-		if (res.status & SS_ATA_STATUS_ERR) {
-			fprintf(stderr, "round %d: reason %llu\n", round, (unsigned long long)res.lba);
+		before = fx_failures;
+		raw_io(&f, 0x35, e, n, 4096 * (uint64_t)(round % 4), 4096, buf);
+		if (fx_failures != before) {
+			fprintf(stderr, "round %d failed\n", round);
 			break;
 		}
 	}
@@ -345,6 +445,7 @@ static void test_wear(void)
 	CHECK(a.value[find(&a, 5)] < 100);
 	CHECK(a.raw[find(&a, 177)] > 0);
 	CHECK(a.value[find(&a, 177)] < 100);
+	free(e);
 	free(buf);
 	fx_destroy(&f);
 }

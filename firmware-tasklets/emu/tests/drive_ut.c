@@ -4,6 +4,7 @@
 
 #include "emu_test.h"
 #include "ss_emu.h"
+#include "ss_proto.h"
 #include "ss_rt.h"
 
 static char dir[256], path[320];
@@ -116,36 +117,159 @@ static void serial_of(struct ss_emu_drive *d, char *out)
 	ata_string(id, 10, 20, out);
 }
 
+/* ---- object packets (PROTOCOL.md section 1): enough to make an object own LBAs ------ */
+
+#define REPLY_SECTORS 9u
+#define REPLY_MAX (REPLY_SECTORS * 512u - 64u)
+
+struct session {
+	uint16_t id;
+	uint16_t seq;
+};
+
+/* SEND one request, RECV its reply into rep (REPLY_SECTORS sectors). \return the reply's
+ * status, or -1000 when either command was refused. */
+static int32_t obj_call(struct ss_emu_drive *d, struct session *ses, uint16_t opcode,
+			uint64_t oid, uint64_t offset, uint64_t length, const void *payload,
+			uint32_t plen, uint8_t *rep)
+{
+	static uint8_t pkt[64 + 16384];
+	uint32_t tag = ((uint32_t)ses->id << 16) | ses->seq++;
+	uint32_t bytes = (64 + plen + 511) / 512 * 512;
+	uint8_t cdb[16], sense[32], st;
+
+	if (bytes > sizeof(pkt)) {
+		CHECK(!"packet fits the test's buffer");
+		return -1000;
+	}
+	memset(pkt, 0, bytes);
+	ss_put_le32(pkt + 0, 0x31445353u);      /* "SSD1" */
+	ss_put_le16(pkt + 4, 1);
+	ss_put_le16(pkt + 6, opcode);
+	ss_put_le32(pkt + 8, tag);
+	ss_put_le64(pkt + 16, oid);
+	ss_put_le64(pkt + 24, offset);
+	ss_put_le64(pkt + 32, length);
+	ss_put_le64(pkt + 40, 1000);           /* host time */
+	ss_put_le32(pkt + 48, plen);
+	ss_put_le32(pkt + 52, REPLY_MAX);
+	if (plen) {
+		memcpy(pkt + 64, payload, plen);
+	}
+	ss_put_le32(pkt + 60, ss_crc32c(0, pkt, 64 + plen));
+	rw_cdb(cdb, SS_ATA_OBJ_SEND, tag, (uint16_t)(bytes / 512), 0);
+	CHECK_EQ(ss_emu_submit(d, cdb, pkt, bytes, SS_EMU_DIR_TO_DRIVE, sense, sizeof(sense),
+			       &st), 0);
+	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
+	if (st != SS_EMU_SCSI_GOOD) {
+		return -1000;
+	}
+	rw_cdb(cdb, SS_ATA_OBJ_RECV, tag, REPLY_SECTORS, 1);
+	CHECK_EQ(ss_emu_submit(d, cdb, rep, REPLY_SECTORS * 512, SS_EMU_DIR_FROM_DRIVE, sense,
+			       sizeof(sense), &st), 0);
+	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
+	if (st != SS_EMU_SCSI_GOOD) {
+		return -1000;
+	}
+	CHECK_EQ(ss_get_le32(rep), 0x52445353u);  /* "SSDR" */
+	CHECK_EQ(ss_get_le32(rep + 8), tag);
+	return (int32_t)ss_get_le32(rep + 12);
+}
+
+static void open_session(struct ss_emu_drive *d, struct session *ses, uint8_t *rep)
+{
+	ses->id = 0;
+	ses->seq = 0x4321;
+	CHECK_EQ(obj_call(d, ses, SS_OP_OPEN_SESSION, 0, 0, 0, NULL, 0, rep), 0);
+	ses->id = (uint16_t)ss_get_le64(rep + 24);
+	ses->seq = 1;
+	CHECK(ses->id != 0);
+}
+
+/* A file of `bytes` (pattern `fill`), flushed; \return its oid, *lba its first extent's
+ * first LBA. */
+static uint64_t make_file(struct ss_emu_drive *d, struct session *ses, uint32_t bytes,
+			  uint8_t fill, uint64_t *lba)
+{
+	static uint8_t data[16384], rep[REPLY_SECTORS * 512];
+	uint64_t oid;
+
+	memset(data, fill, bytes);
+	CHECK_EQ(obj_call(d, ses, SS_OP_CREATE, 0, 1, 0, "/f", 2, rep), 0);
+	oid = ss_get_le64(rep + 24);
+	CHECK_EQ(obj_call(d, ses, SS_OP_WRITE, oid, 0, 0, data, bytes, rep), 0);
+	CHECK_EQ(obj_call(d, ses, SS_OP_FLUSH, 0, 0, 0, NULL, 0, rep), 0);
+	CHECK_EQ(obj_call(d, ses, SS_OP_EXTENTS, oid, 0, bytes, NULL, 0, rep), 0);
+	CHECK_EQ(ss_get_le64(rep + 24), 1);           /* one extent */
+	CHECK_EQ(ss_get_le32(rep + 20), 24);
+	CHECK_EQ(ss_get_le64(rep + 64), 0);           /* at object offset 0 */
+	CHECK(ss_get_le32(rep + 64 + 16) >= bytes / 512);
+	*lba = ss_get_le64(rep + 64 + 8);
+	return oid;
+}
+
+/* Raw sectors belong to objects: a file's extent is written and read by LBA, the data
+ * survives a clean close and reopen, and the file reads it back; free space is refused. */
 static void test_write_read_reopen(void)
 {
 	struct ss_emu_drive *d = format_small();
 	struct ss_emu_drive_opts o = small();
-	static uint8_t out[8 * 512], in[8 * 512];
+	static uint8_t out[8 * 512], in[8 * 512], rep[REPLY_SECTORS * 512];
 	uint8_t cdb[16], sense[32], st;
 	char err[512], serial1[21], serial2[21];
-	/* the middle of the drive, away from the object store's metadata at its start */
-	uint64_t lba = capacity(d) / 2 & ~7ull;
+	struct session ses;
+	uint64_t lba, oid, free_lba = capacity(d) / 2 & ~15ull;
 
 	for (size_t i = 0; i < sizeof(out); i++) {
 		out[i] = (uint8_t)(i * 13 + 5);
 	}
-	CHECK(lba > 0);
 	serial_of(d, serial1);
-	rw_cdb(cdb, 0x35, lba, 8, 0);          /* WRITE DMA EXT */
+	open_session(d, &ses, rep);
+	oid = make_file(d, &ses, 16 * 512, 0xA5, &lba);
+	CHECK(lba > 0);
+	CHECK(free_lba > lba + 16);
+
+	/* the middle of the drive belongs to no object: refused, the reason in the LBA */
+	rw_cdb(cdb, 0x35, free_lba, 8, 0);
+	CHECK_EQ(ss_emu_submit(d, cdb, out, sizeof(out), SS_EMU_DIR_TO_DRIVE, sense,
+			       sizeof(sense), &st), 22);
+	CHECK_EQ(st, SS_EMU_SCSI_CHECK_CONDITION);
+	CHECK(sense[21] & 0x01);               /* STATUS.ERR */
+	CHECK(sense[11] & 0x04);               /* ERROR.ABRT */
+	CHECK_EQ(sense[15] | (sense[17] << 8), SS_R_LBA_PROTECTED);
+
+	rw_cdb(cdb, 0x35, lba + 8, 8, 0);      /* WRITE DMA EXT: the file's second half */
 	CHECK_EQ(ss_emu_submit(d, cdb, out, sizeof(out), SS_EMU_DIR_TO_DRIVE, sense,
 			       sizeof(sense), &st), 0);
 	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
-	rw_cdb(cdb, 0x25, lba, 8, 1);          /* READ DMA EXT */
+	rw_cdb(cdb, 0x25, lba + 8, 8, 1);      /* READ DMA EXT */
 	CHECK_EQ(ss_emu_submit(d, cdb, in, sizeof(in), SS_EMU_DIR_FROM_DRIVE, sense,
 			       sizeof(sense), &st), 0);
 	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
 	CHECK(memcmp(in, out, sizeof(in)) == 0);
 	CHECK_EQ(ss_emu_close(d), 0);
 
-	/* a clean close and a mount bring the same drive back (serial from the image) */
+	/* a clean close and a mount bring the same drive back (serial from the image), with
+	 * the raw-written sectors, which the file's own reads return */
 	CHECK_EQ(ss_emu_open(path, &o, &d, err, sizeof(err)), 0);
 	serial_of(d, serial2);
 	CHECK(serial1[0] != '\0' && strcmp(serial1, serial2) == 0);
+	memset(in, 0, sizeof(in));
+	rw_cdb(cdb, 0x25, lba + 8, 8, 1);
+	CHECK_EQ(ss_emu_submit(d, cdb, in, sizeof(in), SS_EMU_DIR_FROM_DRIVE, sense,
+			       sizeof(sense), &st), 0);
+	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
+	CHECK(memcmp(in, out, sizeof(in)) == 0);
+	open_session(d, &ses, rep);
+	CHECK_EQ(obj_call(d, &ses, SS_OP_READ, oid, 4 * 512, 8 * 512, NULL, 0, rep), 0);
+	CHECK_EQ(ss_get_le32(rep + 20), 8 * 512);
+	for (int i = 0; i < 4 * 512; i++) {
+		CHECK_EQ(rep[64 + i], 0xA5);       /* the object data write, untouched */
+		if (rep[64 + i] != 0xA5) {
+			break;
+		}
+	}
+	CHECK(memcmp(rep + 64 + 4 * 512, out, 4 * 512) == 0);
 	CHECK_EQ(ss_emu_close(d), 0);
 }
 

@@ -108,6 +108,15 @@ int ss_ftl_flush(struct ss_ftl *ftl);
  */
 int ss_ftl_background(struct ss_ftl *ftl, uint32_t max_page_moves);
 
+/**
+ * Whether ss_ftl_background() has work due now: garbage collection ahead of need, a
+ * retiring block to empty, or a checkpoint. Static wear-levelling is not counted (finding
+ * out scans every block; ss_ftl_background() checks it itself). Constant time unless the
+ * drive is short of free blocks or has blocks retiring.
+ * \return 1 when work is due, 0 otherwise.
+ */
+int ss_ftl_background_pending(const struct ss_ftl *ftl);
+
 struct ss_ftl_stats {
 	uint64_t host_page_writes;   /* ss_ftl_write calls that programmed a page */
 	uint64_t host_page_reads;

@@ -212,9 +212,9 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
         }
     }
 
+    /** The position; still answered after close, as HDFS does. */
     @Override
-    public synchronized long getPos() throws IOException {
-        checkOpen();
+    public synchronized long getPos() {
         return pos;
     }
 

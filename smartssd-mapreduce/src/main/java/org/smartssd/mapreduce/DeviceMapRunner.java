@@ -56,7 +56,7 @@ public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K
                 p.records(), p.outputBytes());
     }
 
-    private static void count(Context context, TaskletRun run) {
+    private void count(Context context, TaskletRun run) {
         TaskletProgress p = run.last();
         inc(context, DeviceCounters.TASKLET_RUNS, 1);
         inc(context, DeviceCounters.PAGES_SCANNED, p.pagesDone());
@@ -85,7 +85,7 @@ public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K
         }
     }
 
-    private static void inc(Context context, DeviceCounters c, long v) {
+    private void inc(Context context, DeviceCounters c, long v) {
         context.getCounter(c).increment(v);
     }
 }

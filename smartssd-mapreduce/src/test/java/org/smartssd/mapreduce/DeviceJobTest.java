@@ -1,0 +1,309 @@
+package org.smartssd.mapreduce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.smartssd.device.tasklet.Predicate.and;
+import static org.smartssd.device.tasklet.Predicate.eq;
+import static org.smartssd.device.tasklet.Predicate.gt;
+import static org.smartssd.device.tasklet.Predicate.lt;
+import static org.smartssd.device.tasklet.Predicate.prefix;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.CounterGroup;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.device.InputRange;
+import org.smartssd.device.ObjectStat;
+import org.smartssd.device.SmartSsdDevice;
+import org.smartssd.device.TaskletProgress;
+import org.smartssd.device.TaskletSpec;
+import org.smartssd.device.TaskletState;
+import org.smartssd.device.tasklet.Filter;
+import org.smartssd.device.tasklet.GroupAggregate;
+import org.smartssd.device.tasklet.GroupAggregate.Op;
+import org.smartssd.device.tasklet.Predicate;
+import org.smartssd.device.tasklet.Projection;
+import org.smartssd.device.tasklet.TopN;
+import org.smartssd.fs.SmartSsdFileSystem;
+import org.smartssd.mapreduce.Requests.Request;
+
+/**
+ * Device jobs on the LocalJobRunner over an embedded emulated drive: a 800 000-byte file of
+ * 20-byte records in 7 splits of 128 KiB (split bounds cut records). Every answer is checked
+ * against a plain Java computation over the same records.
+ */
+class DeviceJobTest {
+    static final int N = 40_000;
+    static final int REGIONS = 10;
+    static final long SPLIT = 128 * 1024;
+    static final int PAGE = 8192;
+
+    @TempDir
+    static java.nio.file.Path dir;
+    static Configuration conf;
+    static Requests data;
+    static Path input;
+
+    @BeforeAll
+    static void writeInput() throws Exception {
+        conf = Drives.local(dir);
+        conf.setLong("mapreduce.input.fileinputformat.split.maxsize", SPLIT);
+        data = new Requests(N, REGIONS, 42);
+        input = new Path("smartssd://mrtest/data/requests.bin");
+        Drives.write(conf, input, data.bytes());
+    }
+
+    private static DeviceJob job(String name, TaskletSpec spec,
+                                 Class<? extends DeviceMapperFormat<?, ?>> format, Path out)
+            throws Exception {
+        DeviceJob job = DeviceJob.getInstance(new Configuration(conf), name);
+        job.setDeviceMapper(spec);
+        job.setDeviceMapperFormat(format);
+        job.addInputPath(input);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        FileOutputFormat.setOutputPath(job, out);
+        return job;
+    }
+
+    private static Path out(String name) {
+        return new Path(dir.resolve("out-" + name).toUri());
+    }
+
+    @Test
+    void groupAggregateOverSplitsEqualsJava() throws Exception {
+        // 4 groups at a time on the drive for 10 regions: every split spills, the host merges
+        TaskletSpec spec = GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
+                .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).maxGroups(4)
+                .spec(Requests.LAYOUT, 64 * 1024, 0);
+        DeviceJob job = job("agg", spec, AggregateFormat.class, out("agg"));
+        job.setCombinerClass(AggregateReducer.class);
+        job.setReducerClass(AggregateReducer.class);
+        job.setNumReduceTasks(2);
+        assertThat(job.waitForCompletion(true)).isTrue();
+
+        Map<Long, long[]> expect = new TreeMap<>();
+        for (Request r : data.all()) {
+            long[] e = expect.computeIfAbsent((long) r.region(),
+                    k -> new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE});
+            e[0]++;
+            e[1] += r.value();
+            e[2] = Math.min(e[2], r.value());
+            e[3] = Math.max(e[3], r.value());
+        }
+        Map<Long, long[]> got = new TreeMap<>();
+        for (Object[] kv : Drives.read(job.getConfiguration(), out("agg"),
+                LongPairWritable.class, AggregateWritable.class)) {
+            AggregateWritable a = (AggregateWritable) kv[1];
+            long[] prev = got.put(((LongPairWritable) kv[0]).first(),
+                    new long[] {a.count(), a.sum(), a.min(), a.max()});
+            assertThat(prev).as("one row per group").isNull();
+        }
+        assertThat(got.keySet()).isEqualTo(expect.keySet());
+        expect.forEach((k, e) -> assertThat(got.get(k)).as("region %d", k).containsExactly(e));
+
+        Counters c = job.getCounters();
+        long pages = (N * (long) Requests.SIZE + PAGE - 1) / PAGE;
+        long splits = c.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue();
+        assertThat(splits).isEqualTo(7);
+        assertThat(value(c, DeviceCounters.TASKLET_RUNS)).isEqualTo(splits);
+        assertThat(value(c, DeviceCounters.PAGES_SCANNED)).isEqualTo(pages);
+        assertThat(value(c, DeviceCounters.BYTES_SCANNED)).isEqualTo(pages * PAGE);
+        assertThat(value(c, DeviceCounters.RECORDS_SCANNED)).isEqualTo(N);
+        assertThat(c.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue()).isEqualTo(N);
+        assertThat(value(c, DeviceCounters.PROGRESS_POLLS)).isGreaterThanOrEqualTo(splits);
+        assertThat(value(c, DeviceCounters.OUTPUT_BYTES)).isGreaterThanOrEqualTo(splits * 32);
+        assertThat(value(c, DeviceCounters.LINK_BYTES))
+                .isGreaterThanOrEqualTo(value(c, DeviceCounters.OUTPUT_BYTES));
+        assertThat(value(c, DeviceCounters.DEVICE_TIME_NS)).isPositive();
+        assertThat(value(c, DeviceCounters.DEVICE_INSTRUCTIONS)).isPositive();
+        assertThat(value(c, DeviceCounters.DEVICE_ENERGY_UJ)).isPositive();
+        assertThat(value(c, DeviceCounters.DEVICE_ENERGY_UNAVAILABLE)).isZero();
+        assertThat(value(c, DeviceCounters.HOST_ENERGY_UJ)).isPositive();
+        // the group shows in the job's counter output under its display name
+        CounterGroup g = c.getGroup(DeviceCounters.class.getName());
+        assertThat(g.getDisplayName()).isEqualTo("Smart SSD device");
+        assertThat(c.toString()).contains("Smart SSD device", "Device pages scanned=" + pages);
+    }
+
+    @Test
+    void filterRecordsAndProjectionEqualJava() throws Exception {
+        Predicate where = and(eq(Requests.REGION, 3), gt(Requests.VALUE, 0),
+                prefix(Requests.METHOD, "GET"));
+        DeviceJob job = job("filter", Filter.records(where).spec(Requests.LAYOUT, 16 * 1024, 0),
+                RecordsFormat.class, out("filter"));
+        job.setReducerClass(Reducer.class);
+        job.setNumReduceTasks(1);
+        assertThat(job.waitForCompletion(false)).isTrue();
+        List<byte[]> expect = data.all().stream()
+                .filter(r -> r.region() == 3 && r.value() > 0 && r.method().startsWith("GET"))
+                .map(Requests::record).collect(Collectors.toList());
+        List<Object[]> got = Drives.read(job.getConfiguration(), out("filter"),
+                LongPairWritable.class, BytesWritable.class);
+        assertThat(expect).hasSizeGreaterThan(100);
+        assertThat(got).hasSameSizeAs(expect);
+        for (int i = 0; i < expect.size(); i++) {
+            assertThat(((BytesWritable) got.get(i)[1]).copyBytes()).as("match %d", i)
+                    .containsExactly(expect.get(i));
+        }
+
+        DeviceJob proj = job("project", Filter.project(lt(Requests.VALUE, -900), Requests.ID,
+                Requests.METHOD).spec(Requests.LAYOUT, 16 * 1024, 0), RecordsFormat.class,
+                out("project"));
+        proj.setNumReduceTasks(1);
+        assertThat(proj.waitForCompletion(false)).isTrue();
+        Projection p = new Projection(Requests.LAYOUT, Requests.ID, Requests.METHOD);
+        List<String> rows = new ArrayList<>();
+        for (Object[] kv : Drives.read(proj.getConfiguration(), out("project"),
+                LongPairWritable.class, BytesWritable.class)) {
+            List<Object> row = p.decode(((BytesWritable) kv[1]).copyBytes());
+            rows.add(row.get(0) + " " + new String((byte[]) row.get(1), StandardCharsets.US_ASCII));
+        }
+        assertThat(rows).isEqualTo(data.all().stream().filter(r -> r.value() < -900)
+                .map(r -> r.id() + " " + r.method()).collect(Collectors.toList()));
+    }
+
+    @Test
+    void filterCountThroughToolRunner() throws Exception {
+        Configuration c = new Configuration(conf);
+        int rc = ToolRunner.run(c, new CountTool(), new String[] {
+            "-D", "mapreduce.input.fileinputformat.split.maxsize=200000",
+            "-D", "mapreduce.job.reduces=1",
+            input.toString(), out("count").toString()});
+        assertThat(rc).isZero();
+        Map<String, Long> got = new TreeMap<>();
+        for (Object[] kv : Drives.read(c, out("count"), Text.class, LongWritable.class)) {
+            got.put(kv[0].toString(), ((LongWritable) kv[1]).get());
+        }
+        long matches = data.all().stream().filter(r -> r.region() == 7 && r.value() >= 500)
+                .count();
+        assertThat(got).containsEntry("records", (long) N).containsEntry("matches", matches)
+                .containsEntry("items", 0L);
+    }
+
+    /** A device job as users write one: a Tool, configured by -D options. */
+    static final class CountTool extends Configured implements Tool {
+        @Override
+        public int run(String[] args) throws Exception {
+            DeviceJob job = DeviceJob.getInstance(getConf(), "count");
+            job.setDeviceMapper(Filter.count(and(eq(Requests.REGION, 7), Predicate.ge(
+                    Requests.VALUE, 500))).spec(Requests.LAYOUT, 16 * 1024, 0));
+            job.setDeviceMapperFormat(CountsFormat.class);
+            job.setCombinerClass(LongSumReducer.class);
+            job.setReducerClass(LongSumReducer.class);
+            job.setOutputFormatClass(SequenceFileOutputFormat.class);
+            job.addInputPath(new Path(args[0]));
+            FileOutputFormat.setOutputPath(job, new Path(args[1]));
+            return job.waitForCompletion(false) ? 0 : 1;
+        }
+    }
+
+    @Test
+    void topNPerGroupEqualsJavaWithTiesInInputOrder() throws Exception {
+        TopN top = TopN.largest(5, Requests.VALUE).groupBy(Requests.REGION).project(Requests.ID);
+        DeviceJob job = job("top", top.spec(Requests.LAYOUT, 64 * 1024, 0), TopNFormat.class,
+                out("top"));
+        job.setCombinerClass(TopNReducer.class);
+        job.setReducerClass(TopNReducer.class);
+        job.setNumReduceTasks(1);
+        assertThat(job.waitForCompletion(false)).isTrue();
+
+        Map<Long, List<Long>> expect = new TreeMap<>();
+        for (int region = 0; region < REGIONS; region++) {
+            int g = region;
+            expect.put((long) g, data.all().stream().filter(r -> r.region() == g)
+                    .sorted(Comparator.comparingLong(Request::value).reversed()) // stable
+                    .limit(5).map(Request::id).collect(Collectors.toList()));
+        }
+        Map<Long, List<Long>> got = new TreeMap<>();
+        for (Object[] kv : Drives.read(job.getConfiguration(), out("top"),
+                LongPairWritable.class, RankedWritable.class)) {
+            long id = ByteBuffer.wrap(((RankedWritable) kv[1]).payload())
+                    .order(ByteOrder.LITTLE_ENDIAN).getLong();
+            got.computeIfAbsent(((LongPairWritable) kv[0]).first(), k -> new ArrayList<>())
+                    .add(id);
+        }
+        assertThat(got).isEqualTo(expect);
+    }
+
+    @Test
+    void badTaskletParameterFailsTheJobWithTheDrivesReason() throws Exception {
+        // group-aggregate with ops 0x10, a bit the drive does not know: refused at init
+        byte[] params = GroupAggregate.groupBy(Requests.REGION).params();
+        params[4] = 0x10;
+        TaskletSpec bad = new TaskletSpec(1, Requests.LAYOUT, params, 64 * 1024, 0);
+        DeviceJob job = job("bad", bad, AggregateFormat.class, out("bad"));
+        assertThatThrownBy(() -> job.waitForCompletion(false))
+                .hasMessageContaining("the drive refused tasklet 1")
+                .hasMessageContaining("the tasklet rejected its parameters");
+
+        // without the preflight the map tasks meet the refusal and the job fails
+        DeviceJob late = job("bad-late", bad, AggregateFormat.class, out("bad-late"));
+        late.getConfiguration().setBoolean(DeviceJob.PREFLIGHT, false);
+        assertThat(late.waitForCompletion(false)).isFalse();
+    }
+
+    @Test
+    void aRunReportsMonotonicProgressToTheFilesPages() throws Exception {
+        SmartSsdFileSystem fs = (SmartSsdFileSystem) input.getFileSystem(conf);
+        SmartSsdDevice dev = fs.device();
+        ObjectStat st = dev.lookup("/data/requests.bin");
+        TaskletSpec spec = Filter.count(null).spec(Requests.LAYOUT, 16 * 1024, 0);
+        List<TaskletProgress> seen = new ArrayList<>();
+        try (TaskletRun run = TaskletRun.start(dev, spec, InputRange.whole(st.oid()),
+                "/.smartssd-mapreduce/progress-test.out", Duration.ofMinutes(1), null)) {
+            float fraction = 0;
+            while (!run.finished()) {
+                TaskletProgress p = run.next(Duration.ofSeconds(1));
+                if (p != null) {
+                    seen.add(p);
+                    assertThat(run.fraction()).isGreaterThanOrEqualTo(fraction);
+                    fraction = run.fraction();
+                }
+            }
+            assertThat(run.fraction()).isEqualTo(1f);
+            assertThat(run.output()).hasSize(32);
+        }
+        assertThat(seen).isNotEmpty();
+        for (int i = 1; i < seen.size(); i++) {
+            assertThat(seen.get(i).pagesDone()).isGreaterThanOrEqualTo(seen.get(i - 1).pagesDone());
+        }
+        TaskletProgress last = seen.get(seen.size() - 1);
+        assertThat(last.state()).isEqualTo(TaskletState.DONE);
+        assertThat(last.pagesDone()).isEqualTo(last.pagesTotal())
+                .isEqualTo((N * (long) Requests.SIZE + PAGE - 1) / PAGE);
+        // the output object is gone after close
+        assertThat(dev.find("/.smartssd-mapreduce/progress-test.out")).isEmpty();
+    }
+
+    private static long value(Counters c, DeviceCounters which) {
+        Counter x = c.findCounter(which);
+        return x.getValue();
+    }
+}

@@ -1,0 +1,61 @@
+package org.smartssd.mapreduce;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.io.SequenceFile;
+import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.util.ReflectionUtils;
+
+/** Configurations and file helpers for the device job tests. */
+final class Drives {
+    private Drives() {
+    }
+
+    /** LocalJobRunner with an embedded emulated drive under {@code dir}. */
+    static Configuration local(Path dir) {
+        Configuration conf = new Configuration();
+        conf.set("mapreduce.framework.name", "local");
+        conf.setBoolean("smartssd.device.embedded.allowed", true);
+        conf.set("smartssd.device.embedded.dir", dir.resolve("drives").toString());
+        conf.set("mapreduce.cluster.local.dir", dir.resolve("mr-local").toString());
+        conf.set("hadoop.tmp.dir", dir.resolve("hadoop-tmp").toString());
+        conf.set("mapreduce.jobtracker.staging.root.dir", dir.resolve("staging").toString());
+        conf.set("mapreduce.jobtracker.system.dir", dir.resolve("system").toString());
+        return conf;
+    }
+
+    static void write(Configuration conf, org.apache.hadoop.fs.Path p, byte[] data)
+            throws IOException {
+        FileSystem fs = p.getFileSystem(conf);
+        try (FSDataOutputStream out = fs.create(p, true)) {
+            out.write(data);
+        }
+    }
+
+    /** Every (key, value) of the part files of a SequenceFile output folder, in order. */
+    static <K extends Writable, V extends Writable> List<Object[]> read(Configuration conf,
+            org.apache.hadoop.fs.Path dir, Class<K> kc, Class<V> vc) throws IOException {
+        FileSystem fs = dir.getFileSystem(conf);
+        List<Object[]> out = new ArrayList<>();
+        for (var st : fs.listStatus(dir, p -> p.getName().startsWith("part-"))) {
+            try (SequenceFile.Reader r = new SequenceFile.Reader(conf,
+                    SequenceFile.Reader.file(st.getPath()))) {
+                for (;;) {
+                    K k = ReflectionUtils.newInstance(kc, conf);
+                    V v = ReflectionUtils.newInstance(vc, conf);
+                    if (!r.next(k, v)) {
+                        break;
+                    }
+                    out.add(new Object[] {k, v});
+                }
+            }
+        }
+        return out;
+    }
+}
