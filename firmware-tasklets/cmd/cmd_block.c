@@ -1,7 +1,8 @@
 /*
  * The drive's LBA space: the FTL's logical pages cut into 512-byte sectors. Sector
  * writes that cover part of a page are read-modify-write. The object store's metadata
- * pages are not the host's to write or trim.
+ * pages are not the host's to write or trim, and raw writes go only into pages of live
+ * objects.
  */
 #include "cmd_internal.h"
 

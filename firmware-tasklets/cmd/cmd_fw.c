@@ -348,3 +348,19 @@ int ss_fw_idle(struct ss_fw *fw)
 	ss_hal_set_timeline(fw->hal, SS_HAL_TL_HOST);
 	return more;
 }
+
+int ss_fw_background_pending(const struct ss_fw *fw)
+{
+	int bg = 0;
+
+	if (!fw || fw->state != FW_UP) {
+		return 0;
+	}
+	if (ss_isp_busy(fw->isp)) {
+		bg |= SS_FW_BG_ISP;
+	}
+	if (ss_ftl_background_pending(fw->ftl)) {
+		bg |= SS_FW_BG_FTL;
+	}
+	return bg;
+}

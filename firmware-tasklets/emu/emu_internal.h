@@ -48,19 +48,21 @@ struct emu_cursor {
 	uint64_t last;    /* latest completion issued on it */
 };
 
-/* Timing and energy model: resource timelines plus counted operations. */
+/* Timing and energy model: resource timelines plus counted operations. Each hal timeline
+ * has its own view of when every die and channel is free (host I/O never queues behind
+ * ISP or GC flash work; see model.c). */
 struct emu_model {
 	const struct ss_emu_profile *p;
 	uint32_t channels;
 	uint32_t dies;
-	uint64_t *die_free;
-	uint64_t *chan_free;
+	uint64_t *die_free;       /* [EMU_TIMELINES][dies] */
+	uint64_t *chan_free;      /* [EMU_TIMELINES][channels] */
 	uint64_t link_free;
 	uint64_t isp_free;
 	struct emu_cursor cur[EMU_TIMELINES];
 	int tl;
-	uint64_t now;
-	struct ss_emu_counters c;   /* counts and busy times; energy filled on snapshot */
+	uint64_t now;             /* device clock: the latest completion of anything */
+	struct ss_emu_counters c; /* counts and busy times; energy filled on snapshot */
 };
 
 int emu_model_init(struct emu_model *m, const struct ss_emu_profile *p,
@@ -73,12 +75,17 @@ uint64_t emu_model_program(struct emu_model *m, uint32_t die, uint64_t bytes);
 uint64_t emu_model_erase(struct emu_model *m, uint32_t die);
 void emu_model_isp(struct emu_model *m, uint64_t instr, uint64_t dram, uint64_t pages);
 void emu_model_barrier(struct emu_model *m);
-/* Host command on the link: `bytes_in` arrive before the firmware runs (returns the time
- * the firmware may start), `bytes_out` leave after it (returns the command's completion).
- * The controller runs commands and background work one after another, so a command's
- * arrival is a synchronisation point: no timeline issues work earlier than it. */
-uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t arrival, uint64_t bytes_in);
+/* The current timeline's clock: the device clock on the host timeline, else the
+ * timeline's own (its issue cursor or latest completion, whichever is later). */
+uint64_t emu_model_now(const struct emu_model *m);
+/* Host command on the link. It arrives at max(host clock, `floor`), the host clock being
+ * the completion of the host timeline's latest work; `bytes_in` cross the link before the
+ * firmware runs (returns the time it may start), `bytes_out` after it (returns the
+ * command's completion). Other timelines are not touched. */
+uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t floor, uint64_t bytes_in);
 uint64_t emu_model_cmd_end(struct emu_model *m, uint64_t bytes_out);
+/* Timeline `tl` issues nothing earlier than `t` (a host command it was idle at). */
+void emu_model_release(struct emu_model *m, int tl, uint64_t t);
 void emu_model_snapshot(const struct emu_model *m, struct ss_emu_counters *out);
 
 struct ss_emu_flash {
@@ -96,10 +103,15 @@ struct ss_emu_flash {
 	int punch_holes;          /* fallocate(PUNCH_HOLE) works on this file system */
 };
 
-/* flash.c: the drive's link charges (see emu_model_cmd_begin/_end). A command arrives at
- * max(device clock, `floor`); every timeline's issue cursor moves up to its arrival. */
+/* flash.c: the drive's link charges and timeline releases, under the flash lock (see
+ * emu_model_cmd_begin/_end/_release). */
 uint64_t emu_flash_cmd_begin(struct ss_emu_flash *f, uint64_t floor, uint64_t bytes_in);
 uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out);
+void emu_flash_release(struct ss_emu_flash *f, int tl, uint64_t t);
+/* Flash programs plus erases issued so far (the drive's cheap "did the FTL change" test). */
+uint64_t emu_flash_writes(struct ss_emu_flash *f);
+/* The device clock. */
+uint64_t emu_flash_device_now(struct ss_emu_flash *f);
 
 /* image.c */
 int emu_image_create(struct ss_emu_flash *f, char *err, size_t errlen);

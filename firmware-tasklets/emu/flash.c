@@ -255,7 +255,7 @@ static uint64_t op_now_ns(void *ctx)
 	uint64_t now;
 
 	pthread_mutex_lock(&f->lock);
-	now = f->model.now;
+	now = emu_model_now(&f->model);
 	pthread_mutex_unlock(&f->lock);
 	return now;
 }
@@ -265,9 +265,26 @@ uint64_t emu_flash_cmd_begin(struct ss_emu_flash *f, uint64_t floor, uint64_t by
 	uint64_t t;
 
 	pthread_mutex_lock(&f->lock);
-	t = emu_model_cmd_begin(&f->model, SS_MAX(f->model.now, floor), bytes_in);
+	t = emu_model_cmd_begin(&f->model, floor, bytes_in);
 	pthread_mutex_unlock(&f->lock);
 	return t;
+}
+
+void emu_flash_release(struct ss_emu_flash *f, int tl, uint64_t t)
+{
+	pthread_mutex_lock(&f->lock);
+	emu_model_release(&f->model, tl, t);
+	pthread_mutex_unlock(&f->lock);
+}
+
+uint64_t emu_flash_writes(struct ss_emu_flash *f)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&f->lock);
+	n = f->model.c.page_programs + f->model.c.block_erases + f->model.c.erase_failures;
+	pthread_mutex_unlock(&f->lock);
+	return n;
 }
 
 uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out)
@@ -278,6 +295,16 @@ uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out)
 	t = emu_model_cmd_end(&f->model, bytes_out);
 	pthread_mutex_unlock(&f->lock);
 	return t;
+}
+
+uint64_t emu_flash_device_now(struct ss_emu_flash *f)
+{
+	uint64_t n;
+
+	pthread_mutex_lock(&f->lock);
+	n = f->model.now;
+	pthread_mutex_unlock(&f->lock);
+	return n;
 }
 
 static const struct ss_hal_ops emu_hal_ops = {

@@ -1,9 +1,23 @@
 /*
- * Timing and energy model. Each die, channel, the host link and the ISP core has a
- * timeline (the time it becomes free); each hal timeline (host, ISP, background) has an
- * issue cursor. An operation starts at max(cursor issue time, resource free) and the
- * device clock is the latest completion of anything issued. Energy is derived from the
- * counted operations on snapshot.
+ * Timing and energy model. The host link and the ISP core each have a timeline (the time
+ * it becomes free); each hal timeline (host, ISP, background) has an issue cursor and its
+ * own view of when every die and channel is free. An operation starts at max(cursor issue
+ * time, resource free in its timeline's view). Energy is derived from the counted
+ * operations on snapshot.
+ *
+ * Simplification, for determinism: host I/O has priority over ISP and GC work, and the
+ * model takes that to the limit. Host commands never queue behind ISP or background flash
+ * work, and ISP and background work never queue behind host work or each other: a die
+ * busy on one timeline is free on the others. So the modelled times of each timeline
+ * follow from its own operations only, never from how host commands and background slices
+ * happened to interleave in wall-clock time. Busy times summed over dies and channels may
+ * therefore exceed what one die or channel could do.
+ *
+ * Clocks: the host clock is the completion of the host timeline's latest work, and a host
+ * command arrives at max(host clock, floor) (floor: the wall clock in realtime mode). The
+ * ISP and background cursors move up to a command only when the drive releases them (it
+ * does so when their timeline had nothing queued at that command). The device clock
+ * (`now`) is the latest completion of anything: counters and idle energy use it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +32,8 @@ int emu_model_init(struct emu_model *m, const struct ss_emu_profile *p,
 	m->p = p;
 	m->channels = g->channels;
 	m->dies = ss_geo_dies(g);
-	m->die_free = calloc(m->dies, sizeof(*m->die_free));
-	m->chan_free = calloc(m->channels, sizeof(*m->chan_free));
+	m->die_free = calloc((size_t)EMU_TIMELINES * m->dies, sizeof(*m->die_free));
+	m->chan_free = calloc((size_t)EMU_TIMELINES * m->channels, sizeof(*m->chan_free));
 	if (m->die_free == NULL || m->chan_free == NULL) {
 		emu_model_fini(m);
 		return -SS_ENOMEM;
@@ -50,17 +64,28 @@ static uint64_t done(struct emu_model *m, uint64_t end)
 	return end;
 }
 
+/* The current timeline's view of die `die` and of its channel. */
+static uint64_t *die_slot(struct emu_model *m, uint32_t die)
+{
+	return &m->die_free[(size_t)m->tl * m->dies + die];
+}
+
+static uint64_t *chan_slot(struct emu_model *m, uint32_t die)
+{
+	return &m->chan_free[(size_t)m->tl * m->channels + die % m->channels];
+}
+
 uint64_t emu_model_read(struct emu_model *m, uint32_t die, uint64_t bytes)
 {
-	uint32_t ch = die % m->channels;
-	uint64_t start = SS_MAX(m->cur[m->tl].issue, m->die_free[die]);
+	uint64_t *df = die_slot(m, die), *cf = chan_slot(m, die);
+	uint64_t start = SS_MAX(m->cur[m->tl].issue, *df);
 	uint64_t sensed = start + m->p->nand_read_ns;
 	uint64_t xfer = emu_xfer_ns(bytes, m->p->channel_bytes_per_s);
-	uint64_t xstart = SS_MAX(sensed, m->chan_free[ch]);
+	uint64_t xstart = SS_MAX(sensed, *cf);
 
 	/* The die holds the page in its register until the channel has moved it out. */
-	m->chan_free[ch] = xstart + xfer;
-	m->die_free[die] = xstart + xfer;
+	*cf = xstart + xfer;
+	*df = xstart + xfer;
 	m->c.die_busy_ns += xstart + xfer - start;
 	m->c.channel_busy_ns += xfer;
 	m->c.page_reads++;
@@ -70,13 +95,13 @@ uint64_t emu_model_read(struct emu_model *m, uint32_t die, uint64_t bytes)
 
 uint64_t emu_model_program(struct emu_model *m, uint32_t die, uint64_t bytes)
 {
-	uint32_t ch = die % m->channels;
+	uint64_t *df = die_slot(m, die), *cf = chan_slot(m, die);
 	uint64_t xfer = emu_xfer_ns(bytes, m->p->channel_bytes_per_s);
-	uint64_t xstart = SS_MAX(m->cur[m->tl].issue, SS_MAX(m->die_free[die], m->chan_free[ch]));
+	uint64_t xstart = SS_MAX(m->cur[m->tl].issue, SS_MAX(*df, *cf));
 	uint64_t end = xstart + xfer + m->p->nand_program_ns;
 
-	m->chan_free[ch] = xstart + xfer;
-	m->die_free[die] = end;
+	*cf = xstart + xfer;
+	*df = end;
 	m->c.die_busy_ns += end - xstart;
 	m->c.channel_busy_ns += xfer;
 	m->c.page_programs++;
@@ -86,10 +111,11 @@ uint64_t emu_model_program(struct emu_model *m, uint32_t die, uint64_t bytes)
 
 uint64_t emu_model_erase(struct emu_model *m, uint32_t die)
 {
-	uint64_t start = SS_MAX(m->cur[m->tl].issue, m->die_free[die]);
+	uint64_t *df = die_slot(m, die);
+	uint64_t start = SS_MAX(m->cur[m->tl].issue, *df);
 	uint64_t end = start + m->p->nand_erase_ns;
 
-	m->die_free[die] = end;
+	*df = end;
 	m->c.die_busy_ns += m->p->nand_erase_ns;
 	return done(m, end);
 }
@@ -117,15 +143,20 @@ void emu_model_barrier(struct emu_model *m)
 	c->issue = SS_MAX(c->issue, c->last);
 }
 
-uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t arrival, uint64_t bytes_in)
+uint64_t emu_model_now(const struct emu_model *m)
+{
+	const struct emu_cursor *c = &m->cur[m->tl];
+
+	return m->tl == SS_HAL_TL_HOST ? m->now : SS_MAX(c->issue, c->last);
+}
+
+uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t floor, uint64_t bytes_in)
 {
 	struct emu_cursor *c = &m->cur[SS_HAL_TL_HOST];
+	uint64_t arrival = SS_MAX(floor, SS_MAX(c->issue, c->last));
 	uint64_t start = SS_MAX(arrival, m->link_free);
 	uint64_t busy = m->p->link_cmd_overhead_ns + emu_xfer_ns(bytes_in, m->p->link_bytes_per_s);
 
-	for (int tl = 0; tl < EMU_TIMELINES; tl++) {
-		m->cur[tl].issue = SS_MAX(m->cur[tl].issue, arrival);
-	}
 	m->link_free = start + busy;
 	m->c.link_busy_ns += busy;
 	m->c.link_bytes_in += bytes_in;
@@ -134,6 +165,11 @@ uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t arrival, uint64_t byt
 	c->last = start + busy;
 	m->now = SS_MAX(m->now, start + busy);
 	return start + busy;
+}
+
+void emu_model_release(struct emu_model *m, int tl, uint64_t t)
+{
+	m->cur[tl].issue = SS_MAX(m->cur[tl].issue, t);
 }
 
 uint64_t emu_model_cmd_end(struct emu_model *m, uint64_t bytes_out)

@@ -272,6 +272,14 @@ int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages)
 	ss_hal_set_timeline(isp->hal, SS_HAL_TL_ISP);
 	isp_run(isp, in, max_pages);
 	ss_hal_set_timeline(isp->hal, SS_HAL_TL_HOST);
+	return ss_isp_busy(isp);
+}
+
+int ss_isp_busy(const struct ss_isp *isp)
+{
+	if (!isp) {
+		return 0;
+	}
 	for (uint32_t i = 0; i < SS_ISP_MAX_INSTANCES; i++) {
 		if (isp->inst[i].id && isp->inst[i].state == SS_ISP_RUNNING) {
 			return 1;

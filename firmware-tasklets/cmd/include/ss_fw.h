@@ -69,4 +69,15 @@ void ss_fw_ata_command(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8
  *  \return 1 when more background work remains, 0 when idle. */
 int ss_fw_idle(struct ss_fw *fw);
 
+/* What ss_fw_background_pending() found queued. */
+#define SS_FW_BG_ISP 0x1   /* a tasklet run is queued or running */
+#define SS_FW_BG_FTL 0x2   /* the FTL has GC, block retirement or a checkpoint due */
+
+/**
+ * Whether ss_fw_idle() has work queued now. Cheap enough to ask before every command.
+ * (Static wear-levelling is not reported: ss_fw_idle() finds it itself.)
+ * \return 0 when idle, else SS_FW_BG_ISP and/or SS_FW_BG_FTL (so non-zero means pending).
+ */
+int ss_fw_background_pending(const struct ss_fw *fw);
+
 #endif

@@ -146,4 +146,7 @@ int ss_isp_destroy(struct ss_isp *isp, uint32_t instance);
  *  \return 1 when work remains, 0 when idle. */
 int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages);
 
+/** \return 1 when a run is queued or running (ss_isp_run_slice() has work), else 0. */
+int ss_isp_busy(const struct ss_isp *isp);
+
 #endif

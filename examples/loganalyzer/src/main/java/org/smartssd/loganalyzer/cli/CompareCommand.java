@@ -1,0 +1,60 @@
+package org.smartssd.loganalyzer.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.smartssd.loganalyzer.CompareTable;
+import org.smartssd.loganalyzer.LogAnalyzer;
+import org.smartssd.loganalyzer.Query;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code loganalyzer compare}: all three versions, side by side. */
+@Command(name = "compare", mixinStandardHelpOptions = true,
+        description = "Load a trace onto the drive at each entry size and run host-normal, "
+                + "host-optimized and device versions of each query over the same file: "
+                + "answers, wall time, modelled time, link bytes, host and device joules.")
+final class CompareCommand implements Callable<Integer> {
+    @Option(names = {"-q", "--query"}, paramLabel = "q1|q2", split = ",",
+            description = "queries to compare (default q1,q2)")
+    List<String> queries = List.of("q1", "q2");
+
+    @Option(names = "--entry-size", paramLabel = "BYTES", split = ",",
+            description = "entry sizes on the drive (default 32,256)")
+    List<Integer> entrySizes = List.of(32, 256);
+
+    @Option(names = "--no-progress", negatable = true, defaultValue = "true",
+            description = "show a progress bar while loading (default on)")
+    boolean progress;
+
+    @Mixin
+    InputOptions in;
+
+    @Mixin
+    DriveOptions drive;
+
+    @Override
+    public Integer call() throws Exception {
+        List<Query> qs = new ArrayList<>();
+        for (String q : queries) {
+            qs.add(RunCommand.parseQuery(q));
+        }
+        long n = in.countEntries();
+        int max = entrySizes.stream().mapToInt(Integer::intValue).max().orElse(32);
+        boolean same = true;
+        try (LogAnalyzer la = drive.open(n * max)) {
+            for (int es : entrySizes) {
+                LogAnalyzer.DriveFile f;
+                try (Progress p = Progress.start("load " + es + " B", n, progress, System.err)) {
+                    f = la.load(in.input, in.inputEntrySize, es, p);
+                }
+                same &= Comparison.run(la, f, qs, System.out);
+                la.remove(f);
+            }
+        }
+        CompareTable.legend().forEach(System.out::println);
+        return same ? LogAnalyzerCli.OK : LogAnalyzerCli.ANSWERS_DIFFER;
+    }
+}
