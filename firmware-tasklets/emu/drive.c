@@ -1,15 +1,22 @@
 /*
- * The emulated drive: one controller thread runs the firmware. Queued host commands go
- * first; ss_fw_idle() runs only when none is waiting, so host I/O never waits behind
- * background work. Submitters block until their command is done, as under SG_IO.
+ * The emulated drive: the firmware, single-threaded under one lock. A submitter runs its
+ * command on its own thread as soon as it holds the lock (no hand-off, no wake-up); a
+ * controller thread runs the firmware's background work (tasklet slices, GC, checkpoints)
+ * one slice at a time between commands. Host commands keep priority: a submitter waiting
+ * for the lock gets it before the next slice starts. Submitters block until their command
+ * is done, as under SG_IO.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "emu_internal.h"
 #include "emu_sat.h"
@@ -27,8 +34,6 @@ struct cmd {
 	uint8_t status;
 	uint32_t sense_len;
 	uint64_t completion_ns;
-	int done;
-	struct cmd *next;
 };
 
 struct ss_emu_drive {
@@ -38,14 +43,15 @@ struct ss_emu_drive {
 	enum ss_emu_time_mode mode;
 	struct timespec epoch;     /* CLOCK_MONOTONIC at modelled time 0 (realtime mode) */
 
-	pthread_mutex_t lock;
-	pthread_cond_t work;       /* the controller waits for commands */
-	pthread_cond_t done;       /* submitters wait for their command */
-	pthread_cond_t slot;       /* submitters wait for room in the queue */
-	struct cmd *head, *tail;
-	uint32_t in_drive;         /* queued or executing */
-	int stopping;
-	int background;            /* the firmware said it has background work */
+	pthread_mutex_t fw_lock;   /* held for every firmware call */
+	atomic_uint waiting;       /* submitters waiting for fw_lock: they go before a slice */
+	atomic_uint users;         /* submitters inside ss_emu_submit (close waits for them) */
+	atomic_int stopping;
+	sem_t slots;               /* queue depth */
+
+	pthread_mutex_t lock;      /* background, and the controller's sleep */
+	pthread_cond_t work;       /* the controller waits for background work */
+	int background;            /* the firmware may have background work */
 	pthread_t thread;
 	int thread_started;
 };
@@ -69,20 +75,30 @@ static struct timespec at_model_ns(const struct ss_emu_drive *d, uint64_t ns)
 	return t;
 }
 
-static void execute(struct ss_emu_drive *d, struct cmd *c)
+/*
+ * Run one command; fw_lock held. The ISP and background timelines move up to the command
+ * only when they had nothing queued at its arrival: work already under way keeps its own
+ * modelled pace whatever the host does meanwhile (how often it polls, say).
+ * \return 1 when the controller should look for background work afterwards.
+ */
+static int execute(struct ss_emu_drive *d, struct cmd *c)
 {
 	struct emu_sat_cmd sc;
 	struct ss_ata_result res;
 	const char *why = NULL;
 	uint64_t floor = d->mode == SS_EMU_TIME_REALTIME ? wall_ns(d) : 0;
+	uint64_t writes;
 	int asc = emu_sat_decode(c->cdb, c->len, c->dir, &sc, &why);
+	int bg;
 
 	if (asc != 0) {
 		/* Rejected by the translation layer: the drive never sees it. */
 		c->sense_len = emu_sat_reject((uint8_t)asc, 0, c->sense, c->sense_cap, &c->status);
 		c->completion_ns = 0;
-		return;
+		return 0;
 	}
+	bg = ss_fw_background_pending(d->fw);
+	writes = emu_flash_writes(d->flash);
 	emu_flash_cmd_begin(d->flash, floor, c->dir == SS_EMU_DIR_TO_DRIVE ? c->len : 0);
 	ss_hal_set_timeline(d->hal, SS_HAL_TL_HOST);
 	memset(&res, 0, sizeof(res));
@@ -90,7 +106,38 @@ static void execute(struct ss_emu_drive *d, struct cmd *c)
 	ss_hal_barrier(d->hal);
 	c->completion_ns = emu_flash_cmd_end(d->flash,
 		c->dir == SS_EMU_DIR_FROM_DRIVE && !(res.status & SS_ATA_STATUS_ERR) ? c->len : 0);
+	if (!(bg & SS_FW_BG_ISP)) {
+		emu_flash_release(d->flash, SS_HAL_TL_ISP, c->completion_ns);
+	}
+	if (!(bg & SS_FW_BG_FTL)) {
+		emu_flash_release(d->flash, SS_HAL_TL_BACKGROUND, c->completion_ns);
+	}
 	c->sense_len = emu_sat_complete(&sc, &res, c->sense, c->sense_cap, &c->status);
+	/* New flash writes may call for GC or wear-levelling the cheap query does not see. */
+	return ss_fw_background_pending(d->fw) != 0 || emu_flash_writes(d->flash) != writes;
+}
+
+/* One slice of background work; fw_lock held. \return 1 when more remains. */
+static int slice(struct ss_emu_drive *d)
+{
+	int more;
+
+	ss_hal_set_timeline(d->hal, SS_HAL_TL_BACKGROUND);
+	more = ss_fw_idle(d->fw);
+	pthread_mutex_lock(&d->lock);
+	d->background = more;
+	pthread_mutex_unlock(&d->lock);
+	return more;
+}
+
+static void kick(struct ss_emu_drive *d)
+{
+	pthread_mutex_lock(&d->lock);
+	if (!d->background) {
+		d->background = 1;
+		pthread_cond_signal(&d->work);
+	}
+	pthread_mutex_unlock(&d->lock);
 }
 
 /* Realtime mode paces background work too: it may not run ahead of the wall clock. */
@@ -101,7 +148,7 @@ static int background_ahead(struct ss_emu_drive *d, struct timespec *until)
 	if (d->mode != SS_EMU_TIME_REALTIME) {
 		return 0;
 	}
-	now = ss_hal_now_ns(d->hal);
+	now = emu_flash_device_now(d->flash);
 	if (now <= wall_ns(d)) {
 		return 0;
 	}
@@ -114,43 +161,35 @@ static void *controller(void *arg)
 	struct ss_emu_drive *d = arg;
 	struct timespec until;
 
-	pthread_mutex_lock(&d->lock);
 	for (;;) {
-		if (d->head != NULL) {
-			struct cmd *c = d->head;
-
-			d->head = c->next;
-			if (d->head == NULL) {
-				d->tail = NULL;
-			}
-			pthread_mutex_unlock(&d->lock);
-			execute(d, c);
-			pthread_mutex_lock(&d->lock);
-			c->done = 1;
-			d->background = 1;
-			pthread_cond_broadcast(&d->done);
-			continue;
+		pthread_mutex_lock(&d->lock);
+		while (!d->background && !atomic_load(&d->stopping)) {
+			pthread_cond_wait(&d->work, &d->lock);
 		}
-		if (d->stopping) {
+		if (atomic_load(&d->stopping)) {
+			pthread_mutex_unlock(&d->lock);
 			break;
 		}
-		if (d->background) {
-			int more;
-
-			if (background_ahead(d, &until)) {
-				pthread_cond_timedwait(&d->work, &d->lock, &until);
-				continue;
-			}
+		if (background_ahead(d, &until)) {
+			pthread_cond_timedwait(&d->work, &d->lock, &until);
 			pthread_mutex_unlock(&d->lock);
-			ss_hal_set_timeline(d->hal, SS_HAL_TL_BACKGROUND);
-			more = ss_fw_idle(d->fw);
-			pthread_mutex_lock(&d->lock);
-			d->background = more;
 			continue;
 		}
-		pthread_cond_wait(&d->work, &d->lock);
+		pthread_mutex_unlock(&d->lock);
+		/* Host commands first: a submitter waiting for the lock goes before the slice. */
+		if (atomic_load(&d->waiting) > 0) {
+			sched_yield();
+			continue;
+		}
+		pthread_mutex_lock(&d->fw_lock);
+		if (atomic_load(&d->waiting) > 0) {
+			pthread_mutex_unlock(&d->fw_lock);
+			sched_yield();
+			continue;
+		}
+		slice(d);
+		pthread_mutex_unlock(&d->fw_lock);
 	}
-	pthread_mutex_unlock(&d->lock);
 	return NULL;
 }
 
@@ -158,6 +197,7 @@ int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uin
 		  int dir, uint8_t *sense, uint32_t sense_cap, uint8_t *scsi_status)
 {
 	struct cmd c;
+	int more;
 
 	if (d == NULL || cdb == NULL || scsi_status == NULL ||
 	    dir < SS_EMU_DIR_NONE || dir > SS_EMU_DIR_FROM_DRIVE ||
@@ -172,28 +212,22 @@ int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uin
 	c.sense = sense;
 	c.sense_cap = sense ? sense_cap : 0;
 
-	pthread_mutex_lock(&d->lock);
-	while (d->in_drive >= SS_EMU_QUEUE_DEPTH && !d->stopping) {
-		pthread_cond_wait(&d->slot, &d->lock);
-	}
-	if (d->stopping) {
-		pthread_mutex_unlock(&d->lock);
+	atomic_fetch_add(&d->users, 1);
+	if (atomic_load(&d->stopping)) {
+		atomic_fetch_sub(&d->users, 1);
 		return -SS_ECANCELED;
 	}
-	d->in_drive++;
-	if (d->tail != NULL) {
-		d->tail->next = &c;
-	} else {
-		d->head = &c;
+	while (sem_wait(&d->slots) != 0) {
 	}
-	d->tail = &c;
-	pthread_cond_signal(&d->work);
-	while (!c.done) {
-		pthread_cond_wait(&d->done, &d->lock);
+	atomic_fetch_add(&d->waiting, 1);
+	pthread_mutex_lock(&d->fw_lock);
+	atomic_fetch_sub(&d->waiting, 1);
+	more = execute(d, &c);
+	pthread_mutex_unlock(&d->fw_lock);
+	sem_post(&d->slots);
+	if (more) {
+		kick(d);
 	}
-	d->in_drive--;
-	pthread_cond_signal(&d->slot);
-	pthread_mutex_unlock(&d->lock);
 
 	if (d->mode == SS_EMU_TIME_REALTIME && c.completion_ns > 0) {
 		struct timespec t = at_model_ns(d, c.completion_ns);
@@ -202,7 +236,36 @@ int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uin
 		}
 	}
 	*scsi_status = c.status;
+	atomic_fetch_sub(&d->users, 1);
 	return (int)c.sense_len;
+}
+
+/* Counted work of the model: a slice that moves none of it made no progress. */
+static uint64_t work_done(struct ss_emu_drive *d)
+{
+	struct ss_emu_counters c;
+
+	ss_emu_flash_get_counters(d->flash, &c);
+	return c.page_reads + c.page_programs + c.block_erases + c.erase_failures +
+	       c.isp_pages + c.isp_instructions + c.isp_dram_accesses;
+}
+
+int ss_emu_drain(struct ss_emu_drive *d)
+{
+	int slices = 0, more = 1;
+
+	while (more) {
+		uint64_t before = work_done(d);
+
+		pthread_mutex_lock(&d->fw_lock);
+		more = slice(d);
+		pthread_mutex_unlock(&d->fw_lock);
+		slices++;
+		if (more && work_done(d) == before) {
+			break;   /* work it cannot do now (a wear-levelling move without room) */
+		}
+	}
+	return slices;
 }
 
 static struct ss_emu_drive *drive_new(const struct ss_emu_drive_opts *o)
@@ -214,13 +277,13 @@ static struct ss_emu_drive *drive_new(const struct ss_emu_drive_opts *o)
 		return NULL;
 	}
 	d->mode = o->time_mode;
+	pthread_mutex_init(&d->fw_lock, NULL);
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&d->work, &ca);
 	pthread_condattr_destroy(&ca);
-	pthread_cond_init(&d->done, NULL);
-	pthread_cond_init(&d->slot, NULL);
+	sem_init(&d->slots, 0, SS_EMU_QUEUE_DEPTH);
 	clock_gettime(CLOCK_MONOTONIC, &d->epoch);
 	return d;
 }
@@ -229,9 +292,9 @@ static void drive_free(struct ss_emu_drive *d)
 {
 	ss_emu_flash_close(d->flash);
 	pthread_cond_destroy(&d->work);
-	pthread_cond_destroy(&d->done);
-	pthread_cond_destroy(&d->slot);
+	sem_destroy(&d->slots);
 	pthread_mutex_destroy(&d->lock);
+	pthread_mutex_destroy(&d->fw_lock);
 	free(d);
 }
 
@@ -250,7 +313,12 @@ static int check_dram(struct ss_emu_drive *d, const char *path, char *err, size_
 
 static int start(struct ss_emu_drive *d, char *err, size_t errlen)
 {
-	d->background = 1;   /* let the firmware finish any recovery work */
+	uint64_t up = emu_flash_device_now(d->flash);
+
+	/* Background work starts after bring-up; let the firmware finish any recovery. */
+	emu_flash_release(d->flash, SS_HAL_TL_ISP, up);
+	emu_flash_release(d->flash, SS_HAL_TL_BACKGROUND, up);
+	d->background = 1;
 	if (pthread_create(&d->thread, NULL, controller, d) != 0) {
 		emu_errf(err, errlen, "cannot start the controller thread");
 		return -SS_ENOMEM;
@@ -358,16 +426,21 @@ int ss_emu_close(struct ss_emu_drive *d)
 		return 0;
 	}
 	pthread_mutex_lock(&d->lock);
-	d->stopping = 1;
+	atomic_store(&d->stopping, 1);
 	pthread_cond_broadcast(&d->work);
-	pthread_cond_broadcast(&d->slot);
 	pthread_mutex_unlock(&d->lock);
 	if (d->thread_started) {
 		pthread_join(d->thread, NULL);
 	}
+	/* Commands already submitted finish; later ones get -SS_ECANCELED. */
+	while (atomic_load(&d->users) > 0) {
+		usleep(100);
+	}
 	if (d->fw != NULL) {
+		pthread_mutex_lock(&d->fw_lock);
 		ss_hal_set_timeline(d->hal, SS_HAL_TL_BACKGROUND);
 		rc = ss_fw_shutdown(d->fw);
+		pthread_mutex_unlock(&d->fw_lock);
 	}
 	drive_free(d);
 	return rc;

@@ -9,6 +9,13 @@
  *   blocks  sizeof(struct ftl_block) per block
  *   rf      sizeof(struct ftl_cursor) per block (mount scan and roll-forward)
  *   buffers FTL_GC_BATCH + 1 pages, trim list, checkpoint block lists
+ *   open    4 B per stream and stripe lane (the open blocks)
+ *
+ * Striping: every stream (and GC) writes round-robin over `width` lanes, one open block
+ * each, so pages written in sequence land on consecutive dies and a sequential read keeps
+ * every channel busy. Lane l takes its blocks from the dies d with d % width == l; width
+ * divides the die count, so with width == dies lane l is die l (channel first, then way,
+ * as the hal numbers dies). Small geometries stripe over fewer dies (ftl_stripe_width).
  */
 #ifndef FTL_INTERNAL_H
 #define FTL_INTERNAL_H
@@ -130,7 +137,9 @@ struct ss_ftl {
 	uint8_t *spare_raw;       /* spare_size bytes */
 	uint8_t *spare_gc;        /* FTL_GC_BATCH * spare_size */
 
-	uint32_t open[FTL_STREAMS];
+	uint32_t width;           /* stripe lanes per stream */
+	uint32_t *open;           /* [stream * width + lane]: open block or FTL_NONE */
+	uint32_t lane[FTL_STREAMS]; /* lane of each stream's next page */
 	uint32_t free_blocks;
 	uint32_t retiring;        /* RETIRE blocks still holding valid pages */
 	uint64_t next_seq;
@@ -162,6 +171,11 @@ static inline uint32_t ftl_ppn(const struct ss_ftl *f, uint32_t block, uint32_t 
 	return block * f->ppb + page;
 }
 
+/* ftl_stripe.c */
+uint32_t ftl_stripe_width(const struct ss_geometry *g);
+uint32_t ftl_open_blocks_max(uint32_t width);
+void ftl_close_block(struct ss_ftl *f, uint32_t block);
+
 /* ftl_alloc.c */
 enum ftl_alloc_class {
 	FTL_ALLOC_HOST,   /* leaves room for GC and a checkpoint */
@@ -169,8 +183,8 @@ enum ftl_alloc_class {
 	FTL_ALLOC_CKPT,   /* may take the last free block */
 };
 uint32_t ftl_reserve_host(const struct ss_ftl *f);
-int ftl_alloc_block(struct ss_ftl *f, uint32_t stream, enum ftl_alloc_class cls,
-		    uint32_t *block);
+int ftl_alloc_block(struct ss_ftl *f, uint32_t stream, uint32_t lane,
+		    enum ftl_alloc_class cls, uint32_t *block);
 void ftl_retire(struct ss_ftl *f, uint32_t block);
 int ftl_erase_free(struct ss_ftl *f, uint32_t block);
 int ftl_sync(struct ss_ftl *f);

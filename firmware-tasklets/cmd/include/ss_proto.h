@@ -152,7 +152,7 @@ enum ss_reason {
 	SS_R_TASKLET_RUNNING = 27,
 	SS_R_MEDIA_ERROR = 28,
 	SS_R_LBA_RANGE = 29,        /* standard command outside the drive's LBAs */
-	SS_R_LBA_PROTECTED = 30,    /* raw write into object-store metadata */
+	SS_R_LBA_PROTECTED = 30,    /* raw write outside a live object (metadata, free space) */
 	SS_R_BAD_SESSION = 31,
 	SS_R_RENAME_INTO_SELF = 32,
 	SS_R_ROOT = 33,             /* the root cannot be removed or renamed */

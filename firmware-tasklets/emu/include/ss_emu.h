@@ -1,8 +1,9 @@
 /*
  * The emulated drive: the firmware (ss_fw.h) running on the emulated NAND
- * (ss_emu_flash.h) on one controller thread, behind the same interface a real SATA drive
- * has under SG_IO: ATA PASS-THROUGH(16) CDBs in, SCSI status and sense out. Host commands
- * run first; the firmware's background work runs when no command is waiting.
+ * (ss_emu_flash.h), behind the same interface a real SATA drive has under SG_IO: ATA
+ * PASS-THROUGH(16) CDBs in, SCSI status and sense out. Commands run on the submitting
+ * thread, one at a time; a controller thread runs the firmware's background work in
+ * slices between them. Host commands run first: no slice starts while one is waiting.
  *
  * Library target: ss_emu_drive.
  */
@@ -58,9 +59,10 @@ int ss_emu_open(const char *path, const struct ss_emu_drive_opts *o,
 /**
  * Execute one command, exactly what SG_IO would carry to a SATA drive: a 16-byte ATA
  * PASS-THROUGH CDB, the data buffer of `len` bytes and its direction (SS_EMU_DIR_*).
- * Thread-safe; blocks until the command completes (in realtime mode, until its modelled
- * completion time). At most SS_EMU_QUEUE_DEPTH commands are in the drive at once; more
- * submitters wait for a slot.
+ * Thread-safe; the command runs on the calling thread once the firmware is free (after
+ * the command or background slice it is running) and the call returns when it is done (in
+ * realtime mode, at its modelled completion time). At most SS_EMU_QUEUE_DEPTH commands
+ * are in the drive at once; more submitters wait for a slot.
  * On return *scsi_status is GOOD, or CHECK CONDITION with descriptor-format sense in
  * `sense` (ATA Status Return descriptor when the firmware ran the command).
  * \return the sense length (0 when GOOD), or negative errno when the drive is closing
@@ -68,6 +70,16 @@ int ss_emu_open(const char *path, const struct ss_emu_drive_opts *o,
  */
 int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uint32_t len,
 		  int dir, uint8_t *sense, uint32_t sense_cap, uint8_t *scsi_status);
+
+/**
+ * Run the firmware's background work (tasklet runs, GC, checkpoints) to completion on the
+ * calling thread, slice by slice; commands submitted meanwhile go between slices. For
+ * tests and benchmarks that want every queued run finished before they read counters;
+ * it does not pace to the wall clock, even in realtime mode. Stops early when a slice
+ * reports more work but does none (work that cannot proceed now).
+ * \return the number of slices run.
+ */
+int ss_emu_drain(struct ss_emu_drive *d);
 
 /** Snapshot the timing and energy counters (safe from any thread). */
 void ss_emu_get_counters(struct ss_emu_drive *d, struct ss_emu_counters *c);

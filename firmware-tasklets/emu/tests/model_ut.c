@@ -156,26 +156,34 @@ static void test_timelines_are_independent(void)
 	const struct ss_emu_profile *p = ss_emu_flash_profile(f);
 	const uint64_t x = xfer(PAGE + SPARE, p->channel_bytes_per_s);
 
-	/* the host timeline erases die 0 and waits for it */
+	/* the host timeline erases die 1 and programs die 0 */
 	ss_hal_set_timeline(h, SS_HAL_TL_HOST);
-	CHECK_EQ(ss_hal_block_erase(h, 0), 0);
-	ss_hal_barrier(h);
-	/* the ISP timeline's cursor is still at 0: its work on die 1 starts at 0 */
-	ss_hal_set_timeline(h, SS_HAL_TL_ISP);
-	CHECK_EQ(ss_hal_page_program(h, 1 * PPB, buf, spare), 0);
-	ss_hal_barrier(h);
-	ss_hal_set_timeline(h, SS_HAL_TL_BACKGROUND);
-	CHECK_EQ(ss_hal_page_program(h, 3 * PPB, buf, spare), 0);   /* die 1, waits for it */
-	CHECK_EQ(now(f), SS_MAX(p->nand_erase_ns, 2 * (x + p->nand_program_ns)));
-	/* back on the host timeline: its cursor sits after its erase */
-	ss_hal_set_timeline(h, SS_HAL_TL_HOST);
+	CHECK_EQ(ss_hal_block_erase(h, 1), 0);
 	CHECK_EQ(ss_hal_page_program(h, 0, buf, spare), 0);
+	CHECK_EQ(now(f), SS_MAX(p->nand_erase_ns, x + p->nand_program_ns));
+	/* the ISP timeline's cursor is still at 0, and it has its own view of the dies: its
+	 * program on die 1 starts at 0 although the host's erase holds die 1 */
+	ss_hal_set_timeline(h, SS_HAL_TL_ISP);
+	CHECK_EQ(now(f), 0);
+	CHECK_EQ(ss_hal_page_program(h, 3 * PPB, buf, spare), 0);
+	CHECK_EQ(now(f), x + p->nand_program_ns);
+	/* on its own timeline, a second program on die 1 queues behind the first */
+	CHECK_EQ(ss_hal_page_program(h, 3 * PPB + 1, buf, spare), 0);
+	CHECK_EQ(now(f), 2 * (x + p->nand_program_ns));
+	ss_hal_barrier(h);
+	/* the background timeline sees neither: die 0 and die 1 are free for it at 0 */
+	ss_hal_set_timeline(h, SS_HAL_TL_BACKGROUND);
+	CHECK_EQ(ss_hal_page_program(h, 5 * PPB, buf, spare), 0);   /* die 1 */
+	CHECK_EQ(now(f), x + p->nand_program_ns);
+	/* the host timeline's clock is the device clock: the latest completion of all */
+	ss_hal_set_timeline(h, SS_HAL_TL_HOST);
+	CHECK_EQ(now(f), SS_MAX(p->nand_erase_ns, 2 * (x + p->nand_program_ns)));
 	{
 		struct ss_emu_counters c;
 
 		ss_emu_flash_get_counters(f, &c);
-		CHECK_EQ(c.now_ns, SS_MAX(p->nand_erase_ns + x + p->nand_program_ns,
-					  2 * (x + p->nand_program_ns)));
+		CHECK_EQ(c.now_ns, SS_MAX(p->nand_erase_ns, 2 * (x + p->nand_program_ns)));
+		CHECK_EQ(c.page_programs, 4);
 	}
 	ss_emu_flash_close(f);
 }
@@ -232,14 +240,35 @@ static void test_link_commands(void)
 	CHECK_EQ(m.c.host_commands, 2);
 	CHECK_EQ(m.c.link_busy_ns, 2 * p.link_cmd_overhead_ns + xfer(512, p.link_bytes_per_s) +
 				   xfer(65536, p.link_bytes_per_s));
-	/* a command's arrival is a synchronisation point: ISP work issued after it starts no
-	 * earlier, even though the ISP timeline had issued nothing yet */
-	t = emu_model_cmd_begin(&m, 10000000, 0);
-	CHECK_EQ(t, 10000000 + p.link_cmd_overhead_ns);
+	/* the host clock is the last command's completion: a command arrives no earlier,
+	 * and a floor (realtime mode's wall clock) can only make it later */
+	t = emu_model_cmd_begin(&m, 0, 0);
+	CHECK_EQ(t, emu_model_cmd_end(&m, 0));
+	{
+		uint64_t prev = t;
+
+		t = emu_model_cmd_begin(&m, 10000000, 0);
+		CHECK(prev < 10000000);
+		CHECK_EQ(t, 10000000 + p.link_cmd_overhead_ns);
+	}
+	/* a command moves no other timeline: ISP work issued after it starts at the ISP
+	 * cursor, until the drive releases the cursor to the command */
 	m.tl = SS_HAL_TL_ISP;
 	emu_model_isp(&m, 0, 0, 1);
-	CHECK_EQ(m.now, SS_MAX(t, 10000000 + p.fw_page_overhead_ns));
-	CHECK_EQ(m.isp_free, 10000000 + p.fw_page_overhead_ns);
+	CHECK_EQ(m.isp_free, p.fw_page_overhead_ns);
+	CHECK_EQ(emu_model_now(&m), p.fw_page_overhead_ns);
+	emu_model_release(&m, SS_HAL_TL_ISP, t);
+	emu_model_isp(&m, 0, 0, 1);
+	CHECK_EQ(m.isp_free, t + p.fw_page_overhead_ns);
+	emu_model_barrier(&m);
+	CHECK_EQ(emu_model_now(&m), t + p.fw_page_overhead_ns);
+	/* release never moves a cursor back */
+	emu_model_release(&m, SS_HAL_TL_ISP, 5);
+	CHECK_EQ(m.cur[SS_HAL_TL_ISP].issue, t + p.fw_page_overhead_ns);
+	/* the host clock did not follow the ISP: the next command arrives at the host's */
+	m.tl = SS_HAL_TL_HOST;
+	CHECK_EQ(emu_model_cmd_begin(&m, 0, 0), t + p.link_cmd_overhead_ns);
+	CHECK_EQ(m.now, SS_MAX(t + p.link_cmd_overhead_ns, t + p.fw_page_overhead_ns));
 	emu_model_fini(&m);
 }
 

@@ -13,11 +13,6 @@ import org.apache.hadoop.fs.DelegateToFileSystem;
  */
 public class SmartSsd extends DelegateToFileSystem {
     public SmartSsd(URI theUri, Configuration conf) throws IOException, URISyntaxException {
-        super(theUri, new SmartSsdFileSystem(), conf, SmartSsdConstants.SCHEME, true);
-    }
-
-    @Override
-    public int getUriDefaultPort() {
-        return -1;
+        super(theUri, new SmartSsdFileSystem(), conf, SmartSsdConstants.SCHEME, false);
     }
 }

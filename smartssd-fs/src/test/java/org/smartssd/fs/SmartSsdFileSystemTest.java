@@ -230,31 +230,33 @@ class SmartSsdFileSystemTest {
     void fullDriveIsAnIoExceptionNamingDriveAndPath(@TempDir Path dir) throws IOException {
         Configuration c = FsTestSupport.embeddedConf();
         c.set(SmartSsdConstants.EMBEDDED_PROFILE, FsTestSupport.tinyProfile(dir).toString());
-        c.setLong(SmartSsdConstants.EMBEDDED_CAPACITY, 8L << 20);
+        c.setLong(SmartSsdConstants.EMBEDDED_CAPACITY, 16L << 20);
         try (FileSystem f = FsTestSupport.newFs("tiny", c)) {
             long free = f.getStatus().getRemaining();
-            assertThat(free).isPositive().isLessThan(8L << 20);
+            assertThat(free).isPositive().isLessThan(16L << 20);
             byte[] chunk = FsTestSupport.data(1 << 20, 2);
-            org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/fill");
-            FSDataOutputStream out = f.create(file);
+            int[] files = {0};
             assertThatThrownBy(() -> {
-                for (int i = 0; i < 32; i++) {
-                    out.write(chunk);
-                    out.hflush();
+                for (; files[0] < 64; files[0]++) {
+                    try (FSDataOutputStream out = f.create(
+                            new org.apache.hadoop.fs.Path("/fill/" + files[0]))) {
+                        out.write(chunk);
+                    }
                 }
             }).isInstanceOf(SmartSsdDriveFullException.class)
                     .isInstanceOf(DiskChecker.DiskOutOfSpaceException.class)
-                    .hasMessageContaining("smartssd://tiny/fill")
+                    .hasMessageContaining("smartssd://tiny/fill/")
                     .hasMessageContaining("drive tiny (emu:");
-            out.close(); // after a failed write, close reports nothing more
-            long kept = f.getFileStatus(file).getLen();
-            assertThat(kept % chunk.length).isZero(); // whole commands, nothing torn
-            assertThat(kept).isLessThanOrEqualTo(free);
-            try (FSDataInputStream in = f.open(file)) {
-                byte[] first = new byte[chunk.length];
-                in.readFully(first);
-                assertThat(first).isEqualTo(chunk);
+            assertThat((long) files[0] * chunk.length).isLessThanOrEqualTo(free);
+            // every file closed before the drive filled up is whole; the failed one is
+            // empty (a WRITE is all or nothing)
+            for (int i = 0; i < files[0]; i++) {
+                try (FSDataInputStream in = f.open(new org.apache.hadoop.fs.Path("/fill/" + i))) {
+                    assertThat(in.readAllBytes()).isEqualTo(chunk);
+                }
             }
+            assertThat(f.getFileStatus(new org.apache.hadoop.fs.Path("/fill/" + files[0]))
+                    .getLen()).isZero();
         }
     }
 

@@ -18,6 +18,7 @@ import org.smartssd.device.NoSuchObjectException;
 import org.smartssd.device.NotADirectoryException;
 import org.smartssd.device.ObjectExistsException;
 import org.smartssd.device.RootDirectoryException;
+import org.smartssd.device.SmartSsdError;
 import org.smartssd.fs.SmartSsdDriveFullException;
 
 /**
@@ -27,6 +28,9 @@ import org.smartssd.fs.SmartSsdDriveFullException;
  * unchanged: they already name the drive and what it was asked.
  */
 public final class ErrorTranslation {
+    /** Linux errno of "file too large": the object cannot grow to the size asked. */
+    static final int EFBIG = 27;
+
     private ErrorTranslation() {
     }
 
@@ -54,6 +58,10 @@ public final class ErrorTranslation {
         } else if (e instanceof DriveFullException) {
             out = new SmartSsdDriveFullException(ctx.driveName() + " (" + ctx.driveUri() + ")", p,
                     detail, e);
+        } else if (e instanceof SmartSsdError se && se.errno() == EFBIG) {
+            out = new PathIOException(p, "the file cannot grow this large on drive "
+                    + ctx.driveName() + " (" + ctx.driveUri() + "): past the drive's data "
+                    + "capacity, or more extents than a file's record holds (" + detail + ")");
         } else if (e instanceof NameTooLongException || e instanceof InvalidPathException
                 || e instanceof InvalidRenameException || e instanceof RootDirectoryException) {
             out = new PathIOException(p, detail);
