@@ -1,8 +1,11 @@
 /*
  * smartssd-devd: serves one emulated drive to many processes over a unix stream socket.
  * The framing is in README.md ("Daemon socket framing"). A reader thread per connection
- * decodes requests; a pool of SS_EMU_QUEUE_DEPTH workers submits them to the drive and
- * writes each reply, tagged as its request, back to the connection it came from.
+ * decodes requests. In virtual time it runs each command itself (ss_emu_submit executes
+ * on the calling thread) and writes the reply: no hand-off between threads. In realtime
+ * mode a command's submitter sleeps until its modelled completion, so the reader hands
+ * commands to a pool of SS_EMU_QUEUE_DEPTH workers instead, and a connection may have
+ * many in flight. Replies are tagged as their requests.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -16,19 +19,26 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "ss_emu.h"
 #include "ss_rt.h"
 
-#define REQ_MAGIC 0x51445353u   /* "SSDQ" */
+#define REQ_MAGIC 0x51445353u   /* "SSDQ": a command */
+#define MODEL_MAGIC 0x4D445353u /* "SSDM": the model counters */
 #define REP_MAGIC 0x41445353u   /* "SSDA" */
 #define REQ_HDR 32
 #define REP_HDR 48
 #define REP_SENSE 32
 #define MAX_DATA (65536u * 512u)
 #define MAX_PENDING 256
+#define RBUF 8192
+#define MODEL_FIELDS (sizeof(struct ss_emu_counters) / sizeof(uint64_t))
+
+_Static_assert(sizeof(struct ss_emu_counters) % sizeof(uint64_t) == 0,
+	       "the counters are a sequence of u64");
 
 struct conn {
 	int fd;
@@ -37,26 +47,35 @@ struct conn {
 	int dead;                  /* the peer went away: drop replies */
 	struct conn *next;         /* in the server's list */
 	pthread_t reader;
+	uint8_t *buf;              /* the reader's data buffer (direct execution) */
+	uint32_t buf_cap;
+	size_t rstart, rend;       /* unread bytes of rbuf */
+	uint8_t rbuf[RBUF];
 };
+
+enum req_kind { REQ_COMMAND, REQ_MODEL };
 
 struct req {
 	struct conn *c;
+	enum req_kind kind;
 	uint32_t tag;
 	uint8_t cdb[16];
 	uint32_t dir;
 	uint32_t len;
 	uint8_t *data;
+	int owns_data;
 	struct req *next;
 };
 
 static struct {
 	struct ss_emu_drive *drive;
+	int direct;                /* readers execute commands themselves */
 	pthread_mutex_t lock;
 	pthread_cond_t work;       /* workers wait for requests */
 	pthread_cond_t room;       /* readers wait for room in the queue */
 	pthread_cond_t idle;       /* shutdown waits for the queue to drain */
 	struct req *head, *tail;
-	int pending;               /* queued + executing */
+	int pending;               /* admitted and not yet answered */
 	int stopping;
 	struct conn *conns;
 	int nconns;
@@ -67,31 +86,48 @@ static struct {
 	.idle = PTHREAD_COND_INITIALIZER,
 };
 
-static int read_full(int fd, void *buf, size_t n)
+/* Read exactly n bytes through the connection's buffer. \return 0, or -1 at end of stream
+ * or on an error. */
+static int conn_read(struct conn *c, void *dst, size_t n)
 {
-	uint8_t *p = buf;
+	uint8_t *p = dst;
 
 	while (n > 0) {
-		ssize_t r = read(fd, p, n);
+		ssize_t r;
 
+		if (c->rend > c->rstart) {
+			size_t k = SS_MIN(n, c->rend - c->rstart);
+
+			memcpy(p, c->rbuf + c->rstart, k);
+			c->rstart += k;
+			p += k;
+			n -= k;
+			continue;
+		}
+		/* Large reads go straight to their destination. */
+		r = n >= RBUF ? read(c->fd, p, n) : read(c->fd, c->rbuf, RBUF);
 		if (r < 0 && errno == EINTR) {
 			continue;
 		}
 		if (r <= 0) {
 			return -1;
 		}
-		p += r;
-		n -= (size_t)r;
+		if (n >= RBUF) {
+			p += r;
+			n -= (size_t)r;
+		} else {
+			c->rstart = 0;
+			c->rend = (size_t)r;
+		}
 	}
 	return 0;
 }
 
-static int write_full(int fd, const void *buf, size_t n)
+static int send_all(int fd, struct iovec *iov, int n)
 {
-	const uint8_t *p = buf;
-
 	while (n > 0) {
-		ssize_t r = send(fd, p, n, MSG_NOSIGNAL);
+		struct msghdr m = { .msg_iov = iov, .msg_iovlen = (size_t)n };
+		ssize_t r = sendmsg(fd, &m, MSG_NOSIGNAL);
 
 		if (r < 0 && errno == EINTR) {
 			continue;
@@ -99,8 +135,15 @@ static int write_full(int fd, const void *buf, size_t n)
 		if (r <= 0) {
 			return -1;
 		}
-		p += r;
-		n -= (size_t)r;
+		while (n > 0 && (size_t)r >= iov->iov_len) {
+			r -= (ssize_t)iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (uint8_t *)iov->iov_base + r;
+			iov->iov_len -= (size_t)r;
+		}
 	}
 	return 0;
 }
@@ -125,14 +168,17 @@ static void conn_put(struct conn *c)
 	if (last) {
 		close(c->fd);
 		pthread_mutex_destroy(&c->wlock);
+		free(c->buf);
 		free(c);
 	}
 }
 
-static void reply(struct req *r, uint8_t status, const uint8_t *sense, int sense_len)
+/* Write one reply: header, then `out` bytes of data. */
+static void reply(struct req *r, uint8_t status, const uint8_t *sense, int sense_len,
+		  const void *data, uint32_t out)
 {
 	uint8_t h[REP_HDR] = { 0 };
-	uint32_t out = r->dir == SS_EMU_DIR_FROM_DRIVE ? r->len : 0;
+	struct iovec iov[2] = { { h, sizeof(h) }, { (void *)data, out } };
 	struct conn *c = r->c;
 
 	ss_put_le32(h, REP_MAGIC);
@@ -142,12 +188,59 @@ static void reply(struct req *r, uint8_t status, const uint8_t *sense, int sense
 	memcpy(h + 12, sense, h[9]);
 	ss_put_le32(h + 44, out);
 	pthread_mutex_lock(&c->wlock);
-	if (!c->dead && (write_full(c->fd, h, sizeof(h)) != 0 ||
-			 (out > 0 && write_full(c->fd, r->data, out) != 0))) {
+	if (!c->dead && send_all(c->fd, iov, out > 0 ? 2 : 1) != 0) {
 		c->dead = 1;
 		shutdown(c->fd, SHUT_RDWR);
 	}
 	pthread_mutex_unlock(&c->wlock);
+}
+
+/* Execute a request and answer it. */
+static void serve(struct req *r)
+{
+	uint8_t sense[REP_SENSE] = { 0 }, status = 0;
+	int n;
+
+	if (r->kind == REQ_MODEL) {
+		struct ss_emu_counters cn;
+		uint64_t v[MODEL_FIELDS];
+		uint8_t out[8 + 8 * MODEL_FIELDS];
+
+		ss_emu_get_counters(srv.drive, &cn);
+		memcpy(v, &cn, sizeof(v));
+		ss_put_le32(out, (uint32_t)MODEL_FIELDS);
+		ss_put_le32(out + 4, 0);
+		for (size_t i = 0; i < MODEL_FIELDS; i++) {
+			ss_put_le64(out + 8 + 8 * i, v[i]);
+		}
+		reply(r, SS_EMU_SCSI_GOOD, sense, 0, out, sizeof(out));
+		return;
+	}
+	n = ss_emu_submit(srv.drive, r->cdb, r->data, r->len, (int)r->dir, sense, sizeof(sense),
+			  &status);
+	if (n < 0) {
+		/* the drive refused the call itself: report an aborted command */
+		static const uint8_t aborted[8] = { 0x72, 0x0B, 0, 0, 0, 0, 0, 0 };
+
+		memcpy(sense, aborted, sizeof(aborted));
+		status = SS_EMU_SCSI_CHECK_CONDITION;
+		n = sizeof(aborted);
+	}
+	reply(r, status, sense, n, r->data, r->dir == SS_EMU_DIR_FROM_DRIVE ? r->len : 0);
+}
+
+/* A request answered: release what it held. */
+static void done(struct req *r)
+{
+	conn_put(r->c);
+	if (r->owns_data) {
+		free(r->data);
+	}
+	pthread_mutex_lock(&srv.lock);
+	srv.pending--;
+	pthread_cond_broadcast(&srv.room);
+	pthread_cond_broadcast(&srv.idle);
+	pthread_mutex_unlock(&srv.lock);
 }
 
 static void *worker(void *arg)
@@ -155,8 +248,6 @@ static void *worker(void *arg)
 	(void)arg;
 	for (;;) {
 		struct req *r;
-		uint8_t sense[REP_SENSE] = { 0 }, status = 0;
-		int n;
 
 		pthread_mutex_lock(&srv.lock);
 		while (srv.head == NULL && !srv.stopping) {
@@ -172,49 +263,68 @@ static void *worker(void *arg)
 			srv.tail = NULL;
 		}
 		pthread_mutex_unlock(&srv.lock);
-
-		n = ss_emu_submit(srv.drive, r->cdb, r->data, r->len, (int)r->dir, sense,
-				  sizeof(sense), &status);
-		if (n < 0) {
-			/* the drive refused the call itself: report an aborted command */
-			static const uint8_t aborted[8] = { 0x72, 0x0B, 0, 0, 0, 0, 0, 0 };
-
-			memcpy(sense, aborted, sizeof(aborted));
-			status = SS_EMU_SCSI_CHECK_CONDITION;
-			n = sizeof(aborted);
-		}
-		reply(r, status, sense, n);
-		conn_put(r->c);
-		free(r->data);
+		serve(r);
+		done(r);
 		free(r);
-
-		pthread_mutex_lock(&srv.lock);
-		srv.pending--;
-		pthread_cond_broadcast(&srv.room);
-		pthread_cond_broadcast(&srv.idle);
-		pthread_mutex_unlock(&srv.lock);
 	}
 }
 
-/* \return a request, or NULL at end of stream or on a malformed frame. */
-static struct req *read_request(struct conn *c)
+/* The data buffer of a command: the connection's own when the reader executes it, else
+ * one the request takes with it. \return 0, or -1 when out of memory. */
+static int data_buffer(struct conn *c, struct req *r)
+{
+	if (r->len == 0) {
+		return 0;
+	}
+	if (!srv.direct) {
+		r->data = calloc(1, r->len);
+		r->owns_data = 1;
+		return r->data ? 0 : -1;
+	}
+	if (r->len > c->buf_cap) {
+		uint8_t *b = realloc(c->buf, r->len);
+
+		if (b == NULL) {
+			return -1;
+		}
+		c->buf = b;
+		c->buf_cap = r->len;
+	}
+	/* Only this connection's earlier commands have used it: whatever a failed command
+	 * sends back from it (data is unspecified on CHECK CONDITION) was the peer's own. */
+	r->data = c->buf;
+	return 0;
+}
+
+/* \return 0 and a request, or -1 at end of stream or on a malformed frame. */
+static int read_request(struct conn *c, struct req *r)
 {
 	uint8_t h[REQ_HDR];
-	struct req *r;
+	uint32_t magic;
 
-	if (read_full(c->fd, h, sizeof(h)) != 0) {
-		return NULL;
+	memset(r, 0, sizeof(*r));
+	if (conn_read(c, h, sizeof(h)) != 0) {
+		return -1;
 	}
-	if (ss_get_le32(h) != REQ_MAGIC) {
-		fprintf(stderr, "smartssd-devd: bad request magic; closing the connection\n");
-		return NULL;
-	}
-	r = calloc(1, sizeof(*r));
-	if (r == NULL) {
-		return NULL;
-	}
+	magic = ss_get_le32(h);
 	r->c = c;
 	r->tag = ss_get_le32(h + 4);
+	if (magic == MODEL_MAGIC) {
+		static const uint8_t zero[REQ_HDR - 8];
+
+		if (memcmp(h + 8, zero, sizeof(zero)) != 0) {
+			fprintf(stderr, "smartssd-devd: model request with non-zero reserved bytes; "
+				"closing the connection\n");
+			return -1;
+		}
+		r->kind = REQ_MODEL;
+		return 0;
+	}
+	if (magic != REQ_MAGIC) {
+		fprintf(stderr, "smartssd-devd: bad request magic; closing the connection\n");
+		return -1;
+	}
+	r->kind = REQ_COMMAND;
 	memcpy(r->cdb, h + 8, 16);
 	r->dir = ss_get_le32(h + 24);
 	r->len = ss_get_le32(h + 28);
@@ -222,48 +332,78 @@ static struct req *read_request(struct conn *c)
 	    (r->dir == SS_EMU_DIR_NONE && r->len != 0)) {
 		fprintf(stderr, "smartssd-devd: malformed request (dir %u, %u bytes); closing the "
 			"connection\n", r->dir, r->len);
-		free(r);
-		return NULL;
+		return -1;
 	}
-	if (r->len > 0) {
-		r->data = calloc(1, r->len);
-		if (r->data == NULL ||
-		    (r->dir == SS_EMU_DIR_TO_DRIVE && read_full(c->fd, r->data, r->len) != 0)) {
+	if (data_buffer(c, r) != 0 ||
+	    (r->dir == SS_EMU_DIR_TO_DRIVE && conn_read(c, r->data, r->len) != 0)) {
+		if (r->owns_data) {
 			free(r->data);
-			free(r);
-			return NULL;
 		}
+		return -1;
 	}
-	return r;
+	return 0;
+}
+
+/* Count a request in, unless the daemon is stopping. \return 0, or -1 when stopping. */
+static int admit(struct conn *c)
+{
+	pthread_mutex_lock(&srv.lock);
+	while (srv.pending >= MAX_PENDING && !srv.stopping) {
+		pthread_cond_wait(&srv.room, &srv.lock);
+	}
+	if (srv.stopping) {
+		pthread_mutex_unlock(&srv.lock);
+		return -1;
+	}
+	srv.pending++;
+	c->refs++;
+	pthread_mutex_unlock(&srv.lock);
+	return 0;
+}
+
+static void enqueue(struct req *r)
+{
+	pthread_mutex_lock(&srv.lock);
+	if (srv.tail != NULL) {
+		srv.tail->next = r;
+	} else {
+		srv.head = r;
+	}
+	srv.tail = r;
+	pthread_cond_signal(&srv.work);
+	pthread_mutex_unlock(&srv.lock);
 }
 
 static void *reader(void *arg)
 {
 	struct conn *c = arg;
-	struct req *r;
+	struct req r;
 	int stopping;
 
-	while ((r = read_request(c)) != NULL) {
-		pthread_mutex_lock(&srv.lock);
-		while (srv.pending >= MAX_PENDING && !srv.stopping) {
-			pthread_cond_wait(&srv.room, &srv.lock);
-		}
-		if (srv.stopping) {
-			pthread_mutex_unlock(&srv.lock);
-			free(r->data);
-			free(r);
+	while (read_request(c, &r) == 0) {
+		if (admit(c) != 0) {
+			if (r.owns_data) {
+				free(r.data);
+			}
 			break;
 		}
-		srv.pending++;
-		c->refs++;
-		if (srv.tail != NULL) {
-			srv.tail->next = r;
-		} else {
-			srv.head = r;
+		if (srv.direct || r.kind == REQ_MODEL) {
+			serve(&r);
+			done(&r);
+			continue;
 		}
-		srv.tail = r;
-		pthread_cond_signal(&srv.work);
-		pthread_mutex_unlock(&srv.lock);
+		{
+			struct req *q = malloc(sizeof(*q));
+
+			if (q == NULL) {
+				reply(&r, SS_EMU_SCSI_CHECK_CONDITION, (const uint8_t[8]){ 0x72, 0x0B },
+				      8, NULL, 0);
+				done(&r);
+				continue;
+			}
+			*q = r;
+			enqueue(q);
+		}
 	}
 	pthread_mutex_lock(&srv.lock);
 	stopping = srv.stopping;
@@ -398,7 +538,7 @@ int main(int argc, char **argv)
 	struct ss_emu_drive_opts o = { 0 };
 	const char *image = NULL, *sock = NULL;
 	char err[512];
-	int format = 0, opt, lfd, sfd, rc;
+	int format = 0, opt, lfd, sfd, rc, nworkers;
 	sigset_t sigs;
 	pthread_t workers[SS_EMU_QUEUE_DEPTH];
 
@@ -452,7 +592,9 @@ int main(int argc, char **argv)
 		ss_emu_close(srv.drive);
 		return 1;
 	}
-	for (int i = 0; i < SS_EMU_QUEUE_DEPTH; i++) {
+	srv.direct = o.time_mode == SS_EMU_TIME_VIRTUAL;
+	nworkers = srv.direct ? 0 : SS_EMU_QUEUE_DEPTH;
+	for (int i = 0; i < nworkers; i++) {
 		pthread_create(&workers[i], NULL, worker, NULL);
 	}
 	fprintf(stderr, "smartssd-devd: serving %s on %s\n", image, sock);
@@ -477,7 +619,7 @@ int main(int argc, char **argv)
 		}
 	}
 	rc = shut_down(lfd, sock);
-	for (int i = 0; i < SS_EMU_QUEUE_DEPTH; i++) {
+	for (int i = 0; i < nworkers; i++) {
 		pthread_join(workers[i], NULL);
 	}
 	/* Readers are detached; wait until every connection is gone before exiting. */

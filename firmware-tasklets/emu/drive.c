@@ -52,6 +52,7 @@ struct ss_emu_drive {
 	pthread_mutex_t lock;      /* background, and the controller's sleep */
 	pthread_cond_t work;       /* the controller waits for background work */
 	int background;            /* the firmware may have background work */
+	int manual;                /* no controller: ss_emu_run_background() only */
 	pthread_t thread;
 	int thread_started;
 };
@@ -250,11 +251,12 @@ static uint64_t work_done(struct ss_emu_drive *d)
 	       c.isp_pages + c.isp_instructions + c.isp_dram_accesses;
 }
 
-int ss_emu_drain(struct ss_emu_drive *d)
+int ss_emu_run_background(struct ss_emu_drive *d, unsigned max_slices)
 {
-	int slices = 0, more = 1;
+	unsigned slices = 0;
+	int more = 1;
 
-	while (more) {
+	while (more && (max_slices == 0 || slices < max_slices)) {
 		uint64_t before = work_done(d);
 
 		pthread_mutex_lock(&d->fw_lock);
@@ -265,7 +267,7 @@ int ss_emu_drain(struct ss_emu_drive *d)
 			break;   /* work it cannot do now (a wear-levelling move without room) */
 		}
 	}
-	return slices;
+	return (int)slices;
 }
 
 static struct ss_emu_drive *drive_new(const struct ss_emu_drive_opts *o)
@@ -277,6 +279,7 @@ static struct ss_emu_drive *drive_new(const struct ss_emu_drive_opts *o)
 		return NULL;
 	}
 	d->mode = o->time_mode;
+	d->manual = o->manual_background != 0;
 	pthread_mutex_init(&d->fw_lock, NULL);
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_condattr_init(&ca);
@@ -319,6 +322,9 @@ static int start(struct ss_emu_drive *d, char *err, size_t errlen)
 	emu_flash_release(d->flash, SS_HAL_TL_ISP, up);
 	emu_flash_release(d->flash, SS_HAL_TL_BACKGROUND, up);
 	d->background = 1;
+	if (d->manual) {
+		return 0;
+	}
 	if (pthread_create(&d->thread, NULL, controller, d) != 0) {
 		emu_errf(err, errlen, "cannot start the controller thread");
 		return -SS_ENOMEM;

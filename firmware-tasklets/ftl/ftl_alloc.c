@@ -1,7 +1,8 @@
 /*
- * Blocks: wear-aware allocation from the free pool, erase, retirement of failed blocks,
- * and appending a page to a stream's open block (retried on a new block when a program
- * fails, so a worn-out block never costs a write).
+ * Blocks: wear-aware allocation from the free pool (per stripe lane, see ftl_stripe.c),
+ * erase, retirement of failed blocks, and appending a page to a stream's open blocks,
+ * round-robin over its lanes (retried on a new block when a program fails, so a worn-out
+ * block never costs a write).
  *
  * Wear-aware allocation follows Kang ch. 7 (seeds/003_*.txt): free space is handed out
  * from the lowest wear level first (line 1195) and hot data goes to younger blocks while
@@ -11,11 +12,12 @@
  */
 #include "ftl_internal.h"
 
-/* Free blocks a host stream must leave: a whole checkpoint, GC's open block and one to
- * spare so GC can always make progress. */
+/* Free blocks a host stream must leave: a whole checkpoint, a fresh block for every GC
+ * lane (relocating one victim may open them all) and one to spare so GC can always make
+ * progress. */
 uint32_t ftl_reserve_host(const struct ss_ftl *f)
 {
-	return f->ckpt_blocks + 2;
+	return f->ckpt_blocks + f->width + 1;
 }
 
 static uint32_t reserve_for(const struct ss_ftl *f, enum ftl_alloc_class cls)
@@ -35,13 +37,15 @@ static bool wants_worn(uint32_t stream)
 	return stream == SS_STREAM_COLD || stream == FTL_STREAM_GC;
 }
 
-/* Least-worn free block for hot data, most-worn for cold; erased blocks before dirty. */
-static uint32_t pick_free(const struct ss_ftl *f, uint32_t stream)
+/* Best free block among b = first, first + step, ...: least worn for hot data, most worn
+ * for cold; erased before dirty at equal wear. */
+static uint32_t pick_free_in(const struct ss_ftl *f, uint32_t stream, uint32_t first,
+			     uint32_t step)
 {
 	bool worn = wants_worn(stream);
 	uint32_t best = FTL_NONE;
 
-	for (uint32_t b = 0; b < f->nblocks; b++) {
+	for (uint32_t b = first; b < f->nblocks; b += step) {
 		const struct ftl_block *k = &f->blocks[b];
 		const struct ftl_block *cur;
 
@@ -63,6 +67,24 @@ static uint32_t pick_free(const struct ss_ftl *f, uint32_t stream)
 		}
 	}
 	return best;
+}
+
+/* A free block on the dies of `lane` (block b is on die b % dies, and width divides dies,
+ * so those are the blocks with b % width == lane). When the lane's dies have none left,
+ * any die's block will do: striping degrades, nothing fails. FTL_NONE: any die. */
+static uint32_t pick_free(const struct ss_ftl *f, uint32_t stream, uint32_t lane)
+{
+	uint32_t b = FTL_NONE;
+
+	if (lane != FTL_NONE && f->width > 1) {
+		b = pick_free_in(f, stream, lane, f->width);
+	}
+	return b != FTL_NONE ? b : pick_free_in(f, stream, 0, 1);
+}
+
+bool ftl_lane_has_free(const struct ss_ftl *f, uint32_t lane)
+{
+	return pick_free_in(f, SS_STREAM_HOT, lane, f->width) != FTL_NONE;
 }
 
 int ftl_sync(struct ss_ftl *f)
@@ -99,8 +121,8 @@ int ftl_erase_free(struct ss_ftl *f, uint32_t block)
 	return 0;
 }
 
-int ftl_alloc_block(struct ss_ftl *f, uint32_t stream, enum ftl_alloc_class cls,
-		    uint32_t *block)
+int ftl_alloc_block(struct ss_ftl *f, uint32_t stream, uint32_t lane,
+		    enum ftl_alloc_class cls, uint32_t *block)
 {
 	uint32_t need = reserve_for(f, cls) + 1;
 
@@ -111,7 +133,7 @@ int ftl_alloc_block(struct ss_ftl *f, uint32_t stream, enum ftl_alloc_class cls,
 		if (f->free_blocks < need) {
 			return -SS_ENOSPC;
 		}
-		b = pick_free(f, stream);
+		b = pick_free(f, stream, lane);
 		if (b == FTL_NONE) {
 			return -SS_ENOSPC;
 		}
@@ -142,11 +164,7 @@ void ftl_retire(struct ss_ftl *f, uint32_t block)
 {
 	struct ftl_block *k = &f->blocks[block];
 
-	for (uint32_t s = 0; s < FTL_STREAMS; s++) {
-		if (f->open[s] == block) {
-			f->open[s] = FTL_NONE;
-		}
-	}
+	ftl_close_block(f, block);
 	if (k->state == FTL_BLK_BAD || (k->flags & FTL_BF_RETIRE)) {
 		return;
 	}
@@ -179,32 +197,35 @@ void ftl_invalidate(struct ss_ftl *f, uint32_t ppn)
 	}
 }
 
+/* Program the next page of `stream` on its current lane, then move to the next lane. */
 int ftl_append(struct ss_ftl *f, uint32_t stream, uint8_t kind, uint32_t lpn, const void *data,
 	       uint32_t data_crc, uint32_t *ppn_out)
 {
+	uint32_t lane = f->lane[stream];
+	uint32_t *slot = &f->open[stream * f->width + lane];
 	struct ftl_spare sp;
 
 	/* Each failed program retires a block, so the attempts are bounded by the pool. */
 	for (uint32_t attempt = 0; attempt <= f->nblocks; attempt++) {
-		uint32_t b = f->open[stream], ppn;
+		uint32_t b = *slot, ppn;
 		struct ftl_block *k;
 		int rc;
 
 		if (b == FTL_NONE) {
 			if (stream != FTL_STREAM_GC) {
-				rc = ftl_make_room(f);
+				rc = ftl_make_room(f, lane);
 				if (rc != 0) {
 					return rc;
 				}
-				b = f->open[stream];
+				b = *slot;
 			}
 			if (b == FTL_NONE) {
-				rc = ftl_alloc_block(f, stream, stream == FTL_STREAM_GC ?
+				rc = ftl_alloc_block(f, stream, lane, stream == FTL_STREAM_GC ?
 						     FTL_ALLOC_GC : FTL_ALLOC_HOST, &b);
 				if (rc != 0) {
 					return rc;
 				}
-				f->open[stream] = b;
+				*slot = b;
 			}
 		}
 		k = &f->blocks[b];
@@ -236,8 +257,9 @@ int ftl_append(struct ss_ftl *f, uint32_t stream, uint8_t kind, uint32_t lpn, co
 		f->unsynced = true;
 		if (k->wp == f->ppb) {
 			k->state = FTL_BLK_FULL;
-			f->open[stream] = FTL_NONE;
+			*slot = FTL_NONE;
 		}
+		f->lane[stream] = lane + 1 < f->width ? lane + 1 : 0;
 		*ppn_out = ppn;
 		return 0;
 	}

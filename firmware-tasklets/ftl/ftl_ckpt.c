@@ -185,7 +185,7 @@ int ftl_checkpoint(struct ss_ftl *f)
 		for (n = 0; n < f->ckpt_blocks; n++) {
 			uint32_t b;
 
-			rc = ftl_alloc_block(f, FTL_STREAMS, FTL_ALLOC_CKPT, &b);
+			rc = ftl_alloc_block(f, FTL_STREAMS, FTL_NONE, FTL_ALLOC_CKPT, &b);
 			if (rc != 0) {
 				break;
 			}

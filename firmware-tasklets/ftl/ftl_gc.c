@@ -17,9 +17,10 @@
  */
 #include "ftl_internal.h"
 
-#define GC_LOW_EXTRA 4u     /* foreground GC keeps ckpt_blocks + this many blocks free */
-#define GC_HIGH_EXTRA 8u    /* background GC works ahead of need up to this */
+#define GC_LOW_EXTRA 2u     /* foreground GC keeps the host reserve + this many blocks free */
+#define GC_HIGH_EXTRA 6u    /* background GC works ahead of need up to the reserve + this */
 #define WL_EVERY_GC 4u      /* foreground wear-levelling at most once per this many GCs */
+#define LANE_GC_TRIES 2u    /* victims reclaimed to give a lane a block on its own dies */
 
 static uint64_t victim_score(const struct ss_ftl *f, const struct ftl_block *k)
 {
@@ -36,12 +37,14 @@ static uint64_t victim_score(const struct ss_ftl *f, const struct ftl_block *k)
 	return free_pages * age * 16 / (2ull * k->valid);
 }
 
-static uint32_t pick_victim(const struct ss_ftl *f, bool allow_trim_blocks)
+/* Best victim among blocks first, first + step, ... (step = width: one lane's dies). */
+static uint32_t pick_victim_in(const struct ss_ftl *f, bool allow_trim_blocks, uint32_t first,
+			       uint32_t step)
 {
 	uint32_t best_elig = FTL_NONE, best_any = FTL_NONE;
 	uint64_t score_elig = 0, score_any = 0;
 
-	for (uint32_t b = 0; b < f->nblocks; b++) {
+	for (uint32_t b = first; b < f->nblocks; b += step) {
 		const struct ftl_block *k = &f->blocks[b];
 		uint32_t s, thr;
 		uint64_t score;
@@ -51,7 +54,7 @@ static uint32_t pick_victim(const struct ss_ftl *f, bool allow_trim_blocks)
 		}
 		if (k->flags & FTL_BF_RETIRE) {
 			/* Failed blocks go first; a fully valid one costs a block to empty. */
-			if (k->valid < f->ppb || f->free_blocks > f->ckpt_blocks + 1) {
+			if (k->valid < f->ppb || f->free_blocks > f->ckpt_blocks + f->width) {
 				return b;
 			}
 			continue;
@@ -76,6 +79,11 @@ static uint32_t pick_victim(const struct ss_ftl *f, bool allow_trim_blocks)
 		}
 	}
 	return best_elig != FTL_NONE ? best_elig : best_any;
+}
+
+static uint32_t pick_victim(const struct ss_ftl *f, bool allow_trim_blocks)
+{
+	return pick_victim_in(f, allow_trim_blocks, 0, 1);
 }
 
 int ftl_relocate(struct ss_ftl *f, uint32_t victim, uint64_t *moved)
@@ -186,15 +194,17 @@ static int reclaim(struct ss_ftl *f, uint32_t victim, uint64_t *moved)
 	return 0;
 }
 
-int ftl_gc_one(struct ss_ftl *f, uint32_t budget)
+/* GC one victim on the dies of `lane` (FTL_NONE: any die). */
+static int gc_one_in(struct ss_ftl *f, uint32_t budget, uint32_t lane)
 {
+	uint32_t first = lane == FTL_NONE ? 0 : lane, step = lane == FTL_NONE ? 1 : f->width;
 	uint64_t moved = 0;
 	uint32_t v;
 	int rc;
 
-	v = pick_victim(f, false);
+	v = pick_victim_in(f, false, first, step);
 	if (v == FTL_NONE) {
-		v = pick_victim(f, true);
+		v = pick_victim_in(f, true, first, step);
 	}
 	if (v == FTL_NONE || f->blocks[v].valid > budget) {
 		return 0;
@@ -204,6 +214,11 @@ int ftl_gc_one(struct ss_ftl *f, uint32_t budget)
 	f->st.gc_runs++;
 	f->gc_since_wl++;
 	return rc != 0 ? rc : 1;
+}
+
+int ftl_gc_one(struct ss_ftl *f, uint32_t budget)
+{
+	return gc_one_in(f, budget, FTL_NONE);
 }
 
 bool ftl_wear_level_needed(const struct ss_ftl *f, uint32_t *victim)
@@ -255,7 +270,7 @@ static uint32_t pick_retiring(const struct ss_ftl *f)
 
 		if (k->state == FTL_BLK_FULL && (k->flags & FTL_BF_RETIRE) &&
 		    !(k->flags & FTL_BF_STUCK) &&
-		    (k->valid < f->ppb || f->free_blocks > f->ckpt_blocks + 1)) {
+		    (k->valid < f->ppb || f->free_blocks > f->ckpt_blocks + f->width)) {
 			return b;
 		}
 	}
@@ -278,14 +293,35 @@ static int move_retiring(struct ss_ftl *f)
 	return 0;
 }
 
-int ftl_make_room(struct ss_ftl *f)
+/* GC is global, so a lane's dies can run out of free blocks while others have plenty:
+ * reclaim a block on the lane's own dies before its stream has to leave them. */
+static int lane_room(struct ss_ftl *f, uint32_t lane)
 {
-	uint32_t target = f->ckpt_blocks + GC_LOW_EXTRA;
+	for (uint32_t i = 0; i < LANE_GC_TRIES && !ftl_lane_has_free(f, lane); i++) {
+		int rc = gc_one_in(f, UINT32_MAX, lane);
+
+		if (rc <= 0) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
+int ftl_make_room(struct ss_ftl *f, uint32_t lane)
+{
+	uint32_t target = ftl_reserve_host(f) + GC_LOW_EXTRA;
 	int rc;
 
 	rc = move_retiring(f);
 	if (rc < 0 && rc != -SS_ENOSPC) {
 		return rc;
+	}
+	/* Before the global loop, which restores the pool whatever the lane's GC spent. */
+	if (lane != FTL_NONE && f->width > 1) {
+		rc = lane_room(f, lane);
+		if (rc < 0 && rc != -SS_ENOSPC) {
+			return rc;
+		}
 	}
 	for (uint32_t i = 0; f->free_blocks < target && i < 2 * f->nblocks; i++) {
 		rc = ftl_gc_one(f, UINT32_MAX);
@@ -312,7 +348,7 @@ int ftl_make_room(struct ss_ftl *f)
  * possible, so this is cheap on a drive with free blocks and nothing retiring. */
 static bool gc_pending(const struct ss_ftl *ftl)
 {
-	return (ftl->free_blocks < ftl->ckpt_blocks + GC_HIGH_EXTRA &&
+	return (ftl->free_blocks < ftl_reserve_host(ftl) + GC_HIGH_EXTRA &&
 		pick_victim(ftl, true) != FTL_NONE) ||
 	       (ftl->retiring > 0 && pick_retiring(ftl) != FTL_NONE);
 }
@@ -332,7 +368,7 @@ int ss_ftl_background(struct ss_ftl *ftl, uint32_t max_page_moves)
 	if (ftl == NULL) {
 		return -SS_EINVAL;
 	}
-	high = ftl->ckpt_blocks + GC_HIGH_EXTRA;
+	high = ftl_reserve_host(ftl) + GC_HIGH_EXTRA;
 	ss_hal_set_timeline(ftl->hal, SS_HAL_TL_BACKGROUND);
 	for (uint32_t i = 0; i < 2 * ftl->nblocks; i++) {
 		uint64_t before = ftl->st.gc_page_moves + ftl->st.wear_level_moves;

@@ -183,6 +183,7 @@ enum ftl_alloc_class {
 	FTL_ALLOC_CKPT,   /* may take the last free block */
 };
 uint32_t ftl_reserve_host(const struct ss_ftl *f);
+bool ftl_lane_has_free(const struct ss_ftl *f, uint32_t lane);
 int ftl_alloc_block(struct ss_ftl *f, uint32_t stream, uint32_t lane,
 		    enum ftl_alloc_class cls, uint32_t *block);
 void ftl_retire(struct ss_ftl *f, uint32_t block);
@@ -197,7 +198,7 @@ int ftl_trims_write(struct ss_ftl *f);
 
 /* ftl_gc.c */
 int ftl_gc_one(struct ss_ftl *f, uint32_t budget);
-int ftl_make_room(struct ss_ftl *f);
+int ftl_make_room(struct ss_ftl *f, uint32_t lane);
 bool ftl_wear_level_needed(const struct ss_ftl *f, uint32_t *victim);
 int ftl_relocate(struct ss_ftl *f, uint32_t victim, uint64_t *moved);
 

@@ -16,6 +16,18 @@ uint32_t ss_ftl_page_size(const struct ss_ftl *ftl)
 	return ftl->page_size;
 }
 
+int ss_ftl_lookup(const struct ss_ftl *ftl, uint32_t lpn, uint32_t *ppn)
+{
+	if (ftl == NULL || ppn == NULL) {
+		return -SS_EINVAL;
+	}
+	if (lpn >= ftl->capacity) {
+		return -SS_ERANGE;
+	}
+	*ppn = ftl->l2p[lpn];
+	return *ppn == FTL_NONE ? 1 : 0;
+}
+
 int ss_ftl_read(struct ss_ftl *ftl, uint32_t lpn, void *buf)
 {
 	struct ftl_spare sp;

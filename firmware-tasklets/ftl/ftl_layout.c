@@ -19,6 +19,7 @@ struct ftl_dims {
 	uint32_t ckpt_blocks;
 	uint32_t trims_per_page;
 	uint32_t trims_cap;
+	uint32_t width;
 };
 
 void ss_ftl_default_params(struct ss_ftl_params *p)
@@ -60,15 +61,18 @@ static int dims(const struct ss_geometry *g, struct ftl_dims *d)
 	d->ppb = g->pages_per_block;
 	d->page_size = g->page_size;
 	d->total_pages = ss_geo_pages(g);
-	d->blk_pages = (uint32_t)SS_DIV_ROUND_UP((uint64_t)d->nblocks * FTL_BLK_ENTRY_BYTES,
-						 d->page_size);
+	d->width = ftl_stripe_width(g);
+	/* Whole entries per page: an entry never straddles two pages. */
+	d->blk_pages = (uint32_t)SS_DIV_ROUND_UP((uint64_t)d->nblocks,
+						 d->page_size / FTL_BLK_ENTRY_BYTES);
 	/* Size the checkpoint for the largest capacity first; the reserve it implies only
 	 * lowers the capacity, so the final checkpoint is never larger. */
 	cap_upper = d->total_pages * (1000 - g->overprovision_permille) / 1000;
 	l2p_upper = SS_DIV_ROUND_UP(cap_upper * 4, d->page_size);
 	c_upper = (uint32_t)SS_DIV_ROUND_UP(l2p_upper + d->blk_pages + 1, d->ppb);
-	/* Two checkpoints, one open block per stream plus GC, and slack for GC to progress. */
-	reserved = 2ull * c_upper + FTL_STREAMS + 4;
+	/* Two checkpoints, an open block per stripe lane of every stream and of GC, and slack
+	 * for GC to progress (a fresh block per GC lane, plus a few). */
+	reserved = 2ull * c_upper + ftl_open_blocks_max(d->width) + d->width + 3;
 	if (d->nblocks < reserved + 2) {
 		return -SS_EINVAL;
 	}
@@ -91,7 +95,7 @@ static int dims(const struct ss_geometry *g, struct ftl_dims *d)
 }
 
 /* Sizes of every DRAM structure, in carving order. */
-static void dram_items(const struct ftl_dims *d, const struct ss_geometry *g, uint64_t sz[12])
+static void dram_items(const struct ftl_dims *d, const struct ss_geometry *g, uint64_t sz[13])
 {
 	sz[0] = sizeof(struct ss_ftl);
 	sz[1] = (uint64_t)d->capacity * 4;                       /* l2p */
@@ -105,12 +109,13 @@ static void dram_items(const struct ftl_dims *d, const struct ss_geometry *g, ui
 	sz[9] = (uint64_t)d->trims_cap * sizeof(struct ftl_trim_range);
 	sz[10] = (uint64_t)d->ckpt_blocks * 4;
 	sz[11] = (uint64_t)d->ckpt_blocks * 4;
+	sz[12] = (uint64_t)ftl_open_blocks_max(d->width) * 4;     /* open */
 }
 
 uint64_t ss_ftl_dram_needed(const struct ss_geometry *geo)
 {
 	struct ftl_dims d;
-	uint64_t sz[12], total = DRAM_ALIGN;   /* the arena base may be unaligned */
+	uint64_t sz[13], total = DRAM_ALIGN;   /* the arena base may be unaligned */
 
 	if (geo == NULL || dims(geo, &d) != 0) {
 		return 0;
@@ -127,8 +132,8 @@ int ftl_layout(struct ss_ftl **out, struct ss_hal *hal, void *dram, uint64_t dra
 	struct ss_arena arena;
 	struct ftl_dims d;
 	struct ss_ftl *f;
-	uint64_t sz[12];
-	void *p[12];
+	uint64_t sz[13];
+	void *p[13];
 	int rc;
 
 	if (out == NULL || hal == NULL || hal->ops == NULL || dram == NULL) {
@@ -174,9 +179,9 @@ int ftl_layout(struct ss_ftl **out, struct ss_hal *hal, void *dram, uint64_t dra
 	f->trims_per_page = d.trims_per_page;
 	f->ckpt_cur = p[10];
 	f->ckpt_prev = p[11];
-	for (unsigned s = 0; s < FTL_STREAMS; s++) {
-		f->open[s] = FTL_NONE;
-	}
+	f->width = d.width;
+	f->open = p[12];
+	ss_memset(f->open, 0xFF, sz[12]);
 	ss_memset(f->l2p, 0xFF, sz[1]);
 	ss_memset(f->p2l, 0xFF, sz[2]);
 	f->next_seq = 1;

@@ -79,7 +79,7 @@ int ss_ftl_format(struct ss_ftl **out, struct ss_hal *hal, void *dram, uint64_t 
 	ss_hal_barrier(hal);
 	/* Capacity is fixed by the geometry: factory-bad blocks come out of the spare. */
 	need = SS_DIV_ROUND_UP(f->capacity, f->ppb) + ftl_reserve_host(f) + f->ckpt_blocks +
-	       FTL_STREAMS;
+	       ftl_open_blocks_max(f->width);
 	if (f->free_blocks < need) {
 		return -SS_EIO;
 	}

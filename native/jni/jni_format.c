@@ -1,7 +1,8 @@
 /*
- * Formatting an emulated drive's image, for SmartSsdDevice.formatEmulated (smartssd format).
- * This is the emulator's factory step, not a drive command: it makes the image file that
- * emu: and smartssd-devd then open. Without the emulator in the build it reports ENOSYS.
+ * Formatting an emulated drive's image, for SmartSsdDevice.formatEmulated (smartssd format),
+ * through libsmartssd's ss_dev_format: the emulator's factory step, not a drive command.
+ * It makes the image file that emu: and smartssd-devd then open. A libsmartssd built
+ * without the emulator answers ENOTSUP.
  */
 #include <errno.h>
 #include <jni.h>
@@ -9,12 +10,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#ifdef SS_JNI_HAVE_EMU
-#include "ss_emu.h"
-#include "ss_emu_profile.h"
-#endif
+#include "smartssd/smartssd.h"
 
 #define ARG_MAX_BYTES 4096
+#define URI_MAX_BYTES (ARG_MAX_BYTES + 64)
 #define ERR_MAX 256
 
 /* Copy a NUL-terminated UTF-8 argument; NULL arrays give "". \return 0 or -errno. */
@@ -44,45 +43,42 @@ static void say(JNIEnv *env, jobject out, const char *msg)
 	snprintf(o, ERR_MAX, "%s", msg);
 }
 
-#ifdef SS_JNI_HAVE_EMU
+/* -((reason << 32) | errno), as every other entry point returns failures. */
+static jlong fail(int rc)
+{
+	int64_t reason = ss_dev_last_reason();
+
+	return -(jlong)(((reason > 0 ? reason : 0) << 32) | (-(int64_t)rc & 0xffffffff));
+}
 
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_format0(JNIEnv *env,
 		jclass cls, jbyteArray path, jbyteArray profile, jlong capacity, jint max_objects,
 		jobject out)
 {
-	char p[ARG_MAX_BYTES], prof[ARG_MAX_BYTES], err[ERR_MAX] = "";
-	struct ss_emu_drive_opts o;
-	struct ss_emu_profile pr;
-	uint64_t per_die_block, bpd;
+	char p[ARG_MAX_BYTES], prof[ARG_MAX_BYTES], uri[URI_MAX_BYTES], err[ERR_MAX] = "";
 	int rc;
 
+	(void)cls;
 	if (arg_in(env, path, p) < 0 || arg_in(env, profile, prof) < 0 || p[0] == 0) {
 		say(env, out, "image path or profile name is empty or too long");
 		return -(jlong)EINVAL;
 	}
-	rc = ss_emu_profile_load(prof[0] ? prof : NULL, &pr, err, sizeof(err));
+	if (capacity < 0 || max_objects < 0) {
+		say(env, out, "capacity and max objects must not be negative");
+		return -(jlong)EINVAL;
+	}
+	if (strchr(p, '?') != NULL) {
+		say(env, out, "an image path may not contain '?' (it starts a device URI's options)");
+		return -(jlong)EINVAL;
+	}
+	if (max_objects > 0)
+		snprintf(uri, sizeof(uri), "emu:%s?max_objects=%d", p, (int)max_objects);
+	else
+		snprintf(uri, sizeof(uri), "emu:%s", p);
+	rc = ss_dev_format(uri, prof[0] ? prof : NULL, (uint64_t)capacity, err, sizeof(err));
 	if (rc < 0) {
 		say(env, out, err);
-		return -(jlong)-rc;
-	}
-	memset(&o, 0, sizeof(o));
-	o.flash.profile = prof[0] ? prof : NULL;
-	o.max_objects = max_objects > 0 ? (uint32_t)max_objects : 0;
-	if (capacity > 0) {
-		/* Raw flash of capacity bytes, rounded up to whole blocks on every die. */
-		per_die_block = (uint64_t)pr.geo.channels * pr.geo.ways * pr.geo.pages_per_block *
-				pr.geo.page_size;
-		bpd = ((uint64_t)capacity + per_die_block - 1) / per_die_block;
-		if (bpd > UINT32_MAX) {
-			say(env, out, "capacity too large for the profile's geometry");
-			return -(jlong)EINVAL;
-		}
-		o.flash.geo.blocks_per_die = (uint32_t)bpd;
-	}
-	rc = ss_emu_format(p, &o, NULL, err, sizeof(err));
-	if (rc < 0) {
-		say(env, out, err);
-		return -(jlong)-rc;
+		return fail(rc);
 	}
 	return 0;
 }
@@ -91,29 +87,12 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_profiles0(JNIE
 		jclass cls)
 {
 	char names[1024];
+	const char *name;
 	size_t i, at = 0;
 
+	(void)cls;
 	names[0] = 0;
-	for (i = 0; i < ss_emu_profile_count() && at < sizeof(names); i++)
-		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s", i ? "\n" : "",
-				       ss_emu_profile_name(i));
+	for (i = 0; (name = ss_dev_profile_name(i)) != NULL && at < sizeof(names); i++)
+		at += (size_t)snprintf(names + at, sizeof(names) - at, "%s%s", i ? "\n" : "", name);
 	return (*env)->NewStringUTF(env, names);
 }
-
-#else
-
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_format0(JNIEnv *env,
-		jclass cls, jbyteArray path, jbyteArray profile, jlong capacity, jint max_objects,
-		jobject out)
-{
-	say(env, out, "this build of libsmartssd_jni has no emulator");
-	return -(jlong)ENOSYS;
-}
-
-JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_profiles0(JNIEnv *env,
-		jclass cls)
-{
-	return (*env)->NewStringUTF(env, "");
-}
-
-#endif

@@ -6,6 +6,7 @@
 #ifndef SS_NATIVE_TRANSPORT_H
 #define SS_NATIVE_TRANSPORT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "smartssd/sat.h"
@@ -49,6 +50,14 @@ extern int (*ss_sg_io_hook)(int fd, void *sg_io_hdr);
 
 int ss_transport_sg_open(const char *path, uint32_t timeout_ms, struct ss_transport **out);
 int ss_transport_emu_open(const char *path, struct ss_transport **out);
+/** Create and format an emulated drive's image (see ss_dev_format). capacity_bytes 0: the
+ *  profile's; else rounded up to whole blocks on every die. \return 0 or negative errno
+ *  with the per-thread message set (-ENOTSUP without the emulator). */
+int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
+			    uint32_t max_objects);
+/** \return the name of built-in emulator profile i, or NULL past the end (or without the
+ *  emulator). */
+const char *ss_transport_emu_profile_name(size_t i);
 int ss_transport_unix_open(const char *path, struct ss_transport **out);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "errinfo.h"
 #include "ss_emu.h"
+#include "ss_emu_profile.h"
 #include "transport.h"
 
 #define EMU_ERR_MAX 256
@@ -117,4 +118,41 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 	e->base.path = e->path;
 	*out = &e->base;
 	return 0;
+}
+
+int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
+			    uint32_t max_objects)
+{
+	struct ss_emu_drive_opts o;
+	struct ss_emu_profile pr;
+	char err[EMU_ERR_MAX] = "";
+	int rc;
+
+	memset(&o, 0, sizeof(o));
+	o.flash.profile = profile && *profile ? profile : NULL;
+	o.max_objects = max_objects;
+	if (capacity_bytes) {
+		uint64_t per_block_row, bpd;
+
+		rc = ss_emu_profile_load(o.flash.profile, &pr, err, sizeof(err));
+		if (rc)
+			return ss_err(rc, 0, "emu %s: %s", path, err);
+		/* Raw flash of capacity_bytes, rounded up to whole blocks on every die. */
+		per_block_row = (uint64_t)pr.geo.channels * pr.geo.ways * pr.geo.pages_per_block *
+				pr.geo.page_size;
+		bpd = capacity_bytes / per_block_row + (capacity_bytes % per_block_row != 0);
+		if (bpd > UINT32_MAX)
+			return ss_err(-EINVAL, 0, "emu %s: %llu bytes is too large for profile %s",
+				      path, (unsigned long long)capacity_bytes, pr.name);
+		o.flash.geo.blocks_per_die = (uint32_t)bpd;
+	}
+	rc = ss_emu_format(path, &o, NULL, err, sizeof(err));
+	if (rc)
+		return ss_err(rc, 0, "emu %s: %s", path, err[0] ? err : strerror(-rc));
+	return 0;
+}
+
+const char *ss_transport_emu_profile_name(size_t i)
+{
+	return ss_emu_profile_name(i);
 }

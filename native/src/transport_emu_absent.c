@@ -7,3 +7,18 @@ int ss_transport_emu_open(const char *path, struct ss_transport **out)
 {
 	return ss_err(-ENOTSUP, 0, "emu %s: libsmartssd was built without the emulator", path);
 }
+
+int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
+			    uint32_t max_objects)
+{
+	(void)profile;
+	(void)capacity_bytes;
+	(void)max_objects;
+	return ss_err(-ENOTSUP, 0, "emu %s: libsmartssd was built without the emulator", path);
+}
+
+const char *ss_transport_emu_profile_name(size_t i)
+{
+	(void)i;
+	return NULL;
+}

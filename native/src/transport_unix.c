@@ -4,9 +4,14 @@
  * Host queueing after blk-mq (Bjørling et al.): each submitting thread stages its request
  * in its own context, takes a tag from a bounded tag set as deep as the drive's queue
  * (32, SATA NCQ), and dispatches it in FIFO order on the one connection; nothing is
- * reordered after dispatch. A completion thread reads the replies and hands each one,
- * by tag, straight back to the thread that submitted it. When the daemon goes away,
- * every waiter and every later call fails with -ENOTCONN; nothing waits forever.
+ * reordered after dispatch. Replies come back to their submitters by tag.
+ *
+ * No thread of our own: while requests are in flight, one of their submitters is the
+ * reader. It reads replies off the socket and hands each to its submitter; when its own
+ * has come it passes the role to another waiter. A lone submitter thus reads its own
+ * reply as soon as it arrives, with no wake-up of another thread on the way. When the
+ * daemon goes away, every waiter and every later call fails with -ENOTCONN; nothing
+ * waits forever.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -14,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -23,11 +29,14 @@
 
 #define QUEUE_DEPTH 32u
 #define WHY_MAX 160
+#define RBUF 8192
 
-/* One in-flight command; lives in the submitter's frame while it waits. */
+/* One in-flight request; lives in the submitter's frame while it waits. */
 struct ux_req {
-	struct ss_xfer *x;
-	pthread_cond_t done_cv;
+	struct ss_xfer *x;               /* a command, or NULL for the model counters */
+	uint8_t *model;                  /* model counters reply (SS_UX_MODEL_MAX bytes) */
+	uint32_t model_len;
+	pthread_cond_t cv;               /* done, or: the reader's role is free */
 	int done;
 	int rc;
 };
@@ -35,14 +44,16 @@ struct ux_req {
 struct unix_transport {
 	struct ss_transport base;
 	int fd;
-	pthread_mutex_t lock;            /* tags, slots, closed */
+	pthread_mutex_t lock;            /* tags, slots, reading, closed */
 	pthread_cond_t tag_cv;           /* a tag became free, or the link closed */
 	struct ux_req *slots[QUEUE_DEPTH];
 	uint32_t busy_mask;              /* tags in use */
+	int reading;                     /* a submitter is reading replies */
 	int closed;
 	char why[WHY_MAX];               /* why the link closed */
 	pthread_mutex_t send_lock;       /* one frame on the socket at a time, FIFO */
-	pthread_t completer;
+	size_t rstart, rend;             /* the reader's unread bytes of rbuf */
+	uint8_t rbuf[RBUF];
 	char path[];
 };
 
@@ -64,26 +75,31 @@ static void close_locked(struct unix_transport *u, const char *why)
 		if (r && !r->done) {
 			r->rc = -ENOTCONN;
 			r->done = 1;
-			pthread_cond_signal(&r->done_cv);
+			pthread_cond_signal(&r->cv);
 		}
 	}
 	pthread_cond_broadcast(&u->tag_cv);
 }
 
-static void link_down(struct unix_transport *u, const char *why)
+/* Read exactly n bytes through the reader's buffer; large reads go straight to dst.
+ * \return 0 or a negative errno (-ECONNRESET at end of stream). */
+static int read_full(struct unix_transport *u, void *dst, size_t n)
 {
-	pthread_mutex_lock(&u->lock);
-	close_locked(u, why);
-	pthread_mutex_unlock(&u->lock);
-}
-
-static int read_full(int fd, void *buf, size_t n)
-{
-	uint8_t *p = buf;
+	uint8_t *p = dst;
 
 	while (n) {
-		ssize_t r = recv(fd, p, n, 0);
+		ssize_t r;
 
+		if (u->rend > u->rstart) {
+			size_t k = n < u->rend - u->rstart ? n : u->rend - u->rstart;
+
+			memcpy(p, u->rbuf + u->rstart, k);
+			u->rstart += k;
+			p += k;
+			n -= k;
+			continue;
+		}
+		r = n >= RBUF ? recv(u->fd, p, n, 0) : recv(u->fd, u->rbuf, RBUF, 0);
 		if (r == 0)
 			return -ECONNRESET;
 		if (r < 0) {
@@ -91,83 +107,125 @@ static int read_full(int fd, void *buf, size_t n)
 				continue;
 			return -errno;
 		}
-		p += r;
-		n -= (size_t)r;
+		if (n >= RBUF) {
+			p += r;
+			n -= (size_t)r;
+		} else {
+			u->rstart = 0;
+			u->rend = (size_t)r;
+		}
 	}
 	return 0;
 }
 
-static int write_full(int fd, const void *buf, size_t n)
+static int send_all(int fd, struct iovec *iov, int n)
 {
-	const uint8_t *p = buf;
-
-	while (n) {
-		ssize_t r = send(fd, p, n, MSG_NOSIGNAL);
+	while (n > 0) {
+		struct msghdr m = {.msg_iov = iov, .msg_iovlen = (size_t)n};
+		ssize_t r = sendmsg(fd, &m, MSG_NOSIGNAL);
 
 		if (r < 0) {
 			if (errno == EINTR)
 				continue;
 			return -errno;
 		}
-		p += r;
-		n -= (size_t)r;
+		while (n > 0 && (size_t)r >= iov->iov_len) {
+			r -= (ssize_t)iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (uint8_t *)iov->iov_base + r;
+			iov->iov_len -= (size_t)r;
+		}
 	}
 	return 0;
 }
 
-static void *completer_main(void *arg)
+/* The data of a reply that fits its request: into the command's buffer, or the model
+ * counters' own. \return 0, or a negative errno with why set. */
+static int read_body(struct unix_transport *u, struct ux_req *r, uint32_t len, char *why)
 {
-	struct unix_transport *u = arg;
-	struct ss_ux_reply_hdr h;
+	if (!r->x) {
+		uint32_t n;
+
+		if (len < 8 || len > SS_UX_MODEL_MAX || len % 8) {
+			snprintf(why, WHY_MAX, "the daemon sent %u bytes of model counters", len);
+			return -EBADMSG;
+		}
+		if (read_full(u, r->model, len)) {
+			snprintf(why, WHY_MAX, "the daemon went away mid-reply");
+			return -ECONNRESET;
+		}
+		n = ss_le32(r->model);
+		if ((uint64_t)n * 8 + 8 != len) {
+			snprintf(why, WHY_MAX, "the daemon's model counters say %u fields in %u bytes",
+				 n, len);
+			return -EBADMSG;
+		}
+		r->model_len = len;
+		return 0;
+	}
+	if (len != (r->x->dir == SS_SAT_DIR_IN ? r->x->len : 0)) {
+		snprintf(why, WHY_MAX, "the daemon returned %u bytes for a %u-byte buffer", len,
+			 r->x->len);
+		return -EBADMSG;
+	}
+	if (len && read_full(u, r->x->data, len)) {
+		snprintf(why, WHY_MAX, "the daemon went away mid-reply");
+		return -ECONNRESET;
+	}
+	return 0;
+}
+
+/* Read one reply and hand it to its submitter; on a broken stream, close the link. The
+ * caller is the reader and holds no lock. */
+static void read_one(struct unix_transport *u)
+{
 	uint8_t raw[SS_UX_REPLY_HDR_SIZE];
+	struct ss_ux_reply_hdr h;
 	char why[WHY_MAX];
 	struct ux_req *r;
+	int rc = read_full(u, raw, sizeof(raw));
 
-	for (;;) {
-		int rc = read_full(u->fd, raw, sizeof(raw));
-
-		if (rc) {
-			snprintf(why, sizeof(why), "the daemon went away (%s)",
-				 rc == -ECONNRESET ? "connection closed" : strerror(-rc));
-			break;
-		}
-		rc = ss_ux_decode_reply(raw, &h);
-		if (rc) {
-			snprintf(why, sizeof(why), "the daemon sent a malformed reply header");
-			break;
-		}
-		pthread_mutex_lock(&u->lock);
-		r = h.tag < QUEUE_DEPTH ? u->slots[h.tag] : NULL;
-		pthread_mutex_unlock(&u->lock);
-		if (!r || r->done) {
-			snprintf(why, sizeof(why), "the daemon answered tag %u, which is not in flight",
-				 h.tag);
-			break;
-		}
-		/* The submitter waits on r until done is set, so r->x is ours to fill. */
-		if (h.data_len != (r->x->dir == SS_SAT_DIR_IN ? r->x->len : 0)) {
-			snprintf(why, sizeof(why), "the daemon returned %u bytes for a %u-byte buffer",
-				 h.data_len, r->x->len);
-			break;
-		}
-		if (h.data_len && read_full(u->fd, r->x->data, h.data_len)) {
-			snprintf(why, sizeof(why), "the daemon went away mid-reply");
-			break;
-		}
-		pthread_mutex_lock(&u->lock);
+	if (rc) {
+		snprintf(why, sizeof(why), "the daemon went away (%s)",
+			 rc == -ECONNRESET ? "connection closed" : strerror(-rc));
+		goto down;
+	}
+	if (ss_ux_decode_reply(raw, &h)) {
+		snprintf(why, sizeof(why), "the daemon sent a malformed reply header");
+		goto down;
+	}
+	pthread_mutex_lock(&u->lock);
+	r = h.tag < QUEUE_DEPTH ? u->slots[h.tag] : NULL;
+	pthread_mutex_unlock(&u->lock);
+	if (!r || r->done) {
+		snprintf(why, sizeof(why), "the daemon answered tag %u, which is not in flight",
+			 h.tag);
+		goto down;
+	}
+	/* r's submitter waits until done is set, so r and its buffers are ours to fill. */
+	if (read_body(u, r, h.data_len, why))
+		goto down;
+	pthread_mutex_lock(&u->lock);
+	if (r->x) {
 		r->x->scsi_status = h.scsi_status;
 		r->x->sense_len = h.sense_len;
 		memcpy(r->x->sense, h.sense, h.sense_len);
-		r->rc = 0;
-		r->done = 1;
-		u->slots[h.tag] = NULL;
-		u->busy_mask &= ~(1u << h.tag);
-		pthread_cond_signal(&r->done_cv);
-		pthread_cond_signal(&u->tag_cv);
-		pthread_mutex_unlock(&u->lock);
 	}
-	link_down(u, why);
-	return NULL;
+	r->rc = 0;
+	r->done = 1;
+	u->slots[h.tag] = NULL;
+	u->busy_mask &= ~(1u << h.tag);
+	pthread_cond_signal(&r->cv);
+	pthread_cond_signal(&u->tag_cv);
+	pthread_mutex_unlock(&u->lock);
+	return;
+down:
+	pthread_mutex_lock(&u->lock);
+	close_locked(u, why);
+	pthread_mutex_unlock(&u->lock);
 }
 
 /* \return a free tag, or -ENOTCONN. Caller holds u->lock. */
@@ -187,59 +245,96 @@ static int take_tag_locked(struct unix_transport *u, struct ux_req *r)
 	return -ENOTCONN; /* unreachable: the mask had a zero bit */
 }
 
-static int unix_submit(struct ss_transport *t, struct ss_xfer *x)
+/* Send a request frame (its header gets the tag) and wait for its reply, reading
+ * replies meanwhile when nobody else is. \return 0 or a negative errno. */
+static int exchange(struct unix_transport *u, struct ux_req *r, uint8_t *hdr,
+		    const void *data, uint32_t len)
 {
-	struct unix_transport *u = (struct unix_transport *)t;
-	uint8_t hdr[SS_UX_REQUEST_HDR_SIZE];
-	struct ux_req r = {.x = x};
+	struct iovec iov[2] = {{hdr, SS_UX_REQUEST_HDR_SIZE}, {(void *)data, len}};
 	int tag, rc;
 
-	if (x->dir != SS_SAT_DIR_NONE && x->len > SS_UX_DATA_MAX)
-		return ss_err(-E2BIG, 0, "unix %s: a %u-byte transfer exceeds the daemon's limit",
-			      u->path, x->len);
-	pthread_cond_init(&r.done_cv, NULL);
+	pthread_cond_init(&r->cv, NULL);
 	pthread_mutex_lock(&u->lock);
-	tag = take_tag_locked(u, &r);
+	tag = take_tag_locked(u, r);
 	pthread_mutex_unlock(&u->lock);
 	if (tag < 0) {
 		rc = fail_closed(u);
 		goto out;
 	}
-
-	ss_ux_encode_request(hdr, (uint32_t)tag, x);
+	ss_put_le32(hdr + 4, (uint32_t)tag);
 	pthread_mutex_lock(&u->send_lock);
-	rc = write_full(u->fd, hdr, sizeof(hdr));
-	if (!rc && x->dir == SS_SAT_DIR_OUT && x->len)
-		rc = write_full(u->fd, x->data, x->len);
+	rc = send_all(u->fd, iov, len ? 2 : 1);
 	pthread_mutex_unlock(&u->send_lock);
-	/* A half-written frame leaves the stream unusable: shut it down; the completion
-	 * thread, the only one that fails waiters (it may be filling one's buffer), then
-	 * fails everyone, us included. */
+	/* A half-written frame leaves the stream unusable: shut it down; the reader, the
+	 * only one that fails waiters (it may be filling one's buffer), then fails
+	 * everyone, us included. */
 	if (rc)
 		shutdown(u->fd, SHUT_RDWR);
 
 	pthread_mutex_lock(&u->lock);
-	while (!r.done)
-		pthread_cond_wait(&r.done_cv, &u->lock);
-	if (u->slots[tag] == &r) { /* failed by close: the completer did not free it */
+	while (!r->done) {
+		if (!u->reading) {
+			u->reading = 1;
+			pthread_mutex_unlock(&u->lock);
+			read_one(u);
+			pthread_mutex_lock(&u->lock);
+			u->reading = 0;
+			continue;
+		}
+		pthread_cond_wait(&r->cv, &u->lock);
+	}
+	/* Leaving: if others still wait and nobody reads, the role passes to one of them. */
+	if (!u->reading) {
+		for (uint32_t t = 0; t < QUEUE_DEPTH; t++) {
+			struct ux_req *o = u->slots[t];
+
+			if (o && o != r && !o->done) {
+				pthread_cond_signal(&o->cv);
+				break;
+			}
+		}
+	}
+	if (u->slots[tag] == r) { /* failed by close: the reader did not free it */
 		u->slots[tag] = NULL;
 		u->busy_mask &= ~(1u << tag);
 		pthread_cond_signal(&u->tag_cv);
 	}
-	rc = r.rc;
+	rc = r->rc;
 	pthread_mutex_unlock(&u->lock);
 	if (rc)
 		rc = fail_closed(u);
 out:
-	pthread_cond_destroy(&r.done_cv);
+	pthread_cond_destroy(&r->cv);
 	return rc;
+}
+
+static int unix_submit(struct ss_transport *t, struct ss_xfer *x)
+{
+	struct unix_transport *u = (struct unix_transport *)t;
+	uint8_t hdr[SS_UX_REQUEST_HDR_SIZE];
+	struct ux_req r = {.x = x};
+
+	if (x->dir != SS_SAT_DIR_NONE && x->len > SS_UX_DATA_MAX)
+		return ss_err(-E2BIG, 0, "unix %s: a %u-byte transfer exceeds the daemon's limit",
+			      u->path, x->len);
+	ss_ux_encode_request(hdr, 0, x);
+	return exchange(u, &r, hdr, x->data,
+			x->dir == SS_SAT_DIR_OUT && x->data ? x->len : 0);
 }
 
 static int unix_model(struct ss_transport *t, struct ss_dev_model *m)
 {
-	return ss_err(-ENOTSUP, 0,
-		      "unix %s: smartssd-devd's socket carries no model counters (open the image "
-		      "with emu: to read them)", t->path);
+	struct unix_transport *u = (struct unix_transport *)t;
+	uint8_t hdr[SS_UX_REQUEST_HDR_SIZE], buf[SS_UX_MODEL_MAX];
+	struct ux_req r = {.model = buf};
+	int rc;
+
+	ss_ux_encode_model_request(hdr, 0);
+	rc = exchange(u, &r, hdr, NULL, 0);
+	if (rc)
+		return rc;
+	ss_ux_decode_model(buf, r.model_len, m);
+	return 0;
 }
 
 static void unix_close(struct ss_transport *t)
@@ -247,7 +342,6 @@ static void unix_close(struct ss_transport *t)
 	struct unix_transport *u = (struct unix_transport *)t;
 
 	shutdown(u->fd, SHUT_RDWR);
-	pthread_join(u->completer, NULL);
 	close(u->fd);
 	pthread_mutex_destroy(&u->lock);
 	pthread_mutex_destroy(&u->send_lock);
@@ -294,12 +388,6 @@ int ss_transport_unix_open(const char *path, struct ss_transport **out)
 	pthread_mutex_init(&u->lock, NULL);
 	pthread_mutex_init(&u->send_lock, NULL);
 	pthread_cond_init(&u->tag_cv, NULL);
-	rc = pthread_create(&u->completer, NULL, completer_main, u);
-	if (rc) {
-		close(fd);
-		free(u);
-		return ss_err(-rc, 0, "unix %s: cannot start the completion thread", path);
-	}
 	*out = &u->base;
 	return 0;
 }

@@ -305,6 +305,128 @@ static void sense_too_long(uint8_t *r)
 	r[9] = 200;
 }
 
+/* A fake daemon for a model-counters request: reads the 32-byte request, checks it and
+ * answers with the reply header in f->reply followed by `extra` data bytes. */
+struct model_fake {
+	int lfd;
+	uint8_t reply[SS_UX_REPLY_HDR_SIZE + 8 + 8 * 30];
+	size_t reply_len;
+	int request_ok;
+};
+
+static void *model_fake_main(void *arg)
+{
+	struct model_fake *f = arg;
+	uint8_t req[SS_UX_REQUEST_HDR_SIZE];
+	int fd = accept(f->lfd, NULL, NULL);
+	size_t got = 0;
+
+	while (fd >= 0 && got < sizeof(req)) {
+		ssize_t r = read(fd, req + got, sizeof(req) - got);
+
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	if (fd >= 0) {
+		static const uint8_t zero[24];
+
+		f->request_ok = got == sizeof(req) && !memcmp(req, "SSDM", 4) &&
+				ss_le32(req + 4) == 0 && !memcmp(req + 8, zero, 24);
+		if (write(fd, f->reply, f->reply_len) < 0)
+			perror("fake daemon write");
+		usleep(100000);
+		close(fd);
+	}
+	return NULL;
+}
+
+/* \return what ss_dev_model_counters' transport call returned against the fake. */
+static int model_against(struct model_fake *f, struct ss_dev_model *m)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	char dir[] = "/tmp/ss_fake_XXXXXX";
+	struct ss_transport *t = NULL;
+	pthread_t th;
+	int rc = -1;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/s", dir);
+	f->lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	CHECK_EQ(bind(f->lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	CHECK_EQ(listen(f->lfd, 1), 0);
+	pthread_create(&th, NULL, model_fake_main, f);
+	CHECK_EQ(ss_transport_unix_open(sa.sun_path, &t), 0);
+	if (t) {
+		memset(m, 0xEE, sizeof(*m));
+		rc = t->ops->model(t, m);
+		t->ops->close(t);
+	}
+	pthread_join(th, NULL);
+	close(f->lfd);
+	unlink(sa.sun_path);
+	rmdir(dir);
+	return rc;
+}
+
+/* A model reply of n counters, value 1000 + i at index i, in a data phase of len bytes. */
+static void model_reply(struct model_fake *f, uint32_t n, uint32_t len)
+{
+	memset(f, 0, sizeof(*f));
+	ss_put_le32(f->reply, SS_UX_REPLY_MAGIC);
+	ss_put_le32(f->reply + 44, len);
+	ss_put_le32(f->reply + SS_UX_REPLY_HDR_SIZE, n);
+	for (uint32_t i = 0; 8 + 8 * i + 8 <= len; i++)
+		ss_put_le64(f->reply + SS_UX_REPLY_HDR_SIZE + 8 + 8 * i, 1000 + i);
+	f->reply_len = SS_UX_REPLY_HDR_SIZE + len;
+}
+
+/* The model-counters request and its reply: fields by their index in the emulator's
+ * counters; a reply from an older daemon (fewer fields) leaves the missing ones 0, one
+ * from a newer daemon has its extra fields ignored; an inconsistent reply breaks the link
+ * with a message. */
+static void test_model_framing(void)
+{
+	struct model_fake f;
+	struct ss_dev_model m;
+
+	model_reply(&f, 21, 8 + 8 * 21);            /* up to now_ns, no energy */
+	CHECK_EQ(model_against(&f, &m), 0);
+	CHECK(f.request_ok);
+	CHECK_EQ(m.page_reads, 1000);
+	CHECK_EQ(m.page_programs, 1001);
+	CHECK_EQ(m.block_erases, 1002);
+	CHECK_EQ(m.host_commands, 1010);
+	CHECK_EQ(m.link_bytes_in, 1011);
+	CHECK_EQ(m.link_bytes_out, 1012);
+	CHECK_EQ(m.isp_instructions, 1013);
+	CHECK_EQ(m.isp_dram_accesses, 1014);
+	CHECK_EQ(m.isp_pages, 1015);
+	CHECK_EQ(m.link_busy_ns, 1018);
+	CHECK_EQ(m.isp_busy_ns, 1019);
+	CHECK_EQ(m.now_ns, 1020);
+	CHECK_EQ(m.energy_nand_read_nj, 0);
+	CHECK_EQ(m.energy_total_nj, 0);
+
+	model_reply(&f, 30, 8 + 8 * 30);            /* two fields this client does not know */
+	CHECK_EQ(model_against(&f, &m), 0);
+	CHECK_EQ(m.energy_nand_read_nj, 1021);
+	CHECK_EQ(m.energy_nand_program_nj, 1022);
+	CHECK_EQ(m.energy_nand_erase_nj, 1023);
+	CHECK_EQ(m.energy_link_nj, 1024);
+	CHECK_EQ(m.energy_isp_nj, 1025);
+	CHECK_EQ(m.energy_idle_nj, 1026);
+	CHECK_EQ(m.energy_total_nj, 1027);
+
+	model_reply(&f, 5, 8 + 8 * 21);             /* the count disagrees with the length */
+	CHECK_EQ(model_against(&f, &m), -ENOTCONN);
+	CHECK(strstr(ss_dev_last_message(), "model counters say 5 fields") != NULL);
+
+	model_reply(&f, 1, 12);                     /* not whole counters */
+	CHECK_EQ(model_against(&f, &m), -ENOTCONN);
+	CHECK(strstr(ss_dev_last_message(), "12 bytes of model counters") != NULL);
+}
+
 static void test_bad_daemon(void)
 {
 	one_bad_reply("bad magic", bad_magic, "malformed reply");
@@ -318,6 +440,7 @@ int main(void)
 	signal(SIGALRM, on_watchdog);
 	alarm(WATCHDOG_SECONDS);
 	test_bad_daemon();
+	test_model_framing();
 	test_many_threads();
 	test_daemon_killed();
 	alarm(0);

@@ -138,6 +138,30 @@ static void test_unformatted_and_dram(void)
 	rmdir(dir);
 }
 
+/* ss_fw_background_pending: nothing after the idle loop has run dry; the FTL's checkpoint
+ * once half a checkpoint interval (4096 pages by default) of pages is programmed. */
+static void test_background_pending(void)
+{
+	static uint8_t chunk[1 << 20];
+	struct fx f;
+	uint64_t oid;
+
+	CHECK_EQ(ss_fw_background_pending(NULL), 0);
+	fx_create(&f, 0);
+	fx_idle(&f);
+	CHECK_EQ(ss_fw_background_pending(f.fw), 0);
+	fx_open_session(&f);
+	CHECK_EQ(fx_create_path(&f, "/big", 1, 0, &oid), 0);
+	memset(chunk, 0x3c, sizeof(chunk));
+	for (uint64_t off = 0; off < 2048ull * FX_PAGE_SIZE; off += sizeof(chunk)) {
+		CHECK_EQ(fx_write(&f, oid, off, chunk, sizeof(chunk)), 0);
+	}
+	CHECK_EQ(ss_fw_background_pending(f.fw), SS_FW_BG_FTL);
+	fx_idle(&f);   /* the checkpoint */
+	CHECK_EQ(ss_fw_background_pending(f.fw), 0);
+	fx_destroy(&f);
+}
+
 int main(void)
 {
 	struct ss_ata_result res;
@@ -149,5 +173,6 @@ int main(void)
 	CHECK_EQ(ss_fw_idle(NULL), 0);
 	test_lifecycle();
 	test_unformatted_and_dram();
+	test_background_pending();
 	return fx_failures ? 1 : 0;
 }

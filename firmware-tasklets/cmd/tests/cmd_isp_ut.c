@@ -154,9 +154,12 @@ static void run_to_end(struct fx *f, uint64_t inst, struct prog *pr)
 		if (pr->state == 3 || pr->state == 4 || ++polls > 10000) {
 			break;
 		}
+		/* a run queued or under way is background work the firmware reports */
+		CHECK(ss_fw_background_pending(f->fw) & SS_FW_BG_ISP);
 		ss_fw_idle(f->fw);
 	}
 	CHECK(polls <= 10000);
+	CHECK_EQ(ss_fw_background_pending(f->fw) & SS_FW_BG_ISP, 0);
 }
 
 static uint64_t make_records(struct fx *f, uint64_t *sum, uint64_t *cnt, uint64_t *mn, uint64_t *mx)
@@ -344,6 +347,31 @@ static void test_grep(struct fx *f)
 	run_to_end(f, inst, &pr);
 	CHECK_EQ(pr.state, 3);
 	CHECK(pr.records < lines);
+	/* length UINT64_MAX: to the object's end, although offset + length overflows; the
+	 * same lines as the explicit range above: those starting at or after len / 2 */
+	{
+		uint64_t second = 0, explicit_records = pr.records;
+
+		for (size_t i = len / 2; i < len; i++) {
+			second += text[i - 1] == '\n';
+		}
+		CHECK_EQ(explicit_records, second);
+		CHECK_EQ(execute(f, inst, in, len / 2, UINT64_MAX, &reason), 0);
+		run_to_end(f, inst, &pr);
+		CHECK_EQ(pr.state, 3);
+		CHECK_EQ(pr.records, second);
+		/* from 0: every line */
+		CHECK_EQ(execute(f, inst, in, 0, UINT64_MAX, &reason), 0);
+		run_to_end(f, inst, &pr);
+		CHECK_EQ(pr.state, 3);
+		CHECK_EQ(pr.records, lines);
+		/* a range starting past the end is empty, not an error */
+		CHECK_EQ(execute(f, inst, in, len + 4096, UINT64_MAX, &reason), 0);
+		run_to_end(f, inst, &pr);
+		CHECK_EQ(pr.state, 3);
+		CHECK_EQ(pr.records, 0);
+		CHECK_EQ(pr.pages_total, 0);
+	}
 	free(text);
 	free(want);
 }

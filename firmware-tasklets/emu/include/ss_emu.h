@@ -38,6 +38,9 @@ struct ss_emu_drive_opts {
 					  * ignored (ss_emu_format creates, ss_emu_open does not) */
 	enum ss_emu_time_mode time_mode;
 	uint32_t max_objects;            /* ss_emu_format: 0 = the object store's default */
+	int manual_background;           /* 1: no controller thread; background work runs
+					  * only in ss_emu_run_background() (tests that
+					  * need one exact interleaving) */
 };
 
 /**
@@ -72,14 +75,15 @@ int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uin
 		  int dir, uint8_t *sense, uint32_t sense_cap, uint8_t *scsi_status);
 
 /**
- * Run the firmware's background work (tasklet runs, GC, checkpoints) to completion on the
- * calling thread, slice by slice; commands submitted meanwhile go between slices. For
- * tests and benchmarks that want every queued run finished before they read counters;
- * it does not pace to the wall clock, even in realtime mode. Stops early when a slice
- * reports more work but does none (work that cannot proceed now).
+ * Run up to `max_slices` slices of the firmware's background work (tasklet runs, GC,
+ * checkpoints) on the calling thread; 0 runs it to completion. Commands submitted
+ * meanwhile go between slices. For tests and benchmarks that want queued runs finished
+ * before they read counters, or (with manual_background) one exact interleaving of
+ * commands and slices. It does not pace to the wall clock, even in realtime mode. Stops
+ * early when a slice reports more work but does none (work that cannot proceed now).
  * \return the number of slices run.
  */
-int ss_emu_drain(struct ss_emu_drive *d);
+int ss_emu_run_background(struct ss_emu_drive *d, unsigned max_slices);
 
 /** Snapshot the timing and energy counters (safe from any thread). */
 void ss_emu_get_counters(struct ss_emu_drive *d, struct ss_emu_counters *c);

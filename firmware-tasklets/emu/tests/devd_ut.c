@@ -83,6 +83,28 @@ struct reply {
 	uint8_t data[512];
 };
 
+static void send_model_request(int fd, uint32_t tag, uint8_t reserved_byte)
+{
+	uint8_t h[32] = { 'S', 'S', 'D', 'M' };
+
+	h[4] = (uint8_t)tag;
+	h[5] = (uint8_t)(tag >> 8);
+	h[6] = (uint8_t)(tag >> 16);
+	h[7] = (uint8_t)(tag >> 24);
+	h[20] = reserved_byte;
+	CHECK_EQ(write_all(fd, h, sizeof(h)), 0);
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--) {
+		v = (v << 8) | p[i];
+	}
+	return v;
+}
+
 static int read_reply(int fd, struct reply *r)
 {
 	uint8_t h[48];
@@ -101,13 +123,13 @@ static int read_reply(int fd, struct reply *r)
 	return 0;
 }
 
-static pid_t start_daemon(void)
+static pid_t start_daemon_mode(const char *mode)
 {
 	pid_t pid = fork();
 
 	if (pid == 0) {
 		execl(SS_DEVD_PATH, "smartssd-devd", "--image", image, "--socket", sock,
-		      (char *)NULL);
+		      "--time-mode", mode, (char *)NULL);
 		_exit(127);
 	}
 	/* wait until it answers on the socket */
@@ -126,6 +148,11 @@ static pid_t start_daemon(void)
 	kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
 	return -1;
+}
+
+static pid_t start_daemon(void)
+{
+	return start_daemon_mode("virtual");
 }
 
 static void model_of(const uint8_t *id, char *out)
@@ -193,6 +220,56 @@ static void test_daemon(void)
 	CHECK(strcmp(model, prof.model) == 0);
 	CHECK(memcmp(r1.data, r2.data, 512) == 0);
 
+	/* the model counters: 28 u64 fields in struct ss_emu_counters order after a count */
+	{
+		uint64_t cmds1, cmds2, link_out, now;
+
+		send_model_request(fd, 0xAB, 0);
+		CHECK_EQ(read_reply(fd, &r1), 0);
+		CHECK_EQ(r1.tag, 0xAB);
+		CHECK_EQ(r1.status, SS_EMU_SCSI_GOOD);
+		CHECK_EQ(r1.sense_len, 0);
+		CHECK_EQ(r1.len, 8 + 8 * 28);
+		CHECK_EQ(le64(r1.data) & 0xFFFFFFFFu, 28);
+		CHECK_EQ(le64(r1.data) >> 32, 0);
+		cmds1 = le64(r1.data + 8 + 8 * 10);        /* host_commands */
+		link_out = le64(r1.data + 8 + 8 * 12);     /* link_bytes_out */
+		now = le64(r1.data + 8 + 8 * 20);          /* now_ns */
+		CHECK(cmds1 >= 2);                          /* the two IDENTIFYs at least */
+		CHECK(link_out >= 2 * 512);
+		CHECK(now > 0);
+		/* one more IDENTIFY moves host_commands by one and link_bytes_out by 512 */
+		send_request(fd, 5, identify_cdb, 2, 512);
+		CHECK_EQ(read_reply(fd, &r1), 0);
+		send_model_request(fd, 0xAC, 0);
+		CHECK_EQ(read_reply(fd, &r2), 0);
+		CHECK_EQ(r2.tag, 0xAC);
+		cmds2 = le64(r2.data + 8 + 8 * 10);
+		CHECK_EQ(cmds2, cmds1 + 1);
+		CHECK_EQ(le64(r2.data + 8 + 8 * 12), link_out + 512);
+		CHECK(le64(r2.data + 8 + 8 * 20) > now);
+		/* energy_total is the sum of the six parts before it */
+		{
+			uint64_t sum = 0;
+
+			for (int i = 21; i < 27; i++) {
+				sum += le64(r2.data + 8 + 8 * i);
+			}
+			CHECK_EQ(le64(r2.data + 8 + 8 * 27), sum);
+		}
+	}
+
+	/* a model request with reserved bytes set breaks the framing: the connection closes */
+	{
+		int bad = connect_sock();
+		uint8_t b;
+
+		CHECK(bad >= 0);
+		send_model_request(bad, 1, 0x5A);
+		CHECK(read_all(bad, &b, 1) != 0);
+		close(bad);
+	}
+
 	/* a CDB the drive refuses is answered, with CHECK CONDITION sense */
 	{
 		uint8_t bad[16];
@@ -225,6 +302,37 @@ static void test_daemon(void)
 	}
 }
 
+/* Realtime mode: commands go through the worker pool, several in flight per connection;
+ * the model request is answered as in virtual time. */
+static void test_daemon_realtime(void)
+{
+	struct reply r[3];
+	int fd, status = -1, tags = 0;
+	pid_t pid = start_daemon_mode("realtime");
+
+	CHECK(pid > 0);
+	if (pid <= 0) {
+		return;
+	}
+	fd = connect_sock();
+	CHECK(fd >= 0);
+	send_request(fd, 1, identify_cdb, 2, 512);
+	send_request(fd, 2, identify_cdb, 2, 512);
+	send_model_request(fd, 3, 0);
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ(read_reply(fd, &r[i]), 0);
+		CHECK(r[i].tag >= 1 && r[i].tag <= 3);
+		tags |= 1 << r[i].tag;
+		CHECK_EQ(r[i].status, SS_EMU_SCSI_GOOD);
+		CHECK_EQ(r[i].len, r[i].tag == 3 ? 8 + 8 * 28 : 512);
+	}
+	CHECK_EQ(tags, 0xE);
+	close(fd);
+	kill(pid, SIGTERM);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 static void test_daemon_usage_errors(void)
 {
 	int status = -1;
@@ -245,6 +353,7 @@ int main(void)
 	snprintf(image, sizeof(image), "%s/d.img", dir);
 	snprintf(sock, sizeof(sock), "%s/d.sock", dir);
 	RUN(test_daemon);
+	RUN(test_daemon_realtime);
 	RUN(test_daemon_usage_errors);
 	emu_test_rmdir(dir);
 	return emu_test_failures ? 1 : 0;

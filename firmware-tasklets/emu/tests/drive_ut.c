@@ -2,7 +2,9 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "emu_pkt.h"
 #include "emu_test.h"
+#include "smartssd/builtin_tasklets.h"
 #include "ss_emu.h"
 #include "ss_proto.h"
 #include "ss_rt.h"
@@ -410,6 +412,194 @@ static void test_realtime_mode_runs(void)
 	CHECK_EQ(ss_emu_close(d), 0);
 }
 
+/* ---- deterministic modelled time ------------------------------------------------------ */
+
+#define RUN_PAGES 300
+#define OTHER_PAGES 16
+
+struct run_result {
+	struct ss_emu_counters c;
+	uint32_t state;
+	uint64_t pages_done, instructions, dram, started, finished;
+};
+
+static void progress_of(const struct emu_reply *r, struct run_result *out)
+{
+	const uint8_t *p = r->payload;
+
+	CHECK(r->payload_len >= sizeof(struct ss_wire_progress));
+	out->state = ss_get_le32(p + offsetof(struct ss_wire_progress, state));
+	out->pages_done = ss_get_le64(p + offsetof(struct ss_wire_progress, pages_done));
+	out->instructions = ss_get_le64(p + offsetof(struct ss_wire_progress, instructions));
+	out->dram = ss_get_le64(p + offsetof(struct ss_wire_progress, dram_accesses));
+	out->started = ss_get_le64(p + offsetof(struct ss_wire_progress, started_ns));
+	out->finished = ss_get_le64(p + offsetof(struct ss_wire_progress, finished_ns));
+}
+
+/*
+ * A fresh drive with a file of RUN_PAGES pages and another of OTHER_PAGES; a dram-probe
+ * run over the first; then `script`, one step per letter: 'p' a progress poll, 'r' a host
+ * read of one page of the other file, 's' one background slice (manual mode only); then
+ * the rest of the run and one final poll. With manual = 0 the controller thread runs
+ * slices whenever the wall clock lets it, between the script's commands.
+ */
+static void run_script(int manual, const char *script, struct run_result *out)
+{
+	struct ss_emu_drive_opts o = small();
+	struct ss_emu_drive *d = NULL;
+	static uint8_t data[RUN_PAGES * 8192];
+	uint8_t create[sizeof(struct ss_wire_create_tasklet) + sizeof(struct ss_bt_probe_params)];
+	uint8_t input[sizeof(struct ss_wire_input)];
+	struct emu_pkt poll;
+	struct emu_reply r;
+	uint64_t in, other, outobj, inst;
+	char err[512];
+	int reads = 0;
+
+	o.manual_background = manual;
+	CHECK_EQ(ss_emu_format(path, &o, &d, err, sizeof(err)), 0);
+	for (size_t i = 0; i < sizeof(data); i++) {
+		data[i] = (uint8_t)(i * 7 + (i >> 13));
+	}
+	emu_pkt_open_session(d);
+	in = emu_pkt_create(d, "/in", 0);
+	emu_pkt_write(d, in, 0, data, sizeof(data));
+	other = emu_pkt_create(d, "/other", 0);
+	emu_pkt_write(d, other, 0, data, OTHER_PAGES * 8192);
+	outobj = emu_pkt_create(d, "/probe.out", 1);
+	ss_emu_run_background(d, 0);   /* whatever the writes left to do, before the run */
+
+	memset(create, 0, sizeof(create));
+	ss_put_le32(create + offsetof(struct ss_wire_create_tasklet, tasklet_id), SS_BT_DRAM_PROBE);
+	ss_put_le32(create + offsetof(struct ss_wire_create_tasklet, mem_budget), 4096);
+	ss_put_le64(create + offsetof(struct ss_wire_create_tasklet, output_oid), outobj);
+	ss_put_le32(create + offsetof(struct ss_wire_create_tasklet, params_len), 8);
+	ss_put_le32(create + sizeof(struct ss_wire_create_tasklet), 64);    /* accesses */
+	{
+		struct emu_pkt p = { .opcode = SS_OP_CREATE_OBJECT, .payload = create,
+				     .payload_len = sizeof(create) };
+
+		CHECK_EQ(emu_pkt_call(d, &p, &r), 0);
+		inst = r.v[0];
+	}
+	ss_put_le64(input + 0, in);
+	ss_put_le64(input + 8, 0);
+	ss_put_le64(input + 16, sizeof(data));
+	{
+		struct emu_pkt p = { .opcode = SS_OP_EXECUTE_OBJECT, .oid = inst, .payload = input,
+				     .payload_len = sizeof(input) };
+
+		CHECK_EQ(emu_pkt_call(d, &p, &r), 0);
+	}
+	memset(&poll, 0, sizeof(poll));
+	poll.opcode = SS_OP_READ_OBJECT;
+	poll.oid = inst;
+	for (const char *c = script; *c != '\0'; c++) {
+		if (*c == 'p') {
+			CHECK_EQ(emu_pkt_call(d, &poll, &r), 0);
+		} else if (*c == 'r') {
+			struct emu_pkt p = { .opcode = SS_OP_READ, .oid = other,
+					     .offset = (uint64_t)(reads++ % OTHER_PAGES) * 8192,
+					     .length = 2048 };
+
+			CHECK_EQ(emu_pkt_call(d, &p, &r), 0);
+		} else {
+			CHECK(manual);
+			CHECK_EQ(ss_emu_run_background(d, 1), 1);
+		}
+	}
+	ss_emu_run_background(d, 0);
+	CHECK_EQ(emu_pkt_call(d, &poll, &r), 0);
+	progress_of(&r, out);
+	ss_emu_get_counters(d, &out->c);
+	CHECK_EQ(ss_emu_close(d), 0);
+}
+
+static char *repeat(const char *unit, int n)
+{
+	static char buf[8][256];
+	static int next;
+	char *b = buf[next++ % 8];
+
+	b[0] = '\0';
+	for (int i = 0; i < n; i++) {
+		strcat(b, unit);
+	}
+	return b;
+}
+
+/* Everything but the host link's own counters agrees. */
+static void same_but_link(const struct run_result *a, const struct run_result *b)
+{
+	const struct ss_emu_counters *x = &a->c, *y = &b->c;
+
+	CHECK_EQ(a->state, 3);                      /* DONE */
+	CHECK_EQ(b->state, 3);
+	CHECK_EQ(a->pages_done, RUN_PAGES);
+	CHECK_EQ(b->pages_done, a->pages_done);
+	CHECK_EQ(b->instructions, a->instructions);
+	CHECK_EQ(b->dram, a->dram);
+	CHECK(a->started > 0 && a->finished > a->started);
+	CHECK_EQ(b->started, a->started);
+	CHECK_EQ(b->finished, a->finished);
+	CHECK_EQ(y->page_reads, x->page_reads);
+	CHECK_EQ(y->page_programs, x->page_programs);
+	CHECK_EQ(y->block_erases, x->block_erases);
+	CHECK_EQ(y->bytes_read, x->bytes_read);
+	CHECK_EQ(y->bytes_programmed, x->bytes_programmed);
+	CHECK_EQ(y->syncs, x->syncs);
+	CHECK_EQ(y->isp_instructions, x->isp_instructions);
+	CHECK_EQ(y->isp_dram_accesses, x->isp_dram_accesses);
+	CHECK_EQ(y->isp_pages, x->isp_pages);
+	CHECK_EQ(y->isp_busy_ns, x->isp_busy_ns);
+	CHECK_EQ(y->die_busy_ns, x->die_busy_ns);
+	CHECK_EQ(y->channel_busy_ns, x->channel_busy_ns);
+	CHECK_EQ(y->now_ns, x->now_ns);
+	CHECK_EQ(y->energy_nand_read_nj, x->energy_nand_read_nj);
+	CHECK_EQ(y->energy_nand_program_nj, x->energy_nand_program_nj);
+	CHECK_EQ(y->energy_isp_nj, x->energy_isp_nj);
+	CHECK_EQ(y->energy_idle_nj, x->energy_idle_nj);
+	CHECK_EQ(y->energy_total_nj - y->energy_link_nj, x->energy_total_nj - x->energy_link_nj);
+}
+
+/* How often the host polls (a wall-clock accident) changes only the host link's counters:
+ * not the run's modelled start, finish and work, the NAND counts or the device clock. */
+static void test_polling_does_not_change_modelled_time(void)
+{
+	struct run_result once, before, between, threaded;
+
+	run_script(1, "", &once);
+	/* 50 polls before the first slice: a timeline with work queued stays where it is */
+	run_script(1, repeat("p", 50), &before);
+	/* polls between slices: the host clock does not follow the ISP's progress */
+	run_script(1, repeat("ps", 3), &between);
+	/* the controller thread slicing whenever it gets the chance */
+	run_script(0, repeat("p", 50), &threaded);
+	same_but_link(&once, &before);
+	same_but_link(&once, &between);
+	same_but_link(&once, &threaded);
+	/* the polls really were there: 50 more SEND/RECV pairs over the link */
+	CHECK_EQ(before.c.host_commands - once.c.host_commands, 100);
+	CHECK(before.c.link_busy_ns > once.c.link_busy_ns);
+	/* the device clock is the run's finish: it outlasts 51 polls on the link */
+	CHECK_EQ(once.c.now_ns, once.finished);
+}
+
+/* Host reads during a run never queue behind its flash work, nor it behind them: the same
+ * commands give the same modelled times whether the run's slices came before or between
+ * them. */
+static void test_host_io_and_isp_do_not_interleave_in_the_model(void)
+{
+	struct run_result first, interleaved;
+
+	run_script(1, repeat("r", 10), &first);
+	run_script(1, repeat("rs", 10), &interleaved);
+	same_but_link(&first, &interleaved);
+	CHECK_EQ(interleaved.c.host_commands, first.c.host_commands);
+	CHECK_EQ(interleaved.c.link_busy_ns, first.c.link_busy_ns);
+	CHECK(first.c.page_reads >= RUN_PAGES + 10);
+}
+
 int main(void)
 {
 	emu_test_mkdir(dir, sizeof(dir));
@@ -420,6 +610,8 @@ int main(void)
 	RUN(test_many_submitters);
 	RUN(test_open_errors);
 	RUN(test_realtime_mode_runs);
+	RUN(test_polling_does_not_change_modelled_time);
+	RUN(test_host_io_and_isp_do_not_interleave_in_the_model);
 	emu_test_rmdir(dir);
 	return emu_test_failures ? 1 : 0;
 }

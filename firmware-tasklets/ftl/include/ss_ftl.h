@@ -20,7 +20,9 @@
 
 struct ss_ftl;
 
-/* Write streams: each has its own open block, so data of one kind shares blocks. */
+/* Write streams: each has its own open blocks, so data of one kind shares blocks. A stream
+ * writes round-robin over the dies (channel first, then way: one open block per die), so
+ * pages written in sequence can be read back in parallel. */
 enum ss_stream {
 	SS_STREAM_META = 0,  /* object-store metadata */
 	SS_STREAM_HOT = 1,   /* short-lived or often rewritten data */
@@ -77,6 +79,17 @@ int ss_ftl_unmount(struct ss_ftl *ftl);
 
 uint32_t ss_ftl_capacity_pages(const struct ss_ftl *ftl); /* logical pages offered */
 uint32_t ss_ftl_page_size(const struct ss_ftl *ftl);
+
+/** Dies a stream's consecutive pages are striped over: every die, or on a geometry too
+ *  small for an open block per die and stream, a divisor of the die count. */
+uint32_t ss_ftl_stripe_dies(const struct ss_ftl *ftl);
+
+/**
+ * Where logical page `lpn` lives now (read-only; changes when the page is rewritten or
+ * moved by GC). Block ppn / pages_per_block is on die block % (channels * ways).
+ * \return 0 with *ppn set, 1 when the page is unmapped, -SS_ERANGE, -SS_EINVAL.
+ */
+int ss_ftl_lookup(const struct ss_ftl *ftl, uint32_t lpn, uint32_t *ppn);
 
 /**
  * Read logical page `lpn` into `buf` (page_size bytes). A never-written or trimmed page

@@ -8,23 +8,35 @@
 
 static void test_pick_free_table(void)
 {
+	/* width 1: one lane, every block; width 2: lane 0 has blocks 0 and 2, lane 1 has 1
+	 * and 3 (block b is on die b % dies, and a lane takes the dies d % width == lane) */
 	static const struct {
 		const char *name;
-		uint32_t stream;
+		uint32_t stream, width, lane;
 		uint8_t state[4];
 		uint32_t erase[4];
 		uint8_t flags[4];
 		uint32_t want;
 	} rows[] = {
-		{ "hot takes least worn", SS_STREAM_HOT, { 0, 0, 0, 0 }, { 9, 3, 7, 5 }, { 0 }, 1 },
-		{ "meta takes least worn", SS_STREAM_META, { 0, 0, 0, 0 }, { 9, 3, 7, 5 }, { 0 }, 1 },
-		{ "cold takes most worn", SS_STREAM_COLD, { 0, 0, 0, 0 }, { 9, 3, 7, 5 }, { 0 }, 0 },
-		{ "gc takes most worn", FTL_STREAM_GC, { 0, 0, 0, 0 }, { 9, 3, 12, 5 }, { 0 }, 2 },
-		{ "only free blocks", SS_STREAM_HOT, { FTL_BLK_FULL, FTL_BLK_BAD, 0, FTL_BLK_OPEN },
+		{ "hot takes least worn", SS_STREAM_HOT, 1, 0, { 0, 0, 0, 0 }, { 9, 3, 7, 5 }, { 0 }, 1 },
+		{ "meta takes least worn", SS_STREAM_META, 1, 0, { 0, 0, 0, 0 }, { 9, 3, 7, 5 }, { 0 },
+		  1 },
+		{ "cold takes most worn", SS_STREAM_COLD, 1, 0, { 0, 0, 0, 0 }, { 9, 3, 7, 5 }, { 0 },
+		  0 },
+		{ "gc takes most worn", FTL_STREAM_GC, 1, 0, { 0, 0, 0, 0 }, { 9, 3, 12, 5 }, { 0 }, 2 },
+		{ "only free blocks", SS_STREAM_HOT, 1, 0, { FTL_BLK_FULL, FTL_BLK_BAD, 0, FTL_BLK_OPEN },
 		  { 1, 0, 7, 2 }, { 0 }, 2 },
-		{ "erased before dirty at equal wear", SS_STREAM_HOT, { 0, 0, 0, 0 }, { 4, 4, 4, 9 },
-		  { FTL_BF_DIRTY, FTL_BF_DIRTY, 0, 0 }, 2 },
-		{ "none free", SS_STREAM_HOT, { 1, 2, 3, 4 }, { 0 }, { 0 }, FTL_NONE },
+		{ "erased before dirty at equal wear", SS_STREAM_HOT, 1, 0, { 0, 0, 0, 0 },
+		  { 4, 4, 4, 9 }, { FTL_BF_DIRTY, FTL_BF_DIRTY, 0, 0 }, 2 },
+		{ "none free", SS_STREAM_HOT, 1, 0, { 1, 2, 3, 4 }, { 0 }, { 0 }, FTL_NONE },
+		{ "hot lane 1 keeps to its dies", SS_STREAM_HOT, 2, 1, { 0, 0, 0, 0 }, { 1, 9, 0, 5 },
+		  { 0 }, 3 },
+		{ "cold lane 0 keeps to its dies", SS_STREAM_COLD, 2, 0, { 0, 0, 0, 0 }, { 1, 9, 0, 5 },
+		  { 0 }, 0 },
+		{ "lane's dies full: any die, still wear-aware", SS_STREAM_HOT, 2, 1,
+		  { 0, FTL_BLK_FULL, 0, FTL_BLK_OPEN }, { 4, 0, 2, 0 }, { 0 }, 2 },
+		{ "no lane (checkpoint): any die", FTL_STREAMS, 2, FTL_NONE, { 0, 0, 0, 0 },
+		  { 6, 9, 2, 5 }, { 0 }, 2 },
 	};
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
@@ -35,13 +47,14 @@ static void test_pick_free_table(void)
 		memset(&f, 0, sizeof(f));
 		memset(blocks, 0, sizeof(blocks));
 		f.nblocks = 4;
+		f.width = rows[i].width;
 		f.blocks = blocks;
 		for (int b = 0; b < 4; b++) {
 			blocks[b].state = rows[i].state[b];
 			blocks[b].erase_count = rows[i].erase[b];
 			blocks[b].flags = rows[i].flags[b];
 		}
-		got = pick_free(&f, rows[i].stream);
+		got = pick_free(&f, rows[i].stream, rows[i].lane);
 		if (got != rows[i].want) {
 			fprintf(stderr, "%s: got %u want %u\n", rows[i].name, got, rows[i].want);
 			fte_failures++;

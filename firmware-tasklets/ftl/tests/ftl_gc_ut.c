@@ -24,6 +24,7 @@ static uint32_t pick(enum ss_gc_policy pol, const struct vb *v, uint32_t n, bool
 	ss_ftl_default_params(&f.params);
 	f.params.gc_policy = pol;
 	f.nblocks = n;
+	f.width = 1;
 	f.ppb = PPB;
 	f.blocks = blocks;
 	f.next_seq = 10000;
@@ -183,9 +184,69 @@ static void test_greedy_skewed(void) { overwrite(SS_GC_GREEDY, 1); }
 static void test_cost_benefit_uniform(void) { overwrite(SS_GC_COST_BENEFIT, 0); }
 static void test_cost_benefit_skewed(void) { overwrite(SS_GC_COST_BENEFIT, 1); }
 
+/* ss_ftl_background_pending against hand-made states: GC ahead of need below the high
+ * watermark (the host reserve, ckpt_blocks + width + 1, plus GC_HIGH_EXTRA = 6: 9 free
+ * blocks here) when a victim exists, a retiring
+ * block to empty, a checkpoint due at half the interval. */
+static void test_background_pending_table(void)
+{
+	static const struct {
+		const char *name;
+		uint32_t free_blocks, retiring, programs;
+		uint8_t flags;
+		uint16_t valid;
+		int want;
+	} rows[] = {
+		{ "idle: free blocks, nothing due", 40, 0, 0, 0, 10, 0 },
+		{ "checkpoint due at half the interval", 40, 0, 2048, 0, 10, 1 },
+		{ "checkpoint not yet due", 40, 0, 2047, 0, 10, 0 },
+		{ "below the high watermark with a victim", 8, 0, 0, 0, 10, 1 },
+		{ "at the high watermark", 9, 0, 0, 0, 10, 0 },
+		{ "below the watermark, nothing to collect", 8, 0, 0, 0, PPB, 0 },
+		{ "a retiring block to empty", 40, 1, 0, FTL_BF_RETIRE, 10, 1 },
+		{ "a stuck retiring block cannot move", 40, 1, 0, FTL_BF_RETIRE | FTL_BF_STUCK, 10, 0 },
+	};
+	static struct ftl_block blocks[2];
+	struct ss_ftl f;
+
+	CHECK_EQ(ss_ftl_background_pending(NULL), 0);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int got;
+
+		memset(&f, 0, sizeof(f));
+		memset(blocks, 0, sizeof(blocks));
+		ss_ftl_default_params(&f.params);
+		f.params.checkpoint_interval_pages = 4096;
+		f.nblocks = 2;
+		f.width = 1;
+		f.ppb = PPB;
+		f.blocks = blocks;
+		f.next_seq = 10000;
+		f.ckpt_seq = 5000;
+		f.ckpt_blocks = 1;
+		f.free_blocks = rows[i].free_blocks;
+		f.retiring = rows[i].retiring;
+		f.programs_since_ckpt = rows[i].programs;
+		for (uint32_t b = 0; b < 2; b++) {
+			blocks[b].state = FTL_BLK_FULL;
+			blocks[b].stream = 1;
+			blocks[b].flags = rows[i].flags;
+			blocks[b].valid = rows[i].valid;
+			blocks[b].seq = 1;
+			blocks[b].wp = PPB;
+		}
+		got = ss_ftl_background_pending(&f);
+		if (got != rows[i].want) {
+			fprintf(stderr, "%s: pending %d, want %d\n", rows[i].name, got, rows[i].want);
+			fte_failures++;
+		}
+	}
+}
+
 int main(void)
 {
 	RUN(test_victim_table);
+	RUN(test_background_pending_table);
 	RUN(test_greedy_uniform);
 	RUN(test_greedy_skewed);
 	RUN(test_cost_benefit_uniform);

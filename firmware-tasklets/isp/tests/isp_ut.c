@@ -388,14 +388,19 @@ static void test_records_and_splits(void)
 		struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };
 		uint64_t last = 0;
 
+		CHECK(ss_isp_busy(isp) == 0);
 		CHECK(ss_isp_execute(isp, id, &in, 1) == 0);
+		CHECK(ss_isp_busy(isp) == 1);           /* queued, not started */
 		CHECK(ss_isp_execute(isp, id, &in, 1) == -SS_EBUSY);
 		CHECK(ss_isp_set_output_limit(isp, id, 10) == -SS_EBUSY);
 		while (ss_isp_run_slice(isp, 7)) {
+			CHECK(ss_isp_busy(isp) == 1);
 			CHECK(ss_isp_poll(isp, id, &p) == 0);
 			CHECK(p.pages_done - last <= 7);
 			last = p.pages_done;
 		}
+		CHECK(ss_isp_busy(isp) == 0);
+		CHECK(ss_isp_busy(NULL) == 0);
 		CHECK(ss_isp_poll(isp, id, &p) == 0 && p.state == SS_ISP_DONE);
 		n = expect_fixed(exp, f, d, size, 37, 0, size, 0);
 		check_output(out, exp, n);

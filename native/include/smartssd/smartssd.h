@@ -85,6 +85,28 @@ int ss_dev_close(struct ss_dev *d);
 /** Transport name of d: "emu", "unix" or "sg". */
 const char *ss_dev_transport(const struct ss_dev *d);
 
+/**
+ * Create (or overwrite) an emulated drive's image and format it: the emulator's factory
+ * step, after which ss_dev_open("emu:PATH") opens it and smartssd-devd can serve it.
+ *   uri       emu:/path/drive.img, optionally with "?max_objects=N" (the object table's
+ *             size; 0 or absent: the object store's default). The open options
+ *             ("time=...") are accepted and have no effect here.
+ *   profile   a built-in model profile name (ss_dev_profile_name), or a path to a profile
+ *             file; NULL or "" for the default, kang-smartssd
+ *   capacity_bytes  raw flash, rounded up to whole blocks on every die; 0: the profile's
+ * err (may be NULL) receives the message, as ss_dev_last_message() does.
+ * \return 0, -ENOTSUP for unix: and sg: URIs (a daemon's image is formatted by
+ *         smartssd-devd --format, a real drive by its vendor's tools) or when the library
+ *         was built without the emulator, -EINVAL (bad URI or option), -ENOENT (no such
+ *         profile), -EBUSY (the image is open elsewhere), ...
+ */
+int ss_dev_format(const char *uri, const char *profile, uint64_t capacity_bytes, char *err,
+		  size_t errlen);
+
+/** \return the name of built-in emulator profile i (0, 1, ...), or NULL past the last one
+ *  (always NULL in a build without the emulator). */
+const char *ss_dev_profile_name(size_t i);
+
 /* ---- drive ------------------------------------------------------------------------ */
 
 struct ss_dev_info {
@@ -137,8 +159,9 @@ struct ss_dev_counters {
 /** \return 0 or negative errno. */
 int ss_dev_counters(struct ss_dev *d, struct ss_dev_counters *c);
 
-/* The emulator's timing and energy model (emulated drives only). Every figure follows
- * from counted operations and profile constants: deterministic, never host wall-clock. */
+/* The emulator's timing and energy model (emulated drives, emu: and unix:). Every figure
+ * follows from counted operations and profile constants: deterministic, never host
+ * wall-clock. */
 struct ss_dev_model {
 	uint64_t now_ns;              /* modelled device time */
 	uint64_t host_commands;       /* ATA commands over the modelled link */

@@ -97,9 +97,9 @@ class DeviceJobTest {
 
     @Test
     void groupAggregateOverSplitsEqualsJava() throws Exception {
-        // 4 groups at a time on the drive for 10 regions: every split spills, the host merges
+        // 6 groups at a time on the drive for 10 regions: every split spills, the host merges
         TaskletSpec spec = GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
-                .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).maxGroups(4)
+                .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).maxGroups(6)
                 .spec(Requests.LAYOUT, 64 * 1024, 0);
         DeviceJob job = job("agg", spec, AggregateFormat.class, out("agg"));
         job.setCombinerClass(AggregateReducer.class);
@@ -132,6 +132,9 @@ class DeviceJobTest {
         long splits = new DeviceInputFormat().getSplits(job).size();
         assertThat(splits).isEqualTo(7);
         assertThat(value(c, DeviceCounters.TASKLET_RUNS)).isEqualTo(splits);
+        // the drive spilled: more partials than groups per split went to the shuffle
+        assertThat(c.findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue())
+                .isGreaterThan(splits * REGIONS);
         // a record cut by a split bound is finished by the split holding its first byte, which
         // reads the next split's first page too: 5 of the 6 bounds cut a record
         long read = pagesRead(N * (long) Requests.SIZE, SPLIT, 7);
@@ -152,7 +155,7 @@ class DeviceJobTest {
         // the group shows in the job's counter output under its display name
         CounterGroup g = c.getGroup(DeviceCounters.class.getName());
         assertThat(g.getDisplayName()).isEqualTo("Smart SSD device");
-        assertThat(c.toString()).contains("Smart SSD device", "Device pages scanned=" + pages);
+        assertThat(c.toString()).contains("Smart SSD device", "Device pages scanned=" + read);
     }
 
     @Test
@@ -331,6 +334,88 @@ class DeviceJobTest {
                 .isEqualTo((N * (long) Requests.SIZE + PAGE - 1) / PAGE);
         // the output object is gone after close
         assertThat(dev.find("/.smartssd-mapreduce/progress-test.out")).isEmpty();
+    }
+
+    @Test
+    void pagesOfMatchesOnceEachThoughSplitsSharePages() throws Exception {
+        // 200 000-byte splits do not fall on page bounds: neighbours share a page
+        DeviceJob job = job("pages", Filter.pages(and(eq(Requests.REGION, 2),
+                gt(Requests.VALUE, 990))).spec(Requests.LAYOUT, 16 * 1024, 0),
+                PagesFormat.class, out("pages"));
+        job.getConfiguration().setLong("mapreduce.input.fileinputformat.split.maxsize", 200_000);
+        job.setReducerClass(FirstValueReducer.class);
+        job.setNumReduceTasks(1);
+        assertThat(job.waitForCompletion(false)).isTrue();
+        long oid = ((SmartSsdFileSystem) input.getFileSystem(conf)).device()
+                .lookup("/data/requests.bin").oid();
+        List<Long> expect = data.all().stream().filter(r -> r.region() == 2 && r.value() > 990)
+                .map(r -> r.id() * Requests.SIZE / PAGE * PAGE).distinct()
+                .collect(Collectors.toList());
+        List<Long> got = new ArrayList<>();
+        for (Object[] kv : Drives.read(job.getConfiguration(), out("pages"),
+                LongPairWritable.class, LongWritable.class)) {
+            LongPairWritable k = (LongPairWritable) kv[0];
+            assertThat(k.first()).isEqualTo(oid);
+            assertThat(((LongWritable) kv[1]).get()).as("an LBA").isNotNegative();
+            got.add(k.second());
+        }
+        assertThat(expect).isNotEmpty();
+        assertThat(got).isEqualTo(expect);
+    }
+
+    @Test
+    void grepAndProbeOutputsDecodeAsTheDriveWritesThem() throws Exception {
+        StringBuilder text = new StringBuilder();
+        List<String> hits = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            String line = "line " + i + (i % 7 == 0 ? " needle" : "");
+            text.append(line).append('\n');
+            if (i % 7 == 0) {
+                hits.add(line);
+            }
+        }
+        Path txt = new Path("smartssd://mrtest/data/lines.txt");
+        byte[] bytes = text.toString().getBytes(StandardCharsets.US_ASCII);
+        Drives.write(conf, txt, bytes);
+        SmartSsdDevice dev = ((SmartSsdFileSystem) txt.getFileSystem(conf)).device();
+        long oid = dev.lookup("/data/lines.txt").oid();
+        org.smartssd.device.RecordLayout lines = org.smartssd.device.RecordLayout.lines(256);
+        org.smartssd.device.tasklet.Grep grep = org.smartssd.device.tasklet.Grep.lines("needle");
+        byte[] out = runOnDrive(dev, grep.spec(lines, 16 * 1024, 0), oid);
+        org.smartssd.device.tasklet.Grep.Output g = grep.decode(out, lines);
+        assertThat(g.lines()).isEqualTo(5000);
+        assertThat(g.matches()).isEqualTo(hits.size());
+        assertThat(g.matchingLines()).extracting(b -> new String(b, StandardCharsets.US_ASCII))
+                .isEqualTo(hits);
+
+        org.smartssd.device.tasklet.DramProbe probe =
+                new org.smartssd.device.tasklet.DramProbe(16, 0x656e696c); // "line" read LE
+        org.smartssd.device.tasklet.DramProbe.Output p = org.smartssd.device.tasklet.DramProbe
+                .decode(runOnDrive(dev, probe.spec(lines, 4096, 0), oid));
+        assertThat(p.pages()).isEqualTo((bytes.length + PAGE - 1) / PAGE);
+        long expectMatches = 0;
+        for (long page = 0; page < p.pages(); page++) {
+            for (int w = 0; w < 16; w++) {
+                long at = page * PAGE + w * 4L;
+                if (at + 4 <= bytes.length && ByteBuffer.wrap(bytes, (int) at, 4)
+                        .order(ByteOrder.LITTLE_ENDIAN).getInt() == 0x656e696c) {
+                    expectMatches++;
+                }
+            }
+        }
+        assertThat(p.matchingLoads()).isEqualTo(expectMatches);
+    }
+
+    private static byte[] runOnDrive(SmartSsdDevice dev, TaskletSpec spec, long oid)
+            throws Exception {
+        try (TaskletRun run = TaskletRun.start(dev, spec, InputRange.whole(oid),
+                "/.smartssd-mapreduce/direct-" + System.nanoTime() + ".out",
+                Duration.ofMinutes(1), null)) {
+            while (!run.finished()) {
+                run.next(Duration.ofSeconds(1));
+            }
+            return run.output();
+        }
     }
 
     private static long value(Counters c, DeviceCounters which) {

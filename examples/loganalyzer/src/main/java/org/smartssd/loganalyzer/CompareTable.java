@@ -58,7 +58,8 @@ public final class CompareTable {
                     r.linkBytes() / (double) (1 << 20), r.energy().hostJoules(),
                     r.energy().deviceJoules(), r.energy().totalJoules(),
                     opt == null || r == opt || !r.modelled() ? ""
-                            : String.format(Locale.ROOT, "  %.2fx time, %.0f%% energy of host-optimized",
+                            : String.format(Locale.ROOT,
+                                    "  %.2fx time, %.0f%% energy of host-optimized",
                                     r.modelledNs() / (double) opt.modelledNs(),
                                     100 * r.energy().totalJoules() / opt.energy().totalJoules())));
         }

@@ -6,7 +6,7 @@ import java.util.Locale;
 public enum Query {
     /** Accesses per region: one field per entry, summed per region. */
     Q1("accesses per region"),
-    /** The top {@value TopTypes#N} file types per region: two fields per entry, merged and ranked. */
+    /** The top {@value TopTypes#N} file types per region: two fields per entry, ranked. */
     Q2("top " + TopTypes.N + " file types per region");
 
     private final String description;

@@ -10,7 +10,8 @@ import org.smartssd.loganalyzer.model.ExecEnergy;
  * @param modelled      false on a drive without a timing and energy model (a real drive):
  *                      the modelled figures are then 0 and the energy NaN
  * @param modelledNs    modelled time: link + host CPU model for host versions; ISP core +
- *                      link for the device version (see {@link org.smartssd.loganalyzer.model.HostCostModel})
+ *                      link for the device version (see
+ *                      {@link org.smartssd.loganalyzer.model.HostCostModel})
  * @param linkNs        the drive's modelled link busy time during the run
  * @param ispNs         the drive's modelled ISP core busy time during the run
  * @param hostCpuNs     the host CPU model's part of modelledNs

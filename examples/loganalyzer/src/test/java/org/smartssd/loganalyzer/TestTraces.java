@@ -21,7 +21,8 @@ public final class TestTraces {
     public static byte[] bytes(long records, long seed, int entrySize) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         try {
-            new TraceGenerator(TraceGenerator.Options.of(records, seed, entrySize)).write(out, null);
+            new TraceGenerator(TraceGenerator.Options.of(records, seed, entrySize))
+                    .write(out, null);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -72,7 +72,8 @@ class TraceReaderTest {
         assertThat(readAll(gz, 20)).isEqualTo(a);
         assertThat(readAll(gzNoSuffix, 20)).isEqualTo(a);
         for (int i = 0; i < a.size(); i++) {
-            assertThat(a.get(i).toBytes()).isEqualTo(Arrays.copyOfRange(trace, i * 20, i * 20 + 20));
+            assertThat(a.get(i).toBytes())
+                    .isEqualTo(Arrays.copyOfRange(trace, i * 20, i * 20 + 20));
         }
     }
 

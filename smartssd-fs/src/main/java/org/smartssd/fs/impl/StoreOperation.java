@@ -41,7 +41,8 @@ public abstract class StoreOperation<T> {
         try {
             return executeOnce();
         } catch (IOException e) {
-            throw ErrorTranslation.translate(context, name, path, e);
+            throw ErrorTranslation.translate(context,
+                    name.startsWith("op_") ? name.substring(3) : name, path, e);
         }
     }
 

@@ -28,7 +28,8 @@ final class DemoCommand implements Callable<Integer> {
             description = "entries to generate (default ${DEFAULT-VALUE})")
     long records;
 
-    @Option(names = "--seed", defaultValue = "1998", description = "seed (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", defaultValue = "1998",
+            description = "seed (default ${DEFAULT-VALUE})")
     long seed;
 
     @Option(names = "--entry-size", split = ",", paramLabel = "BYTES",

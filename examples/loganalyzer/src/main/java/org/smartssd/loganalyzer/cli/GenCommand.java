@@ -27,7 +27,8 @@ final class GenCommand implements Callable<Integer> {
             description = "entries to write (default ${DEFAULT-VALUE}; Kang used 7000000)")
     long records;
 
-    @Option(names = "--seed", defaultValue = "1", description = "random seed (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", defaultValue = "1",
+            description = "random seed (default ${DEFAULT-VALUE})")
     long seed;
 
     @Option(names = "--entry-size", defaultValue = "20", paramLabel = "BYTES",

@@ -58,9 +58,10 @@ final class RunCommand implements Callable<Integer> {
             if (stats) {
                 System.err.printf(Locale.ROOT, "%s %s over %d %d-byte entries: wall %.3f s, "
                                 + "modelled %.6f s (link %.6f, host cpu %.6f, isp %.6f), "
-                                + "link %d bytes, host %.4f J, device %.6f J%n",
+                                + "drive clock %.6f s, link %d bytes, host %.4f J, device %.6f J%n",
                         q, m.cliName(), r.records(), es, r.wallNs() / 1e9, r.modelledNs() / 1e9,
-                        r.linkNs() / 1e9, r.hostCpuNs() / 1e9, r.ispNs() / 1e9, r.linkBytes(),
+                        r.linkNs() / 1e9, r.hostCpuNs() / 1e9, r.ispNs() / 1e9,
+                        r.driveClockNs() / 1e9, r.linkBytes(),
                         r.energy().hostJoules(), r.energy().deviceJoules());
             }
         }

@@ -8,7 +8,8 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.Mapper;
 
 /** Q1, host-normal: (region, 1) for every entry. */
-public final class RegionMapper extends Mapper<LongWritable, BytesWritable, IntWritable, LongWritable> {
+public final class RegionMapper
+        extends Mapper<LongWritable, BytesWritable, IntWritable, LongWritable> {
     private static final LongWritable ONE = new LongWritable(1);
     private final IntWritable region = new IntWritable();
 

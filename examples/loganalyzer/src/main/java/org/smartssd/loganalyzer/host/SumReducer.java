@@ -7,7 +7,8 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.Reducer;
 
 /** Q1's reduce: the region's counts summed. */
-public final class SumReducer extends Reducer<IntWritable, LongWritable, IntWritable, LongWritable> {
+public final class SumReducer
+        extends Reducer<IntWritable, LongWritable, IntWritable, LongWritable> {
     @Override
     protected void reduce(IntWritable region, Iterable<LongWritable> counts, Context ctx)
             throws IOException, InterruptedException {
