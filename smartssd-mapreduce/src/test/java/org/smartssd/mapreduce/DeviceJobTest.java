@@ -74,6 +74,7 @@ class DeviceJobTest {
     static void writeInput() throws Exception {
         conf = Drives.local(dir);
         conf.setLong("mapreduce.input.fileinputformat.split.maxsize", SPLIT);
+        conf.set("smartssd.device.mrtest.host", "drive-host-1");
         data = new Requests(N, REGIONS, 42);
         input = new Path("smartssd://mrtest/data/requests.bin");
         Drives.write(conf, input, data.bytes());
@@ -129,8 +130,14 @@ class DeviceJobTest {
 
         Counters c = job.getCounters();
         long pages = (N * (long) Requests.SIZE + PAGE - 1) / PAGE;
-        long splits = new DeviceInputFormat().getSplits(job).size();
+        List<org.apache.hadoop.mapreduce.InputSplit> inputSplits =
+                new DeviceInputFormat().getSplits(job);
+        long splits = inputSplits.size();
         assertThat(splits).isEqualTo(7);
+        for (org.apache.hadoop.mapreduce.InputSplit s : inputSplits) {
+            assertThat(s.getLocations()).as("splits name the drive's host")
+                    .containsExactly("drive-host-1");
+        }
         assertThat(value(c, DeviceCounters.TASKLET_RUNS)).isEqualTo(splits);
         // the drive spilled: more partials than groups per split went to the shuffle
         assertThat(c.findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue())

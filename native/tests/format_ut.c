@@ -1,0 +1,139 @@
+/*
+ * ss_dev_format: emu: images only, options from the URI, capacity rounded up to whole
+ * blocks on every die, profiles by name; what the formatted drive then reports is checked
+ * against the profile's numbers (PROFILES: firmware-tasklets/emu/profiles).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "smartssd/smartssd.h"
+#include "ut.h"
+
+#define MIB (1024ull * 1024ull)
+/* kang-smartssd: 16 channels x 4 ways x 128 pages x 8 KiB = 64 MiB per block on every die */
+#define KANG_ROW (16ull * 4 * 128 * 8192)
+
+static char dir[] = "/tmp/ss_format_XXXXXX";
+static char uri[256];
+
+static uint64_t capacity_of(const char *profile, uint64_t raw, struct ss_dev_info *info)
+{
+	char err[256];
+	struct ss_dev *d = NULL;
+
+	CHECK_EQ(ss_dev_format(uri, profile, raw, err, sizeof(err)), 0);
+	CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);
+	if (!d)
+		return 0;
+	CHECK_EQ(ss_dev_drive_info(d, info), 0);
+	CHECK_EQ(ss_dev_close(d), 0);
+	return info->capacity_bytes;
+}
+
+static void test_capacity_rounds_to_whole_blocks(void)
+{
+	struct ss_dev_info a, b, c;
+	uint64_t four = capacity_of(NULL, 4 * KANG_ROW, &a);
+
+	/* anything above three block rows takes four */
+	CHECK_EQ(capacity_of("", 3 * KANG_ROW + 1, &b), four);
+	CHECK(capacity_of("kang-smartssd", 5 * KANG_ROW, &c) > four);
+	CHECK_EQ(a.channels, 16);
+	CHECK_EQ(a.ways, 4);
+	CHECK_EQ(a.page_size, 8192);
+	/* the host sees less than the raw flash: over-provisioning and metadata */
+	CHECK(four > 0 && four < 4 * KANG_ROW);
+}
+
+static void test_profile_and_options(void)
+{
+	struct ss_dev_info info;
+	struct ss_dev_fsstat st;
+	struct ss_dev *d = NULL;
+	char u[300], err[256];
+
+	/* jasmine-openssd: 4 channels x 8 banks, 32 KiB virtual pages */
+	capacity_of("jasmine-openssd", 0, &info);
+	CHECK_EQ(info.channels, 4);
+	CHECK_EQ(info.ways, 8);
+	CHECK_EQ(info.page_size, 32768);
+	/* max_objects from the URI; the open options are accepted and change nothing */
+	snprintf(u, sizeof(u), "%s?max_objects=40&time=realtime", uri);
+	CHECK_EQ(ss_dev_format(u, NULL, 4 * KANG_ROW, err, sizeof(err)), 0);
+	CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);
+	if (d) {
+		CHECK_EQ(ss_dev_fsstat(d, &st), 0);
+		/* a table of 40, less the firmware's hidden lifetime record */
+		CHECK_EQ(st.max_objects, 39);
+		/* an image in use cannot be formatted under its user */
+		CHECK_EQ(ss_dev_format(uri, NULL, 4 * KANG_ROW, err, sizeof(err)), -EBUSY);
+		CHECK(strstr(err, "in use") != NULL);
+		CHECK_EQ(ss_dev_close(d), 0);
+	}
+}
+
+static void test_refusals(void)
+{
+	static const struct {
+		const char *uri, *profile;
+		int rc;
+		const char *msg;
+	} rows[] = {
+		{ "unix:/run/smartssd/dev0.sock", NULL, -ENOTSUP, "smartssd-devd --format" },
+		{ "sg:/dev/sdb", NULL, -ENOTSUP, "vendor" },
+		{ "/tmp/x.img", NULL, -EINVAL, "not emu:PATH" },
+		{ "emu:", NULL, -EINVAL, "no image path" },
+		{ "emu:/tmp/x.img?colour=red", NULL, -EINVAL, "unknown option 'colour=red'" },
+		{ "emu:/tmp/x.img?max_objects=lots", NULL, -EINVAL, "max_objects must be" },
+		{ "emu:/tmp/x.img?max_objects=4294967296", NULL, -EINVAL, "max_objects must be" },
+		{ NULL, NULL, -EINVAL, "no device URI" },
+	};
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int rc = ss_dev_format(rows[i].uri, rows[i].profile, 0, err, sizeof(err));
+
+		if (rc != rows[i].rc || !strstr(err, rows[i].msg) ||
+		    strcmp(err, ss_dev_last_message()) != 0) {
+			fprintf(stderr, "%s: rc %d (want %d), message '%s' (want '%s')\n",
+				rows[i].uri ? rows[i].uri : "NULL", rc, rows[i].rc, err, rows[i].msg);
+			ut_failures++;
+		}
+	}
+	/* an unknown profile: named in the message, and nothing is left half-made */
+	CHECK_EQ(ss_dev_format(uri, "no-such-profile", 0, err, sizeof(err)), -ENOENT);
+	CHECK(strstr(err, "no-such-profile") != NULL);
+	/* a NULL err buffer is fine */
+	CHECK_EQ(ss_dev_format("sg:/dev/sdb", NULL, 0, NULL, 0), -ENOTSUP);
+}
+
+static void test_profile_names(void)
+{
+	int kang = 0, n = 0;
+
+	for (size_t i = 0; ss_dev_profile_name(i) != NULL && i < 64; i++, n++)
+		kang |= !strcmp(ss_dev_profile_name(i), "kang-smartssd");
+	CHECK(kang);
+	CHECK(n >= 3);
+	CHECK(ss_dev_profile_name((size_t)n) == NULL);
+}
+
+int main(void)
+{
+	char cmd[128];
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	snprintf(uri, sizeof(uri), "emu:%s/d.img", dir);
+	test_capacity_rounds_to_whole_blocks();
+	test_profile_and_options();
+	test_refusals();
+	test_profile_names();
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "cannot remove %s\n", dir);
+	return ut_report("format_ut");
+}
