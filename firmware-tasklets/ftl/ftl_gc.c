@@ -316,9 +316,19 @@ int ftl_make_room(struct ss_ftl *f, uint32_t lane)
 	if (rc < 0 && rc != -SS_ENOSPC) {
 		return rc;
 	}
-	/* Before the global loop, which restores the pool whatever the lane's GC spent. */
+	/* The lane's GC and wear-levelling come first: moving a block's pages may open a
+	 * fresh block on every GC lane, and the loop below restores the pool after them. */
 	if (lane != FTL_NONE && f->width > 1) {
 		rc = lane_room(f, lane);
+		if (rc < 0 && rc != -SS_ENOSPC) {
+			return rc;
+		}
+	}
+	if (f->gc_since_wl >= WL_EVERY_GC) {
+		uint64_t moved = 0;
+
+		f->gc_since_wl = 0;
+		rc = wear_level_one(f, UINT32_MAX, &moved);
 		if (rc < 0 && rc != -SS_ENOSPC) {
 			return rc;
 		}
@@ -330,15 +340,6 @@ int ftl_make_room(struct ss_ftl *f, uint32_t lane)
 				return rc;
 			}
 			break;
-		}
-	}
-	if (f->gc_since_wl >= WL_EVERY_GC) {
-		uint64_t moved = 0;
-
-		f->gc_since_wl = 0;
-		rc = wear_level_one(f, UINT32_MAX, &moved);
-		if (rc < 0 && rc != -SS_ENOSPC) {
-			return rc;
 		}
 	}
 	return f->free_blocks > ftl_reserve_host(f) ? 0 : -SS_ENOSPC;

@@ -63,7 +63,14 @@ static void child(struct fte *e, int fd, uint64_t seed, uint64_t first_version)
 
 			fte_fill(buf, 2048, lpn, ++version);
 			put(fd, R_WRITE, lpn, version);
-			if (ss_ftl_write(e->ftl, lpn, buf, (enum ss_stream)(lpn % 3), fua) != 0) {
+			int rc = ss_ftl_write(e->ftl, lpn, buf, (enum ss_stream)(lpn % 3), fua);
+
+			if (rc != 0) {
+				struct ss_ftl_stats st;
+
+				ss_ftl_get_stats(e->ftl, &st);
+				fprintf(stderr, "child: write of lpn %u: %d (%u of %u blocks free)\n", lpn,
+					rc, st.free_blocks, st.total_blocks);
 				_exit(5);
 			}
 			if (fua) {
@@ -131,16 +138,15 @@ static int allowed(const struct rec *log, size_t n, const uint64_t *base, uint32
 	return 0;
 }
 
-static void test_crash_consistency(void)
+static void crash_rounds(struct ss_geometry g)
 {
 	const char *env = getenv("SS_CRASH_ITERATIONS");
 	unsigned iterations = env ? (unsigned)strtoul(env, NULL, 10) : 50;
-	struct ss_geometry g = fte_geo(16, PPB);
 	static struct rec log[CHILD_MAX_OPS * 6];
 	static uint8_t got[2048];
 	struct ss_ftl_params p;
 	uint64_t rnd = 2024, *base;
-	uint32_t cap, max_rf = 0, killed = 0, bad_total = 0, rounds = 0;
+	uint32_t cap, max_rf = 0, killed = 0, bad_total = 0, rounds = 0, width;
 	struct fte e;
 
 	ss_ftl_default_params(&p);
@@ -148,6 +154,7 @@ static void test_crash_consistency(void)
 	fte_create(&e, &g, 0);
 	CHECK_EQ(fte_format(&e, &p), 0);
 	cap = ss_ftl_capacity_pages(e.ftl);
+	width = ss_ftl_stripe_dies(e.ftl);
 	base = calloc(cap, sizeof(*base));
 	fte_close(&e);
 
@@ -224,8 +231,9 @@ static void test_crash_consistency(void)
 			break;
 		}
 	}
-	printf("crash consistency: %u of %u iterations (%u killed mid-run), max roll-forward %u "
-	       "pages, %u bad pages\n", rounds, iterations, killed, max_rf, bad_total);
+	printf("crash consistency, %u x %u dies, %u striped: %u of %u iterations (%u killed "
+	       "mid-run), max roll-forward %u pages, %u bad pages\n", g.channels, g.ways,
+	       width, rounds, iterations, killed, max_rf, bad_total);
 	CHECK_EQ(rounds, iterations);
 	CHECK_EQ(bad_total, 0);
 	CHECK(killed > 0 || iterations == 0);
@@ -235,9 +243,25 @@ static void test_crash_consistency(void)
 	fte_destroy(&e);
 }
 
+/* 64 blocks stripe over 2 of 4 dies; 256 blocks over all 8 dies of 4 channels x 2 ways
+ * (and need 4 block-table pages of 85 entries, the last one holding a single entry). */
+static void test_crash_consistency(void)
+{
+	crash_rounds(fte_geo(16, PPB));
+}
+
+static void test_crash_consistency_striped(void)
+{
+	struct ss_geometry g = fte_geo(32, PPB);
+
+	g.ways = 2;
+	crash_rounds(g);
+}
+
 int main(void)
 {
 	RUN(test_unformatted);
 	RUN(test_crash_consistency);
+	RUN(test_crash_consistency_striped);
 	return fte_failures ? 1 : 0;
 }

@@ -84,7 +84,7 @@ public final class FsThroughputBenchmark {
             conf.set(SmartSsdConstants.EMBEDDED_DIR, local.toString());
             results.add(measure("smartssd:// virtual", URI.create("smartssd://bench/"), conf,
                     bytes, chunk, runs));
-            results.add(measureDevice(URI.create("smartssd://bench/"), conf, bytes, runs));
+            results.add(measureDevice(URI.create("smartssd://benchdev/"), conf, bytes, runs));
 
             Configuration lc = new Configuration();
             results.add(measure("file://", local.toUri(), lc, bytes, chunk, runs));

@@ -35,7 +35,8 @@ import org.smartssd.fs.SmartSsdDriveFullException;
 class ErrorTranslationTest {
     private static final StoreContext CTX = new StoreContext(URI.create("smartssd://dev0"),
             "dev0", "unix:/run/dev0.sock", "h", 1 << 20, "u", "g", new Configuration(),
-            IOStatisticsBinding.iostatisticsStore().build(), null);
+            IOStatisticsBinding.iostatisticsStore().build(),
+            new org.apache.hadoop.fs.FileSystem.Statistics("smartssd"));
     private static final String PATH = "smartssd://dev0/data/part-0";
 
     static java.util.stream.Stream<Arguments> cases() {

@@ -31,7 +31,8 @@ import org.smartssd.device.ObjectType;
 class OperationsTest {
     private static final StoreContext CTX = new StoreContext(URI.create("smartssd://fake"),
             "fake", "emu:/fake.img", "host-a", 1000, "user", "group", new Configuration(),
-            IOStatisticsBinding.iostatisticsStore().build(), null);
+            IOStatisticsBinding.iostatisticsStore().build(),
+            new org.apache.hadoop.fs.FileSystem.Statistics("smartssd"));
 
     private static Path p(String s) {
         return new Path("smartssd://fake" + s);
@@ -155,7 +156,8 @@ class OperationsTest {
 
     @Test
     void anOperationRunsOnce() throws IOException {
-        CreateOperation op = new CreateOperation(CTX, p("/once"), true, true, drive());
+        FakeDrive d = drive();
+        CreateOperation op = new CreateOperation(CTX, p("/once"), true, true, d);
         op.execute();
         assertThatThrownBy(op::execute).isInstanceOf(IllegalStateException.class);
     }
@@ -189,7 +191,7 @@ class OperationsTest {
     }
 
     @Test
-    void blockLocationsAreBlockSizeSlicesOnTheDriveHost() {
+    void blockLocationsAreBlockSizeSlicesOnTheDriveHost() throws IOException {
         FileStatus f = CTX.toFileStatus(stat(5, ObjectType.FILE, 2500), p("/f"));
         BlockLocation[] all = BlockLocations.of(CTX, f, 0, 2500);
         assertThat(all).extracting(BlockLocation::getOffset).containsExactly(0L, 1000L, 2000L);
