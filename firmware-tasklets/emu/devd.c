@@ -21,7 +21,6 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ss_emu.h"
@@ -36,7 +35,6 @@
 #define MAX_DATA (65536u * 512u)
 #define MAX_PENDING 256
 #define RBUF 8192
-#define SPIN_NS 30000L
 #define MODEL_FIELDS (sizeof(struct ss_emu_counters) / sizeof(uint64_t))
 
 _Static_assert(sizeof(struct ss_emu_counters) % sizeof(uint64_t) == 0,
@@ -88,27 +86,6 @@ static struct {
 	.idle = PTHREAD_COND_INITIALIZER,
 };
 
-/* read, after polling without blocking for up to SPIN_NS: a client's next request (the
- * RECV after a SEND) usually follows within microseconds, sooner than a blocked thread
- * would be woken for it. */
-static ssize_t spin_read(int fd, void *buf, size_t n)
-{
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		ssize_t r = recv(fd, buf, n, MSG_DONTWAIT);
-
-		if (r >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-			return r;
-		}
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > SPIN_NS) {
-			return read(fd, buf, n);
-		}
-	}
-}
-
 /* Read exactly n bytes through the connection's buffer. \return 0, or -1 at end of stream
  * or on an error. */
 static int conn_read(struct conn *c, void *dst, size_t n)
@@ -128,7 +105,7 @@ static int conn_read(struct conn *c, void *dst, size_t n)
 			continue;
 		}
 		/* Large reads go straight to their destination. */
-		r = n >= RBUF ? read(c->fd, p, n) : spin_read(c->fd, c->rbuf, RBUF);
+		r = n >= RBUF ? read(c->fd, p, n) : read(c->fd, c->rbuf, RBUF);
 		if (r < 0 && errno == EINTR) {
 			continue;
 		}

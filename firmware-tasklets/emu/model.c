@@ -197,6 +197,7 @@ void emu_model_snapshot(const struct emu_model *m, struct ss_emu_counters *o)
 
 	*o = m->c;
 	o->now_ns = m->now;
+	o->host_now_ns = SS_MAX(m->cur[SS_HAL_TL_HOST].issue, m->cur[SS_HAL_TL_HOST].last);
 	o->energy_nand_read_nj = o->page_reads * p->nand_read_nj;
 	o->energy_nand_program_nj = o->page_programs * p->nand_program_nj;
 	o->energy_nand_erase_nj = (o->block_erases + o->erase_failures) * p->nand_erase_nj;

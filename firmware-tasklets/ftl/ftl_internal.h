@@ -109,7 +109,7 @@ struct ftl_trim_range {
 
 /* Checkpoint header page (page T-1 of a checkpoint). */
 #define FTL_CKPT_MAGIC 0x4B435346u    /* "FSCK" */
-#define FTL_CKPT_VERSION 1u
+#define FTL_CKPT_VERSION 2u           /* 2: striped capacity, whole block-table entries */
 #define FTL_TRIM_MAGIC 0x4D495254u    /* "TRIM" */
 #define FTL_CKPT_HDR_FIXED 256u       /* header fields before its block list */
 #define FTL_BLK_ENTRY_BYTES 24u       /* block-table entry in a checkpoint */

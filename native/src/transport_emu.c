@@ -68,6 +68,7 @@ static int emu_model(struct ss_transport *t, struct ss_dev_model *m)
 	m->energy_isp_nj = c.energy_isp_nj;
 	m->energy_idle_nj = c.energy_idle_nj;
 	m->energy_total_nj = c.energy_total_nj;
+	m->host_now_ns = c.host_now_ns;
 	return 0;
 }
 

@@ -21,7 +21,6 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "errinfo.h"
@@ -31,7 +30,6 @@
 #define QUEUE_DEPTH 32u
 #define WHY_MAX 160
 #define RBUF 8192
-#define SPIN_NS 30000L
 
 /* One in-flight request; lives in the submitter's frame while it waits. */
 struct ux_req {
@@ -83,24 +81,6 @@ static void close_locked(struct unix_transport *u, const char *why)
 	pthread_cond_broadcast(&u->tag_cv);
 }
 
-/* recv, after polling without blocking for up to SPIN_NS: a reply usually comes within
- * microseconds, sooner than a blocked thread would be woken for it. */
-static ssize_t spin_recv(int fd, void *buf, size_t n)
-{
-	struct timespec t0, t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (;;) {
-		ssize_t r = recv(fd, buf, n, MSG_DONTWAIT);
-
-		if (r >= 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR))
-			return r;
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > SPIN_NS)
-			return recv(fd, buf, n, 0);
-	}
-}
-
 /* Read exactly n bytes through the reader's buffer; large reads go straight to dst.
  * \return 0 or a negative errno (-ECONNRESET at end of stream). */
 static int read_full(struct unix_transport *u, void *dst, size_t n)
@@ -119,7 +99,7 @@ static int read_full(struct unix_transport *u, void *dst, size_t n)
 			n -= k;
 			continue;
 		}
-		r = n >= RBUF ? recv(u->fd, p, n, 0) : spin_recv(u->fd, u->rbuf, RBUF);
+		r = n >= RBUF ? recv(u->fd, p, n, 0) : recv(u->fd, u->rbuf, RBUF, 0);
 		if (r == 0)
 			return -ECONNRESET;
 		if (r < 0) {

@@ -78,6 +78,7 @@ enum ss_ux_model_index {
 	SS_UX_M_ENERGY_ISP_NJ = 25,
 	SS_UX_M_ENERGY_IDLE_NJ = 26,
 	SS_UX_M_ENERGY_TOTAL_NJ = 27,
+	SS_UX_M_HOST_NOW_NS = 28,
 };
 
 /* The counter at index i of a model reply of len bytes (8 + 8 N); 0 past N. */
@@ -109,6 +110,7 @@ static inline void ss_ux_decode_model(const uint8_t *b, uint32_t len, struct ss_
 	m->energy_isp_nj = ss_ux_model_at(b, len, SS_UX_M_ENERGY_ISP_NJ);
 	m->energy_idle_nj = ss_ux_model_at(b, len, SS_UX_M_ENERGY_IDLE_NJ);
 	m->energy_total_nj = ss_ux_model_at(b, len, SS_UX_M_ENERGY_TOTAL_NJ);
+	m->host_now_ns = ss_ux_model_at(b, len, SS_UX_M_HOST_NOW_NS);
 }
 
 /* \return 0, or -EBADMSG when the header is not a reply header. */

@@ -407,8 +407,9 @@ static void test_model_framing(void)
 	CHECK_EQ(m.now_ns, 1020);
 	CHECK_EQ(m.energy_nand_read_nj, 0);
 	CHECK_EQ(m.energy_total_nj, 0);
+	CHECK_EQ(m.host_now_ns, 0);
 
-	model_reply(&f, 30, 8 + 8 * 30);            /* two fields this client does not know */
+	model_reply(&f, 30, 8 + 8 * 30);            /* a field this client does not know */
 	CHECK_EQ(model_against(&f, &m), 0);
 	CHECK_EQ(m.energy_nand_read_nj, 1021);
 	CHECK_EQ(m.energy_nand_program_nj, 1022);
@@ -417,6 +418,7 @@ static void test_model_framing(void)
 	CHECK_EQ(m.energy_isp_nj, 1025);
 	CHECK_EQ(m.energy_idle_nj, 1026);
 	CHECK_EQ(m.energy_total_nj, 1027);
+	CHECK_EQ(m.host_now_ns, 1028);
 
 	model_reply(&f, 5, 8 + 8 * 21);             /* the count disagrees with the length */
 	CHECK_EQ(model_against(&f, &m), -ENOTCONN);

@@ -63,6 +63,7 @@ int ss_emu_flash_block_info(struct ss_emu_flash *f, uint32_t block, struct ss_em
  * nand_program_nj; nand_erase = (block_erases + erase_failures) * nand_erase_nj;
  * link = (link_bytes_in + link_bytes_out) * link_pj_per_byte / 1000; isp = isp_busy_ns *
  * isp_active_mw / 1000; idle = now_ns * device_idle_mw / 1000.
+ * Fields are only ever appended (smartssd-devd sends them in this order).
  */
 struct ss_emu_counters {
 	uint64_t page_reads;
@@ -97,6 +98,9 @@ struct ss_emu_counters {
 	uint64_t energy_isp_nj;
 	uint64_t energy_idle_nj;
 	uint64_t energy_total_nj;
+
+	uint64_t host_now_ns;         /* the host clock: completion of the latest host command
+				       * (now_ns may be later: background work runs ahead) */
 };
 
 /** Snapshot the counters (safe from any thread). */

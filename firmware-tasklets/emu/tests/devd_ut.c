@@ -220,7 +220,7 @@ static void test_daemon(void)
 	CHECK(strcmp(model, prof.model) == 0);
 	CHECK(memcmp(r1.data, r2.data, 512) == 0);
 
-	/* the model counters: 28 u64 fields in struct ss_emu_counters order after a count */
+	/* the model counters: 29 u64 fields in struct ss_emu_counters order after a count */
 	{
 		uint64_t cmds1, cmds2, link_out, now;
 
@@ -229,8 +229,8 @@ static void test_daemon(void)
 		CHECK_EQ(r1.tag, 0xAB);
 		CHECK_EQ(r1.status, SS_EMU_SCSI_GOOD);
 		CHECK_EQ(r1.sense_len, 0);
-		CHECK_EQ(r1.len, 8 + 8 * 28);
-		CHECK_EQ(le64(r1.data) & 0xFFFFFFFFu, 28);
+		CHECK_EQ(r1.len, 8 + 8 * 29);
+		CHECK_EQ(le64(r1.data) & 0xFFFFFFFFu, 29);
 		CHECK_EQ(le64(r1.data) >> 32, 0);
 		cmds1 = le64(r1.data + 8 + 8 * 10);        /* host_commands */
 		link_out = le64(r1.data + 8 + 8 * 12);     /* link_bytes_out */
@@ -248,6 +248,8 @@ static void test_daemon(void)
 		CHECK_EQ(cmds2, cmds1 + 1);
 		CHECK_EQ(le64(r2.data + 8 + 8 * 12), link_out + 512);
 		CHECK(le64(r2.data + 8 + 8 * 20) > now);
+		/* host_now_ns: no background work ran ahead here, so it is the device clock */
+		CHECK_EQ(le64(r2.data + 8 + 8 * 28), le64(r2.data + 8 + 8 * 20));
 		/* energy_total is the sum of the six parts before it */
 		{
 			uint64_t sum = 0;
@@ -324,7 +326,7 @@ static void test_daemon_realtime(void)
 		CHECK(r[i].tag >= 1 && r[i].tag <= 3);
 		tags |= 1 << r[i].tag;
 		CHECK_EQ(r[i].status, SS_EMU_SCSI_GOOD);
-		CHECK_EQ(r[i].len, r[i].tag == 3 ? 8 + 8 * 28 : 512);
+		CHECK_EQ(r[i].len, r[i].tag == 3 ? 8 + 8 * 29 : 512);
 	}
 	CHECK_EQ(tags, 0xE);
 	close(fd);

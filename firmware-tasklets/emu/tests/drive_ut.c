@@ -567,7 +567,10 @@ static void same_but_link(const struct run_result *a, const struct run_result *b
 static void test_polling_does_not_change_modelled_time(void)
 {
 	struct run_result once, before, between, threaded;
+	struct ss_emu_profile prof_kang;
+	char err[256];
 
+	CHECK_EQ(ss_emu_profile_load("kang-smartssd", &prof_kang, err, sizeof(err)), 0);
 	run_script(1, "", &once);
 	/* 50 polls before the first slice: a timeline with work queued stays where it is */
 	run_script(1, repeat("p", 50), &before);
@@ -578,9 +581,21 @@ static void test_polling_does_not_change_modelled_time(void)
 	same_but_link(&once, &before);
 	same_but_link(&once, &between);
 	same_but_link(&once, &threaded);
-	/* the polls really were there: 50 more SEND/RECV pairs over the link */
-	CHECK_EQ(before.c.host_commands - once.c.host_commands, 100);
-	CHECK(before.c.link_busy_ns > once.c.link_busy_ns);
+	/* the polls really were there: 50 more SEND/RECV pairs over the link, each a
+	 * 512-byte SEND and a 4096-byte RECV with the command overhead on both; the host
+	 * clock moved by exactly that */
+	{
+		const struct ss_emu_profile *p = &prof_kang;
+		uint64_t pair = 2 * p->link_cmd_overhead_ns +
+				(512ull * 1000000000 + p->link_bytes_per_s - 1) / p->link_bytes_per_s +
+				(4096ull * 1000000000 + p->link_bytes_per_s - 1) / p->link_bytes_per_s;
+
+		CHECK_EQ(before.c.host_commands - once.c.host_commands, 100);
+		CHECK_EQ(before.c.link_busy_ns - once.c.link_busy_ns, 50 * pair);
+		CHECK_EQ(before.c.host_now_ns - once.c.host_now_ns, 50 * pair);
+		CHECK_EQ(threaded.c.host_now_ns, before.c.host_now_ns);
+		CHECK(once.c.host_now_ns < once.c.now_ns);
+	}
 	/* the device clock is the run's finish: it outlasts 51 polls on the link */
 	CHECK_EQ(once.c.now_ns, once.finished);
 }

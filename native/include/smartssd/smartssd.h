@@ -182,6 +182,9 @@ struct ss_dev_model {
 	uint64_t energy_isp_nj;
 	uint64_t energy_idle_nj;
 	uint64_t energy_total_nj;
+	uint64_t host_now_ns;         /* the host clock: the latest host command's completion.
+				       * now_ns may be later (background work runs ahead of the
+				       * host); differences of host_now_ns time host-only work */
 };
 
 /** \return 0, -ENOTSUP (a real drive has no model), or another negative errno. */

@@ -1,14 +1,17 @@
 package org.smartssd.loganalyzer.cli;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 
-/** Temp folders removed when the JVM exits. */
+/**
+ * Temp folders removed when the JVM exits. The file system's own exit hook may remove the
+ * embedded drive's folder inside at the same time, so what is already gone is fine.
+ */
 final class TempDirs {
     private TempDirs() {
     }
@@ -20,9 +23,6 @@ final class TempDirs {
     }
 
     static void delete(Path d) {
-        if (!Files.exists(d)) {
-            return;
-        }
         try {
             Files.walkFileTree(d, new SimpleFileVisitor<>() {
                 @Override
@@ -32,14 +32,24 @@ final class TempDirs {
                 }
 
                 @Override
+                public FileVisitResult visitFileFailed(Path f, IOException e) throws IOException {
+                    if (e instanceof NoSuchFileException) {
+                        return FileVisitResult.CONTINUE;
+                    }
+                    throw e;
+                }
+
+                @Override
                 public FileVisitResult postVisitDirectory(Path dir, IOException e)
                         throws IOException {
                     Files.deleteIfExists(dir);
                     return FileVisitResult.CONTINUE;
                 }
             });
+        } catch (NoSuchFileException e) {
+            // already gone
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot remove " + d, e);
+            System.err.println("loganalyzer: could not remove " + d + ": " + e.getMessage());
         }
     }
 }
