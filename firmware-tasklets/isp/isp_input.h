@@ -4,13 +4,6 @@
 
 #include "isp_internal.h"
 
-struct isp_batch {
-	uint64_t off;     /* page-aligned object offset */
-	uint32_t pages;
-	uint32_t len;     /* bytes: pages * page_size, short at the object's end */
-	bool tail;        /* past the split's nominal range (a TEXT line open at its end) */
-};
-
 /**
  * The batch starting at `from` of the current input, at most max_pages pages. With
  * nominal_only, no tail batch is planned (its need is known only after the batch before).

@@ -105,6 +105,21 @@ struct isp_region {
 	uint64_t size;    /* 0: free */
 };
 
+/* A batch of input pages of the current input of an instance (isp_input.c). */
+struct isp_batch {
+	uint64_t off;     /* page-aligned object offset */
+	uint32_t pages;
+	uint32_t len;     /* bytes: pages * page_size, short at the object's end */
+	bool tail;        /* past the split's nominal range (a TEXT line open at its end) */
+};
+
+/* The next batch of the instance that ran last, already read into batch[slot]. */
+struct isp_prefetch {
+	bool have;
+	int slot;                         /* the batch buffer holding it */
+	struct isp_batch b;
+};
+
 struct isp_instance {
 	uint32_t id;                      /* 0: slot free */
 	uint32_t state;                   /* enum ss_isp_state */
@@ -149,6 +164,8 @@ struct ss_isp {
 	struct isp_instance inst[SS_ISP_MAX_INSTANCES];
 	uint32_t gen;
 	uint32_t rr;                      /* round-robin cursor */
+	const struct isp_instance *pref_owner;
+	struct isp_prefetch pref;
 	uint8_t *batch[2];
 	uint64_t *lbas[2];
 	struct ss_record recs[ISP_REC_CHUNK];

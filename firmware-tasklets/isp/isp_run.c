@@ -184,13 +184,12 @@ static int process(struct ss_isp *isp, struct isp_instance *in, const struct isp
 	return rc;
 }
 
-void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages)
+static void run_batches(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages,
+			struct isp_prefetch *pf)
 {
 	uint32_t ps = isp->page_size;
 	uint32_t left = max_pages ? max_pages : 1;
-	struct isp_batch b, pref = { 0 };
-	bool have_pref = false;
-	int slot = 0;
+	struct isp_batch b;
 	int rc;
 
 	if (!in->started) {
@@ -212,8 +211,8 @@ void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages)
 			in->cur++;
 			continue;
 		}
-		if (!have_pref || pref.off != b.off || pref.pages != b.pages) {
-			rc = isp_batch_read(isp, in, &b, slot);
+		if (!pf->have || pf->b.off != b.off || pf->b.pages != b.pages) {
+			rc = isp_batch_read(isp, in, &b, pf->slot);
 			if (rc) {
 				isp_fail(isp, in, rc);
 				return;
@@ -221,17 +220,19 @@ void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages)
 			ss_hal_barrier(isp->hal);
 		}
 		/* Batch k+1's reads are issued before batch k's compute is charged, so the two
-		 * overlap on the model's timelines; the barrier below joins them. */
-		have_pref = isp_batch_plan(isp, in, b.off + (uint64_t)b.pages * ps, left - b.pages,
-					   true, &pref);
-		if (have_pref) {
-			rc = isp_batch_read(isp, in, &pref, 1 - slot);
+		 * overlap on the model's timelines; the barrier below joins them. At a slice's
+		 * end the next batch is still fetched, for the instance's next slice. */
+		pf->have = isp_batch_plan(isp, in, b.off + (uint64_t)b.pages * ps,
+					  left > b.pages ? left - b.pages : SS_ISP_BATCH_PAGES,
+					  true, &pf->b);
+		if (pf->have) {
+			rc = isp_batch_read(isp, in, &pf->b, 1 - pf->slot);
 			if (rc) {
 				isp_fail(isp, in, rc);
 				return;
 			}
 		}
-		rc = process(isp, in, &b, slot);
+		rc = process(isp, in, &b, pf->slot);
 		account(isp, in, b.pages);
 		ss_hal_barrier(isp->hal);
 		if (b.tail) {
@@ -240,7 +241,7 @@ void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages)
 		in->prog.pages_done += b.pages;
 		left -= b.pages;
 		in->next_off = b.off + (uint64_t)b.pages * ps;
-		slot = 1 - slot;
+		pf->slot = 1 - pf->slot;
 		if (rc < 0) {
 			isp_fail(isp, in, rc);
 			return;
@@ -248,9 +249,26 @@ void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages)
 		if (rc == SS_TASKLET_DONE) {
 			in->input_open = false;
 			in->cur = in->n_in;
-			have_pref = false;
+			pf->have = false;
 		}
 	}
+}
+
+void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages)
+{
+	/* The batch buffers are the engine's: a prefetch is kept only while the instance that
+	 * made it is the next to run. */
+	struct isp_prefetch pf = { .have = false, .slot = 0 };
+
+	if (isp->pref_owner == in && in->started) {
+		pf = isp->pref;
+	}
+	if (!in->started) {
+		isp->pref_owner = NULL;
+	}
+	run_batches(isp, in, max_pages, &pf);
+	isp->pref = pf;
+	isp->pref_owner = pf.have && in->state == SS_ISP_RUNNING ? in : NULL;
 }
 
 int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages)
