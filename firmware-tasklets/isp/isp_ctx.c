@@ -213,7 +213,13 @@ uint32_t ss_load32(struct ss_tasklet_ctx *ctx, const void *p)
 
 void ss_tasklet_dram(struct ss_tasklet_ctx *ctx, uint32_t n)
 {
-	ctx->dram += n;
+	/* Tasklet state that fits the controller's on-chip SRAM is placed there: an access
+	 * costs a core cycle, not a trip to device DRAM. Page data always sits in DRAM. */
+	if (ctx->budget.size <= SS_ISP_SRAM_STATE_BYTES) {
+		ctx->insn += n;
+	} else {
+		ctx->dram += n;
+	}
 }
 
 int ss_tasklet_step(struct ss_tasklet_ctx *ctx, uint32_t n)

@@ -188,7 +188,8 @@ static void run_batches(struct ss_isp *isp, struct isp_instance *in, uint32_t ma
 			struct isp_prefetch *pf)
 {
 	uint32_t ps = isp->page_size;
-	uint32_t left = max_pages ? max_pages : 1;
+	uint32_t slice = max_pages ? max_pages : 1;
+	uint32_t left = slice;
 	struct isp_batch b;
 	int rc;
 
@@ -221,9 +222,9 @@ static void run_batches(struct ss_isp *isp, struct isp_instance *in, uint32_t ma
 		}
 		/* Batch k+1's reads are issued before batch k's compute is charged, so the two
 		 * overlap on the model's timelines; the barrier below joins them. At a slice's
-		 * end the next batch is still fetched, for the instance's next slice. */
+		 * end the next slice's first batch (slices are alike) is fetched already. */
 		pf->have = isp_batch_plan(isp, in, b.off + (uint64_t)b.pages * ps,
-					  left > b.pages ? left - b.pages : SS_ISP_BATCH_PAGES,
+					  left > b.pages ? left - b.pages : slice,
 					  true, &pf->b);
 		if (pf->have) {
 			rc = isp_batch_read(isp, in, &pf->b, 1 - pf->slot);
@@ -239,7 +240,7 @@ static void run_batches(struct ss_isp *isp, struct isp_instance *in, uint32_t ma
 			in->prog.pages_total += b.pages;
 		}
 		in->prog.pages_done += b.pages;
-		left -= b.pages;
+		left = left > b.pages ? left - b.pages : 0;
 		in->next_off = b.off + (uint64_t)b.pages * ps;
 		pf->slot = 1 - pf->slot;
 		if (rc < 0) {

@@ -56,6 +56,11 @@ struct ss_isp;
 /* Pages read per batch (Kang §6.5.1: tasklets read 128 pages at a time). */
 #define SS_ISP_BATCH_PAGES 128
 #define SS_ISP_MAX_INPUTS 64
+/* Tasklet state of at most this many bytes lives in the controller's on-chip SRAM, where
+ * ss_tasklet_dram() accesses cost a cycle instead of a DRAM access: a quarter of the
+ * OpenSSD Jasmine's 96 KB SRAM (REFERENCES.md, "OpenSSD Jasmine"), the rest being the
+ * firmware's own. */
+#define SS_ISP_SRAM_STATE_BYTES (24u * 1024u)
 #define SS_ISP_MAX_INSTANCES 16
 #define SS_ISP_MAX_TASKLETS 32
 #define SS_ISP_MAX_PARAMS 4096        /* bytes of static parameters */
