@@ -10,6 +10,7 @@ struct agg {
 	uint8_t nkeys, key1, key2, value, ops;
 	bool need_value;
 	bool value_signed;
+	uint32_t update_words;    /* 4-byte state accesses per record update */
 	struct bt_groups g;
 	uint64_t *count, *sum, *min, *max;
 	uint64_t records;
@@ -38,6 +39,9 @@ static int agg_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	a->key2 = p[2];
 	a->value = p[3];
 	a->ops = p[4];
+	/* count always; sum, min and max when asked: 8 bytes each, loaded and stored */
+	a->update_words = 4 * (1 + !!(a->ops & SS_BT_AGG_SUM) + !!(a->ops & SS_BT_AGG_MIN) +
+			       !!(a->ops & SS_BT_AGG_MAX));
 	a->need_value = (a->ops & (SS_BT_AGG_SUM | SS_BT_AGG_MIN | SS_BT_AGG_MAX)) != 0;
 	if (a->nkeys > 2 || !a->ops || (a->ops & ~AGG_OPS_ALL) ||
 	    (a->nkeys >= 1 && !bt_field_is_int(l, a->key1)) ||
@@ -143,8 +147,9 @@ static int agg_records(struct ss_tasklet_ctx *ctx, const struct ss_record *r, ui
 		if (less(a->value_signed, a->max[s], v)) {
 			a->max[s] = v;
 		}
-		ss_tasklet_dram(ctx, 16);
-		if (ss_tasklet_step(ctx, 8)) {
+		/* a load and a store of each 8-byte aggregate the query asked for */
+		ss_tasklet_dram(ctx, a->update_words);
+		if (ss_tasklet_step(ctx, 2 + a->update_words / 2)) {
 			return -SS_ETIME;
 		}
 	}

@@ -63,7 +63,7 @@ class HostCostModelTest {
         double link = page / profile.get("link_bytes_per_s") * 1e9;
         double perRecord = q == Query.Q1 ? 5 : 8;
         double out = m == Mode.HOST_NORMAL ? 400 * records : 0;
-        return link + 1.3 * page + perRecord * records + out;
+        return link + 2.9 * page + perRecord * records + out;
     }
 
     @Test
@@ -91,12 +91,13 @@ class HostCostModelTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 5, 10})
+    @ValueSource(ints = {21, 33, 60, 92})
     void kangQ1HostOptimizedWinsAt32BytesDeviceTwiceAsFastAt256(int instructions) {
-        // one DRAM access per entry (003:1057) and 0..10 instructions, the derivation's range
-        assertThat(HostCostModel.KANG_Q1_MAX_NS_PER_RECORD)
-                .isEqualTo(profile.get("dram_access_ns")
-                        + 10 * profile.get("isp_ns_per_instruction"));
+        // one DRAM access per entry (003:1057) plus the tasklet's instructions, across the
+        // envelope the fit covers (146..326 ns per entry; the drive measures about 176)
+        double x = profile.get("dram_access_ns") + instructions * profile.get("isp_ns_per_instruction");
+        assertThat(x).isBetween(HostCostModel.KANG_Q1_MIN_NS_PER_RECORD,
+                HostCostModel.KANG_Q1_MAX_NS_PER_RECORD);
         assertThat(host(Query.Q1, Mode.HOST_OPTIMIZED, 32))
                 .isLessThan(device(32, 1, instructions));
         assertThat(host(Query.Q1, Mode.HOST_OPTIMIZED, 256))
@@ -136,7 +137,7 @@ class HostCostModelTest {
 
     @Test
     void hostCpuCountsBytesRecordsAndOutputs() {
-        assertThat(HostCostModel.hostCpuNs(Query.Q1, 8192, 256, 0)).isEqualTo(10650 + 1280);
+        assertThat(HostCostModel.hostCpuNs(Query.Q1, 8192, 256, 0)).isEqualTo(23757 + 1280);
         assertThat(HostCostModel.hostCpuNs(Query.Q2, 0, 1000, 1000)).isEqualTo(8000 + 400_000);
         assertThat(HostCostModel.hostCpuNs(Query.Q1, 0, 0, 0)).isZero();
     }
