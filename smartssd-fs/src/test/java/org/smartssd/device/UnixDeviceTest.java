@@ -27,6 +27,6 @@ class UnixDeviceTest extends DeviceContract {
 
     @Override
     boolean hasModel() {
-        return false;
+        return true;   // smartssd-devd serves the model counters (PROTOCOL.md 7a)
     }
 }
