@@ -1,0 +1,105 @@
+/*
+ * The whole firmware fits the OpenSSD Jasmine's DRAM: for the jasmine-openssd profile's
+ * default geometry, ss_fw_dram_needed() is at most the board's 64 MiB SDRAM (REFERENCES.md
+ * "OpenSSD Jasmine"; seeds/000 line 956), and the firmware really formats, closes and mounts
+ * an image of the profile's default capacity with exactly that much DRAM as its arena.
+ * The figure is also reported against the 65,075,200 B the SDRAM leaves after its ECC
+ * (4 B per 128 B), and for the geometry the openssd/ shim presents (one sector of each
+ * 32 KB virtual page kept as the spare area).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ss_emu.h"
+#include "ss_emu_profile.h"
+#include "ss_fw.h"
+#include "ss_rt.h"
+
+#define BOARD_DRAM_BYTES (64ull << 20)                 /* 64 MB SDRAM */
+#define BOARD_DRAM_AFTER_ECC (BOARD_DRAM_BYTES / 132 * 128) /* 4 B ECC per 128 B */
+
+static int failures;
+
+static void check(int ok, const char *what)
+{
+	if (!ok) {
+		fprintf(stderr, "FAIL: %s\n", what);
+		failures++;
+	}
+}
+
+static void report(const char *label, const struct ss_geometry *g)
+{
+	uint64_t need = ss_fw_dram_needed(g);
+	uint64_t pages = ss_geo_pages(g);
+
+	printf("%s: %u ch x %u ways x %u blocks x %u pages of %u+%u B -> firmware DRAM %llu B "
+	       "(%.2f MiB; %.1f B per page) of %llu B board DRAM, %llu B after ECC\n",
+	       label, g->channels, g->ways, g->blocks_per_die, g->pages_per_block, g->page_size,
+	       g->spare_size, (unsigned long long)need, need / 1048576.0,
+	       (double)need / (double)pages, (unsigned long long)BOARD_DRAM_BYTES,
+	       (unsigned long long)BOARD_DRAM_AFTER_ECC);
+	check(need > 0 && need <= BOARD_DRAM_BYTES, "firmware DRAM exceeds the Jasmine's 64 MiB");
+}
+
+int main(void)
+{
+	struct ss_emu_profile p;
+	struct ss_emu_drive_opts o;
+	struct ss_emu_drive *d = NULL;
+	char err[256] = "";
+	char dir[] = "/tmp/jasmine_fit_XXXXXX";
+	char path[sizeof(dir) + 16];
+	int rc;
+
+	rc = ss_emu_profile_load("jasmine-openssd", &p, err, sizeof(err));
+	if (rc != 0) {
+		fprintf(stderr, "FAIL: load jasmine-openssd: %d %s\n", rc, err);
+		return 1;
+	}
+	/* The profile's geometry and default capacity are its own; recompute the capacity. */
+	check(p.dram_bytes == BOARD_DRAM_BYTES, "profile DRAM is not the board's 64 MiB");
+	check(p.capacity_bytes == ss_geo_pages(&p.geo) * p.geo.page_size,
+	      "default capacity is not channels*ways*blocks*pages*page_size");
+	report("jasmine-openssd profile", &p.geo);
+
+	/* The geometry the shim in openssd/ presents on the board. */
+	struct ss_geometry shim = p.geo;
+	shim.page_size = 32768 - 512;
+	shim.spare_size = 512;
+	report("openssd shim geometry", &shim);
+
+	if (!mkdtemp(dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(path, sizeof(path), "%s/jasmine.img", dir);
+	memset(&o, 0, sizeof(o));
+	o.flash.profile = "jasmine-openssd";
+	o.flash.dram_bytes = BOARD_DRAM_BYTES;  /* the arena is exactly the board's DRAM */
+	o.manual_background = 1;
+	rc = ss_emu_format(path, &o, &d, err, sizeof(err));
+	check(rc == 0, "format at the profile's default capacity within 64 MiB");
+	if (rc != 0) {
+		fprintf(stderr, "  format: %d %s\n", rc, err);
+	} else {
+		check(ss_emu_profile(d)->capacity_bytes == p.capacity_bytes, "image capacity");
+		check(ss_emu_close(d) == 0, "clean close after format");
+		d = NULL;
+		rc = ss_emu_open(path, &o, &d, err, sizeof(err));
+		check(rc == 0, "mount within 64 MiB");
+		if (rc != 0) {
+			fprintf(stderr, "  mount: %d %s\n", rc, err);
+		} else {
+			check(ss_emu_close(d) == 0, "clean close after mount");
+		}
+	}
+	unlink(path);
+	rmdir(dir);
+	if (failures == 0) {
+		printf("jasmine fit: OK\n");
+	}
+	return failures ? 1 : 0;
+}
