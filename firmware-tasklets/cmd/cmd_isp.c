@@ -11,26 +11,6 @@
 #define FIELD_OFF(f) (offsetof(struct ss_wire_create_tasklet, f))
 #define LAYOUT_OFF (offsetof(struct ss_wire_create_tasklet, layout))
 
-static uint32_t field_width(const struct ss_field *f)
-{
-	switch (f->type) {
-	case SS_FIELD_U8:
-		return 1;
-	case SS_FIELD_U16:
-		return 2;
-	case SS_FIELD_U32:
-	case SS_FIELD_I32:
-		return 4;
-	case SS_FIELD_U64:
-	case SS_FIELD_I64:
-		return 8;
-	case SS_FIELD_BYTES:
-		return f->width;
-	default:
-		return 0;
-	}
-}
-
 static void decode_layout(const uint8_t *p, struct ss_layout *l)
 {
 	ss_memset(l, 0, sizeof(*l));
@@ -70,7 +50,7 @@ static bool layout_ok(const struct ss_layout *l)
 	}
 	for (uint32_t i = 0; i < l->nfields; i++) {
 		const struct ss_field *f = &l->fields[i];
-		uint32_t w = field_width(f);
+		uint32_t w = ss_field_width(f);
 
 		if (f->type < SS_FIELD_U8 || f->type > SS_FIELD_BYTES || f->reserved ||
 		    (uint32_t)f->shift + f->bits > 64) {

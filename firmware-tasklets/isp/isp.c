@@ -109,26 +109,6 @@ const struct ss_tasklet_desc *ss_isp_find_name(const struct ss_isp *isp, const c
 	return NULL;
 }
 
-static uint32_t field_size(const struct ss_field *f)
-{
-	switch (f->type) {
-	case SS_FIELD_U8:
-		return 1;
-	case SS_FIELD_U16:
-		return 2;
-	case SS_FIELD_U32:
-	case SS_FIELD_I32:
-		return 4;
-	case SS_FIELD_U64:
-	case SS_FIELD_I64:
-		return 8;
-	case SS_FIELD_BYTES:
-		return f->width;
-	default:
-		return 0;
-	}
-}
-
 bool isp_layout_valid(const struct ss_layout *l)
 {
 	if (l->nfields > SS_LAYOUT_MAX_FIELDS || l->record_size == 0 ||
@@ -143,7 +123,7 @@ bool isp_layout_valid(const struct ss_layout *l)
 	}
 	for (uint32_t i = 0; i < l->nfields; i++) {
 		const struct ss_field *f = &l->fields[i];
-		uint32_t w = field_size(f);
+		uint32_t w = ss_field_width(f);
 
 		if (f->type < SS_FIELD_U8 || f->type > SS_FIELD_BYTES || f->shift > 63 ||
 		    f->bits > 64) {
@@ -391,4 +371,24 @@ int ss_isp_destroy(struct ss_isp *isp, uint32_t instance)
 	in->id = 0;
 	in->state = 0;
 	return 0;
+}
+
+uint32_t ss_field_width(const struct ss_field *f)
+{
+	switch (f->type) {
+	case SS_FIELD_U8:
+		return 1;
+	case SS_FIELD_U16:
+		return 2;
+	case SS_FIELD_U32:
+	case SS_FIELD_I32:
+		return 4;
+	case SS_FIELD_U64:
+	case SS_FIELD_I64:
+		return 8;
+	case SS_FIELD_BYTES:
+		return f->width;
+	default:
+		return 0;
+	}
 }

@@ -17,24 +17,6 @@ static void fail(struct ss_tasklet_ctx *ctx, int err)
 	}
 }
 
-static uint32_t int_width(uint8_t type)
-{
-	switch (type) {
-	case SS_FIELD_U8:
-		return 1;
-	case SS_FIELD_U16:
-		return 2;
-	case SS_FIELD_U32:
-	case SS_FIELD_I32:
-		return 4;
-	case SS_FIELD_U64:
-	case SS_FIELD_I64:
-		return 8;
-	default:
-		return 0;
-	}
-}
-
 static bool is_signed(uint8_t type)
 {
 	return type == SS_FIELD_I32 || type == SS_FIELD_I64;
@@ -124,7 +106,7 @@ uint64_t ss_field_u64(struct ss_tasklet_ctx *ctx, const struct ss_record *rec, u
 		return 0;
 	}
 	f = &l->fields[field];
-	w = int_width(f->type);
+	w = f->type == SS_FIELD_BYTES ? 0 : ss_field_width(f);
 	if (!w) {
 		return 0;
 	}
@@ -196,7 +178,7 @@ const uint8_t *ss_field_bytes(struct ss_tasklet_ctx *ctx, const struct ss_record
 		*len = w;
 		return p;
 	}
-	w = f->type == SS_FIELD_BYTES ? f->width : int_width(f->type);
+	w = ss_field_width(f);
 	if ((uint32_t)f->offset + w > rec->len) {
 		return NULL;
 	}

@@ -101,6 +101,9 @@ struct ss_isp_progress {
  *  SS_ISP_POOL_BYTES for instances. */
 uint64_t ss_isp_dram_needed(const struct ss_geometry *geo);
 
+/** Bytes a layout field occupies in a FIXED record; 0 for an unknown type. */
+uint32_t ss_field_width(const struct ss_field *f);
+
 /** \return 0, -SS_EINVAL on a bad argument, -SS_ENOMEM when dram cannot hold the fixed
  *  part plus one page of pool. */
 int ss_isp_init(struct ss_isp **out, struct ss_objstore *os, struct ss_hal *hal, void *dram,
