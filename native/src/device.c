@@ -274,7 +274,7 @@ static int exchange(struct ss_dev *d, struct thread_bufs *b, struct ss_pkt_req *
 		ss_put_le32(b->send.p + offsetof(struct ss_pkt_hdr, crc32c),
 			    ss_pkt_crc32c(0, b->send.p,
 					  SS_PKT_HDR_SIZE +
-					  ss_le32(b->send.p + offsetof(struct ss_pkt_hdr,
+					  ss_get_le32(b->send.p + offsetof(struct ss_pkt_hdr,
 								       payload_len))));
 	}
 	if (rc < 0 && ss_dev_last_reason() == SS_R_BUSY)

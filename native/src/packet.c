@@ -40,33 +40,10 @@ _Static_assert(offsetof(struct ss_pkt_hdr, crc32c) == RQ_CRC, "request layout");
 _Static_assert(offsetof(struct ss_reply_hdr, value2) == RP_VALUE2, "reply layout");
 _Static_assert(offsetof(struct ss_reply_hdr, crc32c) == RP_CRC, "reply layout");
 
-static uint32_t crc_table[256];
-
-static void crc_init(void)
-{
-	for (uint32_t i = 0; i < 256; i++) {
-		uint32_t c = i;
-
-		for (int k = 0; k < 8; k++)
-			c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
-		crc_table[i] = c;
-	}
-}
-
 uint32_t ss_pkt_crc32c(uint32_t crc, const void *data, size_t len)
 {
-	static int ready;
-	const uint8_t *p = data;
-
-	/* Benign race: every thread computes the same table. */
-	if (!__atomic_load_n(&ready, __ATOMIC_ACQUIRE)) {
-		crc_init();
-		__atomic_store_n(&ready, 1, __ATOMIC_RELEASE);
-	}
-	crc = ~crc;
-	while (len--)
-		crc = crc_table[(crc ^ *p++) & 0xFF] ^ (crc >> 8);
-	return ~crc;
+	/* the firmware's own CRC-32C: one implementation for both ends of the link */
+	return ss_crc32c(crc, data, len);
 }
 
 size_t ss_pkt_wire_size(size_t payload_len)
@@ -128,11 +105,11 @@ int ss_pkt_decode_reply(const uint8_t *buf, size_t len, uint16_t opcode, uint32_
 		*why = "reply shorter than its header";
 		return -EBADMSG;
 	}
-	if (ss_le32(buf + RP_MAGIC) != SS_REPLY_MAGIC) {
+	if (ss_get_le32(buf + RP_MAGIC) != SS_REPLY_MAGIC) {
 		*why = "reply has a bad magic";
 		return -EBADMSG;
 	}
-	out->payload_len = ss_le32(buf + RP_PAYLOAD_LEN);
+	out->payload_len = ss_get_le32(buf + RP_PAYLOAD_LEN);
 	if (out->payload_len > len - SS_PKT_HDR_SIZE) {
 		*why = "reply payload_len exceeds the transfer";
 		return -EBADMSG;
@@ -141,17 +118,17 @@ int ss_pkt_decode_reply(const uint8_t *buf, size_t len, uint16_t opcode, uint32_
 	memset(hdr + RP_CRC, 0, 4);
 	crc = ss_pkt_crc32c(0, hdr, SS_PKT_HDR_SIZE);
 	crc = ss_pkt_crc32c(crc, buf + SS_PKT_HDR_SIZE, out->payload_len);
-	want = ss_le32(buf + RP_CRC);
+	want = ss_get_le32(buf + RP_CRC);
 	if (crc != want) {
 		*why = "reply CRC-32C mismatch";
 		return -EBADMSG;
 	}
-	if (ss_le16(buf + RP_VERSION) != SS_PROTO_VERSION) {
+	if (ss_get_le16(buf + RP_VERSION) != SS_PROTO_VERSION) {
 		*why = "reply has an unsupported protocol version";
 		return -EPROTO;
 	}
-	out->opcode = ss_le16(buf + RP_OPCODE);
-	out->tag = ss_le32(buf + RP_TAG);
+	out->opcode = ss_get_le16(buf + RP_OPCODE);
+	out->tag = ss_get_le32(buf + RP_TAG);
 	if (out->opcode != opcode) {
 		*why = "reply opcode is not the request's";
 		return -EPROTO;
@@ -160,11 +137,11 @@ int ss_pkt_decode_reply(const uint8_t *buf, size_t len, uint16_t opcode, uint32_
 		*why = "reply tag is not the request's";
 		return -EPROTO;
 	}
-	out->status = (int32_t)ss_le32(buf + RP_STATUS);
-	out->reason = ss_le32(buf + RP_REASON);
-	out->value0 = ss_le64(buf + RP_VALUE0);
-	out->value1 = ss_le64(buf + RP_VALUE1);
-	out->value2 = ss_le64(buf + RP_VALUE2);
+	out->status = (int32_t)ss_get_le32(buf + RP_STATUS);
+	out->reason = ss_get_le32(buf + RP_REASON);
+	out->value0 = ss_get_le64(buf + RP_VALUE0);
+	out->value1 = ss_get_le64(buf + RP_VALUE1);
+	out->value2 = ss_get_le64(buf + RP_VALUE2);
 	out->payload = buf + SS_PKT_HDR_SIZE;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ss_rt.h"
 #include "ss_proto.h"
 
 /* Request header fields the caller chooses (magic, version, payload_len, crc are set by
@@ -65,43 +66,9 @@ int ss_pkt_decode_reply(const uint8_t *buf, size_t len, uint16_t opcode, uint32_
  *  (0 to start). */
 uint32_t ss_pkt_crc32c(uint32_t crc, const void *data, size_t len);
 
-static inline void ss_put_le16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static inline void ss_put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static inline void ss_put_le64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static inline uint16_t ss_le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static inline uint32_t ss_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
-	       ((uint32_t)p[3] << 24);
-}
-
-static inline uint64_t ss_le64(const uint8_t *p)
-{
-	return (uint64_t)ss_le32(p) | ((uint64_t)ss_le32(p + 4) << 32);
-}
-
 /* Little-endian field `f` of wire structure `struct T` at p. */
-#define SS_WIRE16(p, T, f) ss_le16((const uint8_t *)(p) + offsetof(struct T, f))
-#define SS_WIRE32(p, T, f) ss_le32((const uint8_t *)(p) + offsetof(struct T, f))
-#define SS_WIRE64(p, T, f) ss_le64((const uint8_t *)(p) + offsetof(struct T, f))
+#define SS_WIRE16(p, T, f) ss_get_le16((const uint8_t *)(p) + offsetof(struct T, f))
+#define SS_WIRE32(p, T, f) ss_get_le32((const uint8_t *)(p) + offsetof(struct T, f))
+#define SS_WIRE64(p, T, f) ss_get_le64((const uint8_t *)(p) + offsetof(struct T, f))
 
 #endif

@@ -157,7 +157,7 @@ static int read_body(struct unix_transport *u, struct ux_req *r, uint32_t len, c
 			snprintf(why, WHY_MAX, "the daemon went away mid-reply");
 			return -ECONNRESET;
 		}
-		n = ss_le32(r->model);
+		n = ss_get_le32(r->model);
 		if ((uint64_t)n * 8 + 8 != len) {
 			snprintf(why, WHY_MAX, "the daemon's model counters say %u fields in %u bytes",
 				 n, len);

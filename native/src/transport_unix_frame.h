@@ -84,9 +84,9 @@ enum ss_ux_model_index {
 /* The counter at index i of a model reply of len bytes (8 + 8 N); 0 past N. */
 static inline uint64_t ss_ux_model_at(const uint8_t *b, uint32_t len, uint32_t i)
 {
-	uint32_t n = ss_le32(b);
+	uint32_t n = ss_get_le32(b);
 
-	return i < n && 8u + 8u * i + 8u <= len ? ss_le64(b + 8 + 8 * i) : 0;
+	return i < n && 8u + 8u * i + 8u <= len ? ss_get_le64(b + 8 + 8 * i) : 0;
 }
 
 static inline void ss_ux_decode_model(const uint8_t *b, uint32_t len, struct ss_dev_model *m)
@@ -116,15 +116,15 @@ static inline void ss_ux_decode_model(const uint8_t *b, uint32_t len, struct ss_
 /* \return 0, or -EBADMSG when the header is not a reply header. */
 static inline int ss_ux_decode_reply(const uint8_t *h, struct ss_ux_reply_hdr *r)
 {
-	if (ss_le32(h) != SS_UX_REPLY_MAGIC)
+	if (ss_get_le32(h) != SS_UX_REPLY_MAGIC)
 		return -EBADMSG;
-	r->tag = ss_le32(h + 4);
+	r->tag = ss_get_le32(h + 4);
 	r->scsi_status = h[8];
 	r->sense_len = h[9];
 	if (r->sense_len > SS_UX_SENSE_MAX)
 		return -EBADMSG;
 	memcpy(r->sense, h + 12, SS_UX_SENSE_MAX);
-	r->data_len = ss_le32(h + 44);
+	r->data_len = ss_get_le32(h + 44);
 	return 0;
 }
 

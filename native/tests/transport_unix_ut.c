@@ -332,7 +332,7 @@ static void *model_fake_main(void *arg)
 		static const uint8_t zero[24];
 
 		f->request_ok = got == sizeof(req) && !memcmp(req, "SSDM", 4) &&
-				ss_le32(req + 4) == 0 && !memcmp(req + 8, zero, 24);
+				ss_get_le32(req + 4) == 0 && !memcmp(req + 8, zero, 24);
 		if (write(fd, f->reply, f->reply_len) < 0)
 			perror("fake daemon write");
 		usleep(100000);
