@@ -97,6 +97,7 @@ void fw_block_write(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t
 		    uint32_t sectors, const uint8_t *data, uint32_t len,
 		    struct ss_ata_result *res)
 {
+	fw_ra_invalidate(fw);
 	uint32_t spp = fw->sectors_per_page;
 	uint32_t done = 0;
 
@@ -181,6 +182,7 @@ static int trim_range(struct ss_fw *fw, uint64_t lba, uint64_t sectors)
 void fw_block_trim(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8_t *data,
 		   uint32_t len, struct ss_ata_result *res)
 {
+	fw_ra_invalidate(fw);
 	uint32_t blocks = tf->count;
 	uint32_t n = len / DSM_ENTRY;
 

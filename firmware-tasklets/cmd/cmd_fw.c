@@ -26,6 +26,7 @@ static uint64_t own_bytes(const struct ss_geometry *geo)
 	       SS_ALIGN_UP((uint64_t)FW_REPLY_SLOTS * sizeof(uint16_t), REGION_ALIGN) +
 	       SS_ALIGN_UP((uint64_t)FW_REPLY_HEAP_BYTES, REGION_ALIGN) +
 	       SS_ALIGN_UP((uint64_t)geo->page_size, REGION_ALIGN) +
+	       SS_ALIGN_UP((uint64_t)FW_READAHEAD_BYTES, REGION_ALIGN) +
 	       SS_ALIGN_UP((uint64_t)FW_LIST_BATCH * sizeof(struct ss_dirent), REGION_ALIGN) +
 	       SS_ALIGN_UP((uint64_t)FW_EXTENTS_MAX * sizeof(struct ss_extent), REGION_ALIGN) +
 	       REGION_ALIGN;
@@ -58,6 +59,8 @@ static int carve(struct ss_hal *hal, struct ss_fw **out, struct regions *r)
 	fw->heap_order = ss_arena_alloc(&a, FW_REPLY_SLOTS * sizeof(uint16_t), REGION_ALIGN);
 	fw->heap = ss_arena_alloc(&a, FW_REPLY_HEAP_BYTES, REGION_ALIGN);
 	fw->page_buf = ss_arena_alloc(&a, geo->page_size, REGION_ALIGN);
+	fw->ra_buf = ss_arena_alloc(&a, FW_READAHEAD_BYTES, REGION_ALIGN);
+	ss_memset(&fw->ra, 0, sizeof(fw->ra));
 	fw->dirents = ss_arena_alloc(&a, FW_LIST_BATCH * sizeof(struct ss_dirent), REGION_ALIGN);
 	fw->extents = ss_arena_alloc(&a, FW_EXTENTS_MAX * sizeof(struct ss_extent), REGION_ALIGN);
 	fw->heap_size = FW_REPLY_HEAP_BYTES;
@@ -65,7 +68,7 @@ static int carve(struct ss_hal *hal, struct ss_fw **out, struct regions *r)
 	r->isp_size = ss_isp_dram_needed(geo);
 	r->ftl = ss_arena_alloc(&a, (size_t)r->ftl_size, REGION_ALIGN);
 	r->isp = ss_arena_alloc(&a, (size_t)r->isp_size, REGION_ALIGN);
-	if (!fw->replies || !fw->heap_order || !fw->heap || !fw->page_buf || !fw->dirents ||
+	if (!fw->replies || !fw->heap_order || !fw->heap || !fw->page_buf || !fw->ra_buf || !fw->dirents ||
 	    !fw->extents || !r->ftl || !r->isp) {
 		return -SS_ENOMEM;
 	}

@@ -24,6 +24,7 @@
 #define FW_REPLY_SLOTS ((FW_MAX_SESSIONS + 1u) * FW_QUEUE_DEPTH)
 /* Reply payloads live here until received; it holds at least one largest reply. */
 #define FW_REPLY_HEAP_BYTES (4u << 20)
+#define FW_READAHEAD_BYTES (1u << 20)
 #define FW_MAX_INSTANCES 256u
 #define FW_PATH_MAX 4096u
 #define FW_LIST_BATCH 16u
@@ -86,6 +87,20 @@ struct fw_lifetime {
 	uint32_t clean;      /* 1 after a clean shutdown */
 };
 
+/* The read-ahead buffer's contents and the sequential-stream detector (cmd_readahead.c). */
+struct fw_readahead {
+	bool valid;
+	ss_oid_t oid;
+	uint64_t off;          /* object bytes [off, off + len) are in the buffer */
+	uint32_t len;
+	uint64_t size;         /* the object's version they were read from */
+	uint64_t mtime_ns;
+	uint64_t ctime_ns;
+	uint64_t page_writes;
+	ss_oid_t last_oid;     /* where the previous READ ended */
+	uint64_t last_end;
+};
+
 struct ss_fw {
 	struct ss_hal *hal;
 	struct ss_ftl *ftl;
@@ -100,6 +115,8 @@ struct ss_fw {
 	uint32_t meta_pages;
 
 	uint8_t *page_buf;
+	uint8_t *ra_buf;           /* FW_READAHEAD_BYTES */
+	struct fw_readahead ra;
 	struct ss_dirent *dirents;
 	struct ss_extent *extents;
 	struct ss_obj_stat st;
@@ -145,6 +162,15 @@ void fw_block_write(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t
 void fw_block_trim(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8_t *data,
 		   uint32_t len, struct ss_ata_result *res);
 void fw_block_flush(struct ss_fw *fw, struct ss_ata_result *res);
+
+/* cmd_readahead.c */
+void fw_ra_invalidate(struct ss_fw *fw);
+/* \return true when [off, off+len) (clipped to the object's size) came from the buffer. */
+bool fw_ra_serve(struct ss_fw *fw, ss_oid_t oid, uint64_t off, uint32_t len, uint8_t *out,
+		 uint32_t *nread);
+/* After a READ of `len` at `off` that returned `nread`: read ahead if the stream is
+ * sequential and the buffer does not hold the next request already. */
+void fw_ra_advance(struct ss_fw *fw, ss_oid_t oid, uint64_t off, uint32_t len, uint32_t nread);
 
 /* cmd_identify.c */
 void fw_identify(struct ss_fw *fw, uint8_t *sector);

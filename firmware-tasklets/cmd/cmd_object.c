@@ -119,12 +119,36 @@ static uint32_t decode(const struct ss_ata_taskfile *tf, const uint8_t *data, ui
 	return SS_R_OK;
 }
 
+/* Whether an opcode may change object data (and so the read-ahead buffer's validity). */
+static bool may_change_data(uint16_t opcode)
+{
+	switch (opcode) {
+	case SS_OP_READ:
+	case SS_OP_LOOKUP:
+	case SS_OP_STAT:
+	case SS_OP_LIST:
+	case SS_OP_EXTENTS:
+	case SS_OP_READ_OBJECT:
+	case SS_OP_DRIVE_INFO:
+	case SS_OP_FSSTAT:
+	case SS_OP_COUNTERS:
+	case SS_OP_OPEN_SESSION:
+	case SS_OP_CLOSE_SESSION:
+		return false;
+	default:
+		return true;
+	}
+}
+
 static void execute(struct ss_fw *fw, const struct fw_req *rq, struct fw_reply *slot,
 		    struct fw_rep *rep)
 {
 	uint16_t sid;
 	int rc;
 
+	if (may_change_data(rq->opcode)) {
+		fw_ra_invalidate(fw);
+	}
 	switch (rq->opcode) {
 	case SS_OP_OPEN_SESSION:
 		rc = fw_session_open(fw, &sid);

@@ -104,7 +104,8 @@ static int execute(struct ss_emu_drive *d, struct cmd *c)
 	ss_hal_set_timeline(d->hal, SS_HAL_TL_HOST);
 	memset(&res, 0, sizeof(res));
 	ss_fw_ata_command(d->fw, &sc.tf, c->data, c->len, &res);
-	ss_hal_barrier(d->hal);
+	/* No barrier: the command completes with its own work, not with its write-behind
+	 * programs or read-ahead (emu_model_cmd_end). */
 	c->completion_ns = emu_flash_cmd_end(d->flash,
 		c->dir == SS_EMU_DIR_FROM_DRIVE && !(res.status & SS_ATA_STATUS_ERR) ? c->len : 0);
 	if (!(bg & SS_FW_BG_ISP)) {

@@ -46,7 +46,14 @@ struct emu_block {
 struct emu_cursor {
 	uint64_t issue;   /* operations on this timeline start no earlier */
 	uint64_t last;    /* latest completion issued on it */
+	uint64_t behind;  /* host: latest program (write-behind), not waited for by commands */
+	uint64_t ahead;   /* host: latest read-ahead, waited for only when its data is used */
 };
+
+/* Host programs are write-behind: their data sits in a DRAM write buffer of this many
+ * bytes until programmed, and a command completes only once the programs issued more
+ * than a buffer's worth of pages before its own have freed their slots. */
+#define EMU_WRITE_BUFFER_BYTES (4u << 20)
 
 /* Timing and energy model: resource timelines plus counted operations. Each hal timeline
  * has its own view of when every die and channel is free (host I/O never queues behind
@@ -61,6 +68,10 @@ struct emu_model {
 	uint64_t isp_free;
 	struct emu_cursor cur[EMU_TIMELINES];
 	int tl;
+	int reading_ahead;        /* host reads are read-ahead (see ss_hal read_ahead) */
+	uint64_t *wb_end;         /* [wb_slots] write buffer: each slot's program completion */
+	uint32_t wb_slots;
+	uint32_t wb_next;
 	uint64_t now;             /* device clock: the latest completion of anything */
 	struct ss_emu_counters c; /* counts and busy times; energy filled on snapshot */
 };
@@ -75,6 +86,11 @@ uint64_t emu_model_program(struct emu_model *m, uint32_t die, uint64_t bytes);
 uint64_t emu_model_erase(struct emu_model *m, uint32_t die);
 void emu_model_isp(struct emu_model *m, uint64_t instr, uint64_t dram, uint64_t pages);
 void emu_model_barrier(struct emu_model *m);
+/* Host timeline: a sync makes the command wait for every program issued so far. */
+void emu_model_sync(struct emu_model *m);
+/* Host timeline: reads are read-ahead while `on`; a wait makes the command wait for them. */
+void emu_model_read_ahead(struct emu_model *m, int on);
+void emu_model_read_ahead_wait(struct emu_model *m);
 /* The current timeline's clock: the device clock on the host timeline, else the
  * timeline's own (its issue cursor or latest completion, whichever is later). */
 uint64_t emu_model_now(const struct emu_model *m);
@@ -84,7 +100,8 @@ uint64_t emu_model_now(const struct emu_model *m);
  * command's completion). Other timelines are not touched. */
 uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t floor, uint64_t bytes_in);
 uint64_t emu_model_cmd_end(struct emu_model *m, uint64_t bytes_out);
-/* Timeline `tl` issues nothing earlier than `t` (a host command it was idle at). */
+/* Timeline `tl` issues nothing earlier than `t` (a host command it was idle at), nor
+ * before the host's write-behind programs have finished. */
 void emu_model_release(struct emu_model *m, int tl, uint64_t t);
 void emu_model_snapshot(const struct emu_model *m, struct ss_emu_counters *out);
 

@@ -210,6 +210,7 @@ static int op_sync(void *ctx)
 
 	pthread_mutex_lock(&f->lock);
 	f->model.c.syncs++;
+	emu_model_sync(&f->model);
 	if (fdatasync(f->fd) != 0) {
 		rc = refuse(f, -SS_EIO, "sync: %s", strerror(errno));
 	}
@@ -223,6 +224,24 @@ static void op_barrier(void *ctx)
 
 	pthread_mutex_lock(&f->lock);
 	emu_model_barrier(&f->model);
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void op_read_ahead(void *ctx, int on)
+{
+	struct ss_emu_flash *f = ctx;
+
+	pthread_mutex_lock(&f->lock);
+	emu_model_read_ahead(&f->model, on);
+	pthread_mutex_unlock(&f->lock);
+}
+
+static void op_read_ahead_wait(void *ctx)
+{
+	struct ss_emu_flash *f = ctx;
+
+	pthread_mutex_lock(&f->lock);
+	emu_model_read_ahead_wait(&f->model);
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -316,6 +335,8 @@ static const struct ss_hal_ops emu_hal_ops = {
 	.set_timeline = op_set_timeline,
 	.isp_account = op_isp_account,
 	.now_ns = op_now_ns,
+	.read_ahead = op_read_ahead,
+	.read_ahead_wait = op_read_ahead_wait,
 };
 
 /* The geometry and endurance of a new image: the options, else the profile. */

@@ -13,6 +13,12 @@
  * happened to interleave in wall-clock time. Busy times summed over dies and channels may
  * therefore exceed what one die or channel could do.
  *
+ * Write-behind and read-ahead, on the host timeline only: a program occupies its die and
+ * channel as usual but a host command does not wait for it (the data is in the drive's
+ * DRAM write buffer, EMU_WRITE_BUFFER_BYTES) unless the buffer is full or the command
+ * syncs (FLUSH, FUA); a read issued as read-ahead does not hold up the command that
+ * issues it, only the later one that waits for its data.
+ *
  * Clocks: the host clock is the completion of the host timeline's latest work, and a host
  * command arrives at max(host clock, floor) (floor: the wall clock in realtime mode). The
  * ISP and background cursors move up to a command only when the drive releases them (it
@@ -34,7 +40,9 @@ int emu_model_init(struct emu_model *m, const struct ss_emu_profile *p,
 	m->dies = ss_geo_dies(g);
 	m->die_free = calloc((size_t)EMU_TIMELINES * m->dies, sizeof(*m->die_free));
 	m->chan_free = calloc((size_t)EMU_TIMELINES * m->channels, sizeof(*m->chan_free));
-	if (m->die_free == NULL || m->chan_free == NULL) {
+	m->wb_slots = SS_MAX(1u, EMU_WRITE_BUFFER_BYTES / SS_MAX(1u, g->page_size));
+	m->wb_end = calloc(m->wb_slots, sizeof(*m->wb_end));
+	if (m->die_free == NULL || m->chan_free == NULL || m->wb_end == NULL) {
 		emu_model_fini(m);
 		return -SS_ENOMEM;
 	}
@@ -45,8 +53,10 @@ void emu_model_fini(struct emu_model *m)
 {
 	free(m->die_free);
 	free(m->chan_free);
+	free(m->wb_end);
 	m->die_free = NULL;
 	m->chan_free = NULL;
+	m->wb_end = NULL;
 }
 
 /** \return ns to move `bytes` at `bytes_per_s`, rounded up. */
@@ -90,6 +100,11 @@ uint64_t emu_model_read(struct emu_model *m, uint32_t die, uint64_t bytes)
 	m->c.channel_busy_ns += xfer;
 	m->c.page_reads++;
 	m->c.bytes_read += bytes;
+	if (m->tl == SS_HAL_TL_HOST && m->reading_ahead) {
+		m->cur[m->tl].ahead = SS_MAX(m->cur[m->tl].ahead, xstart + xfer);
+		m->now = SS_MAX(m->now, xstart + xfer);
+		return xstart + xfer;
+	}
 	return done(m, xstart + xfer);
 }
 
@@ -106,6 +121,18 @@ uint64_t emu_model_program(struct emu_model *m, uint32_t die, uint64_t bytes)
 	m->c.channel_busy_ns += xfer;
 	m->c.page_programs++;
 	m->c.bytes_programmed += bytes;
+	if (m->tl == SS_HAL_TL_HOST) {
+		struct emu_cursor *c = &m->cur[m->tl];
+		uint64_t *slot = &m->wb_end[m->wb_next];
+
+		/* The page takes the buffer slot of the program a buffer's worth earlier. */
+		c->last = SS_MAX(c->last, *slot);
+		*slot = end;
+		m->wb_next = (m->wb_next + 1) % m->wb_slots;
+		c->behind = SS_MAX(c->behind, end);
+		m->now = SS_MAX(m->now, end);
+		return end;
+	}
 	return done(m, end);
 }
 
@@ -140,7 +167,28 @@ void emu_model_barrier(struct emu_model *m)
 {
 	struct emu_cursor *c = &m->cur[m->tl];
 
-	c->issue = SS_MAX(c->issue, c->last);
+	/* All earlier work, write-behind and read-ahead included, as the hal promises. */
+	c->issue = SS_MAX(c->issue, SS_MAX(c->last, SS_MAX(c->behind, c->ahead)));
+}
+
+void emu_model_sync(struct emu_model *m)
+{
+	struct emu_cursor *c = &m->cur[m->tl];
+
+	c->last = SS_MAX(c->last, c->behind);
+}
+
+void emu_model_read_ahead(struct emu_model *m, int on)
+{
+	m->reading_ahead = on;
+}
+
+void emu_model_read_ahead_wait(struct emu_model *m)
+{
+	struct emu_cursor *c = &m->cur[m->tl];
+
+	c->issue = SS_MAX(c->issue, c->ahead);
+	c->last = SS_MAX(c->last, c->ahead);
 }
 
 uint64_t emu_model_now(const struct emu_model *m)
@@ -169,6 +217,9 @@ uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t floor, uint64_t bytes
 
 void emu_model_release(struct emu_model *m, int tl, uint64_t t)
 {
+	/* Work queued by a command may read the pages it wrote: it starts once they are
+	 * programmed (the host's view of the dies is not the other timelines'). */
+	t = SS_MAX(t, m->cur[SS_HAL_TL_HOST].behind);
 	m->cur[tl].issue = SS_MAX(m->cur[tl].issue, t);
 }
 

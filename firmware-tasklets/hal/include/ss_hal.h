@@ -88,6 +88,16 @@ struct ss_hal_ops {
 
 	/** Current modelled device time, ns. */
 	uint64_t (*now_ns)(void *ctx);
+
+	/**
+	 * Optional (NULL: reads are ordinary). While `on`, host-timeline page reads are
+	 * read-ahead into device DRAM: they use dies and channels as usual, but the host
+	 * command issuing them does not wait for them.
+	 */
+	void (*read_ahead)(void *ctx, int on);
+
+	/** Optional. The current host command waits for every read-ahead issued so far. */
+	void (*read_ahead_wait)(void *ctx);
 };
 
 struct ss_hal {
@@ -125,6 +135,18 @@ static inline void ss_hal_set_timeline(struct ss_hal *h, enum ss_hal_timeline tl
 static inline void ss_hal_isp_account(struct ss_hal *h, uint64_t instr, uint64_t dram, uint64_t pages)
 {
 	h->ops->isp_account(h->ctx, instr, dram, pages);
+}
+static inline void ss_hal_read_ahead(struct ss_hal *h, int on)
+{
+	if (h->ops->read_ahead) {
+		h->ops->read_ahead(h->ctx, on);
+	}
+}
+static inline void ss_hal_read_ahead_wait(struct ss_hal *h)
+{
+	if (h->ops->read_ahead_wait) {
+		h->ops->read_ahead_wait(h->ctx);
+	}
 }
 static inline uint64_t ss_hal_now_ns(struct ss_hal *h) { return h->ops->now_ns(h->ctx); }
 
