@@ -1,8 +1,10 @@
 package org.smartssd.mapreduce;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 
+import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -10,16 +12,24 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.smartssd.device.Extent;
+import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.fs.SmartSsdFileSystem;
 
 /**
- * Splits of {@code smartssd://} files for device jobs. Hadoop's own {@link FileInputFormat}
- * computes them: the file system's block locations (slices of the file on its drive, naming
- * the host that holds the drive, so the scheduler places each map next to its drive) cut by
- * the usual {@code mapreduce.input.fileinputformat.split.minsize/maxsize}. Split bounds need
- * not fall on record or page bounds: the drive gives each record to the split holding its
- * first byte. The reader runs the job's tasklet over its split ({@link TaskletRunReader}).
+ * Splits of {@code smartssd://} files for device jobs, from the file's extents on its drive:
+ * one split per extent, an extent longer than the split size (Hadoop's
+ * {@code mapreduce.input.fileinputformat.split.minsize/maxsize} against the file's block
+ * size) cut into slices of that size as {@link FileInputFormat} cuts a file (a last slice up
+ * to 10 % over stays whole), and a last extent shorter than 10 % of the split size joined to
+ * the split before it. Every split names the host of the file's drive (its block locations), so
+ * the scheduler places each map next to its drive. An inline (packed) object has no extents
+ * and is cut like one extent. Split bounds need not fall on record or page bounds: the drive
+ * gives each record to the split holding its first byte. The reader runs the job's tasklet
+ * over its split ({@link TaskletRunReader}). Cost: one LOOKUP and one EXTENTS command per
+ * file (one more per 256 extents).
  */
 public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletRun> {
     @Override
@@ -31,6 +41,82 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
     @Override
     protected boolean isSplitable(JobContext context, Path file) {
         return true;
+    }
+
+    private static final double SPLIT_SLOP = 1.1;
+
+    @Override
+    public List<InputSplit> getSplits(JobContext job) throws IOException {
+        long minSize = Math.max(getFormatMinSplitSize(), getMinSplitSize(job));
+        long maxSize = getMaxSplitSize(job);
+        List<InputSplit> splits = new ArrayList<>();
+        List<FileStatus> files = listStatus(job);
+        for (FileStatus f : files) {
+            long splitSize = computeSplitSize(f.getBlockSize(), minSize, maxSize);
+            splits.addAll(fileSplits(job, f, splitSize));
+        }
+        job.getConfiguration().setLong(NUM_INPUT_FILES, files.size());
+        return splits;
+    }
+
+    private List<FileSplit> fileSplits(JobContext job, FileStatus f, long splitSize)
+            throws IOException {
+        Path path = f.getPath();
+        long len = f.getLen();
+        List<FileSplit> out = new ArrayList<>();
+        if (len == 0) {
+            out.add(makeSplit(path, 0, 0, new String[0]));
+            return out;
+        }
+        DeviceAccess acc = DeviceAccess.of(path, job.getConfiguration());
+        BlockLocation[] locs = acc.fs().getFileBlockLocations(f, 0, len);
+        String[] hosts = locs.length == 0 ? new String[0] : locs[0].getHosts();
+        long last = 0; // start of the last split
+        for (long[] run : runs(acc.device(), acc.stat().oid(), len)) {
+            long at = run[0];
+            long runEnd = run[1];
+            if (runEnd == len && runEnd - at < splitSize / 10 && !out.isEmpty()) {
+                out.set(out.size() - 1, makeSplit(path, last, runEnd - last, hosts));
+                continue;
+            }
+            while ((double) (runEnd - at) / splitSize > SPLIT_SLOP) {
+                out.add(makeSplit(path, at, splitSize, hosts));
+                at += splitSize;
+            }
+            out.add(makeSplit(path, at, runEnd - at, hosts));
+            last = at;
+        }
+        return out;
+    }
+
+    /**
+     * The byte runs [start, end) of a file's extents in file order, within [0, len); the
+     * whole file as one run when the object has no extents (stored inline).
+     */
+    private static List<long[]> runs(SmartSsdDevice dev, long oid, long len)
+            throws IOException {
+        List<long[]> runs = new ArrayList<>();
+        long at = 0;
+        while (at < len) {
+            long before = at;
+            for (Extent e : dev.extents(oid, at, len - at)) {
+                long t = Math.min(e.offset() + e.sectors() * 512, len);
+                if (t > at) {
+                    runs.add(new long[] {at, t});
+                    at = t;
+                }
+            }
+            if (at == before) {
+                break;
+            }
+        }
+        if (at == 0) {
+            runs.add(new long[] {0, len});
+        } else if (at < len) {
+            throw new IOException("extents of object " + oid + " cover " + at + " of its "
+                    + len + " bytes");
+        }
+        return runs;
     }
 
     /** Refuses inputs that are not on a Smart SSD, naming them, before any task starts. */
