@@ -16,24 +16,32 @@ static void copy_trimmed(char *dst, const uint8_t *src, size_t n)
 		dst[--n] = '\0';
 }
 
-int ss_dev_drive_info(struct ss_dev *d, struct ss_dev_info *info)
+/* A request without payload whose reply carries one fixed-size wire structure: *p is set
+ * to the reply's payload (in the thread's decode buffer, valid until its next call). */
+static int query_fixed(struct ss_dev *d, uint16_t opcode, uint32_t size, const char *what,
+		       const uint8_t **p)
 {
-	struct ss_pkt_req req = {
-		.opcode = SS_OP_DRIVE_INFO,
-		.reply_max = sizeof(struct ss_drive_info),
-	};
+	struct ss_pkt_req req = { .opcode = opcode, .reply_max = size };
 	struct ss_pkt_reply rep;
-	const uint8_t *p;
 	int rc;
 
 	ss_err_clear();
 	rc = ss_obj_exec(d, &req, NULL, 0, &rep, NULL);
 	if (rc)
 		return rc;
-	if (rep.payload_len < sizeof(struct ss_drive_info))
-		return ss_err(-EPROTO, 0, "DRIVE_INFO reply of %u bytes is short",
-			      rep.payload_len);
-	p = rep.payload;
+	if (rep.payload_len < size)
+		return ss_err(-EPROTO, 0, "%s reply of %u bytes is short", what, rep.payload_len);
+	*p = rep.payload;
+	return 0;
+}
+
+int ss_dev_drive_info(struct ss_dev *d, struct ss_dev_info *info)
+{
+	const uint8_t *p;
+	int rc = query_fixed(d, SS_OP_DRIVE_INFO, sizeof(struct ss_drive_info), "DRIVE_INFO", &p);
+
+	if (rc)
+		return rc;
 	info->proto_version = SS_WIRE32(p, ss_drive_info, proto_version);
 	info->page_size = SS_WIRE32(p, ss_drive_info, page_size);
 	info->channels = SS_WIRE32(p, ss_drive_info, channels);
@@ -49,21 +57,11 @@ int ss_dev_drive_info(struct ss_dev *d, struct ss_dev_info *info)
 
 int ss_dev_fsstat(struct ss_dev *d, struct ss_dev_fsstat *st)
 {
-	struct ss_pkt_req req = {
-		.opcode = SS_OP_FSSTAT,
-		.reply_max = sizeof(struct ss_wire_fsstat),
-	};
-	struct ss_pkt_reply rep;
 	const uint8_t *p;
-	int rc;
+	int rc = query_fixed(d, SS_OP_FSSTAT, sizeof(struct ss_wire_fsstat), "FSSTAT", &p);
 
-	ss_err_clear();
-	rc = ss_obj_exec(d, &req, NULL, 0, &rep, NULL);
 	if (rc)
 		return rc;
-	if (rep.payload_len < sizeof(struct ss_wire_fsstat))
-		return ss_err(-EPROTO, 0, "FSSTAT reply of %u bytes is short", rep.payload_len);
-	p = rep.payload;
 	st->capacity_bytes = SS_WIRE64(p, ss_wire_fsstat, capacity_bytes);
 	st->free_bytes = SS_WIRE64(p, ss_wire_fsstat, free_bytes);
 	st->objects = SS_WIRE32(p, ss_wire_fsstat, objects);
@@ -83,22 +81,11 @@ int ss_dev_flush(struct ss_dev *d)
 
 int ss_dev_counters(struct ss_dev *d, struct ss_dev_counters *c)
 {
-	struct ss_pkt_req req = {
-		.opcode = SS_OP_COUNTERS,
-		.reply_max = sizeof(struct ss_wire_counters),
-	};
-	struct ss_pkt_reply rep;
 	const uint8_t *p;
-	int rc;
+	int rc = query_fixed(d, SS_OP_COUNTERS, sizeof(struct ss_wire_counters), "COUNTERS", &p);
 
-	ss_err_clear();
-	rc = ss_obj_exec(d, &req, NULL, 0, &rep, NULL);
 	if (rc)
 		return rc;
-	if (rep.payload_len < sizeof(struct ss_wire_counters))
-		return ss_err(-EPROTO, 0, "COUNTERS reply of %u bytes is short",
-			      rep.payload_len);
-	p = rep.payload;
 	c->host_page_reads = SS_WIRE64(p, ss_wire_counters, host_page_reads);
 	c->host_page_writes = SS_WIRE64(p, ss_wire_counters, host_page_writes);
 	c->nand_page_reads = SS_WIRE64(p, ss_wire_counters, nand_page_reads);
