@@ -20,11 +20,6 @@ public class NoSuchObjectException extends FileNotFoundException implements Smar
         return errno;
     }
 
-    @Override
-    public Reason reason() {
-        Reason r = Reason.of(reasonCode);
-        return r == null ? Reason.OK : r;
-    }
 
     @Override
     public int reasonCode() {

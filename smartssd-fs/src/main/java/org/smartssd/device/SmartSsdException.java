@@ -23,11 +23,6 @@ public class SmartSsdException extends IOException implements SmartSsdError {
         return errno;
     }
 
-    @Override
-    public Reason reason() {
-        Reason r = Reason.of(reasonCode);
-        return r == null ? Reason.OK : r;
-    }
 
     @Override
     public int reasonCode() {
