@@ -9,6 +9,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <getopt.h>
 #include <poll.h>
 #include <pthread.h>
@@ -16,12 +18,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
+
+#ifdef SS_HAVE_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
 
 #include "ss_emu.h"
 #include "ss_rt.h"
@@ -448,27 +455,61 @@ static void accept_one(int lfd)
 	pthread_attr_destroy(&a);
 }
 
-static int listen_on(const char *path)
+/*
+ * The socket path is only ever a listening socket: bind under a temporary name beside it,
+ * listen, then rename into place, so a client that finds the path can always connect.
+ * A lock file beside the path keeps a second daemon from taking over a live one's path
+ * between its probe and its rename. \return the listening fd, or -1 after a message.
+ */
+static int listen_on(const char *path, int *lock_fd)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char tmp[sizeof(sa.sun_path)], lock[PATH_MAX];
+	struct stat st;
 	int fd, probe;
 
-	if (strlen(path) >= sizeof(sa.sun_path)) {
-		fprintf(stderr, "smartssd-devd: socket path %s is too long\n", path);
+	if (strlen(path) + 16 >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "smartssd-devd: socket path %s is too long (at most %zu bytes)\n",
+			path, sizeof(sa.sun_path) - 17);
 		return -1;
 	}
-	strcpy(sa.sun_path, path);
-	/* A socket file nobody answers on is left over from a killed daemon. */
-	probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-		fprintf(stderr, "smartssd-devd: another daemon is serving %s\n", path);
-		close(probe);
+	snprintf(lock, sizeof(lock), "%s.lock", path);
+	*lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (*lock_fd < 0) {
+		fprintf(stderr, "smartssd-devd: cannot open the lock file %s: %s\n", lock,
+			strerror(errno));
 		return -1;
 	}
-	if (probe >= 0) {
-		close(probe);
+	if (flock(*lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		fprintf(stderr, "smartssd-devd: another daemon is serving %s (it holds %s)\n", path,
+			lock);
+		return -1;
 	}
-	unlink(path);
+	if (lstat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			fprintf(stderr, "smartssd-devd: %s exists and is not a socket; refusing to "
+				"replace it (is --socket pointing at the wrong file?)\n", path);
+			return -1;
+		}
+		strcpy(sa.sun_path, path);
+		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+			fprintf(stderr, "smartssd-devd: another daemon is serving %s\n", path);
+			close(probe);
+			return -1;
+		}
+		if (probe >= 0) {
+			close(probe);
+		}
+		/* A socket nobody answers on is left over from a killed daemon: the rename
+		 * below replaces it. */
+	} else if (errno != ENOENT) {
+		fprintf(stderr, "smartssd-devd: cannot inspect %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", tmp);
+	unlink(tmp);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		perror("smartssd-devd: socket");
@@ -479,9 +520,11 @@ static int listen_on(const char *path)
 		int rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
 
 		umask(old);
-		if (rc != 0 || chmod(path, 0660) != 0 || listen(fd, 64) != 0) {
+		if (rc != 0 || chmod(tmp, 0660) != 0 || listen(fd, 64) != 0 ||
+		    rename(tmp, path) != 0) {
 			fprintf(stderr, "smartssd-devd: cannot listen on %s: %s\n", path,
 				strerror(errno));
+			unlink(tmp);
 			close(fd);
 			return -1;
 		}
@@ -489,13 +532,85 @@ static int listen_on(const char *path)
 	return fd;
 }
 
+/*
+ * Tell whoever started us that the socket listens: "READY=1\n" on --ready-fd (then that fd
+ * is closed; 0-2 are pointed at /dev/null instead so no later open() takes their number),
+ * and sd_notify when systemd's NOTIFY_SOCKET is set.
+ */
+static void signal_ready(int ready_fd, const char *image, const char *sock)
+{
+	static const char line[] = "READY=1\n";
+
+	/* systemd first: a starter that waits on --ready-fd then sees both done */
+#ifdef SS_HAVE_SYSTEMD
+	if (getenv("NOTIFY_SOCKET") != NULL) {
+		int rc = sd_notifyf(0, "READY=1\nSTATUS=serving %s on %s\nMAINPID=%ld", image, sock,
+				    (long)getpid());
+
+		if (rc < 0) {
+			fprintf(stderr, "smartssd-devd: sd_notify failed: %s\n", strerror(-rc));
+		}
+	}
+#else
+	(void)image;
+	(void)sock;
+	if (getenv("NOTIFY_SOCKET") != NULL) {
+		fprintf(stderr, "smartssd-devd: NOTIFY_SOCKET is set but this build has no "
+			"libsystemd; readiness is not notified\n");
+	}
+#endif
+	if (ready_fd >= 0) {
+		ssize_t r;
+
+		do {
+			r = write(ready_fd, line, sizeof(line) - 1);
+		} while (r < 0 && errno == EINTR);
+		if (r != (ssize_t)sizeof(line) - 1) {
+			fprintf(stderr, "smartssd-devd: cannot signal readiness on fd %d: %s\n",
+				ready_fd, strerror(errno));
+		}
+		if (ready_fd <= 2) {
+			int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+			if (null >= 0) {
+				dup2(null, ready_fd);
+				close(null);
+			}
+		} else {
+			close(ready_fd);
+		}
+	}
+}
+
+/* \return the fd named by --ready-fd, or -1 after a message when it is not open. */
+static int parse_ready_fd(const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno != 0 || *end != '\0' || end == arg || v < 0 || v > INT_MAX) {
+		fprintf(stderr, "smartssd-devd: --ready-fd takes a file descriptor number, not "
+			"'%s'\n", arg);
+		return -1;
+	}
+	if (fcntl((int)v, F_GETFD) < 0) {
+		fprintf(stderr, "smartssd-devd: --ready-fd %ld is not an open file descriptor\n", v);
+		return -1;
+	}
+	return (int)v;
+}
+
 static void usage(void)
 {
 	fprintf(stderr,
 		"usage: smartssd-devd --image FILE --socket PATH [--time-mode virtual|realtime]\n"
-		"                     [--format [--profile NAME|PATH]]\n"
+		"                     [--format [--profile NAME|PATH]] [--ready-fd N]\n"
 		"Serves the emulated drive in FILE on the unix socket PATH. --format creates and\n"
-		"formats FILE first (erasing it).\n");
+		"formats FILE first (erasing it). Once PATH accepts connections, the daemon writes\n"
+		"READY=1 and a newline to file descriptor N, and notifies systemd when\n"
+		"NOTIFY_SOCKET is set. PATH.lock beside the socket keeps one daemon per path.\n");
 }
 
 /* Stop accepting, let the queued commands finish, then shut the drive down cleanly. */
@@ -504,7 +619,11 @@ static int shut_down(int lfd, const char *sock)
 	struct conn *c;
 	int rc;
 
+#ifdef SS_HAVE_SYSTEMD
+	sd_notify(0, "STOPPING=1");
+#endif
 	close(lfd);
+	/* Ours to remove: the lock file keeps every other daemon off this path. */
 	unlink(sock);
 	pthread_mutex_lock(&srv.lock);
 	srv.stopping = 1;
@@ -532,13 +651,14 @@ int main(int argc, char **argv)
 		{ "time-mode", required_argument, NULL, 't' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "format", no_argument, NULL, 'f' },
+		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ss_emu_drive_opts o = { 0 };
 	const char *image = NULL, *sock = NULL;
 	char err[512];
-	int format = 0, opt, lfd, sfd, rc, nworkers;
+	int format = 0, opt, lfd, sfd, rc, nworkers, ready_fd = -1, lock_fd = -1;
 	sigset_t sigs;
 	pthread_t workers[SS_EMU_QUEUE_DEPTH];
 
@@ -562,6 +682,12 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			format = 1;
+			break;
+		case 'r':
+			ready_fd = parse_ready_fd(optarg);
+			if (ready_fd < 0) {
+				return 2;
+			}
 			break;
 		default:
 			usage();
@@ -587,7 +713,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "smartssd-devd: %s\n", err);
 		return 1;
 	}
-	lfd = listen_on(sock);
+	lfd = listen_on(sock, &lock_fd);
 	if (lfd < 0 || sfd < 0) {
 		ss_emu_close(srv.drive);
 		return 1;
@@ -598,6 +724,7 @@ int main(int argc, char **argv)
 		pthread_create(&workers[i], NULL, worker, NULL);
 	}
 	fprintf(stderr, "smartssd-devd: serving %s on %s\n", image, sock);
+	signal_ready(ready_fd, image, sock);
 	for (;;) {
 		struct pollfd p[2] = { { .fd = lfd, .events = POLLIN }, { .fd = sfd, .events = POLLIN } };
 
@@ -629,5 +756,6 @@ int main(int argc, char **argv)
 	}
 	pthread_mutex_unlock(&srv.lock);
 	close(sfd);
+	close(lock_fd);
 	return rc == 0 ? 0 : 1;
 }

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ss_devd_spawn.h"
 #include "ss_emu.h"
 
 struct devtest {
@@ -63,41 +64,20 @@ static inline int devtest_format(struct devtest *t, uint32_t max_objects)
 	return devtest_format_geo(t, max_objects, 64);
 }
 
-/* Start smartssd-devd on the image and wait (bounded) until it accepts connections. */
+/* Start smartssd-devd on the image and wait (bounded) for its readiness signal. */
 static inline int devtest_start_daemon(struct devtest *t)
 {
-	struct sockaddr_un sa = {.sun_family = AF_UNIX};
-	pid_t pid = fork();
+	const char *args[] = { "--image", t->image, "--socket", t->sock, NULL };
+	char err[256];
+	int rc = ss_devd_spawn(SS_DEVD_PATH, args, 60000, &t->daemon, err, sizeof(err));
 
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		execl(SS_DEVD_PATH, "smartssd-devd", "--image", t->image, "--socket", t->sock,
-		      (char *)NULL);
-		perror("exec smartssd-devd");
-		_exit(127);
+	if (rc != 0) {
+		t->daemon = 0;
+		fprintf(stderr, "devtest: %s\n", err);
+		return rc;
 	}
-	t->daemon = pid;
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", t->sock);
-	for (int i = 0; i < 1000; i++) {
-		int fd = socket(AF_UNIX, SOCK_STREAM, 0);
-		int ok = fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
-
-		if (fd >= 0)
-			close(fd);
-		if (ok) {
-			snprintf(t->uri, sizeof(t->uri), "unix:%s", t->sock);
-			return 0;
-		}
-		if (waitpid(pid, NULL, WNOHANG) == pid) {
-			t->daemon = 0;
-			fprintf(stderr, "smartssd-devd exited before listening\n");
-			return -ECHILD;
-		}
-		usleep(10000);
-	}
-	fprintf(stderr, "smartssd-devd did not listen on %s\n", t->sock);
-	return -ETIMEDOUT;
+	snprintf(t->uri, sizeof(t->uri), "unix:%s", t->sock);
+	return 0;
 }
 
 static inline void devtest_kill_daemon(struct devtest *t, int sig)

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include "emu_test.h"
+#include "ss_devd_spawn.h"
 #include "ss_emu.h"
 #include "ss_rt.h"
 
@@ -123,31 +124,22 @@ static int read_reply(int fd, struct reply *r)
 	return 0;
 }
 
+static pid_t start_daemon_on(const char *img, const char *path, const char *mode)
+{
+	const char *args[] = { "--image", img, "--socket", path, "--time-mode", mode, NULL };
+	char err[256];
+	pid_t pid;
+
+	if (ss_devd_spawn(SS_DEVD_PATH, args, 60000, &pid, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return pid;
+}
+
 static pid_t start_daemon_mode(const char *mode)
 {
-	pid_t pid = fork();
-
-	if (pid == 0) {
-		execl(SS_DEVD_PATH, "smartssd-devd", "--image", image, "--socket", sock,
-		      "--time-mode", mode, (char *)NULL);
-		_exit(127);
-	}
-	/* wait until it answers on the socket */
-	for (int i = 0; i < 2000; i++) {
-		int fd = connect_sock();
-
-		if (fd >= 0) {
-			close(fd);
-			return pid;
-		}
-		if (waitpid(pid, NULL, WNOHANG) == pid) {
-			return -1;
-		}
-		usleep(10000);
-	}
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	return -1;
+	return start_daemon_on(image, sock, mode);
 }
 
 static pid_t start_daemon(void)
@@ -348,6 +340,179 @@ static void test_daemon_usage_errors(void)
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 2);
 }
 
+/* Status of smartssd-devd run with args to its end (it must fail fast). */
+static int run_to_exit(const char *const *args)
+{
+	const char *argv[16] = { "smartssd-devd" };
+	int status = -1, n = 1;
+	pid_t pid;
+
+	while (*args != NULL && n < 15) {
+		argv[n++] = *args++;
+	}
+	argv[n] = NULL;
+	pid = fork();
+	if (pid == 0) {
+		execv(SS_DEVD_PATH, (char *const *)argv);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static void stop_daemon(pid_t pid)
+{
+	int status = -1;
+
+	kill(pid, SIGTERM);
+	CHECK_EQ(waitpid(pid, &status, 0), pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* One IDENTIFY on a fresh connection: the daemon answers. */
+static int answers(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct reply r;
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0), ok;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
+		close(fd);
+		return 0;
+	}
+	send_request(fd, 1, identify_cdb, 2, 512);
+	ok = read_reply(fd, &r) == 0 && r.status == SS_EMU_SCSI_GOOD;
+	close(fd);
+	return ok;
+}
+
+/* A socket file left by a killed daemon: the new daemon replaces it, and the moment it
+ * signals readiness the path accepts connections (it was refusing them before). */
+static void test_stale_socket_is_replaced_before_ready(void)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat before, after;
+	int stale = socket(AF_UNIX, SOCK_STREAM, 0);
+	pid_t pid;
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", sock);
+	unlink(sock);
+	CHECK_EQ(bind(stale, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	close(stale);   /* the file stays; nobody listens on it */
+	CHECK_EQ(stat(sock, &before), 0);
+	CHECK(connect_sock() < 0);
+	for (int round = 0; round < 5; round++) {
+		pid = start_daemon();
+		CHECK(pid > 0);
+		if (pid <= 0) {
+			return;
+		}
+		CHECK(answers(sock));
+		CHECK_EQ(stat(sock, &after), 0);
+		CHECK(after.st_ino != before.st_ino);
+		kill(pid, SIGKILL);   /* leaves a stale socket again */
+		waitpid(pid, NULL, 0);
+		CHECK_EQ(stat(sock, &before), 0);
+	}
+}
+
+/* --socket at a file that is not a socket (a typo naming the image) deletes nothing. */
+static void test_refuses_a_path_that_is_not_a_socket(void)
+{
+	char other[128];
+	struct stat before, after;
+	const char *on_image[] = { "--image", image, "--socket", image, NULL };
+	const char *on_file[] = { "--image", image, "--socket", other, NULL };
+	FILE *f;
+
+	CHECK_EQ(stat(image, &before), 0);
+	CHECK_EQ(run_to_exit(on_image), 1);
+	CHECK_EQ(stat(image, &after), 0);
+	CHECK_EQ(after.st_ino, before.st_ino);
+	CHECK_EQ(after.st_size, before.st_size);
+	snprintf(other, sizeof(other), "%s/notes.txt", dir);
+	f = fopen(other, "w");
+	CHECK(f != NULL);
+	if (f != NULL) {
+		fputs("keep me\n", f);
+		fclose(f);
+	}
+	CHECK_EQ(run_to_exit(on_file), 1);
+	CHECK_EQ(stat(other, &after), 0);
+	CHECK_EQ(after.st_size, 8);
+	unlink(other);
+}
+
+/* A second daemon on a live daemon's path fails and leaves the first one serving. */
+static void test_live_daemon_keeps_its_path(void)
+{
+	char image2[128];
+	struct ss_emu_drive_opts o = { 0 };
+	char err[256];
+	pid_t pid = start_daemon();
+	const char *second[] = { "--image", image2, "--socket", sock, NULL };
+
+	CHECK(pid > 0);
+	if (pid <= 0) {
+		return;
+	}
+	snprintf(image2, sizeof(image2), "%s/second.img", dir);
+	o.flash.geo.channels = 2;
+	o.flash.geo.ways = 1;
+	o.flash.geo.blocks_per_die = 32;
+	o.flash.geo.pages_per_block = 32;
+	o.flash.geo.page_size = 8192;
+	o.flash.geo.spare_size = 256;
+	CHECK_EQ(ss_emu_format(image2, &o, NULL, err, sizeof(err)), 0);
+	CHECK_EQ(run_to_exit(second), 1);
+	CHECK(answers(sock));
+	stop_daemon(pid);
+	unlink(image2);
+}
+
+static void test_ready_fd_must_be_open(void)
+{
+	const char *args[] = { "--image", image, "--socket", sock, "--ready-fd", "97", NULL };
+	const char *junk[] = { "--image", image, "--socket", sock, "--ready-fd", "x1", NULL };
+
+	CHECK_EQ(run_to_exit(args), 2);
+	CHECK_EQ(run_to_exit(junk), 2);
+}
+
+/* Under systemd (Type=notify) readiness is READY=1 on $NOTIFY_SOCKET. */
+static void test_sd_notify_ready(void)
+{
+#ifdef SS_HAVE_SYSTEMD
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char path[96], msg[512] = "";
+	int nfd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	struct pollfd p = { .fd = nfd, .events = POLLIN };
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/notify", dir);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	CHECK_EQ(bind(nfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	setenv("NOTIFY_SOCKET", path, 1);
+	pid = start_daemon();
+	unsetenv("NOTIFY_SOCKET");
+	CHECK(pid > 0);
+	if (pid <= 0) {
+		close(nfd);
+		return;
+	}
+	/* sd_notify is sent before --ready-fd's line, so it is already queued here */
+	CHECK_EQ(poll(&p, 1, 0), 1);
+	CHECK(recv(nfd, msg, sizeof(msg) - 1, MSG_DONTWAIT) > 0);
+	CHECK_STR_HAS(msg, "READY=1");
+	stop_daemon(pid);
+	close(nfd);
+	unlink(path);
+#else
+	fprintf(stderr, "skip: built without libsystemd (install libsystemd-dev)\n");
+#endif
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -357,6 +522,11 @@ int main(void)
 	RUN(test_daemon);
 	RUN(test_daemon_realtime);
 	RUN(test_daemon_usage_errors);
+	RUN(test_stale_socket_is_replaced_before_ready);
+	RUN(test_refuses_a_path_that_is_not_a_socket);
+	RUN(test_live_daemon_keeps_its_path);
+	RUN(test_ready_fd_must_be_open);
+	RUN(test_sd_notify_ready);
 	emu_test_rmdir(dir);
 	return emu_test_failures ? 1 : 0;
 }

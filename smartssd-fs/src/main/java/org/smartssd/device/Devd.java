@@ -1,14 +1,21 @@
 package org.smartssd.device;
 
+import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 /**
@@ -89,34 +96,140 @@ public final class Devd implements AutoCloseable {
     }
 
     /**
-     * Starts the daemon on {@code image}, serving {@code socket}, and waits until the socket
-     * accepts files to appear (the daemon creates it once it listens).
+     * Starts the daemon on {@code image}, serving {@code socket}, and waits until it signals
+     * readiness: the daemon writes {@code READY=1} on its standard output ({@code --ready-fd
+     * 1}) once the socket listens. The socket file's existence proves nothing (a killed
+     * daemon leaves one behind). The daemon's standard error is kept, its last lines going
+     * into the exception when it fails to start.
      *
      * @param extraArgs further daemon options, passed as they are
      */
     public static Devd start(Path image, Path socket, Duration timeout, String... extraArgs)
             throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(require().toString(), "--image",
-                image.toString(), "--socket", socket.toString()));
-        cmd.addAll(List.of(extraArgs));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-        long deadline = System.nanoTime() + timeout.toNanos();
-        long wait = TimeUnit.MILLISECONDS.toNanos(1);
-        while (!Files.exists(socket)) {
-            if (!p.isAlive()) {
-                throw new IOException(BINARY + " exited with status " + p.exitValue()
-                        + " before listening on " + socket + " (command: " + cmd + ")");
+        List<String> args = new ArrayList<>(List.of("--image", image.toString(), "--socket",
+                socket.toString()));
+        args.addAll(List.of(extraArgs));
+        return start(args, timeout, false);
+    }
+
+    /**
+     * Starts the daemon with {@code daemonArgs} (which name {@code --socket}) and waits for
+     * its readiness signal, as {@link #start(Path, Path, Duration, String...)} does.
+     *
+     * @param inheritStderr the daemon writes its log where this process does (for a daemon
+     *     meant to outlive this process); otherwise its last lines are kept for errors
+     */
+    public static Devd start(List<String> daemonArgs, Duration timeout, boolean inheritStderr)
+            throws IOException {
+        Path socket = socketOf(daemonArgs);
+        List<String> cmd = new ArrayList<>();
+        cmd.add(require().toString());
+        cmd.addAll(daemonArgs);
+        cmd.addAll(List.of("--ready-fd", "1"));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        if (inheritStderr) {
+            pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+        }
+        Process p = pb.start();
+        LogTail log = inheritStderr ? new LogTail()
+                : LogTail.drain(p.getErrorStream(), "smartssd-devd stderr " + socket);
+        CompletableFuture<Boolean> ready = new CompletableFuture<>();
+        Thread watcher = new Thread(() -> ready.complete(readsReady(p.getInputStream())),
+                "smartssd-devd ready " + socket);
+        watcher.setDaemon(true);
+        watcher.start();
+        boolean signalled;
+        try {
+            signalled = ready.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            p.destroyForcibly();
+            throw new IOException(BINARY + " did not signal readiness on " + socket + " within "
+                    + timeout + " (command: " + cmd + ")" + log.describe());
+        } catch (InterruptedException e) {
+            p.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted waiting for " + BINARY
+                    + " to serve " + socket);
+        } catch (ExecutionException e) {
+            p.destroyForcibly();
+            throw new IOException("cannot read " + BINARY + "'s readiness", e.getCause());
+        }
+        if (!signalled) {
+            String status;
+            try {
+                status = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)
+                        ? "exited with status " + p.exitValue() : "closed its readiness pipe";
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                status = "closed its readiness pipe";
             }
-            if (System.nanoTime() - deadline > 0) {
-                p.destroyForcibly();
-                throw new IOException(BINARY + " did not create " + socket + " within "
-                        + timeout);
-            }
-            java.util.concurrent.locks.LockSupport.parkNanos(wait);
-            wait = Math.min(wait * 2, TimeUnit.MILLISECONDS.toNanos(50));
+            p.destroyForcibly();
+            throw new IOException(BINARY + " " + status + " before listening on " + socket
+                    + " (command: " + cmd + ")" + log.describe());
         }
         return new Devd(p, socket);
+    }
+
+    private static Path socketOf(List<String> args) {
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            if (a.equals("--socket") && i + 1 < args.size()) {
+                return Path.of(args.get(i + 1));
+            }
+            if (a.startsWith("--socket=")) {
+                return Path.of(a.substring("--socket=".length()));
+            }
+        }
+        throw new IllegalArgumentException(BINARY + " needs --socket PATH (got " + args + ")");
+    }
+
+    /** True once the daemon's readiness line arrives; false at the end of its output. */
+    private static boolean readsReady(InputStream out) {
+        try (BufferedReader r = new BufferedReader(
+                new InputStreamReader(out, StandardCharsets.US_ASCII))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                if (line.equals("READY=1")) {
+                    return true;
+                }
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        return false;
+    }
+
+    /** The last lines a child wrote on a stream, drained so the child never blocks on it. */
+    private static final class LogTail {
+        private static final int LINES = 20;
+        private final java.util.ArrayDeque<String> lines = new java.util.ArrayDeque<>();
+
+        static LogTail drain(InputStream in, String name) {
+            LogTail tail = new LogTail();
+            Thread t = new Thread(() -> {
+                try (BufferedReader r = new BufferedReader(
+                        new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                    for (String line; (line = r.readLine()) != null; ) {
+                        tail.add(line);
+                    }
+                } catch (IOException e) {
+                    // the child is gone; what was read is kept
+                }
+            }, name);
+            t.setDaemon(true);
+            t.start();
+            return tail;
+        }
+
+        private synchronized void add(String line) {
+            if (lines.size() == LINES) {
+                lines.removeFirst();
+            }
+            lines.addLast(line);
+        }
+
+        synchronized String describe() {
+            return lines.isEmpty() ? "" : "; it said: " + String.join(" | ", lines);
+        }
     }
 
     /** {@code unix:} URI of the served drive. */

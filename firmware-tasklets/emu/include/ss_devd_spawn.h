@@ -1,0 +1,127 @@
+/*
+ * Start smartssd-devd as a child and wait, bounded, for its readiness signal: the daemon
+ * writes "READY=1\n" on the pipe it is given with --ready-fd once its socket listens.
+ * Never a poll on the socket file or a sleep: the file can exist before anyone listens.
+ * Header-only, for the C tests and tools that start daemons.
+ */
+#ifndef SS_DEVD_SPAWN_H
+#define SS_DEVD_SPAWN_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SS_DEVD_READY_LINE "READY=1\n"
+
+static inline long long ss_devd_spawn_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Run `bin` with `args` (NULL-terminated, without argv[0] and without --ready-fd) and wait
+ * up to timeout_ms for READY=1. \return 0 and the child's pid in *pid; or a negative errno
+ * after writing what went wrong into err: -ECHILD when the daemon exited first (its status
+ * is in the message), -ETIMEDOUT when it neither exited nor signalled in time (it is killed).
+ */
+static inline int ss_devd_spawn(const char *bin, const char *const *args, int timeout_ms,
+				pid_t *pid, char *err, size_t err_cap)
+{
+	char fdarg[16], got[sizeof(SS_DEVD_READY_LINE)] = "";
+	const char *argv[64];
+	size_t n = 0, have = 0;
+	long long deadline;
+	int p[2], argc = 0, status;
+	pid_t child;
+
+	argv[argc++] = "smartssd-devd";
+	while (args[n] != NULL && argc < 60) {
+		argv[argc++] = args[n++];
+	}
+	if (pipe(p) != 0 || fcntl(p[0], F_SETFD, FD_CLOEXEC) != 0 ||
+	    fcntl(p[1], F_SETFD, FD_CLOEXEC) != 0) {
+		snprintf(err, err_cap, "pipe: %s", strerror(errno));
+		return -errno;
+	}
+	child = fork();
+	if (child < 0) {
+		snprintf(err, err_cap, "fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -EAGAIN;
+	}
+	if (child == 0) {
+		/* The write end keeps its number but loses close-on-exec. */
+		int w = dup(p[1]);
+
+		snprintf(fdarg, sizeof(fdarg), "%d", w);
+		argv[argc++] = "--ready-fd";
+		argv[argc++] = fdarg;
+		argv[argc] = NULL;
+		execv(bin, (char *const *)argv);
+		fprintf(stderr, "exec %s: %s\n", bin, strerror(errno));
+		_exit(127);
+	}
+	close(p[1]);
+	deadline = ss_devd_spawn_now_ms() + timeout_ms;
+	while (have < sizeof(got) - 1) {
+		long long left = deadline - ss_devd_spawn_now_ms();
+		struct pollfd pf = { .fd = p[0], .events = POLLIN };
+		ssize_t r;
+
+		if (left <= 0) {
+			kill(child, SIGKILL);
+			waitpid(child, NULL, 0);
+			close(p[0]);
+			snprintf(err, err_cap, "%s did not signal readiness within %d ms", bin,
+				 timeout_ms);
+			return -ETIMEDOUT;
+		}
+		if (poll(&pf, 1, (int)left) < 0) {
+			if (errno == EINTR) {
+				continue;
+			}
+			break;
+		}
+		if (pf.revents == 0) {
+			continue;
+		}
+		r = read(p[0], got + have, sizeof(got) - 1 - have);
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r <= 0) {
+			break;   /* end of stream: the daemon closed the pipe without READY */
+		}
+		have += (size_t)r;
+	}
+	close(p[0]);
+	if (have == sizeof(got) - 1 && memcmp(got, SS_DEVD_READY_LINE, have) == 0) {
+		*pid = child;
+		return 0;
+	}
+	/* Not ready: the pipe's end means the daemon is exiting; anything else is killed. */
+	if (have > 0) {
+		kill(child, SIGKILL);
+	}
+	if (waitpid(child, &status, 0) == child && WIFEXITED(status)) {
+		snprintf(err, err_cap, "%s exited with status %d before it was ready", bin,
+			 WEXITSTATUS(status));
+	} else {
+		snprintf(err, err_cap, "%s ended before it was ready (%s)", bin,
+			 have ? "garbled readiness line" : "killed by a signal");
+	}
+	return -ECHILD;
+}
+
+#endif
