@@ -221,21 +221,6 @@ static void test_counters(struct ss_dev *d)
 
 #define LINES 3000
 
-/* Poll (bounded) until the run leaves CREATED/RUNNING. \return the poll's result. */
-static int wait_done(struct ss_dev *d, uint64_t inst, struct ss_dev_progress *p)
-{
-	int rc = 0;
-
-	for (int i = 0; i < 20000; i++) {
-		memset(p, 0, sizeof(*p));
-		rc = ss_dev_tasklet_poll(d, inst, p);
-		if (rc || p->state == SS_DEV_TASKLET_DONE || p->state == SS_DEV_TASKLET_FAILED)
-			return rc;
-		usleep(500);
-	}
-	return -ETIMEDOUT;
-}
-
 static void grep_spec(struct ss_dev_tasklet_spec *spec, uint64_t out)
 {
 	memset(spec, 0, sizeof(*spec));
@@ -284,7 +269,7 @@ static void test_tasklets(struct ss_dev *d)
 	in.offset = 0;
 	in.length = UINT64_MAX;
 	CHECK_EQ(ss_dev_tasklet_execute(d, inst, &in, 1), 0);
-	CHECK_EQ(wait_done(d, inst, &p), 0);
+	CHECK_EQ(devtest_wait_tasklet(d, inst, &p), 0);
 	CHECK_EQ(p.state, SS_DEV_TASKLET_DONE);
 	CHECK_EQ(p.error, 0);
 	CHECK_EQ(p.pages_done, p.pages_total);
@@ -313,7 +298,7 @@ static void test_tasklets(struct ss_dev *d)
 	params[0] = SS_BT_GREP_EMIT;
 	CHECK_EQ(ss_dev_tasklet_create(d, &spec, params, sizeof(params), &inst), 0);
 	CHECK_EQ(ss_dev_tasklet_execute(d, inst, &in, 1), 0);
-	CHECK_EQ(wait_done(d, inst, &p), 0);
+	CHECK_EQ(devtest_wait_tasklet(d, inst, &p), 0);
 	CHECK_EQ(p.state, SS_DEV_TASKLET_DONE);
 	CHECK_EQ(p.output_bytes, (uint64_t)matches * 23 + sizeof(struct ss_bt_trailer));
 	n = ss_dev_tasklet_read(d, inst, 0, outbuf, 46, &p);

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "smartssd/smartssd.h"
 #include "ss_devd_spawn.h"
 #include "ss_emu.h"
 
@@ -78,6 +79,30 @@ static inline int devtest_start_daemon(struct devtest *t)
 	}
 	snprintf(t->uri, sizeof(t->uri), "unix:%s", t->sock);
 	return 0;
+}
+
+/*
+ * Poll a tasklet until it leaves CREATED/RUNNING. The bound (120 s of wall time) only keeps
+ * a broken run from hanging the suite; a sanitized build on a loaded machine is slow.
+ * \return the poll's result, or -ETIMEDOUT after saying so.
+ */
+static inline int devtest_wait_tasklet(struct ss_dev *d, uint64_t inst, struct ss_dev_progress *p)
+{
+	long long deadline = ss_devd_spawn_now_ms() + 120000;
+	int rc;
+
+	for (;;) {
+		memset(p, 0, sizeof(*p));
+		rc = ss_dev_tasklet_poll(d, inst, p);
+		if (rc || p->state == SS_DEV_TASKLET_DONE || p->state == SS_DEV_TASKLET_FAILED)
+			return rc;
+		if (ss_devd_spawn_now_ms() > deadline) {
+			fprintf(stderr, "devtest: tasklet instance %llu still running after 120 s\n",
+				(unsigned long long)inst);
+			return -ETIMEDOUT;
+		}
+		usleep(500);
+	}
 }
 
 static inline void devtest_kill_daemon(struct devtest *t, int sig)

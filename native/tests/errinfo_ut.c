@@ -246,20 +246,6 @@ static void test_capacity_reasons(const char *uri)
 	CHECK_EQ(ss_dev_close(d), 0);
 }
 
-static int wait_done(struct ss_dev *d, uint64_t inst, struct ss_dev_progress *p)
-{
-	int rc = 0;
-
-	for (int i = 0; i < 20000; i++) {
-		memset(p, 0, sizeof(*p));
-		rc = ss_dev_tasklet_poll(d, inst, p);
-		if (rc || p->state == SS_DEV_TASKLET_DONE || p->state == SS_DEV_TASKLET_FAILED)
-			return rc;
-		usleep(500);
-	}
-	return -ETIMEDOUT;
-}
-
 /* Create and run an instance to its end. \return the first error: create's, or the
  * failed run's as the poll reports it. */
 static int create_run(struct ss_dev *d, const struct ss_dev_tasklet_spec *spec,
@@ -275,7 +261,7 @@ static int create_run(struct ss_dev *d, const struct ss_dev_tasklet_spec *spec,
 		return rc;
 	rc = ss_dev_tasklet_execute(d, inst, in, 1);
 	if (!rc)
-		rc = wait_done(d, inst, &p);
+		rc = devtest_wait_tasklet(d, inst, &p);
 	reason = ss_dev_last_reason();
 	ss_dev_last_message_copy(msg, sizeof(msg));
 	CHECK_EQ(ss_dev_tasklet_destroy(d, inst), 0);
@@ -331,7 +317,7 @@ static void test_tasklet_reasons(struct ss_dev *d)
 	spec.step_limit = 100;
 	CHECK_EQ(ss_dev_tasklet_create(d, &spec, grep, sizeof(grep), &inst), 0);
 	CHECK_EQ(ss_dev_tasklet_execute(d, inst, &in, 1), 0);
-	EXPECT(wait_done(d, inst, &p), ETIME, SS_R_TASKLET_STEPS);
+	EXPECT(devtest_wait_tasklet(d, inst, &p), ETIME, SS_R_TASKLET_STEPS);
 	CHECK_EQ(p.state, SS_DEV_TASKLET_FAILED);
 	CHECK_EQ(p.error, -ETIME);
 	CHECK_EQ(ss_dev_tasklet_destroy(d, inst), 0);
@@ -351,7 +337,7 @@ static void test_tasklet_reasons(struct ss_dev *d)
 			CHECK(strstr(ss_dev_last_message(), "TASKLET_RUNNING") != NULL);
 			seen[SS_R_TASKLET_RUNNING] = 1;
 		}
-		CHECK_EQ(wait_done(d, inst, &p), 0);
+		CHECK_EQ(devtest_wait_tasklet(d, inst, &p), 0);
 		CHECK_EQ(p.pages_done, 512);
 		CHECK_EQ(ss_dev_tasklet_destroy(d, inst), 0);
 	}
@@ -370,7 +356,7 @@ static void test_tasklet_reasons(struct ss_dev *d)
 	grep[2] = 0; /* every line matches */
 	CHECK_EQ(ss_dev_tasklet_create(d, &spec, grep, 4, &inst), 0);
 	CHECK_EQ(ss_dev_tasklet_execute(d, inst, &in, 1), 0);
-	EXPECT(wait_done(d, inst, &p), ENOSPC, SS_R_DRIVE_FULL);
+	EXPECT(devtest_wait_tasklet(d, inst, &p), ENOSPC, SS_R_DRIVE_FULL);
 	CHECK_EQ(p.state, SS_DEV_TASKLET_FAILED);
 	CHECK_EQ(ss_dev_tasklet_destroy(d, inst), 0);
 	CHECK_EQ(ss_dev_remove(d, "/t", SS_DEV_REMOVE_RECURSIVE), 0);

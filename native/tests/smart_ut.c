@@ -36,12 +36,13 @@ static uint64_t raw(const struct snap *s, uint8_t id)
 }
 
 /* SMART and COUNTERS at one moment: retried until COUNTERS did not move around SMART
- * (background work may write between two commands). */
+ * (background work may write between two commands), for at most 60 s. */
 static int quiet_snapshot(struct ss_dev *d, struct snap *s)
 {
 	struct ss_dev_counters before;
+	long long deadline = ss_devd_spawn_now_ms() + 60000;
 
-	for (int tries = 0; tries < 50; tries++) {
+	while (ss_devd_spawn_now_ms() < deadline) {
 		if (ss_dev_counters(d, &before))
 			return -1;
 		s->n = ss_dev_smart(d, &s->h, s->a, MAX_ATTRS);
@@ -56,6 +57,7 @@ static int quiet_snapshot(struct ss_dev *d, struct snap *s)
 			return 0;
 		usleep(1000);
 	}
+	fprintf(stderr, "smart: background writes did not pause for 60 s\n");
 	return -1;
 }
 

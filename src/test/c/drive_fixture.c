@@ -1,6 +1,7 @@
 #include "drive_fixture.h"
 
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ss_emu.h"
@@ -105,6 +106,7 @@ void drive_fixture_run(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec
 	char path[64];
 	struct ss_dev_input in = { .oid = oid, .offset = 0, .length = 0 };
 	struct ss_dev_stat st;
+	struct timespec start, now;
 
 	if (ss_dev_stat(f->dev, oid, &st) != 0) {
 		DIE("stat input");
@@ -120,6 +122,7 @@ void drive_fixture_run(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec
 	if (ss_dev_tasklet_execute(f->dev, *instance, &in, 1) != 0) {
 		DIE("execute");
 	}
+	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
 		if (ss_dev_tasklet_poll(f->dev, *instance, p) != 0) {
 			DIE("poll");
@@ -130,6 +133,11 @@ void drive_fixture_run(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec
 		if (p->state == SS_DEV_TASKLET_FAILED) {
 			fprintf(stderr, "tasklet failed: %d\n", p->error);
 			exit(2);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		/* a bound for a broken run on a loaded machine, not a measurement */
+		if (now.tv_sec - start.tv_sec > 600) {
+			DIE("tasklet %u still running after 600 s", spec->tasklet_id);
 		}
 		usleep(200);
 	}
