@@ -208,7 +208,7 @@ static uint32_t next_tag(struct ss_dev *d)
 {
 	uint32_t seq = __atomic_fetch_add(&d->seq, 1, __ATOMIC_RELAXED);
 
-	return (uint32_t)d->session << 16 | (seq & 0xFFFF);
+	return (uint32_t)__atomic_load_n(&d->session, __ATOMIC_ACQUIRE) << 16 | (seq & 0xFFFF);
 }
 
 /* SEND with CK_COND: the drive returns the reply's length in sectors in COUNT, so the
@@ -254,12 +254,13 @@ static int recv_packet(struct ss_dev *d, uint8_t *buf, size_t len, uint32_t tag)
 /* One SEND/RECV pair. \return 1 when the drive said BUSY (nothing was done), else as
  * ss_obj_exec. */
 static int exchange(struct ss_dev *d, struct thread_bufs *b, struct ss_pkt_req *req,
-		    size_t wire, size_t rwire, struct ss_pkt_reply *rep)
+		    size_t wire, size_t rwire, struct ss_pkt_reply *rep, int *sent)
 {
 	uint32_t reply_sectors;
 	const char *why;
 	int rc, tries = 0;
 
+	*sent = 0;
 	for (;;) {
 		rc = send_packet(d, b->send.p, wire, req->tag, &reply_sectors);
 		if (rc != -EBUSY || ss_dev_last_reason() != SS_R_TAG_IN_USE)
@@ -268,7 +269,8 @@ static int exchange(struct ss_dev *d, struct thread_bufs *b, struct ss_pkt_req *
 		 * move to the next tag. */
 		if (++tries > TAG_IN_USE_RETRIES)
 			return rc;
-		req->tag = next_tag(d);
+		req->tag = req->opcode == SS_OP_OPEN_SESSION ? (req->tag + 1) & 0xFFFF
+							      : next_tag(d);
 		ss_put_le32(b->send.p + offsetof(struct ss_pkt_hdr, tag), req->tag);
 		ss_put_le32(b->send.p + offsetof(struct ss_pkt_hdr, crc32c), 0);
 		ss_put_le32(b->send.p + offsetof(struct ss_pkt_hdr, crc32c),
@@ -281,9 +283,15 @@ static int exchange(struct ss_dev *d, struct thread_bufs *b, struct ss_pkt_req *
 		return 1;
 	if (rc)
 		return rc;
+	*sent = 1;
 	if (reply_sectors && (size_t)reply_sectors * SS_SECTOR < rwire)
 		rwire = (size_t)reply_sectors * SS_SECTOR;
 	rc = recv_packet(d, b->recv.p, rwire, req->tag);
+	/* The request ran (or may have): a lost reply must never make the caller send it
+	 * again without knowing. */
+	if (rc == -ENOTCONN)
+		return ss_err(-ECONNRESET, 0, "the link closed after the request was sent; whether "
+			      "it ran is unknown (%s)", ss_dev_last_message());
 	if (rc)
 		return rc;
 	rc = ss_pkt_decode_reply(b->recv.p, rwire, req->opcode, req->tag, rep, &why);
@@ -302,16 +310,67 @@ static int exchange(struct ss_dev *d, struct thread_bufs *b, struct ss_pkt_req *
 	return 0;
 }
 
+static int open_session(struct ss_dev *d);
+
+/*
+ * The link closed before a request got through, or the drive no longer knows our session
+ * (the daemon restarted): connect again where the transport can, and open a new session,
+ * unless another thread did so since this call saw generation `seen`. \return 0 or a
+ * negative errno.
+ */
+static int relink(struct ss_dev *d, uint32_t seen)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&d->relink_lock);
+	if (__atomic_load_n(&d->link_gen, __ATOMIC_ACQUIRE) != seen)
+		goto out;
+	if (d->tp->ops->reconnect) {
+		rc = d->tp->ops->reconnect(d->tp);
+		if (rc < 0)
+			goto out;
+	}
+	rc = open_session(d);
+out:
+	pthread_mutex_unlock(&d->relink_lock);
+	return rc;
+}
+
+/* Whether a failure of a request that did not reach the drive is cured by relink(). */
+static int relinkable(const struct ss_dev *d, int rc, int sent, uint16_t opcode)
+{
+	if (opcode == SS_OP_OPEN_SESSION || opcode == SS_OP_CLOSE_SESSION)
+		return 0;
+	if (rc == -ENOTCONN && !sent)
+		return d->tp->ops->reconnect != NULL;
+	/* the drive refused the request unrun: its sessions are gone (a restart) */
+	return rc < 0 && !sent && ss_dev_last_reason() == SS_R_BAD_SESSION;
+}
+
+static int obj_exec(struct ss_dev *d, const struct ss_pkt_req *req_in,
+		    const struct ss_pkt_seg *segs, int nseg, struct ss_pkt_reply *rep,
+		    const char *subject, int opening);
+
 int ss_obj_exec(struct ss_dev *d, const struct ss_pkt_req *req_in,
 		const struct ss_pkt_seg *segs, int nseg, struct ss_pkt_reply *rep,
 		const char *subject)
+{
+	return obj_exec(d, req_in, segs, nseg, rep, subject, 0);
+}
+
+/* opening: an OPEN_SESSION, sent with session 0's tags (seq from the pid keeps two
+ * processes opening at once apart; a clash only costs a TAG_IN_USE retry). */
+static int obj_exec(struct ss_dev *d, const struct ss_pkt_req *req_in,
+		    const struct ss_pkt_seg *segs, int nseg, struct ss_pkt_reply *rep,
+		    const char *subject, int opening)
 {
 	struct thread_bufs *b = thread_bufs();
 	struct ss_pkt_req req = *req_in;
 	struct backoff bo;
 	size_t payload = 0, rwire;
+	uint32_t gen = __atomic_load_n(&d->link_gen, __ATOMIC_ACQUIRE), open_seq = 0;
 	long wire;
-	int rc;
+	int rc, sent, relinked = 0;
 
 	if (!b)
 		return ss_err(-ENOMEM, 0, "out of memory for packet buffers");
@@ -332,12 +391,20 @@ int ss_obj_exec(struct ss_dev *d, const struct ss_pkt_req *req_in,
 	bo.deadline_us = mono_us() + (uint64_t)d->busy_retry_ms * 1000u;
 	bo.delay_us = BACKOFF_MIN_US;
 	for (;;) {
-		req.tag = next_tag(d);
+		req.tag = opening ? (uint32_t)(getpid() + open_seq++) & 0xFFFF : next_tag(d);
 		wire = ss_pkt_encode(b->send.p, b->send.cap, &req, segs, nseg);
 		if (wire < 0)
 			return ss_err((int)wire, SS_R_BAD_LENGTH, "%s: payload too large",
 				      ss_opcode_name(req.opcode));
-		rc = exchange(d, b, &req, (size_t)wire, rwire, rep);
+		rc = exchange(d, b, &req, (size_t)wire, rwire, rep, &sent);
+		/* Nothing ran: reach the drive again and send it once more. */
+		if (rc < 0 && !relinked && relinkable(d, rc, sent, req.opcode)) {
+			relinked = 1;
+			rc = relink(d, gen);
+			if (rc)
+				break;
+			continue;
+		}
 		if (rc != 1)
 			break;
 		if (!backoff_wait(&bo)) {
@@ -392,18 +459,14 @@ static int open_session(struct ss_dev *d)
 	struct ss_pkt_reply rep;
 	int rc;
 
-	/* Session 0 is the drive's for opening sessions; seq from the pid keeps two
-	 * processes opening at once apart (a clash only costs a TAG_IN_USE retry). */
-	d->session = 0;
-	d->seq = (uint32_t)getpid();
-	rc = ss_obj_exec(d, &req, NULL, 0, &rep, NULL);
+	rc = obj_exec(d, &req, NULL, 0, &rep, NULL, 1);
 	if (rc)
 		return rc;
 	if (rep.value0 == 0 || rep.value0 > 0xFFFF)
 		return ss_err(-EPROTO, 0, "OPEN_SESSION returned session id %llu",
 			      (unsigned long long)rep.value0);
-	d->session = (uint16_t)rep.value0;
-	d->seq = 0;
+	__atomic_store_n(&d->session, (uint16_t)rep.value0, __ATOMIC_RELEASE);
+	__atomic_fetch_add(&d->link_gen, 1, __ATOMIC_ACQ_REL);
 	return 0;
 }
 
@@ -421,6 +484,7 @@ int ss_dev_open(const char *uri, const struct ss_dev_open_opts *opts, struct ss_
 	d->timeout_ms = opts && opts->timeout_ms ? opts->timeout_ms : DEFAULT_TIMEOUT_MS;
 	d->busy_retry_ms = opts && opts->busy_retry_ms ? opts->busy_retry_ms
 						       : SS_DEV_BUSY_RETRY_MS;
+	pthread_mutex_init(&d->relink_lock, NULL);
 	rc = open_transport(d, uri);
 	if (rc)
 		goto err_free;
@@ -436,6 +500,7 @@ int ss_dev_open(const char *uri, const struct ss_dev_open_opts *opts, struct ss_
 err_close:
 	d->tp->ops->close(d->tp);
 err_free:
+	pthread_mutex_destroy(&d->relink_lock);
 	free(d);
 	return ss_err_context(rc, "%s", uri);
 }
@@ -451,6 +516,7 @@ int ss_dev_close(struct ss_dev *d)
 		return 0;
 	rc = ss_obj_exec(d, &req, NULL, 0, &rep, NULL);
 	d->tp->ops->close(d->tp);
+	pthread_mutex_destroy(&d->relink_lock);
 	free(d);
 	return rc;
 }

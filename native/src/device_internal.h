@@ -5,6 +5,7 @@
 #ifndef SS_NATIVE_DEVICE_INTERNAL_H
 #define SS_NATIVE_DEVICE_INTERNAL_H
 
+#include <pthread.h>
 #include <stdint.h>
 
 #include "packet.h"
@@ -17,8 +18,10 @@
 struct ss_dev {
 	struct ss_transport *tp;
 	char scheme[SS_DEV_SCHEME_MAX];   /* "emu", "unix", "sg" */
-	uint16_t session;
+	uint16_t session;                 /* atomic */
 	uint32_t seq;                     /* atomic: low 16 bits of the next tag */
+	uint32_t link_gen;                /* atomic: sessions opened since ss_dev_open */
+	pthread_mutex_t relink_lock;      /* one reconnect + OPEN_SESSION at a time */
 	uint32_t timeout_ms;
 	uint32_t busy_retry_ms;
 	struct ss_dev_info info;          /* read at open */

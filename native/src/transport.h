@@ -35,6 +35,13 @@ struct ss_transport_ops {
 	 *  and sense), or a negative errno when the transport failed (-ENOTCONN once the
 	 *  drive or daemon is gone), with the per-thread message set. Thread-safe. */
 	int (*submit)(struct ss_transport *t, struct ss_xfer *x);
+	/** After the link closed: wait until the calls in flight on it have failed, then
+	 *  connect anew. \return 1 when reconnected, 0 when the link was open (nothing
+	 *  done), or a negative errno when the drive is not reachable. NULL where a link
+	 *  cannot be re-established (emu:, sg:). submit tells what reached the drive:
+	 *  -ENOTCONN means the command was not delivered (safe to send again after a
+	 *  reconnect); -ECONNRESET means it was sent and its outcome is unknown. */
+	int (*reconnect)(struct ss_transport *t);
 	/** Modelled time and energy; -ENOTSUP for real drives. */
 	int (*model)(struct ss_transport *t, struct ss_dev_model *m);
 	void (*close)(struct ss_transport *t);

@@ -10,8 +10,9 @@
  * reader. It reads replies off the socket and hands each to its submitter; when its own
  * has come it passes the role to another waiter. A lone submitter thus reads its own
  * reply as soon as it arrives, with no wake-up of another thread on the way. When the
- * daemon goes away, every waiter and every later call fails with -ENOTCONN; nothing
- * waits forever.
+ * daemon goes away, every waiter fails with -ECONNRESET (sent, outcome unknown) and every
+ * later call with -ENOTCONN (not sent); nothing waits forever. reconnect() then connects
+ * anew once the failed calls have left, so a restarted daemon is reached on the next call.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -57,9 +58,17 @@ struct unix_transport {
 	char path[];
 };
 
-static int fail_closed(struct unix_transport *u)
+/* The command never reached the daemon: -ENOTCONN. */
+static int fail_unsent(struct unix_transport *u)
 {
-	return ss_err(-ENOTCONN, 0, "unix %s: %s", u->path, u->why);
+	return ss_err(-ENOTCONN, 0, "unix %s: %s; the command was not sent", u->path, u->why);
+}
+
+/* The command was sent and no reply came: -ECONNRESET, its outcome unknown. */
+static int fail_in_flight(struct unix_transport *u)
+{
+	return ss_err(-ECONNRESET, 0, "unix %s: %s while the command was in flight; whether it "
+		      "ran is unknown", u->path, u->why);
 }
 
 /* Mark the link closed and fail every waiter. Caller holds u->lock. */
@@ -73,7 +82,7 @@ static void close_locked(struct unix_transport *u, const char *why)
 		struct ux_req *r = u->slots[t];
 
 		if (r && !r->done) {
-			r->rc = -ENOTCONN;
+			r->rc = -ECONNRESET;
 			r->done = 1;
 			pthread_cond_signal(&r->cv);
 		}
@@ -251,24 +260,25 @@ static int exchange(struct unix_transport *u, struct ux_req *r, uint8_t *hdr,
 		    const void *data, uint32_t len)
 {
 	struct iovec iov[2] = {{hdr, SS_UX_REQUEST_HDR_SIZE}, {(void *)data, len}};
-	int tag, rc;
+	int tag, rc, unsent;
 
 	pthread_cond_init(&r->cv, NULL);
 	pthread_mutex_lock(&u->lock);
 	tag = take_tag_locked(u, r);
 	pthread_mutex_unlock(&u->lock);
 	if (tag < 0) {
-		rc = fail_closed(u);
+		rc = fail_unsent(u);
 		goto out;
 	}
 	ss_put_le32(hdr + 4, (uint32_t)tag);
 	pthread_mutex_lock(&u->send_lock);
-	rc = send_all(u->fd, iov, len ? 2 : 1);
+	unsent = send_all(u->fd, iov, len ? 2 : 1);
 	pthread_mutex_unlock(&u->send_lock);
 	/* A half-written frame leaves the stream unusable: shut it down; the reader, the
 	 * only one that fails waiters (it may be filling one's buffer), then fails
-	 * everyone, us included. */
-	if (rc)
+	 * everyone, us included. The daemon runs no frame it did not receive whole, so our
+	 * command did not run. */
+	if (unsent)
 		shutdown(u->fd, SHUT_RDWR);
 
 	pthread_mutex_lock(&u->lock);
@@ -300,9 +310,12 @@ static int exchange(struct unix_transport *u, struct ux_req *r, uint8_t *hdr,
 		pthread_cond_signal(&u->tag_cv);
 	}
 	rc = r->rc;
+	pthread_cond_broadcast(&u->tag_cv);   /* reconnect waits for the slots to empty */
 	pthread_mutex_unlock(&u->lock);
-	if (rc)
-		rc = fail_closed(u);
+	if (unsent)
+		rc = fail_unsent(u);
+	else if (rc)
+		rc = fail_in_flight(u);
 out:
 	pthread_cond_destroy(&r->cv);
 	return rc;
@@ -349,18 +362,11 @@ static void unix_close(struct ss_transport *t)
 	free(u);
 }
 
-static const struct ss_transport_ops unix_ops = {
-	.name = "unix",
-	.submit = unix_submit,
-	.model = unix_model,
-	.close = unix_close,
-};
-
-int ss_transport_unix_open(const char *path, struct ss_transport **out)
+/* \return a connected socket, or a negative errno with the message set. */
+static int connect_to(const char *path)
 {
 	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	size_t n = strlen(path);
-	struct unix_transport *u;
 	int fd, rc;
 
 	if (n >= sizeof(sa.sun_path))
@@ -376,6 +382,54 @@ int ss_transport_unix_open(const char *path, struct ss_transport **out)
 		return ss_err(rc, 0, "unix %s: cannot connect to the daemon: %s", path,
 			      strerror(-rc));
 	}
+	return fd;
+}
+
+static int unix_reconnect(struct ss_transport *t)
+{
+	struct unix_transport *u = (struct unix_transport *)t;
+	int fd;
+
+	pthread_mutex_lock(&u->lock);
+	/* The calls in flight were failed by the close; they leave and free their tags. */
+	while (u->closed && u->busy_mask)
+		pthread_cond_wait(&u->tag_cv, &u->lock);
+	if (!u->closed) {
+		pthread_mutex_unlock(&u->lock);
+		return 0;
+	}
+	fd = connect_to(u->path);
+	if (fd < 0) {
+		pthread_mutex_unlock(&u->lock);
+		return ss_err(-ENOTCONN, 0, "unix %s: the daemon is not serving (%s); the command "
+			      "was not sent", u->path, strerror(-fd));
+	}
+	close(u->fd);
+	u->fd = fd;
+	u->rstart = u->rend = 0;
+	u->closed = 0;
+	u->why[0] = '\0';
+	pthread_cond_broadcast(&u->tag_cv);
+	pthread_mutex_unlock(&u->lock);
+	return 1;
+}
+
+static const struct ss_transport_ops unix_ops = {
+	.name = "unix",
+	.submit = unix_submit,
+	.reconnect = unix_reconnect,
+	.model = unix_model,
+	.close = unix_close,
+};
+
+int ss_transport_unix_open(const char *path, struct ss_transport **out)
+{
+	size_t n = strlen(path);
+	struct unix_transport *u;
+	int fd = connect_to(path);
+
+	if (fd < 0)
+		return fd;
 	u = calloc(1, sizeof(*u) + n + 1);
 	if (!u) {
 		close(fd);

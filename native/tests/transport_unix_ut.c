@@ -8,6 +8,7 @@
  * reply tag check as -EPROTO).
  */
 #include <errno.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdlib.h>
 
@@ -201,14 +202,22 @@ static void test_daemon_killed(void)
 		pthread_join(th[i], NULL);
 		CHECK_EQ(w[i].bad_data, 0);
 		CHECK(w[i].errors >= 1);
-		CHECK_EQ(w[i].last_err, -ENOTCONN);
-		CHECK(strstr(w[i].last_msg, "daemon went away") != NULL);
+		/* in flight: sent, outcome unknown; or not sent, and no daemon to reconnect to */
+		CHECK(w[i].last_err == -ECONNRESET || w[i].last_err == -ENOTCONN);
+		CHECK(strstr(w[i].last_msg, w[i].last_err == -ECONNRESET ? "daemon went away"
+									 : "not serving") != NULL);
 	}
-	/* every later call fails the same way, at once */
+	/* every later call tries to reconnect, and fails at once while nobody serves */
 	CHECK_EQ(ss_dev_lookup(d, "/w0/data", &st), -ENOTCONN);
-	CHECK(strstr(ss_dev_last_message(), "daemon went away") != NULL);
+	CHECK(strstr(ss_dev_last_message(), "daemon is not serving") != NULL);
+	CHECK(strstr(ss_dev_last_message(), "was not sent") != NULL);
 	CHECK(strstr(ss_dev_last_message(), "LOOKUP /w0/data") != NULL);
 	CHECK_EQ(ss_dev_flush(d), -ENOTCONN);
+	/* a new daemon on the same image: the same handle goes on, with a new session */
+	CHECK_EQ(devtest_start_daemon(&t), 0);
+	CHECK_EQ(ss_dev_lookup(d, "/w0/data", &st), 0);
+	CHECK_EQ(ss_dev_flush(d), 0);
+	devtest_kill_daemon(&t, SIGKILL);
 	/* closing a handle whose daemon died reports it but frees everything */
 	CHECK_EQ(ss_dev_close(d), -ENOTCONN);
 	devtest_cleanup(&t);
@@ -269,7 +278,7 @@ static void one_bad_reply(const char *what, void (*mangle)(uint8_t *reply), cons
 		x.data = data;
 		x.len = sizeof(data);
 		x.dir = SS_SAT_DIR_OUT;
-		CHECK_EQ(t->ops->submit(t, &x), -ENOTCONN);
+		CHECK_EQ(t->ops->submit(t, &x), -ECONNRESET);   /* sent, no valid reply */
 		if (!strstr(ss_dev_last_message(), want)) {
 			fprintf(stderr, "%s: message '%s' lacks '%s'\n", what,
 				ss_dev_last_message(), want);
@@ -421,11 +430,11 @@ static void test_model_framing(void)
 	CHECK_EQ(m.host_now_ns, 1028);
 
 	model_reply(&f, 5, 8 + 8 * 21);             /* the count disagrees with the length */
-	CHECK_EQ(model_against(&f, &m), -ENOTCONN);
+	CHECK_EQ(model_against(&f, &m), -ECONNRESET);
 	CHECK(strstr(ss_dev_last_message(), "model counters say 5 fields") != NULL);
 
 	model_reply(&f, 1, 12);                     /* not whole counters */
-	CHECK_EQ(model_against(&f, &m), -ENOTCONN);
+	CHECK_EQ(model_against(&f, &m), -ECONNRESET);
 	CHECK(strstr(ss_dev_last_message(), "12 bytes of model counters") != NULL);
 }
 
@@ -437,6 +446,141 @@ static void test_bad_daemon(void)
 	one_bad_reply("sense too long", sense_too_long, "malformed reply");
 }
 
+/*
+ * A proxy between the client and a real daemon that, once armed, forwards the next SEND
+ * (an object request) and its reply from the daemon, then drops the client's connection
+ * instead of passing the reply on: the request ran, and the client cannot know.
+ */
+struct proxy {
+	int lfd;
+	const char *daemon;
+	int armed;                       /* atomic */
+	int sends_dropped;               /* atomic: SENDs run by the daemon, reply dropped */
+	int stop;                        /* atomic */
+};
+
+static int io_full(int fd, void *b, size_t n, int writing)
+{
+	uint8_t *p = b;
+
+	while (n) {
+		ssize_t r = writing ? send(fd, p, n, MSG_NOSIGNAL) : recv(fd, p, n, 0);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+/* Forward one request and its reply. \return 0, 1 after dropping the client, -1 at EOF. */
+static int proxy_one(struct proxy *px, int c, int dmn)
+{
+	static uint8_t data[SS_UX_DATA_MAX];
+	uint8_t h[SS_UX_REQUEST_HDR_SIZE], rh[SS_UX_REPLY_HDR_SIZE];
+	uint32_t len, dir, rlen;
+	int send_cmd;
+
+	if (io_full(c, h, sizeof(h), 0))
+		return -1;
+	dir = ss_get_le32(h + 24);
+	len = ss_get_le32(h) == SS_UX_REQUEST_MAGIC ? ss_get_le32(h + 28) : 0;
+	if (len > sizeof(data))
+		return -1;
+	send_cmd = ss_get_le32(h) == SS_UX_REQUEST_MAGIC && h[8 + 14] == 0x8A;
+	if ((dir == SS_UX_DIR_TO_DRIVE && io_full(c, data, len, 0)) ||
+	    io_full(dmn, h, sizeof(h), 1) ||
+	    (dir == SS_UX_DIR_TO_DRIVE && io_full(dmn, data, len, 1)) ||
+	    io_full(dmn, rh, sizeof(rh), 0))
+		return -1;
+	rlen = ss_get_le32(rh + 44);
+	if (rlen > sizeof(data) || io_full(dmn, data, rlen, 0))
+		return -1;
+	if (send_cmd && __atomic_exchange_n(&px->armed, 0, __ATOMIC_ACQ_REL)) {
+		__atomic_fetch_add(&px->sends_dropped, 1, __ATOMIC_ACQ_REL);
+		return 1;
+	}
+	if (io_full(c, rh, sizeof(rh), 1) || io_full(c, data, rlen, 1))
+		return -1;
+	return 0;
+}
+
+static void *proxy_main(void *arg)
+{
+	struct proxy *px = arg;
+
+	while (!__atomic_load_n(&px->stop, __ATOMIC_ACQUIRE)) {
+		struct pollfd pf = {.fd = px->lfd, .events = POLLIN};
+		int c, dmn;
+
+		if (poll(&pf, 1, 100) <= 0)
+			continue;   /* a bounded wait so that stop is seen */
+		c = accept(px->lfd, NULL, NULL);
+		if (c < 0)
+			continue;
+		dmn = socket(AF_UNIX, SOCK_STREAM, 0);
+		{
+			struct sockaddr_un sa = {.sun_family = AF_UNIX};
+
+			snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", px->daemon);
+			if (connect(dmn, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+				while (proxy_one(px, c, dmn) == 0)
+					;
+		}
+		close(dmn);
+		close(c);
+	}
+	return NULL;
+}
+
+/* A request that ran but whose reply was lost fails with -ECONNRESET and is never sent
+ * again: the next call reconnects, and finds the object created exactly once. */
+static void test_reconnect_never_replays(void)
+{
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
+	struct proxy px = {0};
+	struct ss_dev_stat st;
+	struct ss_dev *d = NULL;
+	char uri[160];
+	pthread_t th;
+	struct devtest t;
+
+	if (devtest_format(&t, 0) || devtest_start_daemon(&t)) {
+		ut_failures++;
+		devtest_cleanup(&t);
+		return;
+	}
+	px.daemon = t.sock;
+	px.lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s/proxy.sock", t.dir);
+	CHECK_EQ(bind(px.lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	CHECK_EQ(listen(px.lfd, 4), 0);
+	pthread_create(&th, NULL, proxy_main, &px);
+	snprintf(uri, sizeof(uri), "unix:%s", sa.sun_path);
+	CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);
+	if (d) {
+		__atomic_store_n(&px.armed, 1, __ATOMIC_RELEASE);
+		CHECK_EQ(ss_dev_create(d, "/once", SS_DEV_FILE, SS_DEV_CREATE_EXCL, NULL),
+			 -ECONNRESET);
+		CHECK(strstr(ss_dev_last_message(), "whether it ran is unknown") != NULL);
+		CHECK(strstr(ss_dev_last_message(), "CREATE /once") != NULL);
+		CHECK_EQ(__atomic_load_n(&px.sends_dropped, __ATOMIC_ACQUIRE), 1);
+		/* the next call reconnects (through the proxy again) with a new session */
+		CHECK_EQ(ss_dev_lookup(d, "/once", &st), 0);
+		CHECK_EQ(ss_dev_create(d, "/once", SS_DEV_FILE, SS_DEV_CREATE_EXCL, NULL), -EEXIST);
+		CHECK_EQ(__atomic_load_n(&px.sends_dropped, __ATOMIC_ACQUIRE), 1);
+		CHECK_EQ(ss_dev_close(d), 0);
+	}
+	__atomic_store_n(&px.stop, 1, __ATOMIC_RELEASE);
+	pthread_join(th, NULL);
+	close(px.lfd);
+	unlink(sa.sun_path);
+	devtest_cleanup(&t);
+}
+
 int main(void)
 {
 	signal(SIGALRM, on_watchdog);
@@ -445,6 +589,7 @@ int main(void)
 	test_model_framing();
 	test_many_threads();
 	test_daemon_killed();
+	test_reconnect_never_replays();
 	alarm(0);
 	return ut_report("transport_unix_ut");
 }
