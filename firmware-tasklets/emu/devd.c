@@ -4,32 +4,35 @@
  * decodes requests. In virtual time it runs each command itself (ss_emu_submit executes
  * on the calling thread) and writes the reply: no hand-off between threads. In realtime
  * mode a command's submitter sleeps until its modelled completion, so the reader hands
- * commands to a pool of SS_EMU_QUEUE_DEPTH workers instead, and a connection may have
- * many in flight. Replies are tagged as their requests.
+ * commands to a pool of SS_EMU_QUEUE_DEPTH workers instead, and a writer thread of the
+ * connection sends their replies: a client that stops reading blocks only its own writer.
+ *
+ * What a client can make the daemon hold is bounded: connections (--max-connections),
+ * unanswered requests per connection (the queue depth), and data buffers (--buffer-mib,
+ * taken as data arrives, so a declared length costs nothing until its bytes come); a
+ * frame must arrive whole within --frame-timeout seconds of its first byte.
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <getopt.h>
+#include <grp.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/uio.h>
-#include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifdef SS_HAVE_SYSTEMD
 #include <systemd/sd-daemon.h>
 #endif
 
+#include "devd_internal.h"
 #include "ss_emu.h"
 #include "ss_rt.h"
 
@@ -40,22 +43,40 @@
 #define REP_HDR 48
 #define REP_SENSE 32
 #define MAX_DATA (65536u * 512u)
-#define MAX_PENDING 256
+#define CONN_DEPTH SS_EMU_QUEUE_DEPTH   /* unanswered requests one connection may have */
 #define RBUF 8192
+#define CHUNK (1u << 20)                /* data is read, and its memory taken, by chunks */
+#define KEEP_BUF (1u << 20)             /* buffer a connection keeps between commands */
+#define REFUSED_TIMEOUT_MS 5000         /* a refused peer's first frame, at most */
+/* A connection's threads run firmware commands (in virtual time), which need far less
+ * than the default 8 MiB stack; reserving that per connection would not be bounded. */
+#define THREAD_STACK (2u << 20)
 #define MODEL_FIELDS (sizeof(struct ss_emu_counters) / sizeof(uint64_t))
 
 _Static_assert(sizeof(struct ss_emu_counters) % sizeof(uint64_t) == 0,
 	       "the counters are a sequence of u64");
 
+/* Descriptor-format sense for refusals made by the daemon itself. */
+static const uint8_t sense_aborted[8] = { 0x72, 0x0B, 0, 0, 0, 0, 0, 0 };
+/* DATA PROTECT, LOGICAL UNIT ACCESS NOT AUTHORIZED (74h/71h) */
+static const uint8_t sense_access_denied[8] = { 0x72, 0x07, 0x74, 0x71, 0, 0, 0, 0 };
+
+struct req;
+
 struct conn {
 	int fd;
+	struct devd_peer peer;
+	int allowed;
 	pthread_mutex_t wlock;     /* one reply on the wire at a time */
-	int refs;                  /* reader + requests not yet answered */
-	int dead;                  /* the peer went away: drop replies */
+	int refs;                  /* reader + writer + requests not yet answered (srv.lock) */
+	int dead;                  /* the peer went away: drop replies (wlock) */
+	int pending;               /* admitted and not yet answered (srv.lock) */
+	int reader_done;           /* no more requests will come (srv.lock) */
+	struct req *out_head, *out_tail;   /* realtime: answered, for the writer (srv.lock) */
+	pthread_cond_t out_cv;
 	struct conn *next;         /* in the server's list */
-	pthread_t reader;
 	uint8_t *buf;              /* the reader's data buffer (direct execution) */
-	uint32_t buf_cap;
+	uint32_t buf_cap;          /* its size, taken from the buffer budget */
 	size_t rstart, rend;       /* unread bytes of rbuf */
 	uint8_t rbuf[RBUF];
 };
@@ -70,32 +91,123 @@ struct req {
 	uint32_t dir;
 	uint32_t len;
 	uint8_t *data;
+	uint32_t data_cap;         /* of data, when the request owns it */
 	int owns_data;
+	/* the answer */
+	uint8_t status;
+	uint8_t sense_len;
+	uint8_t sense[REP_SENSE];
+	const void *out;
+	uint32_t out_len;
+	uint8_t model[8 + 8 * MODEL_FIELDS];
 	struct req *next;
 };
 
 static struct {
 	struct ss_emu_drive *drive;
 	int direct;                /* readers execute commands themselves */
+	int max_conns;
+	int frame_timeout_ms;
+	uint64_t buf_limit;        /* bytes of data buffers at once */
+	uint64_t buf_used;
 	pthread_mutex_t lock;
 	pthread_cond_t work;       /* workers wait for requests */
-	pthread_cond_t room;       /* readers wait for room in the queue */
+	pthread_cond_t room;       /* readers wait for room: their queue, the buffer budget */
 	pthread_cond_t idle;       /* shutdown waits for the queue to drain */
 	struct req *head, *tail;
 	int pending;               /* admitted and not yet answered */
 	int stopping;
 	struct conn *conns;
 	int nconns;
+	struct devd_access access;
 } srv = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.work = PTHREAD_COND_INITIALIZER,
 	.room = PTHREAD_COND_INITIALIZER,
 	.idle = PTHREAD_COND_INITIALIZER,
+	.max_conns = 128,
+	.frame_timeout_ms = 30000,
+	.buf_limit = 256ull << 20,
 };
 
-/* Read exactly n bytes through the connection's buffer. \return 0, or -1 at end of stream
- * or on an error. */
-static int conn_read(struct conn *c, void *dst, size_t n)
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Take n bytes of the buffer budget, waiting for others to give some back.
+ * \return 0, or -1 when the daemon is stopping. */
+static int budget_take(uint64_t n)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&srv.lock);
+	while (srv.buf_used + n > srv.buf_limit && !srv.stopping) {
+		pthread_cond_wait(&srv.room, &srv.lock);
+	}
+	if (srv.stopping) {
+		rc = -1;
+	} else {
+		srv.buf_used += n;
+	}
+	pthread_mutex_unlock(&srv.lock);
+	return rc;
+}
+
+static void budget_give(uint64_t n)
+{
+	if (n == 0) {
+		return;
+	}
+	pthread_mutex_lock(&srv.lock);
+	srv.buf_used -= n;
+	pthread_cond_broadcast(&srv.room);
+	pthread_mutex_unlock(&srv.lock);
+}
+
+/* Grow *buf to at least need bytes, its growth taken from the budget.
+ * \return 0, or -1 (stopping, or out of memory). */
+static int buf_grow(uint8_t **buf, uint32_t *cap, uint32_t need)
+{
+	uint32_t want = *cap ? *cap : 4096;
+	uint8_t *b;
+
+	if (need <= *cap) {
+		return 0;
+	}
+	while (want < need) {
+		want = want > MAX_DATA / 2 ? MAX_DATA : want * 2;
+	}
+	if (budget_take(want - *cap) != 0) {
+		return -1;
+	}
+	b = realloc(*buf, want);
+	if (b == NULL) {
+		budget_give(want - *cap);
+		return -1;
+	}
+	*buf = b;
+	*cap = want;
+	return 0;
+}
+
+static void buf_free(uint8_t **buf, uint32_t *cap)
+{
+	free(*buf);
+	budget_give(*cap);
+	*buf = NULL;
+	*cap = 0;
+}
+
+/*
+ * Read exactly n bytes through the connection's buffer, waiting at most until deadline
+ * (CLOCK_MONOTONIC ms; 0: no limit). \return 0, or -1 at end of stream, on an error, or
+ * at the deadline (*timed_out set).
+ */
+static int conn_read(struct conn *c, void *dst, size_t n, long long deadline, int *timed_out)
 {
 	uint8_t *p = dst;
 
@@ -110,6 +222,22 @@ static int conn_read(struct conn *c, void *dst, size_t n)
 			p += k;
 			n -= k;
 			continue;
+		}
+		if (deadline != 0) {
+			struct pollfd pf = { .fd = c->fd, .events = POLLIN };
+			long long left = deadline - now_ms();
+			int pr = left > 0 ? poll(&pf, 1, (int)SS_MIN(left, 60000)) : 0;
+
+			if (pr < 0 && errno == EINTR) {
+				continue;
+			}
+			if (pr == 0 && now_ms() >= deadline) {
+				*timed_out = 1;
+				return -1;
+			}
+			if (pr <= 0) {
+				continue;
+			}
 		}
 		/* Large reads go straight to their destination. */
 		r = n >= RBUF ? read(c->fd, p, n) : read(c->fd, c->rbuf, RBUF);
@@ -175,79 +303,97 @@ static void conn_put(struct conn *c)
 	if (last) {
 		close(c->fd);
 		pthread_mutex_destroy(&c->wlock);
-		free(c->buf);
+		pthread_cond_destroy(&c->out_cv);
+		buf_free(&c->buf, &c->buf_cap);
 		free(c);
 	}
 }
 
-/* Write one reply: header, then `out` bytes of data. */
-static void reply(struct req *r, uint8_t status, const uint8_t *sense, int sense_len,
-		  const void *data, uint32_t out)
+/* Write a request's answer: header, then its out_len bytes of data. */
+static void reply(struct req *r)
 {
 	uint8_t h[REP_HDR] = { 0 };
-	struct iovec iov[2] = { { h, sizeof(h) }, { (void *)data, out } };
+	struct iovec iov[2] = { { h, sizeof(h) }, { (void *)r->out, r->out_len } };
 	struct conn *c = r->c;
 
 	ss_put_le32(h, REP_MAGIC);
 	ss_put_le32(h + 4, r->tag);
-	h[8] = status;
-	h[9] = (uint8_t)(sense_len > 0 ? SS_MIN(sense_len, REP_SENSE) : 0);
-	memcpy(h + 12, sense, h[9]);
-	ss_put_le32(h + 44, out);
+	h[8] = r->status;
+	h[9] = r->sense_len;
+	memcpy(h + 12, r->sense, r->sense_len);
+	ss_put_le32(h + 44, r->out_len);
 	pthread_mutex_lock(&c->wlock);
-	if (!c->dead && send_all(c->fd, iov, out > 0 ? 2 : 1) != 0) {
+	if (!c->dead && send_all(c->fd, iov, r->out_len > 0 ? 2 : 1) != 0) {
 		c->dead = 1;
 		shutdown(c->fd, SHUT_RDWR);
 	}
 	pthread_mutex_unlock(&c->wlock);
 }
 
-/* Execute a request and answer it. */
+static void answer_refused(struct req *r, const uint8_t sense[8])
+{
+	r->status = SS_EMU_SCSI_CHECK_CONDITION;
+	r->sense_len = 8;
+	memcpy(r->sense, sense, 8);
+	r->out = NULL;
+	r->out_len = 0;
+}
+
+/* Execute a request; its answer is left in it. */
 static void serve(struct req *r)
 {
-	uint8_t sense[REP_SENSE] = { 0 }, status = 0;
 	int n;
 
+	r->out = NULL;
+	r->out_len = 0;
+	r->sense_len = 0;
 	if (r->kind == REQ_MODEL) {
 		struct ss_emu_counters cn;
 		uint64_t v[MODEL_FIELDS];
-		uint8_t out[8 + 8 * MODEL_FIELDS];
 
 		ss_emu_get_counters(srv.drive, &cn);
 		memcpy(v, &cn, sizeof(v));
-		ss_put_le32(out, (uint32_t)MODEL_FIELDS);
-		ss_put_le32(out + 4, 0);
+		ss_put_le32(r->model, (uint32_t)MODEL_FIELDS);
+		ss_put_le32(r->model + 4, 0);
 		for (size_t i = 0; i < MODEL_FIELDS; i++) {
-			ss_put_le64(out + 8 + 8 * i, v[i]);
+			ss_put_le64(r->model + 8 + 8 * i, v[i]);
 		}
-		reply(r, SS_EMU_SCSI_GOOD, sense, 0, out, sizeof(out));
+		r->status = SS_EMU_SCSI_GOOD;
+		r->out = r->model;
+		r->out_len = sizeof(r->model);
 		return;
 	}
-	n = ss_emu_submit(srv.drive, r->cdb, r->data, r->len, (int)r->dir, sense, sizeof(sense),
-			  &status);
+	memset(r->sense, 0, sizeof(r->sense));
+	n = ss_emu_submit(srv.drive, r->cdb, r->data, r->len, (int)r->dir, r->sense,
+			  sizeof(r->sense), &r->status);
 	if (n < 0) {
 		/* the drive refused the call itself: report an aborted command */
-		static const uint8_t aborted[8] = { 0x72, 0x0B, 0, 0, 0, 0, 0, 0 };
-
-		memcpy(sense, aborted, sizeof(aborted));
-		status = SS_EMU_SCSI_CHECK_CONDITION;
-		n = sizeof(aborted);
+		answer_refused(r, sense_aborted);
+		return;
 	}
-	reply(r, status, sense, n, r->data, r->dir == SS_EMU_DIR_FROM_DRIVE ? r->len : 0);
+	r->sense_len = (uint8_t)SS_MIN(n, REP_SENSE);
+	if (r->dir == SS_EMU_DIR_FROM_DRIVE) {
+		r->out = r->data;
+		r->out_len = r->len;
+	}
 }
 
 /* A request answered: release what it held. */
 static void done(struct req *r)
 {
-	conn_put(r->c);
+	struct conn *c = r->c;
+
 	if (r->owns_data) {
-		free(r->data);
+		buf_free(&r->data, &r->data_cap);
 	}
 	pthread_mutex_lock(&srv.lock);
 	srv.pending--;
+	c->pending--;
 	pthread_cond_broadcast(&srv.room);
 	pthread_cond_broadcast(&srv.idle);
+	pthread_cond_broadcast(&c->out_cv);
 	pthread_mutex_unlock(&srv.lock);
+	conn_put(c);
 }
 
 static void *worker(void *arg)
@@ -255,6 +401,7 @@ static void *worker(void *arg)
 	(void)arg;
 	for (;;) {
 		struct req *r;
+		struct conn *c;
 
 		pthread_mutex_lock(&srv.lock);
 		while (srv.head == NULL && !srv.stopping) {
@@ -271,50 +418,113 @@ static void *worker(void *arg)
 		}
 		pthread_mutex_unlock(&srv.lock);
 		serve(r);
+		/* The connection's writer sends it: a peer that does not read holds no worker. */
+		c = r->c;
+		r->next = NULL;
+		pthread_mutex_lock(&srv.lock);
+		if (c->out_tail != NULL) {
+			c->out_tail->next = r;
+		} else {
+			c->out_head = r;
+		}
+		c->out_tail = r;
+		pthread_cond_signal(&c->out_cv);
+		pthread_mutex_unlock(&srv.lock);
+	}
+}
+
+/* Realtime mode: sends a connection's answered requests, until its reader is done and
+ * nothing it admitted is left. */
+static void *writer(void *arg)
+{
+	struct conn *c = arg;
+
+	for (;;) {
+		struct req *r;
+
+		pthread_mutex_lock(&srv.lock);
+		while (c->out_head == NULL && !(c->reader_done && c->pending == 0)) {
+			pthread_cond_wait(&c->out_cv, &srv.lock);
+		}
+		r = c->out_head;
+		if (r != NULL) {
+			c->out_head = r->next;
+			if (c->out_head == NULL) {
+				c->out_tail = NULL;
+			}
+		}
+		pthread_mutex_unlock(&srv.lock);
+		if (r == NULL) {
+			break;
+		}
+		reply(r);
 		done(r);
 		free(r);
 	}
+	conn_put(c);
+	return NULL;
 }
 
 /* The data buffer of a command: the connection's own when the reader executes it, else
- * one the request takes with it. \return 0, or -1 when out of memory. */
-static int data_buffer(struct conn *c, struct req *r)
+ * one the request takes with it; grown as the data arrives, so a declared length costs
+ * nothing before its bytes come. \return 0, or -1 (end of stream, timeout, stopping or
+ * out of memory). */
+static int read_data(struct conn *c, struct req *r, long long deadline, int *timed_out)
 {
+	uint8_t **buf = srv.direct ? &c->buf : &r->data;
+	uint32_t *cap = srv.direct ? &c->buf_cap : &r->data_cap;
+	uint32_t got = 0;
+
+	r->owns_data = !srv.direct;
 	if (r->len == 0) {
+		r->data = *buf;
 		return 0;
 	}
-	if (!srv.direct) {
-		r->data = calloc(1, r->len);
-		r->owns_data = 1;
-		return r->data ? 0 : -1;
-	}
-	if (r->len > c->buf_cap) {
-		uint8_t *b = realloc(c->buf, r->len);
-
-		if (b == NULL) {
+	if (r->dir == SS_EMU_DIR_FROM_DRIVE) {
+		if (buf_grow(buf, cap, r->len) != 0) {
 			return -1;
 		}
-		c->buf = b;
-		c->buf_cap = r->len;
+		/* Only this connection's earlier commands have used it: whatever a failed
+		 * command sends back from it (data is unspecified on CHECK CONDITION) was the
+		 * peer's own. */
+		if (!srv.direct) {
+			memset(*buf, 0, r->len);
+		}
+		r->data = *buf;
+		return 0;
 	}
-	/* Only this connection's earlier commands have used it: whatever a failed command
-	 * sends back from it (data is unspecified on CHECK CONDITION) was the peer's own. */
-	r->data = c->buf;
+	while (got < r->len) {
+		uint32_t next = SS_MIN(r->len, got + CHUNK);
+
+		if (buf_grow(buf, cap, next) != 0 ||
+		    conn_read(c, *buf + got, next - got, deadline, timed_out) != 0) {
+			return -1;
+		}
+		got = next;
+	}
+	r->data = *buf;
 	return 0;
 }
 
-/* \return 0 and a request, or -1 at end of stream or on a malformed frame. */
+/* \return 0 and a request, or -1 at end of stream, on a malformed or late frame. */
 static int read_request(struct conn *c, struct req *r)
 {
 	uint8_t h[REQ_HDR];
 	uint32_t magic;
+	long long deadline;
+	int timed_out = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (conn_read(c, h, sizeof(h)) != 0) {
-		return -1;
+	r->c = c;
+	/* Waiting for a frame has no limit; once its first byte is here, the rest has one. */
+	if (conn_read(c, h, 1, c->allowed ? 0 : now_ms() + REFUSED_TIMEOUT_MS, &timed_out) != 0) {
+		goto fail;
+	}
+	deadline = now_ms() + srv.frame_timeout_ms;
+	if (conn_read(c, h + 1, sizeof(h) - 1, deadline, &timed_out) != 0) {
+		goto fail;
 	}
 	magic = ss_get_le32(h);
-	r->c = c;
 	r->tag = ss_get_le32(h + 4);
 	if (magic == MODEL_MAGIC) {
 		static const uint8_t zero[REQ_HDR - 8];
@@ -337,25 +547,35 @@ static int read_request(struct conn *c, struct req *r)
 	r->len = ss_get_le32(h + 28);
 	if (r->dir > SS_EMU_DIR_FROM_DRIVE || r->len > MAX_DATA ||
 	    (r->dir == SS_EMU_DIR_NONE && r->len != 0)) {
-		fprintf(stderr, "smartssd-devd: malformed request (dir %u, %u bytes); closing the "
-			"connection\n", r->dir, r->len);
+		fprintf(stderr, "smartssd-devd: malformed request (dir %u, %u bytes, at most %u); "
+			"closing the connection\n", r->dir, r->len, MAX_DATA);
 		return -1;
 	}
-	if (data_buffer(c, r) != 0 ||
-	    (r->dir == SS_EMU_DIR_TO_DRIVE && conn_read(c, r->data, r->len) != 0)) {
+	if (!c->allowed) {
+		return 0;   /* answered with a refusal; its data is never read */
+	}
+	if (read_data(c, r, deadline, &timed_out) != 0) {
 		if (r->owns_data) {
-			free(r->data);
+			buf_free(&r->data, &r->data_cap);
 		}
-		return -1;
+		goto fail;
 	}
 	return 0;
+fail:
+	if (timed_out) {
+		fprintf(stderr, "smartssd-devd: a frame from pid %ld (uid %u) did not arrive whole "
+			"within %d ms; closing the connection\n", (long)c->peer.pid,
+			(unsigned)c->peer.uid, c->allowed ? srv.frame_timeout_ms : REFUSED_TIMEOUT_MS);
+	}
+	return -1;
 }
 
-/* Count a request in, unless the daemon is stopping. \return 0, or -1 when stopping. */
+/* Count a request in, waiting while the connection has CONN_DEPTH unanswered.
+ * \return 0, or -1 when stopping. */
 static int admit(struct conn *c)
 {
 	pthread_mutex_lock(&srv.lock);
-	while (srv.pending >= MAX_PENDING && !srv.stopping) {
+	while (c->pending >= CONN_DEPTH && !srv.stopping) {
 		pthread_cond_wait(&srv.room, &srv.lock);
 	}
 	if (srv.stopping) {
@@ -363,6 +583,7 @@ static int admit(struct conn *c)
 		return -1;
 	}
 	srv.pending++;
+	c->pending++;
 	c->refs++;
 	pthread_mutex_unlock(&srv.lock);
 	return 0;
@@ -381,30 +602,77 @@ static void enqueue(struct req *r)
 	pthread_mutex_unlock(&srv.lock);
 }
 
+/* Direct execution: the connection keeps a small buffer between commands, not its
+ * largest one, so idle connections hold little. */
+static void trim_buffer(struct conn *c)
+{
+	if (c->buf_cap > KEEP_BUF) {
+		buf_free(&c->buf, &c->buf_cap);
+	}
+}
+
+static void refuse(struct conn *c)
+{
+	long long deadline = now_ms() + REFUSED_TIMEOUT_MS;
+	struct req r;
+
+	fprintf(stderr, "smartssd-devd: refused pid %ld (uid %u, gid %u): not in --allow-uid or "
+		"--allow-gid\n", (long)c->peer.pid, (unsigned)c->peer.uid, (unsigned)c->peer.gid);
+	if (read_request(c, &r) != 0) {
+		return;
+	}
+	answer_refused(&r, sense_access_denied);
+	reply(&r);
+	/* Closing with the request's data unread would reset the connection before the peer
+	 * reads the refusal: take what it still sends, for a bounded time, until it closes. */
+	shutdown(c->fd, SHUT_WR);
+	for (size_t drained = 0; drained <= MAX_DATA;) {
+		struct pollfd pf = { .fd = c->fd, .events = POLLIN };
+		long long left = deadline - now_ms();
+		ssize_t n;
+
+		if (left <= 0 || poll(&pf, 1, (int)left) <= 0) {
+			break;
+		}
+		n = read(c->fd, c->rbuf, sizeof(c->rbuf));
+		if (n <= 0) {
+			break;
+		}
+		drained += (size_t)n;
+	}
+}
+
 static void *reader(void *arg)
 {
 	struct conn *c = arg;
 	struct req r;
-	int stopping;
 
+	if (!c->allowed) {
+		refuse(c);
+		goto out;
+	}
 	while (read_request(c, &r) == 0) {
 		if (admit(c) != 0) {
 			if (r.owns_data) {
-				free(r.data);
+				buf_free(&r.data, &r.data_cap);
 			}
 			break;
 		}
 		if (srv.direct || r.kind == REQ_MODEL) {
 			serve(&r);
+			reply(&r);
 			done(&r);
+			if (srv.direct) {
+				trim_buffer(c);
+			}
 			continue;
 		}
 		{
 			struct req *q = malloc(sizeof(*q));
 
 			if (q == NULL) {
-				reply(&r, SS_EMU_SCSI_CHECK_CONDITION, (const uint8_t[8]){ 0x72, 0x0B },
-				      8, NULL, 0);
+				answer_refused(&r, sense_aborted);
+				reply(&r);
 				done(&r);
 				continue;
 			}
@@ -412,15 +680,17 @@ static void *reader(void *arg)
 			enqueue(q);
 		}
 	}
+out:
 	pthread_mutex_lock(&srv.lock);
-	stopping = srv.stopping;
-	pthread_mutex_unlock(&srv.lock);
-	if (!stopping) {
+	if (!srv.stopping) {
 		/* the peer left (or broke the framing): its pending replies are dropped */
 		pthread_mutex_lock(&c->wlock);
 		c->dead = 1;
 		pthread_mutex_unlock(&c->wlock);
 	}
+	c->reader_done = 1;
+	pthread_cond_broadcast(&c->out_cv);
+	pthread_mutex_unlock(&srv.lock);
 	conn_put(c);
 	return NULL;
 }
@@ -430,8 +700,19 @@ static void accept_one(int lfd)
 	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
 	struct conn *c;
 	pthread_attr_t a;
+	pthread_t t;
+	int threads = srv.direct ? 1 : 2, full;
 
 	if (fd < 0) {
+		return;
+	}
+	pthread_mutex_lock(&srv.lock);
+	full = srv.nconns >= srv.max_conns;
+	pthread_mutex_unlock(&srv.lock);
+	if (full) {
+		fprintf(stderr, "smartssd-devd: %d connections open (--max-connections); closing a "
+			"new one\n", srv.max_conns);
+		close(fd);
 		return;
 	}
 	c = calloc(1, sizeof(*c));
@@ -440,8 +721,10 @@ static void accept_one(int lfd)
 		return;
 	}
 	c->fd = fd;
-	c->refs = 1;
+	c->allowed = devd_access_check(&srv.access, fd, &c->peer) == 1;
+	c->refs = threads;
 	pthread_mutex_init(&c->wlock, NULL);
+	pthread_cond_init(&c->out_cv, NULL);
 	pthread_mutex_lock(&srv.lock);
 	c->next = srv.conns;
 	srv.conns = c;
@@ -449,157 +732,21 @@ static void accept_one(int lfd)
 	pthread_mutex_unlock(&srv.lock);
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-	if (pthread_create(&c->reader, &a, reader, c) != 0) {
+	pthread_attr_setstacksize(&a, THREAD_STACK);
+	if (threads == 2 && pthread_create(&t, &a, writer, c) != 0) {
+		conn_put(c);   /* neither thread runs: both references go */
+		conn_put(c);
+		pthread_attr_destroy(&a);
+		return;
+	}
+	if (pthread_create(&t, &a, reader, c) != 0) {
+		pthread_mutex_lock(&srv.lock);
+		c->reader_done = 1;   /* the writer, if any, finds nothing to wait for */
+		pthread_cond_broadcast(&c->out_cv);
+		pthread_mutex_unlock(&srv.lock);
 		conn_put(c);
 	}
 	pthread_attr_destroy(&a);
-}
-
-/*
- * The socket path is only ever a listening socket: bind under a temporary name beside it,
- * listen, then rename into place, so a client that finds the path can always connect.
- * A lock file beside the path keeps a second daemon from taking over a live one's path
- * between its probe and its rename. \return the listening fd, or -1 after a message.
- */
-static int listen_on(const char *path, int *lock_fd)
-{
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	char tmp[sizeof(sa.sun_path)], lock[PATH_MAX];
-	struct stat st;
-	int fd, probe;
-
-	if (strlen(path) + 16 >= sizeof(sa.sun_path)) {
-		fprintf(stderr, "smartssd-devd: socket path %s is too long (at most %zu bytes)\n",
-			path, sizeof(sa.sun_path) - 17);
-		return -1;
-	}
-	snprintf(lock, sizeof(lock), "%s.lock", path);
-	*lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (*lock_fd < 0) {
-		fprintf(stderr, "smartssd-devd: cannot open the lock file %s: %s\n", lock,
-			strerror(errno));
-		return -1;
-	}
-	if (flock(*lock_fd, LOCK_EX | LOCK_NB) != 0) {
-		fprintf(stderr, "smartssd-devd: another daemon is serving %s (it holds %s)\n", path,
-			lock);
-		return -1;
-	}
-	if (lstat(path, &st) == 0) {
-		if (!S_ISSOCK(st.st_mode)) {
-			fprintf(stderr, "smartssd-devd: %s exists and is not a socket; refusing to "
-				"replace it (is --socket pointing at the wrong file?)\n", path);
-			return -1;
-		}
-		strcpy(sa.sun_path, path);
-		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-			fprintf(stderr, "smartssd-devd: another daemon is serving %s\n", path);
-			close(probe);
-			return -1;
-		}
-		if (probe >= 0) {
-			close(probe);
-		}
-		/* A socket nobody answers on is left over from a killed daemon: the rename
-		 * below replaces it. */
-	} else if (errno != ENOENT) {
-		fprintf(stderr, "smartssd-devd: cannot inspect %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
-	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", tmp);
-	unlink(tmp);
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		perror("smartssd-devd: socket");
-		return -1;
-	}
-	{
-		mode_t old = umask(0117);
-		int rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
-
-		umask(old);
-		if (rc != 0 || chmod(tmp, 0660) != 0 || listen(fd, 64) != 0 ||
-		    rename(tmp, path) != 0) {
-			fprintf(stderr, "smartssd-devd: cannot listen on %s: %s\n", path,
-				strerror(errno));
-			unlink(tmp);
-			close(fd);
-			return -1;
-		}
-	}
-	return fd;
-}
-
-/*
- * Tell whoever started us that the socket listens: "READY=1\n" on --ready-fd (then that fd
- * is closed; 0-2 are pointed at /dev/null instead so no later open() takes their number),
- * and sd_notify when systemd's NOTIFY_SOCKET is set.
- */
-static void signal_ready(int ready_fd, const char *image, const char *sock)
-{
-	static const char line[] = "READY=1\n";
-
-	/* systemd first: a starter that waits on --ready-fd then sees both done */
-#ifdef SS_HAVE_SYSTEMD
-	if (getenv("NOTIFY_SOCKET") != NULL) {
-		int rc = sd_notifyf(0, "READY=1\nSTATUS=serving %s on %s\nMAINPID=%ld", image, sock,
-				    (long)getpid());
-
-		if (rc < 0) {
-			fprintf(stderr, "smartssd-devd: sd_notify failed: %s\n", strerror(-rc));
-		}
-	}
-#else
-	(void)image;
-	(void)sock;
-	if (getenv("NOTIFY_SOCKET") != NULL) {
-		fprintf(stderr, "smartssd-devd: NOTIFY_SOCKET is set but this build has no "
-			"libsystemd; readiness is not notified\n");
-	}
-#endif
-	if (ready_fd >= 0) {
-		ssize_t r;
-
-		do {
-			r = write(ready_fd, line, sizeof(line) - 1);
-		} while (r < 0 && errno == EINTR);
-		if (r != (ssize_t)sizeof(line) - 1) {
-			fprintf(stderr, "smartssd-devd: cannot signal readiness on fd %d: %s\n",
-				ready_fd, strerror(errno));
-		}
-		if (ready_fd <= 2) {
-			int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
-
-			if (null >= 0) {
-				dup2(null, ready_fd);
-				close(null);
-			}
-		} else {
-			close(ready_fd);
-		}
-	}
-}
-
-/* \return the fd named by --ready-fd, or -1 after a message when it is not open. */
-static int parse_ready_fd(const char *arg)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno != 0 || *end != '\0' || end == arg || v < 0 || v > INT_MAX) {
-		fprintf(stderr, "smartssd-devd: --ready-fd takes a file descriptor number, not "
-			"'%s'\n", arg);
-		return -1;
-	}
-	if (fcntl((int)v, F_GETFD) < 0) {
-		fprintf(stderr, "smartssd-devd: --ready-fd %ld is not an open file descriptor\n", v);
-		return -1;
-	}
-	return (int)v;
 }
 
 static void usage(void)
@@ -607,10 +754,20 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: smartssd-devd --image FILE --socket PATH [--time-mode virtual|realtime]\n"
 		"                     [--format [--profile NAME|PATH]] [--ready-fd N]\n"
+		"                     [--allow-uid USERS] [--allow-gid GROUPS]\n"
+		"                     [--socket-mode OCTAL] [--socket-group GROUP]\n"
+		"                     [--max-connections N] [--frame-timeout SECONDS]\n"
+		"                     [--buffer-mib MIB]\n"
 		"Serves the emulated drive in FILE on the unix socket PATH. --format creates and\n"
 		"formats FILE first (erasing it). Once PATH accepts connections, the daemon writes\n"
 		"READY=1 and a newline to file descriptor N, and notifies systemd when\n"
-		"NOTIFY_SOCKET is set. PATH.lock beside the socket keeps one daemon per path.\n");
+		"NOTIFY_SOCKET is set. PATH.lock beside the socket keeps one daemon per path.\n"
+		"Access: the socket gets --socket-mode (default 0660) and --socket-group; then\n"
+		"only peers whose user is in --allow-uid, or one of whose groups is in\n"
+		"--allow-gid, may use the drive (comma-separated names or numbers; by default,\n"
+		"the daemon's own user). Others get ACCESS DENIED. Limits: --max-connections\n"
+		"(default 128), --frame-timeout for a frame to arrive whole once it started\n"
+		"(default 30 s), --buffer-mib of data buffers at once (default 256).\n");
 }
 
 /* Stop accepting, let the queued commands finish, then shut the drive down cleanly. */
@@ -631,8 +788,25 @@ static int shut_down(int lfd, const char *sock)
 		shutdown(c->fd, SHUT_RD);   /* readers stop taking requests */
 	}
 	pthread_cond_broadcast(&srv.room);
-	while (srv.pending > 0) {
-		pthread_cond_wait(&srv.idle, &srv.lock);
+	/* Every admitted command runs to its end. A peer that does not read its replies gets
+	 * SHUT_WR after the grace period, so its writer's send fails instead of holding the
+	 * shutdown. */
+	{
+		struct timespec grace;
+
+		clock_gettime(CLOCK_REALTIME, &grace);
+		grace.tv_sec += 10;
+		while (srv.pending > 0 &&
+		       pthread_cond_timedwait(&srv.idle, &srv.lock, &grace) != ETIMEDOUT) {
+		}
+		if (srv.pending > 0) {
+			for (c = srv.conns; c != NULL; c = c->next) {
+				shutdown(c->fd, SHUT_RDWR);
+			}
+		}
+		while (srv.pending > 0) {
+			pthread_cond_wait(&srv.idle, &srv.lock);
+		}
 	}
 	pthread_cond_broadcast(&srv.work);
 	pthread_mutex_unlock(&srv.lock);
@@ -641,6 +815,23 @@ static int shut_down(int lfd, const char *sock)
 		fprintf(stderr, "smartssd-devd: clean shutdown of the drive failed (%d)\n", rc);
 	}
 	return rc;
+}
+
+/* \return the value of a whole-number option in [min, max], or -1 after a message. */
+static long long parse_number(const char *opt, const char *arg, int base, long long min,
+			      long long max)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(arg, &end, base);
+	if (errno != 0 || *arg == '\0' || *end != '\0' || v < min || v > max) {
+		fprintf(stderr, "smartssd-devd: %s takes a number from %lld to %lld, not '%s'\n",
+			opt, min, max, arg);
+		return -1;
+	}
+	return v;
 }
 
 int main(int argc, char **argv)
@@ -652,6 +843,13 @@ int main(int argc, char **argv)
 		{ "profile", required_argument, NULL, 'p' },
 		{ "format", no_argument, NULL, 'f' },
 		{ "ready-fd", required_argument, NULL, 'r' },
+		{ "allow-uid", required_argument, NULL, 'u' },
+		{ "allow-gid", required_argument, NULL, 'g' },
+		{ "socket-mode", required_argument, NULL, 'm' },
+		{ "socket-group", required_argument, NULL, 'G' },
+		{ "max-connections", required_argument, NULL, 'c' },
+		{ "frame-timeout", required_argument, NULL, 'T' },
+		{ "buffer-mib", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -659,6 +857,9 @@ int main(int argc, char **argv)
 	const char *image = NULL, *sock = NULL;
 	char err[512];
 	int format = 0, opt, lfd, sfd, rc, nworkers, ready_fd = -1, lock_fd = -1;
+	long long v;
+	mode_t mode = 0660;
+	gid_t group = (gid_t)-1;
 	sigset_t sigs;
 	pthread_t workers[SS_EMU_QUEUE_DEPTH];
 
@@ -684,10 +885,49 @@ int main(int argc, char **argv)
 			format = 1;
 			break;
 		case 'r':
-			ready_fd = parse_ready_fd(optarg);
+			ready_fd = devd_parse_ready_fd(optarg);
 			if (ready_fd < 0) {
 				return 2;
 			}
+			break;
+		case 'u':
+		case 'g':
+			if (devd_access_add(&srv.access, optarg, opt == 'g') != 0) {
+				return 2;
+			}
+			break;
+		case 'm':
+			if ((v = parse_number("--socket-mode", optarg, 8, 0, 0777)) < 0) {
+				return 2;
+			}
+			mode = (mode_t)v;
+			break;
+		case 'G': {
+			struct devd_access one = { 0 };
+
+			if (devd_access_add(&one, optarg, 1) != 0 || one.ngids != 1) {
+				return 2;
+			}
+			group = one.gids[0];
+			break;
+		}
+		case 'c':
+			if ((v = parse_number("--max-connections", optarg, 10, 1, 4096)) < 0) {
+				return 2;
+			}
+			srv.max_conns = (int)v;
+			break;
+		case 'T':
+			if ((v = parse_number("--frame-timeout", optarg, 10, 1, 3600)) < 0) {
+				return 2;
+			}
+			srv.frame_timeout_ms = (int)v * 1000;
+			break;
+		case 'b':
+			if ((v = parse_number("--buffer-mib", optarg, 10, 32, 65536)) < 0) {
+				return 2;
+			}
+			srv.buf_limit = (uint64_t)v << 20;
 			break;
 		default:
 			usage();
@@ -697,6 +937,9 @@ int main(int argc, char **argv)
 	if (image == NULL || sock == NULL || optind != argc) {
 		usage();
 		return 2;
+	}
+	if (srv.access.nuids == 0 && srv.access.ngids == 0) {
+		srv.access.uids[srv.access.nuids++] = geteuid();
 	}
 
 	/* Every thread inherits the mask; the main thread takes the signals from a signalfd. */
@@ -713,7 +956,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "smartssd-devd: %s\n", err);
 		return 1;
 	}
-	lfd = listen_on(sock, &lock_fd);
+	lfd = devd_listen(sock, mode, group, &lock_fd);
 	if (lfd < 0 || sfd < 0) {
 		ss_emu_close(srv.drive);
 		return 1;
@@ -724,7 +967,7 @@ int main(int argc, char **argv)
 		pthread_create(&workers[i], NULL, worker, NULL);
 	}
 	fprintf(stderr, "smartssd-devd: serving %s on %s\n", image, sock);
-	signal_ready(ready_fd, image, sock);
+	devd_signal_ready(ready_fd, image, sock);
 	for (;;) {
 		struct pollfd p[2] = { { .fd = lfd, .events = POLLIN }, { .fd = sfd, .events = POLLIN } };
 
@@ -749,7 +992,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nworkers; i++) {
 		pthread_join(workers[i], NULL);
 	}
-	/* Readers are detached; wait until every connection is gone before exiting. */
+	/* Readers and writers are detached; wait until every connection is gone. */
 	pthread_mutex_lock(&srv.lock);
 	while (srv.nconns > 0) {
 		pthread_cond_wait(&srv.idle, &srv.lock);

@@ -22,6 +22,8 @@
 #define SUBJECT_MAX 96
 #define ASC_PASS_THROUGH_INFO 0x00
 #define ASCQ_PASS_THROUGH_INFO 0x1D
+#define ASC_ACCESS_DENIED 0x74          /* with DATA PROTECT: a daemon's allow-list */
+#define ASCQ_ACCESS_NOT_AUTHORIZED 0x71
 
 /* ---- per-thread packet buffers (allocated once per thread, grown, never per call) -- */
 
@@ -162,6 +164,11 @@ int ss_ata_exec(struct ss_dev *d, const struct ss_sat_cmd *c, void *data, uint32
 		*regs = sense.regs;
 	if (sense.has_regs && (sense.regs.status & 0x01))
 		return ata_error(c, &sense.regs);
+	if (sense.key == SS_SAT_KEY_DATA_PROTECT && sense.asc == ASC_ACCESS_DENIED &&
+	    sense.ascq == ASCQ_ACCESS_NOT_AUTHORIZED)
+		return ss_err(-EACCES, 0, "access denied: %s does not let this user (uid %u) use "
+			      "the drive (smartssd-devd --allow-uid/--allow-gid)", d->tp->path,
+			      (unsigned)geteuid());
 	if (sense.key == SS_SAT_KEY_RECOVERED && sense.asc == ASC_PASS_THROUGH_INFO &&
 	    sense.ascq == ASCQ_PASS_THROUGH_INFO)
 		return 0;

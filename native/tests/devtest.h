@@ -65,11 +65,17 @@ static inline int devtest_format(struct devtest *t, uint32_t max_objects)
 	return devtest_format_geo(t, max_objects, 64);
 }
 
-/* Start smartssd-devd on the image and wait (bounded) for its readiness signal. */
-static inline int devtest_start_daemon(struct devtest *t)
+/* Start smartssd-devd on the image, with further options (NULL-terminated, or NULL), and
+ * wait (bounded) for its readiness signal. */
+static inline int devtest_start_daemon_with(struct devtest *t, const char *const *extra)
 {
-	const char *args[] = { "--image", t->image, "--socket", t->sock, NULL };
+	const char *args[16] = { "--image", t->image, "--socket", t->sock };
 	char err[256];
+	int n = 4;
+
+	while (extra != NULL && *extra != NULL && n < 15)
+		args[n++] = *extra++;
+	args[n] = NULL;
 	int rc = ss_devd_spawn(SS_DEVD_PATH, args, 60000, &t->daemon, err, sizeof(err));
 
 	if (rc != 0) {
@@ -79,6 +85,11 @@ static inline int devtest_start_daemon(struct devtest *t)
 	}
 	snprintf(t->uri, sizeof(t->uri), "unix:%s", t->sock);
 	return 0;
+}
+
+static inline int devtest_start_daemon(struct devtest *t)
+{
+	return devtest_start_daemon_with(t, NULL);
 }
 
 /*

@@ -581,6 +581,42 @@ static void test_reconnect_never_replays(void)
 	devtest_cleanup(&t);
 }
 
+/* A user the daemon does not allow gets -EACCES that says so, not a broken link. */
+static void test_access_denied(void)
+{
+	static const char *const open_mode[] = {"--socket-mode", "0666", NULL};
+	struct devtest t;
+	int status = -1;
+	pid_t pid;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "skip: test_access_denied switches users and needs root\n");
+		return;
+	}
+	if (devtest_format(&t, 0) || chmod(t.dir, 0755) ||
+	    devtest_start_daemon_with(&t, open_mode)) {
+		ut_failures++;
+		devtest_cleanup(&t);
+		return;
+	}
+	pid = fork();
+	if (pid == 0) {
+		struct ss_dev *d = NULL;
+		int rc;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(10);
+		rc = ss_dev_open(t.uri, NULL, &d);
+		if (rc != -EACCES)
+			_exit(11);
+		_exit(strstr(ss_dev_last_message(), "access denied") &&
+		      strstr(ss_dev_last_message(), "uid 65534") ? 0 : 12);
+	}
+	waitpid(pid, &status, 0);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	devtest_cleanup(&t);
+}
+
 int main(void)
 {
 	signal(SIGALRM, on_watchdog);
@@ -590,6 +626,7 @@ int main(void)
 	test_many_threads();
 	test_daemon_killed();
 	test_reconnect_never_replays();
+	test_access_denied();
 	alarm(0);
 	return ut_report("transport_unix_ut");
 }

@@ -2,6 +2,7 @@
  * SIGTERM. Request and reply bytes are built here from the framing in README.md. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -513,6 +514,224 @@ static void test_sd_notify_ready(void)
 #endif
 }
 
+static pid_t start_daemon_with(const char *mode, const char *const *extra)
+{
+	const char *args[24] = { "--image", image, "--socket", sock, "--time-mode", mode };
+	int n = 6;
+	char err[256];
+	pid_t pid;
+
+	while (*extra != NULL && n < 23) {
+		args[n++] = *extra++;
+	}
+	args[n] = NULL;
+	if (ss_devd_spawn(SS_DEVD_PATH, args, 60000, &pid, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return pid;
+}
+
+/* In a child running as `uid`: one IDENTIFY. \return the child's exit status: 0 served,
+ * 3 refused with DATA PROTECT / ACCESS NOT AUTHORIZED, other values for anything else. */
+static int identify_as(uid_t uid)
+{
+	int status = -1;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		struct reply r;
+		int fd;
+
+		if (setgroups(0, NULL) != 0 || setgid(uid) != 0 || setuid(uid) != 0) {
+			_exit(10);
+		}
+		fd = connect_sock();
+		if (fd < 0) {
+			_exit(11);
+		}
+		send_request(fd, 77, identify_cdb, 2, 512);
+		if (read_reply(fd, &r) != 0 || r.tag != 77) {
+			_exit(12);
+		}
+		if (r.status == SS_EMU_SCSI_GOOD) {
+			_exit(0);
+		}
+		_exit(r.sense_len >= 4 && r.sense[1] == 0x07 && r.sense[2] == 0x74 &&
+		      r.sense[3] == 0x71 ? 3 : 13);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* Only allowed users reach the drive; everyone else gets ACCESS DENIED, and the socket
+ * gets the mode asked for. */
+static void test_access_is_checked(void)
+{
+	const char *open_mode[] = { "--socket-mode", "0666", NULL };
+	const char *allow_nobody[] = { "--socket-mode", "0666", "--allow-uid", "65534", NULL };
+	const char *bad_user[] = { "--image", image, "--socket", sock, "--allow-uid",
+				   "no-such-user-here", NULL };
+	struct stat st;
+	pid_t pid;
+
+	if (geteuid() != 0) {
+		fprintf(stderr, "skip: the access test switches users and needs root\n");
+		return;
+	}
+	CHECK_EQ(chmod(dir, 0755), 0);   /* other users may reach the socket file */
+	pid = start_daemon_with("virtual", open_mode);
+	CHECK(pid > 0);
+	if (pid <= 0) {
+		return;
+	}
+	CHECK_EQ(stat(sock, &st), 0);
+	CHECK_EQ(st.st_mode & 0777, 0666);
+	CHECK_EQ(identify_as(65534), 3);   /* default: the daemon's own user only */
+	CHECK_EQ(identify_as(0), 0);
+	CHECK(answers(sock));              /* a refusal disturbs nobody */
+	stop_daemon(pid);
+	pid = start_daemon_with("virtual", allow_nobody);
+	CHECK(pid > 0);
+	if (pid <= 0) {
+		return;
+	}
+	CHECK_EQ(identify_as(65534), 0);
+	CHECK_EQ(identify_as(0), 3);       /* a list replaces the default */
+	stop_daemon(pid);
+	CHECK_EQ(run_to_exit(bad_user), 2);
+	CHECK_EQ(chmod(dir, 0700), 0);
+}
+
+static long vm_kib(pid_t pid, const char *field)
+{
+	char path[64], line[256];
+	long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/status", (long)pid);
+	f = fopen(path, "r");
+	if (f == NULL) {
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (strncmp(line, field, strlen(field)) == 0) {
+			v = strtol(line + strlen(field) + 1, NULL, 10);
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+/* Fill a peer's socket with IDENTIFY requests without ever reading a reply. */
+static int flood_without_reading(void)
+{
+	int fd = connect_sock(), sent = 0;
+
+	for (int i = 0; fd >= 0 && i < 100000; i++) {
+		uint8_t h[32] = { 'S', 'S', 'D', 'Q' };
+
+		h[4] = (uint8_t)i;
+		memcpy(h + 8, identify_cdb, 16);
+		h[24] = 2;
+		h[29] = 2;   /* 512 bytes */
+		if (send(fd, h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof(h)) {
+			break;   /* the daemon stopped reading us: our side is full */
+		}
+		sent++;
+	}
+	CHECK(sent > 32);
+	return fd;
+}
+
+/*
+ * What a client can make the daemon hold is bounded: 64 connections that each declare a
+ * maximal frame and send none of its data, plus one that never reads its replies, leave
+ * the daemon's memory where it was and a normal client served; the half-sent frames time
+ * out; connections past --max-connections are closed.
+ */
+static void test_limits(const char *mode)
+{
+	const char *limits[] = { "--frame-timeout", "2", "--max-connections", "80", NULL };
+	int half[64], flood, extra[16], nextra = 0, closed = 0, served = 0;
+	long data_before, data_after;
+	pid_t pid = start_daemon_with(mode, limits);
+
+	CHECK(pid > 0);
+	if (pid <= 0) {
+		return;
+	}
+	CHECK(answers(sock));
+	data_before = vm_kib(pid, "VmData:");
+	for (int i = 0; i < 64; i++) {
+		uint8_t h[32] = { 'S', 'S', 'D', 'Q' };
+
+		half[i] = connect_sock();
+		CHECK(half[i] >= 0);
+		memcpy(h + 8, identify_cdb, 16);
+		h[24] = 1;                       /* to the drive */
+		ss_put_le32(h + 28, 65536u * 512u);   /* the largest data phase allowed */
+		CHECK_EQ(write_all(half[i], h, sizeof(h)), 0);
+	}
+	flood = flood_without_reading();
+	CHECK(answers(sock));
+	CHECK(answers(sock));
+	data_after = vm_kib(pid, "VmData:");
+	fprintf(stderr, "%s: VmData %ld KiB before, %ld KiB with 64 maximal frames declared\n",
+		mode, data_before, data_after);
+	/* the connections' threads take their stacks (2 MiB each, plus a sanitizer's
+	 * per-thread state); a buffer per declared frame would take 2 GiB more */
+	CHECK(data_before > 0 && data_after - data_before < 1024 * 1024);
+	/* past --max-connections (80, with the flood and the 64 open): closed at once */
+	for (int i = 0; i < 16; i++) {
+		struct reply r;
+
+		extra[nextra] = connect_sock();
+		if (extra[nextra] < 0) {
+			continue;
+		}
+		uint8_t h[32] = { 'S', 'S', 'D', 'Q', 5 };
+
+		memcpy(h + 8, identify_cdb, 16);
+		h[24] = 2;
+		h[29] = 2;   /* 512 bytes; a closed connection may refuse even the request */
+		if (send(extra[nextra], h, sizeof(h), MSG_NOSIGNAL) == (ssize_t)sizeof(h) &&
+		    read_reply(extra[nextra], &r) == 0) {
+			served++;
+		} else {
+			closed++;
+		}
+		nextra++;
+	}
+	CHECK(closed >= 1);
+	CHECK(served >= 1);
+	/* each half-sent frame times out: the daemon closes those connections */
+	for (int i = 0; i < 64; i++) {
+		uint8_t b;
+		struct pollfd pf = { .fd = half[i], .events = POLLIN };
+
+		CHECK_EQ(poll(&pf, 1, 60000), 1);
+		CHECK(read(half[i], &b, 1) <= 0);
+		close(half[i]);
+	}
+	CHECK(answers(sock));
+	close(flood);
+	for (int i = 0; i < nextra; i++) {
+		close(extra[i]);
+	}
+	stop_daemon(pid);
+}
+
+static void test_limits_virtual(void)
+{
+	test_limits("virtual");
+}
+
+static void test_limits_realtime(void)
+{
+	test_limits("realtime");
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -527,6 +746,9 @@ int main(void)
 	RUN(test_live_daemon_keeps_its_path);
 	RUN(test_ready_fd_must_be_open);
 	RUN(test_sd_notify_ready);
+	RUN(test_access_is_checked);
+	RUN(test_limits_virtual);
+	RUN(test_limits_realtime);
 	emu_test_rmdir(dir);
 	return emu_test_failures ? 1 : 0;
 }

@@ -68,6 +68,7 @@ struct ss_sat_sense {
 #define SS_SAT_KEY_NO_SENSE 0x0
 #define SS_SAT_KEY_RECOVERED 0x1
 #define SS_SAT_KEY_ILLEGAL_REQUEST 0x5
+#define SS_SAT_KEY_DATA_PROTECT 0x7
 #define SS_SAT_KEY_ABORTED 0xB
 
 /**

@@ -10,6 +10,7 @@ final class Errno {
     static final int EBADF = 9;
     static final int EAGAIN = 11;
     static final int ENOMEM = 12;
+    static final int EACCES = 13;
     static final int EFAULT = 14;
     static final int EBUSY = 16;
     static final int EEXIST = 17;
@@ -50,6 +51,7 @@ final class Errno {
     static String name(int errno) {
         switch (errno) {
             case EPERM: return "EPERM";
+            case EACCES: return "EACCES";
             case ENOENT: return "ENOENT";
             case EINTR: return "EINTR";
             case EIO: return "EIO";

@@ -94,7 +94,8 @@ public final class Errors {
                 case Errno.ESHUTDOWN:
                 case Errno.ECONNREFUSED:
                 case Errno.ECONNABORTED:
-                    return "is smartssd-devd running? reopen the device";
+                    return "is smartssd-devd running? the next call reconnects once it serves "
+                            + "the drive again";
                 case Errno.ENOSPC:
                     return "remove objects or use a larger drive";
                 default:
@@ -127,7 +128,7 @@ public final class Errors {
             case BAD_LAYOUT:
                 return "check the tasklet's parameters against builtin_tasklets.h";
             case BAD_SESSION:
-                return "the drive restarted; reopen the device";
+                return "the drive restarted; the next call opens a new session";
             default:
                 return null;
         }
@@ -147,6 +148,8 @@ public final class Errors {
             case Errno.EINVAL: return "invalid argument";
             case Errno.EIO: return "input/output error";
             case Errno.ENOMEM: return "out of memory";
+            case Errno.EACCES:
+            case Errno.EPERM: return "access denied";
             case Errno.ETIME: return "step limit reached";
             case Errno.EPROTO:
             case Errno.EBADMSG: return "protocol error";
@@ -274,6 +277,9 @@ public final class Errors {
                 return new MediaErrorException(text, errno, reason);
             case Errno.ETIMEDOUT:
                 return new DeviceTimeoutException(text, errno, reason);
+            case Errno.EACCES:
+            case Errno.EPERM:
+                return new DriveAccessDeniedException(text, errno, reason);
             case Errno.ENOSYS:
             case Errno.ENOTSUP:
                 return new UnsupportedOperationOnDeviceException(text, errno, reason);

@@ -1,0 +1,43 @@
+/* smartssd-devd's parts: the listening socket and readiness (devd_listen.c), who may
+ * connect (devd_access.c), and the connections and commands (devd.c). */
+#ifndef SS_DEVD_INTERNAL_H
+#define SS_DEVD_INTERNAL_H
+
+#include <sys/types.h>
+
+#define DEVD_ALLOW_MAX 32
+
+/* Who may use the drive: peers whose uid or any of whose groups is listed. */
+struct devd_access {
+	uid_t uids[DEVD_ALLOW_MAX];
+	int nuids;
+	gid_t gids[DEVD_ALLOW_MAX];
+	int ngids;
+};
+
+/* A connected peer, from SO_PEERCRED. */
+struct devd_peer {
+	pid_t pid;
+	uid_t uid;
+	gid_t gid;
+};
+
+/* Add a comma-separated list of user (or, with `groups`, group) names or numbers.
+ * \return 0, or -1 after a message naming the entry it could not resolve. */
+int devd_access_add(struct devd_access *a, const char *list, int groups);
+
+/* \return 1 when the peer on fd may use the drive, 0 when not, -1 when its credentials
+ * cannot be read; *peer is filled in either of the first two cases. */
+int devd_access_check(const struct devd_access *a, int fd, struct devd_peer *peer);
+
+/* Listen on path with the given mode and group (-1 keeps the daemon's), only ever
+ * replacing a stale socket. \return the listening fd, or -1 after a message. */
+int devd_listen(const char *path, mode_t mode, gid_t group, int *lock_fd);
+
+/* Readiness: READY=1 on ready_fd (unless -1) and to systemd's NOTIFY_SOCKET if set. */
+void devd_signal_ready(int ready_fd, const char *image, const char *sock);
+
+/* \return the open fd named by --ready-fd's argument, or -1 after a message. */
+int devd_parse_ready_fd(const char *arg);
+
+#endif

@@ -1,0 +1,170 @@
+/*
+ * The daemon's socket and its readiness signal. The socket path is only ever a listening
+ * socket or a stale one; a starter learns that the daemon serves from a line on a file
+ * descriptor it passed (--ready-fd) or from systemd's notification, never from the file.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#ifdef SS_HAVE_SYSTEMD
+#include <systemd/sd-daemon.h>
+#endif
+
+#include "devd_internal.h"
+
+/*
+ * The socket path is only ever a listening socket: bind under a temporary name beside it,
+ * listen, then rename into place, so a client that finds the path can always connect.
+ * A lock file beside the path keeps a second daemon from taking over a live one's path
+ * between its probe and its rename. \return the listening fd, or -1 after a message.
+ */
+int devd_listen(const char *path, mode_t mode, gid_t group, int *lock_fd)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	char tmp[sizeof(sa.sun_path)], lock[PATH_MAX];
+	struct stat st;
+	int fd, probe;
+
+	if (strlen(path) + 16 >= sizeof(sa.sun_path)) {
+		fprintf(stderr, "smartssd-devd: socket path %s is too long (at most %zu bytes)\n",
+			path, sizeof(sa.sun_path) - 17);
+		return -1;
+	}
+	snprintf(lock, sizeof(lock), "%s.lock", path);
+	*lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (*lock_fd < 0) {
+		fprintf(stderr, "smartssd-devd: cannot open the lock file %s: %s\n", lock,
+			strerror(errno));
+		return -1;
+	}
+	if (flock(*lock_fd, LOCK_EX | LOCK_NB) != 0) {
+		fprintf(stderr, "smartssd-devd: another daemon is serving %s (it holds %s)\n", path,
+			lock);
+		return -1;
+	}
+	if (lstat(path, &st) == 0) {
+		if (!S_ISSOCK(st.st_mode)) {
+			fprintf(stderr, "smartssd-devd: %s exists and is not a socket; refusing to "
+				"replace it (is --socket pointing at the wrong file?)\n", path);
+			return -1;
+		}
+		strcpy(sa.sun_path, path);
+		probe = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (probe >= 0 && connect(probe, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+			fprintf(stderr, "smartssd-devd: another daemon is serving %s\n", path);
+			close(probe);
+			return -1;
+		}
+		if (probe >= 0) {
+			close(probe);
+		}
+		/* A socket nobody answers on is left over from a killed daemon: the rename
+		 * below replaces it. */
+	} else if (errno != ENOENT) {
+		fprintf(stderr, "smartssd-devd: cannot inspect %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", tmp);
+	unlink(tmp);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		perror("smartssd-devd: socket");
+		return -1;
+	}
+	{
+		mode_t old = umask(0117);
+		int rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+
+		umask(old);
+		if (rc != 0 || (group != (gid_t)-1 && chown(tmp, (uid_t)-1, group) != 0) ||
+		    chmod(tmp, mode) != 0 || listen(fd, 128) != 0 || rename(tmp, path) != 0) {
+			fprintf(stderr, "smartssd-devd: cannot listen on %s: %s\n", path,
+				strerror(errno));
+			unlink(tmp);
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/*
+ * Tell whoever started us that the socket listens: "READY=1\n" on --ready-fd (then that fd
+ * is closed; 0-2 are pointed at /dev/null instead so no later open() takes their number),
+ * and sd_notify when systemd's NOTIFY_SOCKET is set.
+ */
+void devd_signal_ready(int ready_fd, const char *image, const char *sock)
+{
+	static const char line[] = "READY=1\n";
+
+	/* systemd first: a starter that waits on --ready-fd then sees both done */
+#ifdef SS_HAVE_SYSTEMD
+	if (getenv("NOTIFY_SOCKET") != NULL) {
+		int rc = sd_notifyf(0, "READY=1\nSTATUS=serving %s on %s\nMAINPID=%ld", image, sock,
+				    (long)getpid());
+
+		if (rc < 0) {
+			fprintf(stderr, "smartssd-devd: sd_notify failed: %s\n", strerror(-rc));
+		}
+	}
+#else
+	(void)image;
+	(void)sock;
+	if (getenv("NOTIFY_SOCKET") != NULL) {
+		fprintf(stderr, "smartssd-devd: NOTIFY_SOCKET is set but this build has no "
+			"libsystemd; readiness is not notified\n");
+	}
+#endif
+	if (ready_fd >= 0) {
+		ssize_t r;
+
+		do {
+			r = write(ready_fd, line, sizeof(line) - 1);
+		} while (r < 0 && errno == EINTR);
+		if (r != (ssize_t)sizeof(line) - 1) {
+			fprintf(stderr, "smartssd-devd: cannot signal readiness on fd %d: %s\n",
+				ready_fd, strerror(errno));
+		}
+		if (ready_fd <= 2) {
+			int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+			if (null >= 0) {
+				dup2(null, ready_fd);
+				close(null);
+			}
+		} else {
+			close(ready_fd);
+		}
+	}
+}
+
+/* \return the fd named by --ready-fd, or -1 after a message when it is not open. */
+int devd_parse_ready_fd(const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno != 0 || *end != '\0' || end == arg || v < 0 || v > INT_MAX) {
+		fprintf(stderr, "smartssd-devd: --ready-fd takes a file descriptor number, not "
+			"'%s'\n", arg);
+		return -1;
+	}
+	if (fcntl((int)v, F_GETFD) < 0) {
+		fprintf(stderr, "smartssd-devd: --ready-fd %ld is not an open file descriptor\n", v);
+		return -1;
+	}
+	return (int)v;
+}
