@@ -1,12 +1,54 @@
 /*
- * Paths on the wire: absolute, '/'-separated, no empty, "." or ".." components, no NUL.
- * Root-level names starting with 0x7F are the firmware's own and do not exist for the host.
+ * Paths on the wire: absolute, '/'-separated, no empty, "." or ".." components, well-formed
+ * UTF-8 without control characters (C0, DEL, C1). Such names are refused rather than
+ * stored: a raw newline or ESC makes listings ambiguous or drives a terminal, and bytes
+ * that are not UTF-8 collide once a client decodes them (HDFS refuses them too).
+ * The firmware's own root-level names start with DEL (0x7F), a control character, so no
+ * host path can name them.
  */
 #include "cmd_internal.h"
 
 bool fw_oid_hidden(const struct ss_fw *fw, ss_oid_t oid)
 {
 	return oid != SS_OID_NONE && oid == fw->record_oid;
+}
+
+/* The length of the well-formed UTF-8 sequence at p (at most left bytes) that is not a
+ * control character, or 0. Overlong forms, surrogates and code points past U+10FFFF are
+ * not well-formed (RFC 3629). */
+static uint32_t utf8_char(const uint8_t *p, uint32_t left)
+{
+	uint32_t cp, n;
+
+	if (p[0] < 0x80) {
+		return p[0] >= 0x20 && p[0] != 0x7F ? 1 : 0;
+	}
+	if (p[0] >= 0xC2 && p[0] <= 0xDF) {
+		n = 2;
+		cp = p[0] & 0x1F;
+	} else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
+		n = 3;
+		cp = p[0] & 0x0F;
+	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
+		n = 4;
+		cp = p[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (left < n) {
+		return 0;
+	}
+	for (uint32_t i = 1; i < n; i++) {
+		if ((p[i] & 0xC0) != 0x80) {
+			return 0;
+		}
+		cp = cp << 6 | (p[i] & 0x3F);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+	    (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp <= 0x9F)) {
+		return 0;
+	}
+	return n;
 }
 
 /* \return SS_R_OK, SS_R_BAD_PATH or SS_R_NAME_TOO_LONG. */
@@ -26,10 +68,13 @@ uint32_t fw_path_check(const uint8_t *path, uint32_t len)
 	for (uint32_t i = 1; i <= len; i++) {
 		uint32_t n;
 
-		if (i < len && path[i] == 0) {
-			return SS_R_BAD_PATH;
-		}
 		if (i < len && path[i] != '/') {
+			uint32_t k = utf8_char(path + i, len - i);
+
+			if (k == 0) {
+				return SS_R_BAD_PATH;
+			}
+			i += k - 1;
 			continue;
 		}
 		n = i - start;
@@ -42,9 +87,6 @@ uint32_t fw_path_check(const uint8_t *path, uint32_t len)
 		}
 		if (n > SS_NAME_MAX) {
 			return SS_R_NAME_TOO_LONG;
-		}
-		if (start == 1 && path[start] == FW_RESERVED_CHAR) {
-			return SS_R_BAD_PATH;
 		}
 		start = i + 1;
 	}

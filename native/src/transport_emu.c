@@ -141,6 +141,13 @@ int ss_transport_emu_format(const char *path, const char *profile, uint64_t capa
 		/* Raw flash of capacity_bytes, rounded up to whole blocks on every die. */
 		per_block_row = (uint64_t)pr.geo.channels * pr.geo.ways * pr.geo.pages_per_block *
 				pr.geo.page_size;
+		if (capacity_bytes < per_block_row)
+			return ss_err(-EINVAL, 0, "emu %s: a capacity of %llu bytes is below profile "
+				      "%s's minimum of %llu bytes (%llu MiB: one %u-page block on each "
+				      "of its %u dies)", path, (unsigned long long)capacity_bytes,
+				      pr.name, (unsigned long long)per_block_row,
+				      (unsigned long long)(per_block_row >> 20), pr.geo.pages_per_block,
+				      pr.geo.channels * pr.geo.ways);
 		bpd = capacity_bytes / per_block_row + (capacity_bytes % per_block_row != 0);
 		if (bpd > UINT32_MAX)
 			return ss_err(-EINVAL, 0, "emu %s: %llu bytes is too large for profile %s",

@@ -44,6 +44,14 @@ static void test_capacity_rounds_to_whole_blocks(void)
 	CHECK_EQ(a.page_size, 8192);
 	/* the host sees less than the raw flash: over-provisioning and metadata */
 	CHECK(four > 0 && four < 4 * KANG_ROW);
+	/* below one block on every die: refused, naming the minimum */
+	{
+		char err[256];
+
+		CHECK_EQ(ss_dev_format(uri, NULL, 16ull << 20, err, sizeof(err)), -EINVAL);
+		CHECK(strstr(err, "minimum of 67108864 bytes (64 MiB") != NULL);
+		CHECK(strstr(err, "64 dies") != NULL);
+	}
 }
 
 static void test_profile_and_options(void)

@@ -12,7 +12,7 @@ static const struct {
 	{ "/a/b/c", 0, SS_R_OK },
 	{ "/a.b/..c/...", 0, SS_R_OK },
 	{ "/\x7e", 0, SS_R_OK },
-	{ "/dir/\x7fok-below-root", 0, SS_R_OK },
+	{ "/caf\xc3\xa9/\xe2\x82\xac/\xf0\x9f\x98\x80", 0, SS_R_OK },   /* é, €, an emoji */
 	{ "", 0, SS_R_BAD_PATH },
 	{ "a/b", 0, SS_R_BAD_PATH },
 	{ "//", 0, SS_R_BAD_PATH },
@@ -24,6 +24,22 @@ static const struct {
 	{ "/a\0b", 4, SS_R_BAD_PATH },
 	{ "/\x7fsmartssd-fw", 0, SS_R_BAD_PATH },
 	{ "/\x7fx/y", 0, SS_R_BAD_PATH },
+	/* control characters: C0, DEL and C1 (U+0080-U+009F) */
+	{ "/a\nb", 0, SS_R_BAD_PATH },
+	{ "/tab\there", 0, SS_R_BAD_PATH },
+	{ "/x/\x01", 0, SS_R_BAD_PATH },
+	{ "/\x1b[31mred", 0, SS_R_BAD_PATH },
+	{ "/dir/\x7f" "del-below-root", 0, SS_R_BAD_PATH },
+	{ "/c1\xc2\x9b", 0, SS_R_BAD_PATH },
+	/* not well-formed UTF-8 */
+	{ "/\xff", 0, SS_R_BAD_PATH },
+	{ "/\xc3", 0, SS_R_BAD_PATH },                 /* truncated */
+	{ "/\xc3/x", 0, SS_R_BAD_PATH },               /* a '/' is no continuation byte */
+	{ "/\xc0\xaf", 0, SS_R_BAD_PATH },            /* overlong '/' */
+	{ "/\xe0\x80\xaf", 0, SS_R_BAD_PATH },       /* overlong, 3 bytes */
+	{ "/\xed\xa0\x80", 0, SS_R_BAD_PATH },       /* a surrogate */
+	{ "/\xf4\x90\x80\x80", 0, SS_R_BAD_PATH },  /* past U+10FFFF */
+	{ "/\x80", 0, SS_R_BAD_PATH },                 /* a lone continuation byte */
 };
 
 int main(void)

@@ -29,8 +29,8 @@ import org.smartssd.loganalyzer.model.HostCostModel;
 public final class LogAnalyzer implements Closeable {
     /** The drive's name in {@code smartssd://NAME/}. */
     public static final String DEVICE_NAME = "loganalyzer";
-    /** Where traces go on the drive. */
-    public static final String DRIVE_DIR = "/loganalyzer";
+    /** Where traces go on the drive: smartssd://DRIVE/traces/NAME.eSIZE. */
+    public static final String DRIVE_DIR = "/traces";
 
     private final Path work;
     private final Configuration conf;

@@ -13,9 +13,11 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code smartssd devd ARGS...}: run the smartssd-devd daemon in the foreground. */
-@Command(name = "devd", description = "Run the emulated-drive daemon smartssd-devd in the "
+@Command(name = "devd", mixinStandardHelpOptions = true,
+        description = "Run the emulated-drive daemon smartssd-devd in the "
         + "foreground, passing ARGS to it (e.g. --image /path/dev0.img --socket "
-        + "/path/dev0.sock; see 'smartssd devd --help'). Its exit status is returned. "
+        + "/path/dev0.sock; 'smartssd devd -- --help' lists the daemon's own options). Its "
+        + "exit status is returned. "
         + "With --wait, the daemon is started in the background instead: the command returns "
         + "once the socket accepts connections (the daemon's readiness signal) and prints its "
         + "URI and pid.")

@@ -52,6 +52,7 @@ public final class ExitCodes {
             return NOT_FOUND;
         }
         if (t instanceof ObjectExistsException || t instanceof DirectoryNotEmptyException
+                || t instanceof java.nio.file.FileAlreadyExistsException
                 || t instanceof NotADirectoryException || t instanceof IsADirectoryException) {
             return CONFLICT;
         }

@@ -11,7 +11,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code smartssd format emu:/path/dev0.img [--profile NAME] [--capacity SIZE]}. */
-@Command(name = "format", description = "Create (or overwrite) an emulated drive's image and "
+@Command(name = "format", mixinStandardHelpOptions = true,
+        description = "Create (or overwrite) an emulated drive's image and "
         + "format it. Only emu: URIs: a real drive is formatted by its vendor tools.")
 final class FormatCommand implements Callable<Integer> {
     @ParentCommand

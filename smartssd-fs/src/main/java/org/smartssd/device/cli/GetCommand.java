@@ -16,7 +16,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code smartssd get URI PATH LOCAL}: copy a file or tasklet output off the drive. */
-@Command(name = "get", description = "Copy a file (or a tasklet's output object) from the drive "
+@Command(name = "get", mixinStandardHelpOptions = true,
+        description = "Copy a file (or a tasklet's output object) from the drive "
         + "to LOCAL; '-' writes to stdout. Fails if LOCAL exists unless --force.")
 final class GetCommand implements Callable<Integer> {
     @ParentCommand
@@ -34,36 +35,89 @@ final class GetCommand implements Callable<Integer> {
     @Option(names = {"-f", "--force"}, description = "replace LOCAL if it exists")
     boolean force;
 
-    @Option(names = "--progress", description = "show a progress bar even when stderr is not a "
-            + "terminal")
+    @Option(names = "--progress", description = "show progress even for a short copy, and when "
+            + "stderr is not a terminal (then as a line every few seconds)")
     boolean progress;
+
+    /** A bar on a terminal for copies of 4 MiB and more; lines elsewhere only if asked. */
+    private Progress.Mode progressMode(long bytes) {
+        return progress || (cli.errIsTerminal && bytes >= 4L << 20)
+                ? Progress.mode(true, cli.errIsTerminal) : Progress.Mode.OFF;
+    }
 
     @Override
     public Integer call() throws Exception {
+        boolean stdout = local.equals("-");
+        Path target = stdout ? null : Path.of(local).toAbsolutePath();
+        if (target != null) {
+            checkTarget(target);
+        }
         try (SmartSsdDevice d = DeviceArgs.open(uri)) {
             ObjectStat st = d.lookup(path);
             if (st.isDirectory()) {
                 throw new IllegalArgumentException(path + " is a directory; get copies files");
             }
-            boolean stdout = local.equals("-");
-            try (OutputStream out = stdout ? nonClosing(cli.out) : open(Path.of(local))) {
-                copy(d, st, out);
+            if (stdout) {
+                try (OutputStream out = nonClosing(cli.out)) {
+                    copy(d, st, out);
+                }
+            } else {
+                copyAtomically(d, st, target);
             }
             return ExitCodes.OK;
         }
     }
 
-    private OutputStream open(Path p) throws IOException {
-        return force ? Files.newOutputStream(p) : Files.newOutputStream(p,
-                StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    private void checkTarget(Path target) throws IOException {
+        Path dir = target.getParent();
+        if (Files.isDirectory(target)) {
+            throw new IllegalArgumentException(local + " is a directory; name the file to "
+                    + "write");
+        }
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new java.nio.file.NoSuchFileException(String.valueOf(dir), null,
+                    "no such directory");
+        }
+        if (!force && Files.exists(target, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            throw new java.nio.file.FileAlreadyExistsException(local, null,
+                    "exists (use --force to replace it)");
+        }
+    }
+
+    /** Into a temporary file beside LOCAL, moved over it once whole: a failed get leaves
+     * LOCAL as it was and no partial file. */
+    private void copyAtomically(SmartSsdDevice d, ObjectStat st, Path target) throws IOException {
+        Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName(),
+                ".partial-get");
+        try {
+            try (OutputStream out = Files.newOutputStream(tmp, StandardOpenOption.WRITE)) {
+                copy(d, st, out);
+            }
+            if (force) {
+                Files.move(tmp, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            } else {
+                // a link fails if LOCAL appeared meanwhile: never replaced without --force
+                try {
+                    Files.createLink(target, tmp);
+                } catch (java.nio.file.FileAlreadyExistsException e) {
+                    throw new java.nio.file.FileAlreadyExistsException(local, null,
+                            "exists (use --force to replace it)");
+                } catch (UnsupportedOperationException e) {
+                    Files.move(tmp, target);   // no hard links here: checked, then moved
+                }
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
     }
 
     private void copy(SmartSsdDevice d, ObjectStat st, OutputStream out) throws IOException {
         ByteBuffer buf = ByteBuffer.allocateDirect(PutCommand.CHUNK);
         byte[] heap = new byte[PutCommand.CHUNK];
         long off = 0;
-        try (CopyProgress bar = CopyProgress.start("get " + path, st.size(), progress,
-                cli.errIsTerminal, cli.err)) {
+        try (Progress bar = Progress.start("get " + path, st.size(), "MiB", 1L << 20,
+                    progressMode(st.size()), cli.err)) {
             while (off < st.size()) {
                 buf.clear();
                 int n = d.read(st.oid(), off, buf);
@@ -74,7 +128,7 @@ final class GetCommand implements Callable<Integer> {
                 buf.get(heap, 0, n);
                 out.write(heap, 0, n);
                 off += n;
-                bar.advance(n);
+                bar.stepBy(n);
             }
         }
         out.flush();

@@ -11,7 +11,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code smartssd health URI}: SMART attributes as libatasmart names and values them. */
-@Command(name = "health", description = "Print SMART health: the overall verdict and every "
+@Command(name = "health", mixinStandardHelpOptions = true,
+        description = "Print SMART health: the overall verdict and every "
         + "attribute with libatasmart's name, normalised value, worst, threshold and value.")
 final class HealthCommand implements Callable<Integer> {
     @ParentCommand

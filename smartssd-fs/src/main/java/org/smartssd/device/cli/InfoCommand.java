@@ -14,7 +14,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code smartssd info URI}: identity, space, FTL counters and the emulator's model. */
-@Command(name = "info", description = "Print the drive's identity, space, FTL counters and, "
+@Command(name = "info", mixinStandardHelpOptions = true,
+        description = "Print the drive's identity, space, FTL counters and, "
         + "for an emulated drive, its modelled time and energy.")
 final class InfoCommand implements Callable<Integer> {
     @ParentCommand

@@ -17,7 +17,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code smartssd ls URI [PATH]}: list a directory of the drive. */
-@Command(name = "ls", description = "List a directory on the drive (or show one file). With -l: "
+@Command(name = "ls", mixinStandardHelpOptions = true,
+        description = "List a directory on the drive (or show one file). With -l: "
         + "type, size, modification time (UTC) and object id.")
 final class LsCommand implements Callable<Integer> {
     private static final DateTimeFormatter TIME =

@@ -18,10 +18,12 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code smartssd put URI LOCAL PATH}: copy a local file onto the drive. */
-@Command(name = "put", description = "Copy a local file onto the drive, creating missing parent "
+@Command(name = "put", mixinStandardHelpOptions = true,
+        description = "Copy a local file onto the drive, creating missing parent "
         + "directories. Fails if PATH exists unless --force.")
 final class PutCommand implements Callable<Integer> {
     static final int CHUNK = 1 << 20;
+    private static final int EEXIST = 17;
 
     @ParentCommand
     SmartSsdCli cli;
@@ -38,24 +40,54 @@ final class PutCommand implements Callable<Integer> {
     @Option(names = {"-f", "--force"}, description = "replace PATH if it exists")
     boolean force;
 
-    @Option(names = "--progress", description = "show a progress bar even when stderr is not a "
-            + "terminal")
+    @Option(names = "--progress", description = "show progress even for a short copy, and when "
+            + "stderr is not a terminal (then as a line every few seconds)")
     boolean progress;
+
+    /** A bar on a terminal for copies of 4 MiB and more; lines elsewhere only if asked. */
+    private Progress.Mode progressMode(long bytes) {
+        return progress || (cli.errIsTerminal && bytes >= 4L << 20)
+                ? Progress.mode(true, cli.errIsTerminal) : Progress.Mode.OFF;
+    }
 
     @Override
     public Integer call() throws Exception {
-        if (!Files.isRegularFile(local)) {
+        if (Files.isDirectory(local)) {
+            throw new IllegalArgumentException(local + " is a directory; put copies one file");
+        }
+        if (!Files.exists(local)) {
             throw new java.nio.file.NoSuchFileException(local.toString(), null,
                     "no such local file");
         }
+        if (!Files.isRegularFile(local)) {
+            throw new IllegalArgumentException(local + " is not a regular file");
+        }
         try (SmartSsdDevice d = DeviceArgs.open(uri);
              FileChannel in = FileChannel.open(local, StandardOpenOption.READ)) {
+            if (!force && d.find(path).isPresent()) {
+                throw exists(null);
+            }
+            replaceAtomically(d, in);
+            return ExitCodes.OK;
+        }
+    }
+
+    /**
+     * The copy goes to a partial object beside PATH, which is renamed over PATH only once
+     * every byte is on the drive: a failed put (drive full, link lost) leaves PATH as it
+     * was, and removes the partial object, or leaves it under a name that says partial.
+     */
+    private void replaceAtomically(SmartSsdDevice d, FileChannel in) throws IOException {
+        String partial = partialName(path);
+        long oid = d.create(partial, ObjectType.FILE, CreateOption.EXCLUSIVE,
+                CreateOption.PARENTS);
+        boolean renamed = false;
+        try {
             long size = in.size();
-            long oid = create(d);
             ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK);
             long off = 0;
-            try (CopyProgress bar = CopyProgress.start("put " + path, size, progress,
-                    cli.errIsTerminal, cli.err)) {
+            try (Progress bar = Progress.start("put " + path, size, "MiB", 1L << 20,
+                    progressMode(size), cli.err)) {
                 while (true) {
                     buf.clear();
                     int n = in.read(buf, off);
@@ -65,25 +97,41 @@ final class PutCommand implements Callable<Integer> {
                     buf.flip();
                     d.write(oid, off, buf, false);
                     off += n;
-                    bar.advance(n);
+                    bar.stepBy(n);
                 }
             }
             d.flush();
-            return ExitCodes.OK;
+            try {
+                d.rename(partial, path, !force);
+            } catch (ObjectExistsException e) {
+                throw exists(e);
+            }
+            renamed = true;
+            d.flush();
+        } finally {
+            if (!renamed) {
+                removeQuietly(d, partial);
+            }
         }
     }
 
-    private long create(SmartSsdDevice d) throws IOException {
+    private ObjectExistsException exists(ObjectExistsException cause) {
+        return new ObjectExistsException(uri + ": " + path + " already exists (use --force to "
+                + "replace it)", cause == null ? EEXIST : cause.errno(), cause == null ? 0 : cause.reasonCode());
+    }
+
+    /** A hidden name beside PATH that says the object is an unfinished put. */
+    static String partialName(String path) {
+        int slash = path.lastIndexOf('/');
+        return path.substring(0, slash + 1) + "." + path.substring(slash + 1) + ".partial-put-"
+                + ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime());
+    }
+
+    private static void removeQuietly(SmartSsdDevice d, String partial) {
         try {
-            return d.create(path, ObjectType.FILE, CreateOption.EXCLUSIVE, CreateOption.PARENTS);
-        } catch (ObjectExistsException e) {
-            if (!force) {
-                throw new ObjectExistsException(e.getMessage() + "; use --force to replace it",
-                        e.errno(), e.reasonCode());
-            }
-            long oid = d.lookup(path).oid();
-            d.truncate(oid, 0);
-            return oid;
+            d.remove(partial, false);
+        } catch (IOException e) {
+            // the drive is gone or full: the name says what the object is
         }
     }
 }

@@ -10,7 +10,8 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code smartssd rm URI PATH...}: remove files or directories from the drive. */
-@Command(name = "rm", description = "Remove files, or directories with -r, from the drive. "
+@Command(name = "rm", mixinStandardHelpOptions = true,
+        description = "Remove files, or directories with -r, from the drive. "
         + "Stops at the first failure.")
 final class RmCommand implements Callable<Integer> {
     @ParentCommand

@@ -62,4 +62,17 @@ class CliUsageTest {
         assertThat(r.code()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(r.err()).contains("/no/such/local/file");
     }
+
+    @Test
+    void everySubcommandHasHelpThatExitsZero() {
+        for (String cmd : new String[] {"format", "devd", "info", "health", "put", "get", "ls",
+            "rm"}) {
+            for (String[] args : new String[][] {{cmd, "--help"}, {cmd, "-h"}, {"help", cmd}}) {
+                Run r = run(args);
+                assertThat(r.code()).as("%s: %s", String.join(" ", args), r.err()).isZero();
+                assertThat(r.out()).as(String.join(" ", args)).contains("Usage: smartssd " + cmd)
+                        .doesNotContain("Missing required");
+            }
+        }
+    }
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.smartssd.loganalyzer.CompareTable;
 import org.smartssd.loganalyzer.LogAnalyzer;
 import org.smartssd.loganalyzer.Query;
+import org.smartssd.device.cli.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,7 +27,8 @@ final class CompareCommand implements Callable<Integer> {
     List<Integer> entrySizes = List.of(32, 256);
 
     @Option(names = "--no-progress", negatable = true, defaultValue = "true",
-            description = "show a progress bar while loading (default on)")
+            description = "show progress on stderr: a bar on a terminal, a line every few "
+                    + "seconds elsewhere (default on)")
     boolean progress;
 
     @Mixin
@@ -47,7 +49,8 @@ final class CompareCommand implements Callable<Integer> {
         try (LogAnalyzer la = drive.open(n * max)) {
             for (int es : entrySizes) {
                 LogAnalyzer.DriveFile f;
-                try (Progress p = Progress.start("load " + es + " B", n, progress, System.err)) {
+                try (Progress p = Progress.start("load " + es + " B", n, "k entries", 1000,
+                    Progress.mode(progress), System.err)) {
                     f = la.load(in.input, in.inputEntrySize, es, p);
                 }
                 same &= Comparison.run(la, f, qs, System.out);

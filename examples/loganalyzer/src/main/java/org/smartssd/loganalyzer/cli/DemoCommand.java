@@ -12,6 +12,7 @@ import org.smartssd.loganalyzer.CompareTable;
 import org.smartssd.loganalyzer.LogAnalyzer;
 import org.smartssd.loganalyzer.Query;
 import org.smartssd.loganalyzer.TraceGenerator;
+import org.smartssd.device.cli.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -37,7 +38,8 @@ final class DemoCommand implements Callable<Integer> {
     List<Integer> entrySizes = List.of(32, 64, 128, 256);
 
     @Option(names = "--no-progress", negatable = true, defaultValue = "true",
-            description = "show progress bars (default on)")
+            description = "show progress on stderr: a bar on a terminal, a line every few "
+                    + "seconds elsewhere (default on)")
     boolean progress;
 
     @Override
@@ -48,7 +50,8 @@ final class DemoCommand implements Callable<Integer> {
                 seed, trace);
         try (OutputStream o = new GZIPOutputStream(new BufferedOutputStream(
                 Files.newOutputStream(trace), 1 << 20));
-             Progress p = Progress.start("gen", records, progress, System.err)) {
+             Progress p = Progress.start("gen", records, "k entries", 1000,
+                    Progress.mode(progress), System.err)) {
             new TraceGenerator(TraceGenerator.Options.of(records, seed, 20)).write(o, p);
         }
         int max = entrySizes.stream().mapToInt(Integer::intValue).max().orElse(32);
@@ -59,8 +62,8 @@ final class DemoCommand implements Callable<Integer> {
             System.out.println();
             for (int es : entrySizes) {
                 LogAnalyzer.DriveFile f;
-                try (Progress p = Progress.start("load " + es + " B", records, progress,
-                        System.err)) {
+                try (Progress p = Progress.start("load " + es + " B", records, "k entries",
+                        1000, Progress.mode(progress), System.err)) {
                     f = la.load(trace, 20, es, p);
                 }
                 same &= Comparison.run(la, f, List.of(Query.Q1, Query.Q2), System.out);

@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.zip.GZIPOutputStream;
 
 import org.smartssd.loganalyzer.TraceGenerator;
+import org.smartssd.device.cli.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -45,7 +46,8 @@ final class GenCommand implements Callable<Integer> {
     double zipf;
 
     @Option(names = "--no-progress", negatable = true, defaultValue = "true",
-            description = "show a progress bar on stderr (default on)")
+            description = "show progress on stderr: a bar on a terminal, a line every few "
+                    + "seconds elsewhere (default on)")
     boolean progress;
 
     @Override
@@ -59,7 +61,8 @@ final class GenCommand implements Callable<Integer> {
         boolean gz = output.getFileName().toString().endsWith(".gz");
         try (OutputStream file = new BufferedOutputStream(Files.newOutputStream(output), 1 << 20);
              OutputStream o = gz ? new GZIPOutputStream(file, 1 << 16) : file;
-             Progress p = Progress.start("gen", records, progress, System.err)) {
+             Progress p = Progress.start("gen", records, "k entries", 1000,
+                    Progress.mode(progress), System.err)) {
             g.write(o, p);
         }
         System.err.printf("wrote %d entries of %d bytes to %s%s%n", records, entrySize, output,

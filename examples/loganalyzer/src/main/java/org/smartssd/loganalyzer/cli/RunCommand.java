@@ -7,6 +7,7 @@ import org.smartssd.loganalyzer.LogAnalyzer;
 import org.smartssd.loganalyzer.Mode;
 import org.smartssd.loganalyzer.Query;
 import org.smartssd.loganalyzer.RunResult;
+import org.smartssd.device.cli.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -33,7 +34,8 @@ final class RunCommand implements Callable<Integer> {
     boolean stats;
 
     @Option(names = "--no-progress", negatable = true, defaultValue = "true",
-            description = "show a progress bar while loading (default on)")
+            description = "show progress on stderr: a bar on a terminal, a line every few "
+                    + "seconds elsewhere (default on)")
     boolean progress;
 
     @Mixin
@@ -50,7 +52,8 @@ final class RunCommand implements Callable<Integer> {
         long n = in.countEntries();
         try (LogAnalyzer la = drive.open(n * es)) {
             LogAnalyzer.DriveFile f;
-            try (Progress p = Progress.start("load", n, progress, System.err)) {
+            try (Progress p = Progress.start("load", n, "k entries", 1000,
+                    Progress.mode(progress), System.err)) {
                 f = la.load(in.input, in.inputEntrySize, es, p);
             }
             RunResult r = la.run(q, m, f);
