@@ -12,7 +12,7 @@
  *
  * Static wear-levelling: cold data pins young blocks, so when the spread of erase counts
  * passes wear_level_delta the least-worn full block is emptied; its data goes to the GC
- * stream, which allocates the most-worn free block (Kang ch. 7, lines 1168 and 1209-1215:
+ * stream, which allocates the most-worn free block ([Kang 2014, §7.2 and §7.3.1.2]:
  * swap hot and cold when a wear-level threshold is crossed).
  */
 #include "ftl_internal.h"
