@@ -1,5 +1,5 @@
 /*
- * Kang Fig. 6.6 on the emulated drive (seeds/003_0ae43b63c73d74f1.txt:1010-1014): device
+ * Kang Fig. 6.6 on the emulated drive ([Kang 2014, §6.5.2.2, Fig. 6.6, p. 74]): device
  * time per 8 KB page of the dram-probe tasklet (N 4-byte reads and compares per page)
  * against the host's per-page cost, the page's transfer over the modelled link, which does
  * not depend on N. Modelled time only (the drive's counters), as calibration_ut measures it.

@@ -2,7 +2,7 @@
 # Cross-compiles the firmware core for the OpenSSD Jasmine's ARM7TDMI-S and links it
 # without any C library, which proves the core is freestanding: a stray libc call fails
 # the link. Prints the text/data/bss sizes and checks that the statically allocated state
-# fits the board's 96 KB SRAM (REFERENCES.md, "OpenSSD Jasmine"); the DRAM side is checked
+# fits the board's 96 KB SRAM ([Jasmine SDK, build_rvds/scatter.scl]); the DRAM side is checked
 # by cross_dram_fit_ut against the jasmine-openssd profile.
 #   usage: arm7tdmi.sh OUT_DIR
 set -euo pipefail

@@ -4,11 +4,11 @@
  * round-robin over its lanes (retried on a new block when a program fails, so a worn-out
  * block never costs a write).
  *
- * Wear-aware allocation follows Kang ch. 7 (seeds/003_*.txt): free space is handed out
- * from the lowest wear level first (line 1195) and hot data goes to younger blocks while
- * cold data is parked on older ones (lines 1209-1215). On flash an exact per-block erase
- * counter is cheap (line 1140), so the FTL uses it instead of the chapter's probabilistic
- * counters, which exist to save counter updates on byte-addressable NVRAM.
+ * Wear-aware allocation follows Kang ch. 7 ([Kang 2014, §7.3.1, p. 93]): free space is
+ * handed out from the lowest wear level first (§7.3.1.1) and hot data goes to younger
+ * blocks while cold data is parked on older ones (§7.3.1.2). On flash an exact per-block
+ * erase counter is cheap (§7.2, p. 89), so the FTL uses it instead of the chapter's
+ * probabilistic counters, which exist to save counter updates on byte-addressable NVRAM.
  */
 #include "ftl_internal.h"
 

@@ -2,17 +2,17 @@
  * Garbage collection and static wear-levelling: pick a victim block, move its valid pages
  * to the GC stream, erase it.
  *
- * Victims (Kang ch. 4, seeds/003_*.txt): a cleaner runs when free segments fall below a
- * watermark and orders victims per segment type (line 538); each type has its own live-data
- * threshold, data 80 % and metadata 60 % (lines 505, 552), because live metadata dies soon
- * and waiting leaves even less to copy, while data thresholds below 60 % ran the flash out
- * of space (line 571). A block is eligible only at or below its stream's threshold; among
- * eligible blocks the policy (greedy or cost-benefit) picks, and when none is eligible the
- * best block overall is taken.
+ * Victims ([Kang 2014], ch. 4): a cleaner runs when free segments fall below a
+ * watermark and orders victims per segment type (§4.2, p. 31); each type has its own
+ * live-data threshold, data 80 % and metadata 60 % (§4.1, p. 27; §4.3, p. 34), because live
+ * metadata dies soon and waiting leaves even less to copy, while data thresholds below 60 %
+ * ran the flash out of space (§4.3.2, Fig. 4.3, p. 36). A block is eligible only at or
+ * below its stream's threshold; among eligible blocks the policy (greedy or cost-benefit)
+ * picks, and when none is eligible the best block overall is taken.
  *
  * Static wear-levelling: cold data pins young blocks, so when the spread of erase counts
  * passes wear_level_delta the least-worn full block is emptied; its data goes to the GC
- * stream, which allocates the most-worn free block (Kang ch. 7, lines 1168 and 1209-1215:
+ * stream, which allocates the most-worn free block ([Kang 2014, §7.2 and §7.3.1.2]:
  * swap hot and cold when a wear-level threshold is crossed).
  */
 #include "ftl_internal.h"

@@ -25,7 +25,7 @@ struct ftl_dims {
 void ss_ftl_default_params(struct ss_ftl_params *p)
 {
 	p->gc_policy = SS_GC_GREEDY;
-	/* Kang ch. 4 (seeds/003, lines 505, 538, 552, 571): metadata segments are cleaned only at
+	/* [Kang 2014, §4.1-4.3.2, Fig. 4.3, p. 36]: metadata segments are cleaned only at
 	 * <= 60 % live data because their live data dies soon; data segments at <= 80 %. */
 	p->clean_threshold_permille[SS_STREAM_META] = 600;
 	p->clean_threshold_permille[SS_STREAM_HOT] = 800;

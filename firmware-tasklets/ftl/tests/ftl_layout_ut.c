@@ -8,7 +8,7 @@
 static void test_jasmine_fits_64mb(void)
 {
 	/* jasmine-openssd: 4 channels x 8 ways, 32 KB virtual pages, 128 pages per block,
-	 * 64 GB, 7 % OP (REFERENCES.md "OpenSSD Jasmine"). */
+	 * 64 GB, 7 % OP ([Saxena 2013, Table 4.2, p. 63]; docs/REFERENCES.md). */
 	const uint64_t bytes = 64ull << 30, page = 32 << 10;
 	struct ss_geometry g = { .channels = 4, .ways = 8, .pages_per_block = 128,
 				 .page_size = 32768, .spare_size = 448 * 4,

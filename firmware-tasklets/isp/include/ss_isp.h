@@ -58,7 +58,7 @@ struct ss_isp;
 #define SS_ISP_MAX_INPUTS 64
 /* Tasklet state of at most this many bytes lives in the controller's on-chip SRAM, where
  * ss_tasklet_dram() accesses cost a cycle instead of a DRAM access: a quarter of the
- * OpenSSD Jasmine's 96 KB SRAM (REFERENCES.md, "OpenSSD Jasmine"), the rest being the
+ * OpenSSD Jasmine's 96 KB SRAM ([Jasmine SDK, build_rvds/scatter.scl]), the rest being the
  * firmware's own. */
 #define SS_ISP_SRAM_STATE_BYTES (24u * 1024u)
 #define SS_ISP_MAX_INSTANCES 16

@@ -1,10 +1,9 @@
 /*
- * Calibration of the kang-smartssd profile against Kang 2014, ch. 6, measured end to end
+ * Calibration of the kang-smartssd profile against [Kang 2014], ch. 6, measured end to end
  * through libsmartssd, the firmware and the emulator's model (modelled time only):
- *   - a device scan reads internally at 1.8x the link, within +-10 % (§6.5.2.1,
- *     seeds/003_0ae43b63c73d74f1.txt:1006);
+ *   - a device scan reads internally at 1.8x the link, within +-10 % (§6.5.2.1);
  *   - with N 4-byte DRAM accesses per 8 KB page, device processing stops beating host
- *     processing between 64 and 256 accesses (Fig. 6.6, 003:1010-1014). The host's cost
+ *     processing between 64 and 256 accesses (§6.5.2.2, Fig. 6.6, p. 74). The host's cost
  *     per page is its transfer over the link (Fig. 6.6: host time stays flat in N).
  */
 #include <string.h>
@@ -12,7 +11,7 @@
 #include "drive_fixture.h"
 #include "smartssd/builtin_tasklets.h"
 
-#define LINK_BYTES_PER_S 300e6   /* SATA 3 Gb/s after 8b/10b (003:993) */
+#define LINK_BYTES_PER_S 300e6   /* SATA 3 Gb/s after 8b/10b ([Kang 2014, §6.5.1]) */
 #define OBJECT_BYTES (48ull << 20)
 
 static int failures;

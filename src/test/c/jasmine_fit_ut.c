@@ -1,7 +1,7 @@
 /*
  * The whole firmware fits the OpenSSD Jasmine's DRAM: for the jasmine-openssd profile's
- * default geometry, ss_fw_dram_needed() is at most the board's 64 MiB SDRAM (REFERENCES.md
- * "OpenSSD Jasmine"; seeds/000 line 956), and the firmware really formats, closes and mounts
+ * default geometry, ss_fw_dram_needed() is at most the board's 64 MiB SDRAM ([Saxena 2013,
+ * Table 4.2, p. 63]), and the firmware really formats, closes and mounts
  * an image of the profile's default capacity with exactly that much DRAM as its arena.
  * The figure is also reported against the 65,075,200 B the SDRAM leaves after its ECC
  * (4 B per 128 B), and for the geometry the openssd/ shim presents (one sector of each

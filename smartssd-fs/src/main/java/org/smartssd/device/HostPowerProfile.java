@@ -4,10 +4,10 @@ package org.smartssd.device;
  * The host's power draw, used to turn measured CPU time into joules where the machine has no
  * RAPL counters.
  *
- * <p>Defaults are from Kang (2014), §6.5 and Fig. 6.10 (shared/seeds/003_0ae43b63c73d74f1.txt,
- * line 1080): the whole system idles at about 44 W and draws about 35 W more while the host
- * versions of the log analyzer compute (75–82 W in total). The host there is one 4-core
- * i5-2500 (same file, line 998), so the 35 W are taken to be reached with all 4 cores busy:
+ * <p>Defaults are from [Kang 2014, §6.5.3.3, Fig. 6.10, p. 83] (docs/REFERENCES.md): the whole
+ * system idles at about 44 W and draws about 35 W more while the host versions of the log
+ * analyzer compute (75–82 W in total). The host there is one 4-core i5-2500
+ * ([Kang 2014, §6.5.1]), so the 35 W are taken to be reached with all 4 cores busy:
  * a job costs {@code idleWatts} for its wall time plus {@code busyWatts / cores} per CPU
  * second it used.
  *

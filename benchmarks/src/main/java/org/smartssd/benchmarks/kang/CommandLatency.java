@@ -21,7 +21,7 @@ import org.smartssd.device.TaskletSpec;
 import org.smartssd.device.TaskletState;
 
 /**
- * Kang Fig. 6.7 (shared/seeds/003_0ae43b63c73d74f1.txt lines 1020-1030) on the emulated drive,
+ * Kang Fig. 6.7 ([Kang 2014, §6.5.2.3, Fig. 6.7, p. 77]) on the emulated drive,
  * in-process ({@code emu:}) and over smartssd-devd's socket ({@code unix:}): for each command,
  * the drive's modelled link busy time per command (Kang's raw I/O bar), averaged,
  * and the host stack's wall-clock round trip through Java and JNI, p50 and p99.

@@ -24,8 +24,7 @@ import org.smartssd.loganalyzer.WorldCupRecord;
 
 /**
  * Kang ch. 6 Figs. 6.8-6.10 on an embedded emulated drive (kang-smartssd), from one synthetic
- * WorldCup98 trace loaded at each entry size (shared/seeds/003_0ae43b63c73d74f1.txt lines
- * 1040-1085):
+ * WorldCup98 trace loaded at each entry size ([Kang 2014, §6.5.3, pp. 78-83]):
  * <ul>
  *   <li>{@code fig6_8.csv}: Q1 and Q2, three versions, modelled time (the log analyzer's
  *       RunResult) and the answer's fingerprint;</li>
@@ -41,7 +40,7 @@ import org.smartssd.loganalyzer.WorldCupRecord;
  * Usage: {@code LogAnalyzerSuite --out DIR [--entries N] [--sizes 32,64,128,256] [--seed S]}
  */
 public final class LogAnalyzerSuite {
-    /** Kang's pause between phases (003:1080). */
+    /** Kang's pause between phases ([Kang 2014, §6.5.3.3, Fig. 6.10, p. 83]). */
     public static final double PAUSE_S = 5.0;
     /** The wall-clock goal of issue 5: device at least this much faster than host-normal. */
     public static final double WALL_GOAL = 5.0;

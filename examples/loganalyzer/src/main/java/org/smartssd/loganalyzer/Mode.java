@@ -2,7 +2,7 @@ package org.smartssd.loganalyzer;
 
 import java.util.Locale;
 
-/** The three clients of Kang's log analyzer (shared/seeds/003_0ae43b63c73d74f1.txt line 1052). */
+/** The three clients of Kang's log analyzer ([Kang 2014, §6.5.3.1]). */
 public enum Mode {
     /** A plain MapReduce job: one map output per record, Hadoop's sort and merge. */
     HOST_NORMAL,

@@ -2,7 +2,7 @@ package org.smartssd.loganalyzer;
 
 import java.util.Locale;
 
-/** Kang's two log queries (shared/seeds/003_0ae43b63c73d74f1.txt lines 1046-1048). */
+/** Kang's two log queries ([Kang 2014, §6.5.3, Fig. 6.8, p. 78]). */
 public enum Query {
     /** Accesses per region: one field per entry, summed per region. */
     Q1("accesses per region"),

@@ -9,8 +9,8 @@ import java.util.function.LongConsumer;
 
 /**
  * Writes a synthetic WorldCup98 trace in the trace's own binary format, each record padded to
- * the entry size as Kang did (shared/seeds/003_0ae43b63c73d74f1.txt line 1044: entries of 32
- * to 256 bytes). The same options and seed give the same bytes.
+ * the entry size as Kang did ([Kang 2014, §6.5.3]: entries of 32 to 256 bytes). The same
+ * options and seed give the same bytes.
  *
  * <p>What makes it look like a web log (the mixes are assumptions shaped like a 1998 sports
  * site, image-dominated; they are not measured from the real trace):

@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 
 /**
  * One request of the WorldCup98 access log in its binary form: 20 bytes, big-endian
- * ({@value #BYTES} bytes; the trace's own documentation, shared/REFERENCES.md "WorldCup98
- * record"):
+ * ({@value #BYTES} bytes; the trace's own format description, [WorldCup98] in
+ * docs/REFERENCES.md):
  *
  * <pre>
  *  0 u32 timestamp   seconds since the epoch (UTC)

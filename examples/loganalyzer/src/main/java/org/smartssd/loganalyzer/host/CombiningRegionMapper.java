@@ -10,8 +10,8 @@ import org.smartssd.loganalyzer.Region;
 
 /**
  * Q1, host-optimized: counts per region in memory (Kang's "intermediate results sorted and
- * compacted only in in-memory data structures", 003:1052) and emits one output per region
- * when the split is done.
+ * compacted only in in-memory data structures", [Kang 2014, §6.5.3.1]) and emits one output
+ * per region when the split is done.
  */
 public final class CombiningRegionMapper
         extends Mapper<LongWritable, BytesWritable, IntWritable, LongWritable> {

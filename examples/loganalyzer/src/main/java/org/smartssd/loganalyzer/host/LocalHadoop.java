@@ -18,7 +18,7 @@ public final class LocalHadoop {
         c.set("hadoop.tmp.dir", dir + "/hadoop-tmp");
         c.set("mapreduce.jobtracker.staging.root.dir", dir + "/staging");
         c.set("mapreduce.cluster.local.dir", dir + "/local");
-        // one map slot: Kang sends all I/O requests sequentially (003:993)
+        // one map slot: Kang sends all I/O requests sequentially ([Kang 2014, §6.5.1])
         c.setInt("mapreduce.local.map.tasks.maximum", 1);
         // the client polls a finished local job after 5 s by default
         c.setInt("mapreduce.client.completion.pollinterval", 20);

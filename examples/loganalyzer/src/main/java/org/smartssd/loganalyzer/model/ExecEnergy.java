@@ -3,8 +3,8 @@ package org.smartssd.loganalyzer.model;
 import org.smartssd.device.HostPowerProfile;
 
 /**
- * Energy of a run's exec phase (Kang Fig. 6.10, shared/seeds/003_0ae43b63c73d74f1.txt line
- * 1080), from modelled time and the drive's counters, never from wall-clock:
+ * Energy of a run's exec phase ([Kang 2014, §6.5.3.3, Fig. 6.10, p. 83]), from modelled time
+ * and the drive's counters, never from wall-clock:
  * <ul>
  *   <li>host: the system's idle power for the whole modelled time, plus its busy power for a
  *       host version (the host computes the whole time; Kang measured about +35 W for the

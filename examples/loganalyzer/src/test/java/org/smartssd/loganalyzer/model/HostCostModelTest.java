@@ -18,9 +18,9 @@ import org.smartssd.loganalyzer.Query;
 /**
  * The cost model's derivation holds: with the drive constants read from the kang-smartssd
  * profile file and Kang's own access counts (1 DRAM access per entry for Q1, 2 for Q2;
- * shared/seeds/003_0ae43b63c73d74f1.txt lines 1049, 1057), host-optimized beats the device
- * at 32-byte entries and the device is at least twice as fast at 256 bytes (003:1113), and
- * the device's exec-phase energy is under half the host's (003:1080).
+ * [Kang 2014, §6.5.3, §6.5.3.1]), host-optimized beats the device
+ * at 32-byte entries and the device is at least twice as fast at 256 bytes (§6.7), and
+ * the device's exec-phase energy is under half the host's (§6.5.3.3, Fig. 6.10).
  */
 class HostCostModelTest {
     static Map<String, Double> profile;
@@ -93,7 +93,7 @@ class HostCostModelTest {
     @ParameterizedTest
     @ValueSource(ints = {21, 33, 60, 92})
     void kangQ1HostOptimizedWinsAt32BytesDeviceTwiceAsFastAt256(int instructions) {
-        // one DRAM access per entry (003:1057) plus the tasklet's instructions, across the
+        // one DRAM access per entry (§6.5.3.1) plus the tasklet's instructions, across the
         // envelope the fit covers (146..326 ns per entry; the drive measures about 176)
         double x = profile.get("dram_access_ns") + instructions * profile.get("isp_ns_per_instruction");
         assertThat(x).isBetween(HostCostModel.KANG_Q1_MIN_NS_PER_RECORD,
@@ -102,7 +102,7 @@ class HostCostModelTest {
                 .isLessThan(device(32, 1, instructions));
         assertThat(host(Query.Q1, Mode.HOST_OPTIMIZED, 256))
                 .isGreaterThanOrEqualTo(2 * device(256, 1, instructions));
-        // and within Kang's "2-3x" (003:1113)
+        // and within Kang's "2-3x" (§6.7)
         assertThat(host(Query.Q1, Mode.HOST_OPTIMIZED, 256))
                 .isLessThanOrEqualTo(3 * device(256, 1, instructions));
     }
