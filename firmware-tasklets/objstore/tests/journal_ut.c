@@ -32,6 +32,11 @@
 #define REPORT_FLUSH 0x80000000u
 #define REPORT_KILL 0x40000000u     /* | op index: the flash was cut inside that operation */
 #define REPORT_KILL_IN_FLUSH 0x20000000u /* ... inside the flush that follows it */
+#define REPORT_KILL_IN_TREE 0x10000000u  /* ... an operation on an object whose extents are a tree */
+/* The store is formatted with tiny extent-tree fan-outs, so that objects of a few extents
+ * have trees and the crashes land in tree updates (objects here have at most 4 pages). */
+#define ROOT_EXTENTS 2u
+#define NODE_EXTENTS 2u
 #define REPORT_ERROR 0xffffffffu
 /* Kill points are drawn from [1, KILL_STEPS]. An operation takes about 0.9 flash steps
  * (523 for the first 600 from an empty store, SS_CRASH_VERBOSE=1 prints it), so a child
@@ -266,7 +271,7 @@ static struct {
 	struct ss_hal_ops ops;
 	uint32_t at, steps;
 	uint32_t op;
-	bool in_flush;
+	bool in_flush, in_tree;
 	int fd;
 } cut;
 
@@ -275,7 +280,8 @@ static void report(int fd, uint32_t v);
 static void cut_step(void)
 {
 	if (++cut.steps == cut.at) {
-		report(cut.fd, REPORT_KILL | (cut.in_flush ? REPORT_KILL_IN_FLUSH : 0) | cut.op);
+		report(cut.fd, REPORT_KILL | (cut.in_flush ? REPORT_KILL_IN_FLUSH : 0) |
+			       (cut.in_tree ? REPORT_KILL_IN_TREE : 0) | cut.op);
 		raise(SIGKILL);
 	}
 }
@@ -324,8 +330,12 @@ static void child(int fd, uint64_t seed, const ss_oid_t *base_oids, uint32_t kil
 
 		gen_op(&s, &rng, &op);
 		report(fd, i);
+		struct ss_obj_stat ost;
+
 		cut.op = i;
 		cut.in_flush = false;
+		cut.in_tree = op.kind != OP_CREATE_FILE && op.kind != OP_CREATE_DIR &&
+			      ss_os_stat(env.os, oids[op.a], &ost) == 0 && ost.extent_count > ROOT_EXTENTS;
 		int rc = do_store(env.os, &op, &oid);
 		int want = apply_op(&s, &op, &created);
 
@@ -450,6 +460,8 @@ static int find_id(const struct cstate *s, uint32_t id)
 }
 
 static struct cstate snaps[MAX_UNFLUSHED + 2];
+static int rounds_with_trees;
+static uint32_t deepest_tree;
 
 static void verify_iteration(const uint32_t *rep, int nrep, uint64_t seed, int *flushed_out)
 {
@@ -487,6 +499,13 @@ static void verify_iteration(const uint32_t *rep, int nrep, uint64_t seed, int *
 		snaps[0] = sim;
 	}
 	REQUIRE(os_env_open(&env, 0) == 0);
+	/* fsck after every crash: trees whole, every page accounted for */
+	struct ss_os_check_report crep;
+
+	CHECK_EQ(ss_os_check(env.os, &crep), 0);
+	CHECK_EQ(crep.leaked_pages, 0);
+	rounds_with_trees += crep.tree_objects > 0;
+	deepest_tree = SS_MAX(deepest_tree, crep.max_depth);
 	nt = collect(env.os, tree, CN + 4);
 	CHECK(nt > 0);
 	/* The earliest matching state: a data rewrite leaves the namespace as it was, so
@@ -567,11 +586,14 @@ static void test_crash_consistency(void)
 	const char *it_env = getenv("SS_CRASH_ITERATIONS");
 	int iterations = it_env ? atoi(it_env) : 50;
 	uint64_t seed = os_test_seed(0xc0ffee);
-	int cut_in_op = 0, cut_in_flush = 0, beyond_flush = 0, total_started = 0, rounds = 0;
+	int cut_in_op = 0, cut_in_flush = 0, cut_in_tree = 0, beyond_flush = 0, total_started = 0;
+	int rounds = 0;
 
 	base.n[0].used = 1;
 	base.n[0].type = SS_OBJ_DIR;
 	oids[0] = SS_OID_ROOT;
+	env.root_extents = ROOT_EXTENTS;
+	env.node_extents = NODE_EXTENTS;
 	REQUIRE(os_env_open(&env, 1) == 0);
 	os_env_close(&env, 1);
 	for (int it = 0; it < iterations && os_test_failures == 0; it++) {
@@ -616,6 +638,7 @@ static void test_crash_consistency(void)
 				/* the cut names the operation the child had last reported */
 				CHECK(i > 0 && !(rep[i - 1] & (REPORT_KILL | REPORT_FLUSH)) &&
 				      (rep[i] & 0xffffu) == rep[i - 1]);
+				cut_in_tree += (rep[i] & REPORT_KILL_IN_TREE) != 0;
 				if (rep[i] & REPORT_KILL_IN_FLUSH) {
 					cut_in_flush++;
 				} else {
@@ -634,8 +657,10 @@ static void test_crash_consistency(void)
 		rounds++;
 	}
 	fprintf(stderr, "crash iterations: %d of %d, cut %d inside an operation and %d inside a "
-		"flush, %d recovered past the last flush, %d operations\n", rounds, iterations,
-		cut_in_op, cut_in_flush, beyond_flush, total_started);
+		"flush, %d recovered past the last flush, %d operations; %d cuts in operations on "
+		"extent trees, %d recoveries held trees (deepest %u)\n", rounds, iterations,
+		cut_in_op, cut_in_flush, beyond_flush, total_started, cut_in_tree,
+		rounds_with_trees, deepest_tree);
 	/* Every child died where it was told to, inside a store call. With the default seed,
 	 * 50 iterations cut 43 operations and 7 flushes; any 20 cut both kinds. */
 	CHECK_EQ(rounds, iterations);
@@ -644,6 +669,9 @@ static void test_crash_consistency(void)
 		CHECK(cut_in_op > 0);
 		CHECK(cut_in_flush > 0);
 		CHECK(beyond_flush > 0);
+		CHECK(cut_in_tree > 0);
+		CHECK(rounds_with_trees > 0);
+		CHECK(deepest_tree >= 1);
 	}
 }
 
