@@ -683,6 +683,7 @@ static void test_unformatted(void)
 	struct ss_ftl_params fp;
 	struct ss_os_params p;
 
+	memset(&p, 0, sizeof(p));
 	os_env_init(&e, 64);
 	struct ss_emu_flash_opts o = { .geo = e.geo, .dram_bytes = OS_TEST_DRAM, .create = 1 };
 	char err[128];
