@@ -282,6 +282,8 @@ static uint32_t failure_reason(int err)
 		return SS_R_TASKLET_BUDGET;
 	case -SS_ETIME:
 		return SS_R_TASKLET_STEPS;
+	case -SS_ETIMEDOUT:
+		return SS_R_TASKLET_WATCHDOG;
 	case -SS_EINVAL:
 		return SS_R_TASKLET_PARAMS;
 	case -SS_EIO:

@@ -76,6 +76,12 @@ struct emu_model {
 	struct ss_emu_counters c; /* counts and busy times; energy filled on snapshot */
 };
 
+/* watchdog.c: the hal's tasklet sections on a per-thread CPU-time timer */
+void emu_watchdog_arm(void *ctx, uint32_t limit_ms);
+int emu_section_run(void *ctx, int (*fn)(void *arg), void *arg);
+void emu_section_abort(void *ctx, int err);
+void emu_section_mask(void *ctx, int on);
+
 int emu_model_init(struct emu_model *m, const struct ss_emu_profile *p,
 		   const struct ss_geometry *g);
 void emu_model_fini(struct emu_model *m);

@@ -337,6 +337,10 @@ static const struct ss_hal_ops emu_hal_ops = {
 	.now_ns = op_now_ns,
 	.read_ahead = op_read_ahead,
 	.read_ahead_wait = op_read_ahead_wait,
+	.watchdog_arm = emu_watchdog_arm,
+	.section_run = emu_section_run,
+	.section_abort = emu_section_abort,
+	.section_mask = emu_section_mask,
 };
 
 /* The geometry and endurance of a new image: the options, else the profile. */

@@ -59,10 +59,18 @@ void emu_model_fini(struct emu_model *m)
 	m->wb_end = NULL;
 }
 
-/** \return ns to move `bytes` at `bytes_per_s`, rounded up. */
+/** \return ns to move `bytes` at `bytes_per_s`, rounded up. Whole seconds and the rest
+ *  apart, in 64-bit arithmetic (no __int128 on 32-bit targets): the rest is below
+ *  bytes_per_s, so rest * 10^9 fits while bytes_per_s is under 18 GB/s, far above any
+ *  profile's link or channel; past that the rest is scaled down first. */
 uint64_t emu_xfer_ns(uint64_t bytes, uint64_t bytes_per_s)
 {
-	return (uint64_t)(((unsigned __int128)bytes * 1000000000u + bytes_per_s - 1) / bytes_per_s);
+	uint64_t whole = bytes / bytes_per_s, rest = bytes % bytes_per_s;
+
+	if (rest <= UINT64_MAX / 1000000000u) {
+		return whole * 1000000000u + (rest * 1000000000u + bytes_per_s - 1) / bytes_per_s;
+	}
+	return whole * 1000000000u + rest / SS_DIV_ROUND_UP(bytes_per_s, 1000000000u) + 1;
 }
 
 static uint64_t done(struct emu_model *m, uint64_t end)

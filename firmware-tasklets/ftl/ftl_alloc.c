@@ -37,19 +37,58 @@ static bool wants_worn(uint32_t stream)
 	return stream == SS_STREAM_COLD || stream == FTL_STREAM_GC;
 }
 
+/* The least erase count of the good blocks. */
+static uint32_t min_erase(const struct ss_ftl *f)
+{
+	uint32_t min = UINT32_MAX;
+
+	for (uint32_t b = 0; b < f->nblocks; b++) {
+		if (f->blocks[b].state != FTL_BLK_BAD) {
+			min = SS_MIN(min, f->blocks[b].erase_count);
+		}
+	}
+	return min;
+}
+
 /* Best free block among b = first, first + step, ...: least worn for hot data, most worn
- * for cold; erased before dirty at equal wear. */
+ * for cold; erased before dirty at equal wear. With static wear-levelling on, "most worn"
+ * for data stops at the least erase count plus wear_level_delta: GC survivors are rewritten
+ * soon, so the blocks they come back to would be erased again and again and the most-worn
+ * block would run away from the rest (a spread of 13 at delta 4 without this ceiling).
+ * A checkpoint skips the blocks the previous one just released (FTL_BF_CKPT_OLD) while
+ * others are free: taking the least worn, it would otherwise take them back each time and
+ * leave them a few erases in a hundred (72 against an average of 352). */
 static uint32_t pick_free_in(const struct ss_ftl *f, uint32_t stream, uint32_t first,
 			     uint32_t step)
 {
 	bool worn = wants_worn(stream);
-	uint32_t best = FTL_NONE;
+	uint32_t best = FTL_NONE, ceiling = UINT32_MAX;
 
+	if (worn && f->params.wear_level_delta != 0) {
+		uint32_t min = min_erase(f);
+
+		ceiling = min > UINT32_MAX - f->params.wear_level_delta ? UINT32_MAX :
+			  min + f->params.wear_level_delta;
+	}
 	for (uint32_t b = first; b < f->nblocks; b += step) {
 		const struct ftl_block *k = &f->blocks[b];
 		const struct ftl_block *cur;
 
 		if (k->state != FTL_BLK_FREE) {
+			continue;
+		}
+		if (stream == FTL_STREAMS && best != FTL_NONE &&
+		    ((k->flags ^ f->blocks[best].flags) & FTL_BF_CKPT_OLD)) {
+			if (f->blocks[best].flags & FTL_BF_CKPT_OLD) {
+				best = b;
+			}
+			continue;
+		}
+		if (best != FTL_NONE && worn && (k->erase_count < ceiling) !=
+					      (f->blocks[best].erase_count < ceiling)) {
+			if (k->erase_count < ceiling) {
+				best = b;   /* under the ceiling beats over it */
+			}
 			continue;
 		}
 		if (best == FTL_NONE) {
@@ -58,7 +97,9 @@ static uint32_t pick_free_in(const struct ss_ftl *f, uint32_t stream, uint32_t f
 		}
 		cur = &f->blocks[best];
 		if (k->erase_count != cur->erase_count) {
-			if (worn ? k->erase_count > cur->erase_count :
+			bool over = cur->erase_count >= ceiling;   /* both over: least worn wins */
+
+			if (worn && !over ? k->erase_count > cur->erase_count :
 			    k->erase_count < cur->erase_count) {
 				best = b;
 			}

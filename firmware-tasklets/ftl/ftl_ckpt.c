@@ -171,6 +171,7 @@ int ftl_checkpoint(struct ss_ftl *f)
 	uint32_t n = 0;
 	uint64_t id = 0;
 	int rc = -SS_EIO;
+	bool released = f->ckpt_prev_valid;
 
 	if (f->in_ckpt) {
 		return 0;
@@ -179,13 +180,23 @@ int ftl_checkpoint(struct ss_ftl *f)
 	/* The current checkpoint stays intact until the new one is synced. */
 	if (f->ckpt_prev_valid) {
 		release(f, f->ckpt_prev, f->ckpt_blocks);
+		for (uint32_t i = 0; i < f->ckpt_blocks; i++) {
+			if (f->blocks[f->ckpt_prev[i]].state == FTL_BLK_FREE) {
+				f->blocks[f->ckpt_prev[i]].flags |= FTL_BF_CKPT_OLD;
+			}
+		}
 		f->ckpt_prev_valid = false;
 	}
 	for (uint32_t attempt = 0; attempt < CKPT_ATTEMPTS; attempt++) {
 		for (n = 0; n < f->ckpt_blocks; n++) {
 			uint32_t b;
 
-			rc = ftl_alloc_block(f, FTL_STREAMS, FTL_NONE, FTL_ALLOC_CKPT, &b);
+			/* on the lane of the block it replaces: the lanes' free pools stay as
+			 * they were, and sequential writes go on striping */
+			uint32_t lane = released && attempt == 0 && f->width > 1 ?
+					f->ckpt_prev[n] % f->width : FTL_NONE;
+
+			rc = ftl_alloc_block(f, FTL_STREAMS, lane, FTL_ALLOC_CKPT, &b);
 			if (rc != 0) {
 				break;
 			}
@@ -227,6 +238,9 @@ int ftl_checkpoint(struct ss_ftl *f)
 	f->ntrims = 0;
 	f->st.checkpoints++;
 out:
+	for (uint32_t b = 0; b < f->nblocks; b++) {
+		f->blocks[b].flags &= (uint8_t)~FTL_BF_CKPT_OLD;
+	}
 	f->in_ckpt = false;
 	return rc;
 }

@@ -11,9 +11,15 @@
  * picks, and when none is eligible the best block overall is taken.
  *
  * Static wear-levelling: cold data pins young blocks, so when the spread of erase counts
- * passes wear_level_delta the least-worn full block is emptied; its data goes to the GC
- * stream, which allocates the most-worn free block ([Kang 2014, §7.2 and §7.3.1.2]:
- * swap hot and cold when a wear-level threshold is crossed).
+ * passes wear_level_delta the least-worn block holding data is emptied; its data goes to
+ * the GC stream, which allocates the most-worn free block ([Kang 2014, §7.2 and
+ * §7.3.1.2]: swap hot and cold when a wear-level threshold is crossed). The least-worn
+ * block may be a stream's open block: a stream that stopped writing (cold data written
+ * once) would pin it forever, so it is closed and emptied like a full one. Free blocks go
+ * to hot data least-worn first, data parked on worn blocks stops at a ceiling, and a
+ * checkpoint does not take back the blocks it just released (ftl_alloc.c).
+ *
+ * The promise is SS_FTL_WL_SLACK (ss_ftl.h), tested by ftl_gc_ut's test_wear_spread.
  */
 #include "ftl_internal.h"
 
@@ -235,7 +241,8 @@ bool ftl_wear_level_needed(const struct ss_ftl *f, uint32_t *victim)
 			continue;
 		}
 		max = SS_MAX(max, k->erase_count);
-		if (k->state == FTL_BLK_FULL && k->flags == 0 && k->erase_count < min) {
+		if ((k->state == FTL_BLK_FULL || k->state == FTL_BLK_OPEN) && k->flags == 0 &&
+		    k->erase_count < min) {
 			min = k->erase_count;
 			v = b;
 		}
@@ -255,6 +262,10 @@ static int wear_level_one(struct ss_ftl *f, uint32_t budget, uint64_t *moved)
 	if (f->free_blocks < ftl_reserve_host(f) + 1 || !ftl_wear_level_needed(f, &v) ||
 	    f->blocks[v].valid > budget) {
 		return 0;
+	}
+	if (f->blocks[v].state == FTL_BLK_OPEN) {
+		ftl_close_block(f, v);   /* its stream starts a fresh block when it writes again */
+		f->blocks[v].state = FTL_BLK_FULL;
 	}
 	rc = reclaim(f, v, moved);
 	f->st.wear_level_moves += *moved;

@@ -75,6 +75,7 @@ enum ftl_block_state {
 #define FTL_BF_DIRTY 0x1u   /* free but not known erased: erase before use */
 #define FTL_BF_RETIRE 0x2u  /* failed: move its data out, never erase or program it again */
 #define FTL_BF_STUCK 0x4u   /* a page could not be read: GC leaves it alone */
+#define FTL_BF_CKPT_OLD 0x8u /* free, released by the checkpoint being written: not for it */
 
 struct ftl_block {
 	uint64_t seq;        /* sequence of the last page programmed (age for cost-benefit) */

@@ -52,6 +52,8 @@ int ss_isp_init(struct ss_isp **out, struct ss_objstore *os, struct ss_hal *hal,
 	isp->os = os;
 	isp->hal = hal;
 	isp->page_size = hal->geo.page_size;
+	isp->watchdog_ms = ISP_WATCHDOG_MS;
+	isp->call_work_max = ISP_CALL_WORK_MAX;
 	p += f.isp;
 	isp->batch[0] = p;
 	isp->batch[1] = p + f.batch;
@@ -391,4 +393,14 @@ uint32_t ss_field_width(const struct ss_field *f)
 	default:
 		return 0;
 	}
+}
+
+int ss_isp_set_limits(struct ss_isp *isp, uint32_t watchdog_ms, uint64_t call_work_max)
+{
+	if (isp == NULL || watchdog_ms == 0 || call_work_max == 0) {
+		return -SS_EINVAL;
+	}
+	isp->watchdog_ms = watchdog_ms;
+	isp->call_work_max = call_work_max;
+	return 0;
 }

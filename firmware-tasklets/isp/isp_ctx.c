@@ -17,6 +17,25 @@ static void fail(struct ss_tasklet_ctx *ctx, int err)
 	}
 }
 
+/* Stop the run: fail it and, where the hal has sections, leave the tasklet's callback at
+ * once, so that a tasklet ignoring the error cannot go on. */
+static void stop(struct ss_tasklet_ctx *ctx, int err)
+{
+	fail(ctx, err);
+	if (ctx->in_call) {
+		ss_hal_section_abort(ctx->isp->hal, err);
+	}
+}
+
+/* The instruction budget of one callback, checked at every service the tasklet calls:
+ * counted work, so the stop is deterministic (the same input stops at the same call). */
+static void work_check(struct ss_tasklet_ctx *ctx)
+{
+	if (ctx->insn + ctx->dram - ctx->call_base > ctx->isp->call_work_max) {
+		stop(ctx, -SS_ETIME);
+	}
+}
+
 static bool is_signed(uint8_t type)
 {
 	return type == SS_FIELD_I32 || type == SS_FIELD_I64;
@@ -99,6 +118,7 @@ uint64_t ss_field_u64(struct ss_tasklet_ctx *ctx, const struct ss_record *rec, u
 	uint64_t raw = 0;
 	uint32_t w;
 
+	work_check(ctx);
 	if (ok) {
 		*ok = 0;
 	}
@@ -165,6 +185,7 @@ const uint8_t *ss_field_bytes(struct ss_tasklet_ctx *ctx, const struct ss_record
 	const uint8_t *p;
 	uint32_t w;
 
+	work_check(ctx);
 	*len = 0;
 	if (!l || field >= l->nfields) {
 		return NULL;
@@ -188,6 +209,7 @@ const uint8_t *ss_field_bytes(struct ss_tasklet_ctx *ctx, const struct ss_record
 
 uint32_t ss_load32(struct ss_tasklet_ctx *ctx, const void *p)
 {
+	work_check(ctx);
 	ctx->insn++;
 	ctx->dram++;
 	return ss_get_le32(p);
@@ -197,6 +219,7 @@ void ss_tasklet_dram(struct ss_tasklet_ctx *ctx, uint32_t n)
 {
 	/* Tasklet state that fits the controller's on-chip SRAM is placed there: an access
 	 * costs a core cycle, not a trip to device DRAM. Page data always sits in DRAM. */
+	work_check(ctx);
 	if (ctx->budget.size <= SS_ISP_SRAM_STATE_BYTES) {
 		ctx->insn += n;
 	} else {
@@ -209,15 +232,18 @@ int ss_tasklet_step(struct ss_tasklet_ctx *ctx, uint32_t n)
 	ctx->insn += n;
 	ctx->steps += n;
 	if (ctx->step_limit && ctx->steps > ctx->step_limit) {
-		fail(ctx, -SS_ETIME);
+		stop(ctx, -SS_ETIME);
 	}
+	work_check(ctx);
 	return ctx->err == -SS_ETIME ? -SS_ETIME : 0;
 }
 
 void *ss_tasklet_alloc(struct ss_tasklet_ctx *ctx, uint32_t size)
 {
-	void *p = ss_arena_alloc(&ctx->budget, size ? size : 1, 8);
+	void *p;
 
+	work_check(ctx);
+	p = ss_arena_alloc(&ctx->budget, size ? size : 1, 8);
 	if (!p) {
 		fail(ctx, -SS_ENOMEM);
 		return NULL;
@@ -256,6 +282,7 @@ int ss_tasklet_emit(struct ss_tasklet_ctx *ctx, const void *data, uint32_t len)
 	const uint8_t *src = data;
 	int rc;
 
+	work_check(ctx);
 	if (ctx->err) {
 		return ctx->err;
 	}
@@ -274,7 +301,10 @@ int ss_tasklet_emit(struct ss_tasklet_ctx *ctx, const void *data, uint32_t len)
 		src += n;
 		len -= n;
 		if (in->out_fill == ps) {
+			/* the store's write must not be cut half way by the watchdog */
+			ss_hal_section_mask(ctx->isp->hal, 1);
 			rc = isp_output_flush(ctx->isp, in);
+			ss_hal_section_mask(ctx->isp->hal, 0);
 			if (rc) {
 				fail(ctx, rc);
 				return rc;

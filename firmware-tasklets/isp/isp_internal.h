@@ -20,6 +20,14 @@
 
 #define ISP_REC_CHUNK 128         /* records per on_records call at most */
 #define ISP_MAX_EXTENTS 16        /* extents fetched per ss_os_extents call */
+/* Counted work (instructions + DRAM accesses) one callback may do: 2^30, 12 s of the
+ * 87.5 MHz ARM7 of the Jasmine board. A callback sees at most 128 records or one page;
+ * the costliest built-in spends some tens of instructions per byte, 2^22 on a 32 KiB page
+ * of TEXT lines, so the budget stops only a tasklet that has lost its way. */
+#define ISP_CALL_WORK_MAX (1ull << 30)
+/* The watchdog: a callback still running after this much core time is stopped. Far above
+ * the ISP_CALL_WORK_MAX of counted work, so it acts only on loops that count nothing. */
+#define ISP_WATCHDOG_MS 2000u
 
 /* ---- the record reader: split rules and reassembly, independent of the store ---------- */
 
@@ -92,6 +100,8 @@ struct ss_tasklet_ctx {
 	uint64_t insn;                    /* counted work not yet charged */
 	uint64_t dram;
 	int err;                          /* sticky: the run has failed with this */
+	bool in_call;                     /* inside a tasklet callback (a hal section) */
+	uint64_t call_base;               /* insn + dram when the callback began */
 	/* the batch being delivered to on_records, for ss_tasklet_record_origin */
 	const struct ss_record *recs;
 	const uint64_t *rec_off;
@@ -168,6 +178,8 @@ struct ss_isp {
 	struct isp_prefetch pref;
 	uint8_t *batch[2];
 	uint64_t *lbas[2];
+	uint32_t watchdog_ms;
+	uint64_t call_work_max;
 	struct ss_record recs[ISP_REC_CHUNK];
 	uint64_t rec_off[ISP_REC_CHUNK];
 	uint32_t nrecs;

@@ -19,6 +19,52 @@ static int verdict(const struct ss_tasklet_ctx *ctx, int rc)
 	return rc > 0 ? SS_TASKLET_DONE : 0;
 }
 
+/* One call into a tasklet, run as a hal section: the watchdog, or a budget the tasklet
+ * passes in a service (stop() in isp_ctx.c), leaves it at once with an error. */
+enum isp_call_kind { CALL_INIT, CALL_RECORDS, CALL_PAGE, CALL_FINISH };
+
+struct isp_call {
+	struct isp_instance *in;
+	enum isp_call_kind kind;
+	const struct ss_record *recs;
+	uint32_t n;
+	const uint8_t *data;
+	uint32_t len;
+	uint64_t lba;
+};
+
+static int call_fn(void *arg)
+{
+	struct isp_call *c = arg;
+	struct ss_tasklet_ctx *ctx = &c->in->ctx;
+	const struct ss_tasklet_desc *d = c->in->desc;
+
+	switch (c->kind) {
+	case CALL_INIT:
+		return d->init(ctx, c->in->params, c->in->params_len);
+	case CALL_RECORDS:
+		return d->on_records(ctx, c->recs, c->n);
+	case CALL_PAGE:
+		return d->on_page(ctx, c->data, c->len, c->lba);
+	case CALL_FINISH:
+		return d->finish(ctx);
+	}
+	return -SS_EINVAL;
+}
+
+static int call_tasklet(struct ss_isp *isp, struct isp_call *c)
+{
+	struct ss_tasklet_ctx *ctx = &c->in->ctx;
+	int rc;
+
+	ctx->insn += ISP_INSN_PER_CALL;
+	ctx->call_base = ctx->insn + ctx->dram;
+	ctx->in_call = true;
+	rc = ss_hal_section_run(isp->hal, call_fn, c);
+	ctx->in_call = false;
+	return rc;
+}
+
 static void account(struct ss_isp *isp, struct isp_instance *in, uint32_t pages)
 {
 	struct ss_tasklet_ctx *ctx = &in->ctx;
@@ -77,8 +123,9 @@ static int deliver(struct ss_isp *isp, struct isp_instance *in)
 	ctx->recs = isp->recs;
 	ctx->rec_off = isp->rec_off;
 	ctx->nrecs = n;
-	ctx->insn += ISP_INSN_PER_CALL;
-	rc = in->desc->on_records(ctx, isp->recs, n);
+	struct isp_call c = { .in = in, .kind = CALL_RECORDS, .recs = isp->recs, .n = n };
+
+	rc = call_tasklet(isp, &c);
 	isp->nrecs = 0;
 	ctx->recs = NULL;
 	ctx->nrecs = 0;
@@ -101,9 +148,10 @@ static int sink_emit(void *arg, const uint8_t *data, uint32_t len, uint64_t off,
 	struct ss_record *r;
 
 	if (in->desc->on_page) {
-		ctx->insn += ISP_INSN_PER_CALL;
+		struct isp_call c = { .in = in, .kind = CALL_PAGE, .data = data, .len = len, .lba = lba };
+
 		in->prog.records++;
-		return verdict(ctx, in->desc->on_page(ctx, data, len, lba));
+		return verdict(ctx, call_tasklet(isp, &c));
 	}
 	r = &isp->recs[isp->nrecs];
 	r->data = data;
@@ -140,8 +188,9 @@ static void start_run(struct ss_isp *isp, struct isp_instance *in)
 		isp_fail(isp, in, rc);
 		return;
 	}
-	ctx->insn += ISP_INSN_PER_CALL;
-	rc = verdict(ctx, in->desc->init(ctx, in->params, in->params_len));
+	struct isp_call c = { .in = in, .kind = CALL_INIT };
+
+	rc = verdict(ctx, call_tasklet(isp, &c));
 	account(isp, in, 0);
 	if (rc < 0) {
 		isp_fail(isp, in, rc);
@@ -155,8 +204,9 @@ static void finish_run(struct ss_isp *isp, struct isp_instance *in)
 	struct ss_tasklet_ctx *ctx = &in->ctx;
 	int rc;
 
-	ctx->insn += ISP_INSN_PER_CALL;
-	rc = verdict(ctx, in->desc->finish(ctx));
+	struct isp_call c = { .in = in, .kind = CALL_FINISH };
+
+	rc = verdict(ctx, call_tasklet(isp, &c));
 	if (rc >= 0) {
 		rc = isp_output_flush(isp, in);
 	}
@@ -289,7 +339,9 @@ int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages)
 		return 0;
 	}
 	ss_hal_set_timeline(isp->hal, SS_HAL_TL_ISP);
+	ss_hal_watchdog_arm(isp->hal, isp->watchdog_ms);
 	isp_run(isp, in, max_pages);
+	ss_hal_watchdog_arm(isp->hal, 0);
 	ss_hal_set_timeline(isp->hal, SS_HAL_TL_HOST);
 	return ss_isp_busy(isp);
 }

@@ -6,9 +6,13 @@
  * up to chunk_cap), so a large sequential object keeps few extents even with several
  * writers at once. Reservations live in DRAM only and are handed back under pressure.
  *
- * Freed pages go to a pending list and are reused only after the change that freed them is
- * durable and the pages are trimmed: a crash never shows an old object over reused pages,
- * and every page the allocator hands out reads as zeros.
+ * Freed pages go to the pending bitmap and are reused only after the change that freed them
+ * is durable and the pages are trimmed: a crash never shows an old object over reused
+ * pages, and every page the allocator hands out reads as zeros. A bitmap, not a list, so
+ * that removing an object of any number of extents never has to wait for room.
+ *
+ * Extent-tree nodes (extent.c) are data pages too, taken one at a time away from the
+ * objects' runs; the `nodes` bitmap tells them apart for ss_os_lpns_owned.
  */
 #include "objstore_internal.h"
 
@@ -17,20 +21,34 @@ static bool bit_test(const struct ss_objstore *os, uint32_t i)
 	return (os->bitmap[i >> 5] >> (i & 31)) & 1u;
 }
 
-static void bits_set(struct ss_objstore *os, uint32_t i, uint32_t n, bool v)
+static void map_set(uint32_t *map, uint32_t i, uint32_t n, bool v)
 {
 	for (; n; n--, i++) {
 		if (v) {
-			os->bitmap[i >> 5] |= 1u << (i & 31);
+			map[i >> 5] |= 1u << (i & 31);
 		} else {
-			os->bitmap[i >> 5] &= ~(1u << (i & 31));
+			map[i >> 5] &= ~(1u << (i & 31));
 		}
 	}
 }
 
+static bool map_test(const uint32_t *map, uint32_t i)
+{
+	return (map[i >> 5] >> (i & 31)) & 1u;
+}
+
+static void bits_set(struct ss_objstore *os, uint32_t i, uint32_t n, bool v)
+{
+	map_set(os->bitmap, i, n, v);
+}
+
 void os_alloc_reset(struct ss_objstore *os)
 {
-	ss_memset(os->bitmap, 0, SS_DIV_ROUND_UP(os->data_pages, 32) * sizeof(uint32_t));
+	size_t words = SS_DIV_ROUND_UP(os->data_pages, 32) * sizeof(uint32_t);
+
+	ss_memset(os->bitmap, 0, words);
+	ss_memset(os->pend, 0, words);
+	ss_memset(os->nodes, 0, words);
 	ss_memset(os->resv, 0, sizeof(os->resv));
 	os->nfree = os->data_pages;
 	os->nresv = 0;
@@ -54,6 +72,16 @@ int os_alloc_mark(struct ss_objstore *os, uint32_t lpn, uint32_t pages)
 	bits_set(os, i, pages, true);
 	os->nfree -= pages;
 	return 0;
+}
+
+int os_alloc_mark_node(struct ss_objstore *os, uint32_t lpn)
+{
+	int rc = os_alloc_mark(os, lpn, 1);
+
+	if (rc == 0) {
+		map_set(os->nodes, lpn - os->data_first, 1, true);
+	}
+	return rc;
 }
 
 uint32_t os_alloc_available(const struct ss_objstore *os)
@@ -203,90 +231,78 @@ static int take(struct ss_objstore *os, uint32_t slot, uint64_t cur, uint32_t hi
 	return 0;
 }
 
-typedef void (*page_sink)(struct ss_objstore *os, uint32_t lpn, uint32_t pages);
-
-/* Cut r's extents down to `keep` pages, handing every cut range to `sink`. */
-static void cut_tail(struct ss_objstore *os, struct os_rec *r, uint64_t keep, page_sink sink)
+void os_alloc_pend(struct ss_objstore *os, uint32_t lpn, uint32_t pages)
 {
-	uint64_t pos = 0;
-	uint32_t i;
+	uint32_t i = lpn - os->data_first;
 
-	for (i = 0; i < r->nextents; i++) {
-		uint32_t lpn, pages;
-
-		os_rec_ext_get(r, i, &lpn, &pages);
-		if (pos + pages <= keep) {
-			pos += pages;
-			continue;
-		}
-		uint32_t kept = (uint32_t)(keep > pos ? keep - pos : 0);
-
-		sink(os, lpn + kept, pages - kept);
-		if (kept) {
-			os_rec_ext_set(r, i, lpn, kept);
-		}
-		pos += pages;
-		for (uint32_t j = i + 1; j < r->nextents; j++) {
-			os_rec_ext_get(r, j, &lpn, &pages);
-			sink(os, lpn, pages);
-		}
-		r->nextents = (uint16_t)(i + (kept ? 1 : 0));
-		break;
+	for (uint32_t k = 0; k < pages; k++) {
+		os->npending += !map_test(os->pend, i + k);
 	}
-	if (r->nextents == 0) {
-		ss_memset(os_rec_inline(r), 0, os_rec_inline_cap(r->name_len));
-	}
+	map_set(os->pend, i, pages, true);
+	map_set(os->nodes, i, pages, false);
 }
 
-static void sink_free(struct ss_objstore *os, uint32_t lpn, uint32_t pages)
+bool os_alloc_is_used(const struct ss_objstore *os, uint32_t lpn)
 {
-	bits_set(os, lpn - os->data_first, pages, false);
-	os->nfree += pages;
+	return bit_test(os, lpn - os->data_first);
 }
 
-static void sink_pending(struct ss_objstore *os, uint32_t lpn, uint32_t pages)
+bool os_alloc_is_pending(const struct ss_objstore *os, uint32_t lpn)
 {
-	struct os_range *last = os->npending ? &os->pending[os->npending - 1] : NULL;
+	return map_test(os->pend, lpn - os->data_first);
+}
 
-	if (last != NULL && last->lpn + last->pages == lpn) {
-		last->pages += pages;
-		return;
+/* An object whose root can take one extent per new page needs no node; otherwise count
+ * every node a full one leaves behind, plus the rewritten path and new levels. */
+uint32_t os_alloc_need(const struct ss_objstore *os, const struct os_rec *r, uint32_t want)
+{
+	if (r->depth == 0 && (uint64_t)r->nextents + want <= os_rec_root_cap(os, r)) {
+		return want;
 	}
-	/* Callers make room first (os_pending_make_room); never drop a range. */
-	os->pending[os->npending].lpn = lpn;
-	os->pending[os->npending].pages = pages;
-	os->npending++;
+	uint64_t nodes = 2u * OS_XT_MAXDEPTH + 2u * ((uint64_t)want / SS_MAX(os->node_cap / 2u, 1u) + 1u);
+
+	return (uint32_t)SS_MIN((uint64_t)want + nodes, (uint64_t)UINT32_MAX);
+}
+
+int os_alloc_one(struct ss_objstore *os, uint32_t *lpn)
+{
+	uint32_t start, run = find_run(os, OS_NOSLOT, 1, &start);
+
+	if (run == 0) {
+		drop_all_resv(os);
+		run = find_run(os, OS_NOSLOT, 1, &start);
+		if (run == 0) {
+			return -SS_ENOSPC;
+		}
+	}
+	bits_set(os, start, 1, true);
+	map_set(os->nodes, start, 1, true);
+	os->nfree--;
+	*lpn = os->data_first + start;
+	return 0;
 }
 
 int os_alloc_extend(struct ss_objstore *os, uint32_t slot, struct os_rec *r, uint32_t want)
 {
-	uint32_t max_ext = os_rec_max_extents(r->name_len);
-	uint64_t before = os_rec_pages(r);
-	uint64_t cur = before;
+	uint64_t cur = os_rec_pages(r);
 
-	if (want > os_alloc_available(os)) {
+	if (os_alloc_need(os, r, want) > os_alloc_available(os)) {
 		return -SS_ENOSPC;
 	}
 	while (want > 0) {
 		uint32_t last_lpn = 0, last_pages = 0, hint = OS_NOSLOT, lpn, n;
 		int rc;
 
-		if (r->nextents > 0) {
-			os_rec_ext_get(r, r->nextents - 1u, &last_lpn, &last_pages);
+		if (os_xt_last(os, r, &last_lpn, &last_pages)) {
 			hint = last_lpn + last_pages - os->data_first;
 		}
 		rc = take(os, slot, cur, hint, want, &lpn, &n);
-		if (rc == 0 && r->nextents > 0 && last_lpn + last_pages == lpn) {
-			os_rec_ext_set(r, r->nextents - 1u, last_lpn, last_pages + n);
-		} else if (rc == 0 && r->nextents < max_ext) {
-			os_rec_ext_set(r, r->nextents, lpn, n);
-			r->nextents++;
-		} else {
-			if (rc == 0) {
-				sink_free(os, lpn, n);
-				rc = -SS_EFBIG;
-			}
-			os_alloc_unextend(os, r, before);
+		if (rc) {
+			return rc;   /* the operation aborts: os_xt_abort frees what r was given */
+		}
+		rc = os_xt_append(os, r, lpn, n);
+		if (rc) {
+			os_alloc_pend(os, lpn, n);   /* not in r's tree: free it here */
 			return rc;
 		}
 		want -= n;
@@ -295,42 +311,44 @@ int os_alloc_extend(struct ss_objstore *os, uint32_t slot, struct os_rec *r, uin
 	return 0;
 }
 
-void os_alloc_unextend(struct ss_objstore *os, struct os_rec *r, uint64_t keep)
-{
-	cut_tail(os, r, keep, sink_free);
-}
-
-void os_alloc_release_tail(struct ss_objstore *os, struct os_rec *r, uint64_t keep)
-{
-	cut_tail(os, r, keep, sink_pending);
-}
-
-bool os_alloc_pending_room(const struct ss_objstore *os, uint32_t n)
-{
-	return os->npending + n <= OS_PENDING_CAP;
-}
-
 int os_alloc_release_pending(struct ss_objstore *os)
 {
+	uint32_t i;
 	int rc;
 
 	if (os->npending == 0) {
 		return 0;
 	}
-	for (uint32_t i = 0; i < os->npending; i++) {
-		rc = ss_ftl_trim(os->ftl, os->pending[i].lpn, os->pending[i].pages);
+	for (i = 0; i < os->data_pages;) {
+		uint32_t n = 0;
+
+		if ((i & 31) == 0 && os->pend[i >> 5] == 0) {
+			i += 32;
+			continue;
+		}
+		while (i + n < os->data_pages && map_test(os->pend, i + n)) {
+			n++;
+		}
+		if (n == 0) {
+			i++;
+			continue;
+		}
+		rc = ss_ftl_trim(os->ftl, os->data_first + i, n);
 		if (rc) {
 			return rc;
 		}
+		i += n;
 	}
 	/* The trims must be durable before a page is handed out as "reads as zeros". */
 	rc = ss_ftl_flush(os->ftl);
 	if (rc) {
 		return rc;
 	}
-	for (uint32_t i = 0; i < os->npending; i++) {
-		sink_free(os, os->pending[i].lpn, os->pending[i].pages);
+	for (i = 0; i < SS_DIV_ROUND_UP(os->data_pages, 32); i++) {
+		os->bitmap[i] &= ~os->pend[i];
+		os->pend[i] = 0;
 	}
+	os->nfree += os->npending;
 	os->npending = 0;
 	return 0;
 }
@@ -355,22 +373,12 @@ int os_alloc_trim_free(struct ss_objstore *os)
 	return 0;
 }
 
-static bool in_ranges_resv(const struct ss_objstore *os, uint32_t lpn)
+bool os_alloc_is_reserved(const struct ss_objstore *os, uint32_t lpn)
 {
 	for (uint32_t i = 0; i < OS_NRESV; i++) {
 		const struct os_resv *rv = &os->resv[i];
 
 		if (rv->slot != 0 && lpn >= rv->lpn && lpn - rv->lpn < rv->pages) {
-			return true;
-		}
-	}
-	return false;
-}
-
-static bool in_ranges_pending(const struct ss_objstore *os, uint32_t lpn)
-{
-	for (uint32_t i = 0; i < os->npending; i++) {
-		if (lpn >= os->pending[i].lpn && lpn - os->pending[i].lpn < os->pending[i].pages) {
 			return true;
 		}
 	}
@@ -383,8 +391,8 @@ bool ss_os_lpns_owned(const struct ss_objstore *os, uint32_t lpn, uint32_t count
 		uint32_t p = lpn + i;
 
 		if (p < os->data_first || p - os->data_first >= os->data_pages ||
-		    !bit_test(os, p - os->data_first) || in_ranges_resv(os, p) ||
-		    in_ranges_pending(os, p)) {
+		    !bit_test(os, p - os->data_first) || os_alloc_is_reserved(os, p) ||
+		    map_test(os->pend, p - os->data_first) || map_test(os->nodes, p - os->data_first)) {
 			return false;
 		}
 	}

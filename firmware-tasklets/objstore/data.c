@@ -1,6 +1,7 @@
 /*
  * Object data: small objects packed inline in their record, larger ones in extents of
- * logical pages written through the FTL (read-modify-write for partial pages).
+ * logical pages written through the FTL (read-modify-write for partial pages), found
+ * through the object's extent tree (extent.c).
  *
  * Placement: output objects and rewrites of existing pages go to the hot stream, first
  * writes of file data to the cold stream. A change builds the new record in a scratch copy
@@ -44,7 +45,10 @@ static int old_page(struct ss_objstore *os, const struct os_rec *old, uint64_t p
 		}
 		return 0;
 	}
-	lpn = os_rec_lpn(old, pg);
+	rc = os_xt_lpn(os, old, pg, &lpn);
+	if (rc) {
+		return rc;
+	}
 	if (lpn == OS_NOSLOT) {
 		return 0;
 	}
@@ -63,7 +67,16 @@ static int write_page(struct ss_objstore *os, struct os_rec *nr, uint64_t pg, co
 		      bool rewrite)
 {
 	enum ss_stream st = (nr->type == SS_OBJ_OUTPUT || rewrite) ? SS_STREAM_HOT : SS_STREAM_COLD;
-	int rc = ss_ftl_write(os->ftl, os_rec_lpn(nr, pg), src, st, 0);
+	uint32_t lpn;
+	int rc = os_xt_lpn(os, nr, pg, &lpn);
+
+	if (rc) {
+		return rc;
+	}
+	if (lpn == OS_NOSLOT) {
+		return -SS_EBADMSG;   /* os_alloc_extend gave the page: a bug, never write blind */
+	}
+	rc = ss_ftl_write(os->ftl, lpn, src, st, 0);
 
 	if (rc == 0) {
 		nr->page_writes++;
@@ -90,10 +103,10 @@ static int extend_write(struct ss_objstore *os, uint32_t s, uint64_t off, const 
 	uint64_t tail = old->size / P;
 	int rc;
 
-	rc = ensure_space(os, (uint32_t)(new_np - old_np));
-	if (rc == 0) {
-		rc = os_pending_make_room(os, os_rec_max_extents(old->name_len) + 1u);
+	if (new_np - old_np > UINT32_MAX) {
+		return -SS_ENOSPC;
 	}
+	rc = ensure_space(os, os_alloc_need(os, old, (uint32_t)(new_np - old_np)));
 	if (rc == 0) {
 		rc = os_jrnl_reserve(os, 1);
 	}
@@ -104,9 +117,15 @@ static int extend_write(struct ss_objstore *os, uint32_t s, uint64_t off, const 
 	if (nr->nextents == 0) {
 		ss_memset(os_rec_inline(nr), 0, os_rec_inline_cap(nr->name_len));
 	}
-	rc = os_alloc_extend(os, s, nr, (uint32_t)(new_np - old_np));
+	rc = os_xt_begin(os, nr, old_np);
+	if (rc == 0) {
+		rc = os_alloc_extend(os, s, nr, (uint32_t)(new_np - old_np));
+	}
+	if (rc == 0) {
+		rc = os_xt_finish(os, nr);
+	}
 	if (rc) {
-		return rc;
+		goto fail;
 	}
 	if (has_tail && (len == 0 || tail < first)) {
 		rc = old_page(os, old, tail, os->iobuf);
@@ -138,12 +157,13 @@ static int extend_write(struct ss_objstore *os, uint32_t s, uint64_t off, const 
 	}
 	nr->size = SS_MAX(old->size, new_size);
 	nr->mtime = now_ns;
+	os_xt_commit(os, old, old_np);
 	os->recs[s] = *nr;
 	os_jrnl_add(os, s);
 	return 0;
 fail:
 	os_alloc_drop_resv(os, s);
-	os_alloc_release_tail(os, nr, old_np);
+	os_xt_abort(os, nr, old_np);
 	return rc;
 }
 
@@ -227,8 +247,16 @@ int ss_os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, ui
 	while (done < n) {
 		uint64_t pos = off + done, pg = pos / P;
 		uint32_t a = (uint32_t)(pos % P), chunk = SS_MIN(P - a, n - done);
-		uint32_t lpn = os_rec_lpn(r, pg);
+		uint32_t lpn;
 
+		rc = os_xt_lpn(os, r, pg, &lpn);
+		if (rc == 0 && lpn == OS_NOSLOT) {
+			rc = -SS_EBADMSG;
+		}
+		if (rc) {
+			*nread = done;
+			return rc;
+		}
 		if (a == 0 && chunk == P) {
 			rc = ss_ftl_read(os->ftl, lpn, out + done);
 		} else {
@@ -275,15 +303,28 @@ int ss_os_truncate(struct ss_objstore *os, ss_oid_t oid, uint64_t size, uint64_t
 	} else if (size > r->size) {
 		return extend_write(os, s, size, NULL, 0, size, now_ns);
 	} else {
-		rc = os_pending_make_room(os, r->nextents);
+		struct os_rec *nr = &os->scratch;
+		uint64_t keep = SS_DIV_ROUND_UP(size, os->page_size);
+
+		rc = ensure_space(os, r->depth);   /* the cut path's new nodes */
 		if (rc == 0) {
 			rc = os_jrnl_reserve(os, 1);
 		}
 		if (rc) {
 			return rc;
 		}
+		*nr = *r;
+		rc = os_xt_begin(os, nr, keep);
+		if (rc == 0) {
+			rc = os_xt_finish(os, nr);
+		}
+		if (rc) {
+			os_xt_abort(os, nr, UINT64_MAX);
+			return rc;
+		}
 		os_alloc_drop_resv(os, s);
-		os_alloc_release_tail(os, r, SS_DIV_ROUND_UP(size, os->page_size));
+		os_xt_commit(os, r, keep);
+		*r = *nr;
 	}
 	r->size = size;
 	r->mtime = now_ns;
@@ -291,12 +332,32 @@ int ss_os_truncate(struct ss_objstore *os, ss_oid_t oid, uint64_t size, uint64_t
 	return 0;
 }
 
+struct extents_arg {
+	struct ss_extent *out;
+	uint32_t n, max, page_size;
+};
+
+static int put_extent(struct ss_objstore *os, void *arg, uint64_t pg, uint32_t lpn, uint32_t pages)
+{
+	struct extents_arg *ea = arg;
+
+	(void)os;
+	if (ea->n == ea->max) {
+		return 1;   /* full: stop the walk */
+	}
+	ea->out[ea->n].offset = pg * ea->page_size;
+	ea->out[ea->n].lpn = lpn;
+	ea->out[ea->n].pages = pages;
+	ea->n++;
+	return 0;
+}
+
 int ss_os_extents(struct ss_objstore *os, ss_oid_t oid, uint64_t off, uint64_t len,
 		  struct ss_extent *out, uint32_t max)
 {
 	const struct os_rec *r;
-	uint32_t s, n = 0, P;
-	uint64_t end, pg0, pg1, pos = 0;
+	uint32_t s, P;
+	uint64_t end;
 	int rc = obj_slot(os, oid, &s);
 
 	if (rc) {
@@ -307,27 +368,17 @@ int ss_os_extents(struct ss_objstore *os, ss_oid_t oid, uint64_t off, uint64_t l
 	}
 	r = &os->recs[s];
 	P = os->page_size;
-	if (r->nextents == 0 || off >= r->size || len == 0) {
+	if (r->nextents == 0 || off >= r->size || len == 0 || max == 0) {
 		return 0;
 	}
 	end = (len > r->size - off) ? r->size : off + len;
-	pg0 = off / P;
-	pg1 = SS_DIV_ROUND_UP(end, P);
-	for (uint32_t i = 0; i < r->nextents && n < max; i++) {
-		uint32_t lpn, pages;
 
-		os_rec_ext_get(r, i, &lpn, &pages);
-		uint64_t lo = SS_MAX(pos, pg0), hi = SS_MIN(pos + pages, pg1);
+	struct extents_arg ea = { out, 0, max, P };
+	struct os_xt_visit v = { .from = off / P, .to = SS_DIV_ROUND_UP(end, P),
+				 .extent = put_extent, .arg = &ea };
 
-		if (lo < hi) {
-			out[n].offset = lo * P;
-			out[n].lpn = lpn + (uint32_t)(lo - pos);
-			out[n].pages = (uint32_t)(hi - lo);
-			n++;
-		}
-		pos += pages;
-	}
-	return (int)n;
+	rc = os_xt_walk(os, r, &v);
+	return rc < 0 ? rc : (int)ea.n;
 }
 
 int os_data_spill(struct ss_objstore *os, uint32_t slot, struct os_rec *nr)
@@ -339,24 +390,28 @@ int os_data_spill(struct ss_objstore *os, uint32_t slot, struct os_rec *nr)
 		return rc;
 	}
 	ss_memset(os_rec_inline(nr), 0, os_rec_inline_cap(nr->name_len));
-	rc = os_alloc_extend(os, slot, nr, 1);
-	if (rc) {
-		return rc;
+	nr->nextents = 0;
+	rc = os_xt_begin(os, nr, 0);
+	if (rc == 0) {
+		rc = os_alloc_extend(os, slot, nr, 1);
 	}
-	rc = old_page(os, old, 0, os->iobuf);
+	if (rc == 0) {
+		rc = os_xt_finish(os, nr);
+	}
+	if (rc == 0) {
+		rc = old_page(os, old, 0, os->iobuf);
+	}
 	if (rc == 0) {
 		rc = write_page(os, nr, 0, os->iobuf, false);
 	}
 	if (rc) {
-		os_alloc_release_tail(os, nr, 0);
+		os_xt_abort(os, nr, 0);
 	}
 	return rc;
 }
 
-void os_data_free_all(struct ss_objstore *os, uint32_t slot, struct os_rec *r)
+void os_data_free_all(struct ss_objstore *os, uint32_t slot, const struct os_rec *r)
 {
 	os_alloc_drop_resv(os, slot);
-	if (r->nextents) {
-		os_alloc_release_tail(os, r, 0);
-	}
+	os_xt_release(os, r, 0);
 }

@@ -12,7 +12,7 @@
  * Superblock (LPN seq & 1): 0 magic | 4 crc32c over [8, 128) | 8 version | 12 page_size |
  * 16 seq u64 | 24 ftl_capacity | 28 max_objects | 32 table_first | 36 table_pages |
  * 40 jrnl_first | 44 jrnl_pages | 48 data_first | 52 data_pages | 56 jstart | 64 jseq u64 |
- * 72 next_gen u64.
+ * 72 next_gen u64 | 80 root_extents | 84 node_extents (version 2; zero in version 1).
  */
 #include "objstore_internal.h"
 
@@ -167,13 +167,18 @@ static void sb_encode(const struct ss_objstore *os, uint64_t seq, uint32_t jstar
 	ss_put_le32(p + 56, jstart);
 	ss_put_le64(p + 64, jseq);
 	ss_put_le64(p + 72, os->next_gen);
+	ss_put_le32(p + 80, os->root_limit);
+	ss_put_le32(p + 84, os->node_cap == (os->page_size - OS_XT_HDR) / OS_EXT_SIZE ? 0 : os->node_cap);
 	ss_put_le32(p + 4, ss_crc32c(0, p + 8, SB_LEN - 8));
 }
 
 static int sb_decode(const uint8_t *p, struct os_sb *sb)
 {
-	if (ss_get_le32(p) != OS_MAGIC_SB || ss_get_le32(p + 4) != ss_crc32c(0, p + 8, SB_LEN - 8) ||
-	    ss_get_le32(p + 8) != OS_VERSION) {
+	if (ss_get_le32(p) != OS_MAGIC_SB || ss_get_le32(p + 4) != ss_crc32c(0, p + 8, SB_LEN - 8)) {
+		return -SS_EBADMSG;
+	}
+	sb->version = ss_get_le32(p + 8);
+	if (sb->version < OS_VERSION_MIN) {
 		return -SS_EBADMSG;
 	}
 	sb->page_size = ss_get_le32(p + 12);
@@ -189,6 +194,8 @@ static int sb_decode(const uint8_t *p, struct os_sb *sb)
 	sb->jstart = ss_get_le32(p + 56);
 	sb->jseq = ss_get_le64(p + 64);
 	sb->next_gen = ss_get_le64(p + 72);
+	sb->root_extents = ss_get_le32(p + 80);
+	sb->node_extents = ss_get_le32(p + 84);
 	return 0;
 }
 
@@ -216,7 +223,8 @@ int os_sb_load(struct ss_ftl *ftl, uint8_t *buf, struct os_sb *sb)
 	if (!found) {
 		return mapped ? -SS_EBADMSG : -SS_ENODATA;
 	}
-	return 0;
+	/* A newer format is not corruption: say so, and touch nothing. */
+	return sb->version > OS_VERSION ? -SS_EPROTO : 0;
 }
 
 int os_checkpoint(struct ss_objstore *os)
@@ -372,12 +380,4 @@ int os_jrnl_replay(struct ss_objstore *os)
 	os->jcount = 0;
 	os->jdirty = false;
 	return 0;
-}
-
-int os_pending_make_room(struct ss_objstore *os, uint32_t n)
-{
-	if (os_alloc_pending_room(os, n)) {
-		return 0;
-	}
-	return ss_os_flush(os);
 }

@@ -166,10 +166,7 @@ int ss_os_remove(struct ss_objstore *os, ss_oid_t oid)
 	if (os->recs[s].type == SS_OBJ_DIR && os->nchildren[s] != 0) {
 		return -SS_ENOTEMPTY;
 	}
-	rc = os_pending_make_room(os, os->recs[s].nextents);
-	if (rc == 0) {
-		rc = os_jrnl_reserve(os, 1);
-	}
+	rc = os_jrnl_reserve(os, 1);
 	if (rc) {
 		return rc;
 	}
@@ -245,13 +242,12 @@ int ss_os_rename(struct ss_objstore *os, ss_oid_t oid, ss_oid_t new_dir, const c
 			return -SS_EEXIST;
 		}
 	}
-	if (os->recs[s].nextents > os_rec_max_extents(len)) {
-		return -SS_ENAMETOOLONG;  /* the record has no room for this name and its extents */
+	uint32_t root_max = os_rec_max_extents(len);
+
+	if (os->root_limit != 0 && os->root_limit < root_max) {
+		root_max = os->root_limit;
 	}
-	rc = os_pending_make_room(os, (ts ? os->recs[ts].nextents : 0) + 1u);
-	if (rc == 0) {
-		rc = os_jrnl_reserve(os, OS_TXN_MAX);
-	}
+	rc = os_jrnl_reserve(os, OS_TXN_MAX);
 	if (rc) {
 		return rc;
 	}
@@ -261,6 +257,25 @@ int ss_os_rename(struct ss_objstore *os, ss_oid_t oid, ss_oid_t new_dir, const c
 		if (rc) {
 			return rc;
 		}
+	} else if (nr->nextents > root_max) {
+		/* A longer name leaves less room for the root: move it a level down. */
+		uint64_t pages = os_rec_pages(nr);
+
+		if (os_alloc_available(os) < 2u * OS_XT_MAXDEPTH) {
+			return -SS_ENOSPC;
+		}
+		rc = os_xt_begin(os, nr, pages);
+		if (rc == 0) {
+			rc = os_xt_fit_root(os, nr, root_max);
+		}
+		if (rc == 0) {
+			rc = os_xt_finish(os, nr);
+		}
+		if (rc) {
+			os_xt_abort(os, nr, UINT64_MAX);
+			return rc;
+		}
+		os_xt_commit(os, &os->recs[s], pages);
 	}
 	rename_record(os, nr, name, len);
 	nr->parent = new_dir;
@@ -293,7 +308,16 @@ int ss_os_stat(struct ss_objstore *os, ss_oid_t oid, struct ss_obj_stat *st)
 	st->mtime_ns = r->mtime;
 	st->atime_ns = r->atime;
 	st->page_writes = r->page_writes;
-	st->extent_count = r->nextents;
+	if (r->depth == 0) {
+		st->extent_count = r->nextents;
+	} else {
+		int64_t n = os_xt_count(os, r);
+
+		if (n < 0) {
+			return (int)n;
+		}
+		st->extent_count = (uint32_t)n;
+	}
 	st->name_len = r->name_len;
 	ss_memcpy(st->name, r->var, r->name_len);
 	return 0;

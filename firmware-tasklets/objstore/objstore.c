@@ -20,6 +20,7 @@ static uint32_t default_objects(uint64_t bytes)
 
 void ss_os_default_params(const struct ss_ftl *ftl, struct ss_os_params *p)
 {
+	ss_memset(p, 0, sizeof(*p));
 	p->max_objects = default_objects((uint64_t)ss_ftl_capacity_pages(ftl) * ss_ftl_page_size(ftl));
 }
 
@@ -59,9 +60,10 @@ static uint64_t dram_bytes(const struct os_sb *l)
 	n += 2 * (nslots * sizeof(uint32_t) + 8);
 	n += (uint64_t)hash_size((uint32_t)nslots) * sizeof(uint32_t) + 8;
 	n += SS_DIV_ROUND_UP((uint64_t)l->table_pages, 32) * sizeof(uint32_t) + 8;
-	n += SS_DIV_ROUND_UP((uint64_t)l->data_pages, 32) * sizeof(uint32_t) + 8;
-	n += (uint64_t)OS_PENDING_CAP * sizeof(struct os_range) + 8;
-	n += 2 * ((uint64_t)l->page_size + 8);
+	/* allocator, pending, node and check bitmaps */
+	n += 4 * (SS_DIV_ROUND_UP((uint64_t)l->data_pages, 32) * sizeof(uint32_t) + 4 + 8);
+	/* journal and I/O pages, extent-tree path and cache */
+	n += (2 + 2 * OS_XT_MAXDEPTH) * ((uint64_t)l->page_size + 8);
 	n += (uint64_t)(l->page_size / OS_UNIT) * sizeof(uint32_t) + 8;
 	return n;
 }
@@ -99,14 +101,32 @@ static int carve(void *dram, uint64_t dram_size, const struct os_sb *l, struct s
 	os->nchildren = ss_arena_alloc(&a, (size_t)nslots * sizeof(uint32_t), 8);
 	os->hash = ss_arena_alloc(&a, (size_t)hsize * sizeof(uint32_t), 8);
 	os->table_dirty = ss_arena_alloc(&a, SS_DIV_ROUND_UP(l->table_pages, 32) * sizeof(uint32_t), 8);
-	os->bitmap = ss_arena_alloc(&a, SS_DIV_ROUND_UP(l->data_pages, 32) * sizeof(uint32_t) + 4, 8);
-	os->pending = ss_arena_alloc(&a, OS_PENDING_CAP * sizeof(struct os_range), 8);
+	size_t map_bytes = SS_DIV_ROUND_UP(l->data_pages, 32) * sizeof(uint32_t) + 4;
+
+	os->bitmap = ss_arena_alloc(&a, map_bytes, 8);
+	os->pend = ss_arena_alloc(&a, map_bytes, 8);
+	os->nodes = ss_arena_alloc(&a, map_bytes, 8);
+	os->check = ss_arena_alloc(&a, map_bytes, 8);
 	os->jbuf = ss_arena_alloc(&a, l->page_size, 8);
 	os->iobuf = ss_arena_alloc(&a, l->page_size, 8);
 	os->jslots = ss_arena_alloc(&a, (l->page_size / OS_UNIT) * sizeof(uint32_t), 8);
 	if (!os->recs || !os->parent_slot || !os->nchildren || !os->hash || !os->table_dirty ||
-	    !os->bitmap || !os->pending || !os->jbuf || !os->iobuf || !os->jslots) {
+	    !os->bitmap || !os->pend || !os->nodes || !os->check || !os->jbuf || !os->iobuf ||
+	    !os->jslots) {
 		return -SS_ENOMEM;
+	}
+	for (uint32_t L = 0; L < OS_XT_MAXDEPTH; L++) {
+		os->xpath[L].buf = ss_arena_alloc(&a, l->page_size, 8);
+		os->xcache[L] = ss_arena_alloc(&a, l->page_size, 8);
+		os->xcache_lpn[L] = OS_NOSLOT;
+		if (!os->xpath[L].buf || !os->xcache[L]) {
+			return -SS_ENOMEM;
+		}
+	}
+	os->root_limit = l->root_extents;
+	os->node_cap = (l->page_size - OS_XT_HDR) / OS_EXT_SIZE;
+	if (l->node_extents != 0 && l->node_extents < os->node_cap) {
+		os->node_cap = l->node_extents;
 	}
 	for (uint32_t s = 0; s < nslots; s++) {
 		os->parent_slot[s] = OS_NOSLOT;
@@ -132,6 +152,12 @@ static int carve(void *dram, uint64_t dram_size, const struct os_sb *l, struct s
 	return 0;
 }
 
+/* A full root must fit in one node (a push-down), and a node must be able to split. */
+static bool fanout_valid(uint32_t root, uint32_t node)
+{
+	return root != 1 && (node == 0 || (node >= 2 && root != 0 && root <= node));
+}
+
 static int check_page_size(uint32_t page_size)
 {
 	return (page_size < OS_MIN_PAGE || page_size % OS_UNIT) ? -SS_EINVAL : 0;
@@ -155,10 +181,16 @@ int ss_os_format(struct ss_objstore **out, struct ss_ftl *ftl, void *dram, uint6
 	} else {
 		ss_os_default_params(ftl, &p);
 	}
-	if (p.max_objects > MAX_OBJECTS) {
+	if (params != NULL && params->max_objects == 0) {
+		p.root_extents = params->root_extents;
+		p.node_extents = params->node_extents;
+	}
+	if (p.max_objects > MAX_OBJECTS || !fanout_valid(p.root_extents, p.node_extents)) {
 		return -SS_EINVAL;
 	}
 	layout(page_size, p.max_objects, cap, &l);
+	l.root_extents = p.root_extents;
+	l.node_extents = p.node_extents;
 	if (l.data_pages < OS_MIN_DATA_PAGES) {
 		return -SS_ENOSPC;   /* the metadata region leaves no room for data */
 	}
@@ -201,6 +233,8 @@ int ss_os_probe(struct ss_ftl *ftl, void *scratch, uint64_t scratch_size, struct
 		return rc;
 	}
 	p->max_objects = sb.max_objects;
+	p->root_extents = sb.root_extents;
+	p->node_extents = sb.node_extents;
 	return 0;
 }
 
@@ -211,7 +245,22 @@ static bool layout_matches(const struct os_sb *sb, const struct os_sb *l)
 	       sb->data_first == l->data_first && sb->data_pages == l->data_pages;
 }
 
-/* Check one loaded record on its own and claim its pages. */
+static int mark_extent(struct ss_objstore *os, void *arg, uint64_t pg, uint32_t lpn, uint32_t pages)
+{
+	(void)pg;
+	*(uint64_t *)arg += pages;
+	return os_alloc_mark(os, lpn, pages);
+}
+
+static int mark_node(struct ss_objstore *os, void *arg, uint64_t start, uint64_t end, uint32_t lpn)
+{
+	(void)arg;
+	(void)start;
+	(void)end;
+	return os_alloc_mark_node(os, lpn);
+}
+
+/* Check one loaded record on its own and claim its pages (extents and extent-tree nodes). */
 static int check_record(struct ss_objstore *os, uint32_t s)
 {
 	struct os_rec *r = &os->recs[s];
@@ -228,16 +277,12 @@ static int check_record(struct ss_objstore *os, uint32_t s)
 	if (r->type == SS_OBJ_DIR && (r->size != 0 || r->nextents != 0)) {
 		return -SS_EBADMSG;
 	}
-	for (uint32_t i = 0; i < r->nextents; i++) {
-		uint32_t lpn, n;
-		int rc;
+	struct os_xt_visit v = { .from = 0, .to = UINT64_MAX, .extent = mark_extent,
+				 .node = mark_node, .arg = &pages };
+	int rc = os_xt_walk(os, r, &v);
 
-		os_rec_ext_get(r, i, &lpn, &n);
-		rc = os_alloc_mark(os, lpn, n);
-		if (rc) {
-			return rc;
-		}
-		pages += n;
+	if (rc) {
+		return rc < 0 ? rc : -SS_EBADMSG;
 	}
 	if (r->nextents != 0 && pages != SS_DIV_ROUND_UP(r->size, os->page_size)) {
 		return -SS_EBADMSG;
@@ -312,7 +357,10 @@ int ss_os_mount(struct ss_objstore **out, struct ss_ftl *ftl, void *dram, uint64
 		return -SS_EBADMSG;
 	}
 	layout(page_size, sb.max_objects, sb.ftl_capacity, &l);
+	l.root_extents = sb.root_extents;
+	l.node_extents = sb.node_extents;
 	if (!layout_matches(&sb, &l) || sb.jstart >= sb.jrnl_pages ||
+	    !fanout_valid(sb.root_extents, sb.node_extents) ||
 	    sb.data_first + sb.data_pages > ss_ftl_capacity_pages(ftl)) {
 		return -SS_EBADMSG;
 	}

@@ -5,12 +5,18 @@
  *   0, 1                          superblock copies, written alternately (seq & 1)
  *   table_first .. +table_pages   object table: recs_per_page fixed 512-byte records per page
  *   jrnl_first  .. +jrnl_pages    journal ring: one header unit + records per page
- *   data_first  .. +data_pages    object data, allocated in extents
+ *   data_first  .. +data_pages    object data, allocated in extents, and extent-tree nodes
  *
  * DRAM holds the whole object table. A change updates DRAM, then puts a full image of each
  * changed record in the open journal page; ss_os_flush() writes that page. A checkpoint
  * writes the dirty table pages and a superblock that moves the journal start past them.
  * The free-page bitmap, name index and child counts are derived at mount, never stored.
+ *
+ * Extents: a record holds the root of its object's extent tree (extent.c). At depth 0 the
+ * root entries are the extents themselves; at depth d > 0 each root entry points at a node
+ * page of level d - 1 and says how many object pages that subtree covers. Node pages are
+ * copy-on-write data pages: a change writes new nodes before the journal record that points
+ * at them, and the replaced nodes are freed like data pages, once the change is durable.
  */
 #ifndef OBJSTORE_INTERNAL_H
 #define OBJSTORE_INTERNAL_H
@@ -31,15 +37,23 @@
 #define OS_MAGIC_DEL 0x4c45444fu     /* "ODEL": journal image of a freed slot */
 #define OS_MAGIC_SB 0x534f5353u      /* "SSOS" */
 #define OS_MAGIC_JRNL 0x4c4e524au    /* "JRNL" */
-#define OS_VERSION 1u
+#define OS_MAGIC_XNODE 0x4e58534fu  /* "OSXN": extent-tree node page */
+/* 2: records carry an extent-tree depth (byte 18, zero in version 1) and the superblock the
+ * tree fan-out limits. A version-1 store is a valid version-2 store of depth-0 records: it
+ * mounts, and its next superblock is written as version 2. */
+#define OS_VERSION 2u
+#define OS_VERSION_MIN 1u
 
 #define OS_SB_PAGES 2u
 #define OS_NRESV 16u                 /* objects with a live preallocation at once */
-#define OS_PENDING_CAP 512u          /* freed ranges awaiting a flush */
 #define OS_TXN_MAX 2u                /* records one operation journals (rename-replace) */
 #define OS_MIN_PAGE 2048u
 #define OS_MIN_DATA_PAGES 8u
 #define OS_NOSLOT 0xffffffffu
+
+#define OS_XT_MAXDEPTH 4u            /* 22 x 252^4 extents at the smallest fan-out: ample */
+#define OS_XT_HDR 32u                /* node page header bytes, entries follow */
+#define OS_XT_LIST 16u               /* node pages one operation tracks for commit/abort */
 
 struct os_rec {
 	uint64_t oid;
@@ -52,8 +66,9 @@ struct os_rec {
 	uint8_t type;        /* 0: free slot */
 	uint8_t flags;
 	uint16_t name_len;
-	uint16_t nextents;   /* 0: data, if any, is inline */
-	uint16_t pad;
+	uint16_t nextents;   /* root entries of the extent tree; 0: data, if any, is inline */
+	uint8_t depth;       /* 0: the root entries are the extents */
+	uint8_t pad;
 	uint8_t var[OS_REC_VAR]; /* name[name_len], pad to 4, extents or inline bytes */
 };
 
@@ -68,11 +83,17 @@ struct os_sb {
 	uint32_t jstart;
 	uint64_t jseq;
 	uint64_t next_gen;
+	uint32_t root_extents;   /* 0: as many root entries as the record holds */
+	uint32_t node_extents;   /* 0: as many entries as a node page holds */
+	uint32_t version;
 };
 
-struct os_range {
-	uint32_t lpn;
-	uint32_t pages;
+/* One level of the extent-tree path an operation is changing (level 0: the leaf). */
+struct os_xt_level {
+	uint8_t *buf;        /* node page image: header, then entries */
+	uint32_t n;          /* entries */
+	uint32_t lpn;        /* where the node now lives; OS_NOSLOT: not written yet */
+	bool dirty;
 };
 
 /* Free pages set aside for an object's next appends, so parallel writers stay contiguous. */
@@ -124,8 +145,21 @@ struct ss_objstore {
 	uint32_t chunk_cap;
 	struct os_resv resv[OS_NRESV];
 	uint32_t resv_clock;
-	struct os_range *pending;
-	uint32_t npending;
+	uint32_t *pend;           /* bit per data page freed by changes not yet durable */
+	uint32_t npending;        /* pages set in pend */
+	uint32_t *nodes;          /* bit per data page holding an extent-tree node */
+	uint32_t *check;          /* ss_os_check's own bitmap */
+
+	/* extent trees */
+	uint32_t root_limit;      /* format parameters, 0: no limit below the space */
+	uint32_t node_cap;
+	struct os_xt_level xpath[OS_XT_MAXDEPTH];
+	uint32_t xcache_lpn[OS_XT_MAXDEPTH];   /* lookup/walk cache, one node per level */
+	uint8_t *xcache[OS_XT_MAXDEPTH];
+	uint32_t xold[OS_XT_LIST], nxold;      /* nodes this operation replaced: freed at commit */
+	uint32_t xnew[OS_XT_LIST], nxnew;      /* nodes it wrote: freed when it fails */
+	bool xfinished;
+	uint64_t xt_leaked;       /* pages lost to a failed operation until the next mount */
 
 	uint8_t *iobuf;           /* one page */
 	struct os_rec scratch;
@@ -139,13 +173,14 @@ static inline uint32_t os_slot_of_oid(ss_oid_t oid) { return (uint32_t)oid; }
 static inline uint32_t os_align4(uint32_t n) { return (n + 3u) & ~3u; }
 uint32_t os_rec_inline_cap(uint32_t name_len);
 uint32_t os_rec_max_extents(uint32_t name_len);
+/** Root entries the record may hold (the record's room, or the format's lower limit). */
+uint32_t os_rec_root_cap(const struct ss_objstore *os, const struct os_rec *r);
 void os_rec_set_name(struct os_rec *r, const char *name, uint32_t len);
 void os_rec_ext_get(const struct os_rec *r, uint32_t i, uint32_t *lpn, uint32_t *pages);
 void os_rec_ext_set(struct os_rec *r, uint32_t i, uint32_t lpn, uint32_t pages);
 uint8_t *os_rec_inline(const struct os_rec *r);
+/** Pages the object's extents cover (the sum of its root entries). */
 uint64_t os_rec_pages(const struct os_rec *r);
-/** \return the LPN of object page `pg`, or OS_NOSLOT when it has none. */
-uint32_t os_rec_lpn(const struct os_rec *r, uint64_t pg);
 void os_rec_encode(const struct os_rec *r, uint32_t slot, uint8_t *out);
 void os_rec_encode_free(uint32_t slot, ss_oid_t oid, uint8_t *out);
 /** Decode one unit. \return 1 live, 0 free/deleted, -SS_EBADMSG corrupt. *slot from it. */
@@ -166,18 +201,22 @@ uint32_t os_alloc_slot(struct ss_objstore *os);
 void os_alloc_reset(struct ss_objstore *os);
 /** Mark a range used while rebuilding at mount. \return 0, -SS_EBADMSG on overlap/range. */
 int os_alloc_mark(struct ss_objstore *os, uint32_t lpn, uint32_t pages);
+int os_alloc_mark_node(struct ss_objstore *os, uint32_t lpn);
 uint32_t os_alloc_available(const struct ss_objstore *os);
-/** Give `want` pages to object `slot`, appended to r's extents. \return 0, -SS_ENOSPC,
- *  -SS_EFBIG (extent slots full; nothing taken). */
+/** Pages an extension by `want` pages may need: data plus the extent-tree nodes. */
+uint32_t os_alloc_need(const struct ss_objstore *os, const struct os_rec *r, uint32_t want);
+/** Give `want` pages to object `slot`, appended to r's extents, inside an extent-tree
+ *  operation on r (os_xt_begin). \return 0, -SS_ENOSPC, -SS_EIO. */
 int os_alloc_extend(struct ss_objstore *os, uint32_t slot, struct os_rec *r, uint32_t want);
-/** Drop r's extents past `keep` pages, taken by os_alloc_extend but never written. */
-void os_alloc_unextend(struct ss_objstore *os, struct os_rec *r, uint64_t keep);
-/** Move pages past `keep` of r's extents to the pending list (written pages). */
-void os_alloc_release_tail(struct ss_objstore *os, struct os_rec *r, uint64_t keep);
+/** Take one page anywhere (an extent-tree node). \return 0 or -SS_ENOSPC. */
+int os_alloc_one(struct ss_objstore *os, uint32_t *lpn);
+/** Pages freed by a change: reused once the change is durable and they are trimmed. */
+void os_alloc_pend(struct ss_objstore *os, uint32_t lpn, uint32_t pages);
 void os_alloc_drop_resv(struct ss_objstore *os, uint32_t slot);
-/** \return true when the pending list has room for `n` more ranges. */
-bool os_alloc_pending_room(const struct ss_objstore *os, uint32_t n);
-/** Trim pending ranges and return them to the free pool (after a durable commit). */
+bool os_alloc_is_used(const struct ss_objstore *os, uint32_t lpn);
+bool os_alloc_is_pending(const struct ss_objstore *os, uint32_t lpn);
+bool os_alloc_is_reserved(const struct ss_objstore *os, uint32_t lpn);
+/** Trim pending pages and return them to the free pool (after a durable commit). */
 int os_alloc_release_pending(struct ss_objstore *os);
 /** Trim every free data page (mount: pages of unflushed writes must read as zeros). */
 int os_alloc_trim_free(struct ss_objstore *os);
@@ -196,8 +235,41 @@ int os_jrnl_replay(struct ss_objstore *os);
 int os_sb_load(struct ss_ftl *ftl, uint8_t *buf, struct os_sb *sb);
 void os_table_mark_dirty(struct ss_objstore *os, uint32_t slot);
 int os_table_load(struct ss_objstore *os);
-/** Ensure the pending list can take `n` ranges, flushing when it cannot. */
-int os_pending_make_room(struct ss_objstore *os, uint32_t n);
+
+/* ---- extent.c: extent trees ---- */
+/** Start changing r's extents: load the path to page `keep` - 1 and cut r's extents to
+ *  `keep` pages (the pages past it are freed at commit). */
+int os_xt_begin(struct ss_objstore *os, struct os_rec *r, uint64_t keep);
+/** The last extent of r (inside an operation). \return false when r has none. */
+bool os_xt_last(struct ss_objstore *os, const struct os_rec *r, uint32_t *lpn, uint32_t *pages);
+int os_xt_append(struct ss_objstore *os, struct os_rec *r, uint32_t lpn, uint32_t pages);
+/** Make r's root fit `max` entries (a rename to a longer name), deepening the tree. */
+int os_xt_fit_root(struct ss_objstore *os, struct os_rec *r, uint32_t max);
+/** Write the changed nodes, so that r (the new record) refers only to written pages. */
+int os_xt_finish(struct ss_objstore *os, struct os_rec *r);
+/** The change is installed: free what `old` held past `keep` pages and the nodes replaced. */
+void os_xt_commit(struct ss_objstore *os, const struct os_rec *old, uint64_t keep);
+/** The change failed and `r` is dropped: free what it was given past `keep` pages
+ *  (UINT64_MAX: nothing but the nodes written), writing its tree first if need be. */
+void os_xt_abort(struct ss_objstore *os, struct os_rec *r, uint64_t keep);
+/** Free every page of r past `keep` pages, nodes included (the change is installed). */
+void os_xt_release(struct ss_objstore *os, const struct os_rec *r, uint64_t keep);
+/** The LPN of object page `pg` in *lpn (OS_NOSLOT past the extents). \return 0 or errno. */
+int os_xt_lpn(struct ss_objstore *os, const struct os_rec *r, uint64_t pg, uint32_t *lpn);
+
+struct os_xt_visit {
+	uint64_t from, to;   /* object pages of interest */
+	/* part of an extent inside [from, to), at object page pg */
+	int (*extent)(struct ss_objstore *os, void *arg, uint64_t pg, uint32_t lpn, uint32_t pages);
+	/* a node whose subtree covers object pages [start, end) and meets [from, to) */
+	int (*node)(struct ss_objstore *os, void *arg, uint64_t start, uint64_t end, uint32_t lpn);
+	void *arg;
+	uint32_t depth_seen;
+};
+/** Visit r's extents (and nodes) in object order, checking every node read. */
+int os_xt_walk(struct ss_objstore *os, const struct os_rec *r, struct os_xt_visit *v);
+/** Total extents of r (its leaves). \return the count, or negative errno. */
+int64_t os_xt_count(struct ss_objstore *os, const struct os_rec *r);
 
 /* ---- namespace.c ---- */
 /** \return 0, -SS_EINVAL, -SS_ENAMETOOLONG for a name of one component. */
@@ -207,6 +279,6 @@ int os_check_name(const char *name, uint32_t len);
 /** Spill inline data to a data page (when a rename shrinks the inline room). */
 int os_data_spill(struct ss_objstore *os, uint32_t slot, struct os_rec *nr);
 /** Free every data page of an object (it is being removed or replaced). */
-void os_data_free_all(struct ss_objstore *os, uint32_t slot, struct os_rec *r);
+void os_data_free_all(struct ss_objstore *os, uint32_t slot, const struct os_rec *r);
 
 #endif

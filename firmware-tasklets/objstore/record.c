@@ -4,7 +4,7 @@
  *
  * Encoded record (little-endian):
  *   0 magic u32 | 4 crc32c u32 over [8, 512) | 8 slot u32 | 12 type u8 | 13 flags u8
- *   14 name_len u16 | 16 nextents u16 | 18 pad[6] | 24 oid | 32 parent | 40 size
+ *   14 name_len u16 | 16 nextents u16 | 18 depth u8 | 19 pad[5] | 24 oid | 32 parent | 40 size
  *   48 ctime | 56 mtime | 64 atime | 72 page_writes | 80 var[432]
  * A free slot is all zeros in a table page; in the journal it is an ODEL image.
  */
@@ -24,6 +24,13 @@ void os_rec_set_name(struct os_rec *r, const char *name, uint32_t len)
 {
 	ss_memcpy(r->var, name, len);
 	r->name_len = (uint16_t)len;
+}
+
+uint32_t os_rec_root_cap(const struct ss_objstore *os, const struct os_rec *r)
+{
+	uint32_t cap = os_rec_max_extents(r->name_len);
+
+	return os->root_limit != 0 && os->root_limit < cap ? os->root_limit : cap;
 }
 
 uint8_t *os_rec_inline(const struct os_rec *r)
@@ -60,20 +67,6 @@ uint64_t os_rec_pages(const struct os_rec *r)
 	return n;
 }
 
-uint32_t os_rec_lpn(const struct os_rec *r, uint64_t pg)
-{
-	for (uint32_t i = 0; i < r->nextents; i++) {
-		uint32_t lpn, pages;
-
-		os_rec_ext_get(r, i, &lpn, &pages);
-		if (pg < pages) {
-			return lpn + (uint32_t)pg;
-		}
-		pg -= pages;
-	}
-	return OS_NOSLOT;
-}
-
 static void put_u64s(uint8_t *p, const struct os_rec *r)
 {
 	ss_put_le64(p + 24, r->oid);
@@ -99,6 +92,7 @@ void os_rec_encode(const struct os_rec *r, uint32_t slot, uint8_t *out)
 	out[13] = r->flags;
 	ss_put_le16(out + 14, r->name_len);
 	ss_put_le16(out + 16, r->nextents);
+	out[18] = r->depth;
 	put_u64s(out, r);
 	ss_memcpy(out + OS_REC_HDR, r->var, OS_REC_VAR);
 	seal(out, OS_MAGIC_REC, slot);
@@ -143,6 +137,7 @@ int os_rec_decode(const uint8_t *in, struct os_rec *r, uint32_t *slot)
 	r->flags = in[13];
 	r->name_len = ss_get_le16(in + 14);
 	r->nextents = ss_get_le16(in + 16);
+	r->depth = in[18];
 	r->parent = ss_get_le64(in + 32);
 	r->size = ss_get_le64(in + 40);
 	r->ctime = ss_get_le64(in + 48);
@@ -151,7 +146,8 @@ int os_rec_decode(const uint8_t *in, struct os_rec *r, uint32_t *slot)
 	r->page_writes = ss_get_le64(in + 72);
 	ss_memcpy(r->var, in + OS_REC_HDR, OS_REC_VAR);
 	if (r->type < SS_OBJ_FILE || r->type > SS_OBJ_OUTPUT || r->name_len > SS_NAME_MAX ||
-	    r->nextents > os_rec_max_extents(r->name_len) ||
+	    r->nextents > os_rec_max_extents(r->name_len) || r->depth > OS_XT_MAXDEPTH ||
+	    (r->depth != 0 && r->nextents == 0) ||
 	    (r->nextents == 0 && r->size > os_rec_inline_cap(r->name_len))) {
 		return -SS_EBADMSG;
 	}

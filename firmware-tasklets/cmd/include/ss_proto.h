@@ -156,6 +156,7 @@ enum ss_reason {
 	SS_R_BAD_SESSION = 31,
 	SS_R_RENAME_INTO_SELF = 32,
 	SS_R_ROOT = 33,             /* the root cannot be removed or renamed */
+	SS_R_TASKLET_WATCHDOG = 34, /* the watchdog stopped a tasklet callback that did not return */
 };
 
 /* ---- payload structures ---------------------------------------------------------- */

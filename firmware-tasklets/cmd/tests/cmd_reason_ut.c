@@ -15,6 +15,7 @@ static const struct {
 	{ -36, SS_R_NAME_TOO_LONG },      /* ENAMETOOLONG */
 	{ -28, SS_R_DRIVE_FULL },         /* ENOSPC */
 	{ -27, SS_R_BAD_FIELD },          /* EFBIG */
+	{ -110, SS_R_TASKLET_WATCHDOG },  /* ETIMEDOUT */
 	{ -5, SS_R_MEDIA_ERROR },         /* EIO */
 	{ -74, SS_R_MEDIA_ERROR },        /* EBADMSG */
 	{ -11, SS_R_BUSY },               /* EAGAIN */

@@ -5,6 +5,7 @@
 
 #include "../ftl_gc.c"
 #include "ftl_test_env.h"
+#include "ftl_internal.h"
 
 #define PPB 32u
 
@@ -179,6 +180,123 @@ static void overwrite(enum ss_gc_policy pol, int skewed)
 	fte_destroy(&e);
 }
 
+/*
+ * Static wear-levelling keeps its promise (ss_ftl.h): under a skewed workload (cold data
+ * everywhere, then every write to a hot quarter, 200 drive writes) the spread between the
+ * most and the least erased good block, free and checkpoint blocks included, is checked
+ * after every background call (busy) and every 16th time after background work has run
+ * out (idle), not just on average. SS_WL_SWEEP=1 also runs deltas 2 to 16 with three seeds
+ * each; SS_WL_DUMP=1 prints the blocks.
+ */
+static void wear_spread(uint32_t delta, uint64_t seed, uint32_t *worst_spread,
+			uint32_t *busy_spread, uint32_t *avg_out)
+{
+	struct ss_geometry g = fte_geo(16, 16);
+	static uint8_t buf[2048];
+	struct ss_ftl_params p;
+	struct ss_ftl_stats st;
+	uint64_t rnd = seed, *ver;
+	uint32_t cap, worst = 0, busy_worst = 0, idle_checks = 0;
+	struct fte e;
+
+	ss_ftl_default_params(&p);
+	p.wear_level_delta = delta;
+	fte_create(&e, &g, 100000);   /* no block wears out: wear-levelling alone is measured */
+	CHECK_EQ(fte_format(&e, &p), 0);
+	cap = ss_ftl_capacity_pages(e.ftl);
+	ver = calloc(cap, sizeof(*ver));
+	for (uint32_t l = 0; l < cap; l++) {
+		fte_fill(buf, 2048, l, ++ver[l]);
+		CHECK_EQ(ss_ftl_write(e.ftl, l, buf, SS_STREAM_COLD, 0), 0);
+	}
+	for (uint32_t i = 0; i < 200u * cap; i++) {
+		uint32_t l = (uint32_t)(fte_rand(&rnd) % (cap / 4));
+
+		fte_fill(buf, 2048, l, ++ver[l]);
+		if (ss_ftl_write(e.ftl, l, buf, SS_STREAM_HOT, 0) != 0) {
+			CHECK(0);
+			break;
+		}
+		if (i % 256 == 255) {
+			int more = 1;
+
+			CHECK(ss_ftl_background(e.ftl, 256) >= 0);
+			ss_ftl_get_stats(e.ftl, &st);
+			if (st.min_erase_count > 0) {
+				busy_worst = SS_MAX(busy_worst, st.max_erase_count - st.min_erase_count);
+			}
+			/* every 16th stop, let the drive go idle: background work until none is left */
+			for (uint32_t k = 0; (i / 256) % 16 == 15 && more > 0 && k < 1000; k++) {
+				more = ss_ftl_background(e.ftl, 256);
+				CHECK(more >= 0);
+			}
+			ss_ftl_get_stats(e.ftl, &st);
+			if (more == 0 && st.min_erase_count > 0) {
+				if (getenv("SS_WL_DUMP") && st.max_erase_count - st.min_erase_count > delta + 2) {
+					for (uint32_t b = 0; b < e.ftl->nblocks; b++) {
+						const struct ftl_block *k = &e.ftl->blocks[b];
+
+						if (k->erase_count <= st.min_erase_count + 1 ||
+						    k->erase_count >= st.max_erase_count - 1)
+							printf("  idle: block %u state %u stream %u erases %u valid %u\n",
+							       b, k->state, k->stream, k->erase_count, k->valid);
+					}
+				}
+				worst = SS_MAX(worst, st.max_erase_count - st.min_erase_count);
+				idle_checks++;
+			}
+		}
+	}
+	ss_ftl_get_stats(e.ftl, &st);
+	printf("wear spread, delta %u: erase min %u max %u avg %u, worst spread %u at idle (%u "
+	       "checks), %u while busy, wl moves %llu\n", delta, st.min_erase_count,
+	       st.max_erase_count, st.avg_erase_count, worst, idle_checks, busy_worst,
+	       (unsigned long long)st.wear_level_moves);
+	for (uint32_t l = 0; l < cap; l++) {
+		uint8_t got[2048];
+
+		if (ss_ftl_read(e.ftl, l, got) < 0 || fte_classify(got, 2048, l) != (long long)ver[l]) {
+			CHECK(0);
+			break;
+		}
+	}
+	if (getenv("SS_WL_DUMP")) {
+		for (uint32_t b = 0; b < e.ftl->nblocks; b++) {
+			const struct ftl_block *k = &e.ftl->blocks[b];
+
+			printf("  block %u: state %u stream %u flags %u erases %u valid %u\n", b, k->state,
+			       k->stream, k->flags, k->erase_count, k->valid);
+		}
+	}
+	*worst_spread = worst;
+	*busy_spread = busy_worst;
+	*avg_out = st.avg_erase_count;
+	free(ver);
+	fte_destroy(&e);
+}
+
+static void test_wear_spread(void)
+{
+	uint32_t worst, busy, avg, worst_off, busy_off, avg_off;
+
+	if (getenv("SS_WL_SWEEP")) {
+		for (uint32_t d = 2; d <= 16; d *= 2) {
+			for (uint64_t sd = 1; sd <= 3; sd++) {
+				wear_spread(d, sd * 1000003, &worst, &busy, &avg);
+				CHECK(worst <= d + SS_FTL_WL_SLACK(d));
+				CHECK(busy <= d + SS_FTL_WL_SLACK(d) + 4);
+			}
+		}
+	}
+	wear_spread(4, 4242, &worst, &busy, &avg);
+	CHECK(avg >= 100);
+	CHECK(worst <= 4 + SS_FTL_WL_SLACK(4));
+	CHECK(busy <= 4 + SS_FTL_WL_SLACK(4) + 4);
+	/* without static wear-levelling the cold blocks stay young: the check can fail */
+	wear_spread(0, 4242, &worst_off, &busy_off, &avg_off);
+	CHECK(worst_off > 4 + SS_FTL_WL_SLACK(4));
+}
+
 static void test_greedy_uniform(void) { overwrite(SS_GC_GREEDY, 0); }
 static void test_greedy_skewed(void) { overwrite(SS_GC_GREEDY, 1); }
 static void test_cost_benefit_uniform(void) { overwrite(SS_GC_COST_BENEFIT, 0); }
@@ -247,6 +365,7 @@ int main(void)
 {
 	RUN(test_victim_table);
 	RUN(test_background_pending_table);
+	RUN(test_wear_spread);
 	RUN(test_greedy_uniform);
 	RUN(test_greedy_skewed);
 	RUN(test_cost_benefit_uniform);

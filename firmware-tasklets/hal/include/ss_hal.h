@@ -98,6 +98,30 @@ struct ss_hal_ops {
 
 	/** Optional. The current host command waits for every read-ahead issued so far. */
 	void (*read_ahead_wait)(void *ctx);
+
+	/*
+	 * Optional, all four or none: the tasklet watchdog. Tasklets are native code on the
+	 * controller's core, so one that loops without calling the tasklet API cannot be
+	 * stopped by counting its calls; only an interrupt can take the core back. This is a
+	 * timer interrupt on the board (the ARM7's timer IRQ, whose handler returns into the
+	 * section's exit instead of the interrupted code) and a CPU-time timer signal in the
+	 * emulator. Without these ops tasklet callbacks are plain calls, and only the counted
+	 * budgets (steps, instructions) stop a tasklet, when it next calls the API.
+	 */
+	/** Arm the watchdog for sections of at most `limit_ms` ms of core time; 0 disarms. */
+	void (*watchdog_arm)(void *ctx, uint32_t limit_ms);
+	/**
+	 * Run fn(arg), a tasklet callback, as a section. A section the armed watchdog finds
+	 * still running past its limit is left at once: section_run returns -SS_ETIMEDOUT.
+	 * \return fn's result, -SS_ETIMEDOUT, or the error given to section_abort.
+	 */
+	int (*section_run)(void *ctx, int (*fn)(void *arg), void *arg);
+	/** Leave the running section at once with `err` (< 0). Does not return. */
+	void (*section_abort)(void *ctx, int err);
+	/** Hold (1) or release (0) the watchdog while a firmware service called from a
+	 *  section runs: it must not be cut half way. A watchdog that came due meanwhile acts
+	 *  on release. */
+	void (*section_mask)(void *ctx, int on);
 };
 
 struct ss_hal {
@@ -149,5 +173,29 @@ static inline void ss_hal_read_ahead_wait(struct ss_hal *h)
 	}
 }
 static inline uint64_t ss_hal_now_ns(struct ss_hal *h) { return h->ops->now_ns(h->ctx); }
+static inline int ss_hal_has_watchdog(const struct ss_hal *h) { return h->ops->section_run != 0; }
+static inline void ss_hal_watchdog_arm(struct ss_hal *h, uint32_t limit_ms)
+{
+	if (h->ops->watchdog_arm) {
+		h->ops->watchdog_arm(h->ctx, limit_ms);
+	}
+}
+static inline int ss_hal_section_run(struct ss_hal *h, int (*fn)(void *arg), void *arg)
+{
+	return h->ops->section_run ? h->ops->section_run(h->ctx, fn, arg) : fn(arg);
+}
+/* Leaves the running section when the backend has sections; returns otherwise. */
+static inline void ss_hal_section_abort(struct ss_hal *h, int err)
+{
+	if (h->ops->section_abort) {
+		h->ops->section_abort(h->ctx, err);
+	}
+}
+static inline void ss_hal_section_mask(struct ss_hal *h, int on)
+{
+	if (h->ops->section_mask) {
+		h->ops->section_mask(h->ctx, on);
+	}
+}
 
 #endif

@@ -145,6 +145,15 @@ int ss_isp_poll(struct ss_isp *isp, uint32_t instance, struct ss_isp_progress *p
  *  running. */
 int ss_isp_set_output_limit(struct ss_isp *isp, uint32_t instance, uint64_t max_bytes);
 
+/**
+ * The limits that stop a tasklet which does not return: `call_work_max` counted
+ * instructions and DRAM accesses per callback (-SS_ETIME at the next tasklet service
+ * past it, deterministic), and the watchdog, `watchdog_ms` of core time per callback
+ * (-SS_ETIMEDOUT, for loops that call no service; where the hal has a watchdog). The
+ * defaults suit every real tasklet; tests lower them. \return 0, -SS_EINVAL for a zero.
+ */
+int ss_isp_set_limits(struct ss_isp *isp, uint32_t watchdog_ms, uint64_t call_work_max);
+
 /** Stops a running instance (finish is not called) and returns its memory to the pool.
  *  \return 0, -SS_ENOENT. */
 int ss_isp_destroy(struct ss_isp *isp, uint32_t instance);

@@ -72,6 +72,11 @@ struct ss_dirent {
 
 struct ss_os_params {
 	uint32_t max_objects;      /* size of the object table */
+	/* Extent-tree fan-out limits, 0 for none (the room a record or node page has). Tests
+	 * set them low to build deep trees from small objects; node_extents needs
+	 * root_extents <= node_extents. */
+	uint32_t root_extents;
+	uint32_t node_extents;
 };
 
 void ss_os_default_params(const struct ss_ftl *ftl, struct ss_os_params *p);
@@ -81,8 +86,10 @@ uint64_t ss_os_dram_needed(const struct ss_geometry *geo, const struct ss_os_par
 int ss_os_format(struct ss_objstore **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size,
 		 const struct ss_os_params *params);
 
-/** Mount: load the metadata checkpoint, replay the journal.
- *  \return 0, -SS_ENODATA when never formatted, -SS_EBADMSG when metadata is corrupt. */
+/** Mount: load the metadata checkpoint, replay the journal. A store of format version 1
+ *  (extents inline only) mounts and is upgraded to version 2 by its next checkpoint.
+ *  \return 0, -SS_ENODATA when never formatted, -SS_EBADMSG when metadata is corrupt,
+ *  -SS_EPROTO when the store was written by a newer format version. */
 int ss_os_mount(struct ss_objstore **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size);
 
 /** Checkpoint all metadata and flush. */
@@ -110,10 +117,10 @@ int ss_os_create(struct ss_objstore *os, ss_oid_t dir, const char *name, uint32_
 		 enum ss_obj_type type, unsigned flags, uint64_t now_ns, ss_oid_t *oid);
 
 /** Write `len` bytes at `off`, growing the object. All or nothing: when the pages it needs
- *  are not free, nothing is written and the object is unchanged.
- *  \return 0, -SS_EISDIR, -SS_ENOSPC, -SS_ENOENT, -SS_EFBIG (past the data capacity, or the
- *  object would need more extents than its record holds: (432 - name_len rounded up to 4) / 8),
- *  -SS_EIO. */
+ *  are not free, nothing is written and the object is unchanged. An object takes any number
+ *  of extents (an extent tree), so it grows until the drive is full.
+ *  \return 0, -SS_EISDIR, -SS_ENOSPC (no free pages for the data and its extent-tree
+ *  nodes), -SS_ENOENT, -SS_EFBIG (past the data capacity), -SS_EIO. */
 int ss_os_write(struct ss_objstore *os, ss_oid_t oid, uint64_t off, const void *buf,
 		uint32_t len, unsigned flags, uint64_t now_ns);
 
@@ -136,8 +143,8 @@ int ss_os_remove(struct ss_objstore *os, ss_oid_t oid);
  * -SS_EINVAL.
  * Times are unchanged.
  * \return 0, -SS_EEXIST, -SS_ENOENT, -SS_ENOTDIR, -SS_EISDIR, -SS_EINVAL, -SS_EBUSY (the
- *         root), -SS_ENAMETOOLONG (the new name leaves the record too little room for the
- *         object's extents), -SS_ENOSPC (a packed object must move to a page and none is free).
+ *         root), -SS_ENOSPC (a packed object must move to a page, or the extent tree's root
+ *         to a node page, to make room for a longer name, and none is free).
  */
 int ss_os_rename(struct ss_objstore *os, ss_oid_t oid, ss_oid_t new_dir, const char *name,
 		 uint32_t len, unsigned flags, uint64_t now_ns);
@@ -185,6 +192,26 @@ struct ss_ftl *ss_os_ftl(struct ss_objstore *os);
  * there: anything else is not the store's to keep and is trimmed at the next mount.
  */
 bool ss_os_lpns_owned(const struct ss_objstore *os, uint32_t lpn, uint32_t count);
+
+struct ss_os_check_report {
+	uint32_t objects;          /* live objects */
+	uint32_t tree_objects;     /* objects whose extents are a tree (depth > 0) */
+	uint32_t max_depth;
+	uint64_t extents;          /* leaf extents of every object */
+	uint64_t node_pages;       /* extent-tree node pages */
+	uint64_t data_pages;       /* pages under extents */
+	uint64_t leaked_pages;     /* allocated, yet neither live, pending nor reserved */
+};
+
+/**
+ * fsck of the object store: reads every extent tree and checks each node (checksum, owner,
+ * level, entry counts against the parent's), that each object's extents cover its size,
+ * that no page is claimed twice, and that the allocator agrees: every claimed page is
+ * allocated and not pending or reserved. Pages a failed operation left allocated are
+ * counted in leaked_pages (freed at the next mount), not an error.
+ * \return 0, -SS_EBADMSG (inconsistent; the first problem stops the check), -SS_EIO.
+ */
+int ss_os_check(struct ss_objstore *os, struct ss_os_check_report *rep);
 
 /**
  * The logical pages the store keeps for its metadata (superblocks, object table, journal):

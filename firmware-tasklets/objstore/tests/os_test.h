@@ -62,6 +62,7 @@ struct os_env {
 	struct ss_objstore *os;
 	struct ss_geometry geo;
 	uint32_t max_objects;
+	uint32_t root_extents, node_extents;   /* extent-tree fan-outs at format, 0: default */
 };
 
 /* 4 channels x 32 blocks x 32 pages of 8 KiB: 32 MiB raw. */
@@ -123,7 +124,9 @@ static inline int os_env_open(struct os_env *e, int create)
 	os_env_dram(e, &fd, &fs, &od, &osz);
 	if (create) {
 		struct ss_ftl_params fp;
-		struct ss_os_params p = { .max_objects = e->max_objects };
+		struct ss_os_params p = { .max_objects = e->max_objects,
+					  .root_extents = e->root_extents,
+					  .node_extents = e->node_extents };
 
 		ss_ftl_default_params(&fp);
 		REQUIRE(ss_ftl_format(&e->ftl, e->hal, fd, fs, &fp) == 0);

@@ -39,6 +39,7 @@
 #define SS_EPROTO      71
 #define SS_EBADMSG     74
 #define SS_EOVERFLOW   75
+#define SS_ETIMEDOUT  110   /* the tasklet watchdog stopped a callback that did not return */
 #define SS_EILSEQ      84
 #define SS_ECANCELED  125
 

@@ -124,6 +124,8 @@ public final class Errors {
                 return "create the tasklet with a larger memory budget";
             case TASKLET_STEPS:
                 return "create the tasklet with a larger step limit";
+            case TASKLET_WATCHDOG:
+                return "the tasklet loops without returning; fix the tasklet";
             case TASKLET_PARAMS:
             case BAD_LAYOUT:
                 return "check the tasklet's parameters against builtin_tasklets.h";
@@ -216,6 +218,7 @@ public final class Errors {
             case TASKLET_STEPS:
                 return new TaskletFailedException(text, errno, reason, Failure.STEPS);
             case TASKLET_FAILED:
+            case TASKLET_WATCHDOG:
                 return new TaskletFailedException(text, errno, reason, Failure.OTHER);
             case TASKLET_RUNNING:
                 return new TaskletRunningException(text, errno, reason);

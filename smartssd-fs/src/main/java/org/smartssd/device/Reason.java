@@ -39,9 +39,10 @@ public enum Reason {
     LBA_PROTECTED(30, "the sectors hold object-store metadata and cannot be written raw"),
     BAD_SESSION(31, "the drive does not know this host session"),
     RENAME_INTO_SELF(32, "a directory cannot be moved into itself"),
-    ROOT(33, "the root directory cannot be removed or renamed");
+    ROOT(33, "the root directory cannot be removed or renamed"),
+    TASKLET_WATCHDOG(34, "the watchdog stopped a tasklet that did not return");
 
-    private static final Reason[] BY_CODE = new Reason[34];
+    private static final Reason[] BY_CODE = new Reason[35];
 
     static {
         for (Reason r : values()) {

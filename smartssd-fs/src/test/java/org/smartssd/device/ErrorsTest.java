@@ -78,6 +78,7 @@ class ErrorsTest {
         "BAD_SESSION, SessionLostException",
         "RENAME_INTO_SELF, InvalidRenameException",
         "ROOT, RootDirectoryException",
+        "TASKLET_WATCHDOG, TaskletFailedException",
     })
     void everyReasonHasItsTypedException(String reason, String type) {
         Reason r = Reason.valueOf(reason);
@@ -91,14 +92,15 @@ class ErrorsTest {
 
     @Test
     void everyNonZeroReasonIsCoveredByTheTable() {
-        // the table above lists 33 reasons: all but OK
-        assertThat(Reason.values()).hasSize(34);
+        // the table above lists 34 reasons: all but OK
+        assertThat(Reason.values()).hasSize(35);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({
         "TASKLET_PARAMS, PARAMS", "BAD_LAYOUT, LAYOUT", "UNKNOWN_TASKLET, UNKNOWN_TASKLET",
-        "TASKLET_BUDGET, BUDGET", "TASKLET_STEPS, STEPS", "TASKLET_FAILED, OTHER"})
+        "TASKLET_BUDGET, BUDGET", "TASKLET_STEPS, STEPS", "TASKLET_FAILED, OTHER",
+        "TASKLET_WATCHDOG, OTHER"})
     void taskletFailuresCarryTheDrivesReason(String reason, String failure) {
         IOException e = Errors.translate(-Errno.EINVAL, Reason.valueOf(reason).code(), "x");
         assertThat(((TaskletFailedException) e).failure()).isEqualTo(Failure.valueOf(failure));
