@@ -1,5 +1,6 @@
 /*
- * Solid-state cache (FlashTier SSC: Saxena, "Flash-based caching for ...", ch. 4). A cache
+ * Solid-state cache (FlashTier SSC: M. Saxena, "New Interfaces for
+ * Solid-State Memory Management", PhD thesis, UW-Madison 2013, ch. 4). A cache
  * for blocks of a slower backing store, addressed by the backing store's own 64-bit block
  * numbers (a unified, sparse address space, §4.3.1). One cache block is one flash page.
  *
