@@ -12,7 +12,9 @@
  *   SSC    the log is fixed at log_cap blocks; data blocks never exceed data_cap, so an
  *          evicted data block only ever becomes a data block again.
  *   SSC-V  the log may grow to log_cap while silent eviction supplies free blocks, and
- *          shrinks by merging when it cannot: a variable log share.
+ *          shrinks by merging when it cannot: a variable log share. Recycling a log block
+ *          also evicts its clean pages instead of merging them ("silent eviction ... with
+ *          merge operations for SSC-V when recycling log blocks", §4.4.1).
  */
 #include "ssc_internal.h"
 
@@ -235,6 +237,19 @@ static int recycle_oldest(struct ss_ssc *c)
 		rc = ssc_read_page(c, ssc_ppn(c, L, i), NULL, &s);
 		if (rc) {
 			return rc;
+		}
+		if (c->params.policy == SS_SSC_POLICY_SSC_V && !ssc_bit(c->dirty_bm, c, L, i)) {
+			/* SSC-V evicts the victim's clean pages instead of merging them (§4.4.1) */
+			r = (struct ssc_rec){ .type = SSC_R_UNMAP, .key = s.lba };
+			rc = ssc_log(c, &r);
+			if (rc) {
+				return rc;
+			}
+			if (ssc_bit(c->valid_bm, c, L, i)) {
+				return -SS_EBADMSG;
+			}
+			c->st.silent_evicted_pages++;
+			continue;
 		}
 		rc = full_merge(c, s.lba / c->ppb);
 		if (rc) {
