@@ -203,7 +203,7 @@ static int recycle_oldest(struct ss_ssc *c)
 {
 	uint32_t L = SSC_NONE;
 	struct ssc_rec r;
-	uint64_t group;
+	uint64_t group = 0;
 	int rc;
 
 	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
