@@ -8,7 +8,9 @@
  * All three: write-back, the same flash, dirty threshold 20 % of the native cache's blocks
  * (§4.5.4), LRU cleaning; the first 15 % of the trace warms the cache (§4.5.6).
  * Figures are counted operations, never wall-clock: write amplification, erases, wear
- * difference (max - min erase count), read miss rate, device map memory, host memory.
+ * difference (max - min erase count), read miss rate, device map memory, host memory, and
+ * the modelled device time of the mount after a crash at the end of the trace (the
+ * emulator's timing model; the native figure is the FTL's alone, without the host map).
  *
  * Traces: generators shaped after Table 4.4 (write share, unique blocks per request, skew),
  * scaled to `--unique N` blocks, or an MSR Cambridge trace (CSV: timestamp, host, disk,
@@ -303,9 +305,11 @@ struct result {
 	uint64_t reads, misses, host_writes, nand_writes, data_writes, erases, disk_writes;
 	uint32_t wear_diff;
 	uint64_t device_mem, host_mem, peak_dirty, cache_pages;
+	uint64_t recovery_ns;   /* modelled device time of the mount after a crash at the end */
 };
 
-static struct ss_emu_flash *open_flash(const char *path, uint32_t bpd, struct ss_hal **hal)
+static struct ss_emu_flash *open_flash_mode(const char *path, uint32_t bpd, int create,
+					   struct ss_hal **hal)
 {
 	struct ss_emu_flash_opts o;
 	struct ss_emu_flash *f;
@@ -317,13 +321,18 @@ static struct ss_emu_flash *open_flash(const char *path, uint32_t bpd, struct ss
 				      .overprovision_permille = 70 };
 	o.endurance = 10000000;   /* wear is counted, never allowed to end the run */
 	o.dram_bytes = 256ull << 20;
-	o.create = 1;
+	o.create = create;
 	if (ss_emu_flash_open(path, &o, &f, err, sizeof(err)) != 0) {
 		fprintf(stderr, "ss_emu_flash_open: %s\n", err);
 		exit(2);
 	}
 	*hal = ss_emu_flash_hal(f);
 	return f;
+}
+
+static struct ss_emu_flash *open_flash(const char *path, uint32_t bpd, struct ss_hal **hal)
+{
+	return open_flash_mode(path, bpd, 1, hal);
 }
 
 static void fill(uint8_t *buf, uint64_t lba)
@@ -436,6 +445,14 @@ static void run_native(const struct trace *t, const char *path, uint32_t bpd, ui
 	hmap_free(&map);
 	free(slot_lba);
 	free(dirty);
+	ss_emu_flash_close(f);   /* a crash: no unmount */
+	f = open_flash_mode(path, bpd, 0, &hal);
+	{
+		uint64_t t0 = ss_hal_now_ns(hal);
+
+		if (ss_ftl_mount(&ftl, hal, hal->dram, hal->dram_size) != 0) die("ftl mount");
+		res->recovery_ns = ss_hal_now_ns(hal) - t0;
+	}
 	ss_emu_flash_close(f);
 	unlink(path);
 }
@@ -545,6 +562,14 @@ static void run_ssc(const struct trace *t, const char *path, uint32_t bpd, uint3
 	hmap_free(&d.map);
 	free(d.lba);
 	free(d.free_list);
+	ss_emu_flash_close(f);   /* a crash: no unmount */
+	f = open_flash_mode(path, bpd, 0, &hal);
+	{
+		uint64_t t0 = ss_hal_now_ns(hal);
+
+		if (ss_ssc_mount(&c, hal, hal->dram, hal->dram_size) != 0) die("ssc mount");
+		res->recovery_ns = ss_hal_now_ns(hal) - t0;
+	}
 	ss_emu_flash_close(f);
 	unlink(path);
 }
@@ -571,14 +596,16 @@ static void report(FILE *csv, const char *wl, const struct trace *t, const struc
 	double wad = r->host_writes ? (double)r->data_writes / r->host_writes : 0;
 	double miss = r->reads ? 100.0 * r->misses / r->reads : 0;
 
-	printf("| %s | %s | %.2f | %.2f | %llu | %u | %.1f | %.2f | %.2f |\n", wl, r->sys, wa, wad,
-	       (unsigned long long)r->erases, r->wear_diff, miss, r->device_mem / 1048576.0,
-	       r->host_mem / 1048576.0);
-	fprintf(csv, "%s,%s,%zu,%llu,%llu,%.4f,%.4f,%llu,%u,%.3f,%llu,%llu,%llu,%llu\n", wl, r->sys,
+	printf("| %s | %s | %.2f | %.2f | %llu | %u | %.1f | %.2f | %.2f | %.1f | %.0f |\n", wl,
+	       r->sys, wa, wad, (unsigned long long)r->erases, r->wear_diff, miss,
+	       r->device_mem / 1048576.0, r->host_mem / 1048576.0,
+	       r->cache_pages * (double)PAGE / 1048576.0, r->recovery_ns / 1e6);
+	fprintf(csv, "%s,%s,%zu,%llu,%llu,%.4f,%.4f,%llu,%u,%.3f,%llu,%llu,%llu,%llu,%llu\n", wl, r->sys,
 		t->n, (unsigned long long)t->unique, (unsigned long long)r->cache_pages, wa, wad,
 		(unsigned long long)r->erases, r->wear_diff, miss,
 		(unsigned long long)r->device_mem, (unsigned long long)r->host_mem,
-		(unsigned long long)r->disk_writes, (unsigned long long)r->peak_dirty);
+		(unsigned long long)r->disk_writes, (unsigned long long)r->peak_dirty,
+		(unsigned long long)r->recovery_ns);
 	fflush(stdout);
 }
 
@@ -627,9 +654,10 @@ int main(int argc, char **argv)
 	if (csv == NULL) die("cannot write the CSV");
 	fprintf(csv, "workload,system,requests,unique_blocks,cache_pages,write_amp,write_amp_data,"
 		     "erases,wear_diff,read_miss_pct,device_map_bytes,host_bytes,disk_writes,"
-		     "peak_dirty\n");
-	printf("| trace | system | WA | WA without log | erases | wear diff | read miss %% | device map MiB | host MiB |\n");
-	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+		     "peak_dirty,recovery_ns\n");
+	printf("| trace | system | WA | WA without log | erases | wear diff | read miss %% | device map "
+	       "MiB | host MiB | cache MiB | recovery ms |\n");
+	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	if (msr != NULL) {
 		read_msr(msr, &t);
 		run_all(csv, msr, &t);
