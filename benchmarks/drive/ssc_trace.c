@@ -305,6 +305,7 @@ struct result {
 	uint64_t reads, misses, host_writes, nand_writes, data_writes, erases, disk_writes;
 	uint32_t wear_diff;
 	uint64_t device_mem, host_mem, peak_dirty, cache_pages;
+	uint64_t cached_end;    /* blocks cached at the end of the trace */
 	uint64_t recovery_ns;   /* modelled device time of the mount after a crash at the end */
 };
 
@@ -438,6 +439,7 @@ static void run_native(const struct trace *t, const char *path, uint32_t bpd, ui
 	res->erases = s1.block_erases - s0.block_erases;
 	res->wear_diff = s1.max_erase_count - s1.min_erase_count;
 	res->device_mem = ss_ftl_dram_needed(&hal->geo);
+	res->cached_end = used;
 	/* FlashCache-like: lba 8 + SSD page 4 + two LRU links 8 + dirty 1, and the hash */
 	res->host_mem = (uint64_t)cap * (8 + 4 + 8 + 1 + 8) + (map.mask + 1) * 12;
 	lru_free(&lru);
@@ -551,11 +553,18 @@ static void run_ssc(const struct trace *t, const char *path, uint32_t bpd, uint3
 	ss_ssc_get_stats(c, &s1);
 	res->host_writes = s1.host_page_writes - s0.host_page_writes;
 	res->nand_writes = s1.nand_page_writes - s0.nand_page_writes;
-	res->data_writes = res->host_writes + (s1.merge_page_copies - s0.merge_page_copies) +
-			   (s1.filler_pages - s0.filler_pages);
+	res->data_writes = res->host_writes + (s1.merge_page_copies - s0.merge_page_copies);
 	res->erases = s1.block_erases - s0.block_erases;
 	res->wear_diff = s1.max_erase_count - s1.min_erase_count;
 	res->device_mem = s1.map_dram_bytes;
+	res->cached_end = s1.cached_pages;
+	fprintf(stderr, "%s: %u data + %u log + %u free blocks, %llu silently evicted pages, "
+		"%llu full / %llu switch merges, %llu copies\n", res->sys,
+		s1.data_blocks, s1.log_blocks, s1.free_blocks,
+		(unsigned long long)(s1.silent_evicted_pages - s0.silent_evicted_pages),
+		(unsigned long long)(s1.full_merges - s0.full_merges),
+		(unsigned long long)(s1.switch_merges - s0.switch_merges),
+		(unsigned long long)(s1.merge_page_copies - s0.merge_page_copies));
 	/* dirty blocks only: lba 8 + two LRU links 8, and the hash */
 	res->host_mem = (uint64_t)d.cap * (8 + 8) + (d.map.mask + 1) * 12;
 	lru_free(&d.lru);

@@ -16,10 +16,14 @@ int ssc_locate(const struct ss_ssc *c, uint64_t lba, struct ssc_loc *loc)
 		return 0;
 	}
 	if (ssc_map_get(&c->block_map, lba / c->ppb, &v) == 0 &&
-	    ssc_bit(c->valid_bm, c, v, (uint32_t)(lba % c->ppb))) {
-		loc->ppn = ssc_ppn(c, v, (uint32_t)(lba % c->ppb));
-		loc->dirty = ssc_bit(c->dirty_bm, c, v, (uint32_t)(lba % c->ppb));
-		return 0;
+	    ssc_bit(c->layout_bm, c, v, (uint32_t)(lba % c->ppb))) {
+		uint32_t p = ssc_rank(c, v, (uint32_t)(lba % c->ppb));
+
+		if (ssc_bit(c->valid_bm, c, v, p)) {
+			loc->ppn = ssc_ppn(c, v, p);
+			loc->dirty = ssc_bit(c->dirty_bm, c, v, p);
+			return 0;
+		}
 	}
 	return 1;
 }
@@ -87,6 +91,7 @@ static void block_free(struct ss_ssc *c, uint32_t b)
 	blk->wp = 0;
 	ss_memset(&c->valid_bm[b * c->bm_words], 0, c->bm_words * 4);
 	ss_memset(&c->dirty_bm[b * c->bm_words], 0, c->bm_words * 4);
+	ss_memset(&c->layout_bm[b * c->bm_words], 0, c->bm_words * 4);
 	c->free_count++;
 }
 
@@ -149,7 +154,8 @@ static int apply_clean(struct ss_ssc *c, const struct ssc_rec *r)
 	return 0;
 }
 
-/* Full merge: every cached block of the group moves to page (lba % ppb) of block B. The
+/* Full merge: the group's cached blocks move to block B, packed in offset order (no
+ * holes: flash pages are programmed in order, and a hole would cost a filler page). The
  * group's old data block is freed; log pages of the group become invalid. */
 static int apply_merge(struct ss_ssc *c, const struct ssc_rec *r)
 {
@@ -176,8 +182,9 @@ static int apply_merge(struct ss_ssc *c, const struct ssc_rec *r)
 			continue;
 		}
 		unlink_lba(c, first + i);
-		page_add(c, ssc_ppn(c, nb, i), loc.dirty);
-		blk->wp = (uint16_t)(i + 1);
+		page_add(c, ssc_ppn(c, nb, blk->wp), loc.dirty);
+		ssc_bit_set(c->layout_bm, c, nb, i);
+		blk->wp++;
 	}
 	if (ssc_map_get(&c->block_map, r->key, &old) == 0) {
 		if (c->blocks[old].valid != 0) {
@@ -220,6 +227,9 @@ static int apply_switch(struct ss_ssc *c, const struct ssc_rec *r)
 	}
 	c->blocks[L].state = SSC_BLK_DATA;
 	c->blocks[L].group = r->key;
+	for (uint32_t i = 0; i < c->ppb; i++) {
+		ssc_bit_set(c->layout_bm, c, L, i);   /* page i holds offset i */
+	}
 	c->log_count--;
 	c->data_count++;
 	return ssc_map_put(&c->block_map, r->key, L) ? -SS_EBADMSG : 0;

@@ -6,7 +6,8 @@
  * table; the reverse map is in the spare areas and never checkpointed.
  *
  * Body: per block  0 group(8)  8 seq(8)  16 born(8)  24 erase_count  28 wp(2)  30 state
- *                  31 zero, then the valid and the dirty bitmap (bm_words * 4 bytes each);
+ *                  31 zero, then the valid, dirty and layout bitmaps (bm_words * 4 bytes
+ *                  each);
  *       then per page-map entry  0 lba(8)  8 ppn.
  * Header (the page after the body): 0 magic  4 version  8 epoch(8)  16 seq(8)  24 policy
  *   25 zero  26 log_permille(2)  28 group_commit_records  32 blocks  36 pages_per_block
@@ -96,6 +97,10 @@ int ssc_checkpoint(struct ss_ssc *c)
 		}
 		for (uint32_t k = 0; k < c->bm_words; k++) {
 			ss_put_le32(e, c->dirty_bm[b * c->bm_words + k]);
+			put_bytes(&w, e, 4);
+		}
+		for (uint32_t k = 0; k < c->bm_words; k++) {
+			ss_put_le32(e, c->layout_bm[b * c->bm_words + k]);
 			put_bytes(&w, e, 4);
 		}
 	}
@@ -294,13 +299,19 @@ int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 			get_bytes(&r, e, 4);
 			c->dirty_bm[b * c->bm_words + k] = ss_get_le32(e);
 		}
+		for (uint32_t k = 0; k < c->bm_words; k++) {
+			get_bytes(&r, e, 4);
+			c->layout_bm[b * c->bm_words + k] = ss_get_le32(e);
+		}
 		for (uint32_t i = 0; i < c->ppb; i++) {
 			bool v = ssc_bit(c->valid_bm, c, b, i), d = ssc_bit(c->dirty_bm, c, b, i);
 
 			blk->valid += v;
 			blk->dirty += d;
-			if (d && !v) {
-				r.rc = -SS_EBADMSG;
+			if ((d && !v) || (v && blk->state == SSC_BLK_DATA &&
+					  i >= ssc_rank(c, b, c->ppb - 1) +
+						       ssc_bit(c->layout_bm, c, b, c->ppb - 1))) {
+				r.rc = -SS_EBADMSG;  /* a valid page past the data block's packing */
 			}
 		}
 		c->cached += blk->valid;

@@ -119,7 +119,8 @@ static int full_merge(struct ss_ssc *c, uint64_t group)
 {
 	struct ssc_rec r = { .type = SSC_R_MERGE, .key = group };
 	uint64_t first = group * c->ppb;
-	uint32_t nb, last = SSC_NONE;
+	uint32_t nb, page = 0;
+	bool any = false;
 	int rc;
 
 	rc = alloc_data_block(c, group, &nb);
@@ -130,36 +131,30 @@ static int full_merge(struct ss_ssc *c, uint64_t group)
 	for (uint32_t i = 0; i < c->ppb; i++) {
 		struct ssc_loc loc;
 
-		if (ssc_locate(c, first + i, &loc) == 0) {
-			last = i;
-		}
+		any |= ssc_locate(c, first + i, &loc) == 0;
 	}
-	if (last == SSC_NONE) {
+	if (!any) {
 		return 0;
 	}
-	for (uint32_t i = 0; i <= last; i++) {
-		struct ssc_spare s = { .seq = c->seq + 1 };
+	for (uint32_t i = 0; i < c->ppb; i++) {
+		struct ssc_spare s;
 		struct ssc_loc loc;
 
-		if (ssc_locate(c, first + i, &loc) == 0) {
-			rc = ssc_read_page(c, loc.ppn, c->buf, &s);
-			if (rc == 0 && s.lba != first + i) {
-				rc = -SS_EIO;
-			}
-			if (rc) {
-				return rc;
-			}
-			s.kind = SSC_KIND_DATA;
-			s.dirty = loc.dirty;
-			s.seq = c->seq + 1;
-			c->st.merge_page_copies++;
-		} else {
-			ss_memset(c->buf, 0, c->page_size);
-			s.kind = SSC_KIND_FILL;
-			s.lba = first + i;
-			c->st.filler_pages++;
+		if (ssc_locate(c, first + i, &loc)) {
+			continue;
 		}
-		rc = ssc_program(c, ssc_ppn(c, nb, i), c->buf, &s);
+		rc = ssc_read_page(c, loc.ppn, c->buf, &s);
+		if (rc == 0 && s.lba != first + i) {
+			rc = -SS_EIO;
+		}
+		if (rc) {
+			return rc;
+		}
+		s.kind = SSC_KIND_DATA;
+		s.dirty = loc.dirty;
+		s.seq = c->seq + 1;
+		c->st.merge_page_copies++;
+		rc = ssc_program(c, ssc_ppn(c, nb, page++), c->buf, &s);
 		if (rc) {
 			return rc;
 		}

@@ -5,8 +5,9 @@
  * Flash layout (blocks of the HAL the cache owns):
  *   [0, slot)        checkpoint slot 0: checkpoint blocks, then its operation-log blocks
  *   [slot, 2*slot)   checkpoint slot 1
- *   [2*slot, n)      cache blocks: data blocks (block-mapped, page i holds offset i of
- *                    its group), log blocks (page-mapped), free blocks
+ *   [2*slot, n)      cache blocks: data blocks (block-mapped: a group's cached blocks in
+ *                    offset order, packed; the layout bitmap says which offsets it holds),
+ *                    log blocks (page-mapped), free blocks
  * A checkpoint is written to the slot not in use; its header page is written last. New
  * log pages go to the log blocks of the slot of the newest checkpoint.
  *
@@ -55,7 +56,7 @@ int ssc_map_del(struct ssc_map *m, uint64_t key);
 #define SSC_SPARE_BYTES 40u
 enum ssc_kind {
 	SSC_KIND_DATA = 1,   /* lba = backing block it caches */
-	SSC_KIND_FILL = 2,   /* a hole of a data block */
+	/* 2 was a filler page of an unpacked data block; never written */
 	SSC_KIND_LOG = 3,    /* an operation-log page */
 	SSC_KIND_CKPT = 4,   /* a checkpoint page; lba = checkpoint epoch */
 };
@@ -94,7 +95,7 @@ struct ssc_rec {
 
 /* ---- checkpoint header (ssc_ckpt.c) ---- */
 #define SSC_CKPT_MAGIC 0x4B435353u    /* "SSCK" */
-#define SSC_CKPT_VERSION 1u
+#define SSC_CKPT_VERSION 2u            /* 2: packed data blocks, layout bitmaps */
 #define SSC_BLK_ENTRY_FIXED 32u       /* group, seq, born, erase count, wp, state */
 
 enum ssc_block_state {
@@ -137,8 +138,10 @@ struct ss_ssc {
 	uint32_t data_cap;        /* data blocks allowed */
 
 	struct ssc_block *blocks;
-	uint32_t *valid_bm;       /* [block * bm_words] */
-	uint32_t *dirty_bm;
+	uint32_t *valid_bm;       /* [block * bm_words], by page */
+	uint32_t *dirty_bm;       /* by page */
+	uint32_t *layout_bm;      /* DATA: by offset in the group, the offsets programmed at
+				   * merge; offset i is on page rank(i) = layout bits below i */
 	struct ssc_map page_map;  /* lba -> ppn, pages in log blocks */
 	struct ssc_map block_map; /* group -> data block */
 	uint8_t *buf;             /* one page: merges, reads of spares */
@@ -186,6 +189,25 @@ static inline void ssc_bit_set(uint32_t *bm, const struct ss_ssc *c, uint32_t b,
 static inline void ssc_bit_clear(uint32_t *bm, const struct ss_ssc *c, uint32_t b, uint32_t i)
 {
 	bm[b * c->bm_words + i / 32] &= ~(1u << (i % 32));
+}
+
+static inline uint32_t ssc_popcount32(uint32_t x)
+{
+	x = x - ((x >> 1) & 0x55555555u);
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+	return (x * 0x01010101u) >> 24;
+}
+/* The page of data block b holding offset i (whose layout bit must be set). */
+static inline uint32_t ssc_rank(const struct ss_ssc *c, uint32_t b, uint32_t i)
+{
+	const uint32_t *w = &c->layout_bm[b * c->bm_words];
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < i / 32; k++) {
+		n += ssc_popcount32(w[k]);
+	}
+	return n + (i % 32 ? ssc_popcount32(w[i / 32] & ((1u << (i % 32)) - 1)) : 0);
 }
 
 /* ssc_apply.c: the state changes, live and at replay */

@@ -2,8 +2,8 @@
  * Geometry and parameter checks, the metadata layout on flash, and the DRAM the cache
  * carves from its arena: nothing is allocated after this.
  *
- * DRAM per cache: the block table (sizeof(struct ssc_block) per block) and two bitmaps
- * (valid, dirty: one bit per page), the page map sized for the log ceiling (log_cap *
+ * DRAM per cache: the block table (sizeof(struct ssc_block) per block) and three bitmaps
+ * (valid, dirty, data-block layout: one bit per page), the page map sized for the log ceiling (log_cap *
  * pages_per_block entries) and the block map (one entry per block), 12 B per map bucket at
  * most 3/4 full, and three page-sized buffers.
  */
@@ -27,7 +27,7 @@ void ssc_meta_layout(const struct ss_geometry *g, uint32_t *body_pages, uint32_t
 		     uint32_t *log_area_blocks)
 {
 	uint32_t nblocks = ss_geo_blocks(g), ppb = g->pages_per_block;
-	uint64_t bm_bytes = 2ull * SS_DIV_ROUND_UP(ppb, 32) * 4;
+	uint64_t bm_bytes = 3ull * SS_DIV_ROUND_UP(ppb, 32) * 4;
 	uint64_t max_log_pages = SS_DIV_ROUND_UP((uint64_t)nblocks * SS_SSC_LOG_PERMILLE_MAX, 1000) * ppb;
 	uint64_t body = (uint64_t)nblocks * (SSC_BLK_ENTRY_FIXED + bm_bytes) + max_log_pages * 12;
 
@@ -80,7 +80,7 @@ static int compute(const struct ss_geometry *g, const struct ss_ssc_params *p, s
 						     : z->cache_blocks - 2;
 	z->bm_words = SS_DIV_ROUND_UP(g->pages_per_block, 32);
 	z->blocks = SS_ALIGN_UP((uint64_t)nblocks * sizeof(struct ssc_block), ARENA_ALIGN);
-	z->bitmaps = 2 * SS_ALIGN_UP((uint64_t)nblocks * z->bm_words * 4, ARENA_ALIGN);
+	z->bitmaps = 3 * SS_ALIGN_UP((uint64_t)nblocks * z->bm_words * 4, ARENA_ALIGN);
 	z->page_map = ssc_map_bytes(z->log_cap * g->pages_per_block);
 	z->block_map = ssc_map_bytes(z->cache_blocks);
 	if (z->page_map == 0 || z->block_map == 0) {
@@ -134,14 +134,15 @@ int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dra
 	c->log_cap = z.log_cap;
 	c->data_cap = z.data_cap;
 	c->blocks = ss_arena_alloc(&a, (size_t)z.blocks, ARENA_ALIGN);
-	c->valid_bm = ss_arena_alloc(&a, (size_t)z.bitmaps / 2, ARENA_ALIGN);
-	c->dirty_bm = ss_arena_alloc(&a, (size_t)z.bitmaps / 2, ARENA_ALIGN);
+	c->valid_bm = ss_arena_alloc(&a, (size_t)z.bitmaps / 3, ARENA_ALIGN);
+	c->dirty_bm = ss_arena_alloc(&a, (size_t)z.bitmaps / 3, ARENA_ALIGN);
+	c->layout_bm = ss_arena_alloc(&a, (size_t)z.bitmaps / 3, ARENA_ALIGN);
 	pm = ss_arena_alloc(&a, (size_t)z.page_map, ARENA_ALIGN);
 	bm = ss_arena_alloc(&a, (size_t)z.block_map, ARENA_ALIGN);
 	c->buf = ss_arena_alloc(&a, c->page_size, ARENA_ALIGN);
 	c->logbuf = ss_arena_alloc(&a, c->page_size, ARENA_ALIGN);
 	c->spare = ss_arena_alloc(&a, c->spare_size, ARENA_ALIGN);
-	if (!c->blocks || !c->valid_bm || !c->dirty_bm || !pm || !bm || !c->buf || !c->logbuf ||
+	if (!c->blocks || !c->valid_bm || !c->dirty_bm || !c->layout_bm || !pm || !bm || !c->buf || !c->logbuf ||
 	    !c->spare) {
 		return -SS_ENOMEM;
 	}

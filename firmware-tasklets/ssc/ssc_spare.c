@@ -45,7 +45,8 @@ enum ssc_spare_status ssc_spare_decode(const uint8_t *raw, struct ssc_spare *s)
 	s->seq = ss_get_le64(raw + 16);
 	s->erase_count = ss_get_le32(raw + 24);
 	s->data_crc = ss_get_le32(raw + 28);
-	if (s->kind < SSC_KIND_DATA || s->kind > SSC_KIND_CKPT || s->dirty > 1) {
+	if ((s->kind != SSC_KIND_DATA && s->kind != SSC_KIND_LOG && s->kind != SSC_KIND_CKPT) ||
+	    s->dirty > 1) {
 		return SSC_SPARE_BAD;
 	}
 	return SSC_SPARE_OK;

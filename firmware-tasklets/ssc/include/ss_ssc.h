@@ -132,7 +132,7 @@ struct ss_ssc_stats {
 	uint64_t read_hits;
 	uint64_t read_misses;
 	uint64_t host_page_writes;     /* write-dirty and write-clean calls that wrote */
-	uint64_t nand_page_writes;     /* every program: data, merges, fillers, log, checkpoint */
+	uint64_t nand_page_writes;     /* every program: data, merge copies, log, checkpoint */
 	uint64_t nand_page_reads;
 	uint64_t block_erases;
 	uint64_t silent_evicted_pages; /* clean blocks dropped by garbage collection */
@@ -140,7 +140,6 @@ struct ss_ssc_stats {
 	uint64_t full_merges;
 	uint64_t switch_merges;
 	uint64_t merge_page_copies;
-	uint64_t filler_pages;         /* holes of a data block programmed to keep page order */
 	uint64_t log_commits;          /* operation-log pages programmed */
 	uint64_t checkpoints;
 	uint64_t replayed_records;     /* by the last mount */

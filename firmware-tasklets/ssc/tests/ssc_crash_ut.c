@@ -1,6 +1,6 @@
 /* Crash consistency (Saxena ch. 4, §4.2.5): power fails at a chosen point of the cache's
- * own writes (the k-th operation-log page, data page, merge filler, checkpoint page, or
- * erase), dropped before it, torn (programmed with a flipped byte), or right after it.
+ * own writes (the k-th operation-log page, data page (host write or merge copy),
+ * checkpoint page, or erase), dropped before it, torn (programmed with a flipped byte), or right after it.
  * Deterministic: each round's point comes from the round number and a fixed seed. The
  * test keeps its own model of what was acknowledged; after each recovery:
  *   - no read returns stale data (only the newest acknowledged version, or the version of
@@ -135,7 +135,7 @@ struct tally {
 
 static const char *kind_name(int k)
 {
-	static const char *n[] = { "erase", "data", "filler", "log", "checkpoint" };
+	static const char *n[] = { "erase", "data", "-", "log", "checkpoint" };
 
 	return k >= 0 && k < 5 ? n[k] : "?";
 }
@@ -307,7 +307,7 @@ static void crash_series(enum ss_ssc_policy pol)
 	for (unsigned it = 0; it < iterations; it++) {
 		static const int kinds[10] = { SSC_KIND_LOG, SSC_KIND_LOG, SSC_KIND_LOG,
 					       SSC_KIND_LOG, SSC_KIND_LOG, SSC_KIND_DATA,
-					       SSC_KIND_DATA, SSC_KIND_CKPT, SSC_KIND_FILL,
+					       SSC_KIND_DATA, SSC_KIND_CKPT, SSC_KIND_DATA,
 					       KIND_ERASE };
 		static const unsigned long long range[5] = { 60, 300, 200, 300, 40 };
 		struct cutter x;
@@ -365,12 +365,12 @@ static void crash_series(enum ss_ssc_policy pol)
 			break;
 		}
 	}
-	printf("crash consistency, policy %s: %u of %u rounds (%u cut: log %u, data %u, filler "
-	       "%u, checkpoint %u, erase %u; before %u, torn %u, after %u; %u ran out uncut), "
+	printf("crash consistency, policy %s: %u of %u rounds (%u cut: log %u, data %u, "
+	       "checkpoint %u, erase %u; before %u, torn %u, after %u; %u ran out uncut), "
 	       "%llu dirty blocks checked, %llu silently evicted pages, max replay %llu records, "
 	       "%u bad blocks\n", pol == SS_SSC_POLICY_SSC ? "SSC" : "SSC-V", t.rounds,
 	       iterations, t.cut_rounds, t.by_kind[SSC_KIND_LOG], t.by_kind[SSC_KIND_DATA],
-	       t.by_kind[SSC_KIND_FILL], t.by_kind[SSC_KIND_CKPT], t.by_kind[KIND_ERASE],
+	       t.by_kind[SSC_KIND_CKPT], t.by_kind[KIND_ERASE],
 	       t.by_mode[0], t.by_mode[1], t.by_mode[2], t.uncut_rounds, t.dirty_checked, t.silent,
 	       t.replayed_max, t.bad);
 	CHECK_EQ(t.rounds, iterations);

@@ -112,16 +112,15 @@ static void mixed_run(enum ss_ssc_policy pol, struct run_result *out)
 	verify(c, &m, "after a crash");
 	fte_destroy(&e);
 	printf("policy %s: %llu host writes, WA %u.%03u, %llu erases, %llu silently evicted pages "
-	       "(%llu blocks), %llu full / %llu switch merges, %llu copies, %llu fillers, log "
-	       "blocks max %u of cap %u, hits %llu misses %llu\n",
+	       "(%llu blocks), %llu full / %llu switch merges, %llu copies, log blocks "
+	       "max %u of cap %u, hits %llu misses %llu\n",
 	       pol == SS_SSC_POLICY_SSC ? "SSC" : "SSC-V",
 	       (unsigned long long)out->st.host_page_writes, out->wa_milli / 1000,
 	       out->wa_milli % 1000, (unsigned long long)out->st.block_erases,
 	       (unsigned long long)out->st.silent_evicted_pages,
 	       (unsigned long long)out->st.silent_evicted_blocks,
 	       (unsigned long long)out->st.full_merges, (unsigned long long)out->st.switch_merges,
-	       (unsigned long long)out->st.merge_page_copies,
-	       (unsigned long long)out->st.filler_pages, out->max_log, log_cap,
+	       (unsigned long long)out->st.merge_page_copies, out->max_log, log_cap,
 	       (unsigned long long)out->st.read_hits, (unsigned long long)out->st.read_misses);
 }
 
