@@ -605,12 +605,15 @@ static void report(FILE *csv, const char *wl, const struct trace *t, const struc
 	double wad = r->host_writes ? (double)r->data_writes / r->host_writes : 0;
 	double miss = r->reads ? 100.0 * r->misses / r->reads : 0;
 
-	printf("| %s | %s | %.2f | %.2f | %llu | %u | %.1f | %.2f | %.2f | %.1f | %.0f |\n", wl,
+	printf("| %s | %s | %.2f | %.2f | %llu | %u | %.1f | %.2f | %.2f | %.1f | %.0f | %.1f |\n", wl,
 	       r->sys, wa, wad, (unsigned long long)r->erases, r->wear_diff, miss,
 	       r->device_mem / 1048576.0, r->host_mem / 1048576.0,
-	       r->cache_pages * (double)PAGE / 1048576.0, r->recovery_ns / 1e6);
-	fprintf(csv, "%s,%s,%zu,%llu,%llu,%.4f,%.4f,%llu,%u,%.3f,%llu,%llu,%llu,%llu,%llu\n", wl, r->sys,
-		t->n, (unsigned long long)t->unique, (unsigned long long)r->cache_pages, wa, wad,
+	       r->cache_pages * (double)PAGE / 1048576.0,
+	       100.0 * (double)r->cached_end / (double)r->cache_pages, r->recovery_ns / 1e6);
+	fprintf(csv, "%s,%s,%zu,%llu,%llu,%llu,%.4f,%.4f,%llu,%u,%.3f,%llu,%llu,%llu,%llu,%llu\n",
+		wl, r->sys,
+		t->n, (unsigned long long)t->unique, (unsigned long long)r->cache_pages,
+		(unsigned long long)r->cached_end, wa, wad,
 		(unsigned long long)r->erases, r->wear_diff, miss,
 		(unsigned long long)r->device_mem, (unsigned long long)r->host_mem,
 		(unsigned long long)r->disk_writes, (unsigned long long)r->peak_dirty,
@@ -661,12 +664,13 @@ int main(int argc, char **argv)
 	if (unique < 4096) die("--unique must be at least 4096");
 	csv = fopen(csv_path, "w");
 	if (csv == NULL) die("cannot write the CSV");
-	fprintf(csv, "workload,system,requests,unique_blocks,cache_pages,write_amp,write_amp_data,"
+	fprintf(csv, "workload,system,requests,unique_blocks,cache_pages,cached_pages_end,write_amp,"
+		     "write_amp_data,"
 		     "erases,wear_diff,read_miss_pct,device_map_bytes,host_bytes,disk_writes,"
 		     "peak_dirty,recovery_ns\n");
 	printf("| trace | system | WA | WA without log | erases | wear diff | read miss %% | device map "
-	       "MiB | host MiB | cache MiB | recovery ms |\n");
-	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+	       "MiB | host MiB | cache MiB | cached at end %% | recovery ms |\n");
+	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	if (msr != NULL) {
 		read_msr(msr, &t);
 		run_all(csv, msr, &t);
