@@ -233,9 +233,80 @@ static void test_switch_merge(void)
 	fte_destroy(&e);
 }
 
+/* Victim choice by cost/benefit (clean valid pages against age, §4.3.3): block C is the
+ * oldest and full, A a little younger with half its pages, B young with a quarter. Greedy
+ * (fewest valid) would take B, oldest-first C; cost/benefit takes A (8 / age_A is below
+ * 16 / age_C and, with age_A above twice age_B, below 4 / age_B). */
+static void write_group(struct ss_ssc *c, uint64_t g, uint64_t version)
+{
+	static uint8_t buf[ST_PAGE];
+
+	for (uint32_t i = 0; i < 16; i++) {
+		st_fill(buf, BASE + g * 16 + i, version);
+		CHECK_EQ(ss_ssc_write_clean(c, BASE + g * 16 + i, buf), 0);
+	}
+}
+
+static uint32_t present(struct ss_ssc *c, uint64_t g)
+{
+	static uint8_t buf[ST_PAGE];
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < 16; i++) {
+		n += ss_ssc_read(c, BASE + g * 16 + i, buf) == 0;
+	}
+	return n;
+}
+
+static void test_cost_benefit_victim(void)
+{
+	struct ss_geometry g = fte_geo(16, 16);
+	struct ss_ssc_params p;
+	struct ss_ssc_stats st;
+	struct ss_ssc *c = NULL;
+	const uint64_t C = 0, A = 1, B = 40;
+	uint64_t next = 2;
+	struct fte e;
+
+	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
+	fte_create(&e, &g, 0);
+	CHECK_EQ(st_format(&e, &c, &p), 0);
+	write_group(c, C, 1);
+	write_group(c, A, 1);
+	while (next < B) {
+		write_group(c, next++, 1);
+	}
+	for (uint32_t i = 0; i < 8; i++) {
+		CHECK_EQ(ss_ssc_evict(c, BASE + A * 16 + i), 0);
+	}
+	write_group(c, B, 1);
+	next = B + 1;
+	for (uint32_t k = 0; k < 6; k++) {
+		write_group(c, next++, 1);   /* B becomes a data block */
+	}
+	for (uint32_t i = 0; i < 12; i++) {
+		CHECK_EQ(ss_ssc_evict(c, BASE + B * 16 + i), 0);
+	}
+	ss_ssc_get_stats(c, &st);
+	CHECK_EQ(st.silent_evicted_blocks, 0);
+	CHECK_EQ(present(c, C), 16);
+	CHECK_EQ(present(c, A), 8);
+	CHECK_EQ(present(c, B), 4);
+	for (uint32_t k = 0; k < 100 && st.silent_evicted_blocks == 0; k++) {
+		write_group(c, next++, 1);
+		ss_ssc_get_stats(c, &st);
+	}
+	CHECK_EQ(st.silent_evicted_blocks, 1);
+	CHECK_EQ(present(c, A), 0);
+	CHECK_EQ(present(c, B), 4);
+	CHECK_EQ(present(c, C), 16);
+	fte_destroy(&e);
+}
+
 int main(void)
 {
 	RUN(test_switch_merge);
+	RUN(test_cost_benefit_victim);
 	RUN(test_full_of_dirty);
 	RUN(test_silent_eviction_keeps_dirty);
 	return fte_failures ? 1 : 0;
