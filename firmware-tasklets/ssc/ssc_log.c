@@ -111,7 +111,9 @@ int ssc_commit(struct ss_ssc *c)
 	c->log_page++;  /* a failed program may still have used the page */
 	rc = ssc_program(c, ppn, p, &s);
 	if (rc) {
-		return rc;
+		/* replay stops at this page, so records after it would be lost: fold everything
+		 * into a checkpoint instead */
+		return ssc_checkpoint(c);
 	}
 	c->pending = 0;
 	c->st.log_commits++;
