@@ -164,7 +164,7 @@ static int apply_merge(struct ss_ssc *c, const struct ssc_rec *r)
 	uint64_t first = r->key * c->ppb;
 
 	if (!cache_block(c, nb) || c->blocks[nb].state != SSC_BLK_FREE ||
-	    r->key > UINT64_MAX / c->ppb - 1) {
+	    r->key > (UINT64_MAX - (c->ppb - 1)) / c->ppb) {
 		return -SS_EBADMSG;
 	}
 	blk = &c->blocks[nb];
@@ -203,7 +203,7 @@ static int apply_switch(struct ss_ssc *c, const struct ssc_rec *r)
 	uint64_t first = r->key * c->ppb;
 
 	if (!cache_block(c, L) || c->blocks[L].state != SSC_BLK_LOG ||
-	    r->key > UINT64_MAX / c->ppb - 1) {
+	    r->key > (UINT64_MAX - (c->ppb - 1)) / c->ppb) {
 		return -SS_EBADMSG;
 	}
 	for (uint32_t i = 0; i < c->ppb; i++) {

@@ -178,7 +178,7 @@ static int switchable(struct ss_ssc *c, uint32_t L, uint64_t *group)
 	if (rc) {
 		return rc;
 	}
-	if (s.lba % c->ppb != 0 || s.lba / c->ppb > UINT64_MAX / c->ppb - 1) {
+	if (s.lba % c->ppb != 0 || s.lba / c->ppb > (UINT64_MAX - (c->ppb - 1)) / c->ppb) {
 		return 0;
 	}
 	first = s.lba;
