@@ -291,11 +291,58 @@ static void test_replay(void)
 	fte_destroy(&e);
 }
 
+/* Group commit: buffered operations reach the log once group_commit_records are pending
+ * (or at the next synchronous operation), not before. */
+static void test_group_commit(void)
+{
+	static const struct {
+		uint32_t group, writes;
+		int then_evict;        /* a synchronous operation on another block follows */
+		uint32_t survive;      /* write-cleans present after the crash */
+	} table[] = {
+		{ 4, 3, 0, 0 },
+		{ 4, 4, 0, 4 },
+		{ 4, 7, 0, 4 },
+		{ 4, 3, 1, 3 },
+		{ 1, 5, 0, 5 },
+	};
+
+	for (size_t t = 0; t < SS_ARRAY_SIZE(table); t++) {
+		static uint8_t buf[ST_PAGE];
+		struct ss_geometry g = fte_geo(16, 16);
+		struct ss_ssc_params p;
+		struct ss_ssc *c = NULL;
+		uint32_t n = 0;
+		struct fte e;
+
+		ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
+		p.group_commit_records = table[t].group;
+		fte_create(&e, &g, 0);
+		CHECK_EQ(st_format(&e, &c, &p), 0);
+		for (uint32_t k = 0; k < table[t].writes; k++) {
+			st_fill(buf, 100 + k, 1);
+			CHECK_EQ(ss_ssc_write_clean(c, 100 + k, buf), 0);
+		}
+		if (table[t].then_evict) {
+			CHECK_EQ(ss_ssc_evict(c, 99), 0);
+		}
+		fte_close(&e);
+		fte_reopen(&e);
+		CHECK_EQ(st_mount(&e, &c), 0);
+		for (uint32_t k = 0; k < table[t].writes; k++) {
+			n += ss_ssc_read(c, 100 + k, buf) == 0 && st_classify(buf, 100 + k) == 1;
+		}
+		CHECK_EQ(n, table[t].survive);
+		fte_destroy(&e);
+	}
+}
+
 int main(void)
 {
 	RUN(test_unformatted_and_params);
 	RUN(test_guarantees);
 	RUN(test_exists_and_counters);
 	RUN(test_replay);
+	RUN(test_group_commit);
 	return fte_failures ? 1 : 0;
 }
