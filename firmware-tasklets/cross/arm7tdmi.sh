@@ -34,7 +34,7 @@ isa=(-mcpu=arm7tdmi -mthumb -mthumb-interwork)
 sdk_bytes=14521
 
 mkdir -p "$out"
-modules=(rt ftl objstore isp tasklets cmd)
+modules=(rt ftl ssc objstore isp tasklets cmd)
 includes=(-I"$fw/include" -I"$fw/hal/include")
 for m in "${modules[@]}"; do includes+=(-I"$fw/$m/include" -I"$fw/$m"); done
 
@@ -55,6 +55,10 @@ objs+=("$out/compiler_runtime.o")
 # -lgcc is the compiler's own runtime (64-bit division on ARMv4T), not a C library.
 "$cc" "${isa[@]}" -nostdlib -nostartfiles -Wl,--gc-sections -Wl,--entry=ss_fw_idle \
   -Wl,-u,ss_fw_format -Wl,-u,ss_fw_mount -Wl,-u,ss_fw_ata_command -Wl,-u,ss_fw_shutdown \
+  -Wl,-u,ss_ssc_format -Wl,-u,ss_ssc_mount -Wl,-u,ss_ssc_unmount -Wl,-u,ss_ssc_write_dirty \
+  -Wl,-u,ss_ssc_write_clean -Wl,-u,ss_ssc_read -Wl,-u,ss_ssc_evict -Wl,-u,ss_ssc_clean \
+  -Wl,-u,ss_ssc_exists -Wl,-u,ss_ssc_flush -Wl,-u,ss_ssc_get_stats -Wl,-u,ss_ssc_part_format \
+  -Wl,-u,ss_ssc_part_read -Wl,-u,ss_ssc_part_views \
   -o "$out/smartssd-fw.elf" "${objs[@]}" -lgcc
 
 nm=${ARM_NM:-arm-none-eabi-nm}

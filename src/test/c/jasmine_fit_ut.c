@@ -6,6 +6,10 @@
  * The figure is also reported against the 65,075,200 B the SDRAM leaves after its ECC
  * (4 B per 128 B), and for the geometry the openssd/ shim presents (one sector of each
  * 32 KB virtual page kept as the spare area).
+ * The solid-state cache's tables count too: its part of the flash at the default share
+ * (ss_ssc_part.h), with SSC-V's page-level map reserved for a 20 % log (the larger of the
+ * two policies), added to the firmware's figure for the whole flash (an upper bound: the
+ * FTL would map only the rest).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +20,8 @@
 #include "ss_emu_profile.h"
 #include "ss_fw.h"
 #include "ss_rt.h"
+#include "ss_ssc.h"
+#include "ss_ssc_part.h"
 
 #define BOARD_DRAM_BYTES (64ull << 20)                 /* 64 MB SDRAM */
 #define BOARD_DRAM_AFTER_ECC (BOARD_DRAM_BYTES / 132 * 128) /* 4 B ECC per 128 B */
@@ -34,6 +40,10 @@ static void report(const char *label, const struct ss_geometry *g)
 {
 	uint64_t need = ss_fw_dram_needed(g);
 	uint64_t pages = ss_geo_pages(g);
+	struct ss_ssc_params sp;
+	struct ss_ssc_part part;
+	struct ss_geometry cache_geo = *g;
+	uint64_t cache_need = 0;
 
 	printf("%s: %u ch x %u ways x %u blocks x %u pages of %u+%u B -> firmware DRAM %llu B "
 	       "(%.2f MiB; %.1f B per page) of %llu B board DRAM, %llu B after ECC\n",
@@ -42,6 +52,20 @@ static void report(const char *label, const struct ss_geometry *g)
 	       (double)need / (double)pages, (unsigned long long)BOARD_DRAM_BYTES,
 	       (unsigned long long)BOARD_DRAM_AFTER_ECC);
 	check(need > 0 && need <= BOARD_DRAM_BYTES, "firmware DRAM exceeds the Jasmine's 64 MiB");
+
+	ss_ssc_default_params(&sp, SS_SSC_POLICY_SSC_V);
+	check(ss_ssc_part_plan(g, SS_SSC_SHARE_DEFAULT_PERMILLE, &part) == 0, "cache partition plan");
+	cache_geo.blocks_per_die = part.ssc_rows;
+	cache_need = ss_ssc_dram_needed(&cache_geo, &sp);
+	printf("%s with the cache: %u of %u blocks per die cached (%u per mille), cache tables "
+	       "%llu B (%.2f MiB); firmware + cache %llu B (%.2f MiB) of %llu B\n", label,
+	       part.ssc_rows, g->blocks_per_die, part.share_permille,
+	       (unsigned long long)cache_need, cache_need / 1048576.0,
+	       (unsigned long long)(need + cache_need), (need + cache_need) / 1048576.0,
+	       (unsigned long long)BOARD_DRAM_BYTES);
+	check(cache_need > 0, "the cache cannot run on its part of the flash");
+	check(need + cache_need <= BOARD_DRAM_BYTES,
+	      "firmware plus the cache's tables exceed the Jasmine's 64 MiB");
 }
 
 int main(void)

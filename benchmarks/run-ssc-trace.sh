@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# FlashTier ch. 4 cache comparison by trace replay (benchmarks/drive/ssc_trace.c): native
+# (FTL + host map), SSC and SSC-V on the same emulated flash, counted operations only.
+# Writes benchmarks/out/<UTC time>/ssc_trace.csv and prints a Markdown table.
+#   usage: benchmarks/run-ssc-trace.sh [--unique N] [--workloads homes,mail,usr,proj] [--msr FILE]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=$root/native/target/cmake-release
+out=$root/benchmarks/out/$(date -u +%Y%m%dT%H%M%SZ)
+mkdir -p "$out"
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSS_SANITIZE=OFF >/dev/null
+cmake --build "$build" -j2 --target ssc_trace >/dev/null
+"$build/benchmarks/drive/ssc_trace" --csv "$out/ssc_trace.csv" "$@"
+echo "CSV: $out/ssc_trace.csv"

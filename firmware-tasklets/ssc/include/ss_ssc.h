@@ -1,0 +1,165 @@
+/*
+ * Solid-state cache (FlashTier SSC: M. Saxena, "New Interfaces for
+ * Solid-State Memory Management", PhD thesis, UW-Madison 2013, ch. 4). A cache
+ * for blocks of a slower backing store, addressed by the backing store's own 64-bit block
+ * numbers (a unified, sparse address space, §4.3.1). One cache block is one flash page.
+ *
+ * Guarantees (§4.2.5, §4.3.2, Table 4.1)
+ *   - ss_ssc_write_dirty(): data and mapping are durable when it returns; a later read
+ *     returns it, across crashes, until it is overwritten or evicted.
+ *   - ss_ssc_write_clean(): may be group-committed. After a crash a read returns the new
+ *     data or "not present", never older data: when it replaces a cached block the mapping
+ *     change is durable before it returns.
+ *   - ss_ssc_read(): the data, or SS_SSC_MISS; a miss is not an error.
+ *   - ss_ssc_evict(): durable on return; later reads miss, across crashes.
+ *   - ss_ssc_clean(): asynchronous; after a crash the block may be dirty again.
+ *   - ss_ssc_exists(): present-and-dirty bits of a range, from drive memory only.
+ *   Clean blocks may be dropped at any time (silent eviction in garbage collection, or a
+ *   crash before their group commit); dirty blocks never are.
+ *
+ * The cache owns the blocks of the HAL it is given, all of them: it is its own
+ * log-structured hybrid FTL (data blocks mapped per erase block, log blocks per page, as
+ * FAST), not a client of ftl/. Sharing one drive with the FTL means handing each a HAL
+ * view of its own blocks (see README.md).
+ */
+#ifndef SS_SSC_H
+#define SS_SSC_H
+
+#include <stdint.h>
+
+#include "ss_hal.h"
+
+struct ss_ssc;
+
+/* ss_ssc_read(): the block is not in the cache. */
+#define SS_SSC_MISS 1
+
+/* ss_ssc_exists(): the most blocks one call may test. */
+#define SS_SSC_EXISTS_MAX (1u << 20)
+
+enum ss_ssc_policy {
+	/* SSC: log blocks fixed at log_permille of the cache (7 %); silent eviction frees
+	 * data blocks only (§4.3.3, first policy). */
+	SS_SSC_POLICY_SSC = 0,
+	/* SSC-V: a variable log share from 0 to log_permille (20 %); blocks freed by silent
+	 * eviction become data or log blocks (§4.3.3, second policy). */
+	SS_SSC_POLICY_SSC_V = 1,
+};
+
+#define SS_SSC_LOG_PERMILLE_SSC 70u    /* §4.4.1: "we fix log blocks at 7 % of capacity" */
+#define SS_SSC_LOG_PERMILLE_MAX 200u   /* §4.4.1: SSC-V "range from 0-20 %" */
+
+struct ss_ssc_params {
+	enum ss_ssc_policy policy;
+	/* SSC: the fixed log share; SSC-V: its ceiling. Permille, at most
+	 * SS_SSC_LOG_PERMILLE_MAX. DRAM for page-level mappings is reserved for it. */
+	uint16_t log_permille;
+	/* Buffered operations (write-clean of an absent block, clean) are committed once this
+	 * many are pending, or earlier by a synchronous operation or ss_ssc_flush(). 0: one
+	 * log page's worth. */
+	uint32_t group_commit_records;
+};
+
+/** Defaults of a policy: 7 % log for SSC, 0-20 % for SSC-V, group commit per log page. */
+void ss_ssc_default_params(struct ss_ssc_params *p, enum ss_ssc_policy policy);
+
+/** DRAM the cache needs on a geometry with these parameters.
+ *  \return bytes, or 0 when the cache cannot run on the geometry or parameters. */
+uint64_t ss_ssc_dram_needed(const struct ss_geometry *geo, const struct ss_ssc_params *p);
+
+/**
+ * Erase every block of `hal` and start an empty cache. The parameters are stored on flash
+ * and used by every later mount.
+ * \return 0, -SS_EINVAL on a geometry or parameters the cache cannot use, -SS_ENOMEM when
+ *         `dram_size` < ss_ssc_dram_needed(), -SS_EIO.
+ */
+int ss_ssc_format(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
+		  const struct ss_ssc_params *p);
+
+/**
+ * Mount: the newest intact checkpoint, then roll forward over the operation log.
+ * \return 0, -SS_ENODATA when the flash holds no cache, -SS_EBADMSG when the log or a
+ *         checkpoint contradicts itself, -SS_ENOMEM, -SS_EIO.
+ */
+int ss_ssc_mount(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size);
+
+/** Commit the log and write a checkpoint, so the next mount replays nothing.
+ *  \return 0 or -SS_EIO. The cache stays usable either way. */
+int ss_ssc_unmount(struct ss_ssc *c);
+
+/** The cache block size: one flash page. */
+uint32_t ss_ssc_block_size(const struct ss_ssc *c);
+
+/**
+ * Cache `buf` (one block) as the dirty copy of backing block `lba`.
+ * \return 0 once data and mapping are durable; -SS_EINVAL for lba UINT64_MAX;
+ *         -SS_ENOSPC when the cache is full of dirty data (nothing was changed); -SS_EIO.
+ */
+int ss_ssc_write_dirty(struct ss_ssc *c, uint64_t lba, const void *buf);
+
+/**
+ * Cache `buf` as a clean copy of `lba` (the backing store holds the same data).
+ * \return 0; the same errors as ss_ssc_write_dirty().
+ */
+int ss_ssc_write_clean(struct ss_ssc *c, uint64_t lba, const void *buf);
+
+/**
+ * Read block `lba` into `buf`.
+ * \return 0 with the data, SS_SSC_MISS when not cached (buf untouched), -SS_EINVAL,
+ *         -SS_EIO when the flash cannot return the page intact.
+ */
+int ss_ssc_read(struct ss_ssc *c, uint64_t lba, void *buf);
+
+/** Drop `lba` from the cache. \return 0 once durable (also when it was not cached),
+ *  -SS_EINVAL, -SS_EIO. */
+int ss_ssc_evict(struct ss_ssc *c, uint64_t lba);
+
+/** Mark `lba` clean: the backing store has its data, the cache may drop it.
+ *  \return 0 (also when it was not cached or already clean), -SS_EINVAL, -SS_EIO. */
+int ss_ssc_clean(struct ss_ssc *c, uint64_t lba);
+
+/**
+ * Bit i of `bitmap` (LSB first, ceil(count / 8) bytes) is set when block lba + i is cached
+ * and dirty. Reads drive memory only.
+ * \return 0, -SS_EINVAL when count is 0 or above SS_SSC_EXISTS_MAX or the range wraps.
+ */
+int ss_ssc_exists(const struct ss_ssc *c, uint64_t lba, uint32_t count, uint8_t *bitmap);
+
+/** Commit every buffered operation now. \return 0 or -SS_EIO. */
+int ss_ssc_flush(struct ss_ssc *c);
+
+struct ss_ssc_stats {
+	uint64_t read_hits;
+	uint64_t read_misses;
+	uint64_t host_page_writes;     /* write-dirty and write-clean calls that wrote */
+	uint64_t nand_page_writes;     /* every program: data, merge copies, log, checkpoint */
+	uint64_t nand_page_reads;
+	uint64_t block_erases;
+	uint64_t silent_evicted_pages; /* clean blocks dropped by garbage collection */
+	uint64_t silent_evicted_blocks;/* erase blocks freed by silent eviction */
+	uint64_t full_merges;
+	uint64_t switch_merges;
+	uint64_t merge_page_copies;
+	uint64_t log_commits;          /* operation-log pages programmed */
+	uint64_t checkpoints;
+	uint64_t replayed_records;     /* by the last mount */
+	uint32_t cached_pages;
+	uint32_t dirty_pages;          /* "dirty blocks" of the cache */
+	uint32_t log_blocks;
+	uint32_t data_blocks;
+	uint32_t free_blocks;
+	uint32_t cache_blocks;         /* blocks for data and log (not metadata) */
+	uint32_t min_erase_count;
+	uint32_t max_erase_count;
+	uint64_t map_dram_bytes;       /* the sparse maps and block table */
+};
+
+void ss_ssc_get_stats(const struct ss_ssc *c, struct ss_ssc_stats *st);
+
+/** Write amplification so far, thousandths (nand_page_writes / host_page_writes). */
+uint32_t ss_ssc_write_amplification_milli(const struct ss_ssc *c);
+
+/** The parameters the cache was formatted with. */
+void ss_ssc_get_params(const struct ss_ssc *c, struct ss_ssc_params *p);
+
+#endif

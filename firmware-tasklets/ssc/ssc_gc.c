@@ -1,0 +1,301 @@
+/*
+ * Free space (§4.3.3): allocation, log-block recycling by merges, and silent eviction.
+ *
+ * Writes append to one open log block (page-mapped). A new log block comes from the free
+ * pool; when the log is at its cap the oldest log block is recycled first (FAST style): a
+ * switch merge when it holds exactly one group in order, else a full merge of every group
+ * it holds into a fresh data block. When free blocks run short, silent eviction drops a
+ * data block holding no dirty page, chosen by cost/benefit (clean valid pages against
+ * age, as LFS segment cleaning); without a candidate the cache falls back to merging log
+ * blocks, and when everything is dirty a write fails with -SS_ENOSPC.
+ *
+ *   SSC    the log is fixed at log_cap blocks; data blocks never exceed data_cap, so an
+ *          evicted data block only ever becomes a data block again.
+ *   SSC-V  the log may grow to log_cap while silent eviction supplies free blocks, and
+ *          shrinks by merging when it cannot: a variable log share. Recycling a log block
+ *          also evicts its clean pages instead of merging them ("silent eviction ... with
+ *          merge operations for SSC-V when recycling log blocks", §4.4.1).
+ */
+#include "ssc_internal.h"
+
+/* Cap ages so cost * age products stay within 64 bits. */
+#define AGE_MAX (1ull << 48)
+
+int ssc_erase(struct ss_ssc *c, uint32_t block)
+{
+	int rc;
+
+	/* the record that freed this block must be durable before its data is gone */
+	if (c->pending) {
+		rc = ssc_commit(c);
+		if (rc) {
+			return rc;
+		}
+	}
+	rc = ss_hal_block_erase(c->hal, block);
+	c->st.block_erases++;
+	c->blocks[block].erase_count++;
+	if (rc == 0) {
+		c->blocks[block].flags &= (uint8_t)~SSC_BF_NEED_ERASE;
+	}
+	return rc;
+}
+
+/* Wear-aware: the free block erased least often. */
+static int take_free(struct ss_ssc *c, uint32_t *out)
+{
+	uint32_t best = SSC_NONE;
+	int rc;
+
+	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+		if (c->blocks[b].state == SSC_BLK_FREE && b != c->open &&
+		    (best == SSC_NONE || c->blocks[b].erase_count < c->blocks[best].erase_count)) {
+			best = b;
+		}
+	}
+	if (best == SSC_NONE) {
+		return -SS_ENOSPC;
+	}
+	if (c->blocks[best].flags & SSC_BF_NEED_ERASE) {
+		rc = ssc_erase(c, best);
+		if (rc) {
+			return rc;
+		}
+	}
+	*out = best;
+	return 0;
+}
+
+static uint64_t age_of(const struct ss_ssc *c, const struct ssc_block *blk)
+{
+	uint64_t age = c->seq - blk->seq + 1;
+
+	return age > AGE_MAX ? AGE_MAX : age;
+}
+
+/* \return 0 when a block was evicted, 1 when no data block is free of dirty pages. */
+static int silent_evict_one(struct ss_ssc *c)
+{
+	uint32_t best = SSC_NONE;
+	struct ssc_rec r = { .type = SSC_R_SILENT };
+
+	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+		const struct ssc_block *blk = &c->blocks[b];
+
+		if (blk->state != SSC_BLK_DATA || blk->dirty != 0) {
+			continue;
+		}
+		/* minimum cost/benefit: valid/age below the best's, cross-multiplied */
+		if (best == SSC_NONE ||
+		    (uint64_t)blk->valid * age_of(c, &c->blocks[best]) <
+			    (uint64_t)c->blocks[best].valid * age_of(c, blk)) {
+			best = b;
+		}
+	}
+	if (best == SSC_NONE) {
+		return 1;
+	}
+	r.block = best;
+	return ssc_log(c, &r);
+}
+
+static int alloc_data_block(struct ss_ssc *c, uint64_t group, uint32_t *out)
+{
+	for (;;) {
+		uint32_t old, replaces = ssc_map_get(&c->block_map, group, &old) == 0;
+		int rc;
+
+		if (c->free_count >= 1 && c->data_count - replaces < c->data_cap) {
+			return take_free(c, out);
+		}
+		rc = silent_evict_one(c);
+		if (rc) {
+			return rc > 0 ? -SS_ENOSPC : rc;
+		}
+	}
+}
+
+static int full_merge(struct ss_ssc *c, uint64_t group)
+{
+	struct ssc_rec r = { .type = SSC_R_MERGE, .key = group };
+	uint64_t first = group * c->ppb;
+	uint32_t nb, page = 0;
+	bool any = false;
+	int rc;
+
+	rc = alloc_data_block(c, group, &nb);
+	if (rc) {
+		return rc;
+	}
+	/* locate after allocating: allocation may have evicted part of the group */
+	for (uint32_t i = 0; i < c->ppb; i++) {
+		struct ssc_loc loc;
+
+		any |= ssc_locate(c, first + i, &loc) == 0;
+	}
+	if (!any) {
+		return 0;
+	}
+	for (uint32_t i = 0; i < c->ppb; i++) {
+		struct ssc_spare s;
+		struct ssc_loc loc;
+
+		if (ssc_locate(c, first + i, &loc)) {
+			continue;
+		}
+		rc = ssc_read_page(c, loc.ppn, c->buf, &s);
+		if (rc == 0 && s.lba != first + i) {
+			rc = -SS_EIO;
+		}
+		if (rc) {
+			return rc;
+		}
+		s.kind = SSC_KIND_DATA;
+		s.dirty = loc.dirty;
+		s.seq = c->seq + 1;
+		c->st.merge_page_copies++;
+		rc = ssc_program(c, ssc_ppn(c, nb, page++), c->buf, &s);
+		if (rc) {
+			return rc;
+		}
+	}
+	r.block = nb;
+	c->st.full_merges++;
+	return ssc_log(c, &r);
+}
+
+/* Does log block L hold exactly one group, page i at offset i, every page valid? */
+static int switchable(struct ss_ssc *c, uint32_t L, uint64_t *group)
+{
+	struct ssc_spare s;
+	uint64_t first;
+	int rc;
+
+	if (c->blocks[L].valid != c->ppb) {
+		return 0;
+	}
+	rc = ssc_read_page(c, ssc_ppn(c, L, 0), NULL, &s);
+	if (rc) {
+		return rc;
+	}
+	if (s.lba % c->ppb != 0 || s.lba / c->ppb > (UINT64_MAX - (c->ppb - 1)) / c->ppb) {
+		return 0;
+	}
+	first = s.lba;
+	for (uint32_t i = 0; i < c->ppb; i++) {
+		uint32_t v;
+
+		if (ssc_map_get(&c->page_map, first + i, &v) || v != ssc_ppn(c, L, i)) {
+			return 0;
+		}
+	}
+	*group = first / c->ppb;
+	return 1;
+}
+
+/* Recycle the oldest log block. \return 0, 1 when there is no log block, or an error. */
+static int recycle_oldest(struct ss_ssc *c)
+{
+	uint32_t L = SSC_NONE;
+	struct ssc_rec r;
+	uint64_t group = 0;
+	int rc;
+
+	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+		if (c->blocks[b].state == SSC_BLK_LOG &&
+		    (L == SSC_NONE || c->blocks[b].born < c->blocks[L].born)) {
+			L = b;
+		}
+	}
+	if (L == SSC_NONE) {
+		return 1;
+	}
+	if (c->open == L) {
+		c->open = SSC_NONE;
+	}
+	rc = switchable(c, L, &group);
+	if (rc < 0) {
+		return rc;
+	}
+	if (rc == 1) {
+		r = (struct ssc_rec){ .type = SSC_R_SWITCH, .key = group, .block = L };
+		c->st.switch_merges++;
+		return ssc_log(c, &r);
+	}
+	for (uint32_t i = 0; i < c->blocks[L].wp && c->blocks[L].valid != 0; i++) {
+		struct ssc_spare s;
+
+		if (!ssc_bit(c->valid_bm, c, L, i)) {
+			continue;
+		}
+		/* the reverse map in the spare names the block this page caches */
+		rc = ssc_read_page(c, ssc_ppn(c, L, i), NULL, &s);
+		if (rc) {
+			return rc;
+		}
+		if (c->params.policy == SS_SSC_POLICY_SSC_V && !ssc_bit(c->dirty_bm, c, L, i)) {
+			/* SSC-V evicts the victim's clean pages instead of merging them (§4.4.1) */
+			r = (struct ssc_rec){ .type = SSC_R_UNMAP, .key = s.lba };
+			rc = ssc_log(c, &r);
+			if (rc) {
+				return rc;
+			}
+			if (ssc_bit(c->valid_bm, c, L, i)) {
+				return -SS_EBADMSG;
+			}
+			c->st.silent_evicted_pages++;
+			continue;
+		}
+		rc = full_merge(c, s.lba / c->ppb);
+		if (rc) {
+			return rc;
+		}
+		if (ssc_bit(c->valid_bm, c, L, i)) {
+			return -SS_EBADMSG;  /* the spare named a block this page does not hold */
+		}
+	}
+	r = (struct ssc_rec){ .type = SSC_R_FREE, .block = L };
+	return ssc_log(c, &r);
+}
+
+static int alloc_log_block(struct ss_ssc *c, uint32_t *out)
+{
+	int rc;
+
+	if (c->log_count >= c->log_cap) {
+		rc = recycle_oldest(c);
+		if (rc) {
+			return rc > 0 ? -SS_ENOSPC : rc;
+		}
+	}
+	/* keep one free block for the target of a merge */
+	while (c->free_count < 2 || c->log_count >= c->log_cap) {
+		rc = c->log_count < c->log_cap ? silent_evict_one(c) : 1;
+		if (rc == 1) {
+			rc = recycle_oldest(c);
+		}
+		if (rc) {
+			return rc > 0 ? -SS_ENOSPC : rc;
+		}
+	}
+	return take_free(c, out);
+}
+
+int ssc_open_log_page(struct ss_ssc *c, uint32_t *ppn)
+{
+	int rc;
+
+	if (c->open == SSC_NONE || c->blocks[c->open].wp >= c->ppb) {
+		uint32_t b;
+
+		c->open = SSC_NONE;
+		rc = alloc_log_block(c, &b);
+		if (rc) {
+			return rc;
+		}
+		c->open = b;
+		c->blocks[b].wp = 0;
+	}
+	*ppn = ssc_ppn(c, c->open, c->blocks[c->open].wp);
+	return 0;
+}

@@ -1,0 +1,248 @@
+/*
+ * Private to the solid-state cache: DRAM state, on-flash formats, and the helpers the
+ * sources share.
+ *
+ * Flash layout (blocks of the HAL the cache owns):
+ *   [0, slot)        checkpoint slot 0: checkpoint blocks, then its operation-log blocks
+ *   [slot, 2*slot)   checkpoint slot 1
+ *   [2*slot, n)      cache blocks: data blocks (block-mapped: a group's cached blocks in
+ *                    offset order, packed; the layout bitmap says which offsets it holds),
+ *                    log blocks (page-mapped), free blocks
+ * A checkpoint is written to the slot not in use; its header page is written last. New
+ * log pages go to the log blocks of the slot of the newest checkpoint.
+ *
+ * Every state change is a log record, applied by the same ssc_apply_* function live and
+ * at replay, so a replayed prefix of the log rebuilds exactly the state it described.
+ * Garbage collection records its decisions (merge group g into block B, switch log
+ * block L, silently evict block b, free log block L), never their inputs.
+ * A block freed by a record is erased only after that record is committed.
+ */
+#ifndef SSC_INTERNAL_H
+#define SSC_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ss_hal.h"
+#include "ss_rt.h"
+#include "ss_ssc.h"
+
+#define SSC_NONE 0xFFFFFFFFu
+#define SSC_KEY_EMPTY UINT64_MAX
+#define SSC_MAX_PPB 1024u
+
+/* ---- sparse map: 64-bit key -> 32-bit value, open addressing (ssc_map.c) ---- */
+struct ssc_map {
+	uint64_t *keys;
+	uint32_t *vals;
+	uint32_t mask;
+	uint32_t count;
+	uint32_t limit;   /* entries it was sized for */
+};
+
+uint64_t ssc_map_bytes(uint32_t entries);
+int ssc_map_init(struct ssc_map *m, void *mem, uint32_t entries);
+void ssc_map_clear(struct ssc_map *m);
+/** \return 0 with *val, or 1 when absent. */
+int ssc_map_get(const struct ssc_map *m, uint64_t key, uint32_t *val);
+/** \return 0, -SS_ENOSPC when full. */
+int ssc_map_put(struct ssc_map *m, uint64_t key, uint32_t val);
+/** \return 0, 1 when absent. */
+int ssc_map_del(struct ssc_map *m, uint64_t key);
+
+/* ---- spare (OOB) record: the reverse map (ssc_spare.c) ---- */
+#define SSC_SPARE_MAGIC 0x43435353u  /* "SSCC" */
+#define SSC_SPARE_BYTES 40u
+enum ssc_kind {
+	SSC_KIND_DATA = 1,   /* lba = backing block it caches */
+	/* 2 was a filler page of an unpacked data block; never written */
+	SSC_KIND_LOG = 3,    /* an operation-log page */
+	SSC_KIND_CKPT = 4,   /* a checkpoint page; lba = checkpoint epoch */
+};
+struct ssc_spare {
+	uint8_t kind;
+	uint8_t dirty;
+	uint64_t lba;
+	uint64_t seq;
+	uint32_t erase_count;
+	uint32_t data_crc;
+};
+enum ssc_spare_status { SSC_SPARE_OK = 0, SSC_SPARE_ERASED = 1, SSC_SPARE_BAD = 2 };
+void ssc_spare_encode(uint8_t *raw, const struct ssc_spare *s);
+enum ssc_spare_status ssc_spare_decode(const uint8_t *raw, struct ssc_spare *s);
+
+/* ---- operation log records (ssc_log.c) ---- */
+enum ssc_rec_type {
+	SSC_R_MAP = 1,     /* lba -> ppn, dirty flag: a write */
+	SSC_R_UNMAP = 2,   /* lba: evict */
+	SSC_R_CLEAN = 3,   /* lba: clean */
+	SSC_R_MERGE = 4,   /* key = group, block = new data block: full merge */
+	SSC_R_SWITCH = 5,  /* key = group, block = log block becoming its data block */
+	SSC_R_SILENT = 6,  /* block: data block silently evicted */
+	SSC_R_FREE = 7,    /* block: log block with no valid page returned to the free pool */
+};
+struct ssc_rec {
+	uint8_t type;
+	uint8_t dirty;
+	uint32_t block;    /* ppn for MAP */
+	uint64_t seq;
+	uint64_t key;      /* lba or group */
+};
+#define SSC_REC_BYTES 24u
+#define SSC_LOG_HDR_BYTES 32u
+#define SSC_LOG_MAGIC 0x474C5353u     /* "SSLG" */
+
+/* ---- checkpoint header (ssc_ckpt.c) ---- */
+#define SSC_CKPT_MAGIC 0x4B435353u    /* "SSCK" */
+#define SSC_CKPT_VERSION 2u            /* 2: packed data blocks, layout bitmaps */
+#define SSC_BLK_ENTRY_FIXED 32u       /* group, seq, born, erase count, wp, state */
+
+enum ssc_block_state {
+	SSC_BLK_FREE = 0,
+	SSC_BLK_LOG = 1,
+	SSC_BLK_DATA = 2,
+	SSC_BLK_META = 3,   /* checkpoint slots */
+};
+#define SSC_BF_NEED_ERASE 0x1u
+
+struct ssc_block {
+	uint64_t group;      /* DATA: the group it maps */
+	uint64_t seq;        /* record seq of its last write: age for cost/benefit */
+	uint64_t born;       /* LOG: seq when it became a log block (FIFO order) */
+	uint32_t erase_count;
+	uint16_t valid;
+	uint16_t dirty;
+	uint16_t wp;         /* pages programmed (LOG: next page) */
+	uint8_t state;
+	uint8_t flags;
+};
+
+struct ss_ssc {
+	struct ss_hal *hal;
+	struct ss_ssc_params params;
+	uint32_t nblocks;
+	uint32_t ppb;
+	uint32_t page_size;
+	uint32_t spare_size;
+	uint32_t bm_words;        /* u32 words per block bitmap */
+
+	/* metadata layout */
+	uint32_t ckpt_body_pages;
+	uint32_t ckpt_blocks;     /* per slot, header included */
+	uint32_t log_area_blocks; /* per slot */
+	uint32_t slot_blocks;
+	uint32_t first_cache_block;
+	uint32_t cache_blocks;
+	uint32_t log_cap;         /* log blocks allowed (SSC: fixed share; SSC-V: ceiling) */
+	uint32_t data_cap;        /* data blocks allowed */
+
+	struct ssc_block *blocks;
+	uint32_t *valid_bm;       /* [block * bm_words], by page */
+	uint32_t *dirty_bm;       /* by page */
+	uint32_t *layout_bm;      /* DATA: by offset in the group, the offsets programmed at
+				   * merge; offset i is on page rank(i) = layout bits below i */
+	struct ssc_map page_map;  /* lba -> ppn, pages in log blocks */
+	struct ssc_map block_map; /* group -> data block */
+	uint8_t *buf;             /* one page: merges, reads of spares */
+	uint8_t *logbuf;          /* one page: the log page being filled */
+	uint8_t *spare;           /* spare_size */
+	uint64_t map_dram;
+
+	uint32_t open;            /* log block receiving writes, or SSC_NONE */
+	uint32_t free_count;
+	uint32_t log_count;
+	uint32_t data_count;
+	uint32_t cached;
+	uint32_t dirty;
+
+	uint64_t seq;             /* last record seq issued */
+	uint32_t pending;         /* records in logbuf not yet committed */
+	uint32_t log_page;        /* next page in the current slot's log area */
+	uint32_t cur_slot;
+	uint64_t epoch;           /* of the newest checkpoint */
+	bool unsynced;            /* data programmed since the last sync */
+	bool replaying;
+
+	struct ss_ssc_stats st;
+};
+
+/* ssc_layout.c */
+int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
+	       const struct ss_ssc_params *p);
+int ssc_params_check(const struct ss_geometry *g, const struct ss_ssc_params *p);
+void ssc_meta_layout(const struct ss_geometry *g, uint32_t *body_pages, uint32_t *ckpt_blocks,
+		     uint32_t *log_area_blocks);
+
+static inline uint32_t ssc_ppn(const struct ss_ssc *c, uint32_t block, uint32_t page)
+{
+	return block * c->ppb + page;
+}
+static inline bool ssc_bit(const uint32_t *bm, const struct ss_ssc *c, uint32_t b, uint32_t i)
+{
+	return (bm[b * c->bm_words + i / 32] >> (i % 32)) & 1u;
+}
+static inline void ssc_bit_set(uint32_t *bm, const struct ss_ssc *c, uint32_t b, uint32_t i)
+{
+	bm[b * c->bm_words + i / 32] |= 1u << (i % 32);
+}
+static inline void ssc_bit_clear(uint32_t *bm, const struct ss_ssc *c, uint32_t b, uint32_t i)
+{
+	bm[b * c->bm_words + i / 32] &= ~(1u << (i % 32));
+}
+
+static inline uint32_t ssc_popcount32(uint32_t x)
+{
+	x = x - ((x >> 1) & 0x55555555u);
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	x = (x + (x >> 4)) & 0x0F0F0F0Fu;
+	return (x * 0x01010101u) >> 24;
+}
+/* The page of data block b holding offset i (whose layout bit must be set). */
+static inline uint32_t ssc_rank(const struct ss_ssc *c, uint32_t b, uint32_t i)
+{
+	const uint32_t *w = &c->layout_bm[b * c->bm_words];
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < i / 32; k++) {
+		n += ssc_popcount32(w[k]);
+	}
+	return n + (i % 32 ? ssc_popcount32(w[i / 32] & ((1u << (i % 32)) - 1)) : 0);
+}
+
+/* ssc_apply.c: the state changes, live and at replay */
+struct ssc_loc {
+	uint32_t ppn;
+	bool dirty;
+};
+/** \return 0 with *loc, or 1 when lba is not cached. */
+int ssc_locate(const struct ss_ssc *c, uint64_t lba, struct ssc_loc *loc);
+int ssc_apply(struct ss_ssc *c, const struct ssc_rec *r);
+
+/* ssc_log.c */
+void ssc_rec_encode(uint8_t *raw, const struct ssc_rec *r);
+void ssc_rec_decode(const uint8_t *raw, struct ssc_rec *r);
+/** Apply a new record and append it to the log buffer (committing a full page). */
+int ssc_log(struct ss_ssc *c, struct ssc_rec *r);
+/** Program the buffered records and sync. */
+int ssc_commit(struct ss_ssc *c);
+int ssc_sync(struct ss_ssc *c);
+int ssc_replay(struct ss_ssc *c);
+uint32_t ssc_recs_per_page(const struct ss_ssc *c);
+
+/* ssc_gc.c */
+int ssc_open_log_page(struct ss_ssc *c, uint32_t *ppn);
+int ssc_erase(struct ss_ssc *c, uint32_t block);
+
+/* ssc_ckpt.c */
+int ssc_checkpoint(struct ss_ssc *c);
+int ssc_ckpt_find(struct ss_hal *hal, uint32_t slot_first[2], uint32_t ckpt_blocks,
+		  uint32_t body_pages, uint8_t *page, uint8_t *spare, uint32_t *slot,
+		  struct ss_ssc_params *p);
+int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot);
+
+/* ssc_io.c */
+int ssc_program(struct ss_ssc *c, uint32_t ppn, const void *data, const struct ssc_spare *s);
+int ssc_read_page(struct ss_ssc *c, uint32_t ppn, void *data, struct ssc_spare *s);
+
+#endif
