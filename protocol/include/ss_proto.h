@@ -1,6 +1,7 @@
 /*
  * The host–drive object protocol, shared byte for byte by the firmware (cmd/) and the host
- * library (native/). native/PROTOCOL.md is its prose definition; keep the two in step.
+ * library (native/): both include this folder (protocol/include) and nothing private of the
+ * other. native/PROTOCOL.md is its prose definition; keep the two in step.
  *
  * Framing
  *   Vendor object commands travel as packets inside two vendor-specific ATA commands
@@ -20,7 +21,10 @@
 #ifndef SS_PROTO_H
 #define SS_PROTO_H
 
+#include <stddef.h>
 #include <stdint.h>
+
+#include "ss_wire.h"
 
 #define SS_ATA_OBJ_SEND 0x8A
 #define SS_ATA_OBJ_RECV 0x8B
