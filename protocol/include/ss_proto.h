@@ -74,41 +74,48 @@ struct ss_reply_hdr {
 _Static_assert(sizeof(struct ss_pkt_hdr) == SS_PKT_HDR_SIZE, "request header is 64 bytes");
 _Static_assert(sizeof(struct ss_reply_hdr) == SS_PKT_HDR_SIZE, "reply header is 64 bytes");
 
+/*
+ * The opcodes, X(NAME, code), in code order: the one list every other description is
+ * generated from (enum ss_opcode, the host's opcode names, the firmware's opcode table in
+ * cmd/cmd_ops.c, which a test checks against native/PROTOCOL.md section 4).
+ */
+#define SS_PROTO_OPCODES(X)                                                                \
+	X(OPEN_SESSION, 0x01)   /* reply value0 = session id (16 bits) */                  \
+	X(CLOSE_SESSION, 0x02)  /* drops the session's unreceived replies */               \
+	X(DRIVE_INFO, 0x03)     /* reply payload: struct ss_drive_info */                  \
+	/* namespace and object data (payload: a path, unless stated) */                   \
+	X(LOOKUP, 0x10)         /* -> value0 oid, payload struct ss_wire_stat */           \
+	X(CREATE, 0x11)         /* offset = type, flags SS_CREATE_*, creates missing       \
+				   parents with SS_CREATE_PARENTS -> value0 oid */         \
+	X(WRITE, 0x12)          /* oid, offset; payload = data; flags SS_WRITE_FUA */      \
+	X(READ, 0x13)           /* oid, offset, length -> payload data */                  \
+	X(TRUNCATE, 0x14)       /* oid, length = new size */                               \
+	X(REMOVE, 0x15)         /* path; flags SS_REMOVE_RECURSIVE */                      \
+	X(RENAME, 0x16)         /* payload: src path NUL dst path; flags SS_RENAME_* */    \
+	X(STAT, 0x17)           /* oid, or path when oid = 0 -> payload ss_wire_stat */    \
+	X(LIST, 0x18)           /* path (or oid when no payload), offset = cursor ->       \
+				   payload ss_wire_dirent..., value0 = next cursor (0 at   \
+				   end), value1 = entries */                               \
+	X(SET_TIMES, 0x19)      /* oid, offset = mtime, length = atime (UINT64_MAX keeps) */ \
+	X(EXTENTS, 0x1A)        /* oid, offset, length -> payload ss_wire_extent... */     \
+	X(FLUSH, 0x1B)          /* everything durable */                                   \
+	X(FSSTAT, 0x1C)         /* -> payload ss_wire_fsstat */                            \
+	/* in-storage processing (Kang §6.4.3) */                                          \
+	X(CREATE_OBJECT, 0x20)  /* payload ss_wire_create_tasklet + params, length = cap   \
+				   on the run's output bytes (0: none); or, with flags     \
+				   SS_CREATE_OBJ_OUTPUT, a path for an output object       \
+				   -> value0 = instance id / oid */                        \
+	X(EXECUTE_OBJECT, 0x21) /* oid = instance; payload ss_wire_input... */             \
+	X(READ_OBJECT, 0x22)    /* oid = instance; offset, length into its output ->       \
+				   payload ss_wire_progress + output bytes. The progress   \
+				   poll is this command with length 0. */                  \
+	X(DESTROY_OBJECT, 0x23) /* oid = instance */                                       \
+	X(COUNTERS, 0x30)       /* -> payload ss_wire_counters (FTL, energy inputs) */
+
 enum ss_opcode {
-	SS_OP_OPEN_SESSION = 0x01,  /* reply value0 = session id (16 bits) */
-	SS_OP_CLOSE_SESSION = 0x02, /* drops the session's unreceived replies */
-	SS_OP_DRIVE_INFO = 0x03,    /* reply payload: struct ss_drive_info */
-
-	/* namespace and object data (payload: a path, unless stated) */
-	SS_OP_LOOKUP = 0x10,        /* -> value0 oid, payload struct ss_wire_stat */
-	SS_OP_CREATE = 0x11,        /* offset = type, flags SS_CREATE_*, creates missing
-				       parents with SS_CREATE_PARENTS -> value0 oid */
-	SS_OP_WRITE = 0x12,         /* oid, offset; payload = data; flags SS_WRITE_FUA */
-	SS_OP_READ = 0x13,          /* oid, offset, length -> payload data */
-	SS_OP_TRUNCATE = 0x14,      /* oid, length = new size */
-	SS_OP_REMOVE = 0x15,        /* path; flags SS_REMOVE_RECURSIVE */
-	SS_OP_RENAME = 0x16,        /* payload: src path NUL dst path; flags SS_RENAME_* */
-	SS_OP_STAT = 0x17,          /* oid, or path when oid = 0 -> payload ss_wire_stat */
-	SS_OP_LIST = 0x18,          /* path (or oid when no payload), offset = cursor ->
-				       payload ss_wire_dirent..., value0 = next cursor (0 at
-				       end), value1 = entries */
-	SS_OP_SET_TIMES = 0x19,     /* oid, offset = mtime, length = atime (UINT64_MAX keeps) */
-	SS_OP_EXTENTS = 0x1A,       /* oid, offset, length -> payload ss_wire_extent... */
-	SS_OP_FLUSH = 0x1B,         /* everything durable */
-	SS_OP_FSSTAT = 0x1C,        /* -> payload ss_wire_fsstat */
-
-	/* in-storage processing (Kang §6.4.3) */
-	SS_OP_CREATE_OBJECT = 0x20, /* payload ss_wire_create_tasklet + params, length = cap
-				       on the run's output bytes (0: none); or, with flags
-				       SS_CREATE_OBJ_OUTPUT, a path for an output object
-				       -> value0 = instance id / oid */
-	SS_OP_EXECUTE_OBJECT = 0x21,/* oid = instance; payload ss_wire_input... */
-	SS_OP_READ_OBJECT = 0x22,   /* oid = instance; offset, length into its output ->
-				       payload ss_wire_progress + output bytes. The progress
-				       poll is this command with length 0. */
-	SS_OP_DESTROY_OBJECT = 0x23,/* oid = instance */
-
-	SS_OP_COUNTERS = 0x30,      /* -> payload ss_wire_counters (FTL, energy inputs) */
+#define SS_OP_ENUM_(name, code) SS_OP_##name = code,
+	SS_PROTO_OPCODES(SS_OP_ENUM_)
+#undef SS_OP_ENUM_
 };
 
 enum ss_create_flags {

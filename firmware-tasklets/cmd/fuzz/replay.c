@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "ss_proto.h"
 
 #define FZ_MAX_INPUT 8192
 #define MAX_SEEDS 512
@@ -79,6 +80,23 @@ static const uint8_t commands[] = { 0x8A, 0x8A, 0x8A, 0x8A, 0x8B, 0x8B, 0x25, 0x
 static const uint32_t interesting[] = { 0, 1, 0x7F, 0x80, 0xFF, 0x100, 0x1FF, 0x200, 0xFFFF,
 					0x10000, 0x7FFFFFFF, 0x80000000u, 0xFFFFFFFFu, 64, 512 };
 
+/* The protocol's opcodes (ss_proto.h), so most packets reach an opcode's own checks. */
+static const uint16_t opcodes[] = {
+#define FZ_OPCODE(name, code) code,
+	SS_PROTO_OPCODES(FZ_OPCODE)
+#undef FZ_OPCODE
+};
+
+/* Mostly a known opcode, sometimes a small or any 16-bit value (BAD_OPCODE). */
+static uint16_t random_opcode(void)
+{
+	if (below(4) == 0) {
+		return (uint16_t)next();
+	}
+	return below(3) ? opcodes[below(sizeof(opcodes) / sizeof(opcodes[0]))]
+			: (uint16_t)below(0x40);
+}
+
 /* A fresh record: a random command, mostly a SEND of a packet with random fields. */
 static size_t random_input(uint8_t *out)
 {
@@ -91,7 +109,7 @@ static size_t random_input(uint8_t *out)
 		payload[i] = (uint8_t)(below(4) ? '/' + below(60) : next());
 	}
 	if (cmd == 0x8A) {
-		uint32_t len = (uint32_t)fz_packet(pkt, (uint16_t)(below(4) ? below(0x32) : next()),
+		uint32_t len = (uint32_t)fz_packet(pkt, random_opcode(),
 						   (uint32_t)next(), (uint32_t)(below(3) ? 0 : next()),
 						   below(2) ? below(64) : next(), below(2) ? below(70000) : next(),
 						   below(2) ? below(70000) : next(),
