@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ss_proto_replies.h"
 #include "ss_wire.h"
 
 #define SS_ATA_OBJ_SEND 0x8A
@@ -202,27 +203,14 @@ struct ss_wire_extent {
 	uint32_t reserved;
 } __attribute__((packed));
 
+/* FSSTAT's reply (field list: SS_REPLY_FSSTAT) */
 struct ss_wire_fsstat {
-	uint64_t capacity_bytes;
-	uint64_t free_bytes;
-	uint32_t objects;
-	uint32_t max_objects;
-	uint32_t page_size;
-	uint32_t reserved;
+	SS_REPLY_FSSTAT(SS_WIRE_MEMBER, _)
 } __attribute__((packed));
 
+/* DRIVE_INFO's reply (field list: SS_REPLY_DRIVE_INFO) */
 struct ss_drive_info {
-	uint32_t proto_version;
-	uint32_t page_size;
-	uint32_t channels;
-	uint32_t ways;
-	uint32_t queue_depth;
-	uint32_t isp_batch_pages;
-	uint64_t capacity_bytes;
-	char model[40];
-	char serial[20];
-	char firmware_rev[8];
-	uint32_t reserved;
+	SS_REPLY_DRIVE_INFO(SS_WIRE_MEMBER, _)
 } __attribute__((packed));
 
 /* Layout on the wire: struct ss_layout from smartssd/tasklet.h, little-endian, packed. */
@@ -273,23 +261,21 @@ struct ss_wire_progress {
 	uint64_t finished_ns;
 } __attribute__((packed));
 
+/* COUNTERS' reply (field list: SS_REPLY_COUNTERS) */
 struct ss_wire_counters {
-	uint64_t host_page_reads;
-	uint64_t host_page_writes;
-	uint64_t nand_page_reads;
-	uint64_t nand_page_writes;
-	uint64_t block_erases;
-	uint64_t gc_page_moves;
-	uint32_t retired_blocks;
-	uint32_t free_blocks;
-	uint32_t min_erase_count;
-	uint32_t max_erase_count;
-	uint32_t avg_erase_count;
-	uint32_t write_amplification_milli;
-	uint64_t power_on_ns;  /* modelled device time */
+	SS_REPLY_COUNTERS(SS_WIRE_MEMBER, _)
 } __attribute__((packed));
 
 _Static_assert(sizeof(struct ss_wire_layout) == 8 + 16 * 8, "wire layout size");
 _Static_assert(sizeof(struct ss_wire_progress) == 72, "wire progress size");
+_Static_assert(sizeof(struct ss_drive_info) == 104, "drive info size");
+_Static_assert(sizeof(struct ss_wire_fsstat) == 32, "fsstat size");
+_Static_assert(sizeof(struct ss_wire_counters) == 80, "counters size");
+_Static_assert(sizeof(struct ss_drive_info) == 0 SS_REPLY_DRIVE_INFO(SS_REPLY_BYTES, _),
+	       "drive info: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_fsstat) == 0 SS_REPLY_FSSTAT(SS_REPLY_BYTES, _),
+	       "fsstat: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_counters) == 0 SS_REPLY_COUNTERS(SS_REPLY_BYTES, _),
+	       "counters: struct and field list agree");
 
 #endif

@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ss_proto_replies.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -109,28 +111,20 @@ const char *ss_dev_profile_name(size_t i);
 
 /* ---- drive ------------------------------------------------------------------------ */
 
+/* proto_version, page_size, channels, ways, queue_depth, isp_batch_pages (uint32_t),
+ * capacity_bytes (uint64_t), model[41], serial[21], firmware_rev[9] (NUL-terminated,
+ * trailing blanks removed): the fields of DRIVE_INFO's reply, SS_REPLY_DRIVE_INFO. */
 struct ss_dev_info {
-	uint32_t proto_version;
-	uint32_t page_size;
-	uint32_t channels;
-	uint32_t ways;
-	uint32_t queue_depth;
-	uint32_t isp_batch_pages;
-	uint64_t capacity_bytes;
-	char model[41];        /* NUL-terminated, trailing blanks removed */
-	char serial[21];
-	char firmware_rev[9];
+	SS_REPLY_DRIVE_INFO(SS_API_MEMBER, _)
 };
 
 /** \return 0 or negative errno. */
 int ss_dev_drive_info(struct ss_dev *d, struct ss_dev_info *info);
 
+/* capacity_bytes, free_bytes (uint64_t), objects, max_objects, page_size (uint32_t):
+ * the fields of FSSTAT's reply, SS_REPLY_FSSTAT. */
 struct ss_dev_fsstat {
-	uint64_t capacity_bytes;
-	uint64_t free_bytes;
-	uint32_t objects;
-	uint32_t max_objects;
-	uint32_t page_size;
+	SS_REPLY_FSSTAT(SS_API_MEMBER, _)
 };
 
 /** \return 0 or negative errno. */
@@ -140,20 +134,12 @@ int ss_dev_fsstat(struct ss_dev *d, struct ss_dev_fsstat *st);
 int ss_dev_flush(struct ss_dev *d);
 
 /* The drive's own counters (SS_OP_COUNTERS): FTL activity and energy inputs. */
+/* host_page_reads, host_page_writes, nand_page_reads, nand_page_writes, block_erases,
+ * gc_page_moves (uint64_t), retired_blocks, free_blocks, min_erase_count,
+ * max_erase_count, avg_erase_count, write_amplification_milli (uint32_t), power_on_ns
+ * (uint64_t, modelled device time): the fields of COUNTERS' reply, SS_REPLY_COUNTERS. */
 struct ss_dev_counters {
-	uint64_t host_page_reads;
-	uint64_t host_page_writes;
-	uint64_t nand_page_reads;
-	uint64_t nand_page_writes;
-	uint64_t block_erases;
-	uint64_t gc_page_moves;
-	uint32_t retired_blocks;
-	uint32_t free_blocks;
-	uint32_t min_erase_count;
-	uint32_t max_erase_count;
-	uint32_t avg_erase_count;
-	uint32_t write_amplification_milli;
-	uint64_t power_on_ns;  /* modelled device time */
+	SS_REPLY_COUNTERS(SS_API_MEMBER, _)
 };
 
 /** \return 0 or negative errno. */

@@ -34,9 +34,6 @@ public final class SmartSsdDevice implements AutoCloseable {
     private static final int STAGING_SIZE = 1024 * 1024;
 
     // Layout of results in scratch buffers, mirrored in native/jni/smartssd_jni.c.
-    static final int INFO_MODEL = 64;
-    static final int INFO_SERIAL = 112;
-    static final int INFO_FIRMWARE = 136;
     static final int STAT_NAME = 80;
     static final int NAME_BYTES = 256;
     static final int DIRENT_SIZE = 16 + NAME_BYTES;
@@ -196,10 +193,7 @@ public final class SmartSsdDevice implements AutoCloseable {
         long h = handle.acquire();
         try {
             check(info0(h, out), "drive info");
-            return new DriveInfo(transport, (int) out.getLong(0), (int) out.getLong(8),
-                    (int) out.getLong(16), (int) out.getLong(24), (int) out.getLong(32),
-                    (int) out.getLong(40), out.getLong(48), cString(out, INFO_MODEL, 41),
-                    cString(out, INFO_SERIAL, 21), cString(out, INFO_FIRMWARE, 9));
+            return DriveInfo.decode(transport, out);
         } finally {
             handle.release();
             scratch.give(out);
@@ -211,8 +205,7 @@ public final class SmartSsdDevice implements AutoCloseable {
         long h = handle.acquire();
         try {
             check(fsstat0(h, out), "fsstat");
-            return new FsStat(out.getLong(0), out.getLong(8), out.getLong(16), out.getLong(24),
-                    (int) out.getLong(32));
+            return FsStat.decode(out);
         } finally {
             handle.release();
             scratch.give(out);
@@ -234,9 +227,7 @@ public final class SmartSsdDevice implements AutoCloseable {
         long h = handle.acquire();
         try {
             check(counters0(h, out), "counters");
-            long[] v = longs(out, 13);
-            return new DriveCounters(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8],
-                    v[9], v[10], v[11], v[12]);
+            return DriveCounters.decode(out);
         } finally {
             handle.release();
             scratch.give(out);
@@ -847,6 +838,10 @@ public final class SmartSsdDevice implements AutoCloseable {
     private static native long counters0(long h, ByteBuffer out);
 
     private static native long model0(long h, ByteBuffer out);
+
+    /** The wire layout of fixed reply {@code which} (0 drive info, 1 fsstat, 2 counters) as
+     *  the C field lists define it: lines "name kind offset bytes", then "size bytes". */
+    static native String replyLayout0(int which);
 
     private static native long smart0(long h, ByteBuffer out, int max);
 
