@@ -144,14 +144,38 @@ struct ss_fw {
 	uint64_t base_nand_writes;
 };
 
-/* ATA results */
-void fw_ok(struct ss_ata_result *res);
-void fw_abort(struct ss_ata_result *res, uint32_t reason);
-void fw_fail(struct ss_ata_result *res, uint8_t error, uint32_t reason);
+/* ATA results: every handler answers with these (the reason goes in LBA[15:0]). */
+static inline void fw_ok(struct ss_ata_result *res)
+{
+	res->status = SS_ATA_STATUS_DRDY;
+	res->error = 0;
+	res->count = 0;
+	res->lba = 0;
+}
 
-/* cmd_fw.c: lifetime record */
+static inline void fw_fail(struct ss_ata_result *res, uint8_t error, uint32_t reason)
+{
+	res->status = SS_ATA_STATUS_DRDY | SS_ATA_STATUS_ERR;
+	res->error = error;
+	res->count = 0;
+	res->lba = reason;
+}
+
+static inline void fw_abort(struct ss_ata_result *res, uint32_t reason)
+{
+	fw_fail(res, SS_ATA_ERROR_ABRT, reason);
+}
+
+/* cmd_life.c: the lifetime record and power-on time */
+uint64_t fw_power_on_ns(struct ss_fw *fw);
+/* Bring fw->life's power-on time and NAND writes up to now. */
 void fw_life_sync(struct ss_fw *fw);
+/* Write the lifetime record when it changed (always with force); not flushed here. */
 int fw_record_store(struct ss_fw *fw, bool force);
+/* At mount: read the record (a fresh drive has none). */
+void fw_life_load(struct ss_fw *fw);
+/* A new power cycle: count it, note whether the last one ended cleanly, store. */
+void fw_life_power_cycle(struct ss_fw *fw);
 
 /* cmd_block.c: standard read/write/trim/flush */
 void fw_block_read(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t lba,
@@ -179,7 +203,6 @@ void fw_ata_string(uint8_t *dst, const char *src, uint32_t bytes);
 /* cmd_smart.c */
 void fw_smart(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8_t *data, uint32_t len,
 	      struct ss_ata_result *res);
-uint64_t fw_power_on_ns(struct ss_fw *fw);
 
 /* cmd_object.c: SEND / RECV */
 void fw_obj_send(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8_t *data,
