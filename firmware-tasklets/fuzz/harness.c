@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ss_emu_flash.h"
+#include "fixture.h"
 #include "ss_fw.h"
 #include "ss_proto.h"
 #include "ss_rt.h"
@@ -31,12 +31,10 @@
 		}                                                                        \
 	} while (0)
 
+/* The drive is the command tests' fixture (cmd/tests/fixture.h) on a smaller geometry. */
 static struct {
-	char dir[64];
-	char path[128];
-	struct ss_emu_flash *fl;
-	struct ss_hal *hal;
-	struct ss_fw *fw;
+	struct fx fx;
+	int up;
 	uint16_t session;
 	uint16_t seq;
 	uint64_t last_oid;
@@ -49,33 +47,17 @@ static struct {
 
 uint32_t fz_crc32c(uint32_t crc, const void *p, size_t n)
 {
-	const uint8_t *b = p;
-
-	crc = ~crc;
-	while (n--) {
-		crc ^= *b++;
-		for (int k = 0; k < 8; k++) {
-			crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1)));
-		}
-	}
-	return ~crc;
+	return fx_crc32c(crc, p, n);
 }
 
 static void put(uint8_t *p, uint64_t v, int n)
 {
-	for (int i = 0; i < n; i++) {
-		p[i] = (uint8_t)(v >> (8 * i));
-	}
+	fx_put(p, v, n);
 }
 
 static uint64_t get(const uint8_t *p, int n)
 {
-	uint64_t v = 0;
-
-	for (int i = n - 1; i >= 0; i--) {
-		v = (v << 8) | p[i];
-	}
-	return v;
+	return fx_get(p, n);
 }
 
 size_t fz_record(uint8_t *out, uint8_t cmd, uint8_t mode, uint16_t features, uint16_t count,
@@ -97,22 +79,13 @@ size_t fz_packet(uint8_t *out, uint16_t opcode, uint32_t tag, uint32_t flags, ui
 		 uint64_t offset, uint64_t length, uint32_t reply_max, const void *payload,
 		 uint32_t payload_len)
 {
-	memset(out, 0, 64);
-	put(out + 0, SS_PKT_MAGIC, 4);
-	put(out + 4, SS_PROTO_VERSION, 2);
-	put(out + 6, opcode, 2);
-	put(out + 8, tag, 4);
-	put(out + 12, flags, 4);
-	put(out + 16, oid, 8);
-	put(out + 24, offset, 8);
-	put(out + 32, length, 8);
-	put(out + 40, 1000, 8);
-	put(out + 48, payload_len, 4);
-	put(out + 52, reply_max, 4);
-	if (payload_len) {
-		memcpy(out + 64, payload, payload_len);
-	}
-	put(out + 60, fz_crc32c(0, out, 64 + payload_len), 4);
+	struct fx_pkt p = { .opcode = opcode, .tag = tag, .flags = flags, .oid = oid,
+			    .offset = offset, .length = length, .host_time = 1000,
+			    .reply_max = reply_max, .payload = payload,
+			    .payload_len = payload_len };
+
+	/* the fixture's codec; it also zero-pads to whole sectors */
+	fx_encode(&p, out);
 	return 64 + payload_len;
 }
 
@@ -121,11 +94,7 @@ size_t fz_packet(uint8_t *out, uint16_t opcode, uint32_t tag, uint32_t flags, ui
 static void ata(uint8_t cmd, uint16_t features, uint16_t count, uint64_t lba, uint8_t *data,
 		uint32_t len, struct ss_ata_result *res)
 {
-	struct ss_ata_taskfile tf = { .command = cmd, .device = 0x40, .features = features,
-				      .count = count, .lba = lba };
-
-	memset(res, 0xEE, sizeof(*res));
-	ss_fw_ata_command(g.fw, &tf, data, len, res);
+	fx_ata(&g.fx, cmd, features, count, lba, data, len, res);
 	g.st.commands++;
 	/* every command completes: ready, not busy, an error code whenever ERR is set */
 	FZ_ASSERT(res->status & SS_ATA_STATUS_DRDY);
@@ -205,41 +174,22 @@ static void open_session(void)
 	g.session = (uint16_t)r.v0;
 }
 
-static void open_image(int create)
-{
-	struct ss_emu_flash_opts o;
-	char err[256] = "";
-	int rc;
-
-	memset(&o, 0, sizeof(o));
-	o.geo = (struct ss_geometry){ 2, 1, 32, 32, 4096, 128, 0 };
-	o.dram_bytes = ss_fw_dram_needed(&o.geo);
-	o.create = create;
-	rc = ss_emu_flash_open(g.path, &o, &g.fl, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "fuzz: cannot open the drive image %s: %d %s\n", g.path, rc, err);
-		abort();
-	}
-	g.hal = ss_emu_flash_hal(g.fl);
-}
-
 int fz_setup(void)
 {
-	if (g.fw) {
+	struct fx_opts o = {
+		.geo = { 2, 1, 32, 32, 4096, 128, 0 },
+		.tmpdir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
+	};
+
+	if (g.up) {
 		return 0;
 	}
-	snprintf(g.dir, sizeof(g.dir), "%s/ss_fuzz.XXXXXX",
-		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-	if (!mkdtemp(g.dir)) {
-		return -SS_EIO;
-	}
-	snprintf(g.path, sizeof(g.path), "%s/drive.img", g.dir);
 	g.big = calloc(1, BIG);
 	if (!g.big) {
 		return -SS_ENOMEM;
 	}
-	open_image(1);
-	FZ_ASSERT(ss_fw_format(&g.fw, g.hal, NULL) == 0);
+	fx_create_with(&g.fx, &o);
+	g.up = 1;
 	g.seq = 1;
 	open_session();
 	atexit(fz_teardown);
@@ -248,12 +198,9 @@ int fz_setup(void)
 
 void fz_teardown(void)
 {
-	if (g.fl) {
-		ss_emu_flash_close(g.fl);
-		g.fl = NULL;
-		g.fw = NULL;
-		unlink(g.path);
-		rmdir(g.dir);
+	if (g.up) {
+		fx_destroy(&g.fx);
+		g.up = 0;
 	}
 }
 
@@ -354,17 +301,12 @@ void fz_check_drive(int crash, int reformat)
 
 	g.st.checks++;
 	if (!crash) {
-		rc = ss_fw_shutdown(g.fw);
+		rc = ss_fw_shutdown(g.fx.fw);
 		FZ_ASSERT(rc == 0 || rc == -SS_ENOSPC);
 	}
-	ss_emu_flash_close(g.fl);
-	open_image(0);
-	rc = ss_fw_mount(&g.fw, g.hal);
-	if (rc) {
-		fprintf(stderr, "fuzz: the drive does not mount after %s: %d\n",
-			crash ? "a power loss" : "a clean shutdown", rc);
-		abort();
-	}
+	/* power off and on (after the shutdown above, a clean one); the fixture stops the run
+	 * when the drive does not mount */
+	fx_crash(&g.fx);
 	ata(0xEC, 0, 1, 0, s, 512, &res);
 	FZ_ASSERT(res.status == SS_ATA_STATUS_DRDY);
 	for (int i = 0; i < 512; i++) {
@@ -383,7 +325,7 @@ void fz_check_drive(int crash, int reformat)
 	walk_namespace();
 	probe_object();
 	if (reformat) {
-		FZ_ASSERT(ss_fw_format(&g.fw, g.hal, NULL) == 0);
+		FZ_ASSERT(ss_fw_format(&g.fx.fw, g.fx.hal, NULL) == 0);
 		open_session();
 	}
 }
@@ -535,7 +477,7 @@ int fz_run(const uint8_t *data, size_t size)
 	size_t pos = 0;
 	uint32_t n = 0;
 
-	if (!g.fw && fz_setup()) {
+	if (!g.up && fz_setup()) {
 		abort();
 	}
 	while (pos + FZ_RECORD_HDR <= size && n++ < MAX_RECORDS) {
@@ -549,7 +491,7 @@ int fz_run(const uint8_t *data, size_t size)
 			   get(r + 6, 6), r + FZ_RECORD_HDR, dl);
 		pos += FZ_RECORD_HDR + dl;
 		/* background work between commands, as the drive's idle loop would */
-		ss_fw_idle(g.fw);
+		ss_fw_idle(g.fx.fw);
 	}
 	if (++g.runs % CHECK_EVERY == 0) {
 		uint64_t k = g.runs / CHECK_EVERY;

@@ -17,8 +17,8 @@
  * The modes let the fuzzer reach past the packet checks: they repair chosen fields of a
  * SEND packet the way a correct host would, leaving everything else as mutated.
  */
-#ifndef CMD_FUZZ_HARNESS_H
-#define CMD_FUZZ_HARNESS_H
+#ifndef SS_FUZZ_HARNESS_H
+#define SS_FUZZ_HARNESS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -64,8 +64,9 @@ const struct fz_stats *fz_stats(void);
 /* Encoding helpers (also used by the seed-corpus generator). */
 size_t fz_record(uint8_t *out, uint8_t cmd, uint8_t mode, uint16_t features, uint16_t count,
 		 uint64_t lba, const void *data, uint16_t data_len);
-/** A request packet, encoded per PROTOCOL.md with a valid CRC; \return its length (the
- *  64-byte header plus payload, not padded). */
+/** A request packet, encoded per PROTOCOL.md with a valid CRC and zero-padded to whole
+ *  sectors (out must hold them); \return its length (the 64-byte header plus payload,
+ *  not padded). */
 size_t fz_packet(uint8_t *out, uint16_t opcode, uint32_t tag, uint32_t flags, uint64_t oid,
 		 uint64_t offset, uint64_t length, uint32_t reply_max, const void *payload,
 		 uint32_t payload_len);
