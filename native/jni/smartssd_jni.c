@@ -25,7 +25,8 @@
 #define PATH_MAX_BYTES 4096
 #define SCRATCH_MIN 4096
 
-/* Result layouts in the scratch buffer (SmartSsdDevice.java constants). */
+/* Result layouts in the scratch buffer (the constants of DriveOps, NamespaceOps and
+ * TaskletOps in org.smartssd.device). */
 #define STAT_NAME 80
 #define DIRENT_SIZE (16 + SS_DEV_NAME_MAX + 1)
 #define LIST_MAX 64

@@ -1,17 +1,11 @@
 package org.smartssd.device;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -26,25 +20,13 @@ import java.util.function.Consumer;
  * {@link Options#busyRetryMs()}); a {@link DeviceBusyException} means that budget was spent.
  *
  * <p>Costs: each method is one protocol command (a SEND/RECV pair) unless it says otherwise.
+ *
+ * <p>A facade: the drive's own commands are {@link DriveOps}'s, paths and object data
+ * {@link NamespaceOps}'s, tasklets {@link TaskletOps}'s; all three make their native calls
+ * through {@link DeviceSession#withHandle}. The native methods are declared here, the class
+ * the JNI library binds.
  */
 public final class SmartSsdDevice implements AutoCloseable {
-    /** Scratch buffers: results the native layer fills (stat, listing, poll, SMART). */
-    private static final int SCRATCH_SIZE = 64 * 1024;
-    /** Staging buffers for heap data crossing to and from the drive. */
-    private static final int STAGING_SIZE = 1024 * 1024;
-
-    // Layout of results in scratch buffers, mirrored in native/jni/smartssd_jni.c.
-    static final int STAT_NAME = 80;
-    static final int NAME_BYTES = 256;
-    static final int DIRENT_SIZE = 16 + NAME_BYTES;
-    static final int LIST_MAX = 64;
-    static final int EXTENT_MAX = 256;
-    static final int SPEC_FIELDS = 9;
-    static final int SPEC_PARAMS = 1024;
-    static final int SMART_ATTRS = 64;
-    static final int SMART_ATTR_SIZE = 104;
-    static final int SMART_ATTR_MAX = 64;
-
     static {
         NativeLoader.load();
     }
@@ -76,20 +58,17 @@ public final class SmartSsdDevice implements AutoCloseable {
         }
     }
 
-    private final String uri;
-    private final Options options;
-    private final NativeHandle handle;
-    private final String transport;
-    private final BufferPool scratch = new BufferPool(SCRATCH_SIZE, 8);
-    private final BufferPool staging = new BufferPool(STAGING_SIZE, 4);
-    private final AtomicLong bytesToDrive = new AtomicLong();
-    private final AtomicLong bytesFromDrive = new AtomicLong();
+    private final DeviceSession session;
+    private final DriveOps drive;
+    private final NamespaceOps namespace;
+    private final TaskletOps tasklets;
 
     private SmartSsdDevice(String uri, Options options, long ptr) {
-        this.uri = uri;
-        this.options = options;
-        this.handle = new NativeHandle(ptr, SmartSsdDevice::close0, uri);
-        this.transport = transport0(ptr);
+        this.session = new DeviceSession(uri, options,
+                new NativeHandle(ptr, SmartSsdDevice::close0, uri), transport0(ptr));
+        this.drive = new DriveOps(session);
+        this.namespace = new NamespaceOps(session);
+        this.tasklets = new TaskletOps(session);
     }
 
     /** Opens a drive with default options. */
@@ -110,9 +89,10 @@ public final class SmartSsdDevice implements AutoCloseable {
             throw new IllegalArgumentException("device URI must start with emu:, unix: or sg:, "
                     + "got '" + uri + "'");
         }
-        long rc = open0(utf8z(uri), options.timeoutMs(), options.busyRetryMs());
+        long rc = open0(DeviceSession.utf8z(uri), options.timeoutMs(), options.busyRetryMs());
         if (rc <= 0) {
-            throw fail(rc == 0 ? packed(Errno.EFAULT, 0) : rc, uri, "open");
+            throw DeviceSession.fail(rc == 0 ? DeviceSession.packed(Errno.EFAULT, 0) : rc, uri,
+                    "open");
         }
         return new SmartSsdDevice(uri, options, rc);
     }
@@ -134,10 +114,10 @@ public final class SmartSsdDevice implements AutoCloseable {
             throw new IllegalArgumentException("capacity and max objects must not be negative");
         }
         ByteBuffer msg = ByteBuffer.allocateDirect(256);
-        long rc = format0(utf8z(image.toAbsolutePath().toString()),
-                profile == null ? null : utf8z(profile), capacityBytes, maxObjects, msg);
+        long rc = format0(DeviceSession.utf8z(image.toAbsolutePath().toString()),
+                profile == null ? null : DeviceSession.utf8z(profile), capacityBytes, maxObjects, msg);
         if (rc < 0) {
-            String detail = cString(msg, 0, 256);
+            String detail = DeviceSession.cString(msg, 0, 256);
             throw Errors.translate(-Errors.errnoOf(rc), Errors.reasonOf(rc), "format " + image
                     + (profile == null ? "" : " with profile " + profile)
                     + (detail.isEmpty() ? "" : " [" + detail + "]"));
@@ -151,16 +131,16 @@ public final class SmartSsdDevice implements AutoCloseable {
     }
 
     public String uri() {
-        return uri;
+        return session.uri;
     }
 
     /** "emu", "unix" or "sg". */
     public String transport() {
-        return transport;
+        return session.transport;
     }
 
     public Options options() {
-        return options;
+        return session.options;
     }
 
     /**
@@ -169,168 +149,72 @@ public final class SmartSsdDevice implements AutoCloseable {
      */
     @Override
     public void close() {
-        handle.close();
+        session.handle.close();
     }
 
     public boolean isClosed() {
-        return handle.isClosed();
+        return session.handle.isClosed();
     }
 
     /** Payload bytes this object sent to the drive (host-side count). */
     public long bytesToDrive() {
-        return bytesToDrive.get();
+        return session.bytesToDrive.get();
     }
 
     /** Payload bytes this object received from the drive (host-side count). */
     public long bytesFromDrive() {
-        return bytesFromDrive.get();
+        return session.bytesFromDrive.get();
     }
 
     // ---- drive ------------------------------------------------------------------------
 
     public DriveInfo info() throws IOException {
-        ByteBuffer out = scratch.take();
-        long h = handle.acquire();
-        try {
-            check(info0(h, out), "drive info");
-            return DriveInfo.decode(transport, out);
-        } finally {
-            handle.release();
-            scratch.give(out);
-        }
+        return drive.info();
     }
 
     public FsStat fsStat() throws IOException {
-        ByteBuffer out = scratch.take();
-        long h = handle.acquire();
-        try {
-            check(fsstat0(h, out), "fsstat");
-            return FsStat.decode(out);
-        } finally {
-            handle.release();
-            scratch.give(out);
-        }
+        return drive.fsStat();
     }
 
     /** Makes everything written so far durable. */
     public void flush() throws IOException {
-        long h = handle.acquire();
-        try {
-            check(flush0(h), "flush");
-        } finally {
-            handle.release();
-        }
+        drive.flush();
     }
 
     public DriveCounters counters() throws IOException {
-        ByteBuffer out = scratch.take();
-        long h = handle.acquire();
-        try {
-            check(counters0(h, out), "counters");
-            return DriveCounters.decode(out);
-        } finally {
-            handle.release();
-            scratch.give(out);
-        }
+        return drive.counters();
     }
 
     /** The emulator's modelled time and energy; empty for a real drive, which has none. */
     public Optional<ModelCounters> modelCounters() throws IOException {
-        ByteBuffer out = scratch.take();
-        long h = handle.acquire();
-        try {
-            long rc = model0(h, out);
-            if (rc < 0 && (Errors.errnoOf(rc) == Errno.ENOTSUP
-                    || Errors.errnoOf(rc) == Errno.ENOSYS)) {
-                return Optional.empty();
-            }
-            check(rc, "model counters");
-            long[] v = longs(out, ModelCounters.SLOTS);
-            return Optional.of(new ModelCounters(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
-                    v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15], v[16], v[17], v[18]));
-        } finally {
-            handle.release();
-            scratch.give(out);
-        }
+        return drive.modelCounters();
     }
 
     /** SMART health as libatasmart parses the drive's SMART data. */
     public SmartHealth health() throws IOException {
-        ByteBuffer out = scratch.take();
-        long h = handle.acquire();
-        try {
-            int n = (int) check(smart0(h, out, SMART_ATTR_MAX), "SMART health");
-            List<SmartAttribute> attrs = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                int base = SMART_ATTRS + i * SMART_ATTR_SIZE;
-                int bits = (int) out.getLong(base + 32);
-                attrs.add(new SmartAttribute((int) out.getLong(base), cString(out, base + 72, 32),
-                        (int) out.getLong(base + 8), (int) out.getLong(base + 16),
-                        (int) out.getLong(base + 24), (bits & 1) != 0, (bits & 2) != 0,
-                        (bits & 4) != 0, (bits & 8) != 0, (int) out.getLong(base + 40),
-                        SmartAttribute.Unit.of((int) out.getLong(base + 48)),
-                        out.getLong(base + 56), out.getLong(base + 64)));
-            }
-            return new SmartHealth(SmartHealth.Overall.of((int) out.getLong(0)),
-                    out.getLong(8) != 0, out.getLong(16), out.getLong(24), attrs);
-        } finally {
-            handle.release();
-            scratch.give(out);
-        }
+        return drive.health();
     }
 
     // ---- namespace --------------------------------------------------------------------
 
     /** Stat by path. */
     public ObjectStat lookup(String path) throws IOException {
-        byte[] p = path(path);
-        ByteBuffer out = scratch.take();
-        long h = handle.acquire();
-        try {
-            check(lookup0(h, p, out), "lookup", path);
-            return stat(out);
-        } finally {
-            handle.release();
-            scratch.give(out);
-        }
+        return namespace.lookup(path);
     }
 
     /** Stat by path, or empty when nothing is there. */
     public Optional<ObjectStat> find(String path) throws IOException {
-        try {
-            return Optional.of(lookup(path));
-        } catch (NoSuchObjectException e) {
-            return Optional.empty();
-        }
+        return namespace.find(path);
     }
 
     /** Stat by object id. */
     public ObjectStat stat(long oid) throws IOException {
-        ByteBuffer out = scratch.take();
-        long h = handle.acquire();
-        try {
-            check(stat0(h, oid, out), "stat", oid(oid));
-            return stat(out);
-        } finally {
-            handle.release();
-            scratch.give(out);
-        }
+        return namespace.stat(oid);
     }
 
     /** Creates a file, directory or output object. Returns its object id. */
     public long create(String path, ObjectType type, CreateOption... options) throws IOException {
-        byte[] p = path(path);
-        int flags = 0;
-        for (CreateOption o : options) {
-            flags |= o.flag;
-        }
-        long h = handle.acquire();
-        try {
-            return check(create0(h, p, type.code(), flags), "create " + type.name().toLowerCase(),
-                    path);
-        } finally {
-            handle.release();
-        }
+        return namespace.create(path, type, options);
     }
 
     /** Creates a directory and any missing parents; an existing directory is fine. */
@@ -341,21 +225,7 @@ public final class SmartSsdDevice implements AutoCloseable {
     /** Writes all of {@code src}'s remaining bytes at {@code offset}; advances its position.
      *  One command per protocol-sized piece (up to 1 MiB). */
     public long write(long oid, long offset, ByteBuffer src, boolean fua) throws IOException {
-        checkOffset(offset);
-        int len = src.remaining();
-        if (!src.isDirect()) {
-            return stagedWrite(oid, offset, src, fua);
-        }
-        long h = handle.acquire();
-        try {
-            long n = check(write0(h, oid, offset, src, src.position(), len, fua ? 1 : 0),
-                    "write", oid(oid) + " at " + offset);
-            src.position(src.position() + (int) n);
-            bytesToDrive.addAndGet(n);
-            return n;
-        } finally {
-            handle.release();
-        }
+        return namespace.write(oid, offset, src, fua);
     }
 
     public long write(long oid, long offset, byte[] b, int off, int len, boolean fua)
@@ -368,20 +238,7 @@ public final class SmartSsdDevice implements AutoCloseable {
      * its position. Returns bytes read, short only at the end of the object (0 at or past it).
      */
     public int read(long oid, long offset, ByteBuffer dst) throws IOException {
-        checkOffset(offset);
-        if (!dst.isDirect()) {
-            return stagedRead(oid, offset, dst);
-        }
-        long h = handle.acquire();
-        try {
-            long n = check(read0(h, oid, offset, dst, dst.position(), dst.remaining()), "read",
-                    oid(oid) + " at " + offset);
-            dst.position(dst.position() + (int) n);
-            bytesFromDrive.addAndGet(n);
-            return (int) n;
-        } finally {
-            handle.release();
-        }
+        return namespace.read(oid, offset, dst);
     }
 
     public int read(long oid, long offset, byte[] b, int off, int len) throws IOException {
@@ -389,92 +246,32 @@ public final class SmartSsdDevice implements AutoCloseable {
     }
 
     public void truncate(long oid, long size) throws IOException {
-        checkOffset(size);
-        long h = handle.acquire();
-        try {
-            check(truncate0(h, oid, size), "truncate", oid(oid) + " to " + size);
-        } finally {
-            handle.release();
-        }
+        namespace.truncate(oid, size);
     }
 
     /** Removes a file or (empty, unless {@code recursive}) directory. */
     public void remove(String path, boolean recursive) throws IOException {
-        byte[] p = path(path);
-        long h = handle.acquire();
-        try {
-            check(remove0(h, p, recursive ? 1 : 0), recursive ? "remove -r" : "remove", path);
-        } finally {
-            handle.release();
-        }
+        namespace.remove(path, recursive);
     }
 
     /** Renames {@code src} to {@code dst}; with {@code noReplace} an existing dst fails. */
     public void rename(String src, String dst, boolean noReplace) throws IOException {
-        byte[] s = path(src);
-        byte[] d = path(dst);
-        long h = handle.acquire();
-        try {
-            check(rename0(h, s, d, noReplace ? 1 : 0), "rename", src + " to " + dst);
-        } finally {
-            handle.release();
-        }
+        namespace.rename(src, dst, noReplace);
     }
 
     /** The entries of a directory. One command per 64 entries. */
     public List<DirEntry> list(String path) throws IOException {
-        byte[] p = path(path);
-        List<DirEntry> all = new ArrayList<>();
-        ByteBuffer out = scratch.take();
-        long h = handle.acquire();
-        try {
-            long cursor = 0;
-            do {
-                int n = (int) check(list0(h, p, cursor, out, LIST_MAX), "list", path);
-                for (int i = 0; i < n; i++) {
-                    int base = 8 + i * DIRENT_SIZE;
-                    all.add(new DirEntry(out.getLong(base), ObjectType.of((int) out.getLong(base + 8)),
-                            cString(out, base + 16, NAME_BYTES)));
-                }
-                cursor = out.getLong(0);
-            } while (cursor != 0);
-            return all;
-        } finally {
-            handle.release();
-            scratch.give(out);
-        }
+        return namespace.list(path);
     }
 
     /** Sets modification and access times (ns since the epoch; negative keeps a time). */
     public void setTimes(long oid, long mtimeNs, long atimeNs) throws IOException {
-        long h = handle.acquire();
-        try {
-            check(setTimes0(h, oid, mtimeNs < 0 ? -1 : mtimeNs, atimeNs < 0 ? -1 : atimeNs),
-                    "set times of", oid(oid));
-        } finally {
-            handle.release();
-        }
+        namespace.setTimes(oid, mtimeNs, atimeNs);
     }
 
     /** Where bytes [offset, offset+length) of an object lie on the drive (up to 256 runs). */
     public List<Extent> extents(long oid, long offset, long length) throws IOException {
-        checkOffset(offset);
-        checkOffset(length);
-        ByteBuffer out = scratch.take();
-        long h = handle.acquire();
-        try {
-            int n = (int) check(extents0(h, oid, offset, length, out, EXTENT_MAX), "extents of",
-                    oid(oid));
-            List<Extent> ext = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                ext.add(new Extent(out.getLong(i * 24), out.getLong(i * 24 + 8),
-                        out.getLong(i * 24 + 16)));
-            }
-            return ext;
-        } finally {
-            handle.release();
-            scratch.give(out);
-        }
+        return namespace.extents(oid, offset, length);
     }
 
     // ---- tasklets ---------------------------------------------------------------------
@@ -487,17 +284,7 @@ public final class SmartSsdDevice implements AutoCloseable {
 
     /** Creates an output object for a tasklet's results. Returns its object id. */
     public long createOutput(String path, CreateOption... options) throws IOException {
-        byte[] p = path(path);
-        int flags = 0;
-        for (CreateOption o : options) {
-            flags |= o.flag;
-        }
-        long h = handle.acquire();
-        try {
-            return check(createOutput0(h, p, flags), "create output", path);
-        } finally {
-            handle.release();
-        }
+        return tasklets.createOutput(path, options);
     }
 
     /**
@@ -509,125 +296,33 @@ public final class SmartSsdDevice implements AutoCloseable {
      * @throws DeviceBusyException    when the drive has no free instance
      */
     public long createTasklet(TaskletSpec spec, long outputOid) throws IOException {
-        int plen = spec.paramsLength();
-        boolean big = SPEC_PARAMS + plen > SCRATCH_SIZE;
-        ByteBuffer out = big ? ByteBuffer.allocateDirect(SPEC_PARAMS + plen) : scratch.take();
-        out.order(java.nio.ByteOrder.nativeOrder());
-        spec.encode(outputOid, out, SPEC_FIELDS);
-        out.put(SPEC_PARAMS, spec.paramsUnsafe());
-        long h = handle.acquire();
-        try {
-            return check(taskletCreate0(h, out, SPEC_PARAMS, plen), "create tasklet",
-                    spec.taskletId() + " (" + spec.layout() + ", " + plen + " param bytes, budget "
-                            + spec.memoryBudget() + ", step limit " + spec.stepLimit() + ")");
-        } finally {
-            handle.release();
-            if (!big) {
-                scratch.give(out);
-            }
-        }
+        return tasklets.createTasklet(spec, outputOid);
     }
 
     /** Starts a run of the instance over the input ranges. */
     public void execute(long instance, List<InputRange> inputs) throws IOException {
-        if (inputs.isEmpty()) {
-            throw new IllegalArgumentException("a tasklet run needs at least one input range");
-        }
-        if (inputs.size() * 24 > SCRATCH_SIZE) {
-            throw new IllegalArgumentException("too many input ranges: " + inputs.size());
-        }
-        ByteBuffer out = scratch.take();
-        for (int i = 0; i < inputs.size(); i++) {
-            InputRange r = inputs.get(i);
-            // "to the end" is all ones on the wire; from a non-zero offset the drive wants
-            // offset + length not to wrap, so the largest such length is sent instead
-            long len = r.length() == InputRange.TO_END ? InputRange.TO_END - r.offset()
-                    : r.length();
-            out.putLong(i * 24, r.oid()).putLong(i * 24 + 8, r.offset()).putLong(i * 24 + 16,
-                    len);
-        }
-        long h = handle.acquire();
-        try {
-            check(taskletExecute0(h, instance, out, 0, inputs.size()), "execute tasklet",
-                    instance + " over " + inputs.size() + " input range(s)");
-        } finally {
-            handle.release();
-            scratch.give(out);
-        }
+        tasklets.execute(instance, inputs);
     }
 
     /** One progress poll. */
     public TaskletProgress poll(long instance) throws IOException {
-        ByteBuffer out = scratch.take();
-        long h = handle.acquire();
-        try {
-            check(taskletPoll0(h, instance, out), "poll tasklet", instance);
-            return progress(out, 0);
-        } finally {
-            handle.release();
-            scratch.give(out);
-        }
+        return tasklets.poll(instance);
     }
 
     /** Reads output bytes of the instance at {@code offset} into {@code dst} (advancing it).
      *  Returns bytes read; 0 at the end of the output. */
     public int readOutput(long instance, long offset, ByteBuffer dst) throws IOException {
-        checkOffset(offset);
-        if (!dst.isDirect()) {
-            ByteBuffer st = staging.take();
-            try {
-                st.limit(Math.min(st.capacity(), dst.remaining()));
-                int n = readOutput(instance, offset, st);
-                st.flip();
-                dst.put(st);
-                return n;
-            } finally {
-                staging.give(st);
-            }
-        }
-        long h = handle.acquire();
-        try {
-            long n = check(taskletRead0(h, instance, offset, dst, dst.position(), dst.remaining(),
-                    null), "read output of tasklet", instance + " at " + offset);
-            dst.position(dst.position() + (int) n);
-            bytesFromDrive.addAndGet(n);
-            return (int) n;
-        } finally {
-            handle.release();
-        }
+        return tasklets.readOutput(instance, offset, dst);
     }
 
     /** The whole output of a finished instance. */
     public byte[] readAllOutput(long instance) throws IOException {
-        ByteArrayOutputStream all = new ByteArrayOutputStream();
-        ByteBuffer st = staging.take();
-        try {
-            long off = 0;
-            for (;;) {
-                st.clear();
-                int n = readOutput(instance, off, st);
-                if (n <= 0) {
-                    return all.toByteArray();
-                }
-                st.flip();
-                byte[] chunk = new byte[n];
-                st.get(chunk);
-                all.write(chunk, 0, n);
-                off += n;
-            }
-        } finally {
-            staging.give(st);
-        }
+        return tasklets.readAllOutput(instance);
     }
 
     /** Releases the instance; its output object stays until removed. */
     public void destroy(long instance) throws IOException {
-        long h = handle.acquire();
-        try {
-            check(taskletDestroy0(h, instance), "destroy tasklet", instance);
-        } finally {
-            handle.release();
-        }
+        tasklets.destroy(instance);
     }
 
     /**
@@ -642,39 +337,7 @@ public final class SmartSsdDevice implements AutoCloseable {
      */
     public TaskletProgress await(long instance, Duration timeout,
                                  Consumer<TaskletProgress> listener) throws IOException {
-        AdaptivePoller poller = new AdaptivePoller(options.pollPolicy());
-        long deadline = System.nanoTime() + timeout.toNanos();
-        for (;;) {
-            TaskletProgress p = poll(instance);
-            if (listener != null) {
-                listener.accept(p);
-            }
-            if (p.state() == TaskletState.DONE) {
-                return p;
-            }
-            if (p.state() == TaskletState.FAILED) {
-                throw Errors.taskletFailed(p.error(), uri + ": tasklet " + instance + " after "
-                        + p.pagesDone() + " of " + p.pagesTotal() + " pages");
-            }
-            if (p.state() == TaskletState.CREATED) {
-                throw Errors.translate(-Errno.EINVAL, 0, uri + ": tasklet " + instance
-                        + " was never executed; call execute() before await()");
-            }
-            long now = System.nanoTime();
-            long wait = poller.nextDelay(p.pagesDone(), p.pagesTotal(), now);
-            if (now + wait - deadline > 0) {
-                if (deadline - now <= 0) {
-                    throw Errors.translate(-Errno.ETIMEDOUT, 0, uri + ": tasklet " + instance
-                            + " not done after " + timeout + " (" + p.pagesDone() + " of "
-                            + p.pagesTotal() + " pages)");
-                }
-                wait = deadline - now;
-            }
-            LockSupport.parkNanos(wait);
-            if (Thread.interrupted()) {
-                throw new InterruptedIOException("interrupted waiting for tasklet " + instance);
-            }
-        }
+        return tasklets.await(instance, timeout, listener);
     }
 
     /** An energy accountant over this drive, with the default host power profile. */
@@ -684,209 +347,77 @@ public final class SmartSsdDevice implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "SmartSsdDevice[" + uri + (isClosed() ? ", closed]" : "]");
-    }
-
-    // ---- helpers ------------------------------------------------------------------------
-
-    private long stagedWrite(long oid, long offset, ByteBuffer src, boolean fua)
-            throws IOException {
-        ByteBuffer st = staging.take();
-        try {
-            long total = 0;
-            while (src.hasRemaining()) {
-                st.clear();
-                int n = Math.min(st.capacity(), src.remaining());
-                ByteBuffer part = src.slice(src.position(), n);
-                st.put(part).flip();
-                write(oid, offset + total, st, fua);
-                src.position(src.position() + n);
-                total += n;
-            }
-            return total;
-        } finally {
-            staging.give(st);
-        }
-    }
-
-    private int stagedRead(long oid, long offset, ByteBuffer dst) throws IOException {
-        ByteBuffer st = staging.take();
-        try {
-            int total = 0;
-            while (dst.hasRemaining()) {
-                st.clear();
-                int want = Math.min(st.capacity(), dst.remaining());
-                st.limit(want);
-                int n = read(oid, offset + total, st);
-                st.flip();
-                dst.put(st);
-                total += n;
-                if (n < want) {
-                    break; // end of the object
-                }
-            }
-            return total;
-        } finally {
-            staging.give(st);
-        }
-    }
-
-    private long check(long rc, String what) throws IOException {
-        if (rc < 0) {
-            throw fail(rc, uri, what);
-        }
-        return rc;
-    }
-
-    private long check(long rc, String what, Object subject) throws IOException {
-        if (rc < 0) {
-            throw fail(rc, uri, what + " " + subject);
-        }
-        return rc;
-    }
-
-    /** The exception for a failed native call; must run on the failing thread, right after. */
-    private static IOException fail(long rc, String uri, String context) {
-        String detail = lastMessage0();
-        String msg = uri + ": " + context;
-        if (detail != null && !detail.isEmpty()) {
-            msg += " [" + detail + "]";
-        }
-        return Errors.translate(-Errors.errnoOf(rc), Errors.reasonOf(rc), msg);
-    }
-
-    static long packed(int errno, int reason) {
-        return -(((long) reason << 32) | errno);
-    }
-
-    private static String oid(long oid) {
-        return "object " + Long.toUnsignedString(oid);
-    }
-
-    private static void checkOffset(long v) {
-        if (v < 0) {
-            throw new IllegalArgumentException("offset/length " + v + " is negative");
-        }
-    }
-
-    private static byte[] path(String path) {
-        Objects.requireNonNull(path, "path");
-        if (path.indexOf('\0') >= 0) {
-            throw new IllegalArgumentException("path contains a NUL character: " + path);
-        }
-        byte[] b = utf8z(path);
-        if (b.length > 4096) {
-            throw new IllegalArgumentException("path longer than 4095 bytes: " + path);
-        }
-        return b;
-    }
-
-    /** UTF-8 bytes with a terminating NUL, as C wants them. */
-    private static byte[] utf8z(String s) {
-        byte[] u = s.getBytes(StandardCharsets.UTF_8);
-        byte[] z = new byte[u.length + 1];
-        System.arraycopy(u, 0, z, 0, u.length);
-        return z;
-    }
-
-    private static String cString(ByteBuffer b, int at, int max) {
-        int n = 0;
-        while (n < max && b.get(at + n) != 0) {
-            n++;
-        }
-        byte[] s = new byte[n];
-        b.get(at, s);
-        return new String(s, StandardCharsets.UTF_8);
-    }
-
-    private static long[] longs(ByteBuffer b, int n) {
-        long[] v = new long[n];
-        for (int i = 0; i < n; i++) {
-            v[i] = b.getLong(i * 8);
-        }
-        return v;
-    }
-
-    private static ObjectStat stat(ByteBuffer b) {
-        long[] v = longs(b, 10);
-        return new ObjectStat(v[0], v[1], ObjectType.of((int) v[2]), v[3], v[4], v[5], v[6], v[7],
-                v[8], v[9], cString(b, STAT_NAME, NAME_BYTES));
-    }
-
-    static TaskletProgress progress(ByteBuffer b, int at) {
-        return new TaskletProgress(TaskletState.of((int) b.getLong(at)), (int) b.getLong(at + 8),
-                b.getLong(at + 16), b.getLong(at + 24), b.getLong(at + 32), b.getLong(at + 40),
-                b.getLong(at + 48), b.getLong(at + 56), b.getLong(at + 64), b.getLong(at + 72));
+        return "SmartSsdDevice[" + session.uri + (isClosed() ? ", closed]" : "]");
     }
 
     // ---- native methods: each returns a result >= 0 or -((reason << 32) | errno) --------
 
-    private static native long open0(byte[] uri, int timeoutMs, int busyRetryMs);
+    static native long open0(byte[] uri, int timeoutMs, int busyRetryMs);
 
-    private static native long close0(long h);
+    static native long close0(long h);
 
-    private static native String transport0(long h);
+    static native String transport0(long h);
 
-    private static native String lastMessage0();
+    static native String lastMessage0();
 
-    private static native long info0(long h, ByteBuffer out);
+    static native long info0(long h, ByteBuffer out);
 
-    private static native long fsstat0(long h, ByteBuffer out);
+    static native long fsstat0(long h, ByteBuffer out);
 
-    private static native long flush0(long h);
+    static native long flush0(long h);
 
-    private static native long counters0(long h, ByteBuffer out);
+    static native long counters0(long h, ByteBuffer out);
 
-    private static native long model0(long h, ByteBuffer out);
+    static native long model0(long h, ByteBuffer out);
 
     /** The wire layout of fixed reply {@code which} (0 drive info, 1 fsstat, 2 counters) as
      *  the C field lists define it: lines "name kind offset bytes", then "size bytes". */
     static native String replyLayout0(int which);
 
-    private static native long smart0(long h, ByteBuffer out, int max);
+    static native long smart0(long h, ByteBuffer out, int max);
 
-    private static native long lookup0(long h, byte[] path, ByteBuffer out);
+    static native long lookup0(long h, byte[] path, ByteBuffer out);
 
-    private static native long stat0(long h, long oid, ByteBuffer out);
+    static native long stat0(long h, long oid, ByteBuffer out);
 
-    private static native long create0(long h, byte[] path, int type, int flags);
+    static native long create0(long h, byte[] path, int type, int flags);
 
-    private static native long write0(long h, long oid, long offset, ByteBuffer buf, int pos,
+    static native long write0(long h, long oid, long offset, ByteBuffer buf, int pos,
                                       int len, int flags);
 
-    private static native long read0(long h, long oid, long offset, ByteBuffer buf, int pos,
+    static native long read0(long h, long oid, long offset, ByteBuffer buf, int pos,
                                      int len);
 
-    private static native long truncate0(long h, long oid, long size);
+    static native long truncate0(long h, long oid, long size);
 
-    private static native long remove0(long h, byte[] path, int flags);
+    static native long remove0(long h, byte[] path, int flags);
 
-    private static native long rename0(long h, byte[] src, byte[] dst, int flags);
+    static native long rename0(long h, byte[] src, byte[] dst, int flags);
 
-    private static native long list0(long h, byte[] path, long cursor, ByteBuffer out, int max);
+    static native long list0(long h, byte[] path, long cursor, ByteBuffer out, int max);
 
-    private static native long setTimes0(long h, long oid, long mtimeNs, long atimeNs);
+    static native long setTimes0(long h, long oid, long mtimeNs, long atimeNs);
 
-    private static native long extents0(long h, long oid, long offset, long length,
+    static native long extents0(long h, long oid, long offset, long length,
                                         ByteBuffer out, int max);
 
-    private static native long createOutput0(long h, byte[] path, int flags);
+    static native long createOutput0(long h, byte[] path, int flags);
 
-    private static native long taskletCreate0(long h, ByteBuffer spec, int paramsPos,
+    static native long taskletCreate0(long h, ByteBuffer spec, int paramsPos,
                                               int paramsLen);
 
-    private static native long taskletExecute0(long h, long instance, ByteBuffer inputs, int pos,
+    static native long taskletExecute0(long h, long instance, ByteBuffer inputs, int pos,
                                                int n);
 
-    private static native long taskletPoll0(long h, long instance, ByteBuffer out);
+    static native long taskletPoll0(long h, long instance, ByteBuffer out);
 
-    private static native long taskletRead0(long h, long instance, long offset, ByteBuffer buf,
+    static native long taskletRead0(long h, long instance, long offset, ByteBuffer buf,
                                             int pos, int len, ByteBuffer progress);
 
-    private static native long taskletDestroy0(long h, long instance);
+    static native long taskletDestroy0(long h, long instance);
 
-    private static native long format0(byte[] image, byte[] profile, long capacityBytes,
+    static native long format0(byte[] image, byte[] profile, long capacityBytes,
                                        int maxObjects, ByteBuffer message);
 
-    private static native String profiles0();
+    static native String profiles0();
 }
