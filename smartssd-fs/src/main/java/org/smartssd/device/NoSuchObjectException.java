@@ -6,23 +6,15 @@ import java.io.FileNotFoundException;
 public class NoSuchObjectException extends FileNotFoundException implements SmartSsdError {
     private static final long serialVersionUID = 1L;
 
-    private final int errno;
-    private final int reasonCode;
+    private final DriveStatus status;
 
     public NoSuchObjectException(String message, int errno, int reasonCode) {
         super(message);
-        this.errno = errno;
-        this.reasonCode = reasonCode;
+        this.status = new DriveStatus(errno, reasonCode);
     }
 
     @Override
-    public int errno() {
-        return errno;
-    }
-
-
-    @Override
-    public int reasonCode() {
-        return reasonCode;
+    public DriveStatus status() {
+        return status;
     }
 }

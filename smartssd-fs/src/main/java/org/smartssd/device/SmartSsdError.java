@@ -1,9 +1,20 @@
 package org.smartssd.device;
 
-/** What every exception raised for a drive's answer carries. */
+/**
+ * What every exception raised for a drive's answer carries. The exceptions are Java's own
+ * types where one fits ({@link java.io.FileNotFoundException},
+ * {@link java.nio.file.FileAlreadyExistsException},
+ * {@link java.nio.file.DirectoryNotEmptyException}, {@link java.nio.file.NotDirectoryException})
+ * and {@link SmartSsdException} otherwise; all implement this.
+ */
 public interface SmartSsdError {
+    /** The errno and reason code of the drive's answer. */
+    DriveStatus status();
+
     /** The Linux errno the drive or the host library returned (positive), 0 if none. */
-    int errno();
+    default int errno() {
+        return status().errno();
+    }
 
     /** The drive's reason, {@link Reason#OK} when it gave none or one this client does not know. */
     default Reason reason() {
@@ -12,5 +23,7 @@ public interface SmartSsdError {
     }
 
     /** The raw reason code, also when {@link #reason()} does not know it. */
-    int reasonCode();
+    default int reasonCode() {
+        return status().reasonCode();
+    }
 }

@@ -3,29 +3,21 @@ package org.smartssd.device;
 import java.io.IOException;
 
 /**
- * An error the drive or the host link reported. Subclasses say which; {@link Errors#translate}
- * is the only place that chooses among them.
+ * An error the drive or the host link reported, where no Java type fits. Subclasses say
+ * which; {@link Errors#translate} is the only place that chooses among them.
  */
 public class SmartSsdException extends IOException implements SmartSsdError {
     private static final long serialVersionUID = 1L;
 
-    private final int errno;
-    private final int reasonCode;
+    private final DriveStatus status;
 
     public SmartSsdException(String message, int errno, int reasonCode) {
         super(message);
-        this.errno = errno;
-        this.reasonCode = reasonCode;
+        this.status = new DriveStatus(errno, reasonCode);
     }
 
     @Override
-    public int errno() {
-        return errno;
-    }
-
-
-    @Override
-    public int reasonCode() {
-        return reasonCode;
+    public DriveStatus status() {
+        return status;
     }
 }
