@@ -20,7 +20,7 @@ class ErrorsTest {
     /** The reason codes as ss_proto.h defines them, read from the C header itself. */
     static Map<String, Integer> headerReasons() throws IOException {
         Path h = Path.of(System.getProperty("user.dir")).resolve(
-                "../protocol/include/ss_proto.h").normalize();
+                "../../protocol/include/ss_proto.h").normalize();
         String text = Files.readString(h);
         String body = text.substring(text.indexOf("enum ss_reason {"));
         body = body.substring(0, body.indexOf("};"));

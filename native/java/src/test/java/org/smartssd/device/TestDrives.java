@@ -32,7 +32,7 @@ final class TestDrives {
      */
     static Path tinyProfile(Path dir) throws IOException {
         Path src = Path.of(System.getProperty("user.dir"))
-                .resolve("../firmware-tasklets/emu/profiles/kang-smartssd.profile").normalize();
+                .resolve("../../firmware-tasklets/emu/profiles/kang-smartssd.profile").normalize();
         String text = Files.readString(src)
                 .replaceFirst("(?m)^channels = 16", "channels = 2")
                 .replaceFirst("(?m)^ways = 4", "ways = 2");
