@@ -33,7 +33,6 @@
 #define EXTENT_MAX 256
 #define SPEC_FIELDS 9
 #define SMART_ATTRS 64
-#define SMART_ATTR_SIZE 104
 #define SMART_ATTR_MAX 64
 #define PROGRESS_SLOTS 10
 
@@ -111,9 +110,34 @@ static void put_padded(uint8_t *out, const char *s, size_t bytes)
 
 /* One field of a fixed reply from the API struct at v into wire struct W at o. */
 #define ENCODE(W, kind, name, bytes) ENCODE_##kind(W, name, bytes)
+#define ENCODE_u8(W, name, bytes) o[offsetof(struct W, name)] = v->name;
+#define ENCODE_u16(W, name, bytes) ss_put_le16(o + offsetof(struct W, name), v->name);
 #define ENCODE_u32(W, name, bytes) ss_put_le32(o + offsetof(struct W, name), v->name);
 #define ENCODE_u64(W, name, bytes) ss_put_le64(o + offsetof(struct W, name), v->name);
 #define ENCODE_str(W, name, bytes) put_padded(o + offsetof(struct W, name), v->name, bytes);
+#define ENCODE_cstr(W, name, bytes) put_padded(o + offsetof(struct W, name), v->name, bytes);
+
+/* SMART results in the scratch buffer: the summary at 0, attribute i at SMART_ATTRS + i *
+ * sizeof(struct jni_smart_attr), each packed little-endian from its field list. */
+struct jni_smart {
+	SS_DEV_SMART(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
+struct jni_smart_attr {
+	SS_DEV_SMART_ATTR(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct jni_smart) <= SMART_ATTRS, "SMART summary fits before the attributes");
+
+static void put_smart(uint8_t *o, const struct ss_dev_smart *v)
+{
+	SS_DEV_SMART(ENCODE, jni_smart)
+}
+
+static void put_smart_attr(uint8_t *o, const struct ss_dev_smart_attr *v)
+{
+	SS_DEV_SMART_ATTR(ENCODE, jni_smart_attr)
+}
 #define ENCODE_rsv32(W, name, bytes) ss_put_le32(o + offsetof(struct W, name), 0);
 
 /* One line "name kind offset bytes" of a fixed reply's layout. */
@@ -283,9 +307,11 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_counters0(JNIEnv
 	return 0;
 }
 
-/* The wire layout of fixed reply `which` (0 drive info, 1 fsstat, 2 counters), one line
- * "name kind offset bytes" per field then "size <bytes>", from the field lists: the Java
- * records' decode offsets are checked against it. NULL for an unknown reply. */
+/* The layout of fixed reply `which` (0 drive info, 1 fsstat, 2 counters: the wire's; 3 the
+ * SMART summary, 4 one SMART attribute: as packed here), one line
+ * "name kind offset bytes" per field then "size <bytes>" (the SMART summary also says
+ * "attrs <offset>", where the attributes start), from the field lists: the Java records'
+ * decode offsets are checked against it. NULL for an unknown reply. */
 JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(JNIEnv *env,
 		jclass cls, jint which)
 {
@@ -305,6 +331,15 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(J
 	case 2:
 		SS_REPLY_COUNTERS(LAYOUT, ss_wire_counters)
 		size = sizeof(struct ss_wire_counters);
+		break;
+	case 3:
+		SS_DEV_SMART(LAYOUT, jni_smart)
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "attrs %d\n", SMART_ATTRS);
+		size = sizeof(struct jni_smart);
+		break;
+	case 4:
+		SS_DEV_SMART_ATTR(LAYOUT, jni_smart_attr)
+		size = sizeof(struct jni_smart_attr);
 		break;
 	default:
 		return NULL;
@@ -358,33 +393,15 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_smart0(JNIEnv *e
 
 	if (n > SMART_ATTR_MAX)
 		n = SMART_ATTR_MAX;
-	o = scratch(env, out, SMART_ATTRS + (jint)n * SMART_ATTR_SIZE);
+	o = scratch(env, out, SMART_ATTRS + (jint)(n * sizeof(struct jni_smart_attr)));
 	if (o == NULL)
 		return -(jlong)EFAULT;
 	rc = ss_dev_smart(dev(h), &s, attrs, n);
 	if (rc < 0)
 		return fail(rc);
-	put64(o, 0, s.overall);
-	put64(o, 1, s.status_good);
-	put64(o, 2, s.power_on_ms);
-	put64(o, 3, s.bad_sectors);
-	put64(o, 4, s.nattrs);
-	for (i = 0; i < rc; i++) {
-		uint8_t *a = o + SMART_ATTRS + i * SMART_ATTR_SIZE;
-		const struct ss_dev_smart_attr *x = &attrs[i];
-
-		put64(a, 0, x->id);
-		put64(a, 1, x->current);
-		put64(a, 2, x->worst);
-		put64(a, 3, x->threshold);
-		put64(a, 4, (uint64_t)((x->threshold_valid ? 1 : 0) | (x->prefailure ? 2 : 0) |
-				       (x->good_now ? 4 : 0) | (x->good_now_valid ? 8 : 0)));
-		put64(a, 5, x->flags);
-		put64(a, 6, x->pretty_unit);
-		put64(a, 7, x->raw);
-		put64(a, 8, x->pretty_value);
-		put_str(a, 72, x->name, sizeof(x->name));
-	}
+	put_smart(o, &s);
+	for (i = 0; i < rc; i++)
+		put_smart_attr(o + SMART_ATTRS + (size_t)i * sizeof(struct jni_smart_attr), &attrs[i]);
 	return rc;
 }
 

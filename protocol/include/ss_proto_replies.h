@@ -1,9 +1,10 @@
 /*
  * The fixed-size replies, one field list each: X(a, kind, name, bytes) per field in wire
  * order, `a` passed through for the expansion's own use. Kinds:
- *   u32, u64  little-endian unsigned integers;
+ *   u8, u16, u32, u64  little-endian unsigned integers;
  *   str       `bytes` of text, zero-padded (the API struct holds bytes + 1, NUL-terminated,
  *             trailing blanks removed);
+ *   cstr      `bytes` of NUL-terminated text, the same in both structs;
  *   rsv32     a reserved 32-bit word, zero on the wire and absent from the API struct.
  * From each list come the wire struct (ss_proto.h), the API struct (smartssd/smartssd.h),
  * the host's decode (native/src/drive.c) and the JNI packing with the field layout Java
@@ -53,16 +54,22 @@
 
 /* The wire member of a field (packed structs in ss_proto.h). */
 #define SS_WIRE_MEMBER(a, kind, name, bytes) SS_WIRE_MEMBER_##kind(name, bytes)
+#define SS_WIRE_MEMBER_u8(name, bytes) uint8_t name;
+#define SS_WIRE_MEMBER_u16(name, bytes) uint16_t name;
 #define SS_WIRE_MEMBER_u32(name, bytes) uint32_t name;
 #define SS_WIRE_MEMBER_u64(name, bytes) uint64_t name;
 #define SS_WIRE_MEMBER_str(name, bytes) char name[bytes];
+#define SS_WIRE_MEMBER_cstr(name, bytes) char name[bytes];
 #define SS_WIRE_MEMBER_rsv32(name, bytes) uint32_t name;
 
 /* The API member of a field (host-order structs in smartssd/smartssd.h). */
 #define SS_API_MEMBER(a, kind, name, bytes) SS_API_MEMBER_##kind(name, bytes)
+#define SS_API_MEMBER_u8(name, bytes) uint8_t name;
+#define SS_API_MEMBER_u16(name, bytes) uint16_t name;
 #define SS_API_MEMBER_u32(name, bytes) uint32_t name;
 #define SS_API_MEMBER_u64(name, bytes) uint64_t name;
 #define SS_API_MEMBER_str(name, bytes) char name[(bytes) + 1];
+#define SS_API_MEMBER_cstr(name, bytes) char name[bytes];
 #define SS_API_MEMBER_rsv32(name, bytes)
 
 /* Sum of the fields' wire bytes: with _Static_assert, the list and the struct agree. */

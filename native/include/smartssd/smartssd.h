@@ -359,28 +359,42 @@ enum ss_dev_smart_unit {
 	SS_DEV_SMART_UNIT_MB = 7,
 };
 
+/* One SMART attribute as libatasmart parses it (field list: kinds as in
+ * ss_proto_replies.h). current, worst: normalised values; good_now: 1 good, 0 failing
+ * (only when good_now_valid); pretty_unit: enum ss_dev_smart_unit; raw: the 6 raw bytes,
+ * little-endian; pretty_value: in pretty_unit; name: NUL-terminated. The JNI packing and
+ * the Java record's layout come from this list too. */
+#define SS_DEV_SMART_ATTR(X, a)              \
+	X(a, u8, id, 1)                      \
+	X(a, u8, current, 1)                 \
+	X(a, u8, worst, 1)                   \
+	X(a, u8, threshold, 1)               \
+	X(a, u8, threshold_valid, 1)         \
+	X(a, u8, prefailure, 1)              \
+	X(a, u8, good_now, 1)                \
+	X(a, u8, good_now_valid, 1)          \
+	X(a, u16, flags, 2)                  \
+	X(a, u32, pretty_unit, 4)            \
+	X(a, u64, raw, 8)                    \
+	X(a, u64, pretty_value, 8)           \
+	X(a, cstr, name, 32)
+
 struct ss_dev_smart_attr {
-	uint8_t id;
-	uint8_t current;       /* normalised value */
-	uint8_t worst;
-	uint8_t threshold;
-	uint8_t threshold_valid;
-	uint8_t prefailure;
-	uint8_t good_now;      /* 1 good, 0 failing (only when good_now_valid) */
-	uint8_t good_now_valid;
-	uint16_t flags;
-	uint32_t pretty_unit;  /* enum ss_dev_smart_unit */
-	uint64_t raw;          /* the 6 raw bytes, little-endian */
-	uint64_t pretty_value; /* in pretty_unit */
-	char name[32];
+	SS_DEV_SMART_ATTR(SS_API_MEMBER, _)
 };
 
+/* The SMART summary: overall (enum ss_dev_smart_overall), status_good (SMART RETURN
+ * STATUS said good (1) or failing (0)), power_on_ms (0 when the drive does not report
+ * it), bad_sectors, nattrs (attributes present; may exceed the caller's max). */
+#define SS_DEV_SMART(X, a)                   \
+	X(a, u32, overall, 4)                \
+	X(a, u32, status_good, 4)            \
+	X(a, u64, power_on_ms, 8)            \
+	X(a, u64, bad_sectors, 8)            \
+	X(a, u32, nattrs, 4)
+
 struct ss_dev_smart {
-	uint32_t overall;      /* enum ss_dev_smart_overall */
-	uint32_t status_good;  /* SMART RETURN STATUS said good (1) or failing (0) */
-	uint64_t power_on_ms;  /* 0 when the drive does not report it */
-	uint64_t bad_sectors;
-	uint32_t nattrs;       /* attributes present (may exceed the caller's max) */
+	SS_DEV_SMART(SS_API_MEMBER, _)
 };
 
 /**

@@ -1,18 +1,13 @@
 package org.smartssd.device;
 
-import static org.smartssd.device.DeviceSession.cString;
 import static org.smartssd.device.DeviceSession.longs;
 
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 
 /** The drive part of {@link SmartSsdDevice}: identity, space, durability, counters, SMART. */
 final class DriveOps {
-    // SMART results in the scratch buffer, mirrored in native/jni/smartssd_jni.c
-    static final int SMART_ATTRS = 64;
-    static final int SMART_ATTR_SIZE = 104;
+    /** Most SMART attributes asked for (SMART_ATTR_MAX in native/jni/smartssd_jni.c). */
     static final int SMART_ATTR_MAX = 64;
 
     private final DeviceSession s;
@@ -61,21 +56,7 @@ final class DriveOps {
     }
 
     SmartHealth health() throws IOException {
-        return s.withScratch((h, out) -> {
-            int n = (int) s.check(SmartSsdDevice.smart0(h, out, SMART_ATTR_MAX), "SMART health");
-            List<SmartAttribute> attrs = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                int base = SMART_ATTRS + i * SMART_ATTR_SIZE;
-                int bits = (int) out.getLong(base + 32);
-                attrs.add(new SmartAttribute((int) out.getLong(base), cString(out, base + 72, 32),
-                        (int) out.getLong(base + 8), (int) out.getLong(base + 16),
-                        (int) out.getLong(base + 24), (bits & 1) != 0, (bits & 2) != 0,
-                        (bits & 4) != 0, (bits & 8) != 0, (int) out.getLong(base + 40),
-                        SmartAttribute.Unit.of((int) out.getLong(base + 48)),
-                        out.getLong(base + 56), out.getLong(base + 64)));
-            }
-            return new SmartHealth(SmartHealth.Overall.of((int) out.getLong(0)),
-                    out.getLong(8) != 0, out.getLong(16), out.getLong(24), attrs);
-        });
+        return s.withScratch((h, out) -> SmartHealth.decode(out,
+                (int) s.check(SmartSsdDevice.smart0(h, out, SMART_ATTR_MAX), "SMART health")));
     }
 }
