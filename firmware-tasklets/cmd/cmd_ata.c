@@ -22,27 +22,6 @@
 
 #define LBA28_LIMIT (1ull << 28)
 
-void fw_ok(struct ss_ata_result *res)
-{
-	res->status = SS_ATA_STATUS_DRDY;
-	res->error = 0;
-	res->count = 0;
-	res->lba = 0;
-}
-
-void fw_fail(struct ss_ata_result *res, uint8_t error, uint32_t reason)
-{
-	res->status = SS_ATA_STATUS_DRDY | SS_ATA_STATUS_ERR;
-	res->error = error;
-	res->count = 0;
-	res->lba = reason;
-}
-
-void fw_abort(struct ss_ata_result *res, uint32_t reason)
-{
-	fw_fail(res, SS_ATA_ERROR_ABRT, reason);
-}
-
 static void set_features(const struct ss_ata_taskfile *tf, struct ss_ata_result *res)
 {
 	switch (tf->features & 0xFF) {

@@ -3,27 +3,35 @@
  */
 #include "cmd_internal.h"
 
-static uint32_t reply_size(uint16_t opcode)
+/* A request without payload whose reply is one fixed-size wire structure. */
+static uint32_t fixed_reply_check(const struct fw_req *rq, uint32_t *cap, uint32_t size)
 {
-	switch (opcode) {
-	case SS_OP_DRIVE_INFO:
-		return sizeof(struct ss_drive_info);
-	case SS_OP_FSSTAT:
-		return sizeof(struct ss_wire_fsstat);
-	case SS_OP_COUNTERS:
-		return sizeof(struct ss_wire_counters);
-	default:
-		return 0;
-	}
-}
-
-uint32_t fw_drive_check(const struct fw_req *rq, uint32_t *cap)
-{
-	*cap = reply_size(rq->opcode);
+	*cap = size;
 	if (rq->payload_len) {
 		return SS_R_BAD_LENGTH;
 	}
-	return rq->reply_max < *cap ? SS_R_BAD_FIELD : SS_R_OK;
+	return rq->reply_max < size ? SS_R_BAD_FIELD : SS_R_OK;
+}
+
+uint32_t fw_drive_info_check(const struct fw_req *rq, uint32_t *cap)
+{
+	return fixed_reply_check(rq, cap, sizeof(struct ss_drive_info));
+}
+
+uint32_t fw_drive_fsstat_check(const struct fw_req *rq, uint32_t *cap)
+{
+	return fixed_reply_check(rq, cap, sizeof(struct ss_wire_fsstat));
+}
+
+uint32_t fw_drive_counters_check(const struct fw_req *rq, uint32_t *cap)
+{
+	return fixed_reply_check(rq, cap, sizeof(struct ss_wire_counters));
+}
+
+/* FLUSH, OPEN_SESSION, CLOSE_SESSION: header fields only, no reply payload. */
+uint32_t fw_no_payload_check(const struct fw_req *rq, uint32_t *cap)
+{
+	return fixed_reply_check(rq, cap, 0);
 }
 
 static void put_string(uint8_t *dst, const char *src, uint32_t max)
@@ -34,8 +42,9 @@ static void put_string(uint8_t *dst, const char *src, uint32_t max)
 	ss_memcpy(dst, src, n);
 }
 
-static void drive_info(struct ss_fw *fw, uint8_t *p)
+void fw_drive_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
+	uint8_t *p = rep->payload;
 	const struct ss_geometry *g = &fw->hal->geo;
 
 	ss_put_le32(p + offsetof(struct ss_drive_info, proto_version), SS_PROTO_VERSION);
@@ -50,10 +59,12 @@ static void drive_info(struct ss_fw *fw, uint8_t *p)
 	put_string(p + offsetof(struct ss_drive_info, serial), fw->hal->serial, 20);
 	put_string(p + offsetof(struct ss_drive_info, firmware_rev), fw->hal->firmware_rev, 8);
 	ss_put_le32(p + offsetof(struct ss_drive_info, reserved), 0);
+	rep->payload_len = sizeof(struct ss_drive_info);
 }
 
-static void fsstat(struct ss_fw *fw, uint8_t *p)
+void fw_drive_fsstat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
+	uint8_t *p = rep->payload;
 	struct ss_os_stats st;
 	uint32_t hidden = fw->record_oid != SS_OID_NONE;
 
@@ -66,10 +77,12 @@ static void fsstat(struct ss_fw *fw, uint8_t *p)
 		    st.max_objects >= hidden ? st.max_objects - hidden : 0);
 	ss_put_le32(p + offsetof(struct ss_wire_fsstat, page_size), fw->page_size);
 	ss_put_le32(p + offsetof(struct ss_wire_fsstat, reserved), 0);
+	rep->payload_len = sizeof(struct ss_wire_fsstat);
 }
 
-static void counters(struct ss_fw *fw, uint8_t *p)
+void fw_drive_counters(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
+	uint8_t *p = rep->payload;
 	struct ss_ftl_stats st;
 
 	ss_ftl_get_stats(fw->ftl, &st);
@@ -87,33 +100,17 @@ static void counters(struct ss_fw *fw, uint8_t *p)
 	ss_put_le32(p + offsetof(struct ss_wire_counters, write_amplification_milli),
 		    ss_ftl_write_amplification_milli(fw->ftl));
 	ss_put_le64(p + offsetof(struct ss_wire_counters, power_on_ns), ss_hal_now_ns(fw->hal));
+	rep->payload_len = sizeof(struct ss_wire_counters);
 }
 
-void fw_drive_exec(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_drive_flush(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	int rc;
 
-	rep->payload_len = reply_size(rq->opcode);
-	switch (rq->opcode) {
-	case SS_OP_DRIVE_INFO:
-		drive_info(fw, rep->payload);
-		break;
-	case SS_OP_FSSTAT:
-		fsstat(fw, rep->payload);
-		break;
-	case SS_OP_COUNTERS:
-		counters(fw, rep->payload);
-		break;
-	case SS_OP_FLUSH:
-		/* The lifetime record lagging behind is no reason to fail the host's flush. */
-		(void)fw_record_store(fw, false);
-		rc = ss_os_flush(fw->os);
-		if (rc) {
-			fw_rep_error(rep, rc, 0);
-		}
-		break;
-	default:
-		fw_rep_error(rep, -SS_EINVAL, SS_R_BAD_OPCODE);
-		break;
+	/* The lifetime record lagging behind is no reason to fail the host's flush. */
+	(void)fw_record_store(fw, false);
+	rc = ss_os_flush(fw->os);
+	if (rc) {
+		fw_rep_error(rep, rc, 0);
 	}
 }

@@ -1,7 +1,7 @@
 /*
  * Bringing the drive up and down: the DRAM split among the layers, format, mount,
- * shutdown, idle work, and the firmware's lifetime record (SMART counters that outlive a
- * power cycle).
+ * shutdown and idle work. The lifetime record that each power cycle updates is
+ * cmd_life.c's.
  *
  * DRAM, in arena order: the command layer (its state, reply slots and reply heap, a page
  * buffer), the FTL (ss_ftl_dram_needed), the ISP engine (ss_isp_dram_needed), and all the
@@ -12,7 +12,6 @@
 #include "cmd_internal.h"
 
 #define REGION_ALIGN 64u
-#define HOUR_NS 3600000000000ull
 
 struct regions {
 	void *ftl, *isp, *os;
@@ -114,136 +113,6 @@ static int bring_up(struct ss_fw *fw, const struct regions *r)
 	return 0;
 }
 
-/* ---- lifetime record ------------------------------------------------------------------ */
-
-void fw_life_sync(struct ss_fw *fw)
-{
-	struct ss_ftl_stats st;
-
-	ss_ftl_get_stats(fw->ftl, &st);
-	fw->life.power_on_ns = fw_power_on_ns(fw);
-	fw->life.nand_writes = fw->base_nand_writes +
-			       (st.nand_page_writes >= fw->mount_nand_writes ?
-				st.nand_page_writes - fw->mount_nand_writes : 0);
-}
-
-static void take_base(struct ss_fw *fw)
-{
-	struct ss_ftl_stats st;
-
-	ss_ftl_get_stats(fw->ftl, &st);
-	fw->mount_now_ns = ss_hal_now_ns(fw->hal);
-	fw->mount_nand_writes = st.nand_page_writes;
-	fw->base_power_on_ns = fw->life.power_on_ns;
-	fw->base_nand_writes = fw->life.nand_writes;
-}
-
-static void encode(const struct fw_lifetime *l, uint8_t *b)
-{
-	ss_memset(b, 0, FW_RECORD_SIZE);
-	ss_put_le32(b + 0, FW_RECORD_MAGIC);
-	ss_put_le32(b + 4, FW_RECORD_VERSION);
-	ss_put_le64(b + 8, l->mounts);
-	ss_put_le64(b + 16, l->unsafe_shutdowns);
-	ss_put_le64(b + 24, l->lbas_written);
-	ss_put_le64(b + 32, l->lbas_read);
-	ss_put_le64(b + 40, l->power_on_ns);
-	ss_put_le64(b + 48, l->nand_writes);
-	ss_put_le32(b + 56, (l->smart_disabled ? 1u : 0u) | (l->clean ? 2u : 0u));
-	ss_put_le32(b + 60, ss_crc32c(0, b, 60));
-}
-
-static bool decode(const uint8_t *b, struct fw_lifetime *l)
-{
-	uint32_t flags;
-
-	if (ss_get_le32(b) != FW_RECORD_MAGIC || ss_get_le32(b + 4) != FW_RECORD_VERSION ||
-	    ss_get_le32(b + 60) != ss_crc32c(0, b, 60)) {
-		return false;
-	}
-	l->mounts = ss_get_le64(b + 8);
-	l->unsafe_shutdowns = ss_get_le64(b + 16);
-	l->lbas_written = ss_get_le64(b + 24);
-	l->lbas_read = ss_get_le64(b + 32);
-	l->power_on_ns = ss_get_le64(b + 40);
-	l->nand_writes = ss_get_le64(b + 48);
-	flags = ss_get_le32(b + 56);
-	l->smart_disabled = flags & 1u;
-	l->clean = (flags >> 1) & 1u;
-	return true;
-}
-
-/* Worth a write: a counter moved, or power-on time crossed an hour (SMART's unit). The
- * NAND-write count rides along, or every record write would call for the next. */
-static bool record_dirty(const struct fw_lifetime *a, const struct fw_lifetime *b)
-{
-	return a->mounts != b->mounts || a->unsafe_shutdowns != b->unsafe_shutdowns ||
-	       a->lbas_written != b->lbas_written || a->lbas_read != b->lbas_read ||
-	       a->smart_disabled != b->smart_disabled || a->clean != b->clean ||
-	       a->power_on_ns / HOUR_NS != b->power_on_ns / HOUR_NS;
-}
-
-/** Write the lifetime record when it changed (always with force); not flushed here. */
-int fw_record_store(struct ss_fw *fw, bool force)
-{
-	uint8_t b[FW_RECORD_SIZE];
-	int rc;
-
-	fw_life_sync(fw);
-	if (!force && !record_dirty(&fw->life, &fw->persisted)) {
-		return 0;
-	}
-	if (fw->record_oid == SS_OID_NONE) {
-		rc = ss_os_create(fw->os, SS_OID_ROOT, FW_RECORD_NAME, FW_RECORD_NAME_LEN, SS_OBJ_FILE,
-				  0, 0, &fw->record_oid);
-		if (rc) {
-			fw->record_oid = SS_OID_NONE;
-			return rc;
-		}
-	}
-	encode(&fw->life, b);
-	rc = ss_os_write(fw->os, fw->record_oid, 0, b, FW_RECORD_SIZE, 0, 0);
-	if (rc == 0) {
-		fw->persisted = fw->life;
-	}
-	return rc;
-}
-
-static void record_load(struct ss_fw *fw)
-{
-	uint8_t b[FW_RECORD_SIZE];
-	uint32_t n = 0;
-	ss_oid_t oid;
-
-	ss_memset(&fw->life, 0, sizeof(fw->life));
-	fw->life.clean = 1;   /* a drive without a record has never run: nothing was lost */
-	fw->record_oid = SS_OID_NONE;
-	if (ss_os_lookup(fw->os, SS_OID_ROOT, FW_RECORD_NAME, FW_RECORD_NAME_LEN, &oid)) {
-		return;
-	}
-	fw->record_oid = oid;
-	if (ss_os_read(fw->os, oid, 0, b, FW_RECORD_SIZE, &n) || n != FW_RECORD_SIZE) {
-		return;
-	}
-	(void)decode(b, &fw->life);
-}
-
-/* A new power cycle: count it, and note whether the last one ended cleanly. */
-static void power_cycle(struct ss_fw *fw)
-{
-	take_base(fw);
-	fw->life.mounts++;
-	if (!fw->life.clean) {
-		fw->life.unsafe_shutdowns++;
-	}
-	fw->life.clean = 0;
-	ss_memset(&fw->persisted, 0, sizeof(fw->persisted));
-	if (fw_record_store(fw, true) == 0) {
-		(void)ss_os_flush(fw->os);
-	}
-	fw->state = FW_UP;
-}
-
 /* ---- entry points --------------------------------------------------------------------- */
 
 int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p)
@@ -280,8 +149,9 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 	if (rc) {
 		return rc;
 	}
-	record_load(fw);
-	power_cycle(fw);
+	fw_life_load(fw);
+	fw_life_power_cycle(fw);
+	fw->state = FW_UP;
 	/* the format's own programs are part of the drive's life */
 	fw->mount_nand_writes = 0;
 	*out = fw;
@@ -312,8 +182,9 @@ int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal)
 	if (rc) {
 		return rc;
 	}
-	record_load(fw);
-	power_cycle(fw);
+	fw_life_load(fw);
+	fw_life_power_cycle(fw);
+	fw->state = FW_UP;
 	*out = fw;
 	return 0;
 }

@@ -144,14 +144,38 @@ struct ss_fw {
 	uint64_t base_nand_writes;
 };
 
-/* ATA results */
-void fw_ok(struct ss_ata_result *res);
-void fw_abort(struct ss_ata_result *res, uint32_t reason);
-void fw_fail(struct ss_ata_result *res, uint8_t error, uint32_t reason);
+/* ATA results: every handler answers with these (the reason goes in LBA[15:0]). */
+static inline void fw_ok(struct ss_ata_result *res)
+{
+	res->status = SS_ATA_STATUS_DRDY;
+	res->error = 0;
+	res->count = 0;
+	res->lba = 0;
+}
 
-/* cmd_fw.c: lifetime record */
+static inline void fw_fail(struct ss_ata_result *res, uint8_t error, uint32_t reason)
+{
+	res->status = SS_ATA_STATUS_DRDY | SS_ATA_STATUS_ERR;
+	res->error = error;
+	res->count = 0;
+	res->lba = reason;
+}
+
+static inline void fw_abort(struct ss_ata_result *res, uint32_t reason)
+{
+	fw_fail(res, SS_ATA_ERROR_ABRT, reason);
+}
+
+/* cmd_life.c: the lifetime record and power-on time */
+uint64_t fw_power_on_ns(struct ss_fw *fw);
+/* Bring fw->life's power-on time and NAND writes up to now. */
 void fw_life_sync(struct ss_fw *fw);
+/* Write the lifetime record when it changed (always with force); not flushed here. */
 int fw_record_store(struct ss_fw *fw, bool force);
+/* At mount: read the record (a fresh drive has none). */
+void fw_life_load(struct ss_fw *fw);
+/* A new power cycle: count it, note whether the last one ended cleanly, store. */
+void fw_life_power_cycle(struct ss_fw *fw);
 
 /* cmd_block.c: standard read/write/trim/flush */
 void fw_block_read(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t lba,
@@ -179,7 +203,6 @@ void fw_ata_string(uint8_t *dst, const char *src, uint32_t bytes);
 /* cmd_smart.c */
 void fw_smart(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8_t *data, uint32_t len,
 	      struct ss_ata_result *res);
-uint64_t fw_power_on_ns(struct ss_fw *fw);
 
 /* cmd_object.c: SEND / RECV */
 void fw_obj_send(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8_t *data,
@@ -221,6 +244,7 @@ struct fw_rep {
 	uint8_t *payload;     /* cap bytes reserved in the heap */
 	uint32_t cap;
 	uint32_t payload_len;
+	struct fw_reply *slot; /* the slot this reply goes into */
 };
 
 /* cmd_path.c */
@@ -235,14 +259,76 @@ uint32_t fw_reason(int err);
 void fw_rep_error(struct fw_rep *rep, int err, uint32_t reason);
 void fw_rep_create_error(struct ss_fw *fw, struct fw_rep *rep, int rc);
 
-/* cmd_ns.c: namespace and object data; cmd_isp.c: in-storage processing; cmd_drive.c */
-uint32_t fw_ns_check(const struct fw_req *rq, uint32_t *cap);
-void fw_ns_exec(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
-uint32_t fw_isp_check(const struct fw_req *rq, uint32_t *cap);
-void fw_isp_exec(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+/*
+ * cmd_ops.c: the opcode table, one entry per opcode. `check` validates a request before
+ * anything is stored (\return SS_R_OK or the reason to refuse the SEND) and sets *cap, the
+ * reply payload to reserve (0 on entry); `exec` answers it into rep.
+ */
+typedef uint32_t (*fw_check_fn)(const struct fw_req *rq, uint32_t *cap);
+typedef void (*fw_exec_fn)(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+
+struct fw_op {
+	uint16_t opcode;
+	const char *name;        /* as in ss_proto.h and PROTOCOL.md */
+	uint32_t allowed_flags;  /* any other flag bit is refused (BAD_FIELD) */
+	bool sessionless;        /* may come with session 0 */
+	bool mutates;            /* may change object data (drops the read-ahead buffer) */
+	fw_check_fn check;
+	fw_exec_fn exec;
+};
+
+extern const struct fw_op fw_ops[];
+extern const uint32_t fw_ops_count;
+/** \return the opcode's entry, or NULL for an unknown opcode. */
+const struct fw_op *fw_op_find(uint16_t opcode);
+
+/* The checks and handlers the table names. */
+uint32_t fw_no_payload_check(const struct fw_req *rq, uint32_t *cap);
+void fw_op_open_session(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_op_close_session(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+
+/* cmd_drive.c: whole-drive opcodes */
+uint32_t fw_drive_info_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_drive_fsstat_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_drive_counters_check(const struct fw_req *rq, uint32_t *cap);
+void fw_drive_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_drive_flush(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_drive_fsstat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_drive_counters(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+
+/* cmd_ns.c: namespace and object data */
+uint32_t fw_ns_lookup_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ns_create_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ns_write_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ns_read_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ns_oid_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ns_remove_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ns_rename_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ns_stat_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ns_list_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ns_extents_check(const struct fw_req *rq, uint32_t *cap);
+void fw_ns_lookup(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ns_create(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ns_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ns_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ns_truncate(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ns_remove(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ns_rename(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ns_stat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ns_list(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ns_set_times(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ns_extents(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+
+/* cmd_isp.c: in-storage processing */
+uint32_t fw_isp_create_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_isp_execute_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_isp_read_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_isp_destroy_check(const struct fw_req *rq, uint32_t *cap);
+void fw_isp_create(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_isp_execute(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_isp_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_isp_destroy(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_forget_all(struct ss_fw *fw);
-uint32_t fw_drive_check(const struct fw_req *rq, uint32_t *cap);
-void fw_drive_exec(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 
 /* Little-endian stores of wire structures */
 void fw_put_stat(uint8_t *p, const struct ss_obj_stat *st);

@@ -67,57 +67,58 @@ static bool layout_ok(const struct ss_layout *l)
 	return true;
 }
 
-uint32_t fw_isp_check(const struct fw_req *rq, uint32_t *cap)
+uint32_t fw_isp_create_check(const struct fw_req *rq, uint32_t *cap)
 {
-	*cap = 0;
-	switch (rq->opcode) {
-	case SS_OP_CREATE_OBJECT: {
-		struct ss_layout l;
+	struct ss_layout l;
 
-		if (rq->flags & SS_CREATE_OBJ_OUTPUT) {
-			return fw_path_check(rq->payload, rq->payload_len);
-		}
-		if (rq->flags & (SS_CREATE_EXCL | SS_CREATE_PARENTS)) {
-			return SS_R_BAD_FIELD;
-		}
-		if (rq->payload_len < CT_SIZE ||
-		    ss_get_le32(rq->payload + FIELD_OFF(params_len)) != rq->payload_len - CT_SIZE) {
-			return SS_R_BAD_LENGTH;
-		}
-		if (ss_get_le32(rq->payload + FIELD_OFF(reserved))) {
-			return SS_R_BAD_FIELD;
-		}
-		decode_layout(rq->payload + LAYOUT_OFF, &l);
-		return layout_none(&l) || layout_ok(&l) ? SS_R_OK : SS_R_BAD_LAYOUT;
+	if (rq->flags & SS_CREATE_OBJ_OUTPUT) {
+		return fw_path_check(rq->payload, rq->payload_len);
 	}
-	case SS_OP_EXECUTE_OBJECT: {
-		uint32_t n = rq->payload_len / INPUT_SIZE;
+	if (rq->flags & (SS_CREATE_EXCL | SS_CREATE_PARENTS)) {
+		return SS_R_BAD_FIELD;
+	}
+	if (rq->payload_len < CT_SIZE ||
+	    ss_get_le32(rq->payload + FIELD_OFF(params_len)) != rq->payload_len - CT_SIZE) {
+		return SS_R_BAD_LENGTH;
+	}
+	if (ss_get_le32(rq->payload + FIELD_OFF(reserved))) {
+		return SS_R_BAD_FIELD;
+	}
+	decode_layout(rq->payload + LAYOUT_OFF, &l);
+	return layout_none(&l) || layout_ok(&l) ? SS_R_OK : SS_R_BAD_LAYOUT;
+}
 
-		/* Any offset and length go: execute() clamps each range to its object. */
-		if (rq->payload_len % INPUT_SIZE || n == 0 || n > SS_ISP_MAX_INPUTS) {
-			return SS_R_BAD_LENGTH;
-		}
-		return rq->oid > UINT32_MAX ? SS_R_NO_SUCH_OBJECT : SS_R_OK;
+uint32_t fw_isp_execute_check(const struct fw_req *rq, uint32_t *cap)
+{
+	uint32_t n = rq->payload_len / INPUT_SIZE;
+
+	/* Any offset and length go: execute() clamps each range to its object. */
+	if (rq->payload_len % INPUT_SIZE || n == 0 || n > SS_ISP_MAX_INPUTS) {
+		return SS_R_BAD_LENGTH;
 	}
-	case SS_OP_READ_OBJECT:
-		if (rq->payload_len) {
-			return SS_R_BAD_LENGTH;
-		}
-		if (rq->reply_max < PROGRESS_SIZE || rq->length > rq->reply_max - PROGRESS_SIZE ||
-		    rq->length > SS_PKT_MAX_PAYLOAD - PROGRESS_SIZE ||
-		    rq->offset + rq->length < rq->offset) {
-			return SS_R_BAD_FIELD;
-		}
-		*cap = PROGRESS_SIZE + (uint32_t)rq->length;
-		return rq->oid > UINT32_MAX ? SS_R_NO_SUCH_OBJECT : SS_R_OK;
-	case SS_OP_DESTROY_OBJECT:
-		if (rq->payload_len) {
-			return SS_R_BAD_LENGTH;
-		}
-		return rq->oid > UINT32_MAX ? SS_R_NO_SUCH_OBJECT : SS_R_OK;
-	default:
-		return SS_R_BAD_OPCODE;
+	return rq->oid > UINT32_MAX ? SS_R_NO_SUCH_OBJECT : SS_R_OK;
+}
+
+uint32_t fw_isp_read_check(const struct fw_req *rq, uint32_t *cap)
+{
+	if (rq->payload_len) {
+		return SS_R_BAD_LENGTH;
 	}
+	if (rq->reply_max < PROGRESS_SIZE || rq->length > rq->reply_max - PROGRESS_SIZE ||
+	    rq->length > SS_PKT_MAX_PAYLOAD - PROGRESS_SIZE ||
+	    rq->offset + rq->length < rq->offset) {
+		return SS_R_BAD_FIELD;
+	}
+	*cap = PROGRESS_SIZE + (uint32_t)rq->length;
+	return rq->oid > UINT32_MAX ? SS_R_NO_SUCH_OBJECT : SS_R_OK;
+}
+
+uint32_t fw_isp_destroy_check(const struct fw_req *rq, uint32_t *cap)
+{
+	if (rq->payload_len) {
+		return SS_R_BAD_LENGTH;
+	}
+	return rq->oid > UINT32_MAX ? SS_R_NO_SUCH_OBJECT : SS_R_OK;
 }
 
 static struct fw_instance *instance_find(struct ss_fw *fw, uint64_t id)
@@ -234,7 +235,7 @@ static void create_instance(struct ss_fw *fw, const struct fw_req *rq, struct fw
 	rep->value[0] = instance;
 }
 
-static void execute(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_isp_execute(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	struct ss_isp_input *in = fw->inputs;
 	uint32_t n = rq->payload_len / INPUT_SIZE;
@@ -311,7 +312,7 @@ static void put_progress(uint8_t *p, const struct ss_isp_progress *pr)
 }
 
 /* Progress, then output bytes when asked for. Runs no tasklet work: ss_fw_idle does. */
-static void read_object(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_isp_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	struct fw_instance *inst = instance_find(fw, rq->oid);
 	struct ss_isp_progress pr;
@@ -350,7 +351,7 @@ static void read_object(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep
 	}
 }
 
-static void destroy(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_isp_destroy(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	struct fw_instance *inst = instance_find(fw, rq->oid);
 	int rc;
@@ -368,27 +369,11 @@ static void destroy(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 	rep->value[0] = rq->oid;
 }
 
-void fw_isp_exec(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_isp_create(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
-	switch (rq->opcode) {
-	case SS_OP_CREATE_OBJECT:
-		if (rq->flags & SS_CREATE_OBJ_OUTPUT) {
-			create_output(fw, rq, rep);
-		} else {
-			create_instance(fw, rq, rep);
-		}
-		break;
-	case SS_OP_EXECUTE_OBJECT:
-		execute(fw, rq, rep);
-		break;
-	case SS_OP_READ_OBJECT:
-		read_object(fw, rq, rep);
-		break;
-	case SS_OP_DESTROY_OBJECT:
-		destroy(fw, rq, rep);
-		break;
-	default:
-		fw_rep_error(rep, -SS_EINVAL, SS_R_BAD_OPCODE);
-		break;
+	if (rq->flags & SS_CREATE_OBJ_OUTPUT) {
+		create_output(fw, rq, rep);
+	} else {
+		create_instance(fw, rq, rep);
 	}
 }

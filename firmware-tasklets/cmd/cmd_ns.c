@@ -62,98 +62,130 @@ static bool has_path(const struct fw_req *rq)
 	return rq->payload_len > 0;
 }
 
-uint32_t fw_ns_check(const struct fw_req *rq, uint32_t *cap)
+/* A path in the payload, or no payload and an oid. */
+static uint32_t path_or_oid(const struct fw_req *rq)
 {
-	uint32_t r;
-
-	*cap = 0;
-	switch (rq->opcode) {
-	case SS_OP_LOOKUP:
-	case SS_OP_CREATE:
-	case SS_OP_REMOVE:
-		r = fw_path_check(rq->payload, rq->payload_len);
-		if (r) {
-			return r;
-		}
-		if (rq->opcode == SS_OP_CREATE &&
-		    (rq->offset < SS_OBJ_FILE || rq->offset > SS_OBJ_OUTPUT)) {
-			return SS_R_BAD_FIELD;
-		}
-		if (rq->opcode == SS_OP_LOOKUP) {
-			if (rq->reply_max < WIRE_STAT_SIZE) {
-				return SS_R_BAD_FIELD;
-			}
-			*cap = WIRE_STAT_SIZE;
-		}
-		return SS_R_OK;
-	case SS_OP_STAT:
-	case SS_OP_LIST:
-		if (has_path(rq)) {
-			r = fw_path_check(rq->payload, rq->payload_len);
-			if (r) {
-				return r;
-			}
-		} else if (rq->oid == SS_OID_NONE) {
-			return SS_R_BAD_PATH;
-		}
-		if (rq->opcode == SS_OP_STAT) {
-			if (rq->reply_max < WIRE_STAT_SIZE) {
-				return SS_R_BAD_FIELD;
-			}
-			*cap = WIRE_STAT_SIZE;
-		} else {
-			if (rq->reply_max < WIRE_DIRENT_SIZE) {
-				return SS_R_BAD_FIELD;
-			}
-			*cap = SS_MIN(rq->reply_max / WIRE_DIRENT_SIZE, FW_LIST_MAX) * WIRE_DIRENT_SIZE;
-		}
-		return SS_R_OK;
-	case SS_OP_RENAME: {
-		uint32_t i = 0;
-
-		while (i < rq->payload_len && rq->payload[i] != 0) {
-			i++;
-		}
-		if (i == rq->payload_len) {
-			return SS_R_BAD_PATH;
-		}
-		r = fw_path_check(rq->payload, i);
-		return r ? r : fw_path_check(rq->payload + i + 1, rq->payload_len - i - 1);
+	if (has_path(rq)) {
+		return fw_path_check(rq->payload, rq->payload_len);
 	}
-	case SS_OP_WRITE:
-		if (rq->oid == SS_OID_NONE || rq->offset + rq->payload_len < rq->offset) {
-			return SS_R_BAD_FIELD;
-		}
-		return SS_R_OK;
-	case SS_OP_READ:
-		if (rq->oid == SS_OID_NONE || rq->payload_len || rq->length > rq->reply_max ||
-		    rq->length > SS_PKT_MAX_PAYLOAD || rq->offset + rq->length < rq->offset) {
-			return rq->payload_len ? SS_R_BAD_LENGTH : SS_R_BAD_FIELD;
-		}
-		*cap = (uint32_t)rq->length;
-		return SS_R_OK;
-	case SS_OP_TRUNCATE:
-	case SS_OP_SET_TIMES:
-		if (rq->payload_len) {
-			return SS_R_BAD_LENGTH;
-		}
-		return rq->oid == SS_OID_NONE ? SS_R_BAD_FIELD : SS_R_OK;
-	case SS_OP_EXTENTS:
-		if (rq->payload_len) {
-			return SS_R_BAD_LENGTH;
-		}
-		if (rq->oid == SS_OID_NONE || rq->reply_max < WIRE_EXTENT_SIZE ||
-		    rq->offset + rq->length < rq->offset) {
-			return SS_R_BAD_FIELD;
-		}
-		*cap = SS_MIN(rq->reply_max / WIRE_EXTENT_SIZE, FW_EXTENTS_MAX) * WIRE_EXTENT_SIZE;
-		return SS_R_OK;
-	default:
-		return SS_R_BAD_OPCODE;
-	}
+	return rq->oid == SS_OID_NONE ? SS_R_BAD_PATH : SS_R_OK;
 }
 
-static void do_lookup(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+uint32_t fw_ns_lookup_check(const struct fw_req *rq, uint32_t *cap)
+{
+	uint32_t r = fw_path_check(rq->payload, rq->payload_len);
+
+	if (r) {
+		return r;
+	}
+	if (rq->reply_max < WIRE_STAT_SIZE) {
+		return SS_R_BAD_FIELD;
+	}
+	*cap = WIRE_STAT_SIZE;
+	return SS_R_OK;
+}
+
+uint32_t fw_ns_create_check(const struct fw_req *rq, uint32_t *cap)
+{
+	uint32_t r = fw_path_check(rq->payload, rq->payload_len);
+
+	if (r) {
+		return r;
+	}
+	if (rq->offset < SS_OBJ_FILE || rq->offset > SS_OBJ_OUTPUT) {
+		return SS_R_BAD_FIELD;
+	}
+	return SS_R_OK;
+}
+
+uint32_t fw_ns_remove_check(const struct fw_req *rq, uint32_t *cap)
+{
+	return fw_path_check(rq->payload, rq->payload_len);
+}
+
+uint32_t fw_ns_stat_check(const struct fw_req *rq, uint32_t *cap)
+{
+	uint32_t r = path_or_oid(rq);
+
+	if (r) {
+		return r;
+	}
+	if (rq->reply_max < WIRE_STAT_SIZE) {
+		return SS_R_BAD_FIELD;
+	}
+	*cap = WIRE_STAT_SIZE;
+	return SS_R_OK;
+}
+
+uint32_t fw_ns_list_check(const struct fw_req *rq, uint32_t *cap)
+{
+	uint32_t r = path_or_oid(rq);
+
+	if (r) {
+		return r;
+	}
+	if (rq->reply_max < WIRE_DIRENT_SIZE) {
+		return SS_R_BAD_FIELD;
+	}
+	*cap = SS_MIN(rq->reply_max / WIRE_DIRENT_SIZE, FW_LIST_MAX) * WIRE_DIRENT_SIZE;
+	return SS_R_OK;
+}
+
+uint32_t fw_ns_rename_check(const struct fw_req *rq, uint32_t *cap)
+{
+	uint32_t i = 0, r;
+
+	while (i < rq->payload_len && rq->payload[i] != 0) {
+		i++;
+	}
+	if (i == rq->payload_len) {
+		return SS_R_BAD_PATH;
+	}
+	r = fw_path_check(rq->payload, i);
+	return r ? r : fw_path_check(rq->payload + i + 1, rq->payload_len - i - 1);
+}
+
+uint32_t fw_ns_write_check(const struct fw_req *rq, uint32_t *cap)
+{
+	if (rq->oid == SS_OID_NONE || rq->offset + rq->payload_len < rq->offset) {
+		return SS_R_BAD_FIELD;
+	}
+	return SS_R_OK;
+}
+
+uint32_t fw_ns_read_check(const struct fw_req *rq, uint32_t *cap)
+{
+	if (rq->oid == SS_OID_NONE || rq->payload_len || rq->length > rq->reply_max ||
+	    rq->length > SS_PKT_MAX_PAYLOAD || rq->offset + rq->length < rq->offset) {
+		return rq->payload_len ? SS_R_BAD_LENGTH : SS_R_BAD_FIELD;
+	}
+	*cap = (uint32_t)rq->length;
+	return SS_R_OK;
+}
+
+/* TRUNCATE and SET_TIMES: an oid and header fields only. */
+uint32_t fw_ns_oid_check(const struct fw_req *rq, uint32_t *cap)
+{
+	if (rq->payload_len) {
+		return SS_R_BAD_LENGTH;
+	}
+	return rq->oid == SS_OID_NONE ? SS_R_BAD_FIELD : SS_R_OK;
+}
+
+uint32_t fw_ns_extents_check(const struct fw_req *rq, uint32_t *cap)
+{
+	if (rq->payload_len) {
+		return SS_R_BAD_LENGTH;
+	}
+	if (rq->oid == SS_OID_NONE || rq->reply_max < WIRE_EXTENT_SIZE ||
+	    rq->offset + rq->length < rq->offset) {
+		return SS_R_BAD_FIELD;
+	}
+	*cap = SS_MIN(rq->reply_max / WIRE_EXTENT_SIZE, FW_EXTENTS_MAX) * WIRE_EXTENT_SIZE;
+	return SS_R_OK;
+}
+
+void fw_ns_lookup(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	ss_oid_t oid;
 	int rc = fw_path_resolve(fw, rq->payload, rq->payload_len, &oid);
@@ -172,7 +204,7 @@ static void do_lookup(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *
 	rep->value[2] = fw->st.type;
 }
 
-static void do_create(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_ns_create(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	const uint8_t *name;
 	uint32_t name_len;
@@ -202,7 +234,7 @@ static void do_create(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *
 	rep->value[0] = oid;
 }
 
-static void do_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_ns_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	int rc;
 
@@ -220,7 +252,7 @@ static void do_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *r
 	rep->value[0] = rq->payload_len;
 }
 
-static void do_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_ns_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	uint32_t nread = 0;
 	int rc;
@@ -244,7 +276,7 @@ static void do_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 	rep->value[0] = nread;
 }
 
-static void do_truncate(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_ns_truncate(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	int rc = fw_oid_hidden(fw, rq->oid) ? -SS_ENOENT :
 		 ss_os_truncate(fw->os, rq->oid, rq->length, rq->now_ns);
@@ -290,7 +322,7 @@ static int remove_tree(struct ss_fw *fw, ss_oid_t top)
 	}
 }
 
-static void do_remove(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_ns_remove(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	ss_oid_t oid;
 	int rc;
@@ -317,7 +349,7 @@ static bool path_below(const uint8_t *dst, uint32_t dst_len, const uint8_t *src,
 	return dst_len > src_len && dst[src_len] == '/' && ss_memcmp(dst, src, src_len) == 0;
 }
 
-static void do_rename(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_ns_rename(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	uint32_t src_len = 0;
 	const uint8_t *dst, *name;
@@ -363,7 +395,7 @@ static int target_oid(struct ss_fw *fw, const struct fw_req *rq, ss_oid_t *oid)
 	return 0;
 }
 
-static void do_stat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_ns_stat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	ss_oid_t oid;
 	int rc = target_oid(fw, rq, &oid);
@@ -382,7 +414,7 @@ static void do_stat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 	rep->value[2] = fw->st.type;
 }
 
-static void do_list(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_ns_list(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	uint32_t max = rep->cap / WIRE_DIRENT_SIZE;
 	uint64_t cursor = rq->offset;
@@ -428,7 +460,7 @@ static void do_list(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 	rep->value[1] = n;
 }
 
-static void do_set_times(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_ns_set_times(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	uint64_t mtime = rq->offset, atime = rq->length;
 	int rc = stat_visible(fw, rq->oid, &fw->st);
@@ -442,7 +474,7 @@ static void do_set_times(struct ss_fw *fw, const struct fw_req *rq, struct fw_re
 	}
 }
 
-static void do_extents(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+void fw_ns_extents(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	uint32_t max = rep->cap / WIRE_EXTENT_SIZE;
 	uint32_t spp = fw->sectors_per_page;
@@ -472,46 +504,4 @@ static void do_extents(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep 
 	}
 	rep->payload_len = n * WIRE_EXTENT_SIZE;
 	rep->value[0] = n;
-}
-
-void fw_ns_exec(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
-{
-	switch (rq->opcode) {
-	case SS_OP_LOOKUP:
-		do_lookup(fw, rq, rep);
-		break;
-	case SS_OP_CREATE:
-		do_create(fw, rq, rep);
-		break;
-	case SS_OP_WRITE:
-		do_write(fw, rq, rep);
-		break;
-	case SS_OP_READ:
-		do_read(fw, rq, rep);
-		break;
-	case SS_OP_TRUNCATE:
-		do_truncate(fw, rq, rep);
-		break;
-	case SS_OP_REMOVE:
-		do_remove(fw, rq, rep);
-		break;
-	case SS_OP_RENAME:
-		do_rename(fw, rq, rep);
-		break;
-	case SS_OP_STAT:
-		do_stat(fw, rq, rep);
-		break;
-	case SS_OP_LIST:
-		do_list(fw, rq, rep);
-		break;
-	case SS_OP_SET_TIMES:
-		do_set_times(fw, rq, rep);
-		break;
-	case SS_OP_EXTENTS:
-		do_extents(fw, rq, rep);
-		break;
-	default:
-		fw_rep_error(rep, -SS_EINVAL, SS_R_BAD_OPCODE);
-		break;
-	}
 }

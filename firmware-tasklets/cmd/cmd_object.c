@@ -13,65 +13,6 @@ static uint32_t transfer_sectors(const struct ss_ata_taskfile *tf)
 	return tf->count ? tf->count : 65536u;
 }
 
-static uint32_t allowed_flags(uint16_t opcode)
-{
-	switch (opcode) {
-	case SS_OP_CREATE:
-		return SS_CREATE_EXCL | SS_CREATE_PARENTS;
-	case SS_OP_WRITE:
-		return SS_WRITE_FUA;
-	case SS_OP_REMOVE:
-		return SS_REMOVE_RECURSIVE;
-	case SS_OP_RENAME:
-		return SS_RENAME_NOREPLACE;
-	case SS_OP_CREATE_OBJECT:
-		return SS_CREATE_OBJ_OUTPUT | SS_CREATE_EXCL | SS_CREATE_PARENTS;
-	default:
-		return 0;
-	}
-}
-
-/* \return the opcode-specific verdict on the fields, and the reply payload to reserve. */
-static uint32_t check_request(const struct fw_req *rq, uint32_t *cap)
-{
-	*cap = 0;
-	switch (rq->opcode) {
-	case SS_OP_OPEN_SESSION:
-	case SS_OP_CLOSE_SESSION:
-		return rq->payload_len ? SS_R_BAD_LENGTH : SS_R_OK;
-	case SS_OP_DRIVE_INFO:
-	case SS_OP_FLUSH:
-	case SS_OP_FSSTAT:
-	case SS_OP_COUNTERS:
-		return fw_drive_check(rq, cap);
-	case SS_OP_LOOKUP:
-	case SS_OP_CREATE:
-	case SS_OP_WRITE:
-	case SS_OP_READ:
-	case SS_OP_TRUNCATE:
-	case SS_OP_REMOVE:
-	case SS_OP_RENAME:
-	case SS_OP_STAT:
-	case SS_OP_LIST:
-	case SS_OP_SET_TIMES:
-	case SS_OP_EXTENTS:
-		return fw_ns_check(rq, cap);
-	case SS_OP_CREATE_OBJECT:
-	case SS_OP_EXECUTE_OBJECT:
-	case SS_OP_READ_OBJECT:
-	case SS_OP_DESTROY_OBJECT:
-		return fw_isp_check(rq, cap);
-	default:
-		return SS_R_BAD_OPCODE;
-	}
-}
-
-/* Commands a host process sends before it has a session. */
-static bool sessionless(uint16_t opcode)
-{
-	return opcode == SS_OP_OPEN_SESSION || opcode == SS_OP_DRIVE_INFO;
-}
-
 static uint32_t decode(const struct ss_ata_taskfile *tf, const uint8_t *data, uint32_t len,
 		       struct fw_req *rq)
 {
@@ -119,73 +60,14 @@ static uint32_t decode(const struct ss_ata_taskfile *tf, const uint8_t *data, ui
 	return SS_R_OK;
 }
 
-/* Whether an opcode may change object data (and so the read-ahead buffer's validity). */
-static bool may_change_data(uint16_t opcode)
-{
-	switch (opcode) {
-	case SS_OP_READ:
-	case SS_OP_LOOKUP:
-	case SS_OP_STAT:
-	case SS_OP_LIST:
-	case SS_OP_EXTENTS:
-	case SS_OP_READ_OBJECT:
-	case SS_OP_DRIVE_INFO:
-	case SS_OP_FSSTAT:
-	case SS_OP_COUNTERS:
-	case SS_OP_OPEN_SESSION:
-	case SS_OP_CLOSE_SESSION:
-		return false;
-	default:
-		return true;
-	}
-}
-
-static void execute(struct ss_fw *fw, const struct fw_req *rq, struct fw_reply *slot,
-		    struct fw_rep *rep)
-{
-	uint16_t sid;
-	int rc;
-
-	if (may_change_data(rq->opcode)) {
-		fw_ra_invalidate(fw);
-	}
-	switch (rq->opcode) {
-	case SS_OP_OPEN_SESSION:
-		rc = fw_session_open(fw, &sid);
-		if (rc) {
-			fw_rep_error(rep, -SS_EAGAIN, SS_R_BUSY);
-		} else {
-			rep->value[0] = sid;
-		}
-		break;
-	case SS_OP_CLOSE_SESSION:
-		fw_session_close(fw, (uint16_t)(rq->tag >> 16), slot);
-		break;
-	case SS_OP_DRIVE_INFO:
-	case SS_OP_FLUSH:
-	case SS_OP_FSSTAT:
-	case SS_OP_COUNTERS:
-		fw_drive_exec(fw, rq, rep);
-		break;
-	case SS_OP_CREATE_OBJECT:
-	case SS_OP_EXECUTE_OBJECT:
-	case SS_OP_READ_OBJECT:
-	case SS_OP_DESTROY_OBJECT:
-		fw_isp_exec(fw, rq, rep);
-		break;
-	default:
-		fw_ns_exec(fw, rq, rep);
-		break;
-	}
-}
-
 void fw_obj_send(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8_t *data,
 		 uint32_t len, struct ss_ata_result *res)
 {
+	const struct fw_op *op;
 	struct fw_req rq;
 	struct fw_rep rep;
 	struct fw_reply *slot;
-	uint32_t reason, cap;
+	uint32_t reason, cap = 0;
 	uint16_t sid;
 
 	ss_memset(&rq, 0, sizeof(rq));
@@ -193,16 +75,17 @@ void fw_obj_send(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8
 	if (reason) {
 		goto reject;
 	}
-	if (check_request(&rq, &cap) == SS_R_BAD_OPCODE) {
+	op = fw_op_find(rq.opcode);
+	if (!op) {
 		reason = SS_R_BAD_OPCODE;
 		goto reject;
 	}
-	if (rq.flags & ~allowed_flags(rq.opcode)) {
+	if (rq.flags & ~op->allowed_flags) {
 		reason = SS_R_BAD_FIELD;
 		goto reject;
 	}
 	sid = (uint16_t)(rq.tag >> 16);
-	if (!(sessionless(rq.opcode) && sid == 0) && !fw_session_find(fw, sid)) {
+	if (!(op->sessionless && sid == 0) && !fw_session_find(fw, sid)) {
 		reason = SS_R_BAD_SESSION;
 		goto reject;
 	}
@@ -210,7 +93,7 @@ void fw_obj_send(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8
 		reason = SS_R_TAG_IN_USE;
 		goto reject;
 	}
-	reason = check_request(&rq, &cap);
+	reason = op->check(&rq, &cap);
 	if (reason) {
 		goto reject;
 	}
@@ -222,7 +105,12 @@ void fw_obj_send(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8
 	ss_memset(&rep, 0, sizeof(rep));
 	rep.payload = fw_reply_payload(fw, slot);
 	rep.cap = cap;
-	execute(fw, &rq, slot, &rep);
+	rep.slot = slot;
+	/* anything that may change object data drops the read-ahead buffer first */
+	if (op->mutates) {
+		fw_ra_invalidate(fw);
+	}
+	op->exec(fw, &rq, &rep);
 	if (rep.payload_len > cap) {
 		rep.payload_len = cap;
 	}

@@ -246,3 +246,19 @@ void fw_session_close(struct ss_fw *fw, uint16_t id, const struct fw_reply *keep
 	s->id = 0;
 	s->pending = 0;
 }
+
+void fw_op_open_session(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+{
+	uint16_t sid;
+
+	if (fw_session_open(fw, &sid)) {
+		fw_rep_error(rep, -SS_EAGAIN, SS_R_BUSY);
+		return;
+	}
+	rep->value[0] = sid;
+}
+
+void fw_op_close_session(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+{
+	fw_session_close(fw, (uint16_t)(rq->tag >> 16), rep->slot);
+}

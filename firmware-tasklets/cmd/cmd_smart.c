@@ -30,13 +30,6 @@ struct attr {
 	uint64_t raw;     /* 48 bits */
 };
 
-uint64_t fw_power_on_ns(struct ss_fw *fw)
-{
-	uint64_t now = ss_hal_now_ns(fw->hal);
-
-	return fw->base_power_on_ns + (now >= fw->mount_now_ns ? now - fw->mount_now_ns : 0);
-}
-
 /* 100 while nothing is used up, falling to 1 as `used` reaches `budget`. */
 static uint8_t health(uint64_t used, uint64_t budget)
 {

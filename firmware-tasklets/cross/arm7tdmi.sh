@@ -35,10 +35,18 @@ sdk_bytes=14521
 
 mkdir -p "$out"
 modules=(rt ftl ssc objstore isp tasklets cmd)
-includes=(-I"$fw/include" -I"$fw/hal/include")
+proto=$(cd "$fw/../protocol" && pwd)
+includes=(-I"$fw/include" -I"$fw/hal/include" -I"$proto/include")
 for m in "${modules[@]}"; do includes+=(-I"$fw/$m/include" -I"$fw/$m"); done
 
 objs=()
+# the protocol's byte order and CRC-32C (protocol/) are part of the firmware image too
+for src in "$proto"/*.c; do
+  obj="$out/protocol_$(basename "${src%.c}").o"
+  "$cc" "${isa[@]}" -Os -std=gnu11 -ffreestanding -fno-builtin -ffunction-sections \
+    -fdata-sections -Wall -Wno-unused-parameter "${includes[@]}" -c "$src" -o "$obj"
+  objs+=("$obj")
+done
 for m in "${modules[@]}"; do
   for src in "$fw/$m"/*.c; do
     [ -e "$src" ] || continue
@@ -49,7 +57,7 @@ for m in "${modules[@]}"; do
   done
 done
 "$cc" "${isa[@]}" -Os -ffreestanding -c "$fw/cross/compiler_runtime.c" \
-  -I"$fw/rt/include" -o "$out/compiler_runtime.o"
+  -I"$fw/rt/include" -I"$proto/include" -o "$out/compiler_runtime.o"
 objs+=("$out/compiler_runtime.o")
 
 # -lgcc is the compiler's own runtime (64-bit division on ARMv4T), not a C library.

@@ -33,18 +33,13 @@
 #endif
 
 #include "devd_internal.h"
+#include "ss_devd_frame.h"
 #include "ss_emu.h"
 #include "ss_rt.h"
 
-#define REQ_MAGIC 0x51445353u   /* "SSDQ": a command */
-#define MODEL_MAGIC 0x4D445353u /* "SSDM": the model counters */
-#define REP_MAGIC 0x41445353u   /* "SSDA" */
-#define REQ_HDR 32
-#define REP_HDR 48
-#define REP_SENSE 32
-#define MAX_DATA (65536u * 512u)
+#define REP_SENSE SS_FRAME_SENSE_MAX
+#define MAX_DATA SS_FRAME_DATA_MAX
 #define CONN_DEPTH SS_EMU_QUEUE_DEPTH   /* unanswered requests one connection may have */
-#define RBUF 8192
 #define CHUNK (1u << 20)                /* data is read, and its memory taken, by chunks */
 #define KEEP_BUF (1u << 20)             /* buffer a connection keeps between commands */
 #define REFUSED_TIMEOUT_MS 5000         /* a refused peer's first frame, at most */
@@ -65,6 +60,7 @@ struct req;
 
 struct conn {
 	int fd;
+	struct ss_frame_reader in; /* the reader thread's */
 	struct devd_peer peer;
 	int allowed;
 	pthread_mutex_t wlock;     /* one reply on the wire at a time */
@@ -77,19 +73,11 @@ struct conn {
 	struct conn *next;         /* in the server's list */
 	uint8_t *buf;              /* the reader's data buffer (direct execution) */
 	uint32_t buf_cap;          /* its size, taken from the buffer budget */
-	size_t rstart, rend;       /* unread bytes of rbuf */
-	uint8_t rbuf[RBUF];
 };
-
-enum req_kind { REQ_COMMAND, REQ_MODEL };
 
 struct req {
 	struct conn *c;
-	enum req_kind kind;
-	uint32_t tag;
-	uint8_t cdb[16];
-	uint32_t dir;
-	uint32_t len;
+	struct ss_frame_request f;  /* kind, tag, CDB, dir, data length */
 	uint8_t *data;
 	uint32_t data_cap;         /* of data, when the request owns it */
 	int owns_data;
@@ -129,14 +117,6 @@ static struct {
 	.frame_timeout_ms = 30000,
 	.buf_limit = 256ull << 20,
 };
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* Take n bytes of the buffer budget, waiting for others to give some back.
  * \return 0, or -1 when the daemon is stopping. */
@@ -202,87 +182,6 @@ static void buf_free(uint8_t **buf, uint32_t *cap)
 	*cap = 0;
 }
 
-/*
- * Read exactly n bytes through the connection's buffer, waiting at most until deadline
- * (CLOCK_MONOTONIC ms; 0: no limit). \return 0, or -1 at end of stream, on an error, or
- * at the deadline (*timed_out set).
- */
-static int conn_read(struct conn *c, void *dst, size_t n, long long deadline, int *timed_out)
-{
-	uint8_t *p = dst;
-
-	while (n > 0) {
-		ssize_t r;
-
-		if (c->rend > c->rstart) {
-			size_t k = SS_MIN(n, c->rend - c->rstart);
-
-			memcpy(p, c->rbuf + c->rstart, k);
-			c->rstart += k;
-			p += k;
-			n -= k;
-			continue;
-		}
-		if (deadline != 0) {
-			struct pollfd pf = { .fd = c->fd, .events = POLLIN };
-			long long left = deadline - now_ms();
-			int pr = left > 0 ? poll(&pf, 1, (int)SS_MIN(left, 60000)) : 0;
-
-			if (pr < 0 && errno == EINTR) {
-				continue;
-			}
-			if (pr == 0 && now_ms() >= deadline) {
-				*timed_out = 1;
-				return -1;
-			}
-			if (pr <= 0) {
-				continue;
-			}
-		}
-		/* Large reads go straight to their destination. */
-		r = n >= RBUF ? read(c->fd, p, n) : read(c->fd, c->rbuf, RBUF);
-		if (r < 0 && errno == EINTR) {
-			continue;
-		}
-		if (r <= 0) {
-			return -1;
-		}
-		if (n >= RBUF) {
-			p += r;
-			n -= (size_t)r;
-		} else {
-			c->rstart = 0;
-			c->rend = (size_t)r;
-		}
-	}
-	return 0;
-}
-
-static int send_all(int fd, struct iovec *iov, int n)
-{
-	while (n > 0) {
-		struct msghdr m = { .msg_iov = iov, .msg_iovlen = (size_t)n };
-		ssize_t r = sendmsg(fd, &m, MSG_NOSIGNAL);
-
-		if (r < 0 && errno == EINTR) {
-			continue;
-		}
-		if (r <= 0) {
-			return -1;
-		}
-		while (n > 0 && (size_t)r >= iov->iov_len) {
-			r -= (ssize_t)iov->iov_len;
-			iov++;
-			n--;
-		}
-		if (n > 0) {
-			iov->iov_base = (uint8_t *)iov->iov_base + r;
-			iov->iov_len -= (size_t)r;
-		}
-	}
-	return 0;
-}
-
 static void conn_put(struct conn *c)
 {
 	int last;
@@ -312,18 +211,16 @@ static void conn_put(struct conn *c)
 /* Write a request's answer: header, then its out_len bytes of data. */
 static void reply(struct req *r)
 {
-	uint8_t h[REP_HDR] = { 0 };
+	struct ss_frame_reply rep = { .tag = r->f.tag, .scsi_status = r->status,
+				      .sense_len = r->sense_len, .data_len = r->out_len };
+	uint8_t h[SS_FRAME_REPLY_HDR];
 	struct iovec iov[2] = { { h, sizeof(h) }, { (void *)r->out, r->out_len } };
 	struct conn *c = r->c;
 
-	ss_put_le32(h, REP_MAGIC);
-	ss_put_le32(h + 4, r->tag);
-	h[8] = r->status;
-	h[9] = r->sense_len;
-	memcpy(h + 12, r->sense, r->sense_len);
-	ss_put_le32(h + 44, r->out_len);
+	memcpy(rep.sense, r->sense, r->sense_len);
+	ss_frame_encode_reply(h, &rep);
 	pthread_mutex_lock(&c->wlock);
-	if (!c->dead && send_all(c->fd, iov, r->out_len > 0 ? 2 : 1) != 0) {
+	if (!c->dead && ss_frame_send(c->fd, iov, r->out_len > 0 ? 2 : 1) != 0) {
 		c->dead = 1;
 		shutdown(c->fd, SHUT_RDWR);
 	}
@@ -347,7 +244,7 @@ static void serve(struct req *r)
 	r->out = NULL;
 	r->out_len = 0;
 	r->sense_len = 0;
-	if (r->kind == REQ_MODEL) {
+	if (r->f.kind == SS_FRAME_MODEL) {
 		struct ss_emu_counters cn;
 		uint64_t v[MODEL_FIELDS];
 
@@ -364,17 +261,17 @@ static void serve(struct req *r)
 		return;
 	}
 	memset(r->sense, 0, sizeof(r->sense));
-	n = ss_emu_submit(srv.drive, r->cdb, r->data, r->len, (int)r->dir, r->sense,
+	n = ss_emu_submit(srv.drive, r->f.cdb, r->data, r->f.data_len, (int)r->f.dir, r->sense,
 			  sizeof(r->sense), &r->status);
 	if (n < 0) {
 		/* the drive refused the call itself: report an aborted command */
 		answer_refused(r, sense_aborted);
 		return;
 	}
-	r->sense_len = (uint8_t)SS_MIN(n, REP_SENSE);
-	if (r->dir == SS_EMU_DIR_FROM_DRIVE) {
+	r->sense_len = (uint8_t)SS_MIN((uint32_t)n, REP_SENSE);
+	if (r->f.dir == SS_FRAME_DIR_FROM_DRIVE) {
 		r->out = r->data;
-		r->out_len = r->len;
+		r->out_len = r->f.data_len;
 	}
 }
 
@@ -469,36 +366,40 @@ static void *writer(void *arg)
  * one the request takes with it; grown as the data arrives, so a declared length costs
  * nothing before its bytes come. \return 0, or -1 (end of stream, timeout, stopping or
  * out of memory). */
-static int read_data(struct conn *c, struct req *r, long long deadline, int *timed_out)
+static int read_data(struct conn *c, struct req *r, long long deadline)
 {
 	uint8_t **buf = srv.direct ? &c->buf : &r->data;
 	uint32_t *cap = srv.direct ? &c->buf_cap : &r->data_cap;
 	uint32_t got = 0;
 
 	r->owns_data = !srv.direct;
-	if (r->len == 0) {
+	if (r->f.data_len == 0) {
 		r->data = *buf;
 		return 0;
 	}
-	if (r->dir == SS_EMU_DIR_FROM_DRIVE) {
-		if (buf_grow(buf, cap, r->len) != 0) {
+	if (r->f.dir == SS_FRAME_DIR_FROM_DRIVE) {
+		if (buf_grow(buf, cap, r->f.data_len) != 0) {
 			return -1;
 		}
 		/* Only this connection's earlier commands have used it: whatever a failed
 		 * command sends back from it (data is unspecified on CHECK CONDITION) was the
 		 * peer's own. */
 		if (!srv.direct) {
-			memset(*buf, 0, r->len);
+			memset(*buf, 0, r->f.data_len);
 		}
 		r->data = *buf;
 		return 0;
 	}
-	while (got < r->len) {
-		uint32_t next = SS_MIN(r->len, got + CHUNK);
+	while (got < r->f.data_len) {
+		uint32_t next = SS_MIN(r->f.data_len, got + CHUNK);
+		int rc;
 
-		if (buf_grow(buf, cap, next) != 0 ||
-		    conn_read(c, *buf + got, next - got, deadline, timed_out) != 0) {
+		if (buf_grow(buf, cap, next) != 0) {
 			return -1;
+		}
+		rc = ss_frame_read(&c->in, *buf + got, next - got, deadline);
+		if (rc != 0) {
+			return rc;
 		}
 		got = next;
 	}
@@ -509,52 +410,35 @@ static int read_data(struct conn *c, struct req *r, long long deadline, int *tim
 /* \return 0 and a request, or -1 at end of stream, on a malformed or late frame. */
 static int read_request(struct conn *c, struct req *r)
 {
-	uint8_t h[REQ_HDR];
-	uint32_t magic;
+	uint8_t h[SS_FRAME_REQUEST_HDR];
+	enum ss_frame_error bad;
 	long long deadline;
-	int timed_out = 0;
+	int rc;
 
 	memset(r, 0, sizeof(*r));
 	r->c = c;
 	/* Waiting for a frame has no limit; once its first byte is here, the rest has one. */
-	if (conn_read(c, h, 1, c->allowed ? 0 : now_ms() + REFUSED_TIMEOUT_MS, &timed_out) != 0) {
+	rc = ss_frame_read(&c->in, h, 1,
+			   c->allowed ? 0 : ss_frame_now_ms() + REFUSED_TIMEOUT_MS);
+	if (rc == 0) {
+		deadline = ss_frame_now_ms() + srv.frame_timeout_ms;
+		rc = ss_frame_read(&c->in, h + 1, sizeof(h) - 1, deadline);
+	}
+	if (rc != 0) {
 		goto fail;
 	}
-	deadline = now_ms() + srv.frame_timeout_ms;
-	if (conn_read(c, h + 1, sizeof(h) - 1, deadline, &timed_out) != 0) {
-		goto fail;
-	}
-	magic = ss_get_le32(h);
-	r->tag = ss_get_le32(h + 4);
-	if (magic == MODEL_MAGIC) {
-		static const uint8_t zero[REQ_HDR - 8];
-
-		if (memcmp(h + 8, zero, sizeof(zero)) != 0) {
-			fprintf(stderr, "smartssd-devd: model request with non-zero reserved bytes; "
-				"closing the connection\n");
-			return -1;
-		}
-		r->kind = REQ_MODEL;
-		return 0;
-	}
-	if (magic != REQ_MAGIC) {
-		fprintf(stderr, "smartssd-devd: bad request magic; closing the connection\n");
+	bad = ss_frame_decode_request(h, &r->f);
+	if (bad != SS_FRAME_OK) {
+		fprintf(stderr, "smartssd-devd: malformed request from pid %ld (%s: dir %u, %u bytes, "
+			"at most %u); closing the connection\n", (long)c->peer.pid,
+			ss_frame_error_name(bad), r->f.dir, r->f.data_len, MAX_DATA);
 		return -1;
 	}
-	r->kind = REQ_COMMAND;
-	memcpy(r->cdb, h + 8, 16);
-	r->dir = ss_get_le32(h + 24);
-	r->len = ss_get_le32(h + 28);
-	if (r->dir > SS_EMU_DIR_FROM_DRIVE || r->len > MAX_DATA ||
-	    (r->dir == SS_EMU_DIR_NONE && r->len != 0)) {
-		fprintf(stderr, "smartssd-devd: malformed request (dir %u, %u bytes, at most %u); "
-			"closing the connection\n", r->dir, r->len, MAX_DATA);
-		return -1;
+	if (r->f.kind == SS_FRAME_MODEL || !c->allowed) {
+		return 0;   /* a refused peer's data is never read */
 	}
-	if (!c->allowed) {
-		return 0;   /* answered with a refusal; its data is never read */
-	}
-	if (read_data(c, r, deadline, &timed_out) != 0) {
+	rc = read_data(c, r, deadline);
+	if (rc != 0) {
 		if (r->owns_data) {
 			buf_free(&r->data, &r->data_cap);
 		}
@@ -562,7 +446,7 @@ static int read_request(struct conn *c, struct req *r)
 	}
 	return 0;
 fail:
-	if (timed_out) {
+	if (rc == -ETIMEDOUT) {
 		fprintf(stderr, "smartssd-devd: a frame from pid %ld (uid %u) did not arrive whole "
 			"within %d ms; closing the connection\n", (long)c->peer.pid,
 			(unsigned)c->peer.uid, c->allowed ? srv.frame_timeout_ms : REFUSED_TIMEOUT_MS);
@@ -613,7 +497,7 @@ static void trim_buffer(struct conn *c)
 
 static void refuse(struct conn *c)
 {
-	long long deadline = now_ms() + REFUSED_TIMEOUT_MS;
+	long long deadline = ss_frame_now_ms() + REFUSED_TIMEOUT_MS;
 	struct req r;
 
 	fprintf(stderr, "smartssd-devd: refused pid %ld (uid %u, gid %u): not in --allow-uid or "
@@ -628,13 +512,13 @@ static void refuse(struct conn *c)
 	shutdown(c->fd, SHUT_WR);
 	for (size_t drained = 0; drained <= MAX_DATA;) {
 		struct pollfd pf = { .fd = c->fd, .events = POLLIN };
-		long long left = deadline - now_ms();
+		long long left = deadline - ss_frame_now_ms();
 		ssize_t n;
 
 		if (left <= 0 || poll(&pf, 1, (int)left) <= 0) {
 			break;
 		}
-		n = read(c->fd, c->rbuf, sizeof(c->rbuf));
+		n = read(c->fd, c->in.buf, sizeof(c->in.buf));
 		if (n <= 0) {
 			break;
 		}
@@ -658,7 +542,7 @@ static void *reader(void *arg)
 			}
 			break;
 		}
-		if (srv.direct || r.kind == REQ_MODEL) {
+		if (srv.direct || r.f.kind == SS_FRAME_MODEL) {
 			serve(&r);
 			reply(&r);
 			done(&r);
@@ -721,6 +605,7 @@ static void accept_one(int lfd)
 		return;
 	}
 	c->fd = fd;
+	ss_frame_reader_init(&c->in, fd);
 	c->allowed = devd_access_check(&srv.access, fd, &c->peer) == 1;
 	c->refs = threads;
 	pthread_mutex_init(&c->wlock, NULL);

@@ -7,31 +7,32 @@
  *   - data moves through direct ByteBuffers whose address and capacity are checked here
  *     (Java checks isDirect and bounds first); results are written into a caller-owned
  *     scratch buffer as native-order 8-byte slots and NUL-terminated strings at fixed
- *     offsets;
+ *     offsets, except the fixed replies (drive info, fsstat, counters), which are written
+ *     in their wire layout (ss_proto.h), generated from their field lists, and decoded by
+ *     the Java records against the layout replyLayout0 reports;
  *   - paths arrive as NUL-terminated UTF-8 byte arrays copied into stack buffers;
  *   - nothing is allocated per call, so read, write and poll stay allocation-free.
  */
 #include <errno.h>
 #include <jni.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "smartssd/smartssd.h"
+#include "ss_proto.h"
 
 #define PATH_MAX_BYTES 4096
 #define SCRATCH_MIN 4096
 
-/* Result layouts in the scratch buffer (SmartSsdDevice.java constants). */
-#define INFO_MODEL 64
-#define INFO_SERIAL 112
-#define INFO_FIRMWARE 136
+/* Result layouts in the scratch buffer (the constants of DriveOps, NamespaceOps and
+ * TaskletOps in org.smartssd.device). */
 #define STAT_NAME 80
 #define DIRENT_SIZE (16 + SS_DEV_NAME_MAX + 1)
 #define LIST_MAX 64
 #define EXTENT_MAX 256
 #define SPEC_FIELDS 9
 #define SMART_ATTRS 64
-#define SMART_ATTR_SIZE 104
 #define SMART_ATTR_MAX 64
 #define PROGRESS_SLOTS 10
 
@@ -97,6 +98,52 @@ static void put_str(uint8_t *out, size_t at, const char *s, size_t max)
 	memcpy(out + at, s, n);
 	out[at + n] = 0;
 }
+
+/* A NUL-terminated string as a zero-padded wire field of `bytes`. */
+static void put_padded(uint8_t *out, const char *s, size_t bytes)
+{
+	size_t n = strnlen(s, bytes);
+
+	memcpy(out, s, n);
+	memset(out + n, 0, bytes - n);
+}
+
+/* One field of a fixed reply from the API struct at v into wire struct W at o. */
+#define ENCODE(W, kind, name, bytes) ENCODE_##kind(W, name, bytes)
+#define ENCODE_u8(W, name, bytes) o[offsetof(struct W, name)] = v->name;
+#define ENCODE_u16(W, name, bytes) ss_put_le16(o + offsetof(struct W, name), v->name);
+#define ENCODE_u32(W, name, bytes) ss_put_le32(o + offsetof(struct W, name), v->name);
+#define ENCODE_u64(W, name, bytes) ss_put_le64(o + offsetof(struct W, name), v->name);
+#define ENCODE_str(W, name, bytes) put_padded(o + offsetof(struct W, name), v->name, bytes);
+#define ENCODE_cstr(W, name, bytes) put_padded(o + offsetof(struct W, name), v->name, bytes);
+
+/* SMART results in the scratch buffer: the summary at 0, attribute i at SMART_ATTRS + i *
+ * sizeof(struct jni_smart_attr), each packed little-endian from its field list. */
+struct jni_smart {
+	SS_DEV_SMART(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
+struct jni_smart_attr {
+	SS_DEV_SMART_ATTR(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct jni_smart) <= SMART_ATTRS, "SMART summary fits before the attributes");
+
+static void put_smart(uint8_t *o, const struct ss_dev_smart *v)
+{
+	SS_DEV_SMART(ENCODE, jni_smart)
+}
+
+static void put_smart_attr(uint8_t *o, const struct ss_dev_smart_attr *v)
+{
+	SS_DEV_SMART_ATTR(ENCODE, jni_smart_attr)
+}
+#define ENCODE_rsv32(W, name, bytes) ss_put_le32(o + offsetof(struct W, name), 0);
+
+/* One line "name kind offset bytes" of a fixed reply's layout. */
+#define LAYOUT(W, kind, name, bytes)                                                     \
+	n += snprintf(text + n, sizeof(text) - (size_t)n, "%s %s %zu %d\n", #name, #kind,  \
+		      offsetof(struct W, name), bytes);
 
 /* Copies a NUL-terminated UTF-8 path from Java. \return 0 or -EINVAL / -ENAMETOOLONG. */
 static int path_in(JNIEnv *env, jbyteArray arr, char *buf)
@@ -204,6 +251,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_info0(JNIEnv *en
 		jlong h, jobject out)
 {
 	uint8_t *o = scratch(env, out, 0);
+	const struct ss_dev_info *v;
 	struct ss_dev_info in;
 	int rc;
 
@@ -212,16 +260,8 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_info0(JNIEnv *en
 	rc = ss_dev_drive_info(dev(h), &in);
 	if (rc < 0)
 		return fail(rc);
-	put64(o, 0, in.proto_version);
-	put64(o, 1, in.page_size);
-	put64(o, 2, in.channels);
-	put64(o, 3, in.ways);
-	put64(o, 4, in.queue_depth);
-	put64(o, 5, in.isp_batch_pages);
-	put64(o, 6, in.capacity_bytes);
-	put_str(o, INFO_MODEL, in.model, sizeof(in.model));
-	put_str(o, INFO_SERIAL, in.serial, sizeof(in.serial));
-	put_str(o, INFO_FIRMWARE, in.firmware_rev, sizeof(in.firmware_rev));
+	v = &in;
+	SS_REPLY_DRIVE_INFO(ENCODE, ss_drive_info)
 	return 0;
 }
 
@@ -229,6 +269,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_fsstat0(JNIEnv *
 		jlong h, jobject out)
 {
 	uint8_t *o = scratch(env, out, 0);
+	const struct ss_dev_fsstat *v;
 	struct ss_dev_fsstat st;
 	int rc;
 
@@ -237,11 +278,8 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_fsstat0(JNIEnv *
 	rc = ss_dev_fsstat(dev(h), &st);
 	if (rc < 0)
 		return fail(rc);
-	put64(o, 0, st.capacity_bytes);
-	put64(o, 1, st.free_bytes);
-	put64(o, 2, st.objects);
-	put64(o, 3, st.max_objects);
-	put64(o, 4, st.page_size);
+	v = &st;
+	SS_REPLY_FSSTAT(ENCODE, ss_wire_fsstat)
 	return 0;
 }
 
@@ -255,6 +293,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_counters0(JNIEnv
 		jclass cls, jlong h, jobject out)
 {
 	uint8_t *o = scratch(env, out, 0);
+	const struct ss_dev_counters *v;
 	struct ss_dev_counters c;
 	int rc;
 
@@ -263,20 +302,50 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_counters0(JNIEnv
 	rc = ss_dev_counters(dev(h), &c);
 	if (rc < 0)
 		return fail(rc);
-	put64(o, 0, c.host_page_reads);
-	put64(o, 1, c.host_page_writes);
-	put64(o, 2, c.nand_page_reads);
-	put64(o, 3, c.nand_page_writes);
-	put64(o, 4, c.block_erases);
-	put64(o, 5, c.gc_page_moves);
-	put64(o, 6, c.retired_blocks);
-	put64(o, 7, c.free_blocks);
-	put64(o, 8, c.min_erase_count);
-	put64(o, 9, c.max_erase_count);
-	put64(o, 10, c.avg_erase_count);
-	put64(o, 11, c.write_amplification_milli);
-	put64(o, 12, c.power_on_ns);
+	v = &c;
+	SS_REPLY_COUNTERS(ENCODE, ss_wire_counters)
 	return 0;
+}
+
+/* The layout of fixed reply `which` (0 drive info, 1 fsstat, 2 counters: the wire's; 3 the
+ * SMART summary, 4 one SMART attribute: as packed here), one line
+ * "name kind offset bytes" per field then "size <bytes>" (the SMART summary also says
+ * "attrs <offset>", where the attributes start), from the field lists: the Java records'
+ * decode offsets are checked against it. NULL for an unknown reply. */
+JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(JNIEnv *env,
+		jclass cls, jint which)
+{
+	char text[2048];
+	int n = 0;
+	size_t size;
+
+	switch (which) {
+	case 0:
+		SS_REPLY_DRIVE_INFO(LAYOUT, ss_drive_info)
+		size = sizeof(struct ss_drive_info);
+		break;
+	case 1:
+		SS_REPLY_FSSTAT(LAYOUT, ss_wire_fsstat)
+		size = sizeof(struct ss_wire_fsstat);
+		break;
+	case 2:
+		SS_REPLY_COUNTERS(LAYOUT, ss_wire_counters)
+		size = sizeof(struct ss_wire_counters);
+		break;
+	case 3:
+		SS_DEV_SMART(LAYOUT, jni_smart)
+		n += snprintf(text + n, sizeof(text) - (size_t)n, "attrs %d\n", SMART_ATTRS);
+		size = sizeof(struct jni_smart);
+		break;
+	case 4:
+		SS_DEV_SMART_ATTR(LAYOUT, jni_smart_attr)
+		size = sizeof(struct jni_smart_attr);
+		break;
+	default:
+		return NULL;
+	}
+	snprintf(text + n, sizeof(text) - (size_t)n, "size %zu\n", size);
+	return (*env)->NewStringUTF(env, text);
 }
 
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_model0(JNIEnv *env, jclass cls,
@@ -324,33 +393,15 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_smart0(JNIEnv *e
 
 	if (n > SMART_ATTR_MAX)
 		n = SMART_ATTR_MAX;
-	o = scratch(env, out, SMART_ATTRS + (jint)n * SMART_ATTR_SIZE);
+	o = scratch(env, out, SMART_ATTRS + (jint)(n * sizeof(struct jni_smart_attr)));
 	if (o == NULL)
 		return -(jlong)EFAULT;
 	rc = ss_dev_smart(dev(h), &s, attrs, n);
 	if (rc < 0)
 		return fail(rc);
-	put64(o, 0, s.overall);
-	put64(o, 1, s.status_good);
-	put64(o, 2, s.power_on_ms);
-	put64(o, 3, s.bad_sectors);
-	put64(o, 4, s.nattrs);
-	for (i = 0; i < rc; i++) {
-		uint8_t *a = o + SMART_ATTRS + i * SMART_ATTR_SIZE;
-		const struct ss_dev_smart_attr *x = &attrs[i];
-
-		put64(a, 0, x->id);
-		put64(a, 1, x->current);
-		put64(a, 2, x->worst);
-		put64(a, 3, x->threshold);
-		put64(a, 4, (uint64_t)((x->threshold_valid ? 1 : 0) | (x->prefailure ? 2 : 0) |
-				       (x->good_now ? 4 : 0) | (x->good_now_valid ? 8 : 0)));
-		put64(a, 5, x->flags);
-		put64(a, 6, x->pretty_unit);
-		put64(a, 7, x->raw);
-		put64(a, 8, x->pretty_value);
-		put_str(a, 72, x->name, sizeof(x->name));
-	}
+	put_smart(o, &s);
+	for (i = 0; i < rc; i++)
+		put_smart_attr(o + SMART_ATTRS + (size_t)i * sizeof(struct jni_smart_attr), &attrs[i]);
 	return rc;
 }
 

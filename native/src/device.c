@@ -88,27 +88,9 @@ static struct thread_bufs *thread_bufs(void)
 const char *ss_opcode_name(uint16_t opcode)
 {
 	switch (opcode) {
-	case SS_OP_OPEN_SESSION: return "OPEN_SESSION";
-	case SS_OP_CLOSE_SESSION: return "CLOSE_SESSION";
-	case SS_OP_DRIVE_INFO: return "DRIVE_INFO";
-	case SS_OP_LOOKUP: return "LOOKUP";
-	case SS_OP_CREATE: return "CREATE";
-	case SS_OP_WRITE: return "WRITE";
-	case SS_OP_READ: return "READ";
-	case SS_OP_TRUNCATE: return "TRUNCATE";
-	case SS_OP_REMOVE: return "REMOVE";
-	case SS_OP_RENAME: return "RENAME";
-	case SS_OP_STAT: return "STAT";
-	case SS_OP_LIST: return "LIST";
-	case SS_OP_SET_TIMES: return "SET_TIMES";
-	case SS_OP_EXTENTS: return "EXTENTS";
-	case SS_OP_FLUSH: return "FLUSH";
-	case SS_OP_FSSTAT: return "FSSTAT";
-	case SS_OP_CREATE_OBJECT: return "CREATE_OBJECT";
-	case SS_OP_EXECUTE_OBJECT: return "EXECUTE_OBJECT";
-	case SS_OP_READ_OBJECT: return "READ_OBJECT";
-	case SS_OP_DESTROY_OBJECT: return "DESTROY_OBJECT";
-	case SS_OP_COUNTERS: return "COUNTERS";
+#define OPCODE_NAME(name, code) case SS_OP_##name: return #name;
+	SS_PROTO_OPCODES(OPCODE_NAME)
+#undef OPCODE_NAME
 	default: return "UNKNOWN_OPCODE";
 	}
 }

@@ -35,38 +35,32 @@ static int query_fixed(struct ss_dev *d, uint16_t opcode, uint32_t size, const c
 	return 0;
 }
 
-int ss_dev_drive_info(struct ss_dev *d, struct ss_dev_info *info)
+/* One field of a fixed reply from its wire struct W at p into the API struct at out. */
+#define DECODE(W, kind, name, bytes) DECODE_##kind(W, name, bytes)
+#define DECODE_u32(W, name, bytes) out->name = SS_WIRE32(p, W, name);
+#define DECODE_u64(W, name, bytes) out->name = SS_WIRE64(p, W, name);
+#define DECODE_str(W, name, bytes) copy_trimmed(out->name, p + offsetof(struct W, name), bytes);
+#define DECODE_rsv32(W, name, bytes)
+
+int ss_dev_drive_info(struct ss_dev *d, struct ss_dev_info *out)
 {
 	const uint8_t *p;
 	int rc = query_fixed(d, SS_OP_DRIVE_INFO, sizeof(struct ss_drive_info), "DRIVE_INFO", &p);
 
 	if (rc)
 		return rc;
-	info->proto_version = SS_WIRE32(p, ss_drive_info, proto_version);
-	info->page_size = SS_WIRE32(p, ss_drive_info, page_size);
-	info->channels = SS_WIRE32(p, ss_drive_info, channels);
-	info->ways = SS_WIRE32(p, ss_drive_info, ways);
-	info->queue_depth = SS_WIRE32(p, ss_drive_info, queue_depth);
-	info->isp_batch_pages = SS_WIRE32(p, ss_drive_info, isp_batch_pages);
-	info->capacity_bytes = SS_WIRE64(p, ss_drive_info, capacity_bytes);
-	copy_trimmed(info->model, p + offsetof(struct ss_drive_info, model), 40);
-	copy_trimmed(info->serial, p + offsetof(struct ss_drive_info, serial), 20);
-	copy_trimmed(info->firmware_rev, p + offsetof(struct ss_drive_info, firmware_rev), 8);
+	SS_REPLY_DRIVE_INFO(DECODE, ss_drive_info)
 	return 0;
 }
 
-int ss_dev_fsstat(struct ss_dev *d, struct ss_dev_fsstat *st)
+int ss_dev_fsstat(struct ss_dev *d, struct ss_dev_fsstat *out)
 {
 	const uint8_t *p;
 	int rc = query_fixed(d, SS_OP_FSSTAT, sizeof(struct ss_wire_fsstat), "FSSTAT", &p);
 
 	if (rc)
 		return rc;
-	st->capacity_bytes = SS_WIRE64(p, ss_wire_fsstat, capacity_bytes);
-	st->free_bytes = SS_WIRE64(p, ss_wire_fsstat, free_bytes);
-	st->objects = SS_WIRE32(p, ss_wire_fsstat, objects);
-	st->max_objects = SS_WIRE32(p, ss_wire_fsstat, max_objects);
-	st->page_size = SS_WIRE32(p, ss_wire_fsstat, page_size);
+	SS_REPLY_FSSTAT(DECODE, ss_wire_fsstat)
 	return 0;
 }
 
@@ -79,27 +73,14 @@ int ss_dev_flush(struct ss_dev *d)
 	return ss_obj_exec(d, &req, NULL, 0, &rep, NULL);
 }
 
-int ss_dev_counters(struct ss_dev *d, struct ss_dev_counters *c)
+int ss_dev_counters(struct ss_dev *d, struct ss_dev_counters *out)
 {
 	const uint8_t *p;
 	int rc = query_fixed(d, SS_OP_COUNTERS, sizeof(struct ss_wire_counters), "COUNTERS", &p);
 
 	if (rc)
 		return rc;
-	c->host_page_reads = SS_WIRE64(p, ss_wire_counters, host_page_reads);
-	c->host_page_writes = SS_WIRE64(p, ss_wire_counters, host_page_writes);
-	c->nand_page_reads = SS_WIRE64(p, ss_wire_counters, nand_page_reads);
-	c->nand_page_writes = SS_WIRE64(p, ss_wire_counters, nand_page_writes);
-	c->block_erases = SS_WIRE64(p, ss_wire_counters, block_erases);
-	c->gc_page_moves = SS_WIRE64(p, ss_wire_counters, gc_page_moves);
-	c->retired_blocks = SS_WIRE32(p, ss_wire_counters, retired_blocks);
-	c->free_blocks = SS_WIRE32(p, ss_wire_counters, free_blocks);
-	c->min_erase_count = SS_WIRE32(p, ss_wire_counters, min_erase_count);
-	c->max_erase_count = SS_WIRE32(p, ss_wire_counters, max_erase_count);
-	c->avg_erase_count = SS_WIRE32(p, ss_wire_counters, avg_erase_count);
-	c->write_amplification_milli =
-		SS_WIRE32(p, ss_wire_counters, write_amplification_milli);
-	c->power_on_ns = SS_WIRE64(p, ss_wire_counters, power_on_ns);
+	SS_REPLY_COUNTERS(DECODE, ss_wire_counters)
 	return 0;
 }
 

@@ -42,7 +42,7 @@ _Static_assert(offsetof(struct ss_reply_hdr, crc32c) == RP_CRC, "reply layout");
 
 uint32_t ss_pkt_crc32c(uint32_t crc, const void *data, size_t len)
 {
-	/* the firmware's own CRC-32C: one implementation for both ends of the link */
+	/* the protocol's CRC-32C (ss_wire.h): one implementation for both ends of the link */
 	return ss_crc32c(crc, data, len);
 }
 

@@ -8,7 +8,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ss_rt.h"
 #include "ss_proto.h"
 
 /* Request header fields the caller chooses (magic, version, payload_len, crc are set by
@@ -65,10 +64,5 @@ int ss_pkt_decode_reply(const uint8_t *buf, size_t len, uint16_t opcode, uint32_
 /** CRC-32C (Castagnoli, reflected, init/final xor 0xFFFFFFFF), continuing from crc
  *  (0 to start). */
 uint32_t ss_pkt_crc32c(uint32_t crc, const void *data, size_t len);
-
-/* Little-endian field `f` of wire structure `struct T` at p. */
-#define SS_WIRE16(p, T, f) ss_get_le16((const uint8_t *)(p) + offsetof(struct T, f))
-#define SS_WIRE32(p, T, f) ss_get_le32((const uint8_t *)(p) + offsetof(struct T, f))
-#define SS_WIRE64(p, T, f) ss_get_le64((const uint8_t *)(p) + offsetof(struct T, f))
 
 #endif

@@ -30,12 +30,11 @@
 
 #define QUEUE_DEPTH 32u
 #define WHY_MAX 160
-#define RBUF 8192
 
 /* One in-flight request; lives in the submitter's frame while it waits. */
 struct ux_req {
 	struct ss_xfer *x;               /* a command, or NULL for the model counters */
-	uint8_t *model;                  /* model counters reply (SS_UX_MODEL_MAX bytes) */
+	uint8_t *model;                  /* model counters reply (SS_FRAME_MODEL_MAX bytes) */
 	uint32_t model_len;
 	pthread_cond_t cv;               /* done, or: the reader's role is free */
 	int done;
@@ -53,8 +52,7 @@ struct unix_transport {
 	int closed;
 	char why[WHY_MAX];               /* why the link closed */
 	pthread_mutex_t send_lock;       /* one frame on the socket at a time, FIFO */
-	size_t rstart, rend;             /* the reader's unread bytes of rbuf */
-	uint8_t rbuf[RBUF];
+	struct ss_frame_reader in;       /* the reader's; in.fd is the socket */
 	char path[];
 };
 
@@ -90,67 +88,6 @@ static void close_locked(struct unix_transport *u, const char *why)
 	pthread_cond_broadcast(&u->tag_cv);
 }
 
-/* Read exactly n bytes through the reader's buffer; large reads go straight to dst.
- * \return 0 or a negative errno (-ECONNRESET at end of stream). */
-static int read_full(struct unix_transport *u, void *dst, size_t n)
-{
-	uint8_t *p = dst;
-
-	while (n) {
-		ssize_t r;
-
-		if (u->rend > u->rstart) {
-			size_t k = n < u->rend - u->rstart ? n : u->rend - u->rstart;
-
-			memcpy(p, u->rbuf + u->rstart, k);
-			u->rstart += k;
-			p += k;
-			n -= k;
-			continue;
-		}
-		r = n >= RBUF ? recv(u->fd, p, n, 0) : recv(u->fd, u->rbuf, RBUF, 0);
-		if (r == 0)
-			return -ECONNRESET;
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		if (n >= RBUF) {
-			p += r;
-			n -= (size_t)r;
-		} else {
-			u->rstart = 0;
-			u->rend = (size_t)r;
-		}
-	}
-	return 0;
-}
-
-static int send_all(int fd, struct iovec *iov, int n)
-{
-	while (n > 0) {
-		struct msghdr m = {.msg_iov = iov, .msg_iovlen = (size_t)n};
-		ssize_t r = sendmsg(fd, &m, MSG_NOSIGNAL);
-
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		while (n > 0 && (size_t)r >= iov->iov_len) {
-			r -= (ssize_t)iov->iov_len;
-			iov++;
-			n--;
-		}
-		if (n > 0) {
-			iov->iov_base = (uint8_t *)iov->iov_base + r;
-			iov->iov_len -= (size_t)r;
-		}
-	}
-	return 0;
-}
-
 /* The data of a reply that fits its request: into the command's buffer, or the model
  * counters' own. \return 0, or a negative errno with why set. */
 static int read_body(struct unix_transport *u, struct ux_req *r, uint32_t len, char *why)
@@ -158,11 +95,11 @@ static int read_body(struct unix_transport *u, struct ux_req *r, uint32_t len, c
 	if (!r->x) {
 		uint32_t n;
 
-		if (len < 8 || len > SS_UX_MODEL_MAX || len % 8) {
+		if (len < 8 || len > SS_FRAME_MODEL_MAX || len % 8) {
 			snprintf(why, WHY_MAX, "the daemon sent %u bytes of model counters", len);
 			return -EBADMSG;
 		}
-		if (read_full(u, r->model, len)) {
+		if (ss_frame_read(&u->in, r->model, len, 0)) {
 			snprintf(why, WHY_MAX, "the daemon went away mid-reply");
 			return -ECONNRESET;
 		}
@@ -180,7 +117,7 @@ static int read_body(struct unix_transport *u, struct ux_req *r, uint32_t len, c
 			 r->x->len);
 		return -EBADMSG;
 	}
-	if (len && read_full(u, r->x->data, len)) {
+	if (len && ss_frame_read(&u->in, r->x->data, len, 0)) {
 		snprintf(why, WHY_MAX, "the daemon went away mid-reply");
 		return -ECONNRESET;
 	}
@@ -191,18 +128,18 @@ static int read_body(struct unix_transport *u, struct ux_req *r, uint32_t len, c
  * caller is the reader and holds no lock. */
 static void read_one(struct unix_transport *u)
 {
-	uint8_t raw[SS_UX_REPLY_HDR_SIZE];
-	struct ss_ux_reply_hdr h;
+	uint8_t raw[SS_FRAME_REPLY_HDR];
+	struct ss_frame_reply h;
 	char why[WHY_MAX];
 	struct ux_req *r;
-	int rc = read_full(u, raw, sizeof(raw));
+	int rc = ss_frame_read(&u->in, raw, sizeof(raw), 0);
 
 	if (rc) {
 		snprintf(why, sizeof(why), "the daemon went away (%s)",
 			 rc == -ECONNRESET ? "connection closed" : strerror(-rc));
 		goto down;
 	}
-	if (ss_ux_decode_reply(raw, &h)) {
+	if (ss_frame_decode_reply(raw, &h) != SS_FRAME_OK) {
 		snprintf(why, sizeof(why), "the daemon sent a malformed reply header");
 		goto down;
 	}
@@ -259,7 +196,7 @@ static int take_tag_locked(struct unix_transport *u, struct ux_req *r)
 static int exchange(struct unix_transport *u, struct ux_req *r, uint8_t *hdr,
 		    const void *data, uint32_t len)
 {
-	struct iovec iov[2] = {{hdr, SS_UX_REQUEST_HDR_SIZE}, {(void *)data, len}};
+	struct iovec iov[2] = {{hdr, SS_FRAME_REQUEST_HDR}, {(void *)data, len}};
 	int tag, rc, unsent;
 
 	pthread_cond_init(&r->cv, NULL);
@@ -272,14 +209,14 @@ static int exchange(struct unix_transport *u, struct ux_req *r, uint8_t *hdr,
 	}
 	ss_put_le32(hdr + 4, (uint32_t)tag);
 	pthread_mutex_lock(&u->send_lock);
-	unsent = send_all(u->fd, iov, len ? 2 : 1);
+	unsent = ss_frame_send(u->in.fd, iov, len ? 2 : 1);
 	pthread_mutex_unlock(&u->send_lock);
 	/* A half-written frame leaves the stream unusable: shut it down; the reader, the
 	 * only one that fails waiters (it may be filling one's buffer), then fails
 	 * everyone, us included. The daemon runs no frame it did not receive whole, so our
 	 * command did not run. */
 	if (unsent)
-		shutdown(u->fd, SHUT_RDWR);
+		shutdown(u->in.fd, SHUT_RDWR);
 
 	pthread_mutex_lock(&u->lock);
 	while (!r->done) {
@@ -324,10 +261,10 @@ out:
 static int unix_submit(struct ss_transport *t, struct ss_xfer *x)
 {
 	struct unix_transport *u = (struct unix_transport *)t;
-	uint8_t hdr[SS_UX_REQUEST_HDR_SIZE];
+	uint8_t hdr[SS_FRAME_REQUEST_HDR];
 	struct ux_req r = {.x = x};
 
-	if (x->dir != SS_SAT_DIR_NONE && x->len > SS_UX_DATA_MAX)
+	if (x->dir != SS_SAT_DIR_NONE && x->len > SS_FRAME_DATA_MAX)
 		return ss_err(-E2BIG, 0, "unix %s: a %u-byte transfer exceeds the daemon's limit",
 			      u->path, x->len);
 	ss_ux_encode_request(hdr, 0, x);
@@ -338,7 +275,7 @@ static int unix_submit(struct ss_transport *t, struct ss_xfer *x)
 static int unix_model(struct ss_transport *t, struct ss_dev_model *m)
 {
 	struct unix_transport *u = (struct unix_transport *)t;
-	uint8_t hdr[SS_UX_REQUEST_HDR_SIZE], buf[SS_UX_MODEL_MAX];
+	uint8_t hdr[SS_FRAME_REQUEST_HDR], buf[SS_FRAME_MODEL_MAX];
 	struct ux_req r = {.model = buf};
 	int rc;
 
@@ -354,8 +291,8 @@ static void unix_close(struct ss_transport *t)
 {
 	struct unix_transport *u = (struct unix_transport *)t;
 
-	shutdown(u->fd, SHUT_RDWR);
-	close(u->fd);
+	shutdown(u->in.fd, SHUT_RDWR);
+	close(u->in.fd);
 	pthread_mutex_destroy(&u->lock);
 	pthread_mutex_destroy(&u->send_lock);
 	pthread_cond_destroy(&u->tag_cv);
@@ -404,9 +341,8 @@ static int unix_reconnect(struct ss_transport *t)
 		return ss_err(-ENOTCONN, 0, "unix %s: the daemon is not serving (%s); the command "
 			      "was not sent", u->path, strerror(-fd));
 	}
-	close(u->fd);
-	u->fd = fd;
-	u->rstart = u->rend = 0;
+	close(u->in.fd);
+	ss_frame_reader_init(&u->in, fd);
 	u->closed = 0;
 	u->why[0] = '\0';
 	pthread_cond_broadcast(&u->tag_cv);
@@ -438,7 +374,7 @@ int ss_transport_unix_open(const char *path, struct ss_transport **out)
 	memcpy(u->path, path, n + 1);
 	u->base.ops = &unix_ops;
 	u->base.path = u->path;
-	u->fd = fd;
+	ss_frame_reader_init(&u->in, fd);
 	pthread_mutex_init(&u->lock, NULL);
 	pthread_mutex_init(&u->send_lock, NULL);
 	pthread_cond_init(&u->tag_cv, NULL);

@@ -226,13 +226,13 @@ static void test_daemon_killed(void)
 /* A fake daemon that answers the first request with the given reply header. */
 struct fake {
 	int lfd;
-	uint8_t reply[SS_UX_REPLY_HDR_SIZE];
+	uint8_t reply[SS_FRAME_REPLY_HDR];
 };
 
 static void *fake_main(void *arg)
 {
 	struct fake *f = arg;
-	uint8_t req[SS_UX_REQUEST_HDR_SIZE + 512];
+	uint8_t req[SS_FRAME_REQUEST_HDR + 512];
 	int fd = accept(f->lfd, NULL, NULL);
 	size_t got = 0;
 
@@ -268,7 +268,7 @@ static void one_bad_reply(const char *what, void (*mangle)(uint8_t *reply), cons
 	CHECK_EQ(bind(f.lfd, (struct sockaddr *)&sa, sizeof(sa)), 0);
 	CHECK_EQ(listen(f.lfd, 1), 0);
 	memset(f.reply, 0, sizeof(f.reply));
-	ss_put_le32(f.reply, SS_UX_REPLY_MAGIC);
+	ss_put_le32(f.reply, SS_FRAME_REPLY_MAGIC);
 	ss_put_le32(f.reply + 4, 0); /* the client's first tag */
 	mangle(f.reply);
 	pthread_create(&th, NULL, fake_main, &f);
@@ -318,7 +318,7 @@ static void sense_too_long(uint8_t *r)
  * answers with the reply header in f->reply followed by `extra` data bytes. */
 struct model_fake {
 	int lfd;
-	uint8_t reply[SS_UX_REPLY_HDR_SIZE + 8 + 8 * 30];
+	uint8_t reply[SS_FRAME_REPLY_HDR + 8 + 8 * 30];
 	size_t reply_len;
 	int request_ok;
 };
@@ -326,7 +326,7 @@ struct model_fake {
 static void *model_fake_main(void *arg)
 {
 	struct model_fake *f = arg;
-	uint8_t req[SS_UX_REQUEST_HDR_SIZE];
+	uint8_t req[SS_FRAME_REQUEST_HDR];
 	int fd = accept(f->lfd, NULL, NULL);
 	size_t got = 0;
 
@@ -382,12 +382,12 @@ static int model_against(struct model_fake *f, struct ss_dev_model *m)
 static void model_reply(struct model_fake *f, uint32_t n, uint32_t len)
 {
 	memset(f, 0, sizeof(*f));
-	ss_put_le32(f->reply, SS_UX_REPLY_MAGIC);
+	ss_put_le32(f->reply, SS_FRAME_REPLY_MAGIC);
 	ss_put_le32(f->reply + 44, len);
-	ss_put_le32(f->reply + SS_UX_REPLY_HDR_SIZE, n);
+	ss_put_le32(f->reply + SS_FRAME_REPLY_HDR, n);
 	for (uint32_t i = 0; 8 + 8 * i + 8 <= len; i++)
-		ss_put_le64(f->reply + SS_UX_REPLY_HDR_SIZE + 8 + 8 * i, 1000 + i);
-	f->reply_len = SS_UX_REPLY_HDR_SIZE + len;
+		ss_put_le64(f->reply + SS_FRAME_REPLY_HDR + 8 + 8 * i, 1000 + i);
+	f->reply_len = SS_FRAME_REPLY_HDR + len;
 }
 
 /* The model-counters request and its reply: fields by their index in the emulator's
@@ -479,21 +479,21 @@ static int io_full(int fd, void *b, size_t n, int writing)
 /* Forward one request and its reply. \return 0, 1 after dropping the client, -1 at EOF. */
 static int proxy_one(struct proxy *px, int c, int dmn)
 {
-	static uint8_t data[SS_UX_DATA_MAX];
-	uint8_t h[SS_UX_REQUEST_HDR_SIZE], rh[SS_UX_REPLY_HDR_SIZE];
+	static uint8_t data[SS_FRAME_DATA_MAX];
+	uint8_t h[SS_FRAME_REQUEST_HDR], rh[SS_FRAME_REPLY_HDR];
 	uint32_t len, dir, rlen;
 	int send_cmd;
 
 	if (io_full(c, h, sizeof(h), 0))
 		return -1;
 	dir = ss_get_le32(h + 24);
-	len = ss_get_le32(h) == SS_UX_REQUEST_MAGIC ? ss_get_le32(h + 28) : 0;
+	len = ss_get_le32(h) == SS_FRAME_COMMAND_MAGIC ? ss_get_le32(h + 28) : 0;
 	if (len > sizeof(data))
 		return -1;
-	send_cmd = ss_get_le32(h) == SS_UX_REQUEST_MAGIC && h[8 + 14] == 0x8A;
-	if ((dir == SS_UX_DIR_TO_DRIVE && io_full(c, data, len, 0)) ||
+	send_cmd = ss_get_le32(h) == SS_FRAME_COMMAND_MAGIC && h[8 + 14] == 0x8A;
+	if ((dir == SS_FRAME_DIR_TO_DRIVE && io_full(c, data, len, 0)) ||
 	    io_full(dmn, h, sizeof(h), 1) ||
-	    (dir == SS_UX_DIR_TO_DRIVE && io_full(dmn, data, len, 1)) ||
+	    (dir == SS_FRAME_DIR_TO_DRIVE && io_full(dmn, data, len, 1)) ||
 	    io_full(dmn, rh, sizeof(rh), 0))
 		return -1;
 	rlen = ss_get_le32(rh + 44);

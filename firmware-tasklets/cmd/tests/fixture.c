@@ -83,20 +83,23 @@ static void wrap(struct fx *f)
 	f->hal = &f->whal;
 }
 
-static void open_image(struct fx *f, int create, uint32_t endurance)
+static void open_image(struct fx *f, int create)
 {
 	struct ss_emu_flash_opts o;
 	char err[256] = "";
 	int rc;
 
 	memset(&o, 0, sizeof(o));
-	o.geo.channels = FX_CHANNELS;
-	o.geo.ways = 1;
-	o.geo.blocks_per_die = FX_BLOCKS_PER_DIE;
-	o.geo.pages_per_block = FX_PAGES_PER_BLOCK;
-	o.geo.page_size = FX_PAGE_SIZE;
-	o.geo.spare_size = 256;
-	o.endurance = endurance;
+	o.geo = f->opts.geo;
+	if (o.geo.channels == 0) {
+		o.geo.channels = FX_CHANNELS;
+		o.geo.ways = 1;
+		o.geo.blocks_per_die = FX_BLOCKS_PER_DIE;
+		o.geo.pages_per_block = FX_PAGES_PER_BLOCK;
+		o.geo.page_size = FX_PAGE_SIZE;
+		o.geo.spare_size = 256;
+	}
+	o.endurance = create ? f->opts.endurance : 0;
 	o.dram_bytes = ss_fw_dram_needed(&o.geo);
 	o.create = create;
 	rc = ss_emu_flash_open(f->path, &o, &f->flash, err, sizeof(err));
@@ -113,11 +116,19 @@ void fx_create(struct fx *f, uint32_t endurance)
 
 void fx_create_objs(struct fx *f, uint32_t endurance, uint32_t max_objects)
 {
-	struct ss_fw_format_params fp = { .max_objects = max_objects };
+	struct fx_opts o = { .endurance = endurance, .max_objects = max_objects };
+
+	fx_create_with(f, &o);
+}
+
+void fx_create_with(struct fx *f, const struct fx_opts *o)
+{
+	struct ss_fw_format_params fp = { .max_objects = o->max_objects };
 	int rc;
 
 	memset(f, 0, sizeof(*f));
-	snprintf(f->dir, sizeof(f->dir), "/tmp/cmd_ut.XXXXXX");
+	f->opts = *o;
+	snprintf(f->dir, sizeof(f->dir), "%s/cmd_ut.XXXXXX", o->tmpdir ? o->tmpdir : "/tmp");
 	if (!mkdtemp(f->dir)) {
 		die("mkdtemp", -1, f->dir);
 	}
@@ -126,7 +137,7 @@ void fx_create_objs(struct fx *f, uint32_t endurance, uint32_t max_objects)
 	if (!f->buf) {
 		die("calloc", -1, NULL);
 	}
-	open_image(f, 1, endurance);
+	open_image(f, 1);
 	rc = ss_fw_format(&f->fw, f->hal, &fp);
 	if (rc) {
 		die("ss_fw_format", rc, NULL);
@@ -138,7 +149,7 @@ static void reopen(struct fx *f)
 {
 	int rc;
 
-	open_image(f, 0, 0);
+	open_image(f, 0);
 	rc = ss_fw_mount(&f->fw, f->hal);
 	if (rc) {
 		die("ss_fw_mount", rc, NULL);
@@ -213,27 +224,14 @@ uint32_t fx_crc32c(uint32_t crc, const void *p, size_t n)
 	return ~crc;
 }
 
-static void put16(uint8_t *p, uint16_t v)
+void fx_put(uint8_t *p, uint64_t v, int n)
 {
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++) {
+	for (int i = 0; i < n; i++) {
 		p[i] = (uint8_t)(v >> (8 * i));
 	}
 }
 
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++) {
-		p[i] = (uint8_t)(v >> (8 * i));
-	}
-}
-
-static uint64_t get(const uint8_t *p, int n)
+uint64_t fx_get(const uint8_t *p, int n)
 {
 	uint64_t v = 0;
 
@@ -241,6 +239,26 @@ static uint64_t get(const uint8_t *p, int n)
 		v = (v << 8) | p[i];
 	}
 	return v;
+}
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	fx_put(p, v, 2);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	fx_put(p, v, 4);
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	fx_put(p, v, 8);
+}
+
+static uint64_t get(const uint8_t *p, int n)
+{
+	return fx_get(p, n);
 }
 
 uint32_t fx_encode(const struct fx_pkt *p, uint8_t *out)

@@ -1,7 +1,8 @@
 /*
  * Test fixture for the command layer: a small emulated drive running the firmware, the
  * ATA call, and a host-side packet codec written from PROTOCOL.md independently of the
- * firmware's code (its own CRC-32C, its own field offsets).
+ * firmware's code (its own CRC-32C, its own field offsets). The command tests and the
+ * fuzz harnesses (firmware-tasklets/fuzz/) share it.
  */
 #ifndef CMD_FIXTURE_H
 #define CMD_FIXTURE_H
@@ -43,7 +44,16 @@ extern int fx_failures;
 #define FX_PAGE_SIZE 8192
 #define FX_BUF_BYTES ((2u << 20) + 8192u)
 
+/* How fx_create_with builds the drive; zero fields take the defaults above. */
+struct fx_opts {
+	struct ss_geometry geo;   /* channels 0: the FX_* drive */
+	uint32_t endurance;       /* 0: the profile's */
+	uint32_t max_objects;     /* 0: the object store's default */
+	const char *tmpdir;       /* where the image goes; NULL: /tmp */
+};
+
 struct fx {
+	struct fx_opts opts;
 	char dir[64];
 	char path[128];
 	struct ss_emu_flash *flash;
@@ -58,6 +68,8 @@ struct fx {
 	uint16_t seq;
 };
 
+/** Create an image and format the firmware on it as o says. */
+void fx_create_with(struct fx *f, const struct fx_opts *o);
 /** Create an image and format the firmware on it (endurance 0: the profile's). */
 void fx_create(struct fx *f, uint32_t endurance);
 /** The same with an object table of max_objects (0: the store's default). */
@@ -76,6 +88,9 @@ int fx_idle(struct fx *f);
 /* ---- host-side codec ----------------------------------------------------------------- */
 
 uint32_t fx_crc32c(uint32_t crc, const void *p, size_t n);
+/** Little-endian n-byte field at p. */
+uint64_t fx_get(const uint8_t *p, int n);
+void fx_put(uint8_t *p, uint64_t v, int n);
 
 struct fx_pkt {
 	uint16_t opcode;

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ss_wire.h"
+
 #define SS_EPERM        1
 #define SS_ENOENT       2
 #define SS_EIO          5
@@ -63,11 +65,7 @@ void *ss_memset(void *dst, int c, size_t n);
 int ss_memcmp(const void *a, const void *b, size_t n);
 size_t ss_strnlen(const char *s, size_t max);
 
-/** CRC-32C (Castagnoli), reflected, init and final xor 0xFFFFFFFF. `seed` is a previous
- *  result to continue a running checksum, or 0 to start one. */
-uint32_t ss_crc32c(uint32_t seed, const void *data, size_t len);
-
-/* Big- and little-endian field access for on-flash and on-wire structures. */
+/* Big-endian field access for on-flash structures (little-endian and CRC-32C: ss_wire.h). */
 static inline uint16_t ss_get_be16(const uint8_t *p) { return (uint16_t)((p[0] << 8) | p[1]); }
 static inline uint32_t ss_get_be32(const uint8_t *p)
 {
@@ -76,25 +74,6 @@ static inline uint32_t ss_get_be32(const uint8_t *p)
 static inline uint64_t ss_get_be64(const uint8_t *p)
 {
 	return ((uint64_t)ss_get_be32(p) << 32) | ss_get_be32(p + 4);
-}
-static inline uint16_t ss_get_le16(const uint8_t *p) { return (uint16_t)(p[0] | (p[1] << 8)); }
-static inline uint32_t ss_get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-}
-static inline uint64_t ss_get_le64(const uint8_t *p)
-{
-	return (uint64_t)ss_get_le32(p) | ((uint64_t)ss_get_le32(p + 4) << 32);
-}
-static inline void ss_put_le16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static inline void ss_put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
-}
-static inline void ss_put_le64(uint8_t *p, uint64_t v)
-{
-	ss_put_le32(p, (uint32_t)v);
-	ss_put_le32(p + 4, (uint32_t)(v >> 32));
 }
 static inline void ss_put_be32(uint8_t *p, uint32_t v)
 {

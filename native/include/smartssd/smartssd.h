@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ss_proto_replies.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -109,28 +111,20 @@ const char *ss_dev_profile_name(size_t i);
 
 /* ---- drive ------------------------------------------------------------------------ */
 
+/* proto_version, page_size, channels, ways, queue_depth, isp_batch_pages (uint32_t),
+ * capacity_bytes (uint64_t), model[41], serial[21], firmware_rev[9] (NUL-terminated,
+ * trailing blanks removed): the fields of DRIVE_INFO's reply, SS_REPLY_DRIVE_INFO. */
 struct ss_dev_info {
-	uint32_t proto_version;
-	uint32_t page_size;
-	uint32_t channels;
-	uint32_t ways;
-	uint32_t queue_depth;
-	uint32_t isp_batch_pages;
-	uint64_t capacity_bytes;
-	char model[41];        /* NUL-terminated, trailing blanks removed */
-	char serial[21];
-	char firmware_rev[9];
+	SS_REPLY_DRIVE_INFO(SS_API_MEMBER, _)
 };
 
 /** \return 0 or negative errno. */
 int ss_dev_drive_info(struct ss_dev *d, struct ss_dev_info *info);
 
+/* capacity_bytes, free_bytes (uint64_t), objects, max_objects, page_size (uint32_t):
+ * the fields of FSSTAT's reply, SS_REPLY_FSSTAT. */
 struct ss_dev_fsstat {
-	uint64_t capacity_bytes;
-	uint64_t free_bytes;
-	uint32_t objects;
-	uint32_t max_objects;
-	uint32_t page_size;
+	SS_REPLY_FSSTAT(SS_API_MEMBER, _)
 };
 
 /** \return 0 or negative errno. */
@@ -140,20 +134,12 @@ int ss_dev_fsstat(struct ss_dev *d, struct ss_dev_fsstat *st);
 int ss_dev_flush(struct ss_dev *d);
 
 /* The drive's own counters (SS_OP_COUNTERS): FTL activity and energy inputs. */
+/* host_page_reads, host_page_writes, nand_page_reads, nand_page_writes, block_erases,
+ * gc_page_moves (uint64_t), retired_blocks, free_blocks, min_erase_count,
+ * max_erase_count, avg_erase_count, write_amplification_milli (uint32_t), power_on_ns
+ * (uint64_t, modelled device time): the fields of COUNTERS' reply, SS_REPLY_COUNTERS. */
 struct ss_dev_counters {
-	uint64_t host_page_reads;
-	uint64_t host_page_writes;
-	uint64_t nand_page_reads;
-	uint64_t nand_page_writes;
-	uint64_t block_erases;
-	uint64_t gc_page_moves;
-	uint32_t retired_blocks;
-	uint32_t free_blocks;
-	uint32_t min_erase_count;
-	uint32_t max_erase_count;
-	uint32_t avg_erase_count;
-	uint32_t write_amplification_milli;
-	uint64_t power_on_ns;  /* modelled device time */
+	SS_REPLY_COUNTERS(SS_API_MEMBER, _)
 };
 
 /** \return 0 or negative errno. */
@@ -373,28 +359,42 @@ enum ss_dev_smart_unit {
 	SS_DEV_SMART_UNIT_MB = 7,
 };
 
+/* One SMART attribute as libatasmart parses it (field list: kinds as in
+ * ss_proto_replies.h). current, worst: normalised values; good_now: 1 good, 0 failing
+ * (only when good_now_valid); pretty_unit: enum ss_dev_smart_unit; raw: the 6 raw bytes,
+ * little-endian; pretty_value: in pretty_unit; name: NUL-terminated. The JNI packing and
+ * the Java record's layout come from this list too. */
+#define SS_DEV_SMART_ATTR(X, a)              \
+	X(a, u8, id, 1)                      \
+	X(a, u8, current, 1)                 \
+	X(a, u8, worst, 1)                   \
+	X(a, u8, threshold, 1)               \
+	X(a, u8, threshold_valid, 1)         \
+	X(a, u8, prefailure, 1)              \
+	X(a, u8, good_now, 1)                \
+	X(a, u8, good_now_valid, 1)          \
+	X(a, u16, flags, 2)                  \
+	X(a, u32, pretty_unit, 4)            \
+	X(a, u64, raw, 8)                    \
+	X(a, u64, pretty_value, 8)           \
+	X(a, cstr, name, 32)
+
 struct ss_dev_smart_attr {
-	uint8_t id;
-	uint8_t current;       /* normalised value */
-	uint8_t worst;
-	uint8_t threshold;
-	uint8_t threshold_valid;
-	uint8_t prefailure;
-	uint8_t good_now;      /* 1 good, 0 failing (only when good_now_valid) */
-	uint8_t good_now_valid;
-	uint16_t flags;
-	uint32_t pretty_unit;  /* enum ss_dev_smart_unit */
-	uint64_t raw;          /* the 6 raw bytes, little-endian */
-	uint64_t pretty_value; /* in pretty_unit */
-	char name[32];
+	SS_DEV_SMART_ATTR(SS_API_MEMBER, _)
 };
 
+/* The SMART summary: overall (enum ss_dev_smart_overall), status_good (SMART RETURN
+ * STATUS said good (1) or failing (0)), power_on_ms (0 when the drive does not report
+ * it), bad_sectors, nattrs (attributes present; may exceed the caller's max). */
+#define SS_DEV_SMART(X, a)                   \
+	X(a, u32, overall, 4)                \
+	X(a, u32, status_good, 4)            \
+	X(a, u64, power_on_ms, 8)            \
+	X(a, u64, bad_sectors, 8)            \
+	X(a, u32, nattrs, 4)
+
 struct ss_dev_smart {
-	uint32_t overall;      /* enum ss_dev_smart_overall */
-	uint32_t status_good;  /* SMART RETURN STATUS said good (1) or failing (0) */
-	uint64_t power_on_ms;  /* 0 when the drive does not report it */
-	uint64_t bad_sectors;
-	uint32_t nattrs;       /* attributes present (may exceed the caller's max) */
+	SS_DEV_SMART(SS_API_MEMBER, _)
 };
 
 /**

@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.NoSuchFileException;
 
-import org.smartssd.device.SmartSsdException;
+import org.smartssd.device.SmartSsdError;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -65,7 +65,7 @@ public final class LogAnalyzerCli implements Runnable {
             if (t instanceof NoSuchFileException || t instanceof FileNotFoundException) {
                 return NOT_FOUND;
             }
-            if (t instanceof SmartSsdException) {
+            if (t instanceof SmartSsdError) {
                 return DRIVE;
             }
             if (t instanceof IllegalArgumentException) {

@@ -1,0 +1,59 @@
+/*
+ * The opcode table: one entry per vendor opcode of ss_proto.h, with everything the
+ * dispatcher (cmd_object.c) needs to know about it. Adding a command is one entry here and
+ * one check/handler pair (native/PROTOCOL.md, "Adding a command"); cmd_ops_ut checks the
+ * table against the opcode list of PROTOCOL.md.
+ */
+#include "cmd_internal.h"
+
+#define OP(name_, flags_, sessionless_, mutates_, check_, exec_)                          \
+	{                                                                                 \
+		.opcode = SS_OP_##name_, .name = #name_, .allowed_flags = (flags_),        \
+		.sessionless = (sessionless_), .mutates = (mutates_), .check = (check_),   \
+		.exec = (exec_),                                                          \
+	}
+#define SESSIONLESS true
+#define SESSION false
+#define MUTATES true
+#define READS false
+
+const struct fw_op fw_ops[] = {
+	OP(OPEN_SESSION, 0, SESSIONLESS, READS, fw_no_payload_check, fw_op_open_session),
+	OP(CLOSE_SESSION, 0, SESSION, READS, fw_no_payload_check, fw_op_close_session),
+	OP(DRIVE_INFO, 0, SESSIONLESS, READS, fw_drive_info_check, fw_drive_info),
+
+	OP(LOOKUP, 0, SESSION, READS, fw_ns_lookup_check, fw_ns_lookup),
+	OP(CREATE, SS_CREATE_EXCL | SS_CREATE_PARENTS, SESSION, MUTATES, fw_ns_create_check,
+	   fw_ns_create),
+	OP(WRITE, SS_WRITE_FUA, SESSION, MUTATES, fw_ns_write_check, fw_ns_write),
+	OP(READ, 0, SESSION, READS, fw_ns_read_check, fw_ns_read),
+	OP(TRUNCATE, 0, SESSION, MUTATES, fw_ns_oid_check, fw_ns_truncate),
+	OP(REMOVE, SS_REMOVE_RECURSIVE, SESSION, MUTATES, fw_ns_remove_check, fw_ns_remove),
+	OP(RENAME, SS_RENAME_NOREPLACE, SESSION, MUTATES, fw_ns_rename_check, fw_ns_rename),
+	OP(STAT, 0, SESSION, READS, fw_ns_stat_check, fw_ns_stat),
+	OP(LIST, 0, SESSION, READS, fw_ns_list_check, fw_ns_list),
+	OP(SET_TIMES, 0, SESSION, MUTATES, fw_ns_oid_check, fw_ns_set_times),
+	OP(EXTENTS, 0, SESSION, READS, fw_ns_extents_check, fw_ns_extents),
+	OP(FLUSH, 0, SESSION, MUTATES, fw_no_payload_check, fw_drive_flush),
+	OP(FSSTAT, 0, SESSION, READS, fw_drive_fsstat_check, fw_drive_fsstat),
+
+	OP(CREATE_OBJECT, SS_CREATE_OBJ_OUTPUT | SS_CREATE_EXCL | SS_CREATE_PARENTS, SESSION,
+	   MUTATES, fw_isp_create_check, fw_isp_create),
+	OP(EXECUTE_OBJECT, 0, SESSION, MUTATES, fw_isp_execute_check, fw_isp_execute),
+	OP(READ_OBJECT, 0, SESSION, READS, fw_isp_read_check, fw_isp_read),
+	OP(DESTROY_OBJECT, 0, SESSION, MUTATES, fw_isp_destroy_check, fw_isp_destroy),
+
+	OP(COUNTERS, 0, SESSION, READS, fw_drive_counters_check, fw_drive_counters),
+};
+
+const uint32_t fw_ops_count = SS_ARRAY_SIZE(fw_ops);
+
+const struct fw_op *fw_op_find(uint16_t opcode)
+{
+	for (uint32_t i = 0; i < SS_ARRAY_SIZE(fw_ops); i++) {
+		if (fw_ops[i].opcode == opcode) {
+			return &fw_ops[i];
+		}
+	}
+	return NULL;
+}

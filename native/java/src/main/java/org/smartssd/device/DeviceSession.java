@@ -1,0 +1,153 @@
+package org.smartssd.device;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the three parts of {@link SmartSsdDevice} (drive, namespace, tasklets) share: the
+ * native handle, the direct buffer pools, the link byte counts, and the one way to make a
+ * native call ({@link #withHandle}, {@link #withScratch}) and turn its failure into an
+ * exception ({@link #check}).
+ */
+final class DeviceSession {
+    /** Scratch buffers: results the native layer fills (stat, listing, poll, SMART). */
+    static final int SCRATCH_SIZE = 64 * 1024;
+    /** Staging buffers for heap data crossing to and from the drive. */
+    static final int STAGING_SIZE = 1024 * 1024;
+
+    /** A native call on the handle. */
+    @FunctionalInterface
+    interface HandleCall<T> {
+        T call(long h) throws IOException;
+    }
+
+    /** A native call on the handle that fills a scratch buffer. */
+    @FunctionalInterface
+    interface ScratchCall<T> {
+        T call(long h, ByteBuffer out) throws IOException;
+    }
+
+    final String uri;
+    final SmartSsdDevice.Options options;
+    final NativeHandle handle;
+    final String transport;
+    final BufferPool scratch = new BufferPool(SCRATCH_SIZE, 8);
+    final BufferPool staging = new BufferPool(STAGING_SIZE, 4);
+    final AtomicLong bytesToDrive = new AtomicLong();
+    final AtomicLong bytesFromDrive = new AtomicLong();
+
+    DeviceSession(String uri, SmartSsdDevice.Options options, NativeHandle handle,
+                  String transport) {
+        this.uri = uri;
+        this.options = options;
+        this.handle = handle;
+        this.transport = transport;
+    }
+
+    /** Runs {@code call} holding the handle, so {@link NativeHandle#close} waits for it. */
+    <T> T withHandle(HandleCall<T> call) throws IOException {
+        long h = handle.acquire();
+        try {
+            return call.call(h);
+        } finally {
+            handle.release();
+        }
+    }
+
+    /** As {@link #withHandle}, with a scratch buffer for the call's results. */
+    <T> T withScratch(ScratchCall<T> call) throws IOException {
+        ByteBuffer out = scratch.take();
+        try {
+            return withHandle(h -> call.call(h, out));
+        } finally {
+            scratch.give(out);
+        }
+    }
+
+    long check(long rc, String what) throws IOException {
+        if (rc < 0) {
+            throw fail(rc, uri, what);
+        }
+        return rc;
+    }
+
+    long check(long rc, String what, Object subject) throws IOException {
+        if (rc < 0) {
+            throw fail(rc, uri, what + " " + subject);
+        }
+        return rc;
+    }
+
+    /** The exception for a failed native call; must run on the failing thread, right after. */
+    static IOException fail(long rc, String uri, String context) {
+        String detail = SmartSsdDevice.lastMessage0();
+        String msg = uri + ": " + context;
+        if (detail != null && !detail.isEmpty()) {
+            msg += " [" + detail + "]";
+        }
+        return Errors.translate(-Errors.errnoOf(rc), Errors.reasonOf(rc), msg);
+    }
+
+    static long packed(int errno, int reason) {
+        return -(((long) reason << 32) | errno);
+    }
+
+    static String oid(long oid) {
+        return "object " + Long.toUnsignedString(oid);
+    }
+
+    static void checkOffset(long v) {
+        if (v < 0) {
+            throw new IllegalArgumentException("offset/length " + v + " is negative");
+        }
+    }
+
+    static byte[] path(String path) {
+        Objects.requireNonNull(path, "path");
+        if (path.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("path contains a NUL character: " + path);
+        }
+        byte[] b = utf8z(path);
+        if (b.length > 4096) {
+            throw new IllegalArgumentException("path longer than 4095 bytes: " + path);
+        }
+        return b;
+    }
+
+    /** UTF-8 bytes with a terminating NUL, as C wants them. */
+    static byte[] utf8z(String s) {
+        byte[] u = s.getBytes(StandardCharsets.UTF_8);
+        byte[] z = new byte[u.length + 1];
+        System.arraycopy(u, 0, z, 0, u.length);
+        return z;
+    }
+
+    static String cString(ByteBuffer b, int at, int max) {
+        int n = 0;
+        while (n < max && b.get(at + n) != 0) {
+            n++;
+        }
+        byte[] s = new byte[n];
+        b.get(at, s);
+        return new String(s, StandardCharsets.UTF_8);
+    }
+
+    static long[] longs(ByteBuffer b, int n) {
+        long[] v = new long[n];
+        for (int i = 0; i < n; i++) {
+            v[i] = b.getLong(i * 8);
+        }
+        return v;
+    }
+
+    static int flags(SmartSsdDevice.CreateOption... options) {
+        int flags = 0;
+        for (SmartSsdDevice.CreateOption o : options) {
+            flags |= o.flag;
+        }
+        return flags;
+    }
+}

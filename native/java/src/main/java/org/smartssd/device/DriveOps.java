@@ -1,0 +1,62 @@
+package org.smartssd.device;
+
+import static org.smartssd.device.DeviceSession.longs;
+
+import java.io.IOException;
+import java.util.Optional;
+
+/** The drive part of {@link SmartSsdDevice}: identity, space, durability, counters, SMART. */
+final class DriveOps {
+    /** Most SMART attributes asked for (SMART_ATTR_MAX in native/jni/smartssd_jni.c). */
+    static final int SMART_ATTR_MAX = 64;
+
+    private final DeviceSession s;
+
+    DriveOps(DeviceSession s) {
+        this.s = s;
+    }
+
+    DriveInfo info() throws IOException {
+        return s.withScratch((h, out) -> {
+            s.check(SmartSsdDevice.info0(h, out), "drive info");
+            return DriveInfo.decode(s.transport, out);
+        });
+    }
+
+    FsStat fsStat() throws IOException {
+        return s.withScratch((h, out) -> {
+            s.check(SmartSsdDevice.fsstat0(h, out), "fsstat");
+            return FsStat.decode(out);
+        });
+    }
+
+    void flush() throws IOException {
+        s.withHandle(h -> s.check(SmartSsdDevice.flush0(h), "flush"));
+    }
+
+    DriveCounters counters() throws IOException {
+        return s.withScratch((h, out) -> {
+            s.check(SmartSsdDevice.counters0(h, out), "counters");
+            return DriveCounters.decode(out);
+        });
+    }
+
+    Optional<ModelCounters> modelCounters() throws IOException {
+        return s.withScratch((h, out) -> {
+            long rc = SmartSsdDevice.model0(h, out);
+            if (rc < 0 && (Errors.errnoOf(rc) == Errno.ENOTSUP
+                    || Errors.errnoOf(rc) == Errno.ENOSYS)) {
+                return Optional.empty();
+            }
+            s.check(rc, "model counters");
+            long[] v = longs(out, ModelCounters.SLOTS);
+            return Optional.of(new ModelCounters(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
+                    v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15], v[16], v[17], v[18]));
+        });
+    }
+
+    SmartHealth health() throws IOException {
+        return s.withScratch((h, out) -> SmartHealth.decode(out,
+                (int) s.check(SmartSsdDevice.smart0(h, out, SMART_ATTR_MAX), "SMART health")));
+    }
+}

@@ -1,0 +1,423 @@
+package org.smartssd.device;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The one door to a Smart SSD, real ({@code sg:/dev/sdX}) or emulated ({@code emu:/path.img}
+ * in this process, {@code unix:/path.sock} served by smartssd-devd). It owns the native
+ * handle, a small pool of direct buffers, adaptive tasklet polling and the host-side link
+ * byte count. Nothing else calls JNI.
+ *
+ * <p>Thread-safe: libsmartssd serialises what must be serialised, and every call here holds
+ * the handle's in-flight count, so {@link #close()} never frees a pointer a call still uses.
+ * BUSY answers are retried inside libsmartssd (with backoff, up to
+ * {@link Options#busyRetryMs()}); a {@link DeviceBusyException} means that budget was spent.
+ *
+ * <p>Costs: each method is one protocol command (a SEND/RECV pair) unless it says otherwise.
+ *
+ * <p>A facade: the drive's own commands are {@link DriveOps}'s, paths and object data
+ * {@link NamespaceOps}'s, tasklets {@link TaskletOps}'s; all three make their native calls
+ * through {@link DeviceSession#withHandle}. The native methods are declared here, the class
+ * the JNI library binds.
+ */
+public final class SmartSsdDevice implements AutoCloseable {
+    static {
+        NativeLoader.load();
+    }
+
+    /** How to open a drive. */
+    public record Options(int timeoutMs, int busyRetryMs, PollPolicy pollPolicy) {
+        /** libsmartssd's defaults: 30 s per sg command, 10 s of BUSY retries. */
+        public static final Options DEFAULT = new Options(0, 0, PollPolicy.DEFAULT);
+
+        public Options {
+            if (timeoutMs < 0 || busyRetryMs < 0) {
+                throw new IllegalArgumentException("timeouts must not be negative");
+            }
+            Objects.requireNonNull(pollPolicy, "pollPolicy");
+        }
+    }
+
+    /** How {@link #create} treats existing names and missing parents. */
+    public enum CreateOption {
+        /** Fail with {@link ObjectExistsException} when the name exists. */
+        EXCLUSIVE(0x1),
+        /** Create missing parent directories. */
+        PARENTS(0x2);
+
+        final int flag;
+
+        CreateOption(int flag) {
+            this.flag = flag;
+        }
+    }
+
+    private final DeviceSession session;
+    private final DriveOps drive;
+    private final NamespaceOps namespace;
+    private final TaskletOps tasklets;
+
+    private SmartSsdDevice(String uri, Options options, long ptr) {
+        this.session = new DeviceSession(uri, options,
+                new NativeHandle(ptr, SmartSsdDevice::close0, uri), transport0(ptr));
+        this.drive = new DriveOps(session);
+        this.namespace = new NamespaceOps(session);
+        this.tasklets = new TaskletOps(session);
+    }
+
+    /** Opens a drive with default options. */
+    public static SmartSsdDevice open(String uri) throws IOException {
+        return open(uri, Options.DEFAULT);
+    }
+
+    /**
+     * Opens a drive and a protocol session on it.
+     *
+     * @param uri {@code emu:/path/drive.img}, {@code unix:/path/dev.sock} or {@code sg:/dev/sdX}
+     * @throws NoSuchObjectException when the image, socket or device does not exist
+     * @throws DeviceBusyException   when an emu image is open elsewhere (use the daemon)
+     */
+    public static SmartSsdDevice open(String uri, Options options) throws IOException {
+        Objects.requireNonNull(uri, "uri");
+        if (!(uri.startsWith("emu:") || uri.startsWith("unix:") || uri.startsWith("sg:"))) {
+            throw new IllegalArgumentException("device URI must start with emu:, unix: or sg:, "
+                    + "got '" + uri + "'");
+        }
+        long rc = open0(DeviceSession.utf8z(uri), options.timeoutMs(), options.busyRetryMs());
+        if (rc <= 0) {
+            throw DeviceSession.fail(rc == 0 ? DeviceSession.packed(Errno.EFAULT, 0) : rc, uri,
+                    "open");
+        }
+        return new SmartSsdDevice(uri, options, rc);
+    }
+
+    /**
+     * Creates (or overwrites) an emulated drive's image and formats it: the emulator's factory
+     * step, after which {@code emu:IMAGE} opens it and smartssd-devd can serve it.
+     *
+     * @param profile       model profile name (see {@link #emulatorProfiles()}) or a path to a
+     *                      profile file; null for the default, kang-smartssd
+     * @param capacityBytes raw flash capacity, rounded up to whole blocks on every die; 0 for
+     *                      the profile's capacity. The drive offers less to files: the
+     *                      profile's over-provisioning and the object store's metadata.
+     * @param maxObjects    object table size; 0 for the object store's default
+     */
+    public static void formatEmulated(java.nio.file.Path image, String profile,
+                                      long capacityBytes, int maxObjects) throws IOException {
+        if (capacityBytes < 0 || maxObjects < 0) {
+            throw new IllegalArgumentException("capacity and max objects must not be negative");
+        }
+        ByteBuffer msg = ByteBuffer.allocateDirect(256);
+        long rc = format0(DeviceSession.utf8z(image.toAbsolutePath().toString()),
+                profile == null ? null : DeviceSession.utf8z(profile), capacityBytes, maxObjects, msg);
+        if (rc < 0) {
+            String detail = DeviceSession.cString(msg, 0, 256);
+            throw Errors.translate(-Errors.errnoOf(rc), Errors.reasonOf(rc), "format " + image
+                    + (profile == null ? "" : " with profile " + profile)
+                    + (detail.isEmpty() ? "" : " [" + detail + "]"));
+        }
+    }
+
+    /** Names of the emulator's built-in model profiles. */
+    public static List<String> emulatorProfiles() {
+        String s = profiles0();
+        return s.isEmpty() ? List.of() : List.of(s.split("\n"));
+    }
+
+    public String uri() {
+        return session.uri;
+    }
+
+    /** "emu", "unix" or "sg". */
+    public String transport() {
+        return session.transport;
+    }
+
+    public Options options() {
+        return session.options;
+    }
+
+    /**
+     * Closes the session and the transport. Calls in flight finish first (the last one frees
+     * the native handle); later calls fail with {@link TransportClosedException}. Idempotent.
+     */
+    @Override
+    public void close() {
+        session.handle.close();
+    }
+
+    public boolean isClosed() {
+        return session.handle.isClosed();
+    }
+
+    /** Payload bytes this object sent to the drive (host-side count). */
+    public long bytesToDrive() {
+        return session.bytesToDrive.get();
+    }
+
+    /** Payload bytes this object received from the drive (host-side count). */
+    public long bytesFromDrive() {
+        return session.bytesFromDrive.get();
+    }
+
+    // ---- drive ------------------------------------------------------------------------
+
+    public DriveInfo info() throws IOException {
+        return drive.info();
+    }
+
+    public FsStat fsStat() throws IOException {
+        return drive.fsStat();
+    }
+
+    /** Makes everything written so far durable. */
+    public void flush() throws IOException {
+        drive.flush();
+    }
+
+    public DriveCounters counters() throws IOException {
+        return drive.counters();
+    }
+
+    /** The emulator's modelled time and energy; empty for a real drive, which has none. */
+    public Optional<ModelCounters> modelCounters() throws IOException {
+        return drive.modelCounters();
+    }
+
+    /** SMART health as libatasmart parses the drive's SMART data. */
+    public SmartHealth health() throws IOException {
+        return drive.health();
+    }
+
+    // ---- namespace --------------------------------------------------------------------
+
+    /** Stat by path. */
+    public ObjectStat lookup(String path) throws IOException {
+        return namespace.lookup(path);
+    }
+
+    /** Stat by path, or empty when nothing is there. */
+    public Optional<ObjectStat> find(String path) throws IOException {
+        return namespace.find(path);
+    }
+
+    /** Stat by object id. */
+    public ObjectStat stat(long oid) throws IOException {
+        return namespace.stat(oid);
+    }
+
+    /** Creates a file, directory or output object. Returns its object id. */
+    public long create(String path, ObjectType type, CreateOption... options) throws IOException {
+        return namespace.create(path, type, options);
+    }
+
+    /** Creates a directory and any missing parents; an existing directory is fine. */
+    public long mkdirs(String path) throws IOException {
+        return create(path, ObjectType.DIRECTORY, CreateOption.PARENTS);
+    }
+
+    /** Writes all of {@code src}'s remaining bytes at {@code offset}; advances its position.
+     *  One command per protocol-sized piece (up to 1 MiB). */
+    public long write(long oid, long offset, ByteBuffer src, boolean fua) throws IOException {
+        return namespace.write(oid, offset, src, fua);
+    }
+
+    public long write(long oid, long offset, byte[] b, int off, int len, boolean fua)
+            throws IOException {
+        return write(oid, offset, ByteBuffer.wrap(b, off, len), fua);
+    }
+
+    /**
+     * Reads up to {@code dst.remaining()} bytes at {@code offset} into {@code dst}, advancing
+     * its position. Returns bytes read, short only at the end of the object (0 at or past it).
+     */
+    public int read(long oid, long offset, ByteBuffer dst) throws IOException {
+        return namespace.read(oid, offset, dst);
+    }
+
+    public int read(long oid, long offset, byte[] b, int off, int len) throws IOException {
+        return read(oid, offset, ByteBuffer.wrap(b, off, len));
+    }
+
+    public void truncate(long oid, long size) throws IOException {
+        namespace.truncate(oid, size);
+    }
+
+    /** Removes a file or (empty, unless {@code recursive}) directory. */
+    public void remove(String path, boolean recursive) throws IOException {
+        namespace.remove(path, recursive);
+    }
+
+    /** Renames {@code src} to {@code dst}; with {@code noReplace} an existing dst fails. */
+    public void rename(String src, String dst, boolean noReplace) throws IOException {
+        namespace.rename(src, dst, noReplace);
+    }
+
+    /** The entries of a directory. One command per 64 entries. */
+    public List<DirEntry> list(String path) throws IOException {
+        return namespace.list(path);
+    }
+
+    /** Sets modification and access times (ns since the epoch; negative keeps a time). */
+    public void setTimes(long oid, long mtimeNs, long atimeNs) throws IOException {
+        namespace.setTimes(oid, mtimeNs, atimeNs);
+    }
+
+    /** Where bytes [offset, offset+length) of an object lie on the drive (up to 256 runs). */
+    public List<Extent> extents(long oid, long offset, long length) throws IOException {
+        return namespace.extents(oid, offset, length);
+    }
+
+    // ---- tasklets ---------------------------------------------------------------------
+
+    /** Creates an output object for a tasklet's results. Returns its object id. */
+    public long createOutput(String path, boolean exclusive) throws IOException {
+        return createOutput(path, exclusive ? new CreateOption[] {CreateOption.EXCLUSIVE}
+                : new CreateOption[0]);
+    }
+
+    /** Creates an output object for a tasklet's results. Returns its object id. */
+    public long createOutput(String path, CreateOption... options) throws IOException {
+        return tasklets.createOutput(path, options);
+    }
+
+    /**
+     * Creates a tasklet instance writing into {@code outputOid} (from {@link #createOutput}).
+     * Returns the instance id.
+     *
+     * @throws TaskletFailedException with PARAMS, LAYOUT or UNKNOWN_TASKLET when the drive
+     *                                refuses the spec
+     * @throws DeviceBusyException    when the drive has no free instance
+     */
+    public long createTasklet(TaskletSpec spec, long outputOid) throws IOException {
+        return tasklets.createTasklet(spec, outputOid);
+    }
+
+    /** Starts a run of the instance over the input ranges. */
+    public void execute(long instance, List<InputRange> inputs) throws IOException {
+        tasklets.execute(instance, inputs);
+    }
+
+    /** One progress poll. */
+    public TaskletProgress poll(long instance) throws IOException {
+        return tasklets.poll(instance);
+    }
+
+    /** Reads output bytes of the instance at {@code offset} into {@code dst} (advancing it).
+     *  Returns bytes read; 0 at the end of the output. */
+    public int readOutput(long instance, long offset, ByteBuffer dst) throws IOException {
+        return tasklets.readOutput(instance, offset, dst);
+    }
+
+    /** The whole output of a finished instance. */
+    public byte[] readAllOutput(long instance) throws IOException {
+        return tasklets.readAllOutput(instance);
+    }
+
+    /** Releases the instance; its output object stays until removed. */
+    public void destroy(long instance) throws IOException {
+        tasklets.destroy(instance);
+    }
+
+    /**
+     * Waits until the instance is done, polling adaptively: the interval follows the rate of
+     * pages the drive reports done (see {@link AdaptivePoller}), within the open options'
+     * {@link PollPolicy} bounds. Never a fixed sleep.
+     *
+     * @param listener gets every progress poll (may be null)
+     * @return the final progress, state DONE
+     * @throws TaskletFailedException when the drive stopped the tasklet (budget, steps, ...)
+     * @throws DeviceTimeoutException when {@code timeout} passed first
+     */
+    public TaskletProgress await(long instance, Duration timeout,
+                                 Consumer<TaskletProgress> listener) throws IOException {
+        return tasklets.await(instance, timeout, listener);
+    }
+
+    /** An energy accountant over this drive, with the default host power profile. */
+    public EnergyAccountant energyAccountant() {
+        return new EnergyAccountant(this, HostPowerProfile.fromSystemProperties());
+    }
+
+    @Override
+    public String toString() {
+        return "SmartSsdDevice[" + session.uri + (isClosed() ? ", closed]" : "]");
+    }
+
+    // ---- native methods: each returns a result >= 0 or -((reason << 32) | errno) --------
+
+    static native long open0(byte[] uri, int timeoutMs, int busyRetryMs);
+
+    static native long close0(long h);
+
+    static native String transport0(long h);
+
+    static native String lastMessage0();
+
+    static native long info0(long h, ByteBuffer out);
+
+    static native long fsstat0(long h, ByteBuffer out);
+
+    static native long flush0(long h);
+
+    static native long counters0(long h, ByteBuffer out);
+
+    static native long model0(long h, ByteBuffer out);
+
+    /** The wire layout of fixed reply {@code which} (0 drive info, 1 fsstat, 2 counters) as
+     *  the C field lists define it: lines "name kind offset bytes", then "size bytes". */
+    static native String replyLayout0(int which);
+
+    static native long smart0(long h, ByteBuffer out, int max);
+
+    static native long lookup0(long h, byte[] path, ByteBuffer out);
+
+    static native long stat0(long h, long oid, ByteBuffer out);
+
+    static native long create0(long h, byte[] path, int type, int flags);
+
+    static native long write0(long h, long oid, long offset, ByteBuffer buf, int pos,
+                                      int len, int flags);
+
+    static native long read0(long h, long oid, long offset, ByteBuffer buf, int pos,
+                                     int len);
+
+    static native long truncate0(long h, long oid, long size);
+
+    static native long remove0(long h, byte[] path, int flags);
+
+    static native long rename0(long h, byte[] src, byte[] dst, int flags);
+
+    static native long list0(long h, byte[] path, long cursor, ByteBuffer out, int max);
+
+    static native long setTimes0(long h, long oid, long mtimeNs, long atimeNs);
+
+    static native long extents0(long h, long oid, long offset, long length,
+                                        ByteBuffer out, int max);
+
+    static native long createOutput0(long h, byte[] path, int flags);
+
+    static native long taskletCreate0(long h, ByteBuffer spec, int paramsPos,
+                                              int paramsLen);
+
+    static native long taskletExecute0(long h, long instance, ByteBuffer inputs, int pos,
+                                               int n);
+
+    static native long taskletPoll0(long h, long instance, ByteBuffer out);
+
+    static native long taskletRead0(long h, long instance, long offset, ByteBuffer buf,
+                                            int pos, int len, ByteBuffer progress);
+
+    static native long taskletDestroy0(long h, long instance);
+
+    static native long format0(byte[] image, byte[] profile, long capacityBytes,
+                                       int maxObjects, ByteBuffer message);
+
+    static native String profiles0();
+}

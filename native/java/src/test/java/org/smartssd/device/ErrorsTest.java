@@ -1,0 +1,172 @@
+package org.smartssd.device;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.smartssd.device.TaskletFailedException.Failure;
+
+class ErrorsTest {
+    /** The reason codes as ss_proto.h defines them, read from the C header itself. */
+    static Map<String, Integer> headerReasons() throws IOException {
+        Path h = Path.of(System.getProperty("user.dir")).resolve(
+                "../../protocol/include/ss_proto.h").normalize();
+        String text = Files.readString(h);
+        String body = text.substring(text.indexOf("enum ss_reason {"));
+        body = body.substring(0, body.indexOf("};"));
+        Map<String, Integer> m = new LinkedHashMap<>();
+        Matcher x = Pattern.compile("SS_R_([A-Z_]+)\\s*=\\s*(\\d+)").matcher(body);
+        while (x.find()) {
+            m.put(x.group(1), Integer.parseInt(x.group(2)));
+        }
+        return m;
+    }
+
+    @Test
+    void reasonEnumMatchesTheProtocolHeaderExactly() throws IOException {
+        Map<String, Integer> h = headerReasons();
+        assertThat(h).hasSizeGreaterThan(30);
+        Map<String, Integer> java = new LinkedHashMap<>();
+        for (Reason r : Reason.values()) {
+            java.put(r.name(), r.code());
+        }
+        assertThat(java).isEqualTo(h);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({
+        "BAD_MAGIC, ProtocolMismatchException",
+        "BAD_VERSION, ProtocolMismatchException",
+        "BAD_CRC, ProtocolMismatchException",
+        "BAD_LENGTH, ProtocolMismatchException",
+        "BAD_OPCODE, ProtocolMismatchException",
+        "BAD_FIELD, InvalidRequestException",
+        "TAG_MISMATCH, ProtocolMismatchException",
+        "TAG_IN_USE, DeviceBusyException",
+        "NO_REPLY, ProtocolMismatchException",
+        "REPLY_TOO_BIG, ProtocolMismatchException",
+        "BUSY, DeviceBusyException",
+        "BAD_PATH, InvalidPathException",
+        "NO_SUCH_OBJECT, NoSuchObjectException",
+        "EXISTS, ObjectExistsException",
+        "NOT_DIR, NotADirectoryException",
+        "IS_DIR, IsADirectoryException",
+        "NOT_EMPTY, DirectoryNotEmptyException",
+        "NAME_TOO_LONG, NameTooLongException",
+        "DRIVE_FULL, DriveFullException",
+        "TOO_MANY_OBJECTS, TooManyObjectsException",
+        "BAD_LAYOUT, TaskletFailedException",
+        "UNKNOWN_TASKLET, TaskletFailedException",
+        "TASKLET_PARAMS, TaskletFailedException",
+        "TASKLET_BUDGET, TaskletFailedException",
+        "TASKLET_STEPS, TaskletFailedException",
+        "TASKLET_FAILED, TaskletFailedException",
+        "TASKLET_RUNNING, TaskletRunningException",
+        "MEDIA_ERROR, MediaErrorException",
+        "LBA_RANGE, LbaAccessException",
+        "LBA_PROTECTED, LbaAccessException",
+        "BAD_SESSION, SessionLostException",
+        "RENAME_INTO_SELF, InvalidRenameException",
+        "ROOT, RootDirectoryException",
+        "TASKLET_WATCHDOG, TaskletFailedException",
+    })
+    void everyReasonHasItsTypedException(String reason, String type) {
+        Reason r = Reason.valueOf(reason);
+        // The errno is deliberately unrelated: the reason must decide.
+        IOException e = Errors.translate(-Errno.EIO, r.code(), "op /a/b");
+        assertThat(e.getClass().getSimpleName()).isEqualTo(type);
+        assertThat(((SmartSsdError) e).reason()).isEqualTo(r);
+        assertThat(((SmartSsdError) e).errno()).isEqualTo(Errno.EIO);
+        assertThat(e.getMessage()).startsWith("op /a/b: ").contains(reason);
+    }
+
+    @Test
+    void everyNonZeroReasonIsCoveredByTheTable() {
+        // the table above lists 34 reasons: all but OK
+        assertThat(Reason.values()).hasSize(35);
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @CsvSource({
+        "TASKLET_PARAMS, PARAMS", "BAD_LAYOUT, LAYOUT", "UNKNOWN_TASKLET, UNKNOWN_TASKLET",
+        "TASKLET_BUDGET, BUDGET", "TASKLET_STEPS, STEPS", "TASKLET_FAILED, OTHER",
+        "TASKLET_WATCHDOG, OTHER"})
+    void taskletFailuresCarryTheDrivesReason(String reason, String failure) {
+        IOException e = Errors.translate(-Errno.EINVAL, Reason.valueOf(reason).code(), "x");
+        assertThat(((TaskletFailedException) e).failure()).isEqualTo(Failure.valueOf(failure));
+    }
+
+    @ParameterizedTest(name = "errno {0} -> {1}")
+    @CsvSource({
+        "2, NoSuchObjectException", "17, ObjectExistsException", "20, NotADirectoryException",
+        "21, IsADirectoryException", "39, DirectoryNotEmptyException",
+        "36, NameTooLongException", "28, DriveFullException", "11, DeviceBusyException",
+        "16, DeviceBusyException", "22, InvalidRequestException", "62, TaskletFailedException",
+        "71, ProtocolMismatchException", "74, ProtocolMismatchException",
+        "107, TransportClosedException", "104, TransportClosedException",
+        "32, TransportClosedException", "111, TransportClosedException",
+        "5, MediaErrorException", "110, DeviceTimeoutException",
+        "95, UnsupportedOperationOnDeviceException", "38, UnsupportedOperationOnDeviceException",
+        "12, SmartSsdException"})
+    void withoutAReasonTheErrnoDecides(int errno, String type) {
+        IOException e = Errors.translate(-errno, 0, "ctx");
+        assertThat(e.getClass().getSimpleName()).isEqualTo(type);
+        assertThat(((SmartSsdError) e).errno()).isEqualTo(errno);
+        assertThat(((SmartSsdError) e).reason()).isEqualTo(Reason.OK);
+    }
+
+    @Test
+    void unknownReasonCodeFallsBackToErrnoAndKeepsTheCode() {
+        IOException e = Errors.translate(-Errno.ENOENT, 77, "lookup /x");
+        assertThat(e).isInstanceOf(NoSuchObjectException.class);
+        assertThat(((SmartSsdError) e).reasonCode()).isEqualTo(77);
+        assertThat(e.getMessage()).contains("drive reason 77");
+    }
+
+    @Test
+    void noSuchObjectIsAFileNotFoundException() {
+        assertThat(Errors.translate(-2, Reason.NO_SUCH_OBJECT.code(), "x"))
+                .isInstanceOf(FileNotFoundException.class);
+    }
+
+    @Test
+    void packedNativeResultsDecode() {
+        // -((reason << 32) | errno), computed by hand for reason 24, errno 12
+        long rc = -((24L << 32) | 12L);
+        assertThat(rc).isEqualTo(-103079215116L);
+        assertThat(Errors.errnoOf(rc)).isEqualTo(12);
+        assertThat(Errors.reasonOf(rc)).isEqualTo(24);
+        assertThat(Errors.errnoOf(-2)).isEqualTo(2);
+        assertThat(Errors.reasonOf(-2)).isZero();
+    }
+
+    @Test
+    void messagesNameTheSubjectAndSuggestWhatToDo() {
+        IOException e = Errors.translate(-Errno.ENOMEM, Reason.TASKLET_BUDGET.code(),
+                "emu:/tmp/d.img: tasklet 3");
+        assertThat(e.getMessage()).isEqualTo("emu:/tmp/d.img: tasklet 3: the tasklet overran its "
+                + "memory budget (TASKLET_BUDGET, ENOMEM); create the tasklet with a larger "
+                + "memory budget");
+        IOException t = Errors.translate(-Errno.ENOTCONN, 0, "unix:/s: read object 5");
+        assertThat(t.getMessage()).contains("unix:/s: read object 5")
+                .contains("ENOTCONN").contains("smartssd-devd running");
+    }
+
+    @ParameterizedTest(name = "progress error {0} -> {1}")
+    @CsvSource({"-12, BUDGET", "-62, STEPS", "-22, PARAMS", "-5, OTHER", "0, OTHER"})
+    void failedTaskletProgressMapsThroughTheDrivesReasons(int error, String failure) {
+        IOException e = Errors.taskletFailed(error, "tasklet 1");
+        assertThat(e).isInstanceOf(TaskletFailedException.class);
+        assertThat(((TaskletFailedException) e).failure()).isEqualTo(Failure.valueOf(failure));
+    }
+}

@@ -1,0 +1,282 @@
+/*
+ * The host–drive object protocol, shared byte for byte by the firmware (cmd/) and the host
+ * library (native/): both include this folder (protocol/include) and nothing private of the
+ * other. native/PROTOCOL.md is its prose definition; keep the two in step.
+ *
+ * Framing
+ *   Vendor object commands travel as packets inside two vendor-specific ATA commands
+ *   (ATA/ATAPI-x command codes 80h-8Fh are vendor specific):
+ *     SS_ATA_OBJ_SEND (8Ah, DMA data-out): one request packet; LBA[31:0] = the packet's tag.
+ *     SS_ATA_OBJ_RECV (8Bh, DMA data-in):  the reply to the request with that tag.
+ *   A packet is a 64-byte header plus payload, padded with zeros to a multiple of 512 bytes
+ *   (the ATA sector count is its length in sectors). All integers are little-endian.
+ *   The CRC-32C covers the header (crc field as zero) and the payload_len payload bytes.
+ *
+ *   SATA has no bidirectional commands, so every request is a SEND and every reply a RECV.
+ *   The drive keeps each reply in a slot keyed by tag until it is received, so SEND/RECV
+ *   pairs from different host processes interleave safely. A host library allocates its
+ *   tags from a session obtained with SS_OP_OPEN_SESSION (tag = session << 16 | seq), so
+ *   tags of different processes never collide.
+ */
+#ifndef SS_PROTO_H
+#define SS_PROTO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ss_proto_replies.h"
+#include "ss_wire.h"
+
+#define SS_ATA_OBJ_SEND 0x8A
+#define SS_ATA_OBJ_RECV 0x8B
+
+#define SS_PKT_MAGIC   0x31445353u   /* "SSD1" little-endian */
+#define SS_REPLY_MAGIC 0x52445353u   /* "SSDR" */
+#define SS_PROTO_VERSION 1
+#define SS_SECTOR 512u
+#define SS_PKT_HDR_SIZE 64u
+/* Largest packet either way: 64 KiB sectors limit of one ATA EXT command is far above this. */
+#define SS_PKT_MAX_BYTES ((1u << 20) + 4096u)
+#define SS_PKT_MAX_PAYLOAD (SS_PKT_MAX_BYTES - SS_PKT_HDR_SIZE)
+
+/* Request header. */
+struct ss_pkt_hdr {
+	uint32_t magic;        /* SS_PKT_MAGIC */
+	uint16_t version;      /* SS_PROTO_VERSION */
+	uint16_t opcode;       /* enum ss_opcode */
+	uint32_t tag;          /* equals LBA[31:0] of the SEND that carries it */
+	uint32_t flags;        /* per opcode */
+	uint64_t oid;          /* object the command is about, when it is about one */
+	uint64_t offset;       /* byte offset, or an opcode-specific argument */
+	uint64_t length;       /* byte length, or an opcode-specific argument */
+	uint64_t host_time_ns; /* host wall clock, for object times */
+	uint32_t payload_len;  /* bytes of payload after the header */
+	uint32_t reply_max;    /* largest reply payload the host will RECV */
+	uint32_t reserved;
+	uint32_t crc32c;
+} __attribute__((packed));
+
+/* Reply header (RECV data starts with it). */
+struct ss_reply_hdr {
+	uint32_t magic;        /* SS_REPLY_MAGIC */
+	uint16_t version;
+	uint16_t opcode;       /* echoed */
+	uint32_t tag;          /* echoed */
+	int32_t status;        /* 0, or a negative SS_E* errno */
+	uint32_t reason;       /* enum ss_reason: what exactly was wrong */
+	uint32_t payload_len;
+	uint64_t value0;       /* opcode-specific results (oid, size, progress...) */
+	uint64_t value1;
+	uint64_t value2;
+	uint32_t reserved[3];  /* zero */
+	uint32_t crc32c;       /* header (crc as zero) + payload */
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct ss_pkt_hdr) == SS_PKT_HDR_SIZE, "request header is 64 bytes");
+_Static_assert(sizeof(struct ss_reply_hdr) == SS_PKT_HDR_SIZE, "reply header is 64 bytes");
+
+/*
+ * The opcodes, X(NAME, code), in code order: the one list every other description is
+ * generated from (enum ss_opcode, the host's opcode names, the firmware's opcode table in
+ * cmd/cmd_ops.c, which a test checks against native/PROTOCOL.md section 4).
+ */
+#define SS_PROTO_OPCODES(X)                                                                \
+	X(OPEN_SESSION, 0x01)   /* reply value0 = session id (16 bits) */                  \
+	X(CLOSE_SESSION, 0x02)  /* drops the session's unreceived replies */               \
+	X(DRIVE_INFO, 0x03)     /* reply payload: struct ss_drive_info */                  \
+	/* namespace and object data (payload: a path, unless stated) */                   \
+	X(LOOKUP, 0x10)         /* -> value0 oid, payload struct ss_wire_stat */           \
+	X(CREATE, 0x11)         /* offset = type, flags SS_CREATE_*, creates missing       \
+				   parents with SS_CREATE_PARENTS -> value0 oid */         \
+	X(WRITE, 0x12)          /* oid, offset; payload = data; flags SS_WRITE_FUA */      \
+	X(READ, 0x13)           /* oid, offset, length -> payload data */                  \
+	X(TRUNCATE, 0x14)       /* oid, length = new size */                               \
+	X(REMOVE, 0x15)         /* path; flags SS_REMOVE_RECURSIVE */                      \
+	X(RENAME, 0x16)         /* payload: src path NUL dst path; flags SS_RENAME_* */    \
+	X(STAT, 0x17)           /* oid, or path when oid = 0 -> payload ss_wire_stat */    \
+	X(LIST, 0x18)           /* path (or oid when no payload), offset = cursor ->       \
+				   payload ss_wire_dirent..., value0 = next cursor (0 at   \
+				   end), value1 = entries */                               \
+	X(SET_TIMES, 0x19)      /* oid, offset = mtime, length = atime (UINT64_MAX keeps) */ \
+	X(EXTENTS, 0x1A)        /* oid, offset, length -> payload ss_wire_extent... */     \
+	X(FLUSH, 0x1B)          /* everything durable */                                   \
+	X(FSSTAT, 0x1C)         /* -> payload ss_wire_fsstat */                            \
+	/* in-storage processing (Kang §6.4.3) */                                          \
+	X(CREATE_OBJECT, 0x20)  /* payload ss_wire_create_tasklet + params, length = cap   \
+				   on the run's output bytes (0: none); or, with flags     \
+				   SS_CREATE_OBJ_OUTPUT, a path for an output object       \
+				   -> value0 = instance id / oid */                        \
+	X(EXECUTE_OBJECT, 0x21) /* oid = instance; payload ss_wire_input... */             \
+	X(READ_OBJECT, 0x22)    /* oid = instance; offset, length into its output ->       \
+				   payload ss_wire_progress + output bytes. The progress   \
+				   poll is this command with length 0. */                  \
+	X(DESTROY_OBJECT, 0x23) /* oid = instance */                                       \
+	X(COUNTERS, 0x30)       /* -> payload ss_wire_counters (FTL, energy inputs) */
+
+enum ss_opcode {
+#define SS_OP_ENUM_(name, code) SS_OP_##name = code,
+	SS_PROTO_OPCODES(SS_OP_ENUM_)
+#undef SS_OP_ENUM_
+};
+
+enum ss_create_flags {
+	SS_CREATE_EXCL = 0x1,
+	SS_CREATE_PARENTS = 0x2,
+	SS_CREATE_OBJ_OUTPUT = 0x100,
+};
+#define SS_WRITE_FUA 0x1u
+#define SS_REMOVE_RECURSIVE 0x1u
+#define SS_RENAME_NOREPLACE 0x1u
+
+/*
+ * Reason codes: with status, they say exactly what was wrong. Errors on the SEND itself
+ * (the packet could not be accepted) also come back as ATA ERR+ABRT with the reason in the
+ * returned LBA[15:0].
+ */
+enum ss_reason {
+	SS_R_OK = 0,
+	SS_R_BAD_MAGIC = 1,
+	SS_R_BAD_VERSION = 2,
+	SS_R_BAD_CRC = 3,
+	SS_R_BAD_LENGTH = 4,        /* payload_len does not fit the transfer */
+	SS_R_BAD_OPCODE = 5,
+	SS_R_BAD_FIELD = 6,         /* a header field is out of range for the opcode */
+	SS_R_TAG_MISMATCH = 7,      /* header tag differs from the SEND's LBA */
+	SS_R_TAG_IN_USE = 8,        /* a reply with that tag is still waiting */
+	SS_R_NO_REPLY = 9,          /* RECV for a tag with no reply */
+	SS_R_REPLY_TOO_BIG = 10,    /* reply does not fit the RECV transfer */
+	SS_R_BUSY = 11,             /* reply slots or instances exhausted: retry */
+	SS_R_BAD_PATH = 12,
+	SS_R_NO_SUCH_OBJECT = 13,
+	SS_R_EXISTS = 14,
+	SS_R_NOT_DIR = 15,
+	SS_R_IS_DIR = 16,
+	SS_R_NOT_EMPTY = 17,
+	SS_R_NAME_TOO_LONG = 18,
+	SS_R_DRIVE_FULL = 19,
+	SS_R_TOO_MANY_OBJECTS = 20,
+	SS_R_BAD_LAYOUT = 21,
+	SS_R_UNKNOWN_TASKLET = 22,
+	SS_R_TASKLET_PARAMS = 23,   /* the tasklet rejected its parameters */
+	SS_R_TASKLET_BUDGET = 24,   /* the tasklet overran its memory budget */
+	SS_R_TASKLET_STEPS = 25,    /* the tasklet ran past its step limit */
+	SS_R_TASKLET_FAILED = 26,   /* the tasklet returned another error */
+	SS_R_TASKLET_RUNNING = 27,
+	SS_R_MEDIA_ERROR = 28,
+	SS_R_LBA_RANGE = 29,        /* standard command outside the drive's LBAs */
+	SS_R_LBA_PROTECTED = 30,    /* raw write outside a live object (metadata, free space) */
+	SS_R_BAD_SESSION = 31,
+	SS_R_RENAME_INTO_SELF = 32,
+	SS_R_ROOT = 33,             /* the root cannot be removed or renamed */
+	SS_R_TASKLET_WATCHDOG = 34, /* the watchdog stopped a tasklet callback that did not return */
+};
+
+/* ---- payload structures ---------------------------------------------------------- */
+
+struct ss_wire_stat {
+	uint64_t oid;
+	uint64_t parent;
+	uint32_t type;         /* 1 file, 2 dir, 3 output */
+	uint32_t nchildren;
+	uint64_t size;
+	uint64_t ctime_ns;
+	uint64_t mtime_ns;
+	uint64_t atime_ns;
+	uint64_t page_writes;
+	uint32_t extent_count;
+	uint16_t name_len;
+	uint16_t reserved;
+	char name[256];        /* not NUL-terminated beyond name_len */
+} __attribute__((packed));
+
+struct ss_wire_dirent {
+	uint64_t oid;
+	uint32_t type;
+	uint16_t name_len;
+	uint16_t reserved;
+	char name[256];
+} __attribute__((packed));
+
+struct ss_wire_extent {
+	uint64_t offset;       /* byte offset in the object */
+	uint64_t lba;          /* first 512-byte LBA */
+	uint32_t sectors;
+	uint32_t reserved;
+} __attribute__((packed));
+
+/* FSSTAT's reply (field list: SS_REPLY_FSSTAT) */
+struct ss_wire_fsstat {
+	SS_REPLY_FSSTAT(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
+/* DRIVE_INFO's reply (field list: SS_REPLY_DRIVE_INFO) */
+struct ss_drive_info {
+	SS_REPLY_DRIVE_INFO(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
+/* Layout on the wire: struct ss_layout from smartssd/tasklet.h, little-endian, packed. */
+struct ss_wire_field {
+	uint16_t offset;
+	uint8_t type;
+	uint8_t width;
+	uint8_t shift;
+	uint8_t bits;
+	uint16_t reserved;
+} __attribute__((packed));
+
+struct ss_wire_layout {
+	uint8_t kind;
+	uint8_t line_delim;
+	uint8_t field_sep;
+	uint8_t nfields;
+	uint32_t record_size;
+	struct ss_wire_field fields[16];
+} __attribute__((packed));
+
+struct ss_wire_create_tasklet {
+	uint32_t tasklet_id;
+	uint32_t mem_budget;   /* bytes */
+	uint64_t step_limit;   /* 0: the drive's default */
+	uint64_t output_oid;   /* an output object created before */
+	uint32_t params_len;   /* params follow this structure */
+	uint32_t reserved;
+	struct ss_wire_layout layout;
+} __attribute__((packed));
+
+struct ss_wire_input {
+	uint64_t oid;
+	uint64_t offset;
+	uint64_t length;
+} __attribute__((packed));
+
+struct ss_wire_progress {
+	uint32_t state;        /* 1 created, 2 running, 3 done, 4 failed */
+	int32_t error;
+	uint64_t pages_done;
+	uint64_t pages_total;
+	uint64_t records;
+	uint64_t output_bytes;
+	uint64_t instructions;
+	uint64_t dram_accesses;
+	uint64_t started_ns;
+	uint64_t finished_ns;
+} __attribute__((packed));
+
+/* COUNTERS' reply (field list: SS_REPLY_COUNTERS) */
+struct ss_wire_counters {
+	SS_REPLY_COUNTERS(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct ss_wire_layout) == 8 + 16 * 8, "wire layout size");
+_Static_assert(sizeof(struct ss_wire_progress) == 72, "wire progress size");
+_Static_assert(sizeof(struct ss_drive_info) == 104, "drive info size");
+_Static_assert(sizeof(struct ss_wire_fsstat) == 32, "fsstat size");
+_Static_assert(sizeof(struct ss_wire_counters) == 80, "counters size");
+_Static_assert(sizeof(struct ss_drive_info) == 0 SS_REPLY_DRIVE_INFO(SS_REPLY_BYTES, _),
+	       "drive info: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_fsstat) == 0 SS_REPLY_FSSTAT(SS_REPLY_BYTES, _),
+	       "fsstat: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_counters) == 0 SS_REPLY_COUNTERS(SS_REPLY_BYTES, _),
+	       "counters: struct and field list agree");
+
+#endif
