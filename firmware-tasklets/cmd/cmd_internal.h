@@ -42,8 +42,9 @@
 #define FW_RECORD_NAME "\x7fsmartssd-fw"
 #define FW_RECORD_NAME_LEN 12u
 #define FW_RECORD_MAGIC 0x57465353u /* "SSFW" */
-#define FW_RECORD_VERSION 1u
-#define FW_RECORD_SIZE 64u
+#define FW_RECORD_VERSION 2u       /* 2: SMART worst values; a version-1 record still loads */
+#define FW_RECORD_SIZE 80u
+#define FW_RECORD_V1_SIZE 64u
 
 enum fw_state {
 	FW_DOWN = 0,
@@ -85,6 +86,7 @@ struct fw_lifetime {
 	uint64_t nand_writes;
 	uint32_t smart_disabled;
 	uint32_t clean;      /* 1 after a clean shutdown */
+	uint8_t worst[FW_SMART_ATTRS]; /* lowest SMART value ever seen per attribute; 0: none yet */
 };
 
 /* The read-ahead buffer's contents and the sequential-stream detector (cmd_readahead.c). */
@@ -165,6 +167,9 @@ static inline void fw_abort(struct ss_ata_result *res, uint32_t reason)
 {
 	fw_fail(res, SS_ATA_ERROR_ABRT, reason);
 }
+
+/* cmd_smart.c: fold the current attribute values into the lifetime's worst values */
+void fw_smart_fold_worst(struct ss_fw *fw);
 
 /* cmd_life.c: the lifetime record and power-on time */
 uint64_t fw_power_on_ns(struct ss_fw *fw);

@@ -49,16 +49,22 @@ static void encode(const struct fw_lifetime *l, uint8_t *b)
 	ss_put_le64(b + 40, l->power_on_ns);
 	ss_put_le64(b + 48, l->nand_writes);
 	ss_put_le32(b + 56, (l->smart_disabled ? 1u : 0u) | (l->clean ? 2u : 0u));
-	ss_put_le32(b + 60, ss_crc32c(0, b, 60));
+	ss_memcpy(b + 60, l->worst, FW_SMART_ATTRS);
+	ss_put_le32(b + 76, ss_crc32c(0, b, 76));
 }
 
-static bool decode(const uint8_t *b, struct fw_lifetime *l)
+/* Version 1 (64 bytes, CRC at 60) has no worst values: they start from what is seen next. */
+static bool decode(const uint8_t *b, uint32_t len, struct fw_lifetime *l)
 {
-	uint32_t flags;
+	uint32_t flags, version = ss_get_le32(b + 4);
+	uint32_t crc_at = version == 1 ? 60u : 76u;
 
-	if (ss_get_le32(b) != FW_RECORD_MAGIC || ss_get_le32(b + 4) != FW_RECORD_VERSION ||
-	    ss_get_le32(b + 60) != ss_crc32c(0, b, 60)) {
+	if (ss_get_le32(b) != FW_RECORD_MAGIC || (version != 1 && version != FW_RECORD_VERSION) ||
+	    len < crc_at + 4 || ss_get_le32(b + crc_at) != ss_crc32c(0, b, crc_at)) {
 		return false;
+	}
+	if (version == FW_RECORD_VERSION) {
+		ss_memcpy(l->worst, b + 60, FW_SMART_ATTRS);
 	}
 	l->mounts = ss_get_le64(b + 8);
 	l->unsafe_shutdowns = ss_get_le64(b + 16);
@@ -79,6 +85,7 @@ static bool record_dirty(const struct fw_lifetime *a, const struct fw_lifetime *
 	return a->mounts != b->mounts || a->unsafe_shutdowns != b->unsafe_shutdowns ||
 	       a->lbas_written != b->lbas_written || a->lbas_read != b->lbas_read ||
 	       a->smart_disabled != b->smart_disabled || a->clean != b->clean ||
+	       ss_memcmp(a->worst, b->worst, FW_SMART_ATTRS) != 0 ||
 	       a->power_on_ns / HOUR_NS != b->power_on_ns / HOUR_NS;
 }
 
@@ -89,6 +96,7 @@ int fw_record_store(struct ss_fw *fw, bool force)
 	int rc;
 
 	fw_life_sync(fw);
+	fw_smart_fold_worst(fw);
 	if (!force && !record_dirty(&fw->life, &fw->persisted)) {
 		return 0;
 	}
@@ -121,10 +129,11 @@ void fw_life_load(struct ss_fw *fw)
 		return;
 	}
 	fw->record_oid = oid;
-	if (ss_os_read(fw->os, oid, 0, b, FW_RECORD_SIZE, &n) || n != FW_RECORD_SIZE) {
+	if (ss_os_read(fw->os, oid, 0, b, FW_RECORD_SIZE, &n) ||
+	    (n != FW_RECORD_SIZE && n != FW_RECORD_V1_SIZE)) {
 		return;
 	}
-	(void)decode(b, &fw->life);
+	(void)decode(b, n, &fw->life);
 }
 
 /* A new power cycle: count it, and note whether the last one ended cleanly. */

@@ -71,6 +71,25 @@ static void attributes(struct ss_fw *fw, struct attr *a)
 	a[8] = (struct attr){ 249, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.nand_writes };
 }
 
+/* The worst value is the lowest ever seen, kept in the lifetime record across power
+ * cycles (SMART's "worst" column), not the current value again. */
+static void fold_worst(struct ss_fw *fw, const struct attr *a)
+{
+	for (uint32_t i = 0; i < FW_SMART_ATTRS; i++) {
+		if (fw->life.worst[i] == 0 || a[i].value < fw->life.worst[i]) {
+			fw->life.worst[i] = a[i].value;
+		}
+	}
+}
+
+void fw_smart_fold_worst(struct ss_fw *fw)
+{
+	struct attr a[FW_SMART_ATTRS];
+
+	attributes(fw, a);
+	fold_worst(fw, a);
+}
+
 static void checksum(uint8_t *s)
 {
 	uint8_t sum = 0;
@@ -86,6 +105,7 @@ static void read_data(struct ss_fw *fw, uint8_t *s)
 	struct attr a[FW_SMART_ATTRS];
 
 	attributes(fw, a);
+	fold_worst(fw, a);
 	ss_memset(s, 0, SS_SECTOR);
 	ss_put_le16(s, SMART_REVISION);
 	for (uint32_t i = 0; i < FW_SMART_ATTRS; i++) {
@@ -95,7 +115,7 @@ static void read_data(struct ss_fw *fw, uint8_t *s)
 		p[0] = a[i].id;
 		ss_put_le16(p + 1, a[i].flags);
 		p[3] = a[i].value;
-		p[4] = a[i].value;   /* worst: no history is kept */
+		p[4] = fw->life.worst[i];
 		for (uint32_t b = 0; b < 6; b++) {
 			p[5 + b] = (uint8_t)(raw >> (8 * b));
 		}

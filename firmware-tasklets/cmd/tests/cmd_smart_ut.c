@@ -450,8 +450,55 @@ static void test_wear(void)
 	fx_destroy(&f);
 }
 
+/* "Worst" is the lowest value ever seen: it stays when the value recovers, and survives
+ * clean and unclean power cycles (temperature 194 moves its value with the drive's). */
+static void test_worst(void)
+{
+	struct fx f;
+	uint8_t d[512], t[512];
+	struct attrs a;
+	struct fx_pkt p;
+	struct fx_reply r;
+	int16_t was;
+	int i;
+
+	fx_create(&f, 0);
+	was = f.hal->temperature_c;
+	read_smart(&f, d, t, &a);
+	i = find(&a, 194);
+	CHECK_EQ(a.value[i], 100 - was);
+	CHECK_EQ(a.worst[i], a.value[i]);
+	f.hal->temperature_c = 70;            /* value 30 */
+	read_smart(&f, d, t, &a);
+	CHECK_EQ(a.value[i], 30);
+	CHECK_EQ(a.worst[i], 30);
+	f.hal->temperature_c = 45;            /* value 55: recovered, worst stays */
+	read_smart(&f, d, t, &a);
+	CHECK_EQ(a.value[i], 55);
+	CHECK_EQ(a.worst[i], 30);
+	CHECK_EQ(a.worst[find(&a, 5)], 100);  /* untouched attributes: worst = value */
+	fx_remount(&f);
+	f.hal->temperature_c = 45;
+	read_smart(&f, d, t, &a);
+	CHECK_EQ(a.value[i], 55);
+	CHECK_EQ(a.worst[i], 30);
+	/* a drop seen only by the record's own refresh (no SMART read) is kept too */
+	f.hal->temperature_c = 80;            /* value 20 */
+	fx_open_session(&f);
+	p = (struct fx_pkt){ .opcode = SS_OP_FLUSH };
+	CHECK_EQ(fx_call(&f, &p, &r), 0);
+	f.hal->temperature_c = 45;
+	fx_crash(&f);
+	f.hal->temperature_c = 45;
+	read_smart(&f, d, t, &a);
+	CHECK_EQ(a.value[i], 55);
+	CHECK_EQ(a.worst[i], 20);
+	fx_destroy(&f);
+}
+
 int main(void)
 {
+	test_worst();
 	test_counters();
 	test_commands();
 	test_wear();
