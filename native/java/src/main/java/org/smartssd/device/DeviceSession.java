@@ -110,11 +110,31 @@ final class DeviceSession {
         if (path.indexOf('\0') >= 0) {
             throw new IllegalArgumentException("path contains a NUL character: " + path);
         }
-        byte[] b = utf8z(path);
+        byte[] b = strictUtf8z(path);
         if (b.length > 4096) {
             throw new IllegalArgumentException("path longer than 4095 bytes: " + path);
         }
         return b;
+    }
+
+    /**
+     * UTF-8 with a terminating NUL, refusing what is not Unicode (an unpaired surrogate):
+     * String.getBytes would turn it into '?', so two different names would reach the
+     * drive as one.
+     */
+    private static byte[] strictUtf8z(String s) {
+        java.nio.charset.CharsetEncoder enc = StandardCharsets.UTF_8.newEncoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        try {
+            ByteBuffer u = enc.encode(java.nio.CharBuffer.wrap(s));
+            byte[] z = new byte[u.remaining() + 1];
+            u.get(z, 0, u.remaining());
+            return z;
+        } catch (java.nio.charset.CharacterCodingException e) {
+            throw new IllegalArgumentException("path is not valid Unicode (an unpaired "
+                    + "surrogate): " + s.replaceAll("[\\uD800-\\uDFFF]", "\uFFFD"), e);
+        }
     }
 
     /** UTF-8 bytes with a terminating NUL, as C wants them. */
