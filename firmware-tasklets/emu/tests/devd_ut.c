@@ -125,6 +125,18 @@ static int read_reply(int fd, struct reply *r)
 	return 0;
 }
 
+/* A small drive (4 channels x 32 blocks of 32 8-KiB pages) at path, with options o. */
+static int format_small(const char *path, struct ss_emu_drive_opts *o, char *err, size_t cap)
+{
+	o->flash.geo.channels = 4;
+	o->flash.geo.ways = 1;
+	o->flash.geo.blocks_per_die = 32;
+	o->flash.geo.pages_per_block = 32;
+	o->flash.geo.page_size = 8192;
+	o->flash.geo.spare_size = 256;
+	return ss_emu_format(path, o, NULL, err, cap);
+}
+
 static pid_t start_daemon_on(const char *img, const char *path, const char *mode)
 {
 	const char *args[] = { "--image", img, "--socket", path, "--time-mode", mode, NULL };
@@ -169,13 +181,7 @@ static void test_daemon(void)
 	int fd, quitter, status = -1;
 	pid_t pid;
 
-	o.flash.geo.channels = 4;
-	o.flash.geo.ways = 1;
-	o.flash.geo.blocks_per_die = 32;
-	o.flash.geo.pages_per_block = 32;
-	o.flash.geo.page_size = 8192;
-	o.flash.geo.spare_size = 256;
-	CHECK_EQ(ss_emu_format(image, &o, NULL, err, sizeof(err)), 0);
+	CHECK_EQ(format_small(image, &o, err, sizeof(err)), 0);
 	CHECK_EQ(ss_emu_profile_load("kang-smartssd", &prof, err, sizeof(err)), 0);
 
 	pid = start_daemon();
@@ -459,13 +465,7 @@ static void test_live_daemon_keeps_its_path(void)
 		return;
 	}
 	snprintf(image2, sizeof(image2), "%s/second.img", dir);
-	o.flash.geo.channels = 2;
-	o.flash.geo.ways = 1;
-	o.flash.geo.blocks_per_die = 32;
-	o.flash.geo.pages_per_block = 32;
-	o.flash.geo.page_size = 8192;
-	o.flash.geo.spare_size = 256;
-	CHECK_EQ(ss_emu_format(image2, &o, NULL, err, sizeof(err)), 0);
+	CHECK_EQ(format_small(image2, &o, err, sizeof(err)), 0);
 	CHECK_EQ(run_to_exit(second), 1);
 	CHECK(answers(sock));
 	stop_daemon(pid);

@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import org.smartssd.device.ObjectStat;
 import org.smartssd.device.SmartSsdDevice;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -35,15 +36,8 @@ final class GetCommand implements Callable<Integer> {
     @Option(names = {"-f", "--force"}, description = "replace LOCAL if it exists")
     boolean force;
 
-    @Option(names = "--progress", description = "show progress even for a short copy, and when "
-            + "stderr is not a terminal (then as a line every few seconds)")
-    boolean progress;
-
-    /** A bar on a terminal for copies of 4 MiB and more; lines elsewhere only if asked. */
-    private Progress.Mode progressMode(long bytes) {
-        return progress || (cli.errIsTerminal && bytes >= 4L << 20)
-                ? Progress.mode(true, cli.errIsTerminal) : Progress.Mode.OFF;
-    }
+    @Mixin
+    CopyProgressOption progress;
 
     @Override
     public Integer call() throws Exception {
@@ -117,7 +111,7 @@ final class GetCommand implements Callable<Integer> {
         byte[] heap = new byte[PutCommand.CHUNK];
         long off = 0;
         try (Progress bar = Progress.start("get " + path, st.size(), "MiB", 1L << 20,
-                    progressMode(st.size()), cli.err)) {
+                    progress.mode(st.size(), cli.errIsTerminal), cli.err)) {
             while (off < st.size()) {
                 buf.clear();
                 int n = d.read(st.oid(), off, buf);

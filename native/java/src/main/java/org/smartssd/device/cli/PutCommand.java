@@ -13,6 +13,7 @@ import org.smartssd.device.ObjectType;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.SmartSsdDevice.CreateOption;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
@@ -40,15 +41,8 @@ final class PutCommand implements Callable<Integer> {
     @Option(names = {"-f", "--force"}, description = "replace PATH if it exists")
     boolean force;
 
-    @Option(names = "--progress", description = "show progress even for a short copy, and when "
-            + "stderr is not a terminal (then as a line every few seconds)")
-    boolean progress;
-
-    /** A bar on a terminal for copies of 4 MiB and more; lines elsewhere only if asked. */
-    private Progress.Mode progressMode(long bytes) {
-        return progress || (cli.errIsTerminal && bytes >= 4L << 20)
-                ? Progress.mode(true, cli.errIsTerminal) : Progress.Mode.OFF;
-    }
+    @Mixin
+    CopyProgressOption progress;
 
     @Override
     public Integer call() throws Exception {
@@ -87,7 +81,7 @@ final class PutCommand implements Callable<Integer> {
             ByteBuffer buf = ByteBuffer.allocateDirect(CHUNK);
             long off = 0;
             try (Progress bar = Progress.start("put " + path, size, "MiB", 1L << 20,
-                    progressMode(size), cli.err)) {
+                    progress.mode(size, cli.errIsTerminal), cli.err)) {
                 while (true) {
                     buf.clear();
                     int n = in.read(buf, off);
