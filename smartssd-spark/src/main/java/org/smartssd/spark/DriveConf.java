@@ -1,0 +1,42 @@
+package org.smartssd.spark;
+
+import java.io.Serializable;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.spark.sql.SparkSession;
+
+/**
+ * The Hadoop settings of the drives ({@code smartssd.*}, {@code fs.smartssd.*}: from
+ * {@code spark.hadoop.*} and the read's options), carried to executors, where each task
+ * rebuilds the Configuration that the {@code smartssd://} FileSystem reads.
+ */
+public record DriveConf(Map<String, String> entries) implements Serializable {
+    static boolean ours(String key) {
+        return key.startsWith("smartssd.") || key.startsWith("fs.smartssd.");
+    }
+
+    /** The session's Hadoop configuration, then the read's options that are drive settings. */
+    static DriveConf fromSession(Map<String, String> options) {
+        Map<String, String> e = new TreeMap<>();
+        Configuration conf = SparkSession.active().sparkContext().hadoopConfiguration();
+        for (Map.Entry<String, String> kv : conf) {
+            if (ours(kv.getKey())) {
+                e.put(kv.getKey(), kv.getValue());
+            }
+        }
+        options.forEach((k, v) -> {
+            if (ours(k)) {
+                e.put(k, v);
+            }
+        });
+        return new DriveConf(Map.copyOf(e));
+    }
+
+    Configuration hadoop() {
+        Configuration c = new Configuration();
+        entries.forEach(c::set);
+        return c;
+    }
+}
