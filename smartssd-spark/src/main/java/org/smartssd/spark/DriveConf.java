@@ -8,13 +8,15 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 
 /**
- * The Hadoop settings of the drives ({@code smartssd.*}, {@code fs.smartssd.*}: from
+ * The Hadoop settings of the drives ({@code smartssd.*}, {@code fs.smartssd.*}, the split sizes: from
  * {@code spark.hadoop.*} and the read's options), carried to executors, where each task
  * rebuilds the Configuration that the {@code smartssd://} FileSystem reads.
  */
 public record DriveConf(Map<String, String> entries) implements Serializable {
+    /** Drive settings, and the split sizes that cut long extents into partitions. */
     static boolean ours(String key) {
-        return key.startsWith("smartssd.") || key.startsWith("fs.smartssd.");
+        return key.startsWith("smartssd.") || key.startsWith("fs.smartssd.")
+                || key.startsWith("mapreduce.input.fileinputformat.split.");
     }
 
     /** The session's Hadoop configuration, then the read's options that are drive settings. */

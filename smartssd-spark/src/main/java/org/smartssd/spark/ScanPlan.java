@@ -66,7 +66,7 @@ record ScanPlan(String path, String drive, long fileLength, TableLayout layout, 
             if (aggregate.value() >= 0) {
                 g = g.value(aggregate.value());
             }
-            params = g.params();
+            params = WhereParams.groupAggregate(g, where);
             budget += 1024 * GroupAggregate.ITEM_BYTES;
             schema = aggregate.schema();
             columns = new int[0];
@@ -77,7 +77,7 @@ record ScanPlan(String path, String drive, long fileLength, TableLayout layout, 
             if (columns.length > 0) {
                 t = t.project(columns);
             }
-            params = t.params();
+            params = WhereParams.topN(t, where);
             budget += topN.n() * (TopN.ITEM_HEADER_BYTES + layout.recordSize()
                     + 10 * columns.length) * 2;
             schema = schemaOf(layout, columns);

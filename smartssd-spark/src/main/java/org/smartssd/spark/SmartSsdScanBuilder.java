@@ -93,10 +93,6 @@ public class SmartSsdScanBuilder implements ScanBuilder, SupportsPushDownRequire
         return pushed.toArray(new Predicate[0]);
     }
 
-    private boolean filtered() {
-        return !(where instanceof DriveFilters.Const k && k.value());
-    }
-
     private Optional<DriveAggregates.Plan> plan(Aggregation agg) {
         if (!options.pushDownAggregate()) {
             return Optional.empty();
@@ -107,13 +103,13 @@ public class SmartSsdScanBuilder implements ScanBuilder, SupportsPushDownRequire
 
     @Override
     public boolean supportCompletePushDown(Aggregation agg) {
-        return file.partitions().size() == 1 && !filtered() && plan(agg).isPresent();
+        return file.partitions().size() == 1 && plan(agg).isPresent();
     }
 
     @Override
     public boolean pushAggregation(Aggregation agg) {
         Optional<DriveAggregates.Plan> p = plan(agg);
-        if (p.isEmpty() || filtered()) {
+        if (p.isEmpty()) {
             return false;
         }
         aggregate = p.get();
@@ -131,8 +127,7 @@ public class SmartSsdScanBuilder implements ScanBuilder, SupportsPushDownRequire
 
     @Override
     public boolean pushTopN(SortOrder[] orders, int n) {
-        if (!options.pushDownTopN() || aggregate != null || filtered() || orders.length != 1
-                || n < 1
+        if (!options.pushDownTopN() || aggregate != null || orders.length != 1 || n < 1
                 || n > TopN.MAX_N) {
             return false;
         }
