@@ -47,7 +47,7 @@ final class DriveMetrics {
 
         @Override
         public String description() {
-            return "bytes scanned in the drive";
+            return "bytes of records the drive's tasklets examined";
         }
     }
 

@@ -3,7 +3,7 @@ package org.smartssd.spark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.EnumSet;
-import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import org.apache.spark.sql.connector.catalog.SupportsRead;
@@ -13,26 +13,45 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * One file of fixed-width records on a drive, read through its layout. Creating the table
- * (at analysis) checks that the file exists and holds whole records.
+ * One file of fixed-width records on a drive, read through its layout (the {@code layout}
+ * option, or the layout stored with the file when it was written). The file and layout are
+ * resolved when Spark first asks for the schema, at analysis: a missing file, a bad layout
+ * or a partial last record fail there. Writes go through
+ * {@link SmartSsdDataSource#createRelation}, so the table offers reads only.
  */
 public class SmartSsdTable implements SupportsRead {
     private final String path;
-    private final TableLayout layout;
-    private final ReadOptions options;
-    private final DriveConf conf;
-    private final DriveFile file;
+    private final CaseInsensitiveStringMap options;
+    private final StructType userSchema;
+    private Resolved resolved;
 
-    SmartSsdTable(String path, TableLayout layout, ReadOptions options, DriveConf conf) {
+    private record Resolved(TableLayout layout, ReadOptions read, DriveConf conf, DriveFile file) {
+    }
+
+    SmartSsdTable(String path, Map<String, String> options, StructType userSchema) {
         this.path = path;
-        this.layout = layout;
-        this.options = options;
-        this.conf = conf;
-        try {
-            this.file = DriveFile.open(path, layout, options, conf);
-        } catch (IOException e) {
-            throw new UncheckedIOException("smartssd table " + path + ": " + e.getMessage(), e);
+        this.options = new CaseInsensitiveStringMap(options);
+        this.userSchema = userSchema;
+    }
+
+    private synchronized Resolved resolve() {
+        if (resolved == null) {
+            DriveConf conf = DriveConf.fromSession(options);
+            ReadOptions read = ReadOptions.of(options);
+            try {
+                TableLayout layout = StoredLayout.resolve(path, options, conf);
+                DriveFile file = DriveFile.open(path, layout, read, conf);
+                resolved = new Resolved(layout, read, conf, file);
+            } catch (IOException e) {
+                throw new UncheckedIOException("smartssd table " + path + ": " + e.getMessage(), e);
+            }
+            if (userSchema != null && !userSchema.equals(resolved.layout().schema())) {
+                throw new IllegalArgumentException("the schema of a smartssd table comes from its "
+                        + "layout (" + resolved.layout().schema().toDDL() + "); a user schema ("
+                        + userSchema.toDDL() + ") is not taken");
+            }
         }
+        return resolved;
     }
 
     @Override
@@ -42,7 +61,7 @@ public class SmartSsdTable implements SupportsRead {
 
     @Override
     public StructType schema() {
-        return layout.schema();
+        return resolve().layout().schema();
     }
 
     @Override
@@ -50,16 +69,15 @@ public class SmartSsdTable implements SupportsRead {
         return EnumSet.of(TableCapability.BATCH_READ);
     }
 
+    /** Each query sees the file as it is now (its length and extents), in the table's layout. */
     @Override
     public ScanBuilder newScanBuilder(CaseInsensitiveStringMap readOptions) {
-        return new SmartSsdScanBuilder(file, layout, options, conf);
-    }
-
-    TableLayout layout() {
-        return layout;
-    }
-
-    List<SmartSsdPartition> partitions() {
-        return file.partitions();
+        Resolved r = resolve();
+        try {
+            DriveFile now = DriveFile.open(path, r.layout(), r.read(), r.conf());
+            return new SmartSsdScanBuilder(now, r.layout(), r.read(), r.conf());
+        } catch (IOException e) {
+            throw new UncheckedIOException("smartssd table " + path + ": " + e.getMessage(), e);
+        }
     }
 }

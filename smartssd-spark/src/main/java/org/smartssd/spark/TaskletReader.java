@@ -24,6 +24,7 @@ import org.smartssd.device.tasklet.GroupKey;
 import org.smartssd.device.tasklet.IncompleteOutputException;
 import org.smartssd.device.tasklet.Projection;
 import org.smartssd.device.tasklet.TopN;
+import org.smartssd.device.tasklet.Trailer;
 import org.smartssd.mapreduce.TaskletRun;
 import org.smartssd.spark.TableLayout.Column;
 
@@ -77,7 +78,8 @@ final class TaskletReader implements PartitionReader<InternalRow> {
             }
             TaskletProgress last = run.last();
             byte[] output = run.output();
-            scanned = last.pagesDone() * (long) run.pageSize();
+            scanned = Trailer.of(output, plan.mode().tasklet).recordsIn()
+                    * plan.layout().recordSize();
             link = output.length;
             timeNs = Math.max(0, last.finishedNs() - last.startedNs());
             EnergyReport e = run.energy();

@@ -31,7 +31,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SmartSsdPushdownTest {
-    static final int WC_RECORDS = 120_000;
+    static final int WC_RECORDS = 60_000;
     static final int WC1_RECORDS = 20_000;
     static final int MX_RECORDS = 20_000;
 
@@ -51,9 +51,9 @@ class SmartSsdPushdownTest {
         wc1Path = d.put("/logs/wc1", wc1);
         mxPath = d.put("/data/mx", mx);
 
-        // several partitions: cut the file's extents at 512 KiB
+        // several partitions: cut the file's extents at 256 KiB
         register("wc", reader().option("layout", "wc98")
-                .option("mapreduce.input.fileinputformat.split.maxsize", "524288"), wcPath);
+                .option("mapreduce.input.fileinputformat.split.maxsize", "262144"), wcPath);
         register("wc1", reader().option("layout", "wc98").option("recordSize", "32"), wc1Path);
         register("mx", reader().option("layout", SparkDrive.MIXED_LAYOUT)
                 .option("recordSize", String.valueOf(SparkDrive.MIXED_RECORD)), mxPath);
@@ -150,8 +150,14 @@ class SmartSsdPushdownTest {
         assertSameAnswer(sql, "wc");
     }
 
+    /** The queries where one partition makes a difference: complete aggregates, top-N. */
+    static Stream<String> onePartitionQueries() {
+        return wcQueries().filter(q -> q.contains("count(") || q.contains("sum(")
+                || q.contains("max(") || q.contains("ORDER BY") || q.contains("avg("));
+    }
+
     @ParameterizedTest
-    @MethodSource("wcQueries")
+    @MethodSource("onePartitionQueries")
     void onePartitionMatchesSpark(String sql) {
         assertSameAnswer(sql, "wc1");
     }
@@ -257,20 +263,20 @@ class SmartSsdPushdownTest {
         assertThat(optimized(df)).doesNotContain("Sort").doesNotContain("Filter");
     }
 
-    /** The scan node's SQL metric after the query ran. */
-    private long metric(Dataset<Row> df, String name) {
+    /** The scan node's SQL metrics after one run of the query. */
+    private java.util.Map<String, Long> metrics(Dataset<Row> df) {
         df.collect();
         org.apache.spark.sql.execution.SparkPlan p = df.queryExecution().executedPlan();
-        if (p instanceof org.apache.spark.sql.execution.adaptive.AdaptiveSparkPlanExec a) {
-            p = a.executedPlan();
-        }
         for (org.apache.spark.sql.execution.SparkPlan leaf
                 : scala.jdk.javaapi.CollectionConverters.asJava(p.collectLeaves())) {
-            if (leaf.metrics().contains(name)) {
-                return leaf.metrics().apply(name).value();
+            if (leaf.metrics().contains(DriveMetrics.LINK)) {
+                java.util.Map<String, Long> m = new java.util.HashMap<>();
+                scala.jdk.javaapi.CollectionConverters.asJava(leaf.metrics())
+                        .forEach((k, v) -> m.put(k, v.value()));
+                return m;
             }
         }
-        throw new AssertionError("no scan metric " + name + " in " + p);
+        throw new AssertionError("no scan with drive metrics in " + p);
     }
 
     @Test
@@ -282,13 +288,15 @@ class SmartSsdPushdownTest {
             Dataset<Row> pushed = spark.sql(q.replace("{t}", "wc"));
             Dataset<Row> plain = spark.sql(q.replace("{t}", "wc_nopush"));
             long file = 20L * WC_RECORDS;
-            assertThat(metric(plain, DriveMetrics.LINK)).isEqualTo(file);
-            long link = metric(pushed, DriveMetrics.LINK);
-            assertThat(link).isPositive().isLessThan(file / 100);
-            assertThat(metric(pushed, DriveMetrics.SCANNED)).isGreaterThanOrEqualTo(file);
-            assertThat(metric(pushed, DriveMetrics.TIME)).isPositive();
-            assertThat(metric(pushed, DriveMetrics.ENERGY)).isPositive();
-            assertThat(metric(plain, DriveMetrics.TIME)).isPositive();
+            java.util.Map<String, Long> plainRun = metrics(plain);
+            java.util.Map<String, Long> pushedRun = metrics(pushed);
+            assertThat(plainRun.get(DriveMetrics.LINK)).isEqualTo(file);
+            assertThat(plainRun.get(DriveMetrics.SCANNED)).isZero();
+            assertThat(plainRun.get(DriveMetrics.TIME)).isPositive();
+            assertThat(pushedRun.get(DriveMetrics.LINK)).isPositive().isLessThan(file / 100);
+            assertThat(pushedRun.get(DriveMetrics.SCANNED)).isEqualTo(file);
+            assertThat(pushedRun.get(DriveMetrics.TIME)).isPositive();
+            assertThat(pushedRun.get(DriveMetrics.ENERGY)).isPositive();
         } finally {
             spark.conf().unset("spark.sql.adaptive.enabled");
         }
