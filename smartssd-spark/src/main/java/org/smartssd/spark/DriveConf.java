@@ -6,6 +6,7 @@ import java.util.TreeMap;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
+import org.smartssd.fs.SmartSsdFileSystem;
 
 /**
  * The Hadoop settings of the drives ({@code smartssd.*}, {@code fs.smartssd.*}, the split sizes: from
@@ -36,8 +37,15 @@ public record DriveConf(Map<String, String> entries) implements Serializable {
         return new DriveConf(Map.copyOf(e));
     }
 
+    /**
+     * The Configuration of a task or of planning. It names the FileSystem class and loads
+     * classes through the connector's own loader: with {@code --jars} the connector is not on
+     * the class path Hadoop's service loading searches.
+     */
     Configuration hadoop() {
         Configuration c = new Configuration();
+        c.setClassLoader(DriveConf.class.getClassLoader());
+        c.set("fs.smartssd.impl", SmartSsdFileSystem.class.getName());
         entries.forEach(c::set);
         return c;
     }
