@@ -137,6 +137,10 @@ class SmartSsdPushdownTest {
                 "SELECT timestamp, size FROM {t} WHERE type = 3 ORDER BY timestamp DESC LIMIT 4",
                 "SELECT region, type, count(*) c FROM {t} GROUP BY region, type ORDER BY c DESC, "
                         + "region, type LIMIT 5",
+                // the log analyzer's Q2: the top 5 file types per region, ties to the smaller
+                "SELECT region, type, c FROM (SELECT region, type, count(*) c, row_number() OVER "
+                        + "(PARTITION BY region ORDER BY count(*) DESC, type) rn FROM {t} "
+                        + "GROUP BY region, type) WHERE rn <= 5",
                 "SELECT * FROM {t} WHERE plusOne(size) = 101",
                 "SELECT * FROM {t} WHERE size % 7 = 1 AND clientID < 100",
                 "SELECT count(*) FROM {t} WHERE size % 7 = 1",
