@@ -18,6 +18,8 @@ import org.smartssd.spark.TableLayout.Column;
  * 1 MiB and are decoded here, only the required columns. A pushed limit stops the read.
  */
 final class RecordReader implements PartitionReader<InternalRow> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+            RecordReader.class);
     private static final int BATCH_BYTES = 1 << 20;
 
     private final ScanPlan plan;
@@ -59,6 +61,7 @@ final class RecordReader implements PartitionReader<InternalRow> {
         try {
             return a.begin();
         } catch (IOException e) {
+            LOG.warn("energy accounting unavailable for this read: {}", e.toString());
             return null;
         }
     }
@@ -102,6 +105,7 @@ final class RecordReader implements PartitionReader<InternalRow> {
             try {
                 report = energy.end();
             } catch (IOException | UncheckedIOException e) {
+                LOG.warn("energy accounting unavailable for this read: {}", e.toString());
                 report = null;
             }
             energy = null;

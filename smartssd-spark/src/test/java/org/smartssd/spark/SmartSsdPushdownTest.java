@@ -297,7 +297,6 @@ class SmartSsdPushdownTest {
             java.util.Map<String, Long> pushedRun = metrics(pushed);
             assertThat(plainRun.get(DriveMetrics.LINK)).isEqualTo(file);
             assertThat(plainRun.get(DriveMetrics.SCANNED)).isZero();
-            assertThat(plainRun.get(DriveMetrics.TIME)).isPositive();
             assertThat(pushedRun.get(DriveMetrics.LINK)).isPositive().isLessThan(file / 100);
             assertThat(pushedRun.get(DriveMetrics.SCANNED)).isEqualTo(file);
             assertThat(pushedRun.get(DriveMetrics.TIME)).isPositive();
