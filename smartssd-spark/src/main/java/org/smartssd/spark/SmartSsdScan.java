@@ -60,6 +60,12 @@ public class SmartSsdScan implements Scan, Batch {
         return description();
     }
 
+    /** Rows only, said once for the scan so that planning asks no partition. */
+    @Override
+    public ColumnarSupportMode columnarSupportMode() {
+        return ColumnarSupportMode.UNSUPPORTED;
+    }
+
     @Override
     public Batch toBatch() {
         return this;
