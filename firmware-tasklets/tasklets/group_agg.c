@@ -1,6 +1,7 @@
 /*
- * group-aggregate: COUNT/SUM/MIN/MAX of a value field grouped by up to two key fields,
- * spilling partial aggregates when the groups outgrow the budget (builtin_tasklets.h).
+ * group-aggregate: COUNT/SUM/MIN/MAX of a value field grouped by up to two key fields, over
+ * the records a WHERE tree (if any) matches, spilling partial aggregates when the groups
+ * outgrow the budget (builtin_tasklets.h).
  */
 #include "tasklets_internal.h"
 
@@ -11,6 +12,7 @@ struct agg {
 	bool need_value;
 	bool value_signed;
 	uint32_t update_words;    /* 4-byte state accesses per record update */
+	struct bt_pred where;
 	struct bt_groups g;
 	uint64_t *count, *sum, *min, *max;
 	uint64_t records;
@@ -23,11 +25,15 @@ static int agg_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	const struct ss_layout *l = ss_tasklet_layout(ctx);
 	struct agg *a;
 	uint32_t cap;
+	uint16_t tree_len;
+	int rc;
 
-	if (len != sizeof(struct ss_bt_agg_params) || !l) {
+	if (len < sizeof(struct ss_bt_agg_params) || !l) {
 		return -SS_EINVAL;
 	}
-	if (p[5] || p[6] || p[7] || ss_get_le32(p + 12)) {
+	tree_len = ss_get_le16(p + 12);
+	if (len != sizeof(struct ss_bt_agg_params) + (uint32_t)tree_len || p[5] || p[6] || p[7] ||
+	    ss_get_le16(p + 14)) {
 		return -SS_EINVAL;
 	}
 	a = ss_tasklet_alloc(ctx, sizeof(*a));
@@ -50,6 +56,10 @@ static int agg_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 		return -SS_EINVAL;
 	}
 	a->value_signed = a->need_value && bt_field_is_signed(l, a->value);
+	rc = bt_pred_init(ctx, l, p + sizeof(struct ss_bt_agg_params), tree_len, &a->where);
+	if (rc) {
+		return rc;
+	}
 	cap = bt_groups_fit(ctx, 4 * sizeof(uint64_t), ss_get_le32(p + 8));
 	if (bt_groups_init(ctx, &a->g, cap)) {
 		return -SS_ENOMEM;
@@ -108,6 +118,13 @@ static int agg_records(struct ss_tasklet_ctx *ctx, const struct ss_record *r, ui
 		int rc;
 
 		a->records++;
+		rc = bt_pred_eval(ctx, &a->where, &r[i]);
+		if (rc <= 0) {
+			if (rc < 0) {
+				return rc;
+			}
+			continue;
+		}
 		if (a->nkeys >= 1) {
 			k1 = ss_field_u64(ctx, &r[i], a->key1, &ok);
 		}

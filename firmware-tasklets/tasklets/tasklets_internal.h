@@ -38,6 +38,31 @@ uint32_t bt_proj_max(const struct ss_layout *l, const uint8_t *proj, uint32_t n)
 uint32_t bt_proj_encode(struct ss_tasklet_ctx *ctx, const struct ss_record *rec,
 			const uint8_t *proj, uint32_t n, uint8_t *out);
 
+/* ---- predicate trees (builtin_tasklets.h, "filter") ------------------------------------ */
+
+struct bt_pnode {
+	uint8_t op;
+	uint8_t field;
+	uint8_t nchild;
+	bool sgn;
+	uint16_t len;        /* bytes leaves */
+	uint16_t next;       /* index of the node after this subtree */
+	uint64_t k;          /* integer leaves */
+	const uint8_t *bytes;
+};
+
+struct bt_pred {
+	uint16_t nnodes;     /* 0: every record matches */
+	struct bt_pnode *nodes;
+};
+
+/** Decode `len` bytes of tree (0: no tree) against the layout, nodes from the budget.
+ *  \return 0, -SS_EINVAL for a bad tree, -SS_ENOMEM. */
+int bt_pred_init(struct ss_tasklet_ctx *ctx, const struct ss_layout *l, const uint8_t *tree,
+		 uint32_t len, struct bt_pred *pred);
+/** \return 1 when the record matches (always without a tree), 0 when not, -SS_ETIME. */
+int bt_pred_eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *pred, const struct ss_record *r);
+
 /* ---- group table: (key1, key2) -> slot in [0, cap), open addressing in the budget -------- */
 
 struct bt_groups {

@@ -24,6 +24,7 @@ struct topn {
 	uint32_t *used;     /* entries per group */
 	struct topn_ent *ent;   /* n per group */
 	uint8_t *payload;       /* n * slot per group */
+	struct bt_pred where;
 	uint64_t seq;
 	uint64_t items;
 	uint64_t spills;
@@ -34,6 +35,8 @@ static int topn_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	const struct ss_layout *l = ss_tasklet_layout(ctx);
 	struct topn *t;
 	uint32_t cap, per;
+	uint32_t fixed, tree_len = 0;
+	int rc;
 
 	if (len < sizeof(struct ss_bt_topn_params) || !l) {
 		return -SS_EINVAL;
@@ -50,7 +53,12 @@ static int topn_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	t->nproj = p[5];
 	t->n = ss_get_le16(p + 6);
 	t->proj = p + sizeof(struct ss_bt_topn_params);
-	if (len != sizeof(struct ss_bt_topn_params) + t->nproj || (p[4] & ~SS_BT_TOPN_SMALLEST) ||
+	fixed = sizeof(struct ss_bt_topn_params) + t->nproj;
+	if ((p[4] & SS_BT_TOPN_WHERE) && len >= fixed + 2) {
+		tree_len = ss_get_le16(p + fixed);
+		fixed += 2;
+	}
+	if (len != fixed + tree_len || (p[4] & ~(SS_BT_TOPN_SMALLEST | SS_BT_TOPN_WHERE)) ||
 	    t->nkeys > 2 || t->n == 0 || t->n > SS_BT_TOPN_MAX_N ||
 	    (t->nkeys >= 1 && !bt_field_is_int(l, t->key1)) ||
 	    (t->nkeys == 2 && !bt_field_is_int(l, t->key2)) || !bt_field_is_int(l, t->value) ||
@@ -58,6 +66,10 @@ static int topn_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 		return -SS_EINVAL;
 	}
 	t->sgn = bt_field_is_signed(l, t->value);
+	rc = bt_pred_init(ctx, l, p + fixed, tree_len, &t->where);
+	if (rc) {
+		return rc;
+	}
 	t->slot = SS_ALIGN_UP(t->nproj ? bt_proj_max(l, t->proj, t->nproj) : l->record_size, 8);
 	per = 8 + t->n * (uint32_t)(sizeof(struct topn_ent) + t->slot);
 	cap = bt_groups_fit(ctx, per, ss_get_le32(p + 8));
@@ -196,6 +208,13 @@ static int topn_records(struct ss_tasklet_ctx *ctx, const struct ss_record *r, u
 		int rc;
 
 		e.seq = t->seq++;
+		rc = bt_pred_eval(ctx, &t->where, &r[i]);
+		if (rc <= 0) {
+			if (rc < 0) {
+				return rc;
+			}
+			continue;
+		}
 		if (t->nkeys >= 1) {
 			k1 = ss_field_u64(ctx, &r[i], t->key1, &ok);
 		}

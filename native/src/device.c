@@ -278,9 +278,14 @@ static int exchange(struct ss_dev *d, struct thread_bufs *b, struct ss_pkt_req *
 	rc = recv_packet(d, b->recv.p, rwire, req->tag);
 	/* The request ran (or may have): a lost reply must never make the caller send it
 	 * again without knowing. */
-	if (rc == -ENOTCONN)
+	if (rc == -ENOTCONN) {
+		char cause[SS_DEV_MSG_MAX];
+
+		/* a copy: the message is rewritten in the buffer it lives in */
+		ss_dev_last_message_copy(cause, sizeof(cause));
 		return ss_err(-ECONNRESET, 0, "the link closed after the request was sent; whether "
-			      "it ran is unknown (%s)", ss_dev_last_message());
+			      "it ran is unknown (%s)", cause);
+	}
 	if (rc)
 		return rc;
 	rc = ss_pkt_decode_reply(b->recv.p, rwire, req->opcode, req->tag, rep, &why);

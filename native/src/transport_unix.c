@@ -56,17 +56,31 @@ struct unix_transport {
 	char path[];
 };
 
+/* Why the link closed, copied under the lock (a reconnect clears it). */
+static void why_closed(struct unix_transport *u, char *why)
+{
+	pthread_mutex_lock(&u->lock);
+	snprintf(why, WHY_MAX, "%s", u->why[0] ? u->why : "the link closed");
+	pthread_mutex_unlock(&u->lock);
+}
+
 /* The command never reached the daemon: -ENOTCONN. */
 static int fail_unsent(struct unix_transport *u)
 {
-	return ss_err(-ENOTCONN, 0, "unix %s: %s; the command was not sent", u->path, u->why);
+	char why[WHY_MAX];
+
+	why_closed(u, why);
+	return ss_err(-ENOTCONN, 0, "unix %s: %s; the command was not sent", u->path, why);
 }
 
 /* The command was sent and no reply came: -ECONNRESET, its outcome unknown. */
 static int fail_in_flight(struct unix_transport *u)
 {
+	char why[WHY_MAX];
+
+	why_closed(u, why);
 	return ss_err(-ECONNRESET, 0, "unix %s: %s while the command was in flight; whether it "
-		      "ran is unknown", u->path, u->why);
+		      "ran is unknown", u->path, why);
 }
 
 /* Mark the link closed and fail every waiter. Caller holds u->lock. */

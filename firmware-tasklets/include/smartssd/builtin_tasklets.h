@@ -51,7 +51,9 @@ struct ss_bt_trailer {            /* 32 bytes, the last bytes of every output */
 };
 
 /* ---- 1: group-aggregate ------------------------------------------------------------------
- * COUNT/SUM/MIN/MAX of one integer value field, grouped by 0, 1 or 2 integer key fields.
+ * COUNT/SUM/MIN/MAX of one integer value field, grouped by 0, 1 or 2 integer key fields,
+ * over the records that a WHERE tree matches: tree_len bytes of predicate tree (as the
+ * filter's, below) follow the params; tree_len 0 takes every record.
  * The groups live in a hash table inside the memory budget. When a new group does not fit
  * (the table holds max_groups groups, or what the budget allows), every group so far is
  * emitted as a partial aggregate, the table is emptied and the run goes on: one spill.
@@ -66,7 +68,7 @@ struct ss_bt_trailer {            /* 32 bytes, the last bytes of every output */
 #define SS_BT_AGG_MIN 0x4u
 #define SS_BT_AGG_MAX 0x8u
 
-struct ss_bt_agg_params {         /* 16 bytes, exactly */
+struct ss_bt_agg_params {         /* 16 bytes + tree_len */
 	uint8_t nkeys;            /* 0, 1 or 2 */
 	uint8_t key1;             /* field index (integer), used when nkeys >= 1 */
 	uint8_t key2;             /* field index (integer), used when nkeys == 2 */
@@ -74,7 +76,9 @@ struct ss_bt_agg_params {         /* 16 bytes, exactly */
 	uint8_t ops;              /* non-empty subset of SS_BT_AGG_* */
 	uint8_t reserved[3];      /* 0 */
 	uint32_t max_groups;      /* 0: as many as the budget holds */
-	uint32_t reserved2;       /* 0 */
+	uint16_t tree_len;        /* bytes of WHERE tree after the params; 0: none */
+	uint16_t reserved2;       /* 0 */
+	/* uint8_t tree[tree_len]; */
 };
 
 struct ss_bt_agg_item {           /* 48 bytes */
@@ -95,14 +99,17 @@ struct ss_bt_agg_item {           /* 48 bytes */
  *
  * Params: ss_bt_topn_params then nproj field indexes (uint8 each). nproj 0: an item's
  * payload is the whole record (FIXED: record_size bytes; TEXT: the line without delimiter).
+ * With SS_BT_TOPN_WHERE a uint16 tree_len and tree_len bytes of predicate tree (as the
+ * filter's, below) follow: only the records it matches are ranked.
  * Otherwise the payload is the projected fields, encoded as in ss_bt_proj (below).
  *
  * Output: per group, in rank order (best first), ss_bt_topn_item followed by payload_len
  * payload bytes; then the trailer with aux = the number of spills.
  */
 #define SS_BT_TOPN_SMALLEST 0x1u  /* flags: keep the smallest instead of the largest */
+#define SS_BT_TOPN_WHERE 0x2u     /* flags: a WHERE tree follows the projection */
 
-struct ss_bt_topn_params {        /* 12 bytes + nproj */
+struct ss_bt_topn_params {        /* 12 bytes + nproj (+ 2 + tree_len with WHERE) */
 	uint8_t nkeys;            /* 0, 1 or 2 */
 	uint8_t key1;
 	uint8_t key2;
@@ -111,7 +118,7 @@ struct ss_bt_topn_params {        /* 12 bytes + nproj */
 	uint8_t nproj;            /* 0..SS_LAYOUT_MAX_FIELDS */
 	uint16_t n;               /* 1..1024 kept per group */
 	uint32_t max_groups;      /* 0: as many as the budget holds */
-	/* uint8_t proj[nproj]; */
+	/* uint8_t proj[nproj]; with SS_BT_TOPN_WHERE: uint16_t tree_len; uint8_t tree[]; */
 };
 
 struct ss_bt_topn_item {          /* 32 bytes, then the payload */

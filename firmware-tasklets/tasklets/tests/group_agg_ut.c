@@ -182,6 +182,58 @@ static void test_fixed(struct tenv *e)
 		free(o);
 	}
 
+	/* WHERE size >= 1000 AND tag starts with "ab": SUM/MIN/MAX per region over the matches
+	 * only, three splits, a budget that spills */
+	{
+		static const uint8_t tree[] = {
+			SS_BT_P_AND, 2,
+			SS_BT_P_GE, WC_SIZE, 0xe8, 0x03, 0, 0, 0, 0, 0, 0,
+			SS_BT_P_PREFIX, WC_TAG, 2, 0, 'a', 'b',
+		};
+		static struct agg expw[NK1][NK2], gotw[NK1][NK2];
+		uint8_t ops = SS_BT_AGG_COUNT | SS_BT_AGG_SUM | SS_BT_AGG_MIN | SS_BT_AGG_MAX;
+		uint8_t wprm[16 + sizeof(tree)];
+		struct ss_isp_input whole = { .oid = f, .offset = 0, .length = size };
+		uint64_t cuts[4], records = 0, matched = 0;
+
+		for (uint32_t i = 0; i < n; i++) {
+			struct wc_rec w = wc_decode(d + (size_t)i * WC_RS);
+
+			if (w.size >= 1000 && w.tag[0] == 'a' && w.tag[1] == 'b') {
+				agg_add(&expw[w.region][w.type], w.size);
+				matched++;
+			}
+		}
+		CHECK(matched > 0 && matched < n);
+		put_params(wprm, 2, WC_REGION, WC_TYPE, WC_SIZE, ops, 0);
+		ss_put_le16(wprm + 12, sizeof(tree));
+		memcpy(wprm + 16, tree, sizeof(tree));
+		odd_cuts(size, cuts, 3);
+		for (int s = 0; s < 3; s++) {
+			struct ss_isp_input in = { .oid = f, .offset = cuts[s], .length = cuts[s + 1] - cuts[s] };
+
+			o = bt_run(e, SS_BT_GROUP_AGG, wprm, sizeof(wprm), &wc_layout, 2048, out, &in, 1,
+				   &len, &p);
+			CHECK(p.state == SS_ISP_DONE);
+			tr = merge(o, len, gotw, ops);
+			records += tr.records_in;
+			free(o);
+		}
+		CHECK(records == n);
+		check_equal(gotw, expw, ops);
+
+		/* a tree shorter than tree_len, a bad tree, non-zero reserved bytes */
+		bt_fail(e, SS_BT_GROUP_AGG, wprm, sizeof(wprm) - 1, &wc_layout, 4096, out, &whole,
+			-SS_EINVAL);
+		wprm[16 + 2] = 0x7f;
+		bt_fail(e, SS_BT_GROUP_AGG, wprm, sizeof(wprm), &wc_layout, 4096, out, &whole,
+			-SS_EINVAL);
+		wprm[16 + 2] = SS_BT_P_GE;
+		wprm[15] = 1;
+		bt_fail(e, SS_BT_GROUP_AGG, wprm, sizeof(wprm), &wc_layout, 4096, out, &whole,
+			-SS_EINVAL);
+	}
+
 	/* failures: bad params, a budget that cannot hold the groups asked for */
 	{
 		struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };

@@ -177,6 +177,46 @@ static void test_fixed(struct tenv *e)
 		}
 	}
 
+	/* 3: WHERE delta < 0: top 4 sizes per region among those records only, whole records */
+	{
+		static const uint8_t tree[] = { SS_BT_P_LT, WC_DELTA, 0, 0, 0, 0, 0, 0, 0, 0 };
+		struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };
+		uint64_t len;
+		size_t m = 0;
+		uint8_t *o;
+
+		smallest_mode = 0;
+		signed_mode = 0;
+		for (uint32_t i = 0; i < nrec; i++) {
+			const uint8_t *r = d + (size_t)i * WC_RS;
+			struct wc_rec w = wc_decode(r);
+
+			if (w.delta < 0) {
+				ref[m] = (struct item){ .k1 = w.region, .value = w.size, .order = i, .len = WC_RS };
+				memcpy(ref[m].payload, r, WC_RS);
+				m++;
+			}
+		}
+		CHECK(m > 0 && m < nrec);
+		nref = top(ref, m, 4);
+		params(prm, 1, WC_REGION, 0, WC_SIZE, SS_BT_TOPN_WHERE, 0, 4, 0, NULL);
+		ss_put_le16(prm + 12, sizeof(tree));
+		memcpy(prm + 14, tree, sizeof(tree));
+		o = bt_run(e, SS_BT_TOPN, prm, 14 + sizeof(tree), &wc_layout, 64 << 10, out, &in, 1,
+			   &len, NULL);
+		spills = 0;
+		ngot = parse(o, len, got, 0, &spills);
+		ngot = top(got, ngot, 4);
+		check_same(ref, nref, got, ngot);
+		free(o);
+		/* WHERE flag with the tree cut short, and a tree without the flag */
+		bt_fail(e, SS_BT_TOPN, prm, 13 + sizeof(tree), &wc_layout, 64 << 10, out, &in,
+			-SS_EINVAL);
+		prm[4] = 0;
+		bt_fail(e, SS_BT_TOPN, prm, 14 + sizeof(tree), &wc_layout, 64 << 10, out, &in,
+			-SS_EINVAL);
+	}
+
 	/* bad params */
 	{
 		struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };

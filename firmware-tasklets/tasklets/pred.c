@@ -1,0 +1,218 @@
+/*
+ * Predicate trees over typed fields (builtin_tasklets.h, "filter"), shared by filter and
+ * by the WHERE stage of group-aggregate and top-N. The tree is decoded once at init into
+ * nodes in prefix order, each knowing where its subtree ends, and evaluated recursively
+ * with short circuits (depth is bounded).
+ */
+#include "tasklets_internal.h"
+
+struct parser {
+	const struct ss_layout *l;
+	const uint8_t *p;
+	uint32_t len;
+	uint32_t at;
+	struct bt_pnode *nodes;
+	uint16_t n;
+	uint32_t cap;
+};
+
+static int parse(struct parser *ps, uint32_t depth)
+{
+	struct bt_pnode *nd;
+	uint8_t op;
+
+	if (depth > SS_BT_FILTER_MAX_DEPTH || ps->n == ps->cap || ps->at >= ps->len) {
+		return -SS_EINVAL;
+	}
+	nd = &ps->nodes[ps->n++];
+	op = ps->p[ps->at++];
+	nd->op = op;
+	switch (op) {
+	case SS_BT_P_AND:
+	case SS_BT_P_OR:
+		if (ps->at >= ps->len || ps->p[ps->at] == 0) {
+			return -SS_EINVAL;
+		}
+		nd->nchild = ps->p[ps->at++];
+		for (uint32_t i = 0; i < nd->nchild; i++) {
+			if (parse(ps, depth + 1)) {
+				return -SS_EINVAL;
+			}
+		}
+		break;
+	case SS_BT_P_NOT:
+		nd->nchild = 1;
+		if (parse(ps, depth + 1)) {
+			return -SS_EINVAL;
+		}
+		break;
+	case SS_BT_P_EQ:
+	case SS_BT_P_NE:
+	case SS_BT_P_LT:
+	case SS_BT_P_LE:
+	case SS_BT_P_GT:
+	case SS_BT_P_GE:
+		if (ps->len - ps->at < 9 || !bt_field_is_int(ps->l, ps->p[ps->at])) {
+			return -SS_EINVAL;
+		}
+		nd->field = ps->p[ps->at];
+		nd->sgn = bt_field_is_signed(ps->l, nd->field);
+		nd->k = ss_get_le64(ps->p + ps->at + 1);
+		ps->at += 9;
+		break;
+	case SS_BT_P_BEQ:
+	case SS_BT_P_PREFIX:
+	case SS_BT_P_CONTAINS:
+		if (ps->len - ps->at < 3 || !bt_field_is_bytes(ps->l, ps->p[ps->at])) {
+			return -SS_EINVAL;
+		}
+		nd->field = ps->p[ps->at];
+		nd->len = ss_get_le16(ps->p + ps->at + 1);
+		ps->at += 3;
+		if (ps->len - ps->at < nd->len) {
+			return -SS_EINVAL;
+		}
+		nd->bytes = ps->p + ps->at;
+		ps->at += nd->len;
+		break;
+	default:
+		return -SS_EINVAL;
+	}
+	nd->next = ps->n;
+	return 0;
+}
+
+int bt_pred_init(struct ss_tasklet_ctx *ctx, const struct ss_layout *l, const uint8_t *tree,
+		 uint32_t len, struct bt_pred *pred)
+{
+	struct parser ps = { .l = l, .p = tree, .len = len };
+
+	pred->nnodes = 0;
+	pred->nodes = NULL;
+	if (!len) {
+		return 0;
+	}
+	/* every node takes at least one byte of the tree */
+	ps.cap = SS_MIN(len, SS_BT_FILTER_MAX_NODES);
+	ps.nodes = ss_tasklet_alloc(ctx, ps.cap * (uint32_t)sizeof(struct bt_pnode));
+	if (!ps.nodes) {
+		return -SS_ENOMEM;
+	}
+	if (parse(&ps, 1) || ps.at != ps.len) {
+		return -SS_EINVAL;
+	}
+	pred->nodes = ps.nodes;
+	pred->nnodes = ps.n;
+	return 0;
+}
+
+static bool contains(const uint8_t *h, uint32_t hn, const uint8_t *nd, uint32_t nn, uint64_t *work)
+{
+	if (nn == 0) {
+		return true;
+	}
+	for (uint32_t i = 0; i + nn <= hn; i++) {
+		(*work)++;
+		if (h[i] == nd[0] && ss_memcmp(h + i, nd, nn) == 0) {
+			*work += nn;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool leaf_int(const struct bt_pnode *nd, uint64_t v)
+{
+	bool lt = nd->sgn ? (int64_t)v < (int64_t)nd->k : v < nd->k;
+
+	switch (nd->op) {
+	case SS_BT_P_EQ:
+		return v == nd->k;
+	case SS_BT_P_NE:
+		return v != nd->k;
+	case SS_BT_P_LT:
+		return lt;
+	case SS_BT_P_LE:
+		return lt || v == nd->k;
+	case SS_BT_P_GT:
+		return !lt && v != nd->k;
+	default:
+		return !lt;
+	}
+}
+
+/* \return 1 match, 0 no match, -SS_ETIME */
+static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
+		const struct ss_record *r)
+{
+	const struct bt_pnode *nd = &f->nodes[i];
+	uint64_t work = 1;
+	int res = 0;
+
+	switch (nd->op) {
+	case SS_BT_P_AND:
+	case SS_BT_P_OR: {
+		bool is_and = nd->op == SS_BT_P_AND;
+		uint32_t c = i + 1;
+
+		res = is_and;
+		for (uint32_t k = 0; k < nd->nchild; k++) {
+			int v = eval(ctx, f, c, r);
+
+			if (v < 0) {
+				return v;
+			}
+			if (v != is_and) {
+				res = v;
+				break;
+			}
+			c = f->nodes[c].next;
+		}
+		break;
+	}
+	case SS_BT_P_NOT:
+		res = eval(ctx, f, i + 1, r);
+		if (res < 0) {
+			return res;
+		}
+		res = !res;
+		break;
+	case SS_BT_P_BEQ:
+	case SS_BT_P_PREFIX:
+	case SS_BT_P_CONTAINS: {
+		uint32_t n;
+		const uint8_t *b = ss_field_bytes(ctx, r, nd->field, &n);
+
+		if (!b) {
+			break;
+		}
+		if (nd->op == SS_BT_P_CONTAINS) {
+			res = contains(b, n, nd->bytes, nd->len, &work);
+		} else if (nd->op == SS_BT_P_BEQ) {
+			res = n == nd->len && ss_memcmp(b, nd->bytes, n) == 0;
+			work += nd->len;
+		} else {
+			res = n >= nd->len && ss_memcmp(b, nd->bytes, nd->len) == 0;
+			work += nd->len;
+		}
+		ss_tasklet_dram(ctx, (uint32_t)SS_DIV_ROUND_UP(work, 4));
+		break;
+	}
+	default: {
+		int ok;
+		uint64_t v = ss_field_u64(ctx, r, nd->field, &ok);
+
+		res = ok && leaf_int(nd, v);
+		break;
+	}
+	}
+	if (ss_tasklet_step(ctx, (uint32_t)SS_MIN(work, UINT32_MAX))) {
+		return -SS_ETIME;
+	}
+	return res;
+}
+
+int bt_pred_eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *pred, const struct ss_record *r)
+{
+	return pred->nnodes ? eval(ctx, pred, 0, r) : 1;
+}

@@ -1,0 +1,173 @@
+package org.smartssd.spark;
+
+import java.io.Serializable;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.apache.spark.sql.connector.expressions.Expression;
+import org.apache.spark.sql.connector.expressions.NamedReference;
+import org.apache.spark.sql.connector.expressions.aggregate.AggregateFunc;
+import org.apache.spark.sql.connector.expressions.aggregate.Aggregation;
+import org.apache.spark.sql.connector.expressions.aggregate.Count;
+import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
+import org.apache.spark.sql.connector.expressions.aggregate.Max;
+import org.apache.spark.sql.connector.expressions.aggregate.Min;
+import org.apache.spark.sql.connector.expressions.aggregate.Sum;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.smartssd.device.tasklet.GroupAggregate;
+import org.smartssd.spark.TableLayout.Column;
+
+/**
+ * Spark's V2 aggregations as one group-aggregate run of the drive, or none (the analogue of
+ * Iceberg's {@code SparkAggregates}). Stateless.
+ *
+ * <p>The drive groups by up to two integer fields and aggregates one integer value field:
+ * COUNT(*), COUNT(col) (fields are never NULL, so both count records), SUM, MIN and MAX of
+ * that field. AVG is not taken here: Spark then asks for SUM and COUNT and divides itself.
+ * The drive sums modulo 2^64; a SUM is pushed only when no partition can hold enough
+ * records to leave the range of a Spark LONG, so every partial sum the drive returns is the
+ * exact one and Spark's own final SUM (ANSI overflow checks included) sees exact inputs.
+ */
+final class DriveAggregates {
+    private DriveAggregates() {
+    }
+
+    /** What one output column of a pushed aggregation is. */
+    enum Kind { KEY1, KEY2, COUNT, SUM, MIN, MAX }
+
+    /** A pushed aggregation: key and value fields, and the output columns in Spark's order. */
+    record Plan(int[] keys, int value, List<Kind> outputs, List<String> described,
+                StructType schema) implements Serializable {
+        GroupAggregate.Op[] ops() {
+            List<GroupAggregate.Op> ops = new ArrayList<>();
+            ops.add(GroupAggregate.Op.COUNT);
+            if (outputs.contains(Kind.SUM)) {
+                ops.add(GroupAggregate.Op.SUM);
+            }
+            if (outputs.contains(Kind.MIN)) {
+                ops.add(GroupAggregate.Op.MIN);
+            }
+            if (outputs.contains(Kind.MAX)) {
+                ops.add(GroupAggregate.Op.MAX);
+            }
+            return ops.toArray(new GroupAggregate.Op[0]);
+        }
+
+        boolean global() {
+            return keys.length == 0;
+        }
+    }
+
+    /**
+     * The drive plan of {@code agg}, or empty when the drive cannot compute it exactly.
+     *
+     * @param maxRecordsPerPartition most records any one partition can hold
+     */
+    static Optional<Plan> translate(Aggregation agg, TableLayout layout,
+                                    long maxRecordsPerPartition) {
+        Expression[] groupBy = agg.groupByExpressions();
+        if (groupBy.length > 2) {
+            return Optional.empty();
+        }
+        List<StructField> fields = new ArrayList<>();
+        List<Kind> outputs = new ArrayList<>();
+        List<String> described = new ArrayList<>();
+        int[] keys = new int[groupBy.length];
+        for (int i = 0; i < groupBy.length; i++) {
+            int k = intColumn(groupBy[i], layout);
+            if (k < 0) {
+                return Optional.empty();
+            }
+            keys[i] = k;
+            Column c = layout.columns().get(k);
+            fields.add(new StructField("group_" + i, c.sparkType(), false, Metadata.empty()));
+            outputs.add(i == 0 ? Kind.KEY1 : Kind.KEY2);
+        }
+        int value = -1;
+        int n = 0;
+        for (AggregateFunc f : agg.aggregateExpressions()) {
+            String name = "agg_" + n++;
+            if (f instanceof CountStar) {
+                outputs.add(Kind.COUNT);
+                fields.add(new StructField(name, DataTypes.LongType, false, Metadata.empty()));
+                described.add("COUNT(*)");
+                continue;
+            }
+            if (f instanceof Count c && !c.isDistinct()) {
+                if (columnIndex(c.column(), layout) < 0) {
+                    return Optional.empty();
+                }
+                outputs.add(Kind.COUNT);
+                fields.add(new StructField(name, DataTypes.LongType, false, Metadata.empty()));
+                described.add(c.toString());
+                continue;
+            }
+            Expression arg;
+            Kind kind;
+            if (f instanceof Sum s && !s.isDistinct()) {
+                arg = s.column();
+                kind = Kind.SUM;
+            } else if (f instanceof Min m) {
+                arg = m.column();
+                kind = Kind.MIN;
+            } else if (f instanceof Max m) {
+                arg = m.column();
+                kind = Kind.MAX;
+            } else {
+                return Optional.empty();
+            }
+            int v = intColumn(arg, layout);
+            if (v < 0 || (value >= 0 && v != value)) {
+                return Optional.empty(); // the drive aggregates one value field per run
+            }
+            value = v;
+            Column c = layout.columns().get(v);
+            DataType t;
+            if (kind == Kind.SUM) {
+                if (!sumFitsLong(c, maxRecordsPerPartition)) {
+                    return Optional.empty();
+                }
+                t = DataTypes.LongType;
+            } else {
+                t = c.sparkType();
+            }
+            outputs.add(kind);
+            fields.add(new StructField(name, t, true, Metadata.empty()));
+            described.add(f.toString());
+        }
+        return Optional.of(new Plan(keys, value, List.copyOf(outputs), List.copyOf(described),
+                new StructType(fields.toArray(new StructField[0]))));
+    }
+
+    /**
+     * Whether the sum of any partition's values of {@code c} is inside a Spark LONG, which
+     * makes the drive's 64-bit sum exact: records per partition times the largest magnitude.
+     */
+    static boolean sumFitsLong(Column c, long maxRecords) {
+        if (c.sparkType() instanceof DecimalType) {
+            return false;
+        }
+        BigInteger magnitude = c.max().max(c.min().negate());
+        BigInteger bound = magnitude.multiply(BigInteger.valueOf(Math.max(1, maxRecords)));
+        return bound.compareTo(BigInteger.valueOf(Long.MAX_VALUE)) <= 0;
+    }
+
+    private static int columnIndex(Expression e, TableLayout layout) {
+        if (e instanceof NamedReference r && r.fieldNames().length == 1) {
+            return layout.indexOf(r.fieldNames()[0]);
+        }
+        return -1;
+    }
+
+    private static int intColumn(Expression e, TableLayout layout) {
+        int i = columnIndex(e, layout);
+        return i >= 0 && !layout.columns().get(i).isBytes() ? i : -1;
+    }
+}

@@ -1,0 +1,41 @@
+package org.smartssd.spark;
+
+import java.io.IOException;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.smartssd.device.EnergyAccountant;
+import org.smartssd.device.HostPowerProfile;
+import org.smartssd.device.ObjectStat;
+import org.smartssd.device.Rapl;
+import org.smartssd.device.SmartSsdDevice;
+import org.smartssd.fs.SmartSsdFileSystem;
+
+/**
+ * A task's view of the table's file: the FileSystem (shared, one device per drive per JVM)
+ * and the object behind the path. Cost: one lookup command.
+ */
+record DriveTarget(SmartSsdFileSystem fs, Path path, SmartSsdDevice device, ObjectStat stat) {
+    static DriveTarget of(ScanPlan plan) throws IOException {
+        Configuration conf = plan.conf().hadoop();
+        Path p = new Path(plan.path());
+        FileSystem fs = p.getFileSystem(conf);
+        if (!(fs instanceof SmartSsdFileSystem s)) {
+            throw new IOException(plan.path() + " is not on a Smart SSD");
+        }
+        SmartSsdDevice dev = s.device();
+        ObjectStat st = dev.lookup(s.storeContext().pathToKey(s.makeQualified(p)));
+        if (st.size() != plan.fileLength()) {
+            throw new IOException(plan.path() + " changed since the query was planned: "
+                    + st.size() + " bytes now, " + plan.fileLength() + " then");
+        }
+        return new DriveTarget(s, p, dev, st);
+    }
+
+    /** Energy of this thread's work against the drive (tasks share the executor JVM). */
+    EnergyAccountant accountant() {
+        return new EnergyAccountant(device, HostPowerProfile.fromSystemProperties(),
+                Rapl.system(), EnergyAccountant.Scope.THREAD);
+    }
+}

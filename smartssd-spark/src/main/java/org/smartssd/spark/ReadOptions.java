@@ -1,0 +1,35 @@
+package org.smartssd.spark;
+
+import java.io.Serializable;
+import java.util.Locale;
+
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * Per-read switches, named as the JDBC source names them: {@code pushDownPredicate},
+ * {@code pushDownAggregate}, {@code pushDownLimit}, {@code pushDownTopN} (all true by
+ * default), and {@code partialRecord}: {@code fail} (default) when the file's length is not
+ * a multiple of the record size, or {@code skip} to read the whole records and ignore the tail.
+ */
+public record ReadOptions(boolean pushDownPredicate, boolean pushDownAggregate,
+                          boolean pushDownLimit, boolean pushDownTopN, boolean skipPartialRecord)
+        implements Serializable {
+    static ReadOptions of(CaseInsensitiveStringMap o) {
+        String tail = o.getOrDefault("partialRecord", "fail").trim().toLowerCase(Locale.ROOT);
+        if (!tail.equals("fail") && !tail.equals("skip")) {
+            throw new IllegalArgumentException("option 'partialRecord' is 'fail' or 'skip', got '"
+                    + tail + "'");
+        }
+        return new ReadOptions(bool(o, "pushDownPredicate"), bool(o, "pushDownAggregate"),
+                bool(o, "pushDownLimit"), bool(o, "pushDownTopN"), tail.equals("skip"));
+    }
+
+    private static boolean bool(CaseInsensitiveStringMap o, String key) {
+        String v = o.getOrDefault(key, "true").trim().toLowerCase(Locale.ROOT);
+        if (!v.equals("true") && !v.equals("false")) {
+            throw new IllegalArgumentException("option '" + key + "' is true or false, got '" + v
+                    + "'");
+        }
+        return v.equals("true");
+    }
+}

@@ -1,0 +1,139 @@
+package org.smartssd.spark;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.smartssd.device.EnergyAccountant;
+import org.smartssd.device.EnergyReport;
+import org.smartssd.spark.TableLayout.Column;
+
+/**
+ * A partition read without tasklets: its whole records cross the link in batches of about
+ * 1 MiB and are decoded here, only the required columns. A pushed limit stops the read.
+ */
+final class RecordReader implements PartitionReader<InternalRow> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+            RecordReader.class);
+    private static final int BATCH_BYTES = 1 << 20;
+
+    private final ScanPlan plan;
+    private final SmartSsdPartition part;
+    private final int rs;
+    private final Column[] cols;
+    private long next;
+    private long end;
+    private FSDataInputStream in;
+    private EnergyAccountant.Measurement energy;
+    private byte[] batch;
+    private int batchRecords;
+    private int at;
+    private long bytesRead;
+    private long returned;
+    private EnergyReport report;
+    private GenericInternalRow row;
+
+    RecordReader(ScanPlan plan, SmartSsdPartition part) {
+        this.plan = plan;
+        this.part = part;
+        this.rs = plan.layout().recordSize();
+        this.cols = new Column[plan.columns().length];
+        for (int i = 0; i < cols.length; i++) {
+            cols[i] = plan.layout().columns().get(plan.columns()[i]);
+        }
+    }
+
+    private void open() throws IOException {
+        DriveTarget t = DriveTarget.of(plan);
+        in = t.fs().open(t.path());
+        energy = begin(t.accountant());
+        next = part.firstRecord(rs);
+        end = part.endRecord(rs, plan.fileLength());
+        batch = new byte[Math.max(rs, BATCH_BYTES / rs * rs)];
+    }
+
+    private static EnergyAccountant.Measurement begin(EnergyAccountant a) {
+        try {
+            return a.begin();
+        } catch (IOException e) {
+            LOG.warn("energy accounting unavailable for this read: {}", e.toString());
+            return null;
+        }
+    }
+
+    @Override
+    public boolean next() throws IOException {
+        if (in == null) {
+            open();
+        }
+        if (plan.limit() >= 0 && returned >= plan.limit()) {
+            return finish();
+        }
+        if (at >= batchRecords) {
+            if (next >= end) {
+                return finish();
+            }
+            int n = (int) Math.min(end - next, batch.length / rs);
+            try {
+                in.readFully(next * rs, batch, 0, n * rs);
+            } catch (EOFException e) {
+                throw new IOException(plan.path() + " ends before record " + (next + n), e);
+            }
+            bytesRead += (long) n * rs;
+            next += n;
+            batchRecords = n;
+            at = 0;
+        }
+        int off = at++ * rs;
+        Object[] v = new Object[cols.length];
+        for (int i = 0; i < cols.length; i++) {
+            v[i] = Values.fromRecord(cols[i], batch, off);
+        }
+        row = new GenericInternalRow(v);
+        returned++;
+        return true;
+    }
+
+    /** Ends the energy measurement: Spark reads the metrics once the rows run out. */
+    private boolean finish() {
+        if (energy != null) {
+            try {
+                report = energy.end();
+            } catch (IOException | UncheckedIOException e) {
+                LOG.warn("energy accounting unavailable for this read: {}", e.toString());
+                report = null;
+            }
+            energy = null;
+        }
+        return false;
+    }
+
+    @Override
+    public InternalRow get() {
+        return row;
+    }
+
+    @Override
+    public CustomTaskMetric[] currentMetricsValues() {
+        EnergyReport r = report;
+        return new CustomTaskMetric[] {
+            DriveMetrics.value(DriveMetrics.SCANNED, 0),
+            DriveMetrics.value(DriveMetrics.LINK, bytesRead),
+            DriveMetrics.value(DriveMetrics.TIME, r == null ? 0 : r.deviceTimeNs()),
+            DriveMetrics.value(DriveMetrics.ENERGY, r == null || Double.isNaN(r.deviceJoules())
+                    ? 0 : Math.round(r.deviceJoules() * 1e9)),
+        };
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (in != null) {
+            in.close();
+        }
+    }
+}

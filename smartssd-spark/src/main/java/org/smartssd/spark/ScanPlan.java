@@ -1,0 +1,130 @@
+package org.smartssd.spark;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.apache.spark.sql.connector.expressions.filter.Predicate;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.smartssd.device.TaskletSpec;
+import org.smartssd.device.tasklet.BuiltinTasklet;
+import org.smartssd.device.tasklet.Filter;
+import org.smartssd.device.tasklet.GroupAggregate;
+import org.smartssd.device.tasklet.TopN;
+import org.smartssd.spark.TableLayout.Column;
+
+/**
+ * Everything a task needs to read its partition, decided once on the driver: how the
+ * partition is read ({@link Mode}), the tasklet's params bytes (null for a plain read), the
+ * columns returned and what was pushed (for EXPLAIN).
+ */
+record ScanPlan(String path, String drive, long fileLength, TableLayout layout, DriveConf conf,
+                Mode mode, byte[] params, int memoryBudget, int[] columns,
+                DriveAggregates.Plan aggregate, TopNSpec topN, int limit, String pushedFilters,
+                StructType readSchema) implements Serializable {
+
+    /** How a partition is read. */
+    enum Mode {
+        /** Record bytes over the link, decoded on the host (nothing pushed but columns). */
+        READ(null),
+        /** The filter tasklet: matching rows (projected or whole records), or a count. */
+        FILTER(BuiltinTasklet.FILTER),
+        /** The group-aggregate tasklet. */
+        AGGREGATE(BuiltinTasklet.GROUP_AGGREGATE),
+        /** The top-N tasklet. */
+        TOP_N(BuiltinTasklet.TOP_N);
+
+        final BuiltinTasklet tasklet;
+
+        Mode(BuiltinTasklet tasklet) {
+            this.tasklet = tasklet;
+        }
+    }
+
+    /** ORDER BY one integer column LIMIT n. */
+    record TopNSpec(int column, boolean ascending, int n, String described)
+            implements Serializable {
+    }
+
+    static final int BUDGET_BASE = 64 * 1024;
+
+    static ScanPlan of(DriveFile file, TableLayout layout, ReadOptions options, DriveConf conf,
+                       org.smartssd.device.tasklet.Predicate where, List<Predicate> pushed,
+                       DriveAggregates.Plan aggregate, TopNSpec topN, int limit,
+                       int[] columns) {
+        String filters = pushed.stream().map(Predicate::toString)
+                .collect(Collectors.joining(", ", "[", "]"));
+        Mode mode;
+        byte[] params;
+        int budget = BUDGET_BASE;
+        StructType schema;
+        if (aggregate != null) {
+            mode = Mode.AGGREGATE;
+            GroupAggregate g = GroupAggregate.groupBy(aggregate.keys()).ops(aggregate.ops());
+            if (aggregate.value() >= 0) {
+                g = g.value(aggregate.value());
+            }
+            params = WhereParams.groupAggregate(g, where);
+            budget += 1024 * GroupAggregate.ITEM_BYTES;
+            schema = aggregate.schema();
+            columns = new int[0];
+        } else if (topN != null) {
+            mode = Mode.TOP_N;
+            TopN t = (topN.ascending() ? TopN.smallest(topN.n(), topN.column())
+                    : TopN.largest(topN.n(), topN.column()));
+            if (columns.length > 0) {
+                t = t.project(columns);
+            }
+            params = WhereParams.topN(t, where);
+            budget += topN.n() * (TopN.ITEM_HEADER_BYTES + layout.recordSize()
+                    + 10 * columns.length) * 2;
+            schema = schemaOf(layout, columns);
+        } else if (where != null) {
+            mode = Mode.FILTER;
+            Filter f = columns.length == 0 ? Filter.count(where)
+                    : projectedBytes(layout, columns) < layout.recordSize()
+                            ? Filter.project(where, columns) : Filter.records(where);
+            if (limit >= 0) {
+                f = f.limit(Math.max(1, limit));
+            }
+            params = f.params();
+            schema = schemaOf(layout, columns);
+        } else {
+            mode = Mode.READ;
+            params = null;
+            schema = schemaOf(layout, columns);
+        }
+        return new ScanPlan(file.path(), file.drive(), file.length(), layout, conf, mode, params,
+                budget, columns, aggregate, topN, limit, filters, schema);
+    }
+
+    /** Bytes of one projected row as the drive writes it (8 per integer, 2 + width per bytes). */
+    static int projectedBytes(TableLayout layout, int[] columns) {
+        int n = 0;
+        for (int c : columns) {
+            Column col = layout.columns().get(c);
+            n += col.isBytes() ? 2 + col.field().width() : 8;
+        }
+        return n;
+    }
+
+    static StructType schemaOf(TableLayout layout, int[] columns) {
+        StructType all = layout.schema();
+        List<StructField> f = new ArrayList<>();
+        for (int c : columns) {
+            f.add(all.fields()[c]);
+        }
+        return new StructType(f.toArray(new StructField[0]));
+    }
+
+    TaskletSpec spec() {
+        return new TaskletSpec(mode.tasklet.id(), layout.recordLayout(), params, memoryBudget, 0);
+    }
+
+    /** The tasklet's name, or the plain read. */
+    String taskletName() {
+        return mode.tasklet == null ? "none (record read)" : mode.tasklet.taskletName();
+    }
+}

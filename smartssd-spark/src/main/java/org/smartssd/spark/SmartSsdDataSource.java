@@ -1,0 +1,79 @@
+package org.smartssd.spark;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SQLContext;
+import org.apache.spark.sql.SaveMode;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableProvider;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.sources.BaseRelation;
+import org.apache.spark.sql.sources.CreatableRelationProvider;
+import org.apache.spark.sql.sources.DataSourceRegister;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * The {@code smartssd} data source: {@code spark.read.format("smartssd").option("layout",
+ * "wc98").load("smartssd://dev0/logs/day1")}, and {@code df.write.format("smartssd")}. The
+ * schema comes from the layout; drives are configured as for the FileSystem
+ * ({@code spark.hadoop.smartssd.device.NAME.uri}). Reads are DataSource V2; writes take
+ * Spark's V1 path ({@link CreatableRelationProvider}), the only one Spark offers a
+ * {@code TableProvider} for every save mode, as the JDBC source does.
+ */
+public class SmartSsdDataSource implements TableProvider, DataSourceRegister,
+        CreatableRelationProvider {
+    @Override
+    public String shortName() {
+        return "smartssd";
+    }
+
+    @Override
+    public StructType inferSchema(CaseInsensitiveStringMap options) {
+        return getTable(null, new Transform[0], options.asCaseSensitiveMap()).schema();
+    }
+
+    /** Spark passes a write's schema here instead of inferring one (no file may exist yet). */
+    @Override
+    public boolean supportsExternalMetadata() {
+        return true;
+    }
+
+    @Override
+    public Table getTable(StructType schema, Transform[] partitioning,
+                          Map<String, String> properties) {
+        return new SmartSsdTable(path(properties), properties, schema);
+    }
+
+    static String path(Map<String, String> options) {
+        String path = new CaseInsensitiveStringMap(options).get("path");
+        if (path == null || path.isBlank()) {
+            throw new IllegalArgumentException("no path: load(\"smartssd://NAME/file\") or "
+                    + "option('path', ...)");
+        }
+        return path;
+    }
+
+    @Override
+    public BaseRelation createRelation(SQLContext sqlContext, SaveMode mode,
+                                       scala.collection.immutable.Map<String, String> parameters,
+                                       Dataset<Row> data) {
+        Map<String, String> options = new HashMap<>(
+                scala.jdk.javaapi.CollectionConverters.asJava(parameters));
+        TableLayout layout = DriveWriter.write(path(options), options, mode, data);
+        return new BaseRelation() {
+            @Override
+            public SQLContext sqlContext() {
+                return sqlContext;
+            }
+
+            @Override
+            public StructType schema() {
+                return layout.schema();
+            }
+        };
+    }
+}

@@ -1,0 +1,24 @@
+package org.smartssd.spark;
+
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+
+/** Opens a partition's reader: the plain record read, or the partition's tasklet run. */
+final class SmartSsdReaderFactory implements PartitionReaderFactory {
+    private static final long serialVersionUID = 1L;
+
+    private final ScanPlan plan;
+
+    SmartSsdReaderFactory(ScanPlan plan) {
+        this.plan = plan;
+    }
+
+    @Override
+    public PartitionReader<InternalRow> createReader(InputPartition partition) {
+        SmartSsdPartition p = (SmartSsdPartition) partition;
+        return plan.mode() == ScanPlan.Mode.READ ? new RecordReader(plan, p)
+                : new TaskletReader(plan, p);
+    }
+}

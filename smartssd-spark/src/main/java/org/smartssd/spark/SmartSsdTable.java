@@ -1,0 +1,83 @@
+package org.smartssd.spark;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+import org.apache.spark.sql.connector.catalog.SupportsRead;
+import org.apache.spark.sql.connector.catalog.TableCapability;
+import org.apache.spark.sql.connector.read.ScanBuilder;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+
+/**
+ * One file of fixed-width records on a drive, read through its layout (the {@code layout}
+ * option, or the layout stored with the file when it was written). The file and layout are
+ * resolved when Spark first asks for the schema, at analysis: a missing file, a bad layout
+ * or a partial last record fail there. Writes go through
+ * {@link SmartSsdDataSource#createRelation}, so the table offers reads only.
+ */
+public class SmartSsdTable implements SupportsRead {
+    private final String path;
+    private final CaseInsensitiveStringMap options;
+    private final StructType userSchema;
+    private Resolved resolved;
+
+    private record Resolved(TableLayout layout, ReadOptions read, DriveConf conf, DriveFile file) {
+    }
+
+    SmartSsdTable(String path, Map<String, String> options, StructType userSchema) {
+        this.path = path;
+        this.options = new CaseInsensitiveStringMap(options);
+        this.userSchema = userSchema;
+    }
+
+    private synchronized Resolved resolve() {
+        if (resolved == null) {
+            DriveConf conf = DriveConf.fromSession(options);
+            ReadOptions read = ReadOptions.of(options);
+            try {
+                TableLayout layout = StoredLayout.resolve(path, options, conf);
+                DriveFile file = DriveFile.open(path, layout, read, conf);
+                resolved = new Resolved(layout, read, conf, file);
+            } catch (IOException e) {
+                throw new UncheckedIOException("smartssd table " + path + ": " + e.getMessage(), e);
+            }
+            if (userSchema != null && !userSchema.equals(resolved.layout().schema())) {
+                throw new IllegalArgumentException("the schema of a smartssd table comes from its "
+                        + "layout (" + resolved.layout().schema().toDDL() + "); a user schema ("
+                        + userSchema.toDDL() + ") is not taken");
+            }
+        }
+        return resolved;
+    }
+
+    @Override
+    public String name() {
+        return path;
+    }
+
+    @Override
+    public StructType schema() {
+        return resolve().layout().schema();
+    }
+
+    @Override
+    public Set<TableCapability> capabilities() {
+        return EnumSet.of(TableCapability.BATCH_READ);
+    }
+
+    /** Each query sees the file as it is now (its length and extents), in the table's layout. */
+    @Override
+    public ScanBuilder newScanBuilder(CaseInsensitiveStringMap readOptions) {
+        Resolved r = resolve();
+        try {
+            DriveFile now = DriveFile.open(path, r.layout(), r.read(), r.conf());
+            return new SmartSsdScanBuilder(now, r.layout(), r.read(), r.conf());
+        } catch (IOException e) {
+            throw new UncheckedIOException("smartssd table " + path + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,299 @@
+package org.smartssd.spark;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+import org.smartssd.device.RecordLayout;
+import org.smartssd.device.RecordLayout.Field;
+import org.smartssd.device.RecordLayout.FieldType;
+
+/**
+ * A table's record layout: named columns over the drive's {@link RecordLayout} (fixed-width
+ * big-endian records), each with the Spark type that holds every value of its field.
+ *
+ * <p>The {@code layout} option is {@code wc98} (the WorldCup98 record, padded to
+ * {@code recordSize}) or a field list {@code name:type@offset[>>shift][&mask], ...} where
+ * type is {@code u8 u16 u32 u64 i32 i64} or {@code bytes(W)}; {@code >>shift} and
+ * {@code &mask} (a mask of low bits, 2^k-1) make a bit field {@code (raw >> shift) & mask}.
+ */
+public final class TableLayout implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    public static final String WC98 = "wc98";
+    public static final int WC98_RECORD_BYTES = 20;
+
+    /** One column: its name and its field of the drive's layout. */
+    public record Column(String name, Field field) {
+        /** Bits of an integer value (the bit field's width, or the type's). */
+        public int valueBits() {
+            if (field.bits() != 0) {
+                return field.bits();
+            }
+            return typeBits(field.type()) - field.shift();
+        }
+
+        public boolean signed() {
+            return field.bits() == 0 && field.shift() == 0
+                    && (field.type() == FieldType.I32 || field.type() == FieldType.I64);
+        }
+
+        public boolean isBytes() {
+            return field.type() == FieldType.BYTES;
+        }
+
+        /** The smallest Spark type holding every value of the field. */
+        public DataType sparkType() {
+            if (isBytes()) {
+                return DataTypes.StringType;
+            }
+            int bits = signed() ? valueBits() - 1 : valueBits();
+            if (bits <= 7) {
+                return DataTypes.ByteType;
+            }
+            if (bits <= 15) {
+                return DataTypes.ShortType;
+            }
+            if (bits <= 31) {
+                return DataTypes.IntegerType;
+            }
+            if (bits <= 63) {
+                return DataTypes.LongType;
+            }
+            return DecimalType.apply(20, 0);
+        }
+
+        /** Smallest value of the field as the drive reports it (signed fields sign-extended). */
+        public java.math.BigInteger min() {
+            return signed() ? java.math.BigInteger.ONE.shiftLeft(valueBits() - 1).negate()
+                    : java.math.BigInteger.ZERO;
+        }
+
+        public java.math.BigInteger max() {
+            return signed() ? java.math.BigInteger.ONE.shiftLeft(valueBits() - 1)
+                    .subtract(java.math.BigInteger.ONE)
+                    : java.math.BigInteger.ONE.shiftLeft(valueBits())
+                            .subtract(java.math.BigInteger.ONE);
+        }
+    }
+
+    private final int recordSize;
+    private final List<Column> columns;
+    private final String spec;
+
+    private TableLayout(int recordSize, List<Column> columns, String spec) {
+        this.recordSize = recordSize;
+        this.columns = List.copyOf(columns);
+        this.spec = spec;
+        Map<String, Column> seen = new LinkedHashMap<>();
+        for (Column c : columns) {
+            if (seen.put(c.name().toLowerCase(Locale.ROOT), c) != null) {
+                throw new IllegalArgumentException("layout names column '" + c.name() + "' twice");
+            }
+            int width = c.isBytes() ? c.field().width() : typeBits(c.field().type()) / 8;
+            if (c.field().offset() + width > recordSize) {
+                throw new IllegalArgumentException("column '" + c.name() + "' (bytes "
+                        + c.field().offset() + ".." + (c.field().offset() + width - 1)
+                        + ") does not fit a record of " + recordSize + " bytes");
+            }
+        }
+        // the drive checks the field list too, at tasklet create time
+        RecordLayout.fixed(recordSize, fields());
+    }
+
+    /**
+     * The layout of a table's options: {@code layout} and {@code recordSize}.
+     *
+     * @throws IllegalArgumentException naming what is wrong with the options
+     */
+    public static TableLayout fromOptions(Map<String, String> options) {
+        String layout = options.get("layout");
+        if (layout == null || layout.isBlank()) {
+            throw new IllegalArgumentException("option 'layout' is missing: give 'wc98' or a "
+                    + "field list such as 'ts:u32@0, url:bytes(16)@4'");
+        }
+        String rs = options.get("recordSize");
+        Integer recordSize = null;
+        if (rs != null) {
+            try {
+                recordSize = Integer.parseInt(rs.trim());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("option 'recordSize' is not a number: '" + rs
+                        + "'");
+            }
+            if (recordSize <= 0) {
+                throw new IllegalArgumentException("option 'recordSize' must be positive, got "
+                        + recordSize);
+            }
+        }
+        return parse(layout.trim(), recordSize);
+    }
+
+    /** The layout {@code spec} (see the class comment) with records of {@code recordSize}
+     *  bytes (null: wc98's 20, or a field list's end). */
+    public static TableLayout parse(String spec, Integer recordSize) {
+        if (spec.equalsIgnoreCase(WC98)) {
+            int size = recordSize == null ? WC98_RECORD_BYTES : recordSize;
+            if (size < WC98_RECORD_BYTES) {
+                throw new IllegalArgumentException("a wc98 record is at least "
+                        + WC98_RECORD_BYTES + " bytes, recordSize is " + size);
+            }
+            return new TableLayout(size, wc98Columns(), WC98);
+        }
+        List<Column> cols = new ArrayList<>();
+        int end = 0;
+        for (String part : spec.split(",")) {
+            Column c = parseColumn(part.trim(), spec);
+            cols.add(c);
+            int width = c.isBytes() ? c.field().width() : typeBits(c.field().type()) / 8;
+            end = Math.max(end, c.field().offset() + width);
+        }
+        if (cols.size() > RecordLayout.MAX_FIELDS) {
+            throw new IllegalArgumentException("a layout has at most " + RecordLayout.MAX_FIELDS
+                    + " columns, '" + spec + "' has " + cols.size());
+        }
+        return new TableLayout(recordSize == null ? end : recordSize, cols, spec);
+    }
+
+    private static final Pattern COLUMN = Pattern.compile(
+            "([A-Za-z_][A-Za-z0-9_]*)\\s*:\\s*(u8|u16|u32|u64|i32|i64|bytes\\((\\d+)\\))\\s*@\\s*(\\d+)"
+                    + "(?:\\s*>>\\s*(\\d+))?(?:\\s*&\\s*(\\d+))?", Pattern.CASE_INSENSITIVE);
+
+    private static Column parseColumn(String s, String spec) {
+        Matcher m = COLUMN.matcher(s);
+        if (!m.matches()) {
+            throw new IllegalArgumentException("bad layout column '" + s + "' in '" + spec
+                    + "': expected name:type@offset[>>shift][&mask] with type u8, u16, u32, "
+                    + "u64, i32, i64 or bytes(W), or the built-in layout 'wc98'");
+        }
+        String type = m.group(2).toLowerCase(Locale.ROOT);
+        int offset = Integer.parseInt(m.group(4));
+        if (type.startsWith("bytes")) {
+            int width = Integer.parseInt(m.group(3));
+            if (width < 1 || width > 255) {
+                throw new IllegalArgumentException("column '" + m.group(1) + "': a bytes field "
+                        + "is 1..255 bytes wide, got " + width);
+            }
+            if (m.group(5) != null || m.group(6) != null) {
+                throw new IllegalArgumentException("column '" + m.group(1) + "': a bytes field "
+                        + "has no bit field");
+            }
+            return new Column(m.group(1), new Field(offset, FieldType.BYTES, width, 0, 0));
+        }
+        FieldType t = FieldType.valueOf(type.toUpperCase(Locale.ROOT));
+        int shift = m.group(5) == null ? 0 : Integer.parseInt(m.group(5));
+        int bits = 0;
+        if (m.group(6) != null) {
+            long mask = Long.parseLong(m.group(6));
+            if (mask <= 0 || (mask & (mask + 1)) != 0) {
+                throw new IllegalArgumentException("column '" + m.group(1) + "': mask " + mask
+                        + " is not a run of low bits (2^k-1)");
+            }
+            bits = Long.bitCount(mask);
+        } else if (shift != 0) {
+            bits = typeBits(t) - shift;
+        }
+        if (shift >= typeBits(t) || shift + bits > typeBits(t)) {
+            throw new IllegalArgumentException("column '" + m.group(1) + "': bits " + shift
+                    + ".." + (shift + bits - 1) + " are outside a " + t + " field");
+        }
+        if ((bits != 0 || shift != 0) && (t == FieldType.I32 || t == FieldType.I64)) {
+            throw new IllegalArgumentException("column '" + m.group(1) + "': bit fields are "
+                    + "taken of unsigned fields only");
+        }
+        return new Column(m.group(1), new Field(offset, t, 0, shift, bits));
+    }
+
+    private static List<Column> wc98Columns() {
+        return List.of(
+                new Column("timestamp", Field.of(0, FieldType.U32)),
+                new Column("clientID", Field.of(4, FieldType.U32)),
+                new Column("objectID", Field.of(8, FieldType.U32)),
+                new Column("size", Field.of(12, FieldType.U32)),
+                new Column("method", Field.of(16, FieldType.U8)),
+                new Column("status", Field.of(17, FieldType.U8)),
+                new Column("type", Field.of(18, FieldType.U8)),
+                new Column("server", Field.of(19, FieldType.U8)),
+                new Column("region", new Field(19, FieldType.U8, 0, 5, 3)),
+                new Column("statusCode", new Field(17, FieldType.U8, 0, 0, 6)));
+    }
+
+    static int typeBits(FieldType t) {
+        return switch (t) {
+            case U8 -> 8;
+            case U16 -> 16;
+            case U32, I32 -> 32;
+            case U64, I64 -> 64;
+            case BYTES -> 0;
+        };
+    }
+
+    public int recordSize() {
+        return recordSize;
+    }
+
+    public List<Column> columns() {
+        return columns;
+    }
+
+    /** The layout option that gives this layout back (with {@link #recordSize}). */
+    public String spec() {
+        return spec;
+    }
+
+    /** Index of the column named {@code name} (case-insensitive), or -1. */
+    public int indexOf(String name) {
+        for (int i = 0; i < columns.size(); i++) {
+            if (columns.get(i).name().equalsIgnoreCase(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public List<Field> fields() {
+        List<Field> f = new ArrayList<>();
+        columns.forEach(c -> f.add(c.field()));
+        return f;
+    }
+
+    /** The drive's view: field i is column i. */
+    public RecordLayout recordLayout() {
+        return RecordLayout.fixed(recordSize, fields());
+    }
+
+    public StructType schema() {
+        List<StructField> f = new ArrayList<>();
+        for (Column c : columns) {
+            f.add(new StructField(c.name(), c.sparkType(), false, Metadata.empty()));
+        }
+        return new StructType(f.toArray(new StructField[0]));
+    }
+
+    /** Serialized as its spec and record size: RecordLayout's fields are not Serializable. */
+    private Object writeReplace() {
+        return new Form(spec, recordSize);
+    }
+
+    private record Form(String spec, int recordSize) implements Serializable {
+        private Object readResolve() {
+            return parse(spec, recordSize);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return spec + " (" + recordSize + "-byte records)";
+    }
+}

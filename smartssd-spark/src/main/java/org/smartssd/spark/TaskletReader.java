@@ -1,0 +1,219 @@
+package org.smartssd.spark;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.unsafe.types.UTF8String;
+import org.smartssd.device.EnergyReport;
+import org.smartssd.device.InputRange;
+import org.smartssd.device.RecordLayout;
+import org.smartssd.device.TaskletProgress;
+import org.smartssd.device.tasklet.Filter;
+import org.smartssd.device.tasklet.GroupAggregate;
+import org.smartssd.device.tasklet.GroupKey;
+import org.smartssd.device.tasklet.IncompleteOutputException;
+import org.smartssd.device.tasklet.Projection;
+import org.smartssd.device.tasklet.TopN;
+import org.smartssd.device.tasklet.Trailer;
+import org.smartssd.mapreduce.TaskletRun;
+import org.smartssd.spark.TableLayout.Column;
+
+/**
+ * A partition read by one tasklet run over its byte range (Kang Fig. 6.5: create, execute,
+ * poll, read the output); only the tasklet's output crosses the link. The output is decoded
+ * into rows of the scan's read schema.
+ */
+final class TaskletReader implements PartitionReader<InternalRow> {
+    static final String SCRATCH = "/.smartssd-spark";
+    private static final Duration WAIT = Duration.ofSeconds(1);
+    private static final Duration TIMEOUT = Duration.ofHours(1);
+
+    private final ScanPlan plan;
+    private final SmartSsdPartition part;
+    private Iterator<InternalRow> rows;
+    private InternalRow row;
+    private long scanned;
+    private long link;
+    private long timeNs;
+    private long energyNj;
+
+    TaskletReader(ScanPlan plan, SmartSsdPartition part) {
+        this.plan = plan;
+        this.part = part;
+    }
+
+    @Override
+    public boolean next() throws IOException {
+        if (rows == null) {
+            rows = run().iterator();
+        }
+        if (!rows.hasNext()) {
+            return false;
+        }
+        row = rows.next();
+        return true;
+    }
+
+    private List<InternalRow> run() throws IOException {
+        if (part.length() == 0) {
+            return decode(null);
+        }
+        DriveTarget t = DriveTarget.of(plan);
+        String out = SCRATCH + "/" + UUID.randomUUID() + ".out";
+        InputRange range = new InputRange(t.stat().oid(), part.start(), part.length());
+        try (TaskletRun run = TaskletRun.start(t.device(), plan.spec(), range, out, TIMEOUT,
+                t.accountant())) {
+            while (!run.finished()) {
+                run.next(WAIT);
+            }
+            TaskletProgress last = run.last();
+            byte[] output = run.output();
+            scanned = Trailer.of(output, plan.mode().tasklet).recordsIn()
+                    * plan.layout().recordSize();
+            link = output.length;
+            timeNs = Math.max(0, last.finishedNs() - last.startedNs());
+            EnergyReport e = run.energy();
+            energyNj = e == null || Double.isNaN(e.deviceJoules()) ? 0
+                    : Math.round(e.deviceJoules() * 1e9);
+            return decode(output);
+        } catch (IOException e) {
+            throw new IOException(plan.taskletName() + " run over " + plan.path() + " ["
+                    + part.start() + ", " + (part.start() + part.length()) + ") failed: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** The rows of an output (null: the partition is empty and nothing ran). */
+    private List<InternalRow> decode(byte[] output) throws IncompleteOutputException {
+        return switch (plan.mode()) {
+            case FILTER -> output == null ? List.of() : filterRows(output);
+            case AGGREGATE -> aggregateRows(output);
+            case TOP_N -> output == null ? List.of() : topNRows(output);
+            case READ -> throw new IllegalStateException("a plain read runs no tasklet");
+        };
+    }
+
+    private List<InternalRow> filterRows(byte[] output) throws IncompleteOutputException {
+        RecordLayout rl = plan.layout().recordLayout();
+        Filter f = Filter.parse(plan.params());
+        Filter.Output o = f.decode(output, rl);
+        List<InternalRow> rows = new ArrayList<>();
+        switch (o.mode()) {
+            case COUNT -> {
+                for (long i = 0; i < o.matches(); i++) {
+                    rows.add(new GenericInternalRow(new Object[0]));
+                }
+            }
+            case PROJECT -> o.rows().forEach(r -> rows.add(projected(r)));
+            default -> o.records().forEach(r -> rows.add(whole(r)));
+        }
+        return rows;
+    }
+
+    private InternalRow whole(byte[] record) {
+        int[] c = plan.columns();
+        Object[] v = new Object[c.length];
+        for (int i = 0; i < c.length; i++) {
+            v[i] = Values.fromRecord(plan.layout().columns().get(c[i]), record, 0);
+        }
+        return new GenericInternalRow(v);
+    }
+
+    private InternalRow projected(List<Object> values) {
+        int[] c = plan.columns();
+        Object[] v = new Object[c.length];
+        for (int i = 0; i < c.length; i++) {
+            Object x = values.get(i);
+            Column col = plan.layout().columns().get(c[i]);
+            v[i] = x instanceof byte[] b ? UTF8String.fromBytes(b)
+                    : Values.fromWire(col.sparkType(), (Long) x);
+        }
+        return new GenericInternalRow(v);
+    }
+
+    private List<InternalRow> aggregateRows(byte[] output) throws IncompleteOutputException {
+        DriveAggregates.Plan a = plan.aggregate();
+        TableLayout layout = plan.layout();
+        boolean signed = a.value() >= 0 && layout.columns().get(a.value()).signed();
+        GroupAggregate.Merger m = new GroupAggregate.Merger(signed);
+        if (output != null) {
+            m.addAll(GroupAggregate.decode(output).items());
+        }
+        Map<GroupKey, GroupAggregate.Item> groups = m.result();
+        List<InternalRow> rows = new ArrayList<>();
+        if (groups.isEmpty() && a.global()) {
+            // an aggregate without GROUP BY has one row even over no records
+            Object[] v = new Object[a.outputs().size()];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = a.outputs().get(i) == DriveAggregates.Kind.COUNT ? 0L : null;
+            }
+            rows.add(new GenericInternalRow(v));
+            return rows;
+        }
+        DataType valueType = a.value() >= 0 ? layout.columns().get(a.value()).sparkType() : null;
+        for (GroupAggregate.Item it : groups.values()) {
+            Object[] v = new Object[a.outputs().size()];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = switch (a.outputs().get(i)) {
+                    case KEY1 -> Values.fromWire(layout.columns().get(a.keys()[0]).sparkType(),
+                            it.key1());
+                    case KEY2 -> Values.fromWire(layout.columns().get(a.keys()[1]).sparkType(),
+                            it.key2());
+                    case COUNT -> it.count();
+                    case SUM -> it.sum();
+                    case MIN -> Values.fromWire(valueType, it.min());
+                    case MAX -> Values.fromWire(valueType, it.max());
+                };
+            }
+            rows.add(new GenericInternalRow(v));
+        }
+        return rows;
+    }
+
+    private List<InternalRow> topNRows(byte[] output) throws IncompleteOutputException {
+        ScanPlan.TopNSpec spec = plan.topN();
+        TableLayout layout = plan.layout();
+        TopN.Merger m = new TopN.Merger(spec.n(), spec.ascending(),
+                layout.columns().get(spec.column()).signed());
+        m.addAll(TopN.decode(output).items());
+        List<InternalRow> rows = new ArrayList<>();
+        List<TopN.Item> best = m.result().getOrDefault(GroupKey.NONE, List.of());
+        Projection proj = plan.columns().length == 0 ? null
+                : new Projection(layout.recordLayout(), plan.columns());
+        for (TopN.Item it : best) {
+            rows.add(proj == null ? new GenericInternalRow(new Object[0])
+                    : projected(proj.decode(it.payload())));
+        }
+        return rows;
+    }
+
+    @Override
+    public InternalRow get() {
+        return row;
+    }
+
+    @Override
+    public CustomTaskMetric[] currentMetricsValues() {
+        return new CustomTaskMetric[] {
+            DriveMetrics.value(DriveMetrics.SCANNED, scanned),
+            DriveMetrics.value(DriveMetrics.LINK, link),
+            DriveMetrics.value(DriveMetrics.TIME, timeNs),
+            DriveMetrics.value(DriveMetrics.ENERGY, energyNj),
+        };
+    }
+
+    @Override
+    public void close() {
+        rows = null;
+    }
+}
