@@ -46,7 +46,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	uint64_t bytes = (uint64_t)mib << 20;
-	drive_fixture_open(&f, "kang-smartssd", (uint32_t)(2 * mib / 64 + 8));
+	drive_fixture_open(&f, "kang-smartssd", (uint32_t)(2 * mib / 64 + 8), NULL);
 	if (ss_dev_drive_info(f.dev, &info) != 0) {
 		DIE("drive info");
 	}

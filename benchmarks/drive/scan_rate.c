@@ -72,7 +72,7 @@ int main(int argc, char **argv)
 	double t0, t1;
 
 	/* 16 GiB raw (the profile's default) holds 1 GiB of records with room for GC. */
-	drive_fixture_open(&f, "kang-smartssd", 0);
+	drive_fixture_open(&f, "kang-smartssd", 0, NULL);
 	printf("writing %.2f GiB of %u-byte records...\n", gib, entry);
 	uint64_t oid = drive_fixture_write_records(&f, "/bench/wc98.bin", bytes, entry, regions);
 

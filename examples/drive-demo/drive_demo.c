@@ -44,7 +44,7 @@ int main(int argc, char **argv)
 	struct ss_dev_progress p;
 	uint64_t written[8], device[8] = { 0 }, host[8] = { 0 }, instance;
 
-	drive_fixture_open(&f, "kang-smartssd", 0);
+	drive_fixture_open(&f, "kang-smartssd", 0, NULL);
 	ss_dev_drive_info(f.dev, &info);
 	printf("emulated drive %s (%s): %u channels x %u ways, %u-byte pages, %.1f GiB\n",
 	       info.model, f.image, info.channels, info.ways, info.page_size,

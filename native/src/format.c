@@ -35,9 +35,12 @@ static int format_option(const char *uri, const char *opt, size_t n, uint32_t *m
 	}
 	/* The open options are accepted, so the URI a drive is opened with formats it. */
 	if ((n == 12 && !strncmp(opt, "time=virtual", n)) ||
-	    (n == 13 && !strncmp(opt, "time=realtime", n)))
+	    (n == 13 && !strncmp(opt, "time=realtime", n)) ||
+	    (n == 17 && (!strncmp(opt, "background=manual", n) ||
+			 !strncmp(opt, "background=thread", n))))
 		return 0;
-	return ss_err(-EINVAL, 0, "format %s: unknown option '%.*s' (max_objects=N, time=...)",
+	return ss_err(-EINVAL, 0, "format %s: unknown option '%.*s' (max_objects=N, time=..., "
+		      "background=...)",
 		      uri, (int)n, opt);
 }
 

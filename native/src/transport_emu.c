@@ -2,8 +2,11 @@
  * emu: the emulated drive inside this process (ss_emu.h). One process holds an image at
  * a time; the emulator says so ("... use the daemon") and we pass its words on.
  *
- * URI path: /path/drive.img, optionally followed by "?time=realtime" (or "?time=virtual",
- * the default) to choose how the drive paces completions.
+ * URI path: /path/drive.img, optionally followed by options joined by '&':
+ * "time=realtime" (or "time=virtual", the default) chooses how the drive paces completions;
+ * "background=manual" runs no controller thread, so background work (GC, tasklet runs)
+ * happens only when asked for (ss_emu_run_background): one exact interleaving of commands
+ * and background work, for tests that assert modelled time.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -98,11 +101,24 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 
 	memset(&o, 0, sizeof(o));
 	o.time_mode = SS_EMU_TIME_VIRTUAL;
-	if (q) {
-		if (strncmp(q + 1, "time=", 5) || ss_emu_time_mode_parse(q + 6, &o.time_mode))
-			return ss_err(-EINVAL, 0,
-				      "emu %s: unknown option '%s' (time=virtual or time=realtime)",
-				      uri_path, q + 1);
+	for (const char *opt = q; opt; opt = strchr(opt + 1, '&')) {
+		const char *v = opt + 1, *end = strchr(v, '&');
+		size_t len = end ? (size_t)(end - v) : strlen(v);
+		char t[16];
+
+		if (len > 5 && !strncmp(v, "time=", 5) && len - 5 < sizeof(t)) {
+			memcpy(t, v + 5, len - 5);
+			t[len - 5] = '\0';
+			if (!ss_emu_time_mode_parse(t, &o.time_mode))
+				continue;
+		} else if (len == 17 && !strncmp(v, "background=manual", len)) {
+			o.manual_background = 1;
+			continue;
+		} else if (len == 17 && !strncmp(v, "background=thread", len)) {
+			continue;
+		}
+		return ss_err(-EINVAL, 0, "emu %s: unknown option '%.*s' (time=virtual|realtime, "
+			      "background=thread|manual)", uri_path, (int)len, v);
 	}
 	e = calloc(1, sizeof(*e) + n + 1);
 	if (!e)

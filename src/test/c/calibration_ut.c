@@ -44,7 +44,7 @@ int main(void)
 	static uint8_t buf[1 << 20];
 	static const uint32_t accesses[] = { 0, 16, 32, 64, 96, 128, 160, 192, 256, 384, 512 };
 
-	drive_fixture_open(&f, "kang-smartssd", 8);
+	drive_fixture_open(&f, "kang-smartssd", 8, NULL);
 	if (ss_dev_drive_info(f.dev, &info) != 0) {
 		DIE("drive info");
 	}

@@ -6,7 +6,8 @@
 
 #include "ss_emu.h"
 
-void drive_fixture_open(struct drive_fixture *f, const char *profile, uint32_t blocks_per_die)
+void drive_fixture_open(struct drive_fixture *f, const char *profile, uint32_t blocks_per_die,
+			const char *uri_options)
 {
 	struct ss_emu_drive_opts o;
 	char err[256], uri[320];
@@ -27,7 +28,7 @@ void drive_fixture_open(struct drive_fixture *f, const char *profile, uint32_t b
 		fprintf(stderr, "format %s: %s\n", f->image, err);
 		exit(2);
 	}
-	snprintf(uri, sizeof(uri), "emu:%s", f->image);
+	snprintf(uri, sizeof(uri), "emu:%s%s", f->image, uri_options ? uri_options : "");
 	if (ss_dev_open(uri, NULL, &f->dev) != 0) {
 		DIE("open %s", uri);
 	}

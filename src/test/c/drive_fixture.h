@@ -19,7 +19,8 @@ struct drive_fixture {
 
 /** Format an image with `blocks_per_die` blocks per die (0: the profile's) and open it.
  *  Exits the process with a message on failure. */
-void drive_fixture_open(struct drive_fixture *f, const char *profile, uint32_t blocks_per_die);
+void drive_fixture_open(struct drive_fixture *f, const char *profile, uint32_t blocks_per_die,
+			const char *uri_options);
 void drive_fixture_close(struct drive_fixture *f);
 
 /** Write `bytes` of 20-byte WorldCup98-style records (padded to `entry_size`) to `path`,
