@@ -192,8 +192,13 @@ int ss_os_write(struct ss_objstore *os, ss_oid_t oid, uint64_t off, const void *
 	if (buf == NULL) {
 		return -SS_EINVAL;
 	}
-	if (off + len < off || off + len > max_bytes(os)) {
+	if (off + len < off) {
 		return -SS_EFBIG;
+	}
+	/* Bytes past the drive's data capacity can never be stored: the drive is full for
+	 * them, as it is for a write that finds no free page (a caller sees one error). */
+	if (off + len > max_bytes(os)) {
+		return -SS_ENOSPC;
 	}
 	r = &os->recs[s];
 	if (r->nextents == 0 && off + len <= os_rec_inline_cap(r->name_len)) {
