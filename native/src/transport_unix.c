@@ -244,14 +244,18 @@ static int exchange(struct unix_transport *u, struct ux_req *r, uint8_t *hdr,
 		}
 		pthread_cond_wait(&r->cv, &u->lock);
 	}
-	/* Leaving: if others still wait and nobody reads, the role passes to one of them. */
+	/*
+	 * Leaving: if others are in flight and nobody reads, the role passes on. Every one of
+	 * them is woken, not the first: the first may still be sending, not waiting, and
+	 * would miss the wake-up; then nobody reads, the daemon blocks writing replies, stops
+	 * reading requests, and the sender blocks too (seen as a hang under load).
+	 */
 	if (!u->reading) {
 		for (uint32_t t = 0; t < QUEUE_DEPTH; t++) {
 			struct ux_req *o = u->slots[t];
 
 			if (o && o != r && !o->done) {
 				pthread_cond_signal(&o->cv);
-				break;
 			}
 		}
 	}

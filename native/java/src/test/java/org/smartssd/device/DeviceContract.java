@@ -327,7 +327,8 @@ abstract class DeviceContract {
                 }));
             }
             for (Future<byte[][]> f : fs) {
-                byte[][] r = f.get();
+                // bounded: a lost wake-up in the transport once hung this call for good
+                byte[][] r = f.get(120, java.util.concurrent.TimeUnit.SECONDS);
                 assertThat(r[1]).isEqualTo(r[0]);
             }
         } finally {
