@@ -35,6 +35,7 @@
 #include "devd_internal.h"
 #include "ss_devd_frame.h"
 #include "ss_emu.h"
+#include "ss_proto.h"
 #include "ss_rt.h"
 
 #define REP_SENSE SS_FRAME_SENSE_MAX
@@ -46,7 +47,10 @@
 /* A connection's threads run firmware commands (in virtual time), which need far less
  * than the default 8 MiB stack; reserving that per connection would not be bounded. */
 #define THREAD_STACK (2u << 20)
-#define MODEL_FIELDS (sizeof(struct ss_emu_counters) / sizeof(uint64_t))
+#define MODEL_FIELDS (sizeof(struct ss_wire_model) / sizeof(uint64_t))
+/* A model counter into the reply after its count, by name (SS_REPLY_MODEL). */
+#define MODEL_PUT(cn, kind, name, bytes)                                                  \
+	ss_put_le64(r->model + 8 + offsetof(struct ss_wire_model, name), (cn).name);
 
 _Static_assert(sizeof(struct ss_emu_counters) % sizeof(uint64_t) == 0,
 	       "the counters are a sequence of u64");
@@ -246,15 +250,11 @@ static void serve(struct req *r)
 	r->sense_len = 0;
 	if (r->f.kind == SS_FRAME_MODEL) {
 		struct ss_emu_counters cn;
-		uint64_t v[MODEL_FIELDS];
 
 		ss_emu_get_counters(srv.drive, &cn);
-		memcpy(v, &cn, sizeof(v));
 		ss_put_le32(r->model, (uint32_t)MODEL_FIELDS);
 		ss_put_le32(r->model + 4, 0);
-		for (size_t i = 0; i < MODEL_FIELDS; i++) {
-			ss_put_le64(r->model + 8 + 8 * i, v[i]);
-		}
+		SS_REPLY_MODEL(MODEL_PUT, cn)
 		r->status = SS_EMU_SCSI_GOOD;
 		r->out = r->model;
 		r->out_len = sizeof(r->model);

@@ -173,20 +173,10 @@ enum ss_reason {
 
 /* ---- payload structures ---------------------------------------------------------- */
 
+/* STAT's and LOOKUP's reply (field list: SS_REPLY_STAT); name is not NUL-terminated
+ * beyond name_len */
 struct ss_wire_stat {
-	uint64_t oid;
-	uint64_t parent;
-	uint32_t type;         /* 1 file, 2 dir, 3 output */
-	uint32_t nchildren;
-	uint64_t size;
-	uint64_t ctime_ns;
-	uint64_t mtime_ns;
-	uint64_t atime_ns;
-	uint64_t page_writes;
-	uint32_t extent_count;
-	uint16_t name_len;
-	uint16_t reserved;
-	char name[256];        /* not NUL-terminated beyond name_len */
+	SS_REPLY_STAT(SS_WIRE_MEMBER, _)
 } __attribute__((packed));
 
 struct ss_wire_dirent {
@@ -249,17 +239,14 @@ struct ss_wire_input {
 	uint64_t length;
 } __attribute__((packed));
 
+/* READ_OBJECT's progress (field list: SS_REPLY_PROGRESS) */
 struct ss_wire_progress {
-	uint32_t state;        /* 1 created, 2 running, 3 done, 4 failed */
-	int32_t error;
-	uint64_t pages_done;
-	uint64_t pages_total;
-	uint64_t records;
-	uint64_t output_bytes;
-	uint64_t instructions;
-	uint64_t dram_accesses;
-	uint64_t started_ns;
-	uint64_t finished_ns;
+	SS_REPLY_PROGRESS(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
+/* The emulator's model counters (field list: SS_REPLY_MODEL), carried by smartssd-devd */
+struct ss_wire_model {
+	SS_REPLY_MODEL(SS_WIRE_MEMBER, _)
 } __attribute__((packed));
 
 /* COUNTERS' reply (field list: SS_REPLY_COUNTERS) */
@@ -278,5 +265,13 @@ _Static_assert(sizeof(struct ss_wire_fsstat) == 0 SS_REPLY_FSSTAT(SS_REPLY_BYTES
 	       "fsstat: struct and field list agree");
 _Static_assert(sizeof(struct ss_wire_counters) == 0 SS_REPLY_COUNTERS(SS_REPLY_BYTES, _),
 	       "counters: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_stat) == 328, "wire stat size");
+_Static_assert(sizeof(struct ss_wire_stat) == 0 SS_REPLY_STAT(SS_REPLY_BYTES, _),
+	       "stat: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_progress) == 0 SS_REPLY_PROGRESS(SS_REPLY_BYTES, _),
+	       "progress: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_model) == 29 * 8, "wire model size");
+_Static_assert(sizeof(struct ss_wire_model) == 0 SS_REPLY_MODEL(SS_REPLY_BYTES, _),
+	       "model: struct and field list agree");
 
 #endif

@@ -148,29 +148,12 @@ int ss_dev_counters(struct ss_dev *d, struct ss_dev_counters *c);
 /* The emulator's timing and energy model (emulated drives, emu: and unix:). Every figure
  * follows from counted operations and profile constants: deterministic, never host
  * wall-clock. */
+/* The fields of SS_REPLY_MODEL (ss_proto_replies.h), all uint64_t: NAND operations,
+ * link and ISP activity, busy times, now_ns (modelled device time), energies (nJ), and
+ * host_now_ns, the host clock: the latest host command's completion. now_ns may be later
+ * (background work runs ahead of the host); differences of host_now_ns time host-only work. */
 struct ss_dev_model {
-	uint64_t now_ns;              /* modelled device time */
-	uint64_t host_commands;       /* ATA commands over the modelled link */
-	uint64_t link_bytes_in;       /* host to drive */
-	uint64_t link_bytes_out;      /* drive to host */
-	uint64_t page_reads;          /* NAND */
-	uint64_t page_programs;
-	uint64_t block_erases;
-	uint64_t isp_instructions;
-	uint64_t isp_dram_accesses;
-	uint64_t isp_pages;
-	uint64_t link_busy_ns;
-	uint64_t isp_busy_ns;
-	uint64_t energy_nand_read_nj;
-	uint64_t energy_nand_program_nj;
-	uint64_t energy_nand_erase_nj;
-	uint64_t energy_link_nj;
-	uint64_t energy_isp_nj;
-	uint64_t energy_idle_nj;
-	uint64_t energy_total_nj;
-	uint64_t host_now_ns;         /* the host clock: the latest host command's completion.
-				       * now_ns may be later (background work runs ahead of the
-				       * host); differences of host_now_ns time host-only work */
+	SS_REPLY_MODEL(SS_API_MEMBER, _)
 };
 
 /** \return 0, -ENOTSUP (a real drive has no model), or another negative errno. */
@@ -178,18 +161,11 @@ int ss_dev_model_counters(struct ss_dev *d, struct ss_dev_model *m);
 
 /* ---- namespace and object data ---------------------------------------------------- */
 
+/* oid, parent (uint64_t), type (enum ss_dev_type), nchildren (uint32_t), size, ctime_ns,
+ * mtime_ns, atime_ns, page_writes (uint64_t), extent_count (uint32_t), name (NUL-terminated;
+ * "" for the root): the fields of STAT's reply, SS_REPLY_STAT. */
 struct ss_dev_stat {
-	uint64_t oid;
-	uint64_t parent;
-	uint32_t type;         /* enum ss_dev_type */
-	uint32_t nchildren;
-	uint64_t size;
-	uint64_t ctime_ns;
-	uint64_t mtime_ns;
-	uint64_t atime_ns;
-	uint64_t page_writes;
-	uint32_t extent_count;
-	char name[SS_DEV_NAME_MAX + 1]; /* NUL-terminated; "" for the root */
+	SS_REPLY_STAT(SS_API_MEMBER, _)
 };
 
 /** Stat by path. \return 0 or negative errno (-ENOENT, -ENOTDIR, ...). */
@@ -293,17 +269,11 @@ enum ss_dev_tasklet_state {
 	SS_DEV_TASKLET_FAILED = 4,
 };
 
+/* state (enum ss_dev_tasklet_state), error (int32_t, negative errno when FAILED),
+ * pages_done, pages_total, records, output_bytes, instructions, dram_accesses, started_ns,
+ * finished_ns (uint64_t, times modelled device time): SS_REPLY_PROGRESS. */
 struct ss_dev_progress {
-	uint32_t state;        /* enum ss_dev_tasklet_state */
-	int32_t error;         /* negative errno when FAILED */
-	uint64_t pages_done;
-	uint64_t pages_total;
-	uint64_t records;
-	uint64_t output_bytes;
-	uint64_t instructions;
-	uint64_t dram_accesses;
-	uint64_t started_ns;   /* modelled device time */
-	uint64_t finished_ns;
+	SS_REPLY_PROGRESS(SS_API_MEMBER, _)
 };
 
 /** Create an output object at path for a tasklet's results. \return 0 and *oid, or
