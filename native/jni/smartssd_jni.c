@@ -296,7 +296,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_counters0(JNIEnv
 }
 
 /* The layout of fixed reply `which` (0 drive info, 1 fsstat, 2 counters, 5 stat, 6 tasklet
- * progress, 7 model counters: the wire's; 3 the SMART summary, 4 one SMART attribute: as
+ * progress, 7 model counters, 8 cache info: the wire's; 3 the SMART summary, 4 one SMART attribute: as
  * packed here), one line
  * "name kind offset bytes" per field then "size <bytes>" (the SMART summary also says
  * "attrs <offset>", where the attributes start), from the field lists: the Java records'
@@ -341,6 +341,10 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(J
 	case 7:
 		SS_REPLY_MODEL(LAYOUT, ss_wire_model)
 		size = sizeof(struct ss_wire_model);
+		break;
+	case 8:
+		SS_REPLY_SSC_INFO(LAYOUT, ss_wire_ssc_info)
+		size = sizeof(struct ss_wire_ssc_info);
 		break;
 	default:
 		return NULL;
@@ -666,4 +670,75 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletDestroy0(
 		jclass cls, jlong h, jlong instance)
 {
 	return result(ss_dev_tasklet_destroy(dev(h), (uint64_t)instance));
+}
+
+/* ---- solid-state cache --------------------------------------------------------------- */
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheInfo0(JNIEnv *env,
+		jclass cls, jlong h, jobject out)
+{
+	uint8_t *o = scratch(env, out, 0);
+	const struct ss_dev_cache_info *v;
+	struct ss_dev_cache_info ci;
+	int rc;
+
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_cache_info(dev(h), &ci);
+	if (rc < 0)
+		return fail(rc);
+	v = &ci;
+	SS_REPLY_SSC_INFO(ENCODE, ss_wire_ssc_info)
+	return 0;
+}
+
+/* buf[pos, pos + len) holds count blocks (Java checks len = count * block size). */
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheWrite0(JNIEnv *env,
+		jclass cls, jlong h, jboolean dirty, jlong first, jlong count, jobject buf, jint pos,
+		jint len)
+{
+	uint8_t *b = region(env, buf, pos, len);
+
+	if (b == NULL || count <= 0)
+		return -(jlong)EFAULT;
+	return result(dirty ? ss_dev_cache_write_dirty(dev(h), (uint64_t)first, (uint64_t)count, b)
+			    : ss_dev_cache_write_clean(dev(h), (uint64_t)first, (uint64_t)count, b));
+}
+
+/* Blocks into buf[pos, pos + len), the present bitmap at the start of the scratch `out`.
+ * \return blocks present. */
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheRead0(JNIEnv *env,
+		jclass cls, jlong h, jlong first, jlong count, jobject buf, jint pos, jint len,
+		jobject out)
+{
+	uint8_t *b = region(env, buf, pos, len);
+	uint8_t *o = count > 0 ? scratch(env, out, (jint)((count + 7) / 8)) : NULL;
+
+	if (b == NULL || o == NULL)
+		return -(jlong)EFAULT;
+	return result(ss_dev_cache_read(dev(h), (uint64_t)first, (uint64_t)count, b, o));
+}
+
+/* op 0 evict, 1 clean, 2 exists (the bitmap at the start of the scratch `out`).
+ * \return 0, or for exists the blocks present and dirty. */
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheRange0(JNIEnv *env,
+		jclass cls, jlong h, jint op, jlong first, jlong count, jobject out)
+{
+	uint8_t *o;
+
+	if (count <= 0)
+		return -(jlong)EINVAL;
+	switch (op) {
+	case 0:
+		return result(ss_dev_cache_evict(dev(h), (uint64_t)first, (uint64_t)count));
+	case 1:
+		return result(ss_dev_cache_clean(dev(h), (uint64_t)first, (uint64_t)count));
+	case 2:
+		o = scratch(env, out, (jint)((count + 7) / 8));
+		if (o == NULL)
+			return -(jlong)EFAULT;
+		return result(ss_dev_cache_exists(dev(h), (uint64_t)first, (uint64_t)count, o));
+	default:
+		return -(jlong)EINVAL;
+	}
 }

@@ -25,6 +25,7 @@ struct ss_dev {
 	uint32_t timeout_ms;
 	uint32_t busy_retry_ms;
 	struct ss_dev_info info;          /* read at open */
+	uint32_t cache_block_size;        /* atomic: the cache's block size once asked; 0 before */
 };
 
 /**

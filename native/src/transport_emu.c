@@ -122,7 +122,7 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 }
 
 int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
-			    uint32_t max_objects)
+			    uint32_t max_objects, uint32_t cache_share_permille)
 {
 	struct ss_emu_drive_opts o;
 	struct ss_emu_profile pr;
@@ -132,6 +132,7 @@ int ss_transport_emu_format(const char *path, const char *profile, uint64_t capa
 	memset(&o, 0, sizeof(o));
 	o.flash.profile = profile && *profile ? profile : NULL;
 	o.max_objects = max_objects;
+	o.cache_share_permille = cache_share_permille;
 	if (capacity_bytes) {
 		uint64_t per_block_row, bpd;
 

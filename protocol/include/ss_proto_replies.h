@@ -123,6 +123,33 @@
 	X(a, u64, energy_total_nj, 8)        \
 	X(a, u64, host_now_ns, 8)
 
+/*
+ * SSC_INFO: struct ss_wire_ssc_info, 112 bytes. The solid-state cache's shape and counters:
+ * block_size (bytes, one flash page; 0 without a cache), share_permille of the flash,
+ * capacity_blocks (flash pages for data and log), policy (0 SSC, 1 SSC-V), log_permille;
+ * read hits and misses, silent evictions (clean pages, and erase blocks, dropped by garbage
+ * collection), dirty and cached blocks now, host and NAND page writes, erases, write
+ * amplification in thousandths, the DRAM of the maps.
+ */
+#define SS_REPLY_SSC_INFO(X, a)              \
+	X(a, u32, block_size, 4)             \
+	X(a, u32, share_permille, 4)         \
+	X(a, u64, capacity_blocks, 8)        \
+	X(a, u32, policy, 4)                 \
+	X(a, u32, log_permille, 4)           \
+	X(a, u64, read_hits, 8)              \
+	X(a, u64, read_misses, 8)            \
+	X(a, u64, silent_evicted_pages, 8)   \
+	X(a, u64, silent_evicted_blocks, 8)  \
+	X(a, u64, dirty_blocks, 8)           \
+	X(a, u64, cached_blocks, 8)          \
+	X(a, u64, host_page_writes, 8)       \
+	X(a, u64, nand_page_writes, 8)       \
+	X(a, u64, block_erases, 8)           \
+	X(a, u32, write_amplification_milli, 4) \
+	X(a, rsv32, reserved, 4)             \
+	X(a, u64, map_dram_bytes, 8)
+
 /* The wire member of a field (packed structs in ss_proto.h). */
 #define SS_WIRE_MEMBER(a, kind, name, bytes) SS_WIRE_MEMBER_##kind(name, bytes)
 #define SS_WIRE_MEMBER_u8(name, bytes) uint8_t name;
