@@ -103,6 +103,17 @@ void drive_fixture_run(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec
 		       const void *params, uint32_t params_len, uint64_t oid,
 		       struct ss_dev_progress *p, uint64_t *instance)
 {
+	drive_fixture_run_to_end(f, spec, params, params_len, oid, p, instance);
+	if (p->state == SS_DEV_TASKLET_FAILED) {
+		fprintf(stderr, "tasklet failed: %d\n", p->error);
+		exit(2);
+	}
+}
+
+void drive_fixture_run_to_end(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec,
+			      const void *params, uint32_t params_len, uint64_t oid,
+			      struct ss_dev_progress *p, uint64_t *instance)
+{
 	static unsigned outputs;
 	char path[64];
 	struct ss_dev_input in = { .oid = oid, .offset = 0, .length = 0 };
@@ -125,15 +136,14 @@ void drive_fixture_run(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
-		if (ss_dev_tasklet_poll(f->dev, *instance, p) != 0) {
+		p->state = 0;
+		/* a failed run's poll fails too, and still reports its progress */
+		if (ss_dev_tasklet_poll(f->dev, *instance, p) != 0 &&
+		    p->state != SS_DEV_TASKLET_FAILED) {
 			DIE("poll");
 		}
-		if (p->state == SS_DEV_TASKLET_DONE) {
+		if (p->state == SS_DEV_TASKLET_DONE || p->state == SS_DEV_TASKLET_FAILED) {
 			return;
-		}
-		if (p->state == SS_DEV_TASKLET_FAILED) {
-			fprintf(stderr, "tasklet failed: %d\n", p->error);
-			exit(2);
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		/* a bound for a broken run on a loaded machine, not a measurement */

@@ -33,6 +33,10 @@ uint64_t drive_fixture_write_records(struct drive_fixture *f, const char *path, 
 void drive_fixture_run(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec,
 		       const void *params, uint32_t params_len, uint64_t oid,
 		       struct ss_dev_progress *p, uint64_t *instance);
+/** The same, but returns a failed run too (p->state FAILED, p->error). */
+void drive_fixture_run_to_end(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec,
+			      const void *params, uint32_t params_len, uint64_t oid,
+			      struct ss_dev_progress *p, uint64_t *instance);
 
 #define DIE(...)                                                                           \
 	do {                                                                               \
