@@ -5,6 +5,7 @@
  */
 #include "tasklets_internal.h"
 
+#define AGG_MEMO 8u    /* groups remembered within one batch (a power of 2, <= 32; on the stack) */
 #define AGG_OPS_ALL (SS_BT_AGG_COUNT | SS_BT_AGG_SUM | SS_BT_AGG_MIN | SS_BT_AGG_MAX)
 
 struct agg {
@@ -134,7 +135,7 @@ static bool less(bool sgn, uint64_t x, uint64_t y)
 	return sgn ? (int64_t)x < (int64_t)y : x < y;
 }
 
-static void update(struct agg *a, int64_t s, bool fresh, uint64_t v)
+static inline void update(struct agg *a, int64_t s, bool fresh, uint64_t v)
 {
 	if (fresh) {
 		a->count[s] = 0;
@@ -233,14 +234,29 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 	uint64_t work = 0, steps = 0, state = 0;
 	uint32_t done = 0;
 	const uint32_t uw = a->update_words;
+	/* Groups seen in this batch: a group's slot and probe count stay as they are until
+	 * the table is cleared, which only agg_record does (the memo is then forgotten). */
+	struct {
+		uint64_t k1, k2;
+		uint32_t slot, probes;
+	} memo[AGG_MEMO];
+	uint32_t memo_valid = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
 		const uint8_t *d = r[i].data;
 		uint64_t k1 = a->nkeys >= 1 ? ss_field_read(&rd->k1, d) : 0;
 		uint64_t k2 = a->nkeys == 2 ? ss_field_read(&rd->k2, d) : 0;
 		uint64_t v = a->need_value ? ss_field_read(&rd->v, d) : 0;
+		uint32_t m = (uint32_t)(k1 ^ (k2 << 2)) & (AGG_MEMO - 1);
 		uint32_t pos = 0, probes;
-		int64_t s = bt_groups_find(&a->g, k1, k2, &pos, &probes);
+		int64_t s;
+
+		if ((memo_valid >> m & 1) && memo[m].k1 == k1 && memo[m].k2 == k2) {
+			s = memo[m].slot;
+			probes = memo[m].probes;
+		} else {
+			s = bt_groups_find(&a->g, k1, k2, &pos, &probes);
+		}
 		uint64_t rec_state = (uint64_t)BT_GROUPS_PROBE_DRAM * probes + uw;
 		uint64_t rec_steps = (uint64_t)BT_GROUPS_PROBE_STEPS * probes + 2 + uw / 2;
 		int rc;
@@ -255,10 +271,21 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 				return rc;
 			}
 			room = ss_tasklet_room(ctx, &steps_room);
+			memo_valid = 0;
 			continue;
 		}
 		a->records++;
-		update(a, s >= 0 ? s : bt_groups_insert(&a->g, pos, k1, k2), s < 0, v);
+		if (s < 0) {
+			update(a, bt_groups_insert(&a->g, pos, k1, k2), true, v);
+			s = a->g.n - 1;
+		} else {
+			update(a, s, false, v);
+		}
+		memo[m].k1 = k1;
+		memo[m].k2 = k2;
+		memo[m].slot = (uint32_t)s;
+		memo[m].probes = probes;
+		memo_valid |= 1u << m;
 		work += rd->work + rec_state + rec_steps;
 		state += rec_state;
 		steps += rec_steps;

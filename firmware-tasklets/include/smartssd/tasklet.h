@@ -131,10 +131,21 @@ int ss_field_reader_init(const struct ss_tasklet_ctx *ctx, unsigned field,
 static inline uint64_t ss_field_read(const struct ss_field_reader *r, const uint8_t *rec)
 {
 	const uint8_t *p = rec + r->offset;
-	uint64_t raw = 0;
+	uint64_t raw;
 
-	for (uint32_t i = 0; i < r->width; i++) {
-		raw = raw << 8 | p[i];
+	switch (r->width) {
+	case 1:
+		raw = p[0];
+		break;
+	case 2:
+		raw = ss_get_be16(p);
+		break;
+	case 4:
+		raw = ss_get_be32(p);
+		break;
+	default:
+		raw = ss_get_be64(p);
+		break;
 	}
 	if (r->sign32) {
 		raw = (uint64_t)(int64_t)(int32_t)(uint32_t)raw;
