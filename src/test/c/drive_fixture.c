@@ -1,5 +1,7 @@
+#define _GNU_SOURCE
 #include "drive_fixture.h"
 
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -152,4 +154,60 @@ void drive_fixture_run_to_end(struct drive_fixture *f, struct ss_dev_tasklet_spe
 		}
 		usleep(200);
 	}
+}
+
+void drive_fixture_pin(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	if (sched_setaffinity(0, sizeof(s), &s) != 0) {
+		perror("sched_setaffinity");
+		exit(2);
+	}
+}
+
+pid_t drive_fixture_devd_start(const char *devd, const char *image, const char *sock, int cpu,
+			       const char *spin_us)
+{
+	char ready[16], buf[64];
+	int p[2];
+	pid_t pid;
+	ssize_t k;
+
+	if (pipe(p) != 0) {
+		perror("pipe");
+		exit(2);
+	}
+	pid = fork();
+	if (pid < 0) {
+		perror("fork");
+		exit(2);
+	}
+	if (pid == 0) {
+		close(p[0]);
+		if (cpu >= 0) {
+			drive_fixture_pin(cpu);
+		}
+		snprintf(ready, sizeof(ready), "%d", p[1]);
+		if (spin_us != NULL) {
+			execl(devd, devd, "--image", image, "--socket", sock, "--ready-fd", ready,
+			      "--spin-us", spin_us, (char *)NULL);
+		} else {
+			execl(devd, devd, "--image", image, "--socket", sock, "--ready-fd", ready,
+			      (char *)NULL);
+		}
+		perror(devd);
+		_exit(2);
+	}
+	close(p[1]);
+	/* readiness is the daemon's own word on --ready-fd; EOF without it is a failure */
+	k = read(p[0], buf, sizeof(buf) - 1);
+	close(p[0]);
+	if (k <= 0 || strncmp(buf, "READY=1", 7) != 0) {
+		fprintf(stderr, "%s did not signal readiness on --ready-fd\n", devd);
+		exit(2);
+	}
+	return pid;
 }

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 
 #include "smartssd/smartssd.h"
 
@@ -37,6 +38,15 @@ void drive_fixture_run(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec
 void drive_fixture_run_to_end(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec,
 			      const void *params, uint32_t params_len, uint64_t oid,
 			      struct ss_dev_progress *p, uint64_t *instance);
+
+/** Pin the calling thread (and what it forks or execs) to one CPU. Exits on failure. */
+void drive_fixture_pin(int cpu);
+
+/** Start smartssd-devd serving `image` on `sock` (pinned to `cpu` unless it is < 0;
+ *  --spin-us spin_us unless NULL) and wait for its readiness on --ready-fd.
+ *  \return its pid. Exits on failure. */
+pid_t drive_fixture_devd_start(const char *devd, const char *image, const char *sock, int cpu,
+			       const char *spin_us);
 
 #define DIE(...)                                                                           \
 	do {                                                                               \
