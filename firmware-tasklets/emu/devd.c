@@ -660,8 +660,8 @@ static void usage(void)
 		"(default 128), --frame-timeout for a frame to arrive whole once it started\n"
 		"(default 30 s), --buffer-mib of data buffers at once (default 256).\n"
 		"--spin-us: after each request, poll for the next one this long before sleeping\n"
-		"(default 50; 0: sleep at once): a request that comes within it is served\n"
-		"without a wake-up. An idle connection sleeps.\n");
+		"(default: $SMARTSSD_SPIN_US, else 50; 0: sleep at once): a request that comes\n"
+		"within it is served without a wake-up. An idle connection sleeps.\n");
 }
 
 /* Stop accepting, let the queued commands finish, then shut the drive down cleanly. */
@@ -758,6 +758,14 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	pthread_t workers[SS_EMU_QUEUE_DEPTH];
 
+	/* one setting for both ends of the socket: the client's SMARTSSD_SPIN_US */
+	if (getenv("SMARTSSD_SPIN_US") != NULL) {
+		if ((v = parse_number("SMARTSSD_SPIN_US", getenv("SMARTSSD_SPIN_US"), 10, 0,
+				      100000)) < 0) {
+			return 2;
+		}
+		srv.spin_us = (uint32_t)v;
+	}
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ss_devd_spawn.h"
 #include "ss_emu.h"
 
 void drive_fixture_open(struct drive_fixture *f, const char *profile, uint32_t blocks_per_die,
@@ -171,42 +172,18 @@ void drive_fixture_pin(int cpu)
 pid_t drive_fixture_devd_start(const char *devd, const char *image, const char *sock, int cpu,
 			       const char *spin_us)
 {
-	char ready[16], buf[64];
-	int p[2];
-	pid_t pid;
-	ssize_t k;
+	const char *args[] = { "--image", image, "--socket", sock, "--spin-us", spin_us, NULL };
+	char err[256];
+	pid_t pid = -1;
 
-	if (pipe(p) != 0) {
-		perror("pipe");
-		exit(2);
+	if (spin_us == NULL) {
+		args[4] = NULL;
 	}
-	pid = fork();
-	if (pid < 0) {
-		perror("fork");
-		exit(2);
+	if (cpu >= 0) {
+		drive_fixture_pin(cpu);   /* the daemon inherits it; the caller pins itself after */
 	}
-	if (pid == 0) {
-		close(p[0]);
-		if (cpu >= 0) {
-			drive_fixture_pin(cpu);
-		}
-		snprintf(ready, sizeof(ready), "%d", p[1]);
-		if (spin_us != NULL) {
-			execl(devd, devd, "--image", image, "--socket", sock, "--ready-fd", ready,
-			      "--spin-us", spin_us, (char *)NULL);
-		} else {
-			execl(devd, devd, "--image", image, "--socket", sock, "--ready-fd", ready,
-			      (char *)NULL);
-		}
-		perror(devd);
-		_exit(2);
-	}
-	close(p[1]);
-	/* readiness is the daemon's own word on --ready-fd; EOF without it is a failure */
-	k = read(p[0], buf, sizeof(buf) - 1);
-	close(p[0]);
-	if (k <= 0 || strncmp(buf, "READY=1", 7) != 0) {
-		fprintf(stderr, "%s did not signal readiness on --ready-fd\n", devd);
+	if (ss_devd_spawn(devd, args, 30000, &pid, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", devd, err);
 		exit(2);
 	}
 	return pid;

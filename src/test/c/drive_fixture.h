@@ -42,9 +42,9 @@ void drive_fixture_run_to_end(struct drive_fixture *f, struct ss_dev_tasklet_spe
 /** Pin the calling thread (and what it forks or execs) to one CPU. Exits on failure. */
 void drive_fixture_pin(int cpu);
 
-/** Start smartssd-devd serving `image` on `sock` (pinned to `cpu` unless it is < 0;
- *  --spin-us spin_us unless NULL) and wait for its readiness on --ready-fd.
- *  \return its pid. Exits on failure. */
+/** Start smartssd-devd serving `image` on `sock` (ss_devd_spawn.h), pinned to `cpu` unless
+ *  it is < 0 (the caller is then pinned there too until it pins itself elsewhere), with
+ *  --spin-us spin_us unless NULL. \return its pid. Exits on failure. */
 pid_t drive_fixture_devd_start(const char *devd, const char *image, const char *sock, int cpu,
 			       const char *spin_us);
 
