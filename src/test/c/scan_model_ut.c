@@ -62,7 +62,9 @@ static size_t agg_params(uint8_t *buf, uint8_t nkeys, uint8_t ops, uint32_t max_
 	a.max_groups = max_groups;
 	a.tree_len = tree_len;
 	memcpy(buf, &a, sizeof(a));
-	memcpy(buf + sizeof(a), tree, tree_len);
+	if (tree_len) {
+		memcpy(buf + sizeof(a), tree, tree_len);
+	}
 	return sizeof(a) + tree_len;
 }
 
