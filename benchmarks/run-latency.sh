@@ -1,24 +1,49 @@
 #!/usr/bin/env bash
-# Builds the project and runs the link-latency JMH benchmark: the execute/poll round trip
-# in-process (emu:) and through smartssd-devd (unix:), printing p50 and p99 in microseconds.
-#   benchmarks/run-latency.sh [extra JMH options, e.g. -wi 1 -i 2]
+# The link's round trip, measured beside its references in one run:
+#   1. link_rtt (C, benchmarks/drive/link_rtt.c): a bare unix-socket ping-pong of a poll's
+#      frames, and the daemon's poll over the same frames, each pinned to one CPU and to
+#      two, blocking and spinning, with CPU per round trip;
+#   2. LinkLatencyBenchmark (JMH): execute+poll and poll through Java, JNI and libsmartssd,
+#      in-process (emu:) and over smartssd-devd (unix:), with SMARTSSD_SPIN_US=0 (both
+#      ends block) and at the default (both ends spin 50 us first); unpinned.
+# It prints every p50 over the same-CPU bare ping-pong's p50 of this run.
+#   benchmarks/run-latency.sh [--rtt-n N] [extra JMH options, e.g. -wi 1 -i 2]
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+n=20000
+if [ "${1:-}" = --rtt-n ]; then n=$2; shift 2; fi
 cd "$root"
-mvn -B -q install -DskipTests
+build=$root/native/target/cmake-release
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSS_SANITIZE=OFF >/dev/null
+cmake --build "$build" -j2 --target smartssd_jni smartssd-devd link_rtt >/dev/null
+mvn -B -q -o package -DskipTests -pl native/java,smartssd-fs,smartssd-mapreduce,examples/loganalyzer,benchmarks
 cp=$root/benchmarks/target/classes:$(cat "$root/benchmarks/target/classpath.txt")
-json=$(mktemp --suffix=.json)
-trap 'rm -f "$json"' EXIT
-java -Dsmartssd.native.build="$root/native/target/cmake-release" -cp "$cp" \
-  org.openjdk.jmh.Main LinkLatencyBenchmark -rf json -rff "$json" "$@"
-python3 - "$json" <<'PY'
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+echo "== link_rtt: $n round trips per row (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+"$build/benchmarks/drive/link_rtt" "$build/firmware-tasklets/emu/smartssd-devd" "$n" 50 \
+  2>/dev/null | tee "$out/rtt.txt"
+bare=$(awk -F'|' '$2 ~ /bare ping-pong/ && $3 ~ /same/ { gsub(/ /, "", $4); print $4 }' "$out/rtt.txt")
+
+for spin in 0 50; do
+  echo "== JMH, SMARTSSD_SPIN_US=$spin (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  SMARTSSD_SPIN_US=$spin java -Dsmartssd.native.build="$build" \
+    -Dsmartssd.native.path="$build/native/jni/libsmartssd_jni.so" -cp "$cp" \
+    org.openjdk.jmh.Main LinkLatencyBenchmark -rf json -rff "$out/spin$spin.json" "$@" \
+    > "$out/jmh$spin.log"
+done
+python3 - "$out" "$bare" <<'PY'
 import json, sys
-rows = json.load(open(sys.argv[1]))
+out, bare = sys.argv[1], float(sys.argv[2])
 print()
-print("%-18s %-5s %10s %10s" % ("benchmark", "link", "p50 us", "p99 us"))
-for r in rows:
-    pct = r["primaryMetric"]["scorePercentiles"]
-    name = r["benchmark"].rsplit(".", 1)[-1]
-    link = r.get("params", {}).get("transport", "")
-    print("%-18s %-5s %10.1f %10.1f" % (name, link, pct["50.0"], pct["99.0"]))
+print("| benchmark | link | spin us | p50 us | p99 us | p50 / bare same-CPU (%.1f us) |" % bare)
+print("|---|---|---:|---:|---:|---:|")
+for spin in (0, 50):
+    for r in json.load(open("%s/spin%d.json" % (out, spin))):
+        pct = r["primaryMetric"]["scorePercentiles"]
+        name = r["benchmark"].rsplit(".", 1)[-1]
+        link = r.get("params", {}).get("transport", "")
+        print("| %s | %s | %d | %.1f | %.1f | %.2f |" % (name, link, spin, pct["50.0"],
+              pct["99.0"], pct["50.0"] / bare))
 PY

@@ -6,11 +6,15 @@
  *   - their ratio.
  * The group-aggregate's answer is checked against the counts kept while writing.
  *   usage: scan_rate [GiB] (default 1)
+ * With SCAN_RATE_PERF_CTL and SCAN_RATE_PERF_ACK naming the fifos of `perf record
+ * --control fifo:CTL,ACK -D -1`, perf samples the scan alone, not the writing before it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include "drive_fixture.h"
 #include "smartssd/builtin_tasklets.h"
@@ -21,6 +25,27 @@ static double wall_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Tell perf to start or stop sampling, and wait until it has. */
+static void perf_control(const char *cmd)
+{
+	const char *ctl = getenv("SCAN_RATE_PERF_CTL"), *ack = getenv("SCAN_RATE_PERF_ACK");
+	char reply[8];
+	int cfd, afd;
+
+	if (ctl == NULL || ack == NULL) {
+		return;
+	}
+	cfd = open(ctl, O_WRONLY);
+	afd = open(ack, O_RDONLY);
+	if (cfd < 0 || afd < 0 || write(cfd, cmd, strlen(cmd)) != (ssize_t)strlen(cmd) ||
+	    read(afd, reply, sizeof(reply)) <= 0) {
+		perror("perf control fifo");
+		exit(2);
+	}
+	close(cfd);
+	close(afd);
 }
 
 /* One core reading memory as fast as plain C lets it: the best of three passes. */
@@ -90,9 +115,11 @@ int main(int argc, char **argv)
 	params.value = 1;
 	params.ops = SS_BT_AGG_COUNT | SS_BT_AGG_SUM;
 
+	perf_control("enable\n");
 	t0 = wall_s();
 	drive_fixture_run(&f, &spec, &params, sizeof(params), oid, &p, &instance);
 	t1 = wall_s();
+	perf_control("disable\n");
 
 	/* check the answer */
 	uint8_t out[4096];

@@ -101,6 +101,7 @@ static struct {
 	int direct;                /* readers execute commands themselves */
 	int max_conns;
 	int frame_timeout_ms;
+	uint32_t spin_us;          /* readers busy-poll this long for a request before blocking */
 	uint64_t buf_limit;        /* bytes of data buffers at once */
 	uint64_t buf_used;
 	pthread_mutex_t lock;
@@ -121,6 +122,7 @@ static struct {
 	.max_conns = 128,
 	.frame_timeout_ms = 30000,
 	.buf_limit = 256ull << 20,
+	.spin_us = 50,
 };
 
 /* Take n bytes of the buffer budget, waiting for others to give some back.
@@ -536,7 +538,11 @@ static void *reader(void *arg)
 		refuse(c);
 		goto out;
 	}
-	while (read_request(c, &r) == 0) {
+	for (;;) {
+		ss_frame_spin(&c->in, srv.spin_us);
+		if (read_request(c, &r) != 0) {
+			break;
+		}
 		if (admit(c) != 0) {
 			if (r.owns_data) {
 				buf_free(&r.data, &r.data_cap);
@@ -644,7 +650,7 @@ static void usage(void)
 		"                     [--allow-uid USERS] [--allow-gid GROUPS]\n"
 		"                     [--socket-mode OCTAL] [--socket-group GROUP]\n"
 		"                     [--max-connections N] [--frame-timeout SECONDS]\n"
-		"                     [--buffer-mib MIB]\n"
+		"                     [--buffer-mib MIB] [--spin-us MICROSECONDS]\n"
 		"Serves the emulated drive in FILE on the unix socket PATH. --format creates and\n"
 		"formats FILE first (erasing it), with PCT %% of its flash (0: none; default: 25\n"
 		"where the flash has room for a cache part, else none)\n"
@@ -656,7 +662,10 @@ static void usage(void)
 		"--allow-gid, may use the drive (comma-separated names or numbers; by default,\n"
 		"the daemon's own user). Others get ACCESS DENIED. Limits: --max-connections\n"
 		"(default 128), --frame-timeout for a frame to arrive whole once it started\n"
-		"(default 30 s), --buffer-mib of data buffers at once (default 256).\n");
+		"(default 30 s), --buffer-mib of data buffers at once (default 256).\n"
+		"--spin-us: after each request, poll for the next one this long before sleeping\n"
+		"(default: $SMARTSSD_SPIN_US, else 50; 0: sleep at once): a request that comes\n"
+		"within it is served without a wake-up. An idle connection sleeps.\n");
 }
 
 /* Stop accepting, let the queued commands finish, then shut the drive down cleanly. */
@@ -740,6 +749,7 @@ int main(int argc, char **argv)
 		{ "max-connections", required_argument, NULL, 'c' },
 		{ "frame-timeout", required_argument, NULL, 'T' },
 		{ "buffer-mib", required_argument, NULL, 'b' },
+		{ "spin-us", required_argument, NULL, 'S' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -753,6 +763,14 @@ int main(int argc, char **argv)
 	sigset_t sigs;
 	pthread_t workers[SS_EMU_QUEUE_DEPTH];
 
+	/* one setting for both ends of the socket: the client's SMARTSSD_SPIN_US */
+	if (getenv("SMARTSSD_SPIN_US") != NULL) {
+		if ((v = parse_number("SMARTSSD_SPIN_US", getenv("SMARTSSD_SPIN_US"), 10, 0,
+				      100000)) < 0) {
+			return 2;
+		}
+		srv.spin_us = (uint32_t)v;
+	}
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
@@ -807,6 +825,12 @@ int main(int argc, char **argv)
 			group = one.gids[0];
 			break;
 		}
+		case 'S':
+			if ((v = parse_number("--spin-us", optarg, 10, 0, 100000)) < 0) {
+				return 2;
+			}
+			srv.spin_us = (uint32_t)v;
+			break;
 		case 'c':
 			if ((v = parse_number("--max-connections", optarg, 10, 1, 4096)) < 0) {
 				return 2;

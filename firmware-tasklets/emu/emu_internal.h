@@ -142,6 +142,8 @@ int emu_image_load(struct ss_emu_flash *f, char *err, size_t errlen);
 int emu_image_write_block(struct ss_emu_flash *f, uint32_t block);
 int emu_image_read_page(struct ss_emu_flash *f, uint32_t ppn, void *buf, size_t len,
 			uint64_t at);
+/** Page `ppn`'s data and spare, each into its own buffer, in one read of the image. */
+int emu_image_read_page_spare(struct ss_emu_flash *f, uint32_t ppn, void *data, void *spare);
 int emu_image_write_page(struct ss_emu_flash *f, uint32_t ppn, const void *buf);
 uint64_t emu_page_offset(const struct ss_emu_flash *f, uint32_t ppn);
 uint32_t emu_block_endurance(uint32_t block, uint32_t endurance, uint32_t spread_permille);

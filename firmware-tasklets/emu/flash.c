@@ -62,11 +62,7 @@ static int op_page_read(void *ctx, uint32_t ppn, void *data, void *spare)
 			memset(spare, 0xff, g->spare_size);
 		}
 	} else if (data != NULL && spare != NULL) {
-		rc = emu_image_read_page(f, ppn, f->scratch, f->stride, 0);
-		if (rc == 0) {
-			memcpy(data, f->scratch, g->page_size);
-			memcpy(spare, f->scratch + g->page_size, g->spare_size);
-		}
+		rc = emu_image_read_page_spare(f, ppn, data, spare);
 	} else if (data != NULL) {
 		rc = emu_image_read_page(f, ppn, data, g->page_size, 0);
 	} else if (spare != NULL) {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -178,6 +179,35 @@ int emu_image_read_page(struct ss_emu_flash *f, uint32_t ppn, void *buf, size_t 
 			uint64_t at)
 {
 	return read_all(f->fd, buf, len, emu_page_offset(f, ppn) + at);
+}
+
+int emu_image_read_page_spare(struct ss_emu_flash *f, uint32_t ppn, void *data, void *spare)
+{
+	size_t ps = f->info.geo.page_size, ss = f->info.geo.spare_size;
+	uint64_t off = emu_page_offset(f, ppn);
+	struct iovec iov[2] = { { data, ps }, { spare, ss } };
+	ssize_t n;
+	int rc;
+
+	do {
+		n = preadv(f->fd, iov, 2, (off_t)off);
+	} while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)(ps + ss)) {
+		return 0;
+	}
+	if (n < 0) {
+		return -SS_EIO;
+	}
+	/* a short read: the rest a buffer at a time */
+	if ((size_t)n < ps) {
+		rc = read_all(f->fd, (uint8_t *)data + n, ps - (size_t)n, off + (uint64_t)n);
+		if (rc) {
+			return rc;
+		}
+		n = (ssize_t)ps;
+	}
+	return read_all(f->fd, (uint8_t *)spare + ((size_t)n - ps), ss - ((size_t)n - ps),
+			off + (uint64_t)n);
 }
 
 int emu_image_write_page(struct ss_emu_flash *f, uint32_t ppn, const void *buf)

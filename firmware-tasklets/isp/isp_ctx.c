@@ -101,6 +101,12 @@ static bool parse_dec(const uint8_t *p, uint32_t n, bool sign_ok, uint64_t *out)
 	return true;
 }
 
+/* DRAM words a FIXED field of width w at `offset` spans. */
+static uint32_t field_words(uint32_t offset, uint32_t w)
+{
+	return (offset + w - 1) / 4 - offset / 4 + 1;
+}
+
 static uint64_t extract(const struct ss_field *f, uint64_t raw)
 {
 	raw >>= f->shift;
@@ -137,7 +143,7 @@ uint64_t ss_field_u64(struct ss_tasklet_ctx *ctx, const struct ss_record *rec, u
 		if ((uint32_t)f->offset + w > rec->len) {
 			return 0;
 		}
-		ctx->dram += (f->offset + w - 1) / 4 - f->offset / 4 + 1;
+		ctx->dram += field_words(f->offset, w);
 		for (uint32_t i = 0; i < w; i++) {
 			raw = raw << 8 | p[i];
 		}
@@ -205,6 +211,52 @@ const uint8_t *ss_field_bytes(struct ss_tasklet_ctx *ctx, const struct ss_record
 	}
 	*len = w;
 	return rec->data + f->offset;
+}
+
+int ss_field_reader_init(const struct ss_tasklet_ctx *ctx, unsigned field,
+			 struct ss_field_reader *r)
+{
+	const struct ss_layout *l = ctx->layout;
+	const struct ss_field *f;
+	uint32_t w;
+
+	if (!l || l->kind != SS_LAYOUT_FIXED || field >= l->nfields) {
+		return -SS_EINVAL;
+	}
+	f = &l->fields[field];
+	w = f->type == SS_FIELD_BYTES ? 0 : ss_field_width(f);
+	if (!w || (uint32_t)f->offset + w > l->record_size) {
+		return -SS_EINVAL;
+	}
+	r->offset = f->offset;
+	r->width = (uint8_t)w;
+	r->shift = f->shift;
+	r->sign32 = f->type == SS_FIELD_I32;
+	r->work = (uint8_t)(ISP_INSN_PER_FIELD + field_words(f->offset, w));
+	r->mask = f->bits && f->bits < 64 ? ((uint64_t)1 << f->bits) - 1 : ~(uint64_t)0;
+	return 0;
+}
+
+void ss_field_count(struct ss_tasklet_ctx *ctx, unsigned field, uint32_t n)
+{
+	const struct ss_field *f = &ctx->layout->fields[field];
+
+	work_check(ctx);
+	ctx->insn += (uint64_t)n * ISP_INSN_PER_FIELD;
+	ctx->dram += (uint64_t)n * field_words(f->offset, ss_field_width(f));
+}
+
+uint64_t ss_tasklet_room(const struct ss_tasklet_ctx *ctx, uint64_t *steps)
+{
+	uint64_t used = ctx->insn + ctx->dram - ctx->call_base;
+	uint64_t max = ctx->isp->call_work_max;
+
+	if (!ctx->step_limit) {
+		*steps = UINT64_MAX;
+	} else {
+		*steps = ctx->steps < ctx->step_limit ? ctx->step_limit - ctx->steps : 0;
+	}
+	return ctx->err ? 0 : used < max ? max - used : 0;
 }
 
 uint32_t ss_load32(struct ss_tasklet_ctx *ctx, const void *p)

@@ -38,6 +38,11 @@ enum isp_rd_phase { ISP_RD_SKIP = 1, ISP_RD_LINE = 2, ISP_RD_DONE = 3 };
  * reader overwrites its carry buffer, so records pointing into it must be consumed then. */
 struct isp_sink {
 	int (*emit)(void *arg, const uint8_t *data, uint32_t len, uint64_t off, uint64_t lba);
+	/* `count` whole FIXED records of `size` bytes at object offset `off`, which is in the
+	 * batch at bo (buf, lbas as for isp_reader_feed): as many emit calls, in one.
+	 * *emitted: how many were taken, all of them unless an error or DONE came first. */
+	int (*emit_fixed)(void *arg, const uint8_t *buf, uint64_t bo, const uint64_t *lbas,
+			  uint64_t off, uint32_t size, uint32_t count, uint32_t *emitted);
 	int (*flush)(void *arg);
 	void *arg;
 };

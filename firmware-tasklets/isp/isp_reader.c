@@ -139,9 +139,12 @@ static int feed_fixed(struct isp_reader *r, const uint8_t *buf, uint64_t bo, uin
 			continue;
 		}
 		if (r->pos + r->rec_size <= be) {
-			rc = sink->emit(sink->arg, buf + (r->pos - bo), r->rec_size, r->pos,
-					lba_at(r, lbas, bo, r->pos));
-			r->pos += r->rec_size;
+			uint64_t whole = (SS_MIN(be, r->limit) - r->pos) / r->rec_size;
+			uint32_t emitted = 0;
+
+			rc = sink->emit_fixed(sink->arg, buf, bo, lbas, r->pos, r->rec_size,
+					      (uint32_t)whole, &emitted);
+			r->pos += (uint64_t)emitted * r->rec_size;
 			if (rc) {
 				return rc;
 			}

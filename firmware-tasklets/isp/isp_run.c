@@ -162,6 +162,44 @@ static int sink_emit(void *arg, const uint8_t *data, uint32_t len, uint64_t off,
 	return isp->nrecs == ISP_REC_CHUNK ? deliver(isp, in) : 0;
 }
 
+static int sink_emit_fixed(void *arg, const uint8_t *buf, uint64_t bo, const uint64_t *lbas,
+			   uint64_t off, uint32_t size, uint32_t count, uint32_t *emitted)
+{
+	struct isp_instance *in = arg;
+	struct ss_isp *isp = in->ctx.isp;
+	uint32_t ps = isp->page_size;
+	uint64_t page = (off - bo) / ps;
+	uint64_t page_end = bo + (page + 1) * ps;
+
+	*emitted = 0;
+	while (*emitted < count) {
+		uint32_t k = SS_MIN(count - *emitted, ISP_REC_CHUNK - isp->nrecs);
+		struct ss_record *r = &isp->recs[isp->nrecs];
+		uint64_t *ro = &isp->rec_off[isp->nrecs];
+		int rc;
+
+		for (uint32_t j = 0; j < k; j++, off += size) {
+			for (; off >= page_end; page_end += ps) {
+				page++;
+			}
+			r[j].data = buf + (off - bo);
+			r[j].len = size;
+			r[j].lba = lbas[page];
+			ro[j] = off;
+		}
+		isp->nrecs += k;
+		*emitted += k;
+		in->ctx.insn += (uint64_t)k * ISP_INSN_PER_RECORD;
+		if (isp->nrecs == ISP_REC_CHUNK) {
+			rc = deliver(isp, in);
+			if (rc) {
+				return rc;
+			}
+		}
+	}
+	return 0;
+}
+
 static void open_input(struct ss_isp *isp, struct isp_instance *in)
 {
 	const struct ss_isp_input *inp = &in->in[in->cur];
@@ -223,7 +261,8 @@ static void finish_run(struct ss_isp *isp, struct isp_instance *in)
 
 static int process(struct ss_isp *isp, struct isp_instance *in, const struct isp_batch *b, int slot)
 {
-	struct isp_sink sink = { .emit = sink_emit, .flush = sink_flush, .arg = in };
+	struct isp_sink sink = { .emit = sink_emit, .emit_fixed = sink_emit_fixed,
+				 .flush = sink_flush, .arg = in };
 	int rc;
 
 	rc = isp_reader_feed(&in->rd, isp->batch[slot], b->off, b->len, isp->lbas[slot], &sink);

@@ -5,6 +5,7 @@
  */
 #include "tasklets_internal.h"
 
+#define AGG_MEMO 8u    /* groups remembered within one batch (a power of 2, <= 32; on the stack) */
 #define AGG_OPS_ALL (SS_BT_AGG_COUNT | SS_BT_AGG_SUM | SS_BT_AGG_MIN | SS_BT_AGG_MAX)
 
 struct agg {
@@ -19,6 +20,34 @@ struct agg {
 	uint64_t items;
 	uint64_t spills;
 };
+
+/* The fast path's field readers, kept out of the state so that the state, and what its
+ * allocation counts, stays as it was. */
+struct agg_readers {
+	uint32_t work;            /* counted work of one record's field reads */
+	struct ss_field_reader k1, k2, v;
+};
+
+/* \return 0 when the fast path applies: FIXED records, no WHERE. */
+static int fast_readers(struct ss_tasklet_ctx *ctx, const struct agg *a, struct agg_readers *rd)
+{
+	int rc = a->where.nnodes ? -SS_EINVAL : 0;
+
+	rd->work = 0;
+	if (!rc && a->nkeys >= 1) {
+		rc = ss_field_reader_init(ctx, a->key1, &rd->k1);
+		rd->work += rd->k1.work;
+	}
+	if (!rc && a->nkeys == 2) {
+		rc = ss_field_reader_init(ctx, a->key2, &rd->k2);
+		rd->work += rd->k2.work;
+	}
+	if (!rc && a->need_value) {
+		rc = ss_field_reader_init(ctx, a->value, &rd->v);
+		rd->work += rd->v.work;
+	}
+	return rc;
+}
 
 static int agg_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 {
@@ -106,68 +135,179 @@ static bool less(bool sgn, uint64_t x, uint64_t y)
 	return sgn ? (int64_t)x < (int64_t)y : x < y;
 }
 
-static int agg_records(struct ss_tasklet_ctx *ctx, const struct ss_record *r, uint32_t n)
+static inline void update(struct agg *a, int64_t s, bool fresh, uint64_t v)
 {
-	struct agg *a = ss_tasklet_state(ctx);
+	if (fresh) {
+		a->count[s] = 0;
+		a->sum[s] = 0;
+		a->min[s] = v;
+		a->max[s] = v;
+	}
+	a->count[s]++;
+	a->sum[s] += v;
+	if (less(a->value_signed, v, a->min[s])) {
+		a->min[s] = v;
+	}
+	if (less(a->value_signed, a->max[s], v)) {
+		a->max[s] = v;
+	}
+}
+
+/* One record, counted as it goes. */
+static int agg_record(struct ss_tasklet_ctx *ctx, struct agg *a, const struct ss_record *r)
+{
+	uint64_t k1 = 0, k2 = 0, v = 0;
+	int ok = 1, ok2 = 1, ok3 = 1;
+	bool fresh;
+	int64_t s;
+	int rc;
+
+	a->records++;
+	rc = bt_pred_eval(ctx, &a->where, r);
+	if (rc <= 0) {
+		return rc;
+	}
+	if (a->nkeys >= 1) {
+		k1 = ss_field_u64(ctx, r, a->key1, &ok);
+	}
+	if (a->nkeys == 2) {
+		k2 = ss_field_u64(ctx, r, a->key2, &ok2);
+	}
+	if (a->need_value) {
+		v = ss_field_u64(ctx, r, a->value, &ok3);
+	}
+	if (!ok || !ok2 || !ok3) {
+		return 0;
+	}
+	s = bt_groups_get(ctx, &a->g, k1, k2, &fresh);
+	if (s == -SS_ENOSPC) {
+		rc = emit_groups(ctx, a);
+		if (rc) {
+			return rc;
+		}
+		bt_groups_clear(ctx, &a->g);
+		a->spills++;
+		s = bt_groups_get(ctx, &a->g, k1, k2, &fresh);
+	}
+	if (s < 0) {
+		return (int)s;
+	}
+	update(a, s, fresh, v);
+	/* a load and a store of each 8-byte aggregate the query asked for */
+	ss_tasklet_dram(ctx, a->update_words);
+	return ss_tasklet_step(ctx, 2 + a->update_words / 2) ? -SS_ETIME : 0;
+}
+
+/* Count, in bulk, what agg_record would have counted for `n` records. */
+static void count_bulk(struct ss_tasklet_ctx *ctx, struct agg *a, uint32_t n, uint64_t state,
+		       uint64_t steps)
+{
+	if (a->nkeys >= 1) {
+		ss_field_count(ctx, a->key1, n);
+	}
+	if (a->nkeys == 2) {
+		ss_field_count(ctx, a->key2, n);
+	}
+	if (a->need_value) {
+		ss_field_count(ctx, a->value, n);
+	}
+	for (; state > UINT32_MAX; state -= UINT32_MAX) {
+		ss_tasklet_dram(ctx, UINT32_MAX);
+	}
+	ss_tasklet_dram(ctx, (uint32_t)state);
+	for (; steps > UINT32_MAX; steps -= UINT32_MAX) {
+		ss_tasklet_step(ctx, UINT32_MAX);
+	}
+	ss_tasklet_step(ctx, (uint32_t)steps);
+}
+
+/*
+ * The same work and counts as agg_record per record, counted once per batch: while the
+ * batch's work stays within what the callback may still do, no limit can stop it part way,
+ * so the order of counting changes nothing. A record that would pass a limit, or that
+ * needs a spill (which writes output), is done by agg_record after the counts so far.
+ */
+static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
+			    const struct agg_readers *rd, const struct ss_record *r, uint32_t n)
+{
+	uint64_t steps_room, room = ss_tasklet_room(ctx, &steps_room);
+	uint64_t work = 0, steps = 0, state = 0;
+	uint32_t done = 0;
+	const uint32_t uw = a->update_words;
+	/* Groups seen in this batch: a group's slot and probe count stay as they are until
+	 * the table is cleared, which only agg_record does (the memo is then forgotten). */
+	struct {
+		uint64_t k1, k2;
+		uint32_t slot, probes;
+	} memo[AGG_MEMO];
+	uint32_t memo_valid = 0;
 
 	for (uint32_t i = 0; i < n; i++) {
-		uint64_t k1 = 0, k2 = 0, v = 0;
-		int ok = 1, ok2 = 1, ok3 = 1;
-		bool fresh;
+		const uint8_t *d = r[i].data;
+		uint64_t k1 = a->nkeys >= 1 ? ss_field_read(&rd->k1, d) : 0;
+		uint64_t k2 = a->nkeys == 2 ? ss_field_read(&rd->k2, d) : 0;
+		uint64_t v = a->need_value ? ss_field_read(&rd->v, d) : 0;
+		uint32_t m = (uint32_t)(k1 ^ (k2 << 2)) & (AGG_MEMO - 1);
+		uint32_t pos = 0, probes;
 		int64_t s;
+
+		if ((memo_valid >> m & 1) && memo[m].k1 == k1 && memo[m].k2 == k2) {
+			s = memo[m].slot;
+			probes = memo[m].probes;
+		} else {
+			s = bt_groups_find(&a->g, k1, k2, &pos, &probes);
+		}
+		uint64_t rec_state = (uint64_t)BT_GROUPS_PROBE_DRAM * probes + uw;
+		uint64_t rec_steps = (uint64_t)BT_GROUPS_PROBE_STEPS * probes + 2 + uw / 2;
 		int rc;
 
-		a->records++;
-		rc = bt_pred_eval(ctx, &a->where, &r[i]);
-		if (rc <= 0) {
-			if (rc < 0) {
-				return rc;
-			}
-			continue;
-		}
-		if (a->nkeys >= 1) {
-			k1 = ss_field_u64(ctx, &r[i], a->key1, &ok);
-		}
-		if (a->nkeys == 2) {
-			k2 = ss_field_u64(ctx, &r[i], a->key2, &ok2);
-		}
-		if (a->need_value) {
-			v = ss_field_u64(ctx, &r[i], a->value, &ok3);
-		}
-		if (!ok || !ok2 || !ok3) {
-			continue;
-		}
-		s = bt_groups_get(ctx, &a->g, k1, k2, &fresh);
-		if (s == -SS_ENOSPC) {
-			rc = emit_groups(ctx, a);
+		if (s == -SS_ENOSPC || work + rd->work + rec_state + rec_steps > room ||
+		    steps + rec_steps > steps_room) {
+			count_bulk(ctx, a, done, state, steps);
+			work = steps = state = 0;
+			done = 0;
+			rc = agg_record(ctx, a, &r[i]);
 			if (rc) {
 				return rc;
 			}
-			bt_groups_clear(ctx, &a->g);
-			a->spills++;
-			s = bt_groups_get(ctx, &a->g, k1, k2, &fresh);
+			room = ss_tasklet_room(ctx, &steps_room);
+			memo_valid = 0;
+			continue;
 		}
+		a->records++;
 		if (s < 0) {
-			return (int)s;
+			update(a, bt_groups_insert(&a->g, pos, k1, k2), true, v);
+			s = a->g.n - 1;
+		} else {
+			update(a, s, false, v);
 		}
-		if (fresh) {
-			a->count[s] = 0;
-			a->sum[s] = 0;
-			a->min[s] = v;
-			a->max[s] = v;
-		}
-		a->count[s]++;
-		a->sum[s] += v;
-		if (less(a->value_signed, v, a->min[s])) {
-			a->min[s] = v;
-		}
-		if (less(a->value_signed, a->max[s], v)) {
-			a->max[s] = v;
-		}
-		/* a load and a store of each 8-byte aggregate the query asked for */
-		ss_tasklet_dram(ctx, a->update_words);
-		if (ss_tasklet_step(ctx, 2 + a->update_words / 2)) {
-			return -SS_ETIME;
+		memo[m].k1 = k1;
+		memo[m].k2 = k2;
+		memo[m].slot = (uint32_t)s;
+		memo[m].probes = probes;
+		memo_valid |= 1u << m;
+		work += rd->work + rec_state + rec_steps;
+		state += rec_state;
+		steps += rec_steps;
+		done++;
+	}
+	count_bulk(ctx, a, done, state, steps);
+	return 0;
+}
+
+static int agg_records(struct ss_tasklet_ctx *ctx, const struct ss_record *r, uint32_t n)
+{
+	struct agg *a = ss_tasklet_state(ctx);
+	struct agg_readers rd;
+
+	if (fast_readers(ctx, a, &rd) == 0) {
+		return agg_records_fast(ctx, a, &rd, r, n);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		int rc = agg_record(ctx, a, &r[i]);
+
+		if (rc) {
+			return rc;
 		}
 	}
 	return 0;

@@ -33,38 +33,48 @@ int bt_groups_init(struct ss_tasklet_ctx *ctx, struct bt_groups *g, uint32_t cap
 	return 0;
 }
 
-int64_t bt_groups_get(struct ss_tasklet_ctx *ctx, struct bt_groups *g, uint64_t k1, uint64_t k2,
-		      bool *fresh)
+int64_t bt_groups_find(const struct bt_groups *g, uint64_t k1, uint64_t k2, uint32_t *pos,
+		       uint32_t *probes)
 {
 	uint32_t i = hash(k1, k2) & g->mask;
-	uint32_t probes = 1;
-	int64_t rc;
+	uint32_t n = 1;
 
-	*fresh = false;
-	for (;; i = (i + 1) & g->mask, probes++) {
+	for (;; i = (i + 1) & g->mask, n++) {
 		uint32_t s = g->index[i];
 
 		if (!s) {
 			break;
 		}
 		if (g->k1[s - 1] == k1 && g->k2[s - 1] == k2) {
-			rc = s - 1;
-			goto out;
+			*probes = n;
+			return s - 1;
 		}
 	}
-	if (g->n == g->cap) {
-		rc = -SS_ENOSPC;
-		goto out;
-	}
+	*pos = i;
+	*probes = n;
+	return g->n == g->cap ? -SS_ENOSPC : -1;
+}
+
+uint32_t bt_groups_insert(struct bt_groups *g, uint32_t pos, uint64_t k1, uint64_t k2)
+{
 	g->k1[g->n] = k1;
 	g->k2[g->n] = k2;
-	g->index[i] = ++g->n;
-	*fresh = true;
-	rc = g->n - 1;
-out:
-	/* each probe reads an index entry and compares two 8-byte keys */
-	ss_tasklet_dram(ctx, 5 * probes);
-	if (ss_tasklet_step(ctx, 4 * probes)) {
+	g->index[pos] = ++g->n;
+	return g->n - 1;
+}
+
+int64_t bt_groups_get(struct ss_tasklet_ctx *ctx, struct bt_groups *g, uint64_t k1, uint64_t k2,
+		      bool *fresh)
+{
+	uint32_t pos, probes;
+	int64_t rc = bt_groups_find(g, k1, k2, &pos, &probes);
+
+	*fresh = rc == -1;
+	if (*fresh) {
+		rc = bt_groups_insert(g, pos, k1, k2);
+	}
+	ss_tasklet_dram(ctx, BT_GROUPS_PROBE_DRAM * probes);
+	if (ss_tasklet_step(ctx, BT_GROUPS_PROBE_STEPS * probes)) {
 		return -SS_ETIME;
 	}
 	return rc;

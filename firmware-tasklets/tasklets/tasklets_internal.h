@@ -80,7 +80,19 @@ struct bt_groups {
 /** Allocate a table of `cap` groups from the budget. \return 0, -SS_ENOMEM. */
 int bt_groups_init(struct ss_tasklet_ctx *ctx, struct bt_groups *g, uint32_t cap);
 
-/** The slot of (k1, k2), adding it when new (*fresh = true).
+/* Counted per probe: an index entry read and two 8-byte keys compared. */
+#define BT_GROUPS_PROBE_DRAM 5u
+#define BT_GROUPS_PROBE_STEPS 4u
+
+/** Look (k1, k2) up, counting nothing: its slot, or -1 when new (*pos is then where
+ *  bt_groups_insert puts it), -SS_ENOSPC when new and the table is full. *probes: index
+ *  entries read. */
+int64_t bt_groups_find(const struct bt_groups *g, uint64_t k1, uint64_t k2, uint32_t *pos,
+		       uint32_t *probes);
+/** Add the new (k1, k2) at the *pos bt_groups_find gave. \return its slot. */
+uint32_t bt_groups_insert(struct bt_groups *g, uint32_t pos, uint64_t k1, uint64_t k2);
+
+/** The slot of (k1, k2), adding it when new (*fresh = true), counted.
  *  \return the slot, -SS_ENOSPC when new and the table is full, -SS_ETIME. */
 int64_t bt_groups_get(struct ss_tasklet_ctx *ctx, struct bt_groups *g, uint64_t k1, uint64_t k2,
 		      bool *fresh);

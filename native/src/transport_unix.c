@@ -13,6 +13,10 @@
  * daemon goes away, every waiter fails with -ECONNRESET (sent, outcome unknown) and every
  * later call with -ENOTCONN (not sent); nothing waits forever. reconnect() then connects
  * anew once the failed calls have left, so a restarted daemon is reached on the next call.
+ *
+ * SMARTSSD_SPIN_US (default 50; 0: block at once) makes the reader poll for its reply that
+ * long before it sleeps (ss_frame_spin): the wake-up of a sleeping thread on another CPU is
+ * most of a round trip. Nothing spins while no command is in flight.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -53,6 +57,7 @@ struct unix_transport {
 	char why[WHY_MAX];               /* why the link closed */
 	pthread_mutex_t send_lock;       /* one frame on the socket at a time, FIFO */
 	struct ss_frame_reader in;       /* the reader's; in.fd is the socket */
+	uint32_t spin_us;                /* SMARTSSD_SPIN_US */
 	char path[];
 };
 
@@ -237,6 +242,7 @@ static int exchange(struct unix_transport *u, struct ux_req *r, uint8_t *hdr,
 		if (!u->reading) {
 			u->reading = 1;
 			pthread_mutex_unlock(&u->lock);
+			ss_frame_spin(&u->in, u->spin_us);
 			read_one(u);
 			pthread_mutex_lock(&u->lock);
 			u->reading = 0;
@@ -376,12 +382,38 @@ static const struct ss_transport_ops unix_ops = {
 	.close = unix_close,
 };
 
+#define SPIN_US_DEFAULT 50u
+
+/* SMARTSSD_SPIN_US: microseconds, 0..100000; unset is SPIN_US_DEFAULT.
+ * \return 0 or -EINVAL. */
+static int spin_setting(const char *path, uint32_t *us)
+{
+	const char *v = getenv("SMARTSSD_SPIN_US");
+	char *end;
+	unsigned long n;
+
+	*us = SPIN_US_DEFAULT;
+	if (!v)
+		return 0;
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || *v < '0' || *v > '9' || *end || n > 100000)
+		return ss_err(-EINVAL, 0, "unix %s: SMARTSSD_SPIN_US is microseconds from 0 to "
+			      "100000, not '%s'", path, v);
+	*us = (uint32_t)n;
+	return 0;
+}
+
 int ss_transport_unix_open(const char *path, struct ss_transport **out)
 {
 	size_t n = strlen(path);
 	struct unix_transport *u;
-	int fd = connect_to(path);
+	uint32_t spin_us;
+	int fd, rc = spin_setting(path, &spin_us);
 
+	if (rc)
+		return rc;
+	fd = connect_to(path);
 	if (fd < 0)
 		return fd;
 	u = calloc(1, sizeof(*u) + n + 1);
@@ -393,6 +425,7 @@ int ss_transport_unix_open(const char *path, struct ss_transport **out)
 	u->base.ops = &unix_ops;
 	u->base.path = u->path;
 	ss_frame_reader_init(&u->in, fd);
+	u->spin_us = spin_us;
 	pthread_mutex_init(&u->lock, NULL);
 	pthread_mutex_init(&u->send_lock, NULL);
 	pthread_cond_init(&u->tag_cv, NULL);

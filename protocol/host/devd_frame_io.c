@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -80,6 +81,42 @@ int ss_frame_read(struct ss_frame_reader *r, void *dst, size_t n, long long dead
 			r->end = (size_t)got;
 		}
 	}
+	return 0;
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int ss_frame_spin(struct ss_frame_reader *r, uint32_t spin_us)
+{
+	long long until;
+
+	if (r->end > r->start) {
+		return 1;
+	}
+	if (spin_us == 0) {
+		return 0;
+	}
+	until = now_ns() + (long long)spin_us * 1000;
+	do {
+		ssize_t got = recv(r->fd, r->buf, SS_FRAME_RBUF, MSG_DONTWAIT);
+
+		if (got > 0) {
+			r->start = 0;
+			r->end = (size_t)got;
+			return 1;
+		}
+		if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+			return 0;
+		}
+		/* When the peer shares this CPU, it runs now instead of after the spin. */
+		sched_yield();
+	} while (now_ns() < until);
 	return 0;
 }
 

@@ -188,6 +188,16 @@ static inline void ss_frame_reader_init(struct ss_frame_reader *r, int fd)
  */
 int ss_frame_read(struct ss_frame_reader *r, void *dst, size_t n, long long deadline_ms);
 
+/*
+ * Busy-poll for the next bytes for up to spin_us microseconds, as a poller would, before
+ * the caller blocks in ss_frame_read: a reply that comes within the spin is taken without
+ * the wake-up of a sleeping thread. 0 spins not at all. It spins only while called, so an
+ * idle reader that blocks after it costs no CPU.
+ * \return 1 when bytes are buffered, 0 when none came (or the stream ended or failed: the
+ * blocking read then reports it).
+ */
+int ss_frame_spin(struct ss_frame_reader *r, uint32_t spin_us);
+
 /* Write every byte of iov[0..n) (the iovecs are consumed). \return 0 or a negative errno;
  * SIGPIPE is never raised. */
 int ss_frame_send(int fd, struct iovec *iov, int n);

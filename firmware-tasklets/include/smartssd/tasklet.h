@@ -111,6 +111,57 @@ struct ss_record_origin {
 int ss_tasklet_record_origin(const struct ss_tasklet_ctx *ctx, const struct ss_record *rec,
 			     struct ss_record_origin *o);
 
+/* ---- counting in bulk: a fast path over a batch of FIXED records ------------------ */
+
+/** An integer field of a FIXED layout, decoded without a call per record. */
+struct ss_field_reader {
+	uint16_t offset;
+	uint8_t width;        /* bytes, big-endian */
+	uint8_t shift;
+	uint8_t sign32;       /* SS_FIELD_I32: sign-extend its 4 bytes */
+	uint8_t work;         /* counted work of one read: what ss_field_u64 counts */
+	uint64_t mask;
+};
+
+/** \return 0, or -SS_EINVAL unless `field` is an integer field of a FIXED layout. */
+int ss_field_reader_init(const struct ss_tasklet_ctx *ctx, unsigned field,
+			 struct ss_field_reader *r);
+
+/** What ss_field_u64 returns for a record `rec` of the layout; counts nothing. */
+static inline uint64_t ss_field_read(const struct ss_field_reader *r, const uint8_t *rec)
+{
+	const uint8_t *p = rec + r->offset;
+	uint64_t raw;
+
+	switch (r->width) {
+	case 1:
+		raw = p[0];
+		break;
+	case 2:
+		raw = ss_get_be16(p);
+		break;
+	case 4:
+		raw = ss_get_be32(p);
+		break;
+	default:
+		raw = ss_get_be64(p);
+		break;
+	}
+	if (r->sign32) {
+		raw = (uint64_t)(int64_t)(int32_t)(uint32_t)raw;
+	}
+	return (raw >> r->shift) & r->mask;
+}
+
+/** Count `n` reads of integer field `field` of a FIXED layout, as n ss_field_u64 would. */
+void ss_field_count(struct ss_tasklet_ctx *ctx, unsigned field, uint32_t n);
+
+/** Counted work (instructions + DRAM accesses) this callback may still do, and in *steps
+ *  the steps, before a service would stop it. Work within both may be done first and
+ *  counted afterwards in bulk (ss_field_count, ss_tasklet_dram, ss_tasklet_step) with the
+ *  same counts and the same outcome as counting it as it is done. */
+uint64_t ss_tasklet_room(const struct ss_tasklet_ctx *ctx, uint64_t *steps);
+
 /** Append bytes to the instance's output object. \return 0, -SS_ENOSPC, -SS_EIO. */
 int ss_tasklet_emit(struct ss_tasklet_ctx *ctx, const void *data, uint32_t len);
 

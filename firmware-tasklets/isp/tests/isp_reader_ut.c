@@ -59,6 +59,19 @@ static int c_emit(void *arg, const uint8_t *data, uint32_t len, uint64_t off, ui
 	return 0;
 }
 
+/* Whole FIXED records in one call: records them one by one, as the engine's sink does. */
+static int c_emit_fixed(void *arg, const uint8_t *buf, uint64_t bo, const uint64_t *lbas,
+			uint64_t off, uint32_t size, uint32_t count, uint32_t *emitted)
+{
+	int rc = 0;
+
+	for (*emitted = 0; *emitted < count && !rc; off += size) {
+		rc = c_emit(arg, buf + (off - bo), size, off, lbas[(off - bo) / PS]);
+		++*emitted;
+	}
+	return rc;
+}
+
 static int c_flush(void *arg)
 {
 	consume(arg);
@@ -87,7 +100,8 @@ static int run(const uint8_t *data, uint64_t size, enum isp_rd_kind kind,
 {
 	struct isp_reader r;
 	uint8_t *carry = malloc(lay->record_size ? lay->record_size : 1);
-	struct isp_sink sink = { .emit = c_emit, .flush = c_flush, .arg = c };
+	struct isp_sink sink = { .emit = c_emit, .emit_fixed = c_emit_fixed, .flush = c_flush,
+				 .arg = c };
 	uint64_t lbas[64];
 	uint64_t off;
 	int rc = 0;

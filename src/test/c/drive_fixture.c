@@ -1,9 +1,12 @@
+#define _GNU_SOURCE
 #include "drive_fixture.h"
 
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "ss_devd_spawn.h"
 #include "ss_emu.h"
 
 void drive_fixture_open(struct drive_fixture *f, const char *profile, uint32_t blocks_per_die,
@@ -103,6 +106,17 @@ void drive_fixture_run(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec
 		       const void *params, uint32_t params_len, uint64_t oid,
 		       struct ss_dev_progress *p, uint64_t *instance)
 {
+	drive_fixture_run_to_end(f, spec, params, params_len, oid, p, instance);
+	if (p->state == SS_DEV_TASKLET_FAILED) {
+		fprintf(stderr, "tasklet failed: %d\n", p->error);
+		exit(2);
+	}
+}
+
+void drive_fixture_run_to_end(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec,
+			      const void *params, uint32_t params_len, uint64_t oid,
+			      struct ss_dev_progress *p, uint64_t *instance)
+{
 	static unsigned outputs;
 	char path[64];
 	struct ss_dev_input in = { .oid = oid, .offset = 0, .length = 0 };
@@ -125,15 +139,14 @@ void drive_fixture_run(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (;;) {
-		if (ss_dev_tasklet_poll(f->dev, *instance, p) != 0) {
+		p->state = 0;
+		/* a failed run's poll fails too, and still reports its progress */
+		if (ss_dev_tasklet_poll(f->dev, *instance, p) != 0 &&
+		    p->state != SS_DEV_TASKLET_FAILED) {
 			DIE("poll");
 		}
-		if (p->state == SS_DEV_TASKLET_DONE) {
+		if (p->state == SS_DEV_TASKLET_DONE || p->state == SS_DEV_TASKLET_FAILED) {
 			return;
-		}
-		if (p->state == SS_DEV_TASKLET_FAILED) {
-			fprintf(stderr, "tasklet failed: %d\n", p->error);
-			exit(2);
 		}
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		/* a bound for a broken run on a loaded machine, not a measurement */
@@ -142,4 +155,36 @@ void drive_fixture_run(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec
 		}
 		usleep(200);
 	}
+}
+
+void drive_fixture_pin(int cpu)
+{
+	cpu_set_t s;
+
+	CPU_ZERO(&s);
+	CPU_SET(cpu, &s);
+	if (sched_setaffinity(0, sizeof(s), &s) != 0) {
+		perror("sched_setaffinity");
+		exit(2);
+	}
+}
+
+pid_t drive_fixture_devd_start(const char *devd, const char *image, const char *sock, int cpu,
+			       const char *spin_us)
+{
+	const char *args[] = { "--image", image, "--socket", sock, "--spin-us", spin_us, NULL };
+	char err[256];
+	pid_t pid = -1;
+
+	if (spin_us == NULL) {
+		args[4] = NULL;
+	}
+	if (cpu >= 0) {
+		drive_fixture_pin(cpu);   /* the daemon inherits it; the caller pins itself after */
+	}
+	if (ss_devd_spawn(devd, args, 30000, &pid, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s: %s\n", devd, err);
+		exit(2);
+	}
+	return pid;
 }

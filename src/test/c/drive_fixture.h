@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 
 #include "smartssd/smartssd.h"
 
@@ -33,6 +34,19 @@ uint64_t drive_fixture_write_records(struct drive_fixture *f, const char *path, 
 void drive_fixture_run(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec,
 		       const void *params, uint32_t params_len, uint64_t oid,
 		       struct ss_dev_progress *p, uint64_t *instance);
+/** The same, but returns a failed run too (p->state FAILED, p->error). */
+void drive_fixture_run_to_end(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec,
+			      const void *params, uint32_t params_len, uint64_t oid,
+			      struct ss_dev_progress *p, uint64_t *instance);
+
+/** Pin the calling thread (and what it forks or execs) to one CPU. Exits on failure. */
+void drive_fixture_pin(int cpu);
+
+/** Start smartssd-devd serving `image` on `sock` (ss_devd_spawn.h), pinned to `cpu` unless
+ *  it is < 0 (the caller is then pinned there too until it pins itself elsewhere), with
+ *  --spin-us spin_us unless NULL. \return its pid. Exits on failure. */
+pid_t drive_fixture_devd_start(const char *devd, const char *image, const char *sock, int cpu,
+			       const char *spin_us);
 
 #define DIE(...)                                                                           \
 	do {                                                                               \

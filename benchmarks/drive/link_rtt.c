@@ -1,0 +1,303 @@
+/*
+ * The daemon's round trip against the bare unix socket's, from one run, with the CPU each
+ * costs. Rows:
+ *   - bare ping-pong: two processes on a socketpair exchanging the frames of one progress
+ *     poll (a SEND exchange, 32 + 512 B out and 48 B back; a RECV exchange, 32 B out and
+ *     48 + 512 B back), nothing else;
+ *   - daemon poll: ss_dev_tasklet_poll over unix: to smartssd-devd (the same two
+ *     exchanges, through libsmartssd, the daemon and the emulated firmware), with the
+ *     client and the daemon blocking, then both spinning SPIN_US before they block;
+ * each with both ends pinned to one CPU, then to two CPUs. p50 and p99 of N round trips,
+ * and CPU per round trip: both ends' user + system time (getrusage for this process and
+ * for the ping-pong peer, /proc/PID/stat ticks for the daemon) over the timed loop.
+ *   usage: link_rtt SMARTSSD-DEVD [N, default 20000] [SPIN_US, default 50]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "drive_fixture.h"
+#include "smartssd/builtin_tasklets.h"
+#include "ss_devd_frame.h"
+
+#define SECTOR 512u
+#define WARMUP 2000u
+
+struct row {
+	double p50_us, p99_us, cpu_us;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static double rusage_us(const struct rusage *u)
+{
+	return (u->ru_utime.tv_sec + u->ru_stime.tv_sec) * 1e6 + u->ru_utime.tv_usec +
+	       u->ru_stime.tv_usec;
+}
+
+static double self_cpu_us(void)
+{
+	struct rusage u;
+
+	getrusage(RUSAGE_SELF, &u);
+	return rusage_us(&u);
+}
+
+static void io_all(int fd, void *buf, size_t n, int out)
+{
+	uint8_t *p = buf;
+
+	while (n) {
+		ssize_t k = out ? write(fd, p, n) : read(fd, p, n);
+
+		if (k <= 0) {
+			if (k < 0 && errno == EINTR) {
+				continue;
+			}
+			exit(k == 0 ? 0 : 2);   /* the peer left: done */
+		}
+		p += k;
+		n -= (size_t)k;
+	}
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void percentiles(uint64_t *ns, unsigned n, struct row *r)
+{
+	qsort(ns, n, sizeof(*ns), cmp_u64);
+	r->p50_us = ns[n / 2] / 1e3;
+	r->p99_us = ns[(size_t)n * 99 / 100] / 1e3;
+}
+
+/* One poll's frames, both exchanges, between two processes. */
+static void bare(int cpu_a, int cpu_b, unsigned n, struct row *r)
+{
+	static uint8_t buf[SS_FRAME_REQUEST_HDR + SS_FRAME_REPLY_HDR + SECTOR];
+	const size_t send_out = SS_FRAME_REQUEST_HDR + SECTOR, send_back = SS_FRAME_REPLY_HDR;
+	const size_t recv_out = SS_FRAME_REQUEST_HDR, recv_back = SS_FRAME_REPLY_HDR + SECTOR;
+	uint64_t *ns = malloc(n * sizeof(*ns));
+	struct rusage peer;
+	int sv[2], status;
+	pid_t pid;
+	double cpu0 = 0;
+
+	if (ns == NULL || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+		perror("socketpair");
+		exit(2);
+	}
+	pid = fork();
+	if (pid == 0) {
+		close(sv[0]);
+		drive_fixture_pin(cpu_b);
+		for (;;) {
+			io_all(sv[1], buf, send_out, 0);
+			io_all(sv[1], buf, send_back, 1);
+			io_all(sv[1], buf, recv_out, 0);
+			io_all(sv[1], buf, recv_back, 1);
+		}
+	}
+	close(sv[1]);
+	drive_fixture_pin(cpu_a);
+	for (unsigned i = 0; i < WARMUP + n; i++) {
+		uint64_t t = now_ns();
+
+		if (i == WARMUP) {
+			cpu0 = self_cpu_us();
+		}
+		io_all(sv[0], buf, send_out, 1);
+		io_all(sv[0], buf, send_back, 0);
+		io_all(sv[0], buf, recv_out, 1);
+		io_all(sv[0], buf, recv_back, 0);
+		if (i >= WARMUP) {
+			ns[i - WARMUP] = now_ns() - t;
+		}
+	}
+	r->cpu_us = self_cpu_us() - cpu0;
+	close(sv[0]);
+	if (wait4(pid, &status, 0, &peer) != pid) {
+		perror("wait4");
+		exit(2);
+	}
+	/* the peer's whole life: its warm-up too, a small overstatement */
+	r->cpu_us = (r->cpu_us + rusage_us(&peer)) / n;
+	percentiles(ns, n, r);
+	free(ns);
+}
+
+static double proc_cpu_us(pid_t pid)
+{
+	char path[64], line[1024], *p;
+	unsigned long ut, st;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f == NULL || fgets(line, sizeof(line), f) == NULL) {
+		perror(path);
+		exit(2);
+	}
+	fclose(f);
+	p = strrchr(line, ')');
+	/* fields after the name: state ppid ... utime (14th) stime (15th) */
+	if (p == NULL || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+				&ut, &st) != 2) {
+		fprintf(stderr, "cannot parse %s\n", path);
+		exit(2);
+	}
+	return (ut + st) * 1e6 / sysconf(_SC_CLK_TCK);
+}
+
+static void daemon_poll(const char *devd, const char *image, const char *sock, int cpu_a,
+			int cpu_b, unsigned spin_us, unsigned n, struct row *r)
+{
+	static const char text[] = "GET /index.html 200\n";
+	static unsigned runs;
+	char spin[16], path[32];
+	uint64_t *ns = malloc(n * sizeof(*ns));
+	struct ss_dev_tasklet_spec spec;
+	struct ss_bt_grep_params gp;
+	struct ss_dev_progress p;
+	struct ss_dev_input in;
+	struct ss_dev *dev;
+	uint64_t oid, inst;
+	double cpu0 = 0, dcpu0 = 0;
+	char uri[320];
+	int status;
+	pid_t pid;
+
+	snprintf(spin, sizeof(spin), "%u", spin_us);
+	pid = drive_fixture_devd_start(devd, image, sock, cpu_b, spin);
+	setenv("SMARTSSD_SPIN_US", spin, 1);
+	drive_fixture_pin(cpu_a);
+	snprintf(uri, sizeof(uri), "unix:%s", sock);
+	if (ns == NULL || ss_dev_open(uri, NULL, &dev) != 0) {
+		DIE("open %s", uri);
+	}
+	/* each run on the same image makes its own objects */
+	snprintf(path, sizeof(path), "/lines%u.txt", runs);
+	if (ss_dev_create(dev, path, SS_DEV_FILE, SS_DEV_CREATE_PARENTS, &oid) != 0) {
+		DIE("create");
+	}
+	if (ss_dev_write(dev, oid, 0, text, sizeof(text) - 1, 0) != (int64_t)sizeof(text) - 1) {
+		DIE("write");
+	}
+	memset(&spec, 0, sizeof(spec));
+	memset(&gp, 0, sizeof(gp));
+	spec.tasklet_id = SS_BT_GREP;
+	spec.mem_budget = 64 << 10;
+	spec.layout.kind = 2;
+	spec.layout.line_delim = '\n';
+	spec.layout.field_sep = ' ';
+	spec.layout.record_size = 4096;
+	snprintf(path, sizeof(path), "/count%u.out", runs++);
+	if (ss_dev_create_output(dev, path, SS_DEV_CREATE_PARENTS, &spec.output_oid) != 0) {
+		DIE("create output");
+	}
+	if (ss_dev_tasklet_create(dev, &spec, &gp, sizeof(gp), &inst) != 0) {
+		DIE("tasklet create");
+	}
+	in = (struct ss_dev_input){ .oid = oid, .offset = 0, .length = sizeof(text) - 1 };
+	if (ss_dev_tasklet_execute(dev, inst, &in, 1) != 0) {
+		DIE("execute");
+	}
+	for (unsigned i = 0; i < WARMUP + n; i++) {
+		uint64_t t = now_ns();
+
+		if (i == WARMUP) {
+			cpu0 = self_cpu_us();
+			dcpu0 = proc_cpu_us(pid);
+		}
+		if (ss_dev_tasklet_poll(dev, inst, &p) != 0) {
+			DIE("poll");
+		}
+		if (i >= WARMUP) {
+			ns[i - WARMUP] = now_ns() - t;
+		}
+	}
+	r->cpu_us = (self_cpu_us() - cpu0 + proc_cpu_us(pid) - dcpu0) / n;
+	ss_dev_tasklet_destroy(dev, inst);
+	ss_dev_close(dev);
+	kill(pid, SIGTERM);
+	waitpid(pid, &status, 0);
+	percentiles(ns, n, r);
+	free(ns);
+}
+
+static void print_row(const char *what, const char *cpus, const struct row *r,
+		      const struct row *ref)
+{
+	printf("| %-26s | %-5s | %8.1f | %8.1f | %10.1f | %6.2f |\n", what, cpus, r->p50_us,
+	       r->p99_us, r->cpu_us, r->p50_us / ref->p50_us);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned n = argc > 2 ? (unsigned)atoi(argv[2]) : 20000;
+	unsigned spin = argc > 3 ? (unsigned)atoi(argv[3]) : 50;
+	int cross = sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	struct row bs, bx, dbs, dbx, dss, dsx;
+	struct drive_fixture f;
+	char sock[320], what[64];
+
+	if (argc < 2 || n < 100) {
+		fprintf(stderr, "usage: link_rtt SMARTSSD-DEVD [N >= 100] [SPIN_US]\n");
+		return 2;
+	}
+	drive_fixture_open(&f, "kang-smartssd", 8, NULL);
+	ss_dev_close(f.dev);
+	snprintf(sock, sizeof(sock), "%s/dev0.sock", f.dir);
+
+	bare(0, 0, n, &bs);
+	if (cross) {
+		bare(0, 1, n, &bx);
+	}
+	daemon_poll(argv[1], f.image, sock, 0, 0, 0, n, &dbs);
+	if (cross) {
+		daemon_poll(argv[1], f.image, sock, 0, 1, 0, n, &dbx);
+	}
+	daemon_poll(argv[1], f.image, sock, 0, 0, spin, n, &dss);
+	if (cross) {
+		daemon_poll(argv[1], f.image, sock, 0, 1, spin, n, &dsx);
+	}
+
+	printf("%u round trips each; ratio = p50 / the same-CPU bare ping-pong's p50\n\n", n);
+	printf("| %-26s | %-5s | %8s | %8s | %10s | %6s |\n", "what", "CPUs", "p50 us", "p99 us",
+	       "CPU us/rt", "ratio");
+	printf("|---|---|---:|---:|---:|---:|\n");
+	print_row("bare ping-pong", "same", &bs, &bs);
+	if (cross) {
+		print_row("bare ping-pong", "two", &bx, &bs);
+	}
+	print_row("daemon poll, blocking", "same", &dbs, &bs);
+	if (cross) {
+		print_row("daemon poll, blocking", "two", &dbx, &bs);
+	}
+	snprintf(what, sizeof(what), "daemon poll, spin %u us", spin);
+	print_row(what, "same", &dss, &bs);
+	if (cross) {
+		print_row(what, "two", &dsx, &bs);
+	}
+	unlink(sock);
+	unlink(f.image);   /* its device was closed for the daemon: not drive_fixture_close */
+	rmdir(f.dir);
+	return 0;
+}

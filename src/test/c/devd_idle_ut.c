@@ -1,0 +1,107 @@
+/*
+ * An idle client and an idle smartssd-devd cost no CPU, with the spinning of
+ * SMARTSSD_SPIN_US and --spin-us at their default and at their largest setting: they spin
+ * only while a command is in flight or just after one, then sleep. A functional check of
+ * CPU time (getrusage), not a timing: each side serves some commands, then stays idle for
+ * IDLE_MS; the client's CPU over that interval (RUSAGE_SELF) and the daemon's over its
+ * whole life (wait4's rusage: start-up, the commands and the idle interval) must stay far
+ * below what a spinning core would take in the interval.
+ */
+#include <signal.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "drive_fixture.h"
+
+#define IDLE_MS 2000
+#define COMMANDS 200
+/* A core spinning through IDLE_MS takes about IDLE_MS of CPU; a sleeping one next to none.
+ * The daemon's budget covers its start-up and the commands too (under ASan). */
+#define CLIENT_IDLE_MAX_MS 50.0
+#define DAEMON_LIFE_MAX_MS (IDLE_MS / 10.0)
+
+static int failures;
+
+static double cpu_ms(const struct rusage *u)
+{
+	return (u->ru_utime.tv_sec + u->ru_stime.tv_sec) * 1e3 +
+	       (u->ru_utime.tv_usec + u->ru_stime.tv_usec) / 1e3;
+}
+
+static void run(const char *image, const char *sock, const char *spin)
+{
+	struct ss_dev_stat st;
+	struct rusage before, after, daemon;
+	struct timespec idle = { IDLE_MS / 1000, (IDLE_MS % 1000) * 1000000L };
+	struct ss_dev *dev;
+	char uri[320];
+	uint64_t oid;
+	int status;
+	pid_t pid;
+
+	if (spin != NULL) {
+		setenv("SMARTSSD_SPIN_US", spin, 1);
+	} else {
+		unsetenv("SMARTSSD_SPIN_US");
+	}
+	pid = drive_fixture_devd_start(SS_DEVD_PATH, image, sock, -1, spin);
+	snprintf(uri, sizeof(uri), "unix:%s", sock);
+	if (ss_dev_open(uri, NULL, &dev) != 0) {
+		DIE("open %s", uri);
+	}
+	if (ss_dev_create(dev, spin ? "/idle-spin" : "/idle", SS_DEV_FILE, 0, &oid) != 0) {
+		DIE("create");
+	}
+	for (int i = 0; i < COMMANDS; i++) {
+		if (ss_dev_stat(dev, oid, &st) != 0) {
+			DIE("stat");
+		}
+	}
+	getrusage(RUSAGE_SELF, &before);
+	while (nanosleep(&idle, &idle) != 0) {
+	}
+	getrusage(RUSAGE_SELF, &after);
+	/* the connection stays open through the idle interval: the daemon's reader waits on it */
+	if (ss_dev_stat(dev, oid, &st) != 0) {
+		DIE("stat after the idle interval");
+	}
+	ss_dev_close(dev);
+	kill(pid, SIGTERM);
+	if (wait4(pid, &status, 0, &daemon) != pid) {
+		perror("wait4");
+		exit(2);
+	}
+	double client = cpu_ms(&after) - cpu_ms(&before), life = cpu_ms(&daemon);
+
+	printf("spin %s us: idle client %.1f ms CPU in %d ms (at most %.0f); daemon %.1f ms CPU "
+	       "over its life with %d ms idle (at most %.0f)\n", spin ? spin : "default", client,
+	       IDLE_MS, CLIENT_IDLE_MAX_MS, life, IDLE_MS, DAEMON_LIFE_MAX_MS);
+	if (client > CLIENT_IDLE_MAX_MS || life > DAEMON_LIFE_MAX_MS) {
+		fprintf(stderr, "FAIL: an idle side kept a CPU busy (spin %s)\n",
+			spin ? spin : "default");
+		failures++;
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "FAIL: the daemon exited with status %d\n", status);
+		failures++;
+	}
+}
+
+int main(void)
+{
+	struct drive_fixture f;
+	char sock[320];
+
+	drive_fixture_open(&f, "kang-smartssd", 8, NULL);
+	ss_dev_close(f.dev);
+	snprintf(sock, sizeof(sock), "%s/dev0.sock", f.dir);
+	run(f.image, sock, NULL);
+	run(f.image, sock, "100000");   /* the largest spin either side accepts */
+	unlink(sock);
+	unlink(f.image);
+	rmdir(f.dir);
+	return failures ? 1 : 0;
+}
