@@ -167,6 +167,11 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
         return writeBack == null ? null : writeBack.manager();
     }
 
+    /** The drive's solid-state cache. */
+    public SolidStateCache cache() {
+        return io.cache();
+    }
+
     /** The backing file system (this instance's own). */
     public FileSystem backing() {
         return backing;
@@ -452,9 +457,10 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
     }
 
     /**
-     * The backing store's block locations; a slice whose first cache block is in the drive
-     * also names the drive's host ({@code smartssd.device.DRIVE.host}), first. Cost: one
-     * drive READ of one block per slice.
+     * The backing store's block locations, cut into slices of the file's block size (a
+     * store such as file:// gives one location for the whole file); a slice whose first
+     * cache block is in the drive also names the drive's host
+     * ({@code smartssd.device.DRIVE.host}), first. Cost: one drive READ of one block per slice.
      */
     @Override
     public BlockLocation[] getFileBlockLocations(FileStatus file, long start, long len)
@@ -463,14 +469,17 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
         if (file == null) {
             return null;
         }
+        if (start < 0 || len < 0) {
+            throw new IllegalArgumentException("invalid start or length: " + start + ", " + len);
+        }
         Path b = toBacking(file.getPath());
+        String driveName = driveHost + ":" + 9866;
         if (writeBack != null && writeBack.manager().pending(key(b)).isPresent()) {
             if (file.getLen() <= start) {
                 return new BlockLocation[0];
             }
-            return new BlockLocation[] {new BlockLocation(
-                    new String[] {driveHost + ":" + 9866}, new String[] {driveHost}, 0,
-                    file.getLen())};
+            return new BlockLocation[] {new BlockLocation(new String[] {driveName},
+                    new String[] {driveHost}, 0, file.getLen())};
         }
         FileStatus st = backing.getFileStatus(b);
         BlockLocation[] locations = backing.getFileBlockLocations(st, start, len);
@@ -479,18 +488,27 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
         }
         FileVersion version = FileVersion.of(st);
         byte[] digest = version.digest();
-        BlockLocation[] out = new BlockLocation[locations.length];
-        for (int i = 0; i < locations.length; i++) {
-            BlockLocation l = locations[i];
-            long index = l.getOffset() / io.payload();
-            if (l.getLength() > 0 && io.holds(version, digest, index)) {
-                out[i] = new BlockLocation(prepend(driveHost + ":" + 9866, l.getNames()),
-                        prepend(driveHost, l.getHosts()), l.getOffset(), l.getLength());
-            } else {
-                out[i] = l;
+        long slice = st.getBlockSize() > 0 ? st.getBlockSize() : getDefaultBlockSize(file.getPath());
+        long end = start + len;
+        List<BlockLocation> out = new ArrayList<>();
+        for (BlockLocation l : locations) {
+            long lEnd = l.getOffset() + l.getLength();
+            for (long off = l.getOffset(); off < lEnd || l.getLength() == 0; off += slice) {
+                long n = Math.min(slice, lEnd - off);
+                if (l.getLength() != 0 && (off + n <= start || off >= end)) {
+                    continue;
+                }
+                boolean cached = n > 0 && io.holds(version, digest, off / io.payload());
+                out.add(new BlockLocation(
+                        cached ? prepend(driveName, l.getNames()) : l.getNames(),
+                        cached ? prepend(driveHost, l.getHosts()) : l.getHosts(),
+                        l.getTopologyPaths(), off, n, l.isCorrupt()));
+                if (l.getLength() == 0) {
+                    break;
+                }
             }
         }
-        return out;
+        return out.toArray(new BlockLocation[0]);
     }
 
     private static String[] prepend(String first, String[] rest) {

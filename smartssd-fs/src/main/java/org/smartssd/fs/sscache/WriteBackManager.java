@@ -391,6 +391,28 @@ public final class WriteBackManager implements AutoCloseable {
         }
     }
 
+    /**
+     * Waits until at most {@code blocks} dirty blocks are in the table, at most
+     * {@code timeoutMs}. \return the dirty blocks when it returns.
+     */
+    public int awaitDirtyAtMost(long blocks, long timeoutMs) throws IOException {
+        long deadline = System.currentTimeMillis() + timeoutMs;
+        synchronized (this) {
+            for (;;) {
+                long wait = deadline - System.currentTimeMillis();
+                if (dirty.size() <= blocks || wait <= 0) {
+                    return dirty.size();
+                }
+                try {
+                    wait(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("waiting for the cleaner");
+                }
+            }
+        }
+    }
+
     /** Writes back the closed files under a path, synchronously (before a rename). */
     void writeBackNow(List<PendingFile> files) throws IOException {
         for (PendingFile pf : files) {
