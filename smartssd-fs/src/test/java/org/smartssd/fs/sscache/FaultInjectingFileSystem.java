@@ -8,7 +8,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FilterFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
@@ -19,7 +18,8 @@ import org.apache.hadoop.util.Progressable;
  * {@link #FAILING} is set: a backing store that goes down in the middle of a write-back.
  * Register with {@code fs.faulty.impl}.
  */
-public class FaultInjectingFileSystem extends FilterFileSystem {
+public class FaultInjectingFileSystem extends RawLocalFileSystem {
+    private static final URI NAME = URI.create("faulty:///");
     /** While set, every output stream throws once it has taken {@link #FAIL_AFTER} bytes. */
     static final AtomicInteger FAILING = new AtomicInteger();
     static final long FAIL_AFTER = 64 * 1024;
@@ -27,7 +27,11 @@ public class FaultInjectingFileSystem extends FilterFileSystem {
     static final AtomicLong REFUSED = new AtomicLong();
 
     public FaultInjectingFileSystem() {
-        super(new RawLocalFileSystem());
+    }
+
+    @Override
+    public URI getUri() {
+        return NAME;
     }
 
     @Override
@@ -44,8 +48,19 @@ public class FaultInjectingFileSystem extends FilterFileSystem {
     public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite,
                                      int bufferSize, short replication, long blockSize,
                                      Progressable progress) throws IOException {
-        FSDataOutputStream real = super.create(f, permission, overwrite, bufferSize,
-                replication, blockSize, progress);
+        return failing(f, super.create(f, permission, overwrite, bufferSize, replication,
+                blockSize, progress));
+    }
+
+    @Override
+    public FSDataOutputStream create(Path f, boolean overwrite, int bufferSize,
+                                     short replication, long blockSize, Progressable progress)
+            throws IOException {
+        return failing(f, super.create(f, overwrite, bufferSize, replication, blockSize,
+                progress));
+    }
+
+    private FSDataOutputStream failing(Path f, FSDataOutputStream real) throws IOException {
         return new FSDataOutputStream(new OutputStream() {
             private long taken;
 
