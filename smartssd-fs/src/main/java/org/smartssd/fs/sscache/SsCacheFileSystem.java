@@ -311,7 +311,26 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
                 dropped = true;
             }
         }
+        if (makeQualified(f).isRoot()) {
+            return deleteRootChildren(f, b, recursive) || dropped;
+        }
         return backing.delete(b, recursive) || dropped;
+    }
+
+    /** The backing root itself stays: deleting "/" deletes what is in it. */
+    private boolean deleteRootChildren(Path f, Path b, boolean recursive) throws IOException {
+        FileStatus[] children = backing.listStatus(b);
+        if (children.length == 0) {
+            return false;
+        }
+        if (!recursive) {
+            throw new org.apache.hadoop.fs.PathIsNotEmptyDirectoryException(f.toString());
+        }
+        boolean any = false;
+        for (FileStatus c : children) {
+            any |= backing.delete(c.getPath(), true);
+        }
+        return any;
     }
 
     @Override

@@ -2,15 +2,20 @@ package org.smartssd.fs.sscache;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.function.IntFunction;
 
 import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSExceptionMessages;
 import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
+import org.apache.hadoop.fs.VectoredReadUtils;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
 
 /**
@@ -198,6 +203,21 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
         }
         backingIn.readFully(position, dst, off, len);
         stats.incrementCounter(CacheStatistics.BYTES_FROM_BACKING, len);
+    }
+
+    /** Ranges past the end fail here, before any is read (the length is known). */
+    @Override
+    public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate)
+            throws IOException {
+        checkOpen();
+        for (FileRange r : ranges) {
+            VectoredReadUtils.validateRangeRequest(r);
+            if (r.getOffset() + r.getLength() > version.length()) {
+                throw new EOFException("range " + r + " ends past the end of "
+                        + version.pathKey() + " (" + version.length() + " bytes)");
+            }
+        }
+        VectoredReadUtils.readVectored(this, ranges, allocate);
     }
 
     @Override
