@@ -109,7 +109,7 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
             return 0;
         }
         if (pos >= version.length()) {
-            return -1;
+            return cacheOnly ? -1 : readPastVersion(b, off, len);
         }
         if (windowStart < 0 || pos < windowStart || pos >= windowStart + windowLength) {
             load(pos);
@@ -119,6 +119,26 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
         pos += n;
         if (fsStats != null) {
             fsStats.incrementBytesRead(n);
+        }
+        return n;
+    }
+
+    /**
+     * Bytes past the length this stream's version had at open: a file still being written
+     * (HDFS reports the length of its completed blocks; hflush makes more visible). They
+     * come from the backing store, never cached: they belong to no known version.
+     */
+    private int readPastVersion(byte[] b, int off, int len) throws IOException {
+        if (backingIn == null) {
+            backingIn = backing.open(backingPath);
+        }
+        int n = backingIn.read(pos, b, off, len);
+        if (n > 0) {
+            pos += n;
+            stats.incrementCounter(CacheStatistics.BYTES_FROM_BACKING, n);
+            if (fsStats != null) {
+                fsStats.incrementBytesRead(n);
+            }
         }
         return n;
     }

@@ -486,8 +486,9 @@ public final class WriteBackManager implements AutoCloseable {
         if (failure != null) {
             pf.retryAt = System.currentTimeMillis() + retryMs;
             stats.incrementCounter(CacheStatistics.WRITE_BACK_FAILURES);
-            LOG.warn("sscache://{}: write-back of {} failed; it stays dirty in the cache and is "
-                    + "retried in {} ms", drive, pf.pathKey(), retryMs, failure);
+            LOG.warn("sscache://{}: write-back of {} failed ({}); it stays dirty in the cache "
+                    + "and is retried in {} ms", drive, pf.pathKey(), failure.toString(), retryMs);
+            LOG.debug("write-back failure", failure);
         }
         generation++;
         notifyAll();

@@ -39,6 +39,8 @@ public class SsCacheHdfsContract extends AbstractFSContract {
                 File base = new File(System.getProperty("test.build.data", "target/test-data"),
                         "minidfs-sscache-" + ProcessHandle.current().pid());
                 c.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, base.getAbsolutePath());
+                // the suites write with 1 KiB blocks, as Hadoop's own HDFS contract allows
+                c.setLong("dfs.namenode.fs-limits.min-block-size", 0);
                 cluster = new MiniDFSCluster.Builder(c).numDataNodes(1).build();
                 cluster.waitClusterUp();
                 MiniDFSCluster started = cluster;
