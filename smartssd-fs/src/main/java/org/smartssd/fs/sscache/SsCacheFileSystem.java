@@ -104,7 +104,8 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
         backingRootPath = rp.endsWith("/") ? rp.substring(0, rp.length() - 1) : rp;
         mode = SsCacheConstants.Mode.parse(prefix + SsCacheConstants.MODE_SUFFIX,
                 conf.getTrimmed(prefix + SsCacheConstants.MODE_SUFFIX));
-        DriveResolver.Resolved resolved = DriveResolver.resolve(drive, conf);
+        DriveResolver.Resolved resolved = DriveResolver.resolve(drive, conf,
+                SmartSsdDevice.CACHE_SHARE_DEFAULT);
         driveHost = resolved.host();
         ioStatistics = CacheStatistics.newStore();
         backing = FileSystem.newInstance(backingRoot, conf);

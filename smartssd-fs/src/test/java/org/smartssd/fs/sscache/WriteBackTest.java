@@ -232,7 +232,8 @@ class WriteBackTest {
         Path img = dir.resolve("c.img");
         Path sock = dir.resolve("c.sock");
         Path backing = Files.createDirectories(dir.resolve("backing"));
-        SmartSsdDevice.formatEmulated(img, null, 256L << 20, 0);
+        SmartSsdDevice.formatEmulated(img, null, 256L << 20, 0,
+                SmartSsdDevice.CACHE_SHARE_DEFAULT);
         Random random = new Random(42);
         ExecutorService pool = Executors.newSingleThreadExecutor();
         Devd devd = Devd.start(img, sock, Duration.ofSeconds(60));
