@@ -17,6 +17,8 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.VectoredReadUtils;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads one version of a file through the cache: a window of up to
@@ -26,6 +28,7 @@ import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
  * ({@code cacheOnly}) is served from its dirty blocks alone.
  */
 final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, StreamCapabilities {
+    private static final Logger LOG = LoggerFactory.getLogger(SsCacheInputStream.class);
     private final BlockCacheIo io;
     private final FileVersion version;
     private final byte[] digest;
@@ -152,11 +155,18 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
             window = new byte[io.maxBlocksPerCall() * payload];
         }
         int length = (int) Math.min((long) count * payload, version.length() - first * payload);
-        boolean[] hit;
+        boolean[] hit = new boolean[count];
         if (first + count <= CacheBlock.Addresses.MAX_BLOCKS_PER_FILE) {
-            hit = io.read(version, digest, first, count, window);
-        } else {
-            hit = new boolean[count];
+            try {
+                hit = io.read(version, digest, first, count, window);
+            } catch (IOException e) {
+                if (cacheOnly) {
+                    throw e;
+                }
+                // the drive failed: the backing store has every byte
+                LOG.warn("{}: reading the drive's cache failed ({}); reading the backing store",
+                        version.pathKey(), e.toString());
+            }
         }
         boolean filled = false;
         for (int k = 0; k < count; ) {
@@ -180,7 +190,12 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
             k = end;
         }
         if (filled && unchangedOnBacking()) {
-            fillMisses(first, count, hit, length);
+            try {
+                fillMisses(first, count, hit, length);
+            } catch (IOException e) {
+                LOG.warn("{}: caching blocks failed ({}); the read goes on", version.pathKey(),
+                        e.toString());
+            }
         }
         windowStart = first * payload;
         windowLength = length;

@@ -34,6 +34,7 @@ final class WriteThroughOutputStream extends OutputStream implements Syncable, S
     private long batchFirstBlock;
     private long written;
     private boolean closed;
+    private boolean cacheFailed;
 
     WriteThroughOutputStream(FSDataOutputStream backingOut, FileSystem backing, Path backingPath,
                              BlockCacheIo io, long mtime) {
@@ -71,11 +72,18 @@ final class WriteThroughOutputStream extends OutputStream implements Syncable, S
         }
     }
 
-    private void cacheBatch(long fileLength) throws IOException {
+    /** The cache is best effort here: the backing store has every byte either way. */
+    private void cacheBatch(long fileLength) {
         int blocks = (batchLength + io.payload() - 1) / io.payload();
-        if (blocks > 0) {
-            io.write(pathKey, digest, batchFirstBlock, blocks, batch, batchLength, fileLength,
-                    false);
+        if (blocks > 0 && !cacheFailed) {
+            try {
+                io.write(pathKey, digest, batchFirstBlock, blocks, batch, batchLength,
+                        fileLength, false);
+            } catch (IOException | RuntimeException e) {
+                cacheFailed = true;
+                LOG.warn("{}: the drive's cache failed ({}); the rest of this file is written "
+                        + "to the backing store only", backingPath, e.toString());
+            }
         }
         batchFirstBlock += blocks;
         batchLength = 0;
