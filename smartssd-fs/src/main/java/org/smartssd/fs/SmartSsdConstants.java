@@ -37,6 +37,11 @@ public final class SmartSsdConstants {
     /** Time mode of an embedded drive: virtual (default) or realtime. */
     public static final String EMBEDDED_TIME = "smartssd.device.embedded.time";
 
+    /** Percent of an embedded drive's flash for its solid-state cache; default 0 for a
+     *  drive first used by smartssd://, the formatter's default (25 %) for one first used by
+     *  sscache://. */
+    public static final String EMBEDDED_CACHE_SHARE = "smartssd.device.embedded.cache.share";
+
     /** Folder in which embedded drives get their temp folder; default java.io.tmpdir. */
     public static final String EMBEDDED_DIR = "smartssd.device.embedded.dir";
 

@@ -33,6 +33,17 @@ public final class DriveResolver {
     }
 
     public static Resolved resolve(String name, Configuration conf) throws IOException {
+        return resolve(name, conf, 0);
+    }
+
+    /**
+     * As {@link #resolve(String, Configuration)}; an embedded drive formatted here gives
+     * {@code defaultCacheShare} % of its flash to the solid-state cache unless
+     * {@code smartssd.device.embedded.cache.share} says otherwise
+     * ({@link SmartSsdDevice#CACHE_SHARE_DEFAULT}: the share {@code smartssd format} gives).
+     */
+    public static Resolved resolve(String name, Configuration conf, int defaultCacheShare)
+            throws IOException {
         String prefix = SmartSsdConstants.DEVICE_PREFIX + name;
         String host = conf.getTrimmed(prefix + SmartSsdConstants.DEVICE_HOST_SUFFIX);
         if (host == null || host.isEmpty()) {
@@ -65,12 +76,14 @@ public final class DriveResolver {
             throw new IllegalArgumentException(SmartSsdConstants.EMBEDDED_TIME
                     + " must be virtual or realtime, got '" + time + "'");
         }
-        Path image = embeddedImage(name, conf);
+        Path image = embeddedImage(name, conf,
+                conf.getInt(SmartSsdConstants.EMBEDDED_CACHE_SHARE, defaultCacheShare));
         String u = "emu:" + image + (time.equals("realtime") ? "?time=realtime" : "");
         return new Resolved(name, u, host, true);
     }
 
-    private static Path embeddedImage(String name, Configuration conf) throws IOException {
+    private static Path embeddedImage(String name, Configuration conf, int cacheShare)
+            throws IOException {
         synchronized (EMBEDDED) {
             Path image = EMBEDDED.get(name);
             if (image != null) {
@@ -89,7 +102,7 @@ public final class DriveResolver {
                     SmartSsdConstants.EMBEDDED_CAPACITY_DEFAULT);
             String profile = conf.getTrimmed(SmartSsdConstants.EMBEDDED_PROFILE);
             SmartSsdDevice.formatEmulated(image, profile == null || profile.isEmpty() ? null
-                    : profile, capacity, 0);
+                    : profile, capacity, 0, cacheShare);
             EMBEDDED.put(name, image);
             return image;
         }

@@ -1,0 +1,195 @@
+package org.smartssd.benchmarks.sscache;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+import java.util.stream.Stream;
+import java.util.zip.CRC32;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.statistics.IOStatistics;
+import org.smartssd.device.ModelCounters;
+import org.smartssd.device.SmartSsdDevice;
+import org.smartssd.fs.impl.DriveRegistry;
+import org.smartssd.fs.impl.DriveResolver;
+import org.smartssd.fs.sscache.CacheStatistics;
+import org.smartssd.fs.sscache.SsCacheFileSystem;
+
+/**
+ * A data set on a slow backing store, scanned repeatedly through Hadoop's FileSystem API:
+ * once directly on the backing store (the reference), then through {@code sscache://} cold
+ * (empty cache) and warm. The backing store is {@link ThrottledFileSystem} at a stated rate;
+ * the drive an embedded emulated kang-smartssd in realtime (commands complete at their
+ * modelled time). Figures: host wall-clock, and modelled time = the drive's modelled time
+ * (its clock's advance over the scan) + backing bytes / rate. Not a test: run by
+ * {@code benchmarks/run-sscache-scan.sh}.
+ *
+ * <p>Arguments: {@code [--files N] [--file-mib M] [--rate-mbs R] [--warm K] [--csv FILE]}.
+ */
+public final class SsCacheScanBenchmark {
+    private static final int CALL = 1 << 20;
+
+    private SsCacheScanBenchmark() {
+    }
+
+    private record Scan(String phase, double wallS, double modelS, long bytes, long fromBacking,
+                        long fromCache, double hitRatio, long checksum) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int files = 8;
+        int fileMib = 8;
+        double rateMBs = 50;
+        int warm = 3;
+        Path csv = Path.of("benchmarks/results/sscache-scan/sscache-scan.csv");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--files" -> files = Integer.parseInt(args[++i]);
+                case "--file-mib" -> fileMib = Integer.parseInt(args[++i]);
+                case "--rate-mbs" -> rateMBs = Double.parseDouble(args[++i]);
+                case "--warm" -> warm = Integer.parseInt(args[++i]);
+                case "--csv" -> csv = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + "; use --files N --file-mib M --rate-mbs R --warm K --csv FILE");
+            }
+        }
+        Path dir = Files.createTempDirectory("sscache-scan-");
+        try {
+            Path data = Files.createDirectories(dir.resolve("data"));
+            Random random = new Random(42);
+            byte[] chunk = new byte[CALL];
+            for (int f = 0; f < files; f++) {
+                try (var out = Files.newOutputStream(data.resolve("part-" + f))) {
+                    for (int m = 0; m < fileMib; m++) {
+                        random.nextBytes(chunk);
+                        out.write(chunk);
+                    }
+                }
+            }
+            long dataBytes = (long) files * fileMib << 20;
+            Configuration conf = new Configuration();
+            conf.set("fs.throttled.impl", ThrottledFileSystem.class.getName());
+            conf.setBoolean("fs.throttled.impl.disable.cache", true);
+            conf.setDouble(ThrottledFileSystem.RATE, rateMBs * 1e6);
+            conf.setBoolean("smartssd.device.embedded.allowed", true);
+            conf.set("smartssd.device.embedded.time", "realtime");
+            conf.set("smartssd.device.embedded.capacity",
+                    Math.max(256L << 20, 8 * dataBytes) + "");
+            conf.set("smartssd.cache.bench.backing", "throttled://" + dir.toUri().getPath());
+
+            System.out.printf(Locale.ROOT, "scan of %d files x %d MiB = %.1f MB; backing store "
+                    + "throttled to %.0f MB/s; drive kang-smartssd (realtime); 1 MB = 1e6 B%n",
+                    files, fileMib, dataBytes / 1e6, rateMBs);
+            List<Scan> scans = new ArrayList<>();
+            try (FileSystem backing = FileSystem.newInstance(
+                    URI.create("throttled://" + dir.toUri().getPath()), conf)) {
+                ThrottledFileSystem t = (ThrottledFileSystem) backing;
+                t.resetBucket();
+                long t0 = System.nanoTime();
+                long sum = scan(backing, new org.apache.hadoop.fs.Path(dir.toUri().getPath()
+                        + "/data"));
+                double wall = (System.nanoTime() - t0) / 1e9;
+                scans.add(new Scan("backing only", wall, t.bytesRead() / t.rate(), dataBytes,
+                        t.bytesRead(), 0, Double.NaN, sum));
+            }
+            try (SsCacheFileSystem fs = (SsCacheFileSystem) FileSystem.newInstance(
+                    URI.create("sscache://bench/"), conf)) {
+                ThrottledFileSystem t = (ThrottledFileSystem) fs.backing();
+                String driveUri = DriveResolver.resolve("bench", conf).uri();
+                try (DriveRegistry.Lease lease = DriveRegistry.acquire(driveUri,
+                        SmartSsdDevice::open)) {
+                    for (int k = 0; k <= warm; k++) {
+                        t.resetBucket();
+                        IOStatistics before = fs.getIOStatistics();
+                        long modelBefore = nowNs(lease.device());
+                        long t0 = System.nanoTime();
+                        long sum = scan(fs, new org.apache.hadoop.fs.Path("/data"));
+                        double wall = (System.nanoTime() - t0) / 1e9;
+                        double driveS = (nowNs(lease.device()) - modelBefore) / 1e9;
+                        IOStatistics after = fs.getIOStatistics();
+                        long hits = delta(before, after, CacheStatistics.BLOCK_HITS);
+                        long misses = delta(before, after, CacheStatistics.BLOCK_MISSES);
+                        scans.add(new Scan(k == 0 ? "sscache cold" : "sscache warm " + k, wall,
+                                driveS + t.bytesRead() / t.rate(), dataBytes, t.bytesRead(),
+                                delta(before, after, CacheStatistics.BYTES_FROM_CACHE),
+                                hits + misses == 0 ? Double.NaN : (double) hits / (hits + misses),
+                                sum));
+                    }
+                }
+            }
+            report(scans, csv, rateMBs);
+        } finally {
+            try (Stream<Path> s = Files.walk(dir)) {
+                s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static long nowNs(SmartSsdDevice device) throws IOException {
+        return device.modelCounters().map(ModelCounters::nowNs).orElseThrow(
+                () -> new IllegalStateException("the drive has no model clock"));
+    }
+
+    private static long delta(IOStatistics a, IOStatistics b, String name) {
+        return b.counters().getOrDefault(name, 0L) - a.counters().getOrDefault(name, 0L);
+    }
+
+    /** Reads every file under {@code root} in 1 MiB calls; returns a CRC of everything. */
+    private static long scan(FileSystem fs, org.apache.hadoop.fs.Path root) throws IOException {
+        CRC32 crc = new CRC32();
+        byte[] buf = new byte[CALL];
+        FileStatus[] list = fs.listStatus(root);
+        java.util.Arrays.sort(list, Comparator.comparing(FileStatus::getPath));
+        for (FileStatus st : list) {
+            try (FSDataInputStream in = fs.open(st.getPath())) {
+                for (int n; (n = in.read(buf)) > 0; ) {
+                    crc.update(buf, 0, n);
+                }
+            }
+        }
+        return crc.getValue();
+    }
+
+    private static void report(List<Scan> scans, Path csv, double rateMBs) throws IOException {
+        Scan reference = scans.get(0);
+        System.out.printf(Locale.ROOT, "%-14s %9s %9s %9s %9s %10s %10s %6s%n", "phase", "wall s",
+                "model s", "wall MB/s", "x ref", "backing MB", "cache MB", "hits");
+        Files.createDirectories(csv.toAbsolutePath().getParent());
+        try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(csv,
+                StandardCharsets.UTF_8))) {
+            out.println("phase,wall_s,model_s,bytes,bytes_from_backing,bytes_from_cache,"
+                    + "hit_ratio,speedup_wall_vs_backing,speedup_model_vs_backing,"
+                    + "backing_rate_MBps,crc32");
+            for (Scan s : scans) {
+                if (s.checksum() != reference.checksum()) {
+                    throw new IllegalStateException(s.phase() + " read other bytes than the "
+                            + "backing store holds: CRC " + s.checksum() + " vs "
+                            + reference.checksum());
+                }
+                System.out.printf(Locale.ROOT, "%-14s %9.2f %9.2f %9.1f %9.2f %10.1f %10.1f %6s%n",
+                        s.phase(), s.wallS(), s.modelS(), s.bytes() / 1e6 / s.wallS(),
+                        reference.wallS() / s.wallS(), s.fromBacking() / 1e6,
+                        s.fromCache() / 1e6, Double.isNaN(s.hitRatio()) ? "-"
+                                : String.format(Locale.ROOT, "%.2f", s.hitRatio()));
+                out.printf(Locale.ROOT, "%s,%.4f,%.4f,%d,%d,%d,%s,%.3f,%.3f,%.1f,%d%n",
+                        s.phase(), s.wallS(), s.modelS(), s.bytes(), s.fromBacking(),
+                        s.fromCache(), Double.isNaN(s.hitRatio()) ? ""
+                                : String.format(Locale.ROOT, "%.4f", s.hitRatio()),
+                        reference.wallS() / s.wallS(), reference.modelS() / s.modelS(), rateMBs,
+                        s.checksum());
+            }
+        }
+        System.out.println("CSV: " + csv);
+    }
+}
