@@ -11,6 +11,7 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.smartssd.device.EnergyAccountant;
 import org.smartssd.device.EnergyReport;
+import org.smartssd.device.ModelCounters;
 import org.smartssd.spark.TableLayout.Column;
 
 /**
@@ -36,6 +37,9 @@ final class RecordReader implements PartitionReader<InternalRow> {
     private long bytesRead;
     private long returned;
     private EnergyReport report;
+    private org.smartssd.device.SmartSsdDevice device;
+    private ModelCounters startCounters;
+    private long deviceTimeNs;
     private GenericInternalRow row;
 
     RecordReader(ScanPlan plan, SmartSsdPartition part) {
@@ -51,6 +55,8 @@ final class RecordReader implements PartitionReader<InternalRow> {
     private void open() throws IOException {
         DriveTarget t = DriveTarget.of(plan);
         in = t.fs().open(t.path());
+        device = t.device();
+        startCounters = device.modelCounters().orElse(null);
         energy = begin(t.accountant());
         next = part.firstRecord(rs);
         end = part.endRecord(rs, plan.fileLength());
@@ -100,7 +106,14 @@ final class RecordReader implements PartitionReader<InternalRow> {
     }
 
     /** Ends the energy measurement: Spark reads the metrics once the rows run out. */
-    private boolean finish() {
+    private boolean finish() throws IOException {
+        if (startCounters != null) {
+            // reads do not move the drive's clock in virtual time; the link is busy meanwhile
+            ModelCounters end = device.modelCounters().orElse(startCounters);
+            deviceTimeNs = Math.max(end.nowNs() - startCounters.nowNs(),
+                    end.linkBusyNs() - startCounters.linkBusyNs());
+            startCounters = null;
+        }
         if (energy != null) {
             try {
                 report = energy.end();
@@ -124,7 +137,7 @@ final class RecordReader implements PartitionReader<InternalRow> {
         return new CustomTaskMetric[] {
             DriveMetrics.value(DriveMetrics.SCANNED, 0),
             DriveMetrics.value(DriveMetrics.LINK, bytesRead),
-            DriveMetrics.value(DriveMetrics.TIME, r == null ? 0 : r.deviceTimeNs()),
+            DriveMetrics.value(DriveMetrics.TIME, deviceTimeNs),
             DriveMetrics.value(DriveMetrics.ENERGY, r == null || Double.isNaN(r.deviceJoules())
                     ? 0 : Math.round(r.deviceJoules() * 1e9)),
         };

@@ -67,7 +67,8 @@ record ScanPlan(String path, String drive, long fileLength, TableLayout layout, 
                 g = g.value(aggregate.value());
             }
             params = WhereParams.groupAggregate(g, where);
-            budget += 1024 * GroupAggregate.ITEM_BYTES;
+            budget = smallKeyDomain(layout, aggregate.keys()) ? GroupAggregate.SRAM_STATE_BYTES
+                    : budget + 1024 * GroupAggregate.ITEM_BYTES;
             schema = aggregate.schema();
             columns = new int[0];
         } else if (topN != null) {
@@ -98,6 +99,27 @@ record ScanPlan(String path, String drive, long fileLength, TableLayout layout, 
         }
         return new ScanPlan(file.path(), file.drive(), file.length(), layout, conf, mode, params,
                 budget, columns, aggregate, topN, limit, filters, schema);
+    }
+
+    /** Key domains of at most this many groups get a group table in the drive's SRAM. */
+    static final int SRAM_KEY_DOMAIN = 4096;
+
+    /**
+     * Whether the group keys can take at most {@value #SRAM_KEY_DOMAIN} values together (a
+     * region, a type, a status...). Their group table then goes into the controller's SRAM
+     * (the budget of {@link GroupAggregate#SRAM_STATE_BYTES}, as many groups as it holds,
+     * about 300): a table in DRAM costs about 9 DRAM accesses, some 880 modelled ns, per
+     * record (measured with benchmarks/run-spark.sh), more than the link time of a 256-byte
+     * record. Groups beyond the table spill as partial aggregates, which the host merges
+     * exactly; wider keys keep the larger table in DRAM, which spills less.
+     */
+    static boolean smallKeyDomain(TableLayout layout, int[] keys) {
+        java.math.BigInteger domain = java.math.BigInteger.ONE;
+        for (int k : keys) {
+            Column c = layout.columns().get(k);
+            domain = domain.multiply(c.max().subtract(c.min()).add(java.math.BigInteger.ONE));
+        }
+        return domain.compareTo(java.math.BigInteger.valueOf(SRAM_KEY_DOMAIN)) <= 0;
     }
 
     /** Bytes of one projected row as the drive writes it (8 per integer, 2 + width per bytes). */

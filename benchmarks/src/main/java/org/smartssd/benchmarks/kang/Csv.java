@@ -8,17 +8,17 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /** A CSV file written row by row (no quoting: the suite writes no commas in values). */
-final class Csv implements AutoCloseable {
+public final class Csv implements AutoCloseable {
     private final PrintWriter out;
     private final int columns;
 
-    Csv(Path file, String... header) throws IOException {
+    public Csv(Path file, String... header) throws IOException {
         out = new PrintWriter(Files.newBufferedWriter(file, StandardCharsets.UTF_8));
         columns = header.length;
         out.println(String.join(",", header));
     }
 
-    void row(Object... values) {
+    public void row(Object... values) {
         if (values.length != columns) {
             throw new IllegalArgumentException(values.length + " values for " + columns
                     + " columns");

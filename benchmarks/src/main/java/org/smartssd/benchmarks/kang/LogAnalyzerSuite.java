@@ -16,6 +16,7 @@ import org.smartssd.device.HostPowerProfile;
 import org.smartssd.device.ModelCounters;
 import org.smartssd.loganalyzer.CompareTable;
 import org.smartssd.loganalyzer.LogAnalyzer;
+import org.smartssd.loganalyzer.Engine;
 import org.smartssd.loganalyzer.Mode;
 import org.smartssd.loganalyzer.Query;
 import org.smartssd.loganalyzer.RunResult;
@@ -143,7 +144,7 @@ public final class LogAnalyzerSuite {
                         + b.energyIspNj() - a.energyIspNj()) / 1e9;
                 for (Query q : Query.values()) {
                     Map<Mode, RunResult> runs = new EnumMap<>(Mode.class);
-                    for (Mode m : Mode.values()) {
+                    for (Mode m : Engine.MAPREDUCE.modes()) {
                         ProcStat s0 = ProcStat.read();
                         RunResult r = la.run(q, m, file);
                         ProcStat d = ProcStat.read().minus(s0);

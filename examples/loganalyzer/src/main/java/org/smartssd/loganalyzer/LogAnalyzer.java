@@ -20,6 +20,7 @@ import org.smartssd.loganalyzer.host.HostJob;
 import org.smartssd.loganalyzer.host.LocalHadoop;
 import org.smartssd.loganalyzer.model.ExecEnergy;
 import org.smartssd.loganalyzer.model.HostCostModel;
+import org.smartssd.loganalyzer.spark.SparkQueries;
 
 /**
  * The log analyzer against one drive: loads traces onto it through {@code smartssd://} and
@@ -31,12 +32,15 @@ public final class LogAnalyzer implements Closeable {
     public static final String DEVICE_NAME = "loganalyzer";
     /** Where traces go on the drive: smartssd://DRIVE/traces/NAME.eSIZE. */
     public static final String DRIVE_DIR = "/traces";
+    /** Spark's local[N] for the Spark versions: N task threads. */
+    public static final int SPARK_CORES = 2;
 
     private final Path work;
     private final Configuration conf;
     private final SmartSsdFileSystem fs;
     private final HostPowerProfile power;
     private int runs;
+    private SparkQueries spark;
 
     /** A trace on the drive: its path, entry size and size. */
     public record DriveFile(org.apache.hadoop.fs.Path path, int entrySize, long entries) {
@@ -149,53 +153,80 @@ public final class LogAnalyzer implements Closeable {
         return new DriveFile(fs.makeQualified(dst), entrySize, entries.length / entrySize);
     }
 
+    /** What a version computed, before the drive's counters are read. */
+    private record Work(Answer answer, long records, long mapOutputs, long hostCpuNs,
+                        SparkQueries.Result spark) {
+    }
+
     /** Runs one version of a query over a file on the drive. */
     public RunResult run(Query q, Mode mode, DriveFile file)
             throws IOException, InterruptedException {
         SmartSsdDevice dev = fs.device();
-        org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(work.resolve("out")
-                .resolve(q.cliName() + "-" + mode.cliName() + "-" + (runs++) + "-"
-                        + UUID.randomUUID()).toUri());
+        SparkQueries s = mode.engine() == Engine.SPARK ? spark() : null; // started untimed
         ModelCounters a = dev.modelCounters().orElse(null);
         long t0 = System.nanoTime();
-        Answer answer;
-        long records;
-        long mapOutputs;
-        long hostCpuNs;
-        if (mode.onHost()) {
-            HostJob.Result r = HostJob.run(conf, q, mode, file.path(), file.entrySize(), out);
-            answer = r.answer();
-            records = r.inputRecords();
-            mapOutputs = r.mapOutputRecords();
-            hostCpuNs = HostCostModel.hostCpuNs(q, r.bytesRead(), records, mapOutputs);
-        } else {
-            DeviceQueryJob.Result r = DeviceQueryJob.run(conf, q, file.path(), file.entrySize(),
-                    out);
-            answer = r.answer();
-            records = r.recordsScanned();
-            mapOutputs = r.mapOutputRecords();
-            // the host only merges the groups the drive returned
-            hostCpuNs = HostCostModel.hostCpuNs(q, 0, 0, mapOutputs);
-        }
+        Work w = s != null ? sparkRun(s, q, mode, file) : mapReduceRun(q, mode, file);
         long wall = System.nanoTime() - t0;
         ModelCounters b = dev.modelCounters().orElse(null);
         if (a == null || b == null) {
-            return new RunResult(q, mode, file.entrySize(), answer, wall, false, 0, 0, 0,
-                    hostCpuNs, 0, dev.bytesToDrive() + dev.bytesFromDrive(), records, mapOutputs,
-                    new ExecEnergy(Double.NaN, Double.NaN));
+            return new RunResult(q, mode, file.entrySize(), w.answer(), wall, false, 0, 0, 0,
+                    w.hostCpuNs(), 0, dev.bytesToDrive() + dev.bytesFromDrive(), w.records(),
+                    w.mapOutputs(), new ExecEnergy(Double.NaN, Double.NaN), w.spark());
         }
         long link = b.linkBusyNs() - a.linkBusyNs();
         long isp = b.ispBusyNs() - a.ispBusyNs();
-        long modelled = link + hostCpuNs + (mode.onHost() ? 0 : isp);
+        long modelled = link + w.hostCpuNs() + (mode.onHost() ? 0 : isp);
         double deviceJ = ((b.energyIspNj() - a.energyIspNj())
                 + (b.energyNandReadNj() - a.energyNandReadNj())
                 + (b.energyLinkNj() - a.energyLinkNj())) / 1e9;
         ExecEnergy e = mode.onHost() ? ExecEnergy.hostVersion(power, modelled, deviceJ)
                 : ExecEnergy.deviceVersion(power, modelled, deviceJ);
-        return new RunResult(q, mode, file.entrySize(), answer, wall, true, modelled, link, isp,
-                hostCpuNs, b.nowNs() - a.nowNs(),
+        return new RunResult(q, mode, file.entrySize(), w.answer(), wall, true, modelled, link,
+                isp, w.hostCpuNs(), b.nowNs() - a.nowNs(),
                 (b.linkBytesIn() + b.linkBytesOut()) - (a.linkBytesIn() + a.linkBytesOut()),
-                records, mapOutputs, e);
+                w.records(), w.mapOutputs(), e, w.spark());
+    }
+
+    private Work mapReduceRun(Query q, Mode mode, DriveFile file)
+            throws IOException, InterruptedException {
+        org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(work.resolve("out")
+                .resolve(q.cliName() + "-" + mode.cliName() + "-" + (runs++) + "-"
+                        + UUID.randomUUID()).toUri());
+        if (mode.onHost()) {
+            HostJob.Result r = HostJob.run(conf, q, mode, file.path(), file.entrySize(), out);
+            return new Work(r.answer(), r.inputRecords(), r.mapOutputRecords(),
+                    HostCostModel.hostCpuNs(q, r.bytesRead(), r.inputRecords(),
+                            r.mapOutputRecords()), null);
+        }
+        DeviceQueryJob.Result r = DeviceQueryJob.run(conf, q, file.path(), file.entrySize(),
+                out);
+        // the host only merges the groups the drive returned
+        return new Work(r.answer(), r.recordsScanned(), r.mapOutputRecords(),
+                HostCostModel.hostCpuNs(q, 0, 0, r.mapOutputRecords()), null);
+    }
+
+    /**
+     * Spark SQL over the file. The host model is the MapReduce versions': without pushdown
+     * Spark reads every byte, runs the query per record and shuffles its partial groups (as
+     * host-optimized's combined map outputs); with pushdown it merges the drive's groups.
+     */
+    private static Work sparkRun(SparkQueries s, Query q, Mode mode, DriveFile file) {
+        if (mode == Mode.SPARK_PUSHDOWN) {
+            SparkQueries.Result r = s.run(q, file.path().toString(), file.entrySize(), true);
+            return new Work(r.answer(), r.driveScanned() / file.entrySize(), r.scanRows(),
+                    HostCostModel.hostCpuNs(q, 0, 0, r.scanRows()), r);
+        }
+        SparkQueries.Result r = s.run(q, file.path().toString(), file.entrySize(), false);
+        return new Work(r.answer(), r.scanRows(), r.partialGroups(),
+                HostCostModel.hostCpuNs(q, r.linkBytes(), r.scanRows(), r.partialGroups()), r);
+    }
+
+    /** The Spark session over this analyzer's drive, started on first use. */
+    public synchronized SparkQueries spark() {
+        if (spark == null) {
+            spark = SparkQueries.start(conf, work, SPARK_CORES);
+        }
+        return spark;
     }
 
     /** Removes a file from the drive. */
@@ -205,6 +236,12 @@ public final class LogAnalyzer implements Closeable {
 
     @Override
     public void close() throws IOException {
+        synchronized (this) {
+            if (spark != null) {
+                spark.close();
+                spark = null;
+            }
+        }
         fs.close();
     }
 }

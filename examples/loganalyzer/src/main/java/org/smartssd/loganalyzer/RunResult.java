@@ -1,6 +1,7 @@
 package org.smartssd.loganalyzer;
 
 import org.smartssd.loganalyzer.model.ExecEnergy;
+import org.smartssd.loganalyzer.spark.SparkQueries;
 
 /**
  * One run of one version of a query over one file on the drive.
@@ -20,10 +21,12 @@ import org.smartssd.loganalyzer.model.ExecEnergy;
  * @param records       records the run examined
  * @param mapOutputs    map output records (host-normal: one per record)
  * @param energy        exec-phase energy
+ * @param spark         the Spark engine's scan figures (the connector's metrics); null for
+ *                      the MapReduce versions
  */
 public record RunResult(Query query, Mode mode, int entrySize, Answer answer, long wallNs,
                         boolean modelled,
                         long modelledNs, long linkNs, long ispNs, long hostCpuNs,
                         long driveClockNs, long linkBytes, long records, long mapOutputs,
-                        ExecEnergy energy) {
+                        ExecEnergy energy, SparkQueries.Result spark) {
 }

@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.smartssd.loganalyzer.CompareTable;
 import org.smartssd.loganalyzer.LogAnalyzer;
+import org.smartssd.loganalyzer.Engine;
 import org.smartssd.loganalyzer.Mode;
 import org.smartssd.loganalyzer.Query;
 import org.smartssd.loganalyzer.RunResult;
@@ -22,7 +23,7 @@ final class Comparison {
         boolean same = true;
         for (Query q : queries) {
             List<RunResult> runs = new ArrayList<>();
-            for (Mode m : Mode.values()) {
+            for (Mode m : Engine.MAPREDUCE.modes()) {
                 runs.add(la.run(q, m, f));
             }
             if (!runs.get(0).modelled()) {

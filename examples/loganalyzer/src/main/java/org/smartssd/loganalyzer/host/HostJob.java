@@ -23,6 +23,7 @@ import org.apache.hadoop.mapreduce.lib.input.FixedLengthInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.smartssd.loganalyzer.Answer;
+import org.smartssd.loganalyzer.Engine;
 import org.smartssd.loganalyzer.Mode;
 import org.smartssd.loganalyzer.Query;
 import org.smartssd.loganalyzer.Region;
@@ -54,8 +55,8 @@ public final class HostJob {
     public static Result run(Configuration conf, Query query, Mode mode, Path input,
                              int entrySize, Path outputDir)
             throws IOException, InterruptedException {
-        if (!mode.onHost()) {
-            throw new IllegalArgumentException(mode.cliName() + " is not a host version");
+        if (!mode.onHost() || mode.engine() != Engine.MAPREDUCE) {
+            throw new IllegalArgumentException(mode.cliName() + " is not a host MapReduce version");
         }
         TraceReader.checkEntrySize(entrySize);
         Job job = Job.getInstance(new Configuration(conf),

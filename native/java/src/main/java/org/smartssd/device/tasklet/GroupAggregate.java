@@ -31,6 +31,12 @@ import org.smartssd.device.TaskletSpec;
 public final class GroupAggregate {
     public static final int PARAMS_BYTES = 16;
     public static final int ITEM_BYTES = 48;
+    /**
+     * A memory budget of at most this many bytes puts the tasklet's state in the drive
+     * controller's SRAM, where a table access costs a core cycle instead of a DRAM access
+     * ({@code SS_ISP_SRAM_STATE_BYTES}, isp/include/ss_isp.h).
+     */
+    public static final int SRAM_STATE_BYTES = 24 * 1024;
 
     /** The aggregates ({@code SS_BT_AGG_*}). */
     public enum Op {
