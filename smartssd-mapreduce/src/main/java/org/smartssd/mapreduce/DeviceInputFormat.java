@@ -2,7 +2,11 @@ package org.smartssd.mapreduce;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
@@ -29,7 +33,9 @@ import org.smartssd.fs.SmartSsdFileSystem;
  * and is cut like one extent. Split bounds need not fall on record or page bounds: the drive
  * gives each record to the split holding its first byte. The reader runs the job's tasklet
  * over its split ({@link TaskletRunReader}). Cost: one LOOKUP and one EXTENTS command per
- * file (one more per 256 extents).
+ * file (one more per 256 extents). Inputs on several drives (one node may hold many, each
+ * {@code smartssd.device.NAME.uri}) give splits taken from each drive in turn, so their maps
+ * run on all drives at once.
  */
 public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletRun> {
     @Override
@@ -49,14 +55,38 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
     public List<InputSplit> getSplits(JobContext job) throws IOException {
         long minSize = Math.max(getFormatMinSplitSize(), getMinSplitSize(job));
         long maxSize = getMaxSplitSize(job);
-        List<InputSplit> splits = new ArrayList<>();
+        Map<String, List<FileSplit>> byDrive = new LinkedHashMap<>();
         List<FileStatus> files = listStatus(job);
         for (FileStatus f : files) {
             long splitSize = computeSplitSize(f.getBlockSize(), minSize, maxSize);
-            splits.addAll(fileSplits(job, f, splitSize));
+            byDrive.computeIfAbsent(f.getPath().toUri().getAuthority(), d -> new ArrayList<>())
+                    .addAll(fileSplits(job, f, splitSize));
         }
         job.getConfiguration().setLong(NUM_INPUT_FILES, files.size());
-        return splits;
+        return new ArrayList<>(interleave(byDrive.values()));
+    }
+
+    /**
+     * The splits of several drives taken in turn, one from each drive: a runner that starts
+     * the first N splits in order (the LocalJobRunner, a Spark stage in partition order) then
+     * keeps N drives busy at once rather than N tasks queued on one drive. The submitter's
+     * sort by size is stable, so equal splits keep this order.
+     */
+    static <T> List<T> interleave(Collection<List<T>> perDrive) {
+        List<T> out = new ArrayList<>();
+        List<Iterator<T>> its = new ArrayList<>();
+        perDrive.forEach(l -> its.add(l.iterator()));
+        boolean any = true;
+        while (any) {
+            any = false;
+            for (Iterator<T> it : its) {
+                if (it.hasNext()) {
+                    out.add(it.next());
+                    any = true;
+                }
+            }
+        }
+        return out;
     }
 
     private List<FileSplit> fileSplits(JobContext job, FileStatus f, long splitSize)

@@ -13,22 +13,22 @@ import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.fs.SmartSsdFileSystem;
 
 /**
- * A task's view of the table's file: the FileSystem (shared, one device per drive per JVM)
+ * A task's view of its partition's file: the FileSystem (shared, one device per drive per JVM)
  * and the object behind the path. Cost: one lookup command.
  */
 record DriveTarget(SmartSsdFileSystem fs, Path path, SmartSsdDevice device, ObjectStat stat) {
-    static DriveTarget of(ScanPlan plan) throws IOException {
+    static DriveTarget of(ScanPlan plan, SmartSsdPartition part) throws IOException {
         Configuration conf = plan.conf().hadoop();
-        Path p = new Path(plan.path());
+        Path p = new Path(part.path());
         FileSystem fs = p.getFileSystem(conf);
         if (!(fs instanceof SmartSsdFileSystem s)) {
-            throw new IOException(plan.path() + " is not on a Smart SSD");
+            throw new IOException(part.path() + " is not on a Smart SSD");
         }
         SmartSsdDevice dev = s.device();
         ObjectStat st = dev.lookup(s.storeContext().pathToKey(s.makeQualified(p)));
-        if (st.size() != plan.fileLength()) {
-            throw new IOException(plan.path() + " changed since the query was planned: "
-                    + st.size() + " bytes now, " + plan.fileLength() + " then");
+        if (st.size() != part.fileLength()) {
+            throw new IOException(part.path() + " changed since the query was planned: "
+                    + st.size() + " bytes now, " + part.fileLength() + " then");
         }
         return new DriveTarget(s, p, dev, st);
     }

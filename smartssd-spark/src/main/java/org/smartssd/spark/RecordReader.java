@@ -53,13 +53,13 @@ final class RecordReader implements PartitionReader<InternalRow> {
     }
 
     private void open() throws IOException {
-        DriveTarget t = DriveTarget.of(plan);
+        DriveTarget t = DriveTarget.of(plan, part);
         in = t.fs().open(t.path());
         device = t.device();
         startCounters = device.modelCounters().orElse(null);
         energy = begin(t.accountant());
         next = part.firstRecord(rs);
-        end = part.endRecord(rs, plan.fileLength());
+        end = part.endRecord(rs);
         batch = new byte[Math.max(rs, BATCH_BYTES / rs * rs)];
     }
 
@@ -88,7 +88,7 @@ final class RecordReader implements PartitionReader<InternalRow> {
             try {
                 in.readFully(next * rs, batch, 0, n * rs);
             } catch (EOFException e) {
-                throw new IOException(plan.path() + " ends before record " + (next + n), e);
+                throw new IOException(part.path() + " ends before record " + (next + n), e);
             }
             bytesRead += (long) n * rs;
             next += n;

@@ -20,7 +20,7 @@ import org.smartssd.spark.TableLayout.Column;
  * partition is read ({@link Mode}), the tasklet's params bytes (null for a plain read), the
  * columns returned and what was pushed (for EXPLAIN).
  */
-record ScanPlan(String path, String drive, long fileLength, TableLayout layout, DriveConf conf,
+record ScanPlan(String path, String drive, TableLayout layout, DriveConf conf,
                 Mode mode, byte[] params, int memoryBudget, int[] columns,
                 DriveAggregates.Plan aggregate, TopNSpec topN, int limit, String pushedFilters,
                 StructType readSchema) implements Serializable {
@@ -50,7 +50,7 @@ record ScanPlan(String path, String drive, long fileLength, TableLayout layout, 
 
     static final int BUDGET_BASE = 64 * 1024;
 
-    static ScanPlan of(DriveFile file, TableLayout layout, ReadOptions options, DriveConf conf,
+    static ScanPlan of(DriveFiles files, TableLayout layout, ReadOptions options, DriveConf conf,
                        org.smartssd.device.tasklet.Predicate where, List<Predicate> pushed,
                        DriveAggregates.Plan aggregate, TopNSpec topN, int limit,
                        int[] columns) {
@@ -97,7 +97,7 @@ record ScanPlan(String path, String drive, long fileLength, TableLayout layout, 
             params = null;
             schema = schemaOf(layout, columns);
         }
-        return new ScanPlan(file.path(), file.drive(), file.length(), layout, conf, mode, params,
+        return new ScanPlan(files.paths(), files.drives(), layout, conf, mode, params,
                 budget, columns, aggregate, topN, limit, filters, schema);
     }
 

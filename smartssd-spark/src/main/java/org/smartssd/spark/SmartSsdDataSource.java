@@ -1,7 +1,11 @@
 package org.smartssd.spark;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -45,7 +49,29 @@ public class SmartSsdDataSource implements TableProvider, DataSourceRegister,
     @Override
     public Table getTable(StructType schema, Transform[] partitioning,
                           Map<String, String> properties) {
-        return new SmartSsdTable(path(properties), properties, schema);
+        return new SmartSsdTable(paths(properties), properties, schema);
+    }
+
+    /**
+     * The files a read names: {@code load(path)} gives option {@code path}; {@code load(p1,
+     * p2, ...)} gives {@code paths}, a JSON array (as Spark's file sources take them), for a
+     * table over files on several drives, read at once.
+     */
+    static List<String> paths(Map<String, String> options) {
+        String json = new CaseInsensitiveStringMap(options).get("paths");
+        if (json == null || json.isBlank()) {
+            return List.of(path(options));
+        }
+        try {
+            List<String> paths = List.of(new ObjectMapper().readValue(json, String[].class));
+            if (paths.isEmpty() || paths.stream().anyMatch(String::isBlank)) {
+                throw new IllegalArgumentException("option 'paths' names an empty path: " + json);
+            }
+            return paths;
+        } catch (JsonProcessingException e) {
+            throw new IllegalArgumentException("option 'paths' is not a JSON array of paths: "
+                    + json, e);
+        }
     }
 
     static String path(Map<String, String> options) {

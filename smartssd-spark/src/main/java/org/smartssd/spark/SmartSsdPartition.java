@@ -3,11 +3,11 @@ package org.smartssd.spark;
 import org.apache.spark.sql.connector.read.InputPartition;
 
 /**
- * A byte range of the file: the records whose first byte lies in it (the drive's split
- * rule), on the drive's host.
+ * A byte range of one of the table's files: the records whose first byte lies in it (the
+ * drive's split rule), on the host of the file's drive, where Spark prefers to run it.
  */
-public record SmartSsdPartition(int index, long start, long length, String[] hosts)
-        implements InputPartition {
+public record SmartSsdPartition(int index, String path, long fileLength, long start,
+                                long length, String[] hosts) implements InputPartition {
     @Override
     public String[] preferredLocations() {
         return hosts.clone();
@@ -19,7 +19,7 @@ public record SmartSsdPartition(int index, long start, long length, String[] hos
     }
 
     /** Index past the last record of the range. */
-    long endRecord(int recordSize, long fileLength) {
+    long endRecord(int recordSize) {
         long end = (start + length + recordSize - 1) / recordSize;
         return Math.min(end, fileLength / recordSize);
     }

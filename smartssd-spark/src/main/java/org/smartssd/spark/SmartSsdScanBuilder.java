@@ -31,7 +31,7 @@ import org.smartssd.spark.DriveFilters.Cond;
 public class SmartSsdScanBuilder implements ScanBuilder, SupportsPushDownRequiredColumns,
         SupportsPushDownV2Filters, SupportsPushDownAggregates, SupportsPushDownLimit,
         SupportsPushDownTopN {
-    private final DriveFile file;
+    private final DriveFiles file;
     private final TableLayout layout;
     private final ReadOptions options;
     private final DriveConf conf;
@@ -43,7 +43,7 @@ public class SmartSsdScanBuilder implements ScanBuilder, SupportsPushDownRequire
     private ScanPlan.TopNSpec topN;
     private int[] required;
 
-    SmartSsdScanBuilder(DriveFile file, TableLayout layout, ReadOptions options, DriveConf conf) {
+    SmartSsdScanBuilder(DriveFiles file, TableLayout layout, ReadOptions options, DriveConf conf) {
         this.file = file;
         this.layout = layout;
         this.options = options;

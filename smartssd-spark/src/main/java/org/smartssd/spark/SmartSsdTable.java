@@ -3,6 +3,7 @@ package org.smartssd.spark;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -13,23 +14,23 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * One file of fixed-width records on a drive, read through its layout (the {@code layout}
+ * Files of fixed-width records on one drive or several, read through its layout (the {@code layout}
  * option, or the layout stored with the file when it was written). The file and layout are
  * resolved when Spark first asks for the schema, at analysis: a missing file, a bad layout
  * or a partial last record fail there. Writes go through
  * {@link SmartSsdDataSource#createRelation}, so the table offers reads only.
  */
 public class SmartSsdTable implements SupportsRead {
-    private final String path;
+    private final List<String> paths;
     private final CaseInsensitiveStringMap options;
     private final StructType userSchema;
     private Resolved resolved;
 
-    private record Resolved(TableLayout layout, ReadOptions read, DriveConf conf, DriveFile file) {
+    private record Resolved(TableLayout layout, ReadOptions read, DriveConf conf, DriveFiles files) {
     }
 
-    SmartSsdTable(String path, Map<String, String> options, StructType userSchema) {
-        this.path = path;
+    SmartSsdTable(List<String> paths, Map<String, String> options, StructType userSchema) {
+        this.paths = List.copyOf(paths);
         this.options = new CaseInsensitiveStringMap(options);
         this.userSchema = userSchema;
     }
@@ -39,11 +40,20 @@ public class SmartSsdTable implements SupportsRead {
             DriveConf conf = DriveConf.fromSession(options);
             ReadOptions read = ReadOptions.of(options);
             try {
-                TableLayout layout = StoredLayout.resolve(path, options, conf);
-                DriveFile file = DriveFile.open(path, layout, read, conf);
-                resolved = new Resolved(layout, read, conf, file);
+                TableLayout layout = StoredLayout.resolve(paths.get(0), options, conf);
+                for (String other : paths.subList(1, paths.size())) {
+                    TableLayout l = StoredLayout.resolve(other, options, conf);
+                    if (!l.spec().equals(layout.spec()) || l.recordSize() != layout.recordSize()) {
+                        throw new IllegalArgumentException("the files of one smartssd table "
+                                + "share a layout: " + paths.get(0) + " has " + layout + ", "
+                                + other + " has " + l);
+                    }
+                }
+                DriveFiles files = DriveFiles.open(paths, layout, read, conf);
+                resolved = new Resolved(layout, read, conf, files);
             } catch (IOException e) {
-                throw new UncheckedIOException("smartssd table " + path + ": " + e.getMessage(), e);
+                throw new UncheckedIOException("smartssd table " + name() + ": " + e.getMessage(),
+                        e);
             }
             if (userSchema != null && !userSchema.equals(resolved.layout().schema())) {
                 throw new IllegalArgumentException("the schema of a smartssd table comes from its "
@@ -56,7 +66,7 @@ public class SmartSsdTable implements SupportsRead {
 
     @Override
     public String name() {
-        return path;
+        return String.join(", ", paths);
     }
 
     @Override
@@ -74,10 +84,10 @@ public class SmartSsdTable implements SupportsRead {
     public ScanBuilder newScanBuilder(CaseInsensitiveStringMap readOptions) {
         Resolved r = resolve();
         try {
-            DriveFile now = DriveFile.open(path, r.layout(), r.read(), r.conf());
+            DriveFiles now = DriveFiles.open(paths, r.layout(), r.read(), r.conf());
             return new SmartSsdScanBuilder(now, r.layout(), r.read(), r.conf());
         } catch (IOException e) {
-            throw new UncheckedIOException("smartssd table " + path + ": " + e.getMessage(), e);
+            throw new UncheckedIOException("smartssd table " + name() + ": " + e.getMessage(), e);
         }
     }
 }

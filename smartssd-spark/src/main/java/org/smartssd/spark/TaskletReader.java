@@ -68,7 +68,7 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         if (part.length() == 0) {
             return decode(null);
         }
-        DriveTarget t = DriveTarget.of(plan);
+        DriveTarget t = DriveTarget.of(plan, part);
         String out = SCRATCH + "/" + UUID.randomUUID() + ".out";
         InputRange range = new InputRange(t.stat().oid(), part.start(), part.length());
         try (TaskletRun run = TaskletRun.start(t.device(), plan.spec(), range, out, TIMEOUT,
@@ -87,7 +87,7 @@ final class TaskletReader implements PartitionReader<InternalRow> {
                     : Math.round(e.deviceJoules() * 1e9);
             return decode(output);
         } catch (IOException e) {
-            throw new IOException(plan.taskletName() + " run over " + plan.path() + " ["
+            throw new IOException(plan.taskletName() + " run over " + part.path() + " ["
                     + part.start() + ", " + (part.start() + part.length()) + ") failed: "
                     + e.getMessage(), e);
         }

@@ -1,0 +1,105 @@
+package org.smartssd.spark;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.smartssd.fs.SmartSsdFileSystem;
+import org.smartssd.mapreduce.DeviceInputFormat;
+
+/**
+ * A table's files, on one drive or several: each file's length, checked against the record
+ * size, and the partitions, which are {@link DeviceInputFormat}'s splits (one per extent,
+ * long extents cut at the block size, each naming its drive's host; files on several drives
+ * taken from each drive in turn, so a stage's first tasks keep every drive busy).
+ */
+final class DriveFiles {
+    private final Map<String, Long> lengths;
+    private final List<String> drives;
+    private final List<SmartSsdPartition> partitions;
+
+    private DriveFiles(Map<String, Long> lengths, List<String> drives,
+                       List<SmartSsdPartition> parts) {
+        this.lengths = lengths;
+        this.drives = List.copyOf(drives);
+        this.partitions = List.copyOf(parts);
+    }
+
+    static DriveFiles open(List<String> paths, TableLayout layout, ReadOptions options,
+                           DriveConf conf) throws IOException {
+        Configuration c = conf.hadoop();
+        Map<String, Long> lengths = new LinkedHashMap<>();
+        TreeSet<String> drives = new TreeSet<>();
+        List<Path> qualified = new ArrayList<>();
+        for (String path : paths) {
+            Path p = new Path(path);
+            FileSystem fs = p.getFileSystem(c);
+            if (!(fs instanceof SmartSsdFileSystem sfs)) {
+                throw new IOException(path + " is not on a Smart SSD: the smartssd source reads "
+                        + "smartssd://NAME/... files");
+            }
+            FileStatus st = fs.getFileStatus(p);
+            if (st.isDirectory()) {
+                throw new IOException(path + " is a directory, not a file of records");
+            }
+            long len = st.getLen();
+            int rs = layout.recordSize();
+            if (len % rs != 0 && !options.skipPartialRecord()) {
+                throw new IOException("file " + path + " is " + len + " bytes, not a multiple of "
+                        + "the record size " + rs + " (" + (len / rs) + " whole records and "
+                        + (len % rs) + " bytes over); option partialRecord=skip reads the whole "
+                        + "records");
+            }
+            Path q = st.getPath();
+            if (lengths.put(q.toString(), len) != null) {
+                throw new IOException(path + " is given twice");
+            }
+            qualified.add(q);
+            drives.add(sfs.getUri().getAuthority());
+        }
+        Job job = Job.getInstance(c);
+        FileInputFormat.setInputPaths(job, qualified.toArray(new Path[0]));
+        List<SmartSsdPartition> parts = new ArrayList<>();
+        for (InputSplit s : new DeviceInputFormat().getSplits(job)) {
+            FileSplit f = (FileSplit) s;
+            String file = f.getPath().toString();
+            parts.add(new SmartSsdPartition(parts.size(), file, lengths.get(file), f.getStart(),
+                    f.getLength(), f.getLocations()));
+        }
+        return new DriveFiles(lengths, new ArrayList<>(drives), parts);
+    }
+
+    /** The files, as given (qualified), comma-separated. */
+    String paths() {
+        return String.join(", ", lengths.keySet());
+    }
+
+    /** The drives' names (the URIs' authorities), comma-separated. */
+    String drives() {
+        return String.join(", ", drives);
+    }
+
+    List<SmartSsdPartition> partitions() {
+        return partitions;
+    }
+
+    /** Most records whose first byte lies in one partition. */
+    long maxRecordsPerPartition(int recordSize) {
+        long max = 0;
+        for (SmartSsdPartition p : partitions) {
+            max = Math.max(max, p.length() / recordSize + 1);
+        }
+        return max;
+    }
+}
