@@ -379,6 +379,12 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_model0(JNIEnv *e
 	put64(o, 16, m.energy_isp_nj);
 	put64(o, 17, m.energy_idle_nj);
 	put64(o, 18, m.energy_total_nj);
+	put64(o, 19, m.nand_read_nj);
+	put64(o, 20, m.fw_page_overhead_ns);
+	put64(o, 21, m.isp_ps_per_instruction);
+	put64(o, 22, m.dram_access_ns);
+	put64(o, 23, m.isp_active_mw);
+	put64(o, 24, m.link_pj_per_byte);
 	return 0;
 }
 

@@ -72,6 +72,12 @@ static int emu_model(struct ss_transport *t, struct ss_dev_model *m)
 	m->energy_idle_nj = c.energy_idle_nj;
 	m->energy_total_nj = c.energy_total_nj;
 	m->host_now_ns = c.host_now_ns;
+	m->nand_read_nj = c.nand_read_nj;
+	m->fw_page_overhead_ns = c.fw_page_overhead_ns;
+	m->isp_ps_per_instruction = c.isp_ps_per_instruction;
+	m->dram_access_ns = c.dram_access_ns;
+	m->isp_active_mw = c.isp_active_mw;
+	m->link_pj_per_byte = c.link_pj_per_byte;
 	return 0;
 }
 

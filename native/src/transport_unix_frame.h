@@ -55,6 +55,12 @@ enum ss_ux_model_index {
 	SS_UX_M_ENERGY_IDLE_NJ = 26,
 	SS_UX_M_ENERGY_TOTAL_NJ = 27,
 	SS_UX_M_HOST_NOW_NS = 28,
+	SS_UX_M_NAND_READ_NJ = 29,
+	SS_UX_M_FW_PAGE_OVERHEAD_NS = 30,
+	SS_UX_M_ISP_PS_PER_INSTRUCTION = 31,
+	SS_UX_M_DRAM_ACCESS_NS = 32,
+	SS_UX_M_ISP_ACTIVE_MW = 33,
+	SS_UX_M_LINK_PJ_PER_BYTE = 34,
 };
 
 static inline void ss_ux_decode_model(const uint8_t *b, uint32_t len, struct ss_dev_model *m)
@@ -80,6 +86,12 @@ static inline void ss_ux_decode_model(const uint8_t *b, uint32_t len, struct ss_
 	m->energy_idle_nj = AT(ENERGY_IDLE_NJ);
 	m->energy_total_nj = AT(ENERGY_TOTAL_NJ);
 	m->host_now_ns = AT(HOST_NOW_NS);
+	m->nand_read_nj = AT(NAND_READ_NJ);
+	m->fw_page_overhead_ns = AT(FW_PAGE_OVERHEAD_NS);
+	m->isp_ps_per_instruction = AT(ISP_PS_PER_INSTRUCTION);
+	m->dram_access_ns = AT(DRAM_ACCESS_NS);
+	m->isp_active_mw = AT(ISP_ACTIVE_MW);
+	m->link_pj_per_byte = AT(LINK_PJ_PER_BYTE);
 #undef AT
 }
 

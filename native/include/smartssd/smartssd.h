@@ -171,6 +171,14 @@ struct ss_dev_model {
 	uint64_t host_now_ns;         /* the host clock: the latest host command's completion.
 				       * now_ns may be later (background work runs ahead of the
 				       * host); differences of host_now_ns time host-only work */
+	/* The profile's prices of a tasklet's counted work (constants; 0 from a daemon
+	 * older than them): what apportions the drive's energy among tasks sharing it. */
+	uint64_t nand_read_nj;        /* per page read */
+	uint64_t fw_page_overhead_ns; /* ISP time per input page */
+	uint64_t isp_ps_per_instruction;
+	uint64_t dram_access_ns;      /* per 4-byte DRAM access */
+	uint64_t isp_active_mw;       /* ISP core power while busy */
+	uint64_t link_pj_per_byte;
 };
 
 /** \return 0, -ENOTSUP (a real drive has no model), or another negative errno. */

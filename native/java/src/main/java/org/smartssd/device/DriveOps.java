@@ -51,7 +51,8 @@ final class DriveOps {
             s.check(rc, "model counters");
             long[] v = longs(out, ModelCounters.SLOTS);
             return Optional.of(new ModelCounters(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
-                    v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15], v[16], v[17], v[18]));
+                    v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15], v[16], v[17], v[18],
+                    new ModelCounters.WorkPrices(v[19], v[20], v[21], v[22], v[23], v[24])));
         });
     }
 
