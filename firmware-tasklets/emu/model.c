@@ -266,4 +266,10 @@ void emu_model_snapshot(const struct emu_model *m, struct ss_emu_counters *o)
 	o->energy_total_nj = o->energy_nand_read_nj + o->energy_nand_program_nj +
 			     o->energy_nand_erase_nj + o->energy_link_nj + o->energy_isp_nj +
 			     o->energy_idle_nj;
+	o->nand_read_nj = p->nand_read_nj;
+	o->fw_page_overhead_ns = p->fw_page_overhead_ns;
+	o->isp_ps_per_instruction = p->isp_ps_per_instruction;
+	o->dram_access_ns = p->dram_access_ns;
+	o->isp_active_mw = p->isp_active_mw;
+	o->link_pj_per_byte = p->link_pj_per_byte;
 }

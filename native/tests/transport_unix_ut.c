@@ -324,7 +324,7 @@ static void sense_too_long(uint8_t *r)
  * answers with the reply header in f->reply followed by `extra` data bytes. */
 struct model_fake {
 	int lfd;
-	uint8_t reply[SS_FRAME_REPLY_HDR + 8 + 8 * 30];
+	uint8_t reply[SS_FRAME_REPLY_HDR + 8 + 8 * 36];
 	size_t reply_len;
 	int request_ok;
 };
@@ -424,7 +424,7 @@ static void test_model_framing(void)
 	CHECK_EQ(m.energy_total_nj, 0);
 	CHECK_EQ(m.host_now_ns, 0);
 
-	model_reply(&f, 30, 8 + 8 * 30);            /* a field this client does not know */
+	model_reply(&f, 36, 8 + 8 * 36);            /* a field this client does not know */
 	CHECK_EQ(model_against(&f, &m), 0);
 	CHECK_EQ(m.energy_nand_read_nj, 1021);
 	CHECK_EQ(m.energy_nand_program_nj, 1022);
@@ -434,6 +434,8 @@ static void test_model_framing(void)
 	CHECK_EQ(m.energy_idle_nj, 1026);
 	CHECK_EQ(m.energy_total_nj, 1027);
 	CHECK_EQ(m.host_now_ns, 1028);
+	CHECK_EQ(m.nand_read_nj, 1029);
+	CHECK_EQ(m.link_pj_per_byte, 1034);
 
 	model_reply(&f, 5, 8 + 8 * 21);             /* the count disagrees with the length */
 	CHECK_EQ(model_against(&f, &m), -ECONNRESET);

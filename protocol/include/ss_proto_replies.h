@@ -87,7 +87,7 @@
 	X(a, u64, finished_ns, 8)
 
 /*
- * The emulator's timing and energy model: struct ss_wire_model, 232 bytes, the data of
+ * The emulator's timing and energy model: struct ss_wire_model, 280 bytes, the data of
  * smartssd-devd's model reply after its count (ss_devd_frame.h) and the emulator's own
  * struct ss_emu_counters, field for field by name. Every figure follows from counted
  * operations and profile constants, never host wall-clock; energies in nanojoules.
@@ -121,7 +121,13 @@
 	X(a, u64, energy_isp_nj, 8)          \
 	X(a, u64, energy_idle_nj, 8)         \
 	X(a, u64, energy_total_nj, 8)        \
-	X(a, u64, host_now_ns, 8)
+	X(a, u64, host_now_ns, 8)            \
+	X(a, u64, nand_read_nj, 8)           \
+	X(a, u64, fw_page_overhead_ns, 8)    \
+	X(a, u64, isp_ps_per_instruction, 8) \
+	X(a, u64, dram_access_ns, 8)         \
+	X(a, u64, isp_active_mw, 8)          \
+	X(a, u64, link_pj_per_byte, 8)
 
 /*
  * SSC_INFO: struct ss_wire_ssc_info, 112 bytes. The solid-state cache's shape and counters:

@@ -103,6 +103,16 @@ struct ss_emu_counters {
 
 	uint64_t host_now_ns;         /* the host clock: completion of the latest host command
 				       * (now_ns may be later: background work runs ahead) */
+
+	/* The profile's constants that price a tasklet's own counted work, so a host can
+	 * apportion the drive's energy among tasks sharing it (see the README's "Energy per
+	 * task"). Constants, not counters: the same in every snapshot. */
+	uint64_t nand_read_nj;           /* per page read */
+	uint64_t fw_page_overhead_ns;    /* ISP time per input page */
+	uint64_t isp_ps_per_instruction;
+	uint64_t dram_access_ns;
+	uint64_t isp_active_mw;
+	uint64_t link_pj_per_byte;
 };
 
 /** Snapshot the counters (safe from any thread). */

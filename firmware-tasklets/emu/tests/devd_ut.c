@@ -219,7 +219,7 @@ static void test_daemon(void)
 	CHECK(strcmp(model, prof.model) == 0);
 	CHECK(memcmp(r1.data, r2.data, 512) == 0);
 
-	/* the model counters: 29 u64 fields in struct ss_emu_counters order after a count */
+	/* the model counters: 35 u64 fields in struct ss_emu_counters order after a count */
 	{
 		uint64_t cmds1, cmds2, link_out, now;
 
@@ -228,8 +228,8 @@ static void test_daemon(void)
 		CHECK_EQ(r1.tag, 0xAB);
 		CHECK_EQ(r1.status, SS_EMU_SCSI_GOOD);
 		CHECK_EQ(r1.sense_len, 0);
-		CHECK_EQ(r1.len, 8 + 8 * 29);
-		CHECK_EQ(le64(r1.data) & 0xFFFFFFFFu, 29);
+		CHECK_EQ(r1.len, 8 + 8 * 35);
+		CHECK_EQ(le64(r1.data) & 0xFFFFFFFFu, 35);
 		CHECK_EQ(le64(r1.data) >> 32, 0);
 		cmds1 = le64(r1.data + 8 + 8 * 10);        /* host_commands */
 		link_out = le64(r1.data + 8 + 8 * 12);     /* link_bytes_out */
@@ -258,6 +258,9 @@ static void test_daemon(void)
 			}
 			CHECK_EQ(le64(r2.data + 8 + 8 * 27), sum);
 		}
+		/* the profile's prices of a tasklet's work follow */
+		CHECK_EQ(le64(r2.data + 8 + 8 * 29), prof.nand_read_nj);
+		CHECK_EQ(le64(r2.data + 8 + 8 * 34), prof.link_pj_per_byte);
 	}
 
 	/* a model request with reserved bytes set breaks the framing: the connection closes */
@@ -325,7 +328,7 @@ static void test_daemon_realtime(void)
 		CHECK(r[i].tag >= 1 && r[i].tag <= 3);
 		tags |= 1 << r[i].tag;
 		CHECK_EQ(r[i].status, SS_EMU_SCSI_GOOD);
-		CHECK_EQ(r[i].len, r[i].tag == 3 ? 8 + 8 * 29 : 512);
+		CHECK_EQ(r[i].len, r[i].tag == 3 ? 8 + 8 * 35 : 512);
 	}
 	CHECK_EQ(tags, 0xE);
 	close(fd);

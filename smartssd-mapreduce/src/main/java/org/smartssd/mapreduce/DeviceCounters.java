@@ -24,8 +24,13 @@ public enum DeviceCounters {
     /** ISP instructions and DRAM accesses the drive counted for the runs. */
     DEVICE_INSTRUCTIONS,
     DEVICE_DRAM_ACCESSES,
-    /** Device energy during the runs, from the drive's energy model (0 when it has none). */
+    /** Device energy of the runs, from the drive's energy model (0 when it has none): each
+     *  run's share of the drive's energy over the runs overlapping it on the drive, by their
+     *  counted work (SharedDriveEnergy), rounded to whole microjoules per run. */
     DEVICE_ENERGY_UJ,
+    /** The same in nanojoules, unrounded: over runs that shared a drive in one JVM, the sum
+     *  is the drive's energy over their period exactly. */
+    DEVICE_ENERGY_NJ,
     /** Host energy of the map tasks: RAPL, or modelled from CPU and wall time. */
     HOST_ENERGY_UJ,
     /** Runs whose drive reported no energy model (a real drive, or a transport without the

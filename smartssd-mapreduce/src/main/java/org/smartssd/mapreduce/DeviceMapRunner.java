@@ -76,6 +76,9 @@ public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K
         inc(context, DeviceCounters.LINK_BYTES, e.linkBytes());
         if (e.deviceModelled() && !Double.isNaN(e.deviceJoules())) {
             inc(context, DeviceCounters.DEVICE_ENERGY_UJ, Math.round(e.deviceJoules() * 1e6));
+            if (run.energyShare() != null) {
+                inc(context, DeviceCounters.DEVICE_ENERGY_NJ, run.energyShare().taskNj());
+            }
         } else {
             inc(context, DeviceCounters.DEVICE_ENERGY_UNAVAILABLE, 1);
         }

@@ -13,9 +13,11 @@ import org.slf4j.LoggerFactory;
 import org.smartssd.device.EnergyAccountant;
 import org.smartssd.device.EnergyReport;
 import org.smartssd.device.InputRange;
+import org.smartssd.device.SharedDriveEnergy;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletSpec;
+import org.smartssd.device.TaskWork;
 
 /**
  * One tasklet run over one byte range of one object, the way Kang Fig. 6.5 drives it:
@@ -41,6 +43,8 @@ public final class TaskletRun implements Closeable {
     private final long instance;
     private final int pageSize;
     private final EnergyAccountant.Measurement energy;
+    private final SharedDriveEnergy.Participant sharing;
+    private final Duration timeout;
     private final LinkedBlockingQueue<Object> reports = new LinkedBlockingQueue<>();
     private final Thread poller;
     private TaskletProgress last;
@@ -48,16 +52,20 @@ public final class TaskletRun implements Closeable {
     private boolean finished;
     private byte[] output;
     private EnergyReport report;
+    private SharedDriveEnergy.Share share;
     private boolean closed;
 
     private TaskletRun(SmartSsdDevice device, TaskletSpec spec, String outputPath, long instance,
-                       int pageSize, EnergyAccountant.Measurement energy, Duration timeout) {
+                       int pageSize, EnergyAccountant.Measurement energy,
+                       SharedDriveEnergy.Participant sharing, Duration timeout) {
         this.device = device;
         this.pageSize = pageSize;
         this.spec = spec;
         this.outputPath = outputPath;
         this.instance = instance;
         this.energy = energy;
+        this.sharing = sharing;
+        this.timeout = timeout;
         this.poller = new Thread(() -> poll(timeout), "smartssd-tasklet-" + instance);
         poller.setDaemon(true);
     }
@@ -67,7 +75,9 @@ public final class TaskletRun implements Closeable {
      * and starts the run over {@code range}. On failure nothing is left on the drive.
      *
      * @param accountant measures the run's energy from before execute to the output read;
-     *                   null to skip (the drive is then not asked for model counters)
+     *                   null to skip (the drive is then not asked for model counters). The
+     *                   device energy is the run's share of the drive's energy over the
+     *                   runs that overlap it on the same drive ({@link SharedDriveEnergy})
      */
     public static TaskletRun start(SmartSsdDevice device, TaskletSpec spec, InputRange range,
                                    String outputPath, Duration timeout,
@@ -83,16 +93,21 @@ public final class TaskletRun implements Closeable {
             throw e;
         }
         EnergyAccountant.Measurement m = null;
+        SharedDriveEnergy.Participant sharing = null;
         try {
+            sharing = accountant == null ? null : join(device);
             m = begin(accountant);
             device.execute(instance, List.of(range));
         } catch (IOException | RuntimeException e) {
+            if (sharing != null) {
+                sharing.abandon(device);
+            }
             destroyQuietly(device, instance, e);
             removeQuietly(device, outputPath, e);
             throw e;
         }
         TaskletRun run = new TaskletRun(device, spec, outputPath, instance, pageSize, m,
-                timeout);
+                sharing, timeout);
         run.poller.start();
         return run;
     }
@@ -105,6 +120,16 @@ public final class TaskletRun implements Closeable {
             return accountant.begin();
         } catch (IOException e) {
             LOG.warn("energy accounting unavailable for this tasklet run: {}", e.toString());
+            return null;
+        }
+    }
+
+    private static SharedDriveEnergy.Participant join(SmartSsdDevice device) {
+        try {
+            return SharedDriveEnergy.of(device).join(device);
+        } catch (IOException e) {
+            LOG.warn("the drive's energy cannot be shared out for this tasklet run: {}",
+                    e.toString());
             return null;
         }
     }
@@ -151,11 +176,18 @@ public final class TaskletRun implements Closeable {
         if (r instanceof End end) {
             if (end.failure() != null) {
                 finished = true;
+                abandonShare();
                 throw end.failure();
             }
             last = end.last();
-            output = device.readAllOutput(instance);
+            try {
+                output = device.readAllOutput(instance);
+            } catch (IOException | RuntimeException e) {
+                abandonShare();
+                throw e;
+            }
             report = end(energy);
+            shareEnergy();
             finished = true;
             return last;
         }
@@ -173,6 +205,29 @@ public final class TaskletRun implements Closeable {
         } catch (IOException e) {
             LOG.warn("energy accounting unavailable for this tasklet run: {}", e.toString());
             return null;
+        }
+    }
+
+    /** Leaves the drive's period with this run's work, and takes its share of the energy. */
+    private void shareEnergy() {
+        if (sharing == null) {
+            return;
+        }
+        try {
+            share = sharing.leave(device, TaskWork.of(last), timeout).orElse(null);
+            if (share != null && report != null) {
+                report = report.withDeviceShare(share);
+            }
+        } catch (IOException e) {
+            LOG.warn("this tasklet run's share of the drive's energy is unknown: {}",
+                    e.toString());
+            report = null;
+        }
+    }
+
+    private void abandonShare() {
+        if (sharing != null) {
+            sharing.abandon(device);
         }
     }
 
@@ -220,9 +275,16 @@ public final class TaskletRun implements Closeable {
         return output;
     }
 
-    /** Energy of the run; null without an accountant or when accounting failed. */
+    /** Energy of the run; null without an accountant or when accounting failed. Its device
+     *  energy is the run's share of the drive's ({@link #energyShare()}). */
     public EnergyReport energy() {
         return report;
+    }
+
+    /** The run's share of the drive's energy; null until finished, without an accountant,
+     *  or when the drive has no energy model. */
+    public SharedDriveEnergy.Share energyShare() {
+        return share;
     }
 
     /** Stops polling, destroys the instance and removes the output object. Idempotent. */
@@ -232,6 +294,7 @@ public final class TaskletRun implements Closeable {
             return;
         }
         closed = true;
+        abandonShare();
         poller.interrupt();
         try {
             poller.join(TimeUnit.SECONDS.toMillis(5));

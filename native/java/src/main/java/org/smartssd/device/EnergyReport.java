@@ -39,6 +39,27 @@ public record EnergyReport(double deviceJoules, boolean deviceModelled, DeviceEn
         public static final DeviceEnergy NONE = new DeviceEnergy(0, 0, 0, 0, 0, 0);
     }
 
+    /**
+     * This report with the device energy replaced by the task's share of a drive it shared
+     * with other tasks ({@link SharedDriveEnergy}): deviceJoules is the share (whole nJ,
+     * exact), and the components are the period's, scaled by the share's fraction.
+     */
+    public EnergyReport withDeviceShare(SharedDriveEnergy.Share s) {
+        ModelCounters a = s.start();
+        ModelCounters b = s.end();
+        double f = s.fraction();
+        DeviceEnergy parts = new DeviceEnergy(
+                f * (b.energyNandReadNj() - a.energyNandReadNj()) / 1e9,
+                f * (b.energyNandProgramNj() - a.energyNandProgramNj()) / 1e9,
+                f * (b.energyNandEraseNj() - a.energyNandEraseNj()) / 1e9,
+                f * (b.energyLinkNj() - a.energyLinkNj()) / 1e9,
+                f * (b.energyIspNj() - a.energyIspNj()) / 1e9,
+                f * (b.energyIdleNj() - a.energyIdleNj()) / 1e9);
+        return new EnergyReport(s.taskNj() / 1e9, true, parts, deviceTimeNs, linkBytes,
+                wallSeconds, hostCpuSeconds, procCpuSeconds, hostIdleJoules, hostBusyJoules,
+                raplJoules, hostMeasured, profile);
+    }
+
     /** Host energy of the model: idle plus busy. */
     public double hostModelJoules() {
         return hostIdleJoules + hostBusyJoules;

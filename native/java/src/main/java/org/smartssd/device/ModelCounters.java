@@ -6,6 +6,9 @@ import java.util.List;
 /**
  * The emulated drive's timing and energy model: every figure follows from counted operations
  * and the drive's profile, never from host wall-clock. Energies are in nanojoules.
+ *
+ * @param prices the profile's prices of a tasklet's own counted work, which apportion the
+ *               drive's energy among the tasks sharing it ({@link SharedDriveEnergy})
  */
 public record ModelCounters(long nowNs, long hostCommands, long linkBytesIn, long linkBytesOut,
                             long pageReads, long pagePrograms, long blockErases,
@@ -13,7 +16,7 @@ public record ModelCounters(long nowNs, long hostCommands, long linkBytesIn, lon
                             long linkBusyNs, long ispBusyNs, long energyNandReadNj,
                             long energyNandProgramNj, long energyNandEraseNj,
                             long energyLinkNj, long energyIspNj, long energyIdleNj,
-                            long energyTotalNj) {
+                            long energyTotalNj, WorkPrices prices) {
     // The model counters, struct ss_wire_model (SS_REPLY_MODEL in ss_proto_replies.h); the
     // record carries the ones the host's energy accounting uses
     static final int PAGE_READS = 0;
@@ -45,6 +48,12 @@ public record ModelCounters(long nowNs, long hostCommands, long linkBytesIn, lon
     static final int ENERGY_IDLE_NJ = 208;
     static final int ENERGY_TOTAL_NJ = 216;
     static final int HOST_NOW_NS = 224;
+    static final int NAND_READ_NJ = 232;
+    static final int FW_PAGE_OVERHEAD_NS = 240;
+    static final int ISP_PS_PER_INSTRUCTION = 248;
+    static final int DRAM_ACCESS_NS = 256;
+    static final int ISP_ACTIVE_MW = 264;
+    static final int LINK_PJ_PER_BYTE = 272;
 
     static final List<WireField> FIELDS = List.of(
             WireField.u64("page_reads", PAGE_READS),
@@ -75,7 +84,13 @@ public record ModelCounters(long nowNs, long hostCommands, long linkBytesIn, lon
             WireField.u64("energy_isp_nj", ENERGY_ISP_NJ),
             WireField.u64("energy_idle_nj", ENERGY_IDLE_NJ),
             WireField.u64("energy_total_nj", ENERGY_TOTAL_NJ),
-            WireField.u64("host_now_ns", HOST_NOW_NS));
+            WireField.u64("host_now_ns", HOST_NOW_NS),
+            WireField.u64("nand_read_nj", NAND_READ_NJ),
+            WireField.u64("fw_page_overhead_ns", FW_PAGE_OVERHEAD_NS),
+            WireField.u64("isp_ps_per_instruction", ISP_PS_PER_INSTRUCTION),
+            WireField.u64("dram_access_ns", DRAM_ACCESS_NS),
+            WireField.u64("isp_active_mw", ISP_ACTIVE_MW),
+            WireField.u64("link_pj_per_byte", LINK_PJ_PER_BYTE));
 
     /** Decodes the counters' wire bytes at b's start. */
     static ModelCounters decode(ByteBuffer b) {
@@ -90,6 +105,20 @@ public record ModelCounters(long nowNs, long hostCommands, long linkBytesIn, lon
                 le.getLong(ENERGY_NAND_READ_NJ), le.getLong(ENERGY_NAND_PROGRAM_NJ),
                 le.getLong(ENERGY_NAND_ERASE_NJ), le.getLong(ENERGY_LINK_NJ),
                 le.getLong(ENERGY_ISP_NJ), le.getLong(ENERGY_IDLE_NJ),
-                le.getLong(ENERGY_TOTAL_NJ));
+                le.getLong(ENERGY_TOTAL_NJ),
+                new WorkPrices(le.getLong(NAND_READ_NJ), le.getLong(FW_PAGE_OVERHEAD_NS),
+                        le.getLong(ISP_PS_PER_INSTRUCTION), le.getLong(DRAM_ACCESS_NS),
+                        le.getLong(ISP_ACTIVE_MW), le.getLong(LINK_PJ_PER_BYTE)));
+    }
+
+    /**
+     * The profile constants the drive's model charges a tasklet's work with (all 0 from a
+     * daemon older than them). The ISP core's time for a tasklet is pages x
+     * fwPageOverheadNs + instructions x ispPsPerInstruction / 1000 + DRAM accesses x
+     * dramAccessNs; its energy is that time x ispActiveMw.
+     */
+    public record WorkPrices(long nandReadNj, long fwPageOverheadNs, long ispPsPerInstruction,
+                             long dramAccessNs, long ispActiveMw, long linkPjPerByte) {
+        public static final WorkPrices NONE = new WorkPrices(0, 0, 0, 0, 0, 0);
     }
 }

@@ -18,7 +18,7 @@ class EnergyAccountantTest {
                                        long erase, long link, long isp, long idle) {
         long total = read + prog + erase + link + isp + idle;
         return new ModelCounters(nowNs, 0, in, out, 0, 0, 0, 0, 0, 0, 0, 0, read, prog, erase,
-                link, isp, idle, total);
+                link, isp, idle, total, ModelCounters.WorkPrices.NONE);
     }
 
     @Test
