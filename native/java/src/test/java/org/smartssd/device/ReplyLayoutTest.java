@@ -289,19 +289,29 @@ class ReplyLayoutTest {
             }
         }
         Record rec = r.decode().apply(b);
+        assertThat(checkComponents(rec, r, written)).isPositive();
+    }
+
+    /** Checks each component of rec (and of the records it nests) against its C field. */
+    private static int checkComponents(Record rec, Mapped r, java.util.Map<String, Object> written)
+            throws ReflectiveOperationException {
         int seen = 0;
-        for (RecordComponent rc : r.type().getRecordComponents()) {
+        for (RecordComponent rc : rec.getClass().getRecordComponents()) {
+            Object v = rc.getAccessor().invoke(rec);
+            if (v instanceof Record nested) {
+                seen += checkComponents(nested, r, written);
+                continue;
+            }
             String field = r.alias().getOrDefault(rc.getName(), snake(rc.getName()));
             assertThat(written).as("component %s has a C field", rc.getName())
                     .containsKey(field);
-            Object v = rc.getAccessor().invoke(rec);
             Object actual = v instanceof Integer n ? (Object) (long) n
                     : v instanceof ObjectType t ? (Object) (long) t.code()
                     : v instanceof TaskletState t ? (Object) (long) t.code() : v;
-            assertThat(actual).as("%s.%s", r.type().getSimpleName(), rc.getName())
+            assertThat(actual).as("%s.%s", rec.getClass().getSimpleName(), rc.getName())
                     .isEqualTo(written.get(field));
             seen++;
         }
-        assertThat(seen).isPositive();
+        return seen;
     }
 }
