@@ -333,6 +333,15 @@ void fw_ns_list(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_ns_set_times(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_ns_extents(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 
+/* cmd_attr.c */
+uint32_t fw_attr_set_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_attr_name_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_attr_list_check(const struct fw_req *rq, uint32_t *cap);
+void fw_attr_set(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_attr_get(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_attr_list(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_attr_remove(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+
 /* cmd_isp.c: in-storage processing */
 uint32_t fw_isp_create_check(const struct fw_req *rq, uint32_t *cap);
 uint32_t fw_isp_execute_check(const struct fw_req *rq, uint32_t *cap);
