@@ -511,6 +511,59 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_extents0(JNIEnv 
 	return rc;
 }
 
+/* ---- named attributes: names are NUL-terminated byte arrays, as paths ---------------- */
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_setAttr0(JNIEnv *env,
+		jclass cls, jlong h, jlong oid, jbyteArray name, jbyteArray value, jint flags)
+{
+	char n[PATH_MAX_BYTES];
+	uint8_t v[SS_DEV_ATTRS_MAX];
+	jsize vl = value == NULL ? 0 : (*env)->GetArrayLength(env, value);
+	int rc = path_in(env, name, n);
+
+	if (rc < 0)
+		return -(jlong)-rc;
+	/* a longer value is refused by ss_dev_set_attr before it reads any byte */
+	if (vl > 0 && vl <= (jsize)sizeof(v))
+		(*env)->GetByteArrayRegion(env, value, 0, vl, (jbyte *)v);
+	return result(ss_dev_set_attr(dev(h), (uint64_t)oid, n, v, (size_t)vl, (uint32_t)flags));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_getAttr0(JNIEnv *env,
+		jclass cls, jlong h, jlong oid, jbyteArray name, jobject out)
+{
+	char n[PATH_MAX_BYTES];
+	uint8_t *o = scratch(env, out, SS_DEV_ATTRS_MAX);
+	int rc = path_in(env, name, n);
+
+	if (rc < 0)
+		return -(jlong)-rc;
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	return result(ss_dev_get_attr(dev(h), (uint64_t)oid, n, o, SS_DEV_ATTRS_MAX));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_listAttrs0(JNIEnv *env,
+		jclass cls, jlong h, jlong oid, jobject out)
+{
+	uint8_t *o = scratch(env, out, SS_DEV_ATTRS_MAX);
+
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	return result(ss_dev_list_attrs(dev(h), (uint64_t)oid, (char *)o, SS_DEV_ATTRS_MAX));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_removeAttr0(JNIEnv *env,
+		jclass cls, jlong h, jlong oid, jbyteArray name)
+{
+	char n[PATH_MAX_BYTES];
+	int rc = path_in(env, name, n);
+
+	if (rc < 0)
+		return -(jlong)-rc;
+	return result(ss_dev_remove_attr(dev(h), (uint64_t)oid, n));
+}
+
 /* ---- tasklets ---------------------------------------------------------------------- */
 
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_createOutput0(JNIEnv *env,

@@ -44,8 +44,6 @@ int ss_dev_set_attr(struct ss_dev *d, uint64_t oid, const char *name, const void
 	rc = check_name("SET_ATTR", oid, name, &sj);
 	if (rc)
 		return rc;
-	if (!value && value_len)
-		return ss_err(-EINVAL, 0, "SET_ATTR %s: NULL value", sj.s);
 	if (flags & ~(SS_DEV_ATTR_CREATE | SS_DEV_ATTR_REPLACE))
 		return ss_err(-EINVAL, SS_R_BAD_FIELD, "SET_ATTR %s: unknown flags 0x%x", sj.s,
 			      flags);
@@ -53,6 +51,8 @@ int ss_dev_set_attr(struct ss_dev *d, uint64_t oid, const char *name, const void
 		return ss_err(-E2BIG, SS_R_BAD_LENGTH,
 			      "SET_ATTR %s: value of %zu bytes (an object holds at most %u bytes "
 			      "of attribute names and values)", sj.s, value_len, SS_DEV_ATTRS_MAX);
+	if (!value && value_len)
+		return ss_err(-EINVAL, 0, "SET_ATTR %s: NULL value", sj.s);
 
 	struct ss_pkt_req req = {
 		.opcode = SS_OP_SET_ATTR,
