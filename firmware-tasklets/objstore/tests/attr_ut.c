@@ -4,7 +4,6 @@
  * before every page program or erase of a set + remove + flush in turn, and the remounted
  * store holds the old set or the new one, passes the fsck and leaks nothing.
  */
-#include <signal.h>
 #include <sys/wait.h>
 
 #include "os_test.h"
@@ -150,44 +149,13 @@ static void test_rename_and_remove(void)
 	os_env_destroy(&env);
 }
 
-static void cut_step(void);
-static struct {
-	const struct ss_hal_ops *real;
-	struct ss_hal_ops ops;
-	uint32_t at, steps;
-} cut;
-
-static void cut_step(void)
-{
-	if (++cut.steps == cut.at) {
-		raise(SIGKILL);
-	}
-}
-
-static int cut_program(void *ctx, uint32_t ppn, const void *data, const void *spare)
-{
-	cut_step();
-	return cut.real->page_program(ctx, ppn, data, spare);
-}
-
-static int cut_erase(void *ctx, uint32_t block)
-{
-	cut_step();
-	return cut.real->block_erase(ctx, block);
-}
-
 /* Child: user.a "old" -> "new" and user.b removed, then flushed; cut before step `at`. */
 static void crash_child(ss_oid_t f, uint32_t at)
 {
 	if (os_env_open(&env, 0) != 0) {
 		_exit(4);
 	}
-	cut.real = env.hal->ops;
-	cut.ops = *env.hal->ops;
-	cut.ops.page_program = cut_program;
-	cut.ops.block_erase = cut_erase;
-	cut.at = at;
-	env.hal->ops = &cut.ops;
+	os_cut_install(env.hal, at, NULL);
 	if (set(f, "user.a", "new", 0) != 0 || ss_os_remove_attr(env.os, f, "user.b", 6) != 0 ||
 	    ss_os_flush(env.os) != 0) {
 		_exit(3);
