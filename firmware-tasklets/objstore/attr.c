@@ -102,6 +102,24 @@ static int64_t attr_find(const uint8_t *buf, const char *name, uint32_t name_len
 	return -SS_ENODATA;
 }
 
+/* Load the set and find `name` in it: *off is its entry's offset. */
+static int attr_entry(struct ss_objstore *os, ss_oid_t oid, const char *name, uint32_t name_len,
+		      uint32_t *slot, uint32_t *off)
+{
+	int rc = attr_load(os, oid, name, name_len, slot);
+	int64_t at;
+
+	if (rc) {
+		return rc;
+	}
+	at = attr_find(os->iobuf, name, name_len);
+	if (at < 0) {
+		return (int)at;
+	}
+	*off = (uint32_t)at;
+	return 0;
+}
+
 /* Write the set in iobuf to a new page (none when it is empty) and journal slot s over it. */
 static int attr_store(struct ss_objstore *os, uint32_t s)
 {
@@ -198,16 +216,11 @@ int ss_os_set_attr(struct ss_objstore *os, ss_oid_t oid, const char *name, uint3
 int ss_os_get_attr(struct ss_objstore *os, ss_oid_t oid, const char *name, uint32_t name_len,
 		   void *buf, uint32_t max)
 {
-	uint32_t s;
-	int64_t off;
-	int rc = attr_load(os, oid, name, name_len, &s);
+	uint32_t s, off;
+	int rc = attr_entry(os, oid, name, name_len, &s, &off);
 
 	if (rc) {
 		return rc;
-	}
-	off = attr_find(os->iobuf, name, name_len);
-	if (off < 0) {
-		return (int)off;
 	}
 	const uint8_t *e = os->iobuf + ATTR_HDR + off;
 	uint32_t vl = ss_get_le16(e + 1);
@@ -243,17 +256,12 @@ int ss_os_list_attrs(struct ss_objstore *os, ss_oid_t oid, char *buf, uint32_t m
 
 int ss_os_remove_attr(struct ss_objstore *os, ss_oid_t oid, const char *name, uint32_t name_len)
 {
-	uint32_t s;
-	int64_t off;
-	int rc = attr_load(os, oid, name, name_len, &s);
+	uint32_t s, off;
+	int rc = attr_entry(os, oid, name, name_len, &s, &off);
 
 	if (rc) {
 		return rc;
 	}
-	off = attr_find(os->iobuf, name, name_len);
-	if (off < 0) {
-		return (int)off;
-	}
-	attr_cut(os->iobuf, (uint32_t)off);
+	attr_cut(os->iobuf, off);
 	return attr_store(os, s);
 }
