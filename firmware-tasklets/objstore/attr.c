@@ -216,7 +216,7 @@ int ss_os_set_attr(struct ss_objstore *os, ss_oid_t oid, const char *name, uint3
 int ss_os_get_attr(struct ss_objstore *os, ss_oid_t oid, const char *name, uint32_t name_len,
 		   void *buf, uint32_t max)
 {
-	uint32_t s, off;
+	uint32_t s, off = 0;   /* set by attr_entry when it returns 0 */
 	int rc = attr_entry(os, oid, name, name_len, &s, &off);
 
 	if (rc) {
@@ -256,7 +256,7 @@ int ss_os_list_attrs(struct ss_objstore *os, ss_oid_t oid, char *buf, uint32_t m
 
 int ss_os_remove_attr(struct ss_objstore *os, ss_oid_t oid, const char *name, uint32_t name_len)
 {
-	uint32_t s, off;
+	uint32_t s, off = 0;   /* set by attr_entry when it returns 0 */
 	int rc = attr_entry(os, oid, name, name_len, &s, &off);
 
 	if (rc) {
