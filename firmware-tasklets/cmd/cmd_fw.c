@@ -1,11 +1,17 @@
 /*
- * Bringing the drive up and down: the DRAM split among the layers, format, mount,
- * shutdown and idle work. The lifetime record that each power cycle updates is
- * cmd_life.c's.
+ * Bringing the drive up and down: the flash split between the FTL and the solid-state
+ * cache, the DRAM split among the layers, format, mount, shutdown and idle work. The
+ * lifetime record that each power cycle updates is cmd_life.c's.
+ *
+ * Flash: with a cache share, a partition label (ss_ssc_part.h) gives the FTL (and the
+ * object store on it) the first rows of blocks and the cache the next ones, each through a
+ * HAL view. A flash without a label (share 0, or formatted before the cache existed) is
+ * all the FTL's, as it always was.
  *
  * DRAM, in arena order: the command layer (its state, reply slots and reply heap, a page
- * buffer), the FTL (ss_ftl_dram_needed), the ISP engine (ss_isp_dram_needed), and all the
- * rest for the object store, which sizes itself from what it is given.
+ * buffer), the FTL (ss_ftl_dram_needed), the ISP engine (ss_isp_dram_needed), the cache
+ * (ss_ssc_dram_needed, reserved for SSC-V's largest log), and all the rest for the object
+ * store, which sizes itself from what it is given.
  */
 #include "smartssd/builtin_tasklets.h"
 
@@ -14,9 +20,19 @@
 #define REGION_ALIGN 64u
 
 struct regions {
-	void *ftl, *isp, *os;
-	uint64_t ftl_size, isp_size, os_size;
+	void *ftl, *isp, *ssc, *os;
+	uint64_t ftl_size, isp_size, ssc_size, os_size;
 };
+
+/* The cache's DRAM on its part of the flash: enough for either policy (SSC-V's 20 % log
+ * reserves the most page-level mappings). \return 0 when the cache cannot run there. */
+static uint64_t ssc_dram(const struct ss_geometry *cache_geo)
+{
+	struct ss_ssc_params sp;
+
+	ss_ssc_default_params(&sp, SS_SSC_POLICY_SSC_V);
+	return ss_ssc_dram_needed(cache_geo, &sp);
+}
 
 static uint64_t own_bytes(const struct ss_geometry *geo)
 {
@@ -33,12 +49,22 @@ static uint64_t own_bytes(const struct ss_geometry *geo)
 
 uint64_t ss_fw_dram_needed(const struct ss_geometry *geo)
 {
+	struct ss_geometry cache_geo = *geo;
+	struct ss_ssc_part part;
+	uint64_t cache = 0;
+
+	/* the FTL's and the object store's figures for the whole flash bound theirs on a part */
+	if (ss_ssc_part_plan(geo, SS_SSC_SHARE_DEFAULT_PERMILLE, &part) == 0) {
+		cache_geo.blocks_per_die = part.ssc_rows;
+		cache = SS_ALIGN_UP(ssc_dram(&cache_geo), REGION_ALIGN);
+	}
 	return own_bytes(geo) + SS_ALIGN_UP(ss_ftl_dram_needed(geo), REGION_ALIGN) +
-	       SS_ALIGN_UP(ss_isp_dram_needed(geo), REGION_ALIGN) +
+	       SS_ALIGN_UP(ss_isp_dram_needed(geo), REGION_ALIGN) + cache +
 	       ss_os_dram_needed(geo, NULL) + 2 * REGION_ALIGN;
 }
 
-static int carve(struct ss_hal *hal, struct ss_fw **out, struct regions *r)
+static int carve(struct ss_hal *hal, const struct ss_ssc_part *part, struct ss_fw **out,
+		 struct regions *r)
 {
 	const struct ss_geometry *geo = &hal->geo;
 	struct ss_arena a;
@@ -54,6 +80,12 @@ static int carve(struct ss_hal *hal, struct ss_fw **out, struct regions *r)
 		return -SS_ENOMEM;
 	}
 	fw->hal = hal;
+	fw->part = *part;
+	fw->ftl_hal = hal;
+	if (part->ssc_rows) {
+		ss_ssc_part_views(hal, part, &fw->ftl_view, &fw->ssc_view);
+		fw->ftl_hal = &fw->ftl_view.hal;
+	}
 	fw->replies = ss_arena_alloc(&a, FW_REPLY_SLOTS * sizeof(struct fw_reply), REGION_ALIGN);
 	fw->heap_order = ss_arena_alloc(&a, FW_REPLY_SLOTS * sizeof(uint16_t), REGION_ALIGN);
 	fw->heap = ss_arena_alloc(&a, FW_REPLY_HEAP_BYTES, REGION_ALIGN);
@@ -63,12 +95,21 @@ static int carve(struct ss_hal *hal, struct ss_fw **out, struct regions *r)
 	fw->dirents = ss_arena_alloc(&a, FW_LIST_BATCH * sizeof(struct ss_dirent), REGION_ALIGN);
 	fw->extents = ss_arena_alloc(&a, FW_EXTENTS_MAX * sizeof(struct ss_extent), REGION_ALIGN);
 	fw->heap_size = FW_REPLY_HEAP_BYTES;
-	r->ftl_size = ss_ftl_dram_needed(geo);
+	r->ftl_size = ss_ftl_dram_needed(&fw->ftl_hal->geo);
 	r->isp_size = ss_isp_dram_needed(geo);
 	r->ftl = ss_arena_alloc(&a, (size_t)r->ftl_size, REGION_ALIGN);
 	r->isp = ss_arena_alloc(&a, (size_t)r->isp_size, REGION_ALIGN);
+	r->ssc = NULL;
+	r->ssc_size = 0;
+	if (part->ssc_rows) {
+		r->ssc_size = ssc_dram(&fw->ssc_view.hal.geo);
+		if (r->ssc_size == 0) {
+			return -SS_EINVAL;
+		}
+		r->ssc = ss_arena_alloc(&a, (size_t)r->ssc_size, REGION_ALIGN);
+	}
 	if (!fw->replies || !fw->heap_order || !fw->heap || !fw->page_buf || !fw->ra_buf || !fw->dirents ||
-	    !fw->extents || !r->ftl || !r->isp) {
+	    !fw->extents || !r->ftl || !r->isp || (part->ssc_rows && !r->ssc)) {
 		return -SS_ENOMEM;
 	}
 	/* The rest, taken by hand: the object store clears what it uses, and clearing
@@ -115,8 +156,19 @@ static int bring_up(struct ss_fw *fw, const struct regions *r)
 
 /* ---- entry points --------------------------------------------------------------------- */
 
+/* Scratch for the partition label before the arena is carved: its first bytes. */
+static void *label_scratch(const struct ss_hal *hal)
+{
+	uint64_t need = (uint64_t)hal->geo.page_size + hal->geo.spare_size;
+
+	return hal->dram && hal->dram_size >= need ? hal->dram : NULL;
+}
+
 int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p)
 {
+	uint32_t share = p ? p->cache_share_permille : 0;
+	struct ss_ssc_part part = { 0 };
+	struct ss_ssc_params sp;
 	struct ss_ftl_params fp;
 	struct ss_os_params op;
 	struct regions r;
@@ -126,20 +178,47 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 	if (!out || !hal) {
 		return -SS_EINVAL;
 	}
-	rc = carve(hal, &fw, &r);
+	if (share == SS_FW_CACHE_SHARE_DEFAULT) {
+		struct ss_geometry cache_geo = hal->geo;
+
+		share = SS_SSC_SHARE_DEFAULT_PERMILLE;
+		rc = ss_ssc_part_plan(&hal->geo, share, &part);
+		cache_geo.blocks_per_die = part.ssc_rows;
+		if (rc != 0 || ssc_dram(&cache_geo) == 0) {
+			share = 0;   /* too small a flash for a cache part */
+		}
+		ss_memset(&part, 0, sizeof(part));
+	}
+	if (share) {
+		if (!label_scratch(hal)) {
+			return -SS_ENOMEM;
+		}
+		rc = ss_ssc_part_format(hal, share, label_scratch(hal), &part);
+		if (rc) {
+			return rc;
+		}
+	}
+	rc = carve(hal, &part, &fw, &r);
 	if (rc) {
 		return rc;
 	}
 	ss_ftl_default_params(&fp);
-	rc = ss_ftl_format(&fw->ftl, hal, r.ftl, r.ftl_size, &fp);
+	rc = ss_ftl_format(&fw->ftl, fw->ftl_hal, r.ftl, r.ftl_size, &fp);
 	if (rc) {
 		return rc;
+	}
+	if (part.ssc_rows) {
+		ss_ssc_default_params(&sp, SS_SSC_POLICY_SSC_V);
+		rc = ss_ssc_format(&fw->ssc, &fw->ssc_view.hal, r.ssc, r.ssc_size, &sp);
+		if (rc) {
+			return rc;
+		}
 	}
 	ss_os_default_params(fw->ftl, &op);
 	if (p && p->max_objects) {
 		op.max_objects = p->max_objects;
 	}
-	if (ss_os_dram_needed(&hal->geo, &op) > r.os_size) {
+	if (ss_os_dram_needed(&fw->ftl_hal->geo, &op) > r.os_size) {
 		return -SS_ENOMEM;
 	}
 	rc = ss_os_format(&fw->os, fw->ftl, r.os, r.os_size, &op);
@@ -160,6 +239,7 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 
 int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal)
 {
+	struct ss_ssc_part part = { 0 };
 	struct regions r;
 	struct ss_fw *fw;
 	int rc;
@@ -167,13 +247,30 @@ int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal)
 	if (!out || !hal) {
 		return -SS_EINVAL;
 	}
-	rc = carve(hal, &fw, &r);
+	if (!label_scratch(hal)) {
+		return -SS_ENOMEM;
+	}
+	rc = ss_ssc_part_read(hal, label_scratch(hal), &part);
+	/* no label (share 0 or formatted before the cache), or a geometry too small for one:
+	 * the whole flash is the FTL's */
+	if (rc == -SS_ENODATA || rc == -SS_EINVAL) {
+		ss_memset(&part, 0, sizeof(part));
+	} else if (rc) {
+		return rc;
+	}
+	rc = carve(hal, &part, &fw, &r);
 	if (rc) {
 		return rc;
 	}
-	rc = ss_ftl_mount(&fw->ftl, hal, r.ftl, r.ftl_size);
+	rc = ss_ftl_mount(&fw->ftl, fw->ftl_hal, r.ftl, r.ftl_size);
 	if (rc) {
 		return rc;
+	}
+	if (part.ssc_rows) {
+		rc = ss_ssc_mount(&fw->ssc, &fw->ssc_view.hal, r.ssc, r.ssc_size);
+		if (rc) {
+			return rc;
+		}
 	}
 	rc = ss_os_mount(&fw->os, fw->ftl, r.os, r.os_size);
 	if (rc == 0) {
@@ -199,6 +296,10 @@ int ss_fw_shutdown(struct ss_fw *fw)
 	fw->life.clean = 1;
 	(void)fw_record_store(fw, true);
 	rc = ss_os_unmount(fw->os);
+	if (fw->ssc) {
+		rc2 = ss_ssc_unmount(fw->ssc);
+		rc = rc ? rc : rc2;
+	}
 	rc2 = ss_ftl_unmount(fw->ftl);
 	fw->state = FW_DOWN;
 	fw_replies_init(fw);

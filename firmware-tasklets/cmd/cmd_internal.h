@@ -16,6 +16,8 @@
 #include "ss_objstore.h"
 #include "ss_proto.h"
 #include "ss_rt.h"
+#include "ss_ssc.h"
+#include "ss_ssc_part.h"
 
 /* Host sessions and their queue depth (SATA NCQ: 32 tags). */
 #define FW_MAX_SESSIONS 16u
@@ -105,6 +107,11 @@ struct fw_readahead {
 
 struct ss_fw {
 	struct ss_hal *hal;
+	struct ss_hal *ftl_hal;        /* hal, or ftl_view when the flash has a cache part */
+	struct ss_ssc_part part;       /* the flash split; ssc_rows 0: no cache */
+	struct ss_hal_view ftl_view;
+	struct ss_hal_view ssc_view;
+	struct ss_ssc *ssc;            /* NULL without a cache */
 	struct ss_ftl *ftl;
 	struct ss_objstore *os;
 	struct ss_isp *isp;
@@ -334,6 +341,20 @@ void fw_isp_execute(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 void fw_isp_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_destroy(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_forget_all(struct ss_fw *fw);
+
+/* cmd_ssc.c: the solid-state cache */
+uint32_t fw_ssc_info_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ssc_write_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ssc_read_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ssc_range_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_ssc_exists_check(const struct fw_req *rq, uint32_t *cap);
+void fw_ssc_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ssc_write_dirty(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ssc_write_clean(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ssc_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ssc_evict(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ssc_clean(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_ssc_exists(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 
 /* Little-endian stores of wire structures */
 void fw_put_stat(uint8_t *p, const struct ss_obj_stat *st);

@@ -44,6 +44,15 @@ const struct fw_op fw_ops[] = {
 	OP(DESTROY_OBJECT, 0, SESSION, MUTATES, fw_isp_destroy_check, fw_isp_destroy),
 
 	OP(COUNTERS, 0, SESSION, READS, fw_drive_counters_check, fw_drive_counters),
+
+	/* the cache holds no object data: none of its opcodes drops the read-ahead buffer */
+	OP(SSC_INFO, 0, SESSION, READS, fw_ssc_info_check, fw_ssc_info),
+	OP(SSC_WRITE_DIRTY, 0, SESSION, READS, fw_ssc_write_check, fw_ssc_write_dirty),
+	OP(SSC_WRITE_CLEAN, 0, SESSION, READS, fw_ssc_write_check, fw_ssc_write_clean),
+	OP(SSC_READ, 0, SESSION, READS, fw_ssc_read_check, fw_ssc_read),
+	OP(SSC_EVICT, 0, SESSION, READS, fw_ssc_range_check, fw_ssc_evict),
+	OP(SSC_CLEAN, 0, SESSION, READS, fw_ssc_range_check, fw_ssc_clean),
+	OP(SSC_EXISTS, 0, SESSION, READS, fw_ssc_exists_check, fw_ssc_exists),
 };
 
 const uint32_t fw_ops_count = SS_ARRAY_SIZE(fw_ops);

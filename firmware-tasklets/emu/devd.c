@@ -35,6 +35,8 @@
 #include "devd_internal.h"
 #include "ss_devd_frame.h"
 #include "ss_emu.h"
+#include "ss_proto.h"
+#include "ss_fw.h"
 #include "ss_rt.h"
 
 #define REP_SENSE SS_FRAME_SENSE_MAX
@@ -46,7 +48,10 @@
 /* A connection's threads run firmware commands (in virtual time), which need far less
  * than the default 8 MiB stack; reserving that per connection would not be bounded. */
 #define THREAD_STACK (2u << 20)
-#define MODEL_FIELDS (sizeof(struct ss_emu_counters) / sizeof(uint64_t))
+#define MODEL_FIELDS (sizeof(struct ss_wire_model) / sizeof(uint64_t))
+/* A model counter into the reply after its count, by name (SS_REPLY_MODEL). */
+#define MODEL_PUT(cn, kind, name, bytes)                                                  \
+	ss_put_le64(r->model + 8 + offsetof(struct ss_wire_model, name), (cn).name);
 
 _Static_assert(sizeof(struct ss_emu_counters) % sizeof(uint64_t) == 0,
 	       "the counters are a sequence of u64");
@@ -246,15 +251,11 @@ static void serve(struct req *r)
 	r->sense_len = 0;
 	if (r->f.kind == SS_FRAME_MODEL) {
 		struct ss_emu_counters cn;
-		uint64_t v[MODEL_FIELDS];
 
 		ss_emu_get_counters(srv.drive, &cn);
-		memcpy(v, &cn, sizeof(v));
 		ss_put_le32(r->model, (uint32_t)MODEL_FIELDS);
 		ss_put_le32(r->model + 4, 0);
-		for (size_t i = 0; i < MODEL_FIELDS; i++) {
-			ss_put_le64(r->model + 8 + 8 * i, v[i]);
-		}
+		SS_REPLY_MODEL(MODEL_PUT, cn)
 		r->status = SS_EMU_SCSI_GOOD;
 		r->out = r->model;
 		r->out_len = sizeof(r->model);
@@ -638,13 +639,16 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: smartssd-devd --image FILE --socket PATH [--time-mode virtual|realtime]\n"
-		"                     [--format [--profile NAME|PATH]] [--ready-fd N]\n"
+		"                     [--format [--profile NAME|PATH] [--cache-share PCT]]\n"
+		"                     [--ready-fd N]\n"
 		"                     [--allow-uid USERS] [--allow-gid GROUPS]\n"
 		"                     [--socket-mode OCTAL] [--socket-group GROUP]\n"
 		"                     [--max-connections N] [--frame-timeout SECONDS]\n"
 		"                     [--buffer-mib MIB]\n"
 		"Serves the emulated drive in FILE on the unix socket PATH. --format creates and\n"
-		"formats FILE first (erasing it). Once PATH accepts connections, the daemon writes\n"
+		"formats FILE first (erasing it), with PCT %% of its flash (0: none; default: 25\n"
+		"where the flash has room for a cache part, else none)\n"
+		"for the solid-state cache. Once PATH accepts connections, the daemon writes\n"
 		"READY=1 and a newline to file descriptor N, and notifies systemd when\n"
 		"NOTIFY_SOCKET is set. PATH.lock beside the socket keeps one daemon per path.\n"
 		"Access: the socket gets --socket-mode (default 0660) and --socket-group; then\n"
@@ -727,6 +731,7 @@ int main(int argc, char **argv)
 		{ "time-mode", required_argument, NULL, 't' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "format", no_argument, NULL, 'f' },
+		{ "cache-share", required_argument, NULL, 'C' },
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "allow-uid", required_argument, NULL, 'u' },
 		{ "allow-gid", required_argument, NULL, 'g' },
@@ -738,7 +743,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ss_emu_drive_opts o = { 0 };
+	struct ss_emu_drive_opts o = { .cache_share_permille = SS_FW_CACHE_SHARE_DEFAULT };
 	const char *image = NULL, *sock = NULL;
 	char err[512];
 	int format = 0, opt, lfd, sfd, rc, nworkers, ready_fd = -1, lock_fd = -1;
@@ -768,6 +773,12 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			format = 1;
+			break;
+		case 'C':
+			if ((v = parse_number("--cache-share", optarg, 10, 0, 90)) < 0) {
+				return 2;
+			}
+			o.cache_share_permille = (uint32_t)v * 10;
 			break;
 		case 'r':
 			ready_fd = devd_parse_ready_fd(optarg);

@@ -364,7 +364,8 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 		goto fail;
 	}
 	if (format) {
-		struct ss_fw_format_params fp = { .max_objects = o->max_objects };
+		struct ss_fw_format_params fp = { .max_objects = o->max_objects,
+						   .cache_share_permille = o->cache_share_permille };
 
 		rc = ss_fw_format(&d->fw, d->hal, &fp);
 		if (rc != 0) {

@@ -10,6 +10,7 @@
 #include "ss_fw.h"
 #include "ss_proto.h"
 #include "ss_rt.h"
+#include "ss_ssc_part.h"
 
 #define CHECK_EVERY 5000u
 #define MAX_RECORDS 64u
@@ -185,6 +186,8 @@ int fz_setup(void)
 {
 	struct fx_opts o = {
 		.geo = { 2, 1, 32, 32, 4096, 128, 0 },
+		/* a cache part, so the SSC opcodes reach the cache, not just its absence */
+		.cache_share_permille = SS_SSC_SHARE_DEFAULT_PERMILLE,
 		.tmpdir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
 	};
 
@@ -332,7 +335,10 @@ void fz_check_drive(int crash, int reformat)
 	walk_namespace();
 	probe_object();
 	if (reformat) {
-		FZ_ASSERT(ss_fw_format(&g.fx.fw, g.fx.hal, NULL) == 0);
+		struct ss_fw_format_params fp = {
+			.cache_share_permille = SS_SSC_SHARE_DEFAULT_PERMILLE };
+
+		FZ_ASSERT(ss_fw_format(&g.fx.fw, g.fx.hal, &fp) == 0);
 		open_session();
 	}
 }

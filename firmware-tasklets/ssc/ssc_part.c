@@ -81,15 +81,16 @@ int ss_ssc_part_read(struct ss_hal *hal, void *scratch, struct ss_ssc_part *out)
 		return -SS_EINVAL;
 	}
 	for (uint32_t copy = 0; copy < 2; copy++) {
-		uint32_t i;
-
 		if (ss_hal_page_read(hal, label_block(g, copy) * g->pages_per_block, page, spare) != 0) {
 			continue;
 		}
-		for (i = 0; i < PART_BYTES && page[i] == 0xFF; i++) {
+		/* Without the magic the row holds no label: erased, or an FTL's data on a flash
+		 * formatted before labels existed (which is to be mounted as having no cache). */
+		if (ss_get_le32(page) != PART_MAGIC) {
+			continue;
 		}
-		found_any |= i < PART_BYTES;
-		if (ss_get_le32(page) != PART_MAGIC || ss_get_le32(page + 4) != PART_VERSION ||
+		found_any = 1;
+		if (ss_get_le32(page + 4) != PART_VERSION ||
 		    ss_get_le32(page + 28) != ss_crc32c(0, page, 28)) {
 			continue;
 		}

@@ -53,7 +53,7 @@ static jlong fail(int rc)
 
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_format0(JNIEnv *env,
 		jclass cls, jbyteArray path, jbyteArray profile, jlong capacity, jint max_objects,
-		jobject out)
+		jint cache_share_pct, jobject out)
 {
 	char p[ARG_MAX_BYTES], prof[ARG_MAX_BYTES], uri[URI_MAX_BYTES], err[ERR_MAX] = "";
 	int rc;
@@ -63,18 +63,21 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_format0(JNIEnv *
 		say(env, out, "image path or profile name is empty or too long");
 		return -(jlong)EINVAL;
 	}
-	if (capacity < 0 || max_objects < 0) {
-		say(env, out, "capacity and max objects must not be negative");
+	if (capacity < 0 || max_objects < 0 || cache_share_pct < -1) {
+		say(env, out, "capacity and max objects must not be negative, the cache share not "
+			      "below -1 (the default)");
 		return -(jlong)EINVAL;
 	}
 	if (strchr(p, '?') != NULL) {
 		say(env, out, "an image path may not contain '?' (it starts a device URI's options)");
 		return -(jlong)EINVAL;
 	}
-	if (max_objects > 0)
-		snprintf(uri, sizeof(uri), "emu:%s?max_objects=%d", p, (int)max_objects);
+	if (cache_share_pct < 0)
+		snprintf(uri, sizeof(uri), "emu:%s?max_objects=%d&cache_share=default", p,
+			 (int)max_objects);
 	else
-		snprintf(uri, sizeof(uri), "emu:%s", p);
+		snprintf(uri, sizeof(uri), "emu:%s?max_objects=%d&cache_share=%d", p,
+			 (int)max_objects, (int)cache_share_pct);
 	rc = ss_dev_format(uri, prof[0] ? prof : NULL, (uint64_t)capacity, err, sizeof(err));
 	if (rc < 0) {
 		say(env, out, err);

@@ -7,9 +7,10 @@
  *   - data moves through direct ByteBuffers whose address and capacity are checked here
  *     (Java checks isDirect and bounds first); results are written into a caller-owned
  *     scratch buffer as native-order 8-byte slots and NUL-terminated strings at fixed
- *     offsets, except the fixed replies (drive info, fsstat, counters), which are written
- *     in their wire layout (ss_proto.h), generated from their field lists, and decoded by
- *     the Java records against the layout replyLayout0 reports;
+ *     offsets, except the fixed replies (drive info, fsstat, counters, stat, tasklet
+ *     progress, model counters), which are written in their wire layout (ss_proto.h),
+ *     generated from their field lists, and decoded by the Java records against the layout
+ *     replyLayout0 reports;
  *   - paths arrive as NUL-terminated UTF-8 byte arrays copied into stack buffers;
  *   - nothing is allocated per call, so read, write and poll stay allocation-free.
  */
@@ -27,14 +28,12 @@
 
 /* Result layouts in the scratch buffer (the constants of DriveOps, NamespaceOps and
  * TaskletOps in org.smartssd.device). */
-#define STAT_NAME 80
 #define DIRENT_SIZE (16 + SS_DEV_NAME_MAX + 1)
 #define LIST_MAX 64
 #define EXTENT_MAX 256
 #define SPEC_FIELDS 9
 #define SMART_ATTRS 64
 #define SMART_ATTR_MAX 64
-#define PROGRESS_SLOTS 10
 
 _Static_assert(DIRENT_SIZE == 272, "dirent slot size matches SmartSsdDevice.DIRENT_SIZE");
 
@@ -139,6 +138,12 @@ static void put_smart_attr(uint8_t *o, const struct ss_dev_smart_attr *v)
 	SS_DEV_SMART_ATTR(ENCODE, jni_smart_attr)
 }
 #define ENCODE_rsv32(W, name, bytes) ss_put_le32(o + offsetof(struct W, name), 0);
+#define ENCODE_i32(W, name, bytes) ss_put_le32(o + offsetof(struct W, name), (uint32_t)v->name);
+#define ENCODE_rsv16(W, name, bytes) ss_put_le16(o + offsetof(struct W, name), 0);
+/* the length of the struct's `name` field, which is NUL-terminated in the API struct */
+#define ENCODE_len16(W, field, bytes)                                                    \
+	ss_put_le16(o + offsetof(struct W, field), (uint16_t)strnlen(v->name, SS_DEV_NAME_MAX));
+#define ENCODE_name(W, name, bytes) put_padded(o + offsetof(struct W, name), v->name, bytes);
 
 /* One line "name kind offset bytes" of a fixed reply's layout. */
 #define LAYOUT(W, kind, name, bytes)                                                     \
@@ -162,33 +167,16 @@ static int path_in(JNIEnv *env, jbyteArray arr, char *buf)
 	return 0;
 }
 
-static void put_progress(uint8_t *out, const struct ss_dev_progress *p)
+/* The tasklet progress and the object stat in their wire layouts (SS_REPLY_PROGRESS,
+ * SS_REPLY_STAT), decoded by TaskletProgress and ObjectStat. */
+static void put_progress(uint8_t *o, const struct ss_dev_progress *v)
 {
-	put64(out, 0, p->state);
-	put64(out, 1, (uint64_t)(int64_t)p->error);
-	put64(out, 2, p->pages_done);
-	put64(out, 3, p->pages_total);
-	put64(out, 4, p->records);
-	put64(out, 5, p->output_bytes);
-	put64(out, 6, p->instructions);
-	put64(out, 7, p->dram_accesses);
-	put64(out, 8, p->started_ns);
-	put64(out, 9, p->finished_ns);
+	SS_REPLY_PROGRESS(ENCODE, ss_wire_progress)
 }
 
-static void put_stat(uint8_t *out, const struct ss_dev_stat *st)
+static void put_stat(uint8_t *o, const struct ss_dev_stat *v)
 {
-	put64(out, 0, st->oid);
-	put64(out, 1, st->parent);
-	put64(out, 2, st->type);
-	put64(out, 3, st->nchildren);
-	put64(out, 4, st->size);
-	put64(out, 5, st->ctime_ns);
-	put64(out, 6, st->mtime_ns);
-	put64(out, 7, st->atime_ns);
-	put64(out, 8, st->page_writes);
-	put64(out, 9, st->extent_count);
-	put_str(out, STAT_NAME, st->name, sizeof(st->name));
+	SS_REPLY_STAT(ENCODE, ss_wire_stat)
 }
 
 /* An object id or instance as a jlong result; ids past INT64_MAX cannot be told from errors. */
@@ -307,15 +295,16 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_counters0(JNIEnv
 	return 0;
 }
 
-/* The layout of fixed reply `which` (0 drive info, 1 fsstat, 2 counters: the wire's; 3 the
- * SMART summary, 4 one SMART attribute: as packed here), one line
+/* The layout of fixed reply `which` (0 drive info, 1 fsstat, 2 counters, 5 stat, 6 tasklet
+ * progress, 7 model counters, 8 cache info: the wire's; 3 the SMART summary, 4 one SMART attribute: as
+ * packed here), one line
  * "name kind offset bytes" per field then "size <bytes>" (the SMART summary also says
  * "attrs <offset>", where the attributes start), from the field lists: the Java records'
  * decode offsets are checked against it. NULL for an unknown reply. */
 JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(JNIEnv *env,
 		jclass cls, jint which)
 {
-	char text[2048];
+	char text[4096];
 	int n = 0;
 	size_t size;
 
@@ -341,6 +330,22 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(J
 		SS_DEV_SMART_ATTR(LAYOUT, jni_smart_attr)
 		size = sizeof(struct jni_smart_attr);
 		break;
+	case 5:
+		SS_REPLY_STAT(LAYOUT, ss_wire_stat)
+		size = sizeof(struct ss_wire_stat);
+		break;
+	case 6:
+		SS_REPLY_PROGRESS(LAYOUT, ss_wire_progress)
+		size = sizeof(struct ss_wire_progress);
+		break;
+	case 7:
+		SS_REPLY_MODEL(LAYOUT, ss_wire_model)
+		size = sizeof(struct ss_wire_model);
+		break;
+	case 8:
+		SS_REPLY_SSC_INFO(LAYOUT, ss_wire_ssc_info)
+		size = sizeof(struct ss_wire_ssc_info);
+		break;
 	default:
 		return NULL;
 	}
@@ -352,6 +357,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_model0(JNIEnv *e
 		jlong h, jobject out)
 {
 	uint8_t *o = scratch(env, out, 0);
+	const struct ss_dev_model *v;
 	struct ss_dev_model m;
 	int rc;
 
@@ -360,25 +366,8 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_model0(JNIEnv *e
 	rc = ss_dev_model_counters(dev(h), &m);
 	if (rc < 0)
 		return fail(rc);
-	put64(o, 0, m.now_ns);
-	put64(o, 1, m.host_commands);
-	put64(o, 2, m.link_bytes_in);
-	put64(o, 3, m.link_bytes_out);
-	put64(o, 4, m.page_reads);
-	put64(o, 5, m.page_programs);
-	put64(o, 6, m.block_erases);
-	put64(o, 7, m.isp_instructions);
-	put64(o, 8, m.isp_dram_accesses);
-	put64(o, 9, m.isp_pages);
-	put64(o, 10, m.link_busy_ns);
-	put64(o, 11, m.isp_busy_ns);
-	put64(o, 12, m.energy_nand_read_nj);
-	put64(o, 13, m.energy_nand_program_nj);
-	put64(o, 14, m.energy_nand_erase_nj);
-	put64(o, 15, m.energy_link_nj);
-	put64(o, 16, m.energy_isp_nj);
-	put64(o, 17, m.energy_idle_nj);
-	put64(o, 18, m.energy_total_nj);
+	v = &m;
+	SS_REPLY_MODEL(ENCODE, ss_wire_model)
 	return 0;
 }
 
@@ -641,7 +630,7 @@ _Static_assert(sizeof(struct ss_dev_input) == 24, "input ranges are three u64");
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletPoll0(JNIEnv *env,
 		jclass cls, jlong h, jlong instance, jobject out)
 {
-	uint8_t *o = region(env, out, 0, PROGRESS_SLOTS * 8);
+	uint8_t *o = region(env, out, 0, (jint)sizeof(struct ss_wire_progress));
 	struct ss_dev_progress p;
 	int rc;
 
@@ -666,7 +655,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletRead0(JNI
 	if (b == NULL)
 		return -(jlong)EFAULT;
 	if (progress != NULL) {
-		o = region(env, progress, 0, PROGRESS_SLOTS * 8);
+		o = region(env, progress, 0, (jint)sizeof(struct ss_wire_progress));
 		if (o == NULL)
 			return -(jlong)EFAULT;
 	}
@@ -681,4 +670,75 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletDestroy0(
 		jclass cls, jlong h, jlong instance)
 {
 	return result(ss_dev_tasklet_destroy(dev(h), (uint64_t)instance));
+}
+
+/* ---- solid-state cache --------------------------------------------------------------- */
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheInfo0(JNIEnv *env,
+		jclass cls, jlong h, jobject out)
+{
+	uint8_t *o = scratch(env, out, 0);
+	const struct ss_dev_cache_info *v;
+	struct ss_dev_cache_info ci;
+	int rc;
+
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_cache_info(dev(h), &ci);
+	if (rc < 0)
+		return fail(rc);
+	v = &ci;
+	SS_REPLY_SSC_INFO(ENCODE, ss_wire_ssc_info)
+	return 0;
+}
+
+/* buf[pos, pos + len) holds count blocks (Java checks len = count * block size). */
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheWrite0(JNIEnv *env,
+		jclass cls, jlong h, jboolean dirty, jlong first, jlong count, jobject buf, jint pos,
+		jint len)
+{
+	uint8_t *b = region(env, buf, pos, len);
+
+	if (b == NULL || count <= 0)
+		return -(jlong)EFAULT;
+	return result(dirty ? ss_dev_cache_write_dirty(dev(h), (uint64_t)first, (uint64_t)count, b)
+			    : ss_dev_cache_write_clean(dev(h), (uint64_t)first, (uint64_t)count, b));
+}
+
+/* Blocks into buf[pos, pos + len), the present bitmap at the start of the scratch `out`.
+ * \return blocks present. */
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheRead0(JNIEnv *env,
+		jclass cls, jlong h, jlong first, jlong count, jobject buf, jint pos, jint len,
+		jobject out)
+{
+	uint8_t *b = region(env, buf, pos, len);
+	uint8_t *o = count > 0 ? scratch(env, out, (jint)((count + 7) / 8)) : NULL;
+
+	if (b == NULL || o == NULL)
+		return -(jlong)EFAULT;
+	return result(ss_dev_cache_read(dev(h), (uint64_t)first, (uint64_t)count, b, o));
+}
+
+/* op 0 evict, 1 clean, 2 exists (the bitmap at the start of the scratch `out`).
+ * \return 0, or for exists the blocks present and dirty. */
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheRange0(JNIEnv *env,
+		jclass cls, jlong h, jint op, jlong first, jlong count, jobject out)
+{
+	uint8_t *o;
+
+	if (count <= 0)
+		return -(jlong)EINVAL;
+	switch (op) {
+	case 0:
+		return result(ss_dev_cache_evict(dev(h), (uint64_t)first, (uint64_t)count));
+	case 1:
+		return result(ss_dev_cache_clean(dev(h), (uint64_t)first, (uint64_t)count));
+	case 2:
+		o = scratch(env, out, (jint)((count + 7) / 8));
+		if (o == NULL)
+			return -(jlong)EFAULT;
+		return result(ss_dev_cache_exists(dev(h), (uint64_t)first, (uint64_t)count, o));
+	default:
+		return -(jlong)EINVAL;
+	}
 }

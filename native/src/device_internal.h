@@ -25,6 +25,7 @@ struct ss_dev {
 	uint32_t timeout_ms;
 	uint32_t busy_retry_ms;
 	struct ss_dev_info info;          /* read at open */
+	uint32_t cache_block_size;        /* atomic: the cache's block size once asked; 0 before */
 };
 
 /**
@@ -46,6 +47,26 @@ int ss_ata_exec(struct ss_dev *d, const struct ss_sat_cmd *c, void *data, uint32
  */
 int ss_obj_exec(struct ss_dev *d, const struct ss_pkt_req *req, const struct ss_pkt_seg *segs,
 		int nseg, struct ss_pkt_reply *rep, const char *subject);
+
+/*
+ * One field of a fixed reply from its wire struct W at `p` into the API struct at `out`
+ * (the field lists of ss_proto_replies.h): SS_REPLY_x(SS_DECODE, W). A `name` field takes
+ * the count of the len16 field before it, which the caller has checked (name_len).
+ */
+#define SS_DECODE(W, kind, name, bytes) SS_DECODE_##kind(W, name, bytes)
+#define SS_DECODE_u32(W, name, bytes) out->name = SS_WIRE32(p, W, name);
+#define SS_DECODE_i32(W, name, bytes) out->name = (int32_t)SS_WIRE32(p, W, name);
+#define SS_DECODE_u64(W, name, bytes) out->name = SS_WIRE64(p, W, name);
+#define SS_DECODE_str(W, name, bytes) ss_copy_trimmed(out->name, p + offsetof(struct W, name), bytes);
+#define SS_DECODE_rsv16(W, name, bytes)
+#define SS_DECODE_rsv32(W, name, bytes)
+#define SS_DECODE_len16(W, name, bytes)
+#define SS_DECODE_name(W, name, bytes)                                                    \
+	memcpy(out->name, p + offsetof(struct W, name), name_len);                         \
+	out->name[name_len] = '\0';
+
+/** Copy a blank-padded ATA-style string of n bytes, trimmed and NUL-terminated (n + 1). */
+void ss_copy_trimmed(char *dst, const uint8_t *src, size_t n);
 
 /** Name of an opcode for messages ("LOOKUP"). */
 const char *ss_opcode_name(uint16_t opcode);

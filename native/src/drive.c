@@ -7,8 +7,7 @@
 #include "device_internal.h"
 #include "errinfo.h"
 
-/* Copy a blank-padded ATA-style string, trimmed and NUL-terminated. */
-static void copy_trimmed(char *dst, const uint8_t *src, size_t n)
+void ss_copy_trimmed(char *dst, const uint8_t *src, size_t n)
 {
 	memcpy(dst, src, n);
 	dst[n] = '\0';
@@ -35,13 +34,6 @@ static int query_fixed(struct ss_dev *d, uint16_t opcode, uint32_t size, const c
 	return 0;
 }
 
-/* One field of a fixed reply from its wire struct W at p into the API struct at out. */
-#define DECODE(W, kind, name, bytes) DECODE_##kind(W, name, bytes)
-#define DECODE_u32(W, name, bytes) out->name = SS_WIRE32(p, W, name);
-#define DECODE_u64(W, name, bytes) out->name = SS_WIRE64(p, W, name);
-#define DECODE_str(W, name, bytes) copy_trimmed(out->name, p + offsetof(struct W, name), bytes);
-#define DECODE_rsv32(W, name, bytes)
-
 int ss_dev_drive_info(struct ss_dev *d, struct ss_dev_info *out)
 {
 	const uint8_t *p;
@@ -49,7 +41,7 @@ int ss_dev_drive_info(struct ss_dev *d, struct ss_dev_info *out)
 
 	if (rc)
 		return rc;
-	SS_REPLY_DRIVE_INFO(DECODE, ss_drive_info)
+	SS_REPLY_DRIVE_INFO(SS_DECODE, ss_drive_info)
 	return 0;
 }
 
@@ -60,7 +52,7 @@ int ss_dev_fsstat(struct ss_dev *d, struct ss_dev_fsstat *out)
 
 	if (rc)
 		return rc;
-	SS_REPLY_FSSTAT(DECODE, ss_wire_fsstat)
+	SS_REPLY_FSSTAT(SS_DECODE, ss_wire_fsstat)
 	return 0;
 }
 
@@ -80,7 +72,7 @@ int ss_dev_counters(struct ss_dev *d, struct ss_dev_counters *out)
 
 	if (rc)
 		return rc;
-	SS_REPLY_COUNTERS(DECODE, ss_wire_counters)
+	SS_REPLY_COUNTERS(SS_DECODE, ss_wire_counters)
 	return 0;
 }
 

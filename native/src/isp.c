@@ -41,22 +41,13 @@ static void encode_layout(uint8_t *p, const struct ss_dev_layout *l)
 	}
 }
 
-static int decode_progress(const uint8_t *p, uint32_t len, struct ss_dev_progress *pr)
+static int decode_progress(const uint8_t *p, uint32_t len, struct ss_dev_progress *out)
 {
 	if (len < sizeof(struct ss_wire_progress))
 		return ss_err(-EPROTO, 0, "progress reply of %u bytes is short", len);
-	if (!pr)
+	if (!out)
 		return 0;
-	pr->state = SS_WIRE32(p, ss_wire_progress, state);
-	pr->error = (int32_t)SS_WIRE32(p, ss_wire_progress, error);
-	pr->pages_done = SS_WIRE64(p, ss_wire_progress, pages_done);
-	pr->pages_total = SS_WIRE64(p, ss_wire_progress, pages_total);
-	pr->records = SS_WIRE64(p, ss_wire_progress, records);
-	pr->output_bytes = SS_WIRE64(p, ss_wire_progress, output_bytes);
-	pr->instructions = SS_WIRE64(p, ss_wire_progress, instructions);
-	pr->dram_accesses = SS_WIRE64(p, ss_wire_progress, dram_accesses);
-	pr->started_ns = SS_WIRE64(p, ss_wire_progress, started_ns);
-	pr->finished_ns = SS_WIRE64(p, ss_wire_progress, finished_ns);
+	SS_REPLY_PROGRESS(SS_DECODE, ss_wire_progress)
 	return 0;
 }
 

@@ -48,7 +48,10 @@ static void copy_name(char *dst, const uint8_t *src, uint16_t len)
 	dst[len] = '\0';
 }
 
-static int decode_stat(const struct ss_pkt_reply *rep, struct ss_dev_stat *st)
+_Static_assert(sizeof(((struct ss_dev_stat *)0)->name) == SS_DEV_NAME_MAX + 1,
+	       "a stat's name holds the longest name");
+
+static int decode_stat(const struct ss_pkt_reply *rep, struct ss_dev_stat *out)
 {
 	const uint8_t *p = rep->payload;
 	uint16_t name_len;
@@ -58,19 +61,9 @@ static int decode_stat(const struct ss_pkt_reply *rep, struct ss_dev_stat *st)
 	name_len = SS_WIRE16(p, ss_wire_stat, name_len);
 	if (name_len > SS_DEV_NAME_MAX)
 		return ss_err(-EPROTO, 0, "stat reply name_len %u too long", name_len);
-	if (!st)
+	if (!out)
 		return 0;
-	st->oid = SS_WIRE64(p, ss_wire_stat, oid);
-	st->parent = SS_WIRE64(p, ss_wire_stat, parent);
-	st->type = SS_WIRE32(p, ss_wire_stat, type);
-	st->nchildren = SS_WIRE32(p, ss_wire_stat, nchildren);
-	st->size = SS_WIRE64(p, ss_wire_stat, size);
-	st->ctime_ns = SS_WIRE64(p, ss_wire_stat, ctime_ns);
-	st->mtime_ns = SS_WIRE64(p, ss_wire_stat, mtime_ns);
-	st->atime_ns = SS_WIRE64(p, ss_wire_stat, atime_ns);
-	st->page_writes = SS_WIRE64(p, ss_wire_stat, page_writes);
-	st->extent_count = SS_WIRE32(p, ss_wire_stat, extent_count);
-	copy_name(st->name, p + offsetof(struct ss_wire_stat, name), name_len);
+	SS_REPLY_STAT(SS_DECODE, ss_wire_stat)
 	return 0;
 }
 

@@ -61,7 +61,7 @@ int ss_transport_emu_open(const char *path, struct ss_transport **out);
  *  profile's; else rounded up to whole blocks on every die. \return 0 or negative errno
  *  with the per-thread message set (-ENOTSUP without the emulator). */
 int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
-			    uint32_t max_objects);
+			    uint32_t max_objects, uint32_t cache_share_permille);
 /** \return the name of built-in emulator profile i, or NULL past the end (or without the
  *  emulator). */
 const char *ss_transport_emu_profile_name(size_t i);

@@ -46,32 +46,16 @@ static int emu_submit(struct ss_transport *t, struct ss_xfer *x)
 	return 0;
 }
 
+/* ss_emu_counters has the fields of SS_REPLY_MODEL under the same names. */
+#define EMU_MODEL_FIELD(a, kind, name, bytes) m->name = c.name;
+
 static int emu_model(struct ss_transport *t, struct ss_dev_model *m)
 {
 	struct emu_transport *e = (struct emu_transport *)t;
 	struct ss_emu_counters c;
 
 	ss_emu_get_counters(e->drive, &c);
-	m->now_ns = c.now_ns;
-	m->host_commands = c.host_commands;
-	m->link_bytes_in = c.link_bytes_in;
-	m->link_bytes_out = c.link_bytes_out;
-	m->page_reads = c.page_reads;
-	m->page_programs = c.page_programs;
-	m->block_erases = c.block_erases;
-	m->isp_instructions = c.isp_instructions;
-	m->isp_dram_accesses = c.isp_dram_accesses;
-	m->isp_pages = c.isp_pages;
-	m->link_busy_ns = c.link_busy_ns;
-	m->isp_busy_ns = c.isp_busy_ns;
-	m->energy_nand_read_nj = c.energy_nand_read_nj;
-	m->energy_nand_program_nj = c.energy_nand_program_nj;
-	m->energy_nand_erase_nj = c.energy_nand_erase_nj;
-	m->energy_link_nj = c.energy_link_nj;
-	m->energy_isp_nj = c.energy_isp_nj;
-	m->energy_idle_nj = c.energy_idle_nj;
-	m->energy_total_nj = c.energy_total_nj;
-	m->host_now_ns = c.host_now_ns;
+	SS_REPLY_MODEL(EMU_MODEL_FIELD, _)
 	return 0;
 }
 
@@ -138,7 +122,7 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 }
 
 int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
-			    uint32_t max_objects)
+			    uint32_t max_objects, uint32_t cache_share_permille)
 {
 	struct ss_emu_drive_opts o;
 	struct ss_emu_profile pr;
@@ -148,6 +132,7 @@ int ss_transport_emu_format(const char *path, const char *profile, uint64_t capa
 	memset(&o, 0, sizeof(o));
 	o.flash.profile = profile && *profile ? profile : NULL;
 	o.max_objects = max_objects;
+	o.cache_share_permille = cache_share_permille;
 	if (capacity_bytes) {
 		uint64_t per_block_row, bpd;
 

@@ -6,9 +6,11 @@
 #ifndef SS_NATIVE_TRANSPORT_UNIX_FRAME_H
 #define SS_NATIVE_TRANSPORT_UNIX_FRAME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "ss_devd_frame.h"
+#include "ss_proto.h"
 #include "transport.h"
 
 static inline void ss_ux_encode_request(uint8_t *h, uint32_t tag, const struct ss_xfer *x)
@@ -33,54 +35,14 @@ static inline void ss_ux_encode_model_request(uint8_t *h, uint32_t tag)
 	ss_frame_encode_request(h, &r);
 }
 
-/* Model counters by their index on the wire (struct ss_emu_counters order). */
-enum ss_ux_model_index {
-	SS_UX_M_PAGE_READS = 0,
-	SS_UX_M_PAGE_PROGRAMS = 1,
-	SS_UX_M_BLOCK_ERASES = 2,
-	SS_UX_M_HOST_COMMANDS = 10,
-	SS_UX_M_LINK_BYTES_IN = 11,
-	SS_UX_M_LINK_BYTES_OUT = 12,
-	SS_UX_M_ISP_INSTRUCTIONS = 13,
-	SS_UX_M_ISP_DRAM_ACCESSES = 14,
-	SS_UX_M_ISP_PAGES = 15,
-	SS_UX_M_LINK_BUSY_NS = 18,
-	SS_UX_M_ISP_BUSY_NS = 19,
-	SS_UX_M_NOW_NS = 20,
-	SS_UX_M_ENERGY_NAND_READ_NJ = 21,
-	SS_UX_M_ENERGY_NAND_PROGRAM_NJ = 22,
-	SS_UX_M_ENERGY_NAND_ERASE_NJ = 23,
-	SS_UX_M_ENERGY_LINK_NJ = 24,
-	SS_UX_M_ENERGY_ISP_NJ = 25,
-	SS_UX_M_ENERGY_IDLE_NJ = 26,
-	SS_UX_M_ENERGY_TOTAL_NJ = 27,
-	SS_UX_M_HOST_NOW_NS = 28,
-};
+/* The model reply's counters, named by SS_REPLY_MODEL: counter i is the u64 at byte 8 i of
+ * struct ss_wire_model (a daemon that sends fewer gives 0 for the rest). */
+#define SS_UX_MODEL_FIELD(a, kind, name, bytes)                                           \
+	m->name = ss_frame_model_at(b, len, (uint32_t)(offsetof(struct ss_wire_model, name) / 8));
 
 static inline void ss_ux_decode_model(const uint8_t *b, uint32_t len, struct ss_dev_model *m)
 {
-#define AT(i) ss_frame_model_at(b, len, SS_UX_M_##i)
-	m->now_ns = AT(NOW_NS);
-	m->host_commands = AT(HOST_COMMANDS);
-	m->link_bytes_in = AT(LINK_BYTES_IN);
-	m->link_bytes_out = AT(LINK_BYTES_OUT);
-	m->page_reads = AT(PAGE_READS);
-	m->page_programs = AT(PAGE_PROGRAMS);
-	m->block_erases = AT(BLOCK_ERASES);
-	m->isp_instructions = AT(ISP_INSTRUCTIONS);
-	m->isp_dram_accesses = AT(ISP_DRAM_ACCESSES);
-	m->isp_pages = AT(ISP_PAGES);
-	m->link_busy_ns = AT(LINK_BUSY_NS);
-	m->isp_busy_ns = AT(ISP_BUSY_NS);
-	m->energy_nand_read_nj = AT(ENERGY_NAND_READ_NJ);
-	m->energy_nand_program_nj = AT(ENERGY_NAND_PROGRAM_NJ);
-	m->energy_nand_erase_nj = AT(ENERGY_NAND_ERASE_NJ);
-	m->energy_link_nj = AT(ENERGY_LINK_NJ);
-	m->energy_isp_nj = AT(ENERGY_ISP_NJ);
-	m->energy_idle_nj = AT(ENERGY_IDLE_NJ);
-	m->energy_total_nj = AT(ENERGY_TOTAL_NJ);
-	m->host_now_ns = AT(HOST_NOW_NS);
-#undef AT
+	SS_REPLY_MODEL(SS_UX_MODEL_FIELD, _)
 }
 
 #endif

@@ -30,8 +30,18 @@ struct devtest {
 
 /* A small drive: 4 channels x 1 way x blocks_per_die x 32 pages of 8 KiB (64 blocks:
  * 64 MiB). max_objects 0: the object store's default. */
+static inline int devtest_format_cache(struct devtest *t, uint32_t max_objects,
+				       uint32_t blocks_per_die, uint32_t cache_share_permille);
+
 static inline int devtest_format_geo(struct devtest *t, uint32_t max_objects,
 				     uint32_t blocks_per_die)
+{
+	return devtest_format_cache(t, max_objects, blocks_per_die, 0);
+}
+
+/* The same with cache_share_permille of the flash for the solid-state cache. */
+static inline int devtest_format_cache(struct devtest *t, uint32_t max_objects,
+				       uint32_t blocks_per_die, uint32_t cache_share_permille)
 {
 	struct ss_emu_drive_opts o;
 	char err[256] = "";
@@ -53,6 +63,7 @@ static inline int devtest_format_geo(struct devtest *t, uint32_t max_objects,
 	o.flash.geo.page_size = 8192;
 	o.flash.geo.spare_size = 256;
 	o.max_objects = max_objects;
+	o.cache_share_permille = cache_share_permille;
 	rc = ss_emu_format(t->image, &o, NULL, err, sizeof(err));
 	if (rc)
 		fprintf(stderr, "format %s: %d %s\n", t->image, rc, err);

@@ -111,7 +111,18 @@ _Static_assert(sizeof(struct ss_reply_hdr) == SS_PKT_HDR_SIZE, "reply header is 
 				   payload ss_wire_progress + output bytes. The progress   \
 				   poll is this command with length 0. */                  \
 	X(DESTROY_OBJECT, 0x23) /* oid = instance */                                       \
-	X(COUNTERS, 0x30)       /* -> payload ss_wire_counters (FTL, energy inputs) */
+	X(COUNTERS, 0x30)       /* -> payload ss_wire_counters (FTL, energy inputs) */    \
+	/* solid-state cache (FlashTier SSC); oid = first cache block, length = blocks */    \
+	X(SSC_INFO, 0x40)       /* -> payload ss_wire_ssc_info (share 0: no cache) */      \
+	X(SSC_WRITE_DIRTY, 0x41) /* payload = length x block_size; durable on reply ->     \
+				    value0 blocks written */                                \
+	X(SSC_WRITE_CLEAN, 0x42) /* as WRITE_DIRTY; group-committed, never stale */       \
+	X(SSC_READ, 0x43)       /* -> value0 blocks present; payload = present bitmap     \
+				   (SS_SSC_BITMAP_BYTES(length)) + length x block_size */   \
+	X(SSC_EVICT, 0x44)      /* durable on reply -> value0 blocks */                    \
+	X(SSC_CLEAN, 0x45)      /* may revert to dirty after a crash -> value0 blocks */   \
+	X(SSC_EXISTS, 0x46)     /* -> value0 dirty blocks; payload = present-and-dirty     \
+				   bitmap, ceil(length / 8) bytes */
 
 enum ss_opcode {
 #define SS_OP_ENUM_(name, code) SS_OP_##name = code,
@@ -127,6 +138,12 @@ enum ss_create_flags {
 #define SS_WRITE_FUA 0x1u
 #define SS_REMOVE_RECURSIVE 0x1u
 #define SS_RENAME_NOREPLACE 0x1u
+
+/* Cache ranges: blocks [oid, oid + length), 1 <= length, oid + length <= UINT64_MAX.
+ * Bitmaps are LSB first: bit i of byte i / 8 is block oid + i. */
+#define SS_SSC_RANGE_MAX (1u << 20)   /* blocks one EVICT, CLEAN or EXISTS may name */
+/* SSC_READ's bitmap, padded to 8 bytes so the data that follows stays aligned */
+#define SS_SSC_BITMAP_BYTES(count) ((((uint64_t)(count) + 63u) / 64u) * 8u)
 
 /*
  * Reason codes: with status, they say exactly what was wrong. Errors on the SEND itself
@@ -173,20 +190,10 @@ enum ss_reason {
 
 /* ---- payload structures ---------------------------------------------------------- */
 
+/* STAT's and LOOKUP's reply (field list: SS_REPLY_STAT); name is not NUL-terminated
+ * beyond name_len */
 struct ss_wire_stat {
-	uint64_t oid;
-	uint64_t parent;
-	uint32_t type;         /* 1 file, 2 dir, 3 output */
-	uint32_t nchildren;
-	uint64_t size;
-	uint64_t ctime_ns;
-	uint64_t mtime_ns;
-	uint64_t atime_ns;
-	uint64_t page_writes;
-	uint32_t extent_count;
-	uint16_t name_len;
-	uint16_t reserved;
-	char name[256];        /* not NUL-terminated beyond name_len */
+	SS_REPLY_STAT(SS_WIRE_MEMBER, _)
 } __attribute__((packed));
 
 struct ss_wire_dirent {
@@ -212,6 +219,11 @@ struct ss_wire_fsstat {
 /* DRIVE_INFO's reply (field list: SS_REPLY_DRIVE_INFO) */
 struct ss_drive_info {
 	SS_REPLY_DRIVE_INFO(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
+/* SSC_INFO's reply (field list: SS_REPLY_SSC_INFO) */
+struct ss_wire_ssc_info {
+	SS_REPLY_SSC_INFO(SS_WIRE_MEMBER, _)
 } __attribute__((packed));
 
 /* Layout on the wire: struct ss_layout from smartssd/tasklet.h, little-endian, packed. */
@@ -249,17 +261,14 @@ struct ss_wire_input {
 	uint64_t length;
 } __attribute__((packed));
 
+/* READ_OBJECT's progress (field list: SS_REPLY_PROGRESS) */
 struct ss_wire_progress {
-	uint32_t state;        /* 1 created, 2 running, 3 done, 4 failed */
-	int32_t error;
-	uint64_t pages_done;
-	uint64_t pages_total;
-	uint64_t records;
-	uint64_t output_bytes;
-	uint64_t instructions;
-	uint64_t dram_accesses;
-	uint64_t started_ns;
-	uint64_t finished_ns;
+	SS_REPLY_PROGRESS(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
+/* The emulator's model counters (field list: SS_REPLY_MODEL), carried by smartssd-devd */
+struct ss_wire_model {
+	SS_REPLY_MODEL(SS_WIRE_MEMBER, _)
 } __attribute__((packed));
 
 /* COUNTERS' reply (field list: SS_REPLY_COUNTERS) */
@@ -278,5 +287,16 @@ _Static_assert(sizeof(struct ss_wire_fsstat) == 0 SS_REPLY_FSSTAT(SS_REPLY_BYTES
 	       "fsstat: struct and field list agree");
 _Static_assert(sizeof(struct ss_wire_counters) == 0 SS_REPLY_COUNTERS(SS_REPLY_BYTES, _),
 	       "counters: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_stat) == 328, "wire stat size");
+_Static_assert(sizeof(struct ss_wire_stat) == 0 SS_REPLY_STAT(SS_REPLY_BYTES, _),
+	       "stat: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_progress) == 0 SS_REPLY_PROGRESS(SS_REPLY_BYTES, _),
+	       "progress: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_model) == 29 * 8, "wire model size");
+_Static_assert(sizeof(struct ss_wire_ssc_info) == 112, "wire ssc info size");
+_Static_assert(sizeof(struct ss_wire_ssc_info) == 0 SS_REPLY_SSC_INFO(SS_REPLY_BYTES, _),
+	       "ssc info: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_model) == 0 SS_REPLY_MODEL(SS_REPLY_BYTES, _),
+	       "model: struct and field list agree");
 
 #endif

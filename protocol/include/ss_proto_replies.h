@@ -5,7 +5,11 @@
  *   str       `bytes` of text, zero-padded (the API struct holds bytes + 1, NUL-terminated,
  *             trailing blanks removed);
  *   cstr      `bytes` of NUL-terminated text, the same in both structs;
- *   rsv32     a reserved 32-bit word, zero on the wire and absent from the API struct.
+ *   i32       a little-endian signed 32-bit integer;
+ *   rsv16, rsv32  a reserved word, zero on the wire and absent from the API struct;
+ *   len16     the byte length of the reply's field called `name`, on the wire only;
+ *   name      `bytes` of text, of which the len16 field's count (at most bytes - 1) are
+ *             meant; the API struct holds the same bytes, NUL-terminated.
  * From each list come the wire struct (ss_proto.h), the API struct (smartssd/smartssd.h),
  * the host's decode (native/src/drive.c) and the JNI packing with the field layout Java
  * checks its records against (native/jni/smartssd_jni.c). A new reply is one list here.
@@ -52,6 +56,100 @@
 	X(a, u32, write_amplification_milli, 4) \
 	X(a, u64, power_on_ns, 8)
 
+/* STAT, LOOKUP: struct ss_wire_stat, 328 bytes */
+#define SS_REPLY_STAT(X, a)                  \
+	X(a, u64, oid, 8)                    \
+	X(a, u64, parent, 8)                 \
+	X(a, u32, type, 4)                   \
+	X(a, u32, nchildren, 4)              \
+	X(a, u64, size, 8)                   \
+	X(a, u64, ctime_ns, 8)               \
+	X(a, u64, mtime_ns, 8)               \
+	X(a, u64, atime_ns, 8)               \
+	X(a, u64, page_writes, 8)            \
+	X(a, u32, extent_count, 4)           \
+	X(a, len16, name_len, 2)             \
+	X(a, rsv16, reserved, 2)             \
+	X(a, name, name, 256)
+
+/* READ_OBJECT's progress: struct ss_wire_progress, 72 bytes; state 1 created, 2 running,
+ * 3 done, 4 failed; error a negative errno when failed; times are modelled device time */
+#define SS_REPLY_PROGRESS(X, a)              \
+	X(a, u32, state, 4)                  \
+	X(a, i32, error, 4)                  \
+	X(a, u64, pages_done, 8)             \
+	X(a, u64, pages_total, 8)            \
+	X(a, u64, records, 8)                \
+	X(a, u64, output_bytes, 8)           \
+	X(a, u64, instructions, 8)           \
+	X(a, u64, dram_accesses, 8)          \
+	X(a, u64, started_ns, 8)             \
+	X(a, u64, finished_ns, 8)
+
+/*
+ * The emulator's timing and energy model: struct ss_wire_model, 232 bytes, the data of
+ * smartssd-devd's model reply after its count (ss_devd_frame.h) and the emulator's own
+ * struct ss_emu_counters, field for field by name. Every figure follows from counted
+ * operations and profile constants, never host wall-clock; energies in nanojoules.
+ */
+#define SS_REPLY_MODEL(X, a)                 \
+	X(a, u64, page_reads, 8)             \
+	X(a, u64, page_programs, 8)          \
+	X(a, u64, block_erases, 8)           \
+	X(a, u64, erase_failures, 8)         \
+	X(a, u64, program_failures, 8)       \
+	X(a, u64, syncs, 8)                  \
+	X(a, u64, rule_violations, 8)        \
+	X(a, u64, failed_blocks, 8)          \
+	X(a, u64, bytes_read, 8)             \
+	X(a, u64, bytes_programmed, 8)       \
+	X(a, u64, host_commands, 8)          \
+	X(a, u64, link_bytes_in, 8)          \
+	X(a, u64, link_bytes_out, 8)         \
+	X(a, u64, isp_instructions, 8)       \
+	X(a, u64, isp_dram_accesses, 8)      \
+	X(a, u64, isp_pages, 8)              \
+	X(a, u64, die_busy_ns, 8)            \
+	X(a, u64, channel_busy_ns, 8)        \
+	X(a, u64, link_busy_ns, 8)           \
+	X(a, u64, isp_busy_ns, 8)            \
+	X(a, u64, now_ns, 8)                 \
+	X(a, u64, energy_nand_read_nj, 8)    \
+	X(a, u64, energy_nand_program_nj, 8) \
+	X(a, u64, energy_nand_erase_nj, 8)   \
+	X(a, u64, energy_link_nj, 8)         \
+	X(a, u64, energy_isp_nj, 8)          \
+	X(a, u64, energy_idle_nj, 8)         \
+	X(a, u64, energy_total_nj, 8)        \
+	X(a, u64, host_now_ns, 8)
+
+/*
+ * SSC_INFO: struct ss_wire_ssc_info, 112 bytes. The solid-state cache's shape and counters:
+ * block_size (bytes, one flash page; 0 without a cache), share_permille of the flash,
+ * capacity_blocks (flash pages for data and log), policy (0 SSC, 1 SSC-V), log_permille;
+ * read hits and misses, silent evictions (clean pages, and erase blocks, dropped by garbage
+ * collection), dirty and cached blocks now, host and NAND page writes, erases, write
+ * amplification in thousandths, the DRAM of the maps.
+ */
+#define SS_REPLY_SSC_INFO(X, a)              \
+	X(a, u32, block_size, 4)             \
+	X(a, u32, share_permille, 4)         \
+	X(a, u64, capacity_blocks, 8)        \
+	X(a, u32, policy, 4)                 \
+	X(a, u32, log_permille, 4)           \
+	X(a, u64, read_hits, 8)              \
+	X(a, u64, read_misses, 8)            \
+	X(a, u64, silent_evicted_pages, 8)   \
+	X(a, u64, silent_evicted_blocks, 8)  \
+	X(a, u64, dirty_blocks, 8)           \
+	X(a, u64, cached_blocks, 8)          \
+	X(a, u64, host_page_writes, 8)       \
+	X(a, u64, nand_page_writes, 8)       \
+	X(a, u64, block_erases, 8)           \
+	X(a, u32, write_amplification_milli, 4) \
+	X(a, rsv32, reserved, 4)             \
+	X(a, u64, map_dram_bytes, 8)
+
 /* The wire member of a field (packed structs in ss_proto.h). */
 #define SS_WIRE_MEMBER(a, kind, name, bytes) SS_WIRE_MEMBER_##kind(name, bytes)
 #define SS_WIRE_MEMBER_u8(name, bytes) uint8_t name;
@@ -61,6 +159,10 @@
 #define SS_WIRE_MEMBER_str(name, bytes) char name[bytes];
 #define SS_WIRE_MEMBER_cstr(name, bytes) char name[bytes];
 #define SS_WIRE_MEMBER_rsv32(name, bytes) uint32_t name;
+#define SS_WIRE_MEMBER_i32(name, bytes) int32_t name;
+#define SS_WIRE_MEMBER_rsv16(name, bytes) uint16_t name;
+#define SS_WIRE_MEMBER_len16(name, bytes) uint16_t name;
+#define SS_WIRE_MEMBER_name(name, bytes) char name[bytes];
 
 /* The API member of a field (host-order structs in smartssd/smartssd.h). */
 #define SS_API_MEMBER(a, kind, name, bytes) SS_API_MEMBER_##kind(name, bytes)
@@ -71,6 +173,10 @@
 #define SS_API_MEMBER_str(name, bytes) char name[(bytes) + 1];
 #define SS_API_MEMBER_cstr(name, bytes) char name[bytes];
 #define SS_API_MEMBER_rsv32(name, bytes)
+#define SS_API_MEMBER_i32(name, bytes) int32_t name;
+#define SS_API_MEMBER_rsv16(name, bytes)
+#define SS_API_MEMBER_len16(name, bytes)
+#define SS_API_MEMBER_name(name, bytes) char name[bytes];
 
 /* Sum of the fields' wire bytes: with _Static_assert, the list and the struct agree. */
 #define SS_REPLY_BYTES(a, kind, name, bytes) +(bytes)

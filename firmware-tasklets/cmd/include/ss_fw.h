@@ -42,7 +42,16 @@ struct ss_ata_result {
 
 struct ss_fw_format_params {
 	uint32_t max_objects;  /* 0: the object store's default */
+	/* Per mille of the flash for the solid-state cache (ss_ssc_part.h, at most
+	 * SS_SSC_SHARE_MAX_PERMILLE); 0: no cache, the whole flash is the FTL's, as on a drive
+	 * formatted before the cache existed; params NULL: the same.
+	 * SS_FW_CACHE_SHARE_DEFAULT: SS_SSC_SHARE_DEFAULT_PERMILLE (25 %) when the flash has
+	 * room for a cache part, else none; what the tools that format a drive for users
+	 * (smartssd format, smartssd-devd --format) ask for unless told otherwise. */
+	uint32_t cache_share_permille;
 };
+
+#define SS_FW_CACHE_SHARE_DEFAULT UINT32_MAX
 
 /** DRAM the whole firmware needs for a geometry. */
 uint64_t ss_fw_dram_needed(const struct ss_geometry *geo);

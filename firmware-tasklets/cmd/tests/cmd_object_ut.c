@@ -273,6 +273,11 @@ static void test_vectors(struct fx *f)
 		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x17, 0x00, 0x02, 0x00, 0x05, 0x00,
 		[48] = 0x01, [52] = 0x48, 0x01, [60] = 0x12, 0x1f, 0x98, 0xc0, 0x2f,
 	};
+	static const uint8_t exists5[64] = {
+		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x46, 0x00, 0x03, 0x00, 0x05, 0x00,
+		[16] = 0x89, 0x67, 0x45, 0x23, 0x01, [32] = 0x40, [52] = 0x08,
+		[60] = 0x4a, 0x6e, 0x3f, 0xdb,
+	};
 	struct fx_pkt p = { .opcode = SS_OP_OPEN_SESSION, .tag = 7 };
 	struct ss_ata_result res;
 	struct fx_reply r;
@@ -283,6 +288,10 @@ static void test_vectors(struct fx *f)
 			     .payload = "/", .payload_len = 1 };
 	CHECK_EQ(fx_encode(&p, pkt), 512);
 	CHECK(memcmp(pkt, stat5, 65) == 0);
+	p = (struct fx_pkt){ .opcode = SS_OP_SSC_EXISTS, .tag = 0x00050003,
+			     .oid = 0x123456789ull, .length = 64, .reply_max = 8 };
+	CHECK_EQ(fx_encode(&p, pkt), 512);
+	CHECK(memcmp(pkt, exists5, 64) == 0);
 	memset(pkt, 0, 512);
 	memcpy(pkt, open7, 64);
 	fx_send_raw(f, 7, pkt, 512, &res);

@@ -49,6 +49,7 @@ struct fx_opts {
 	struct ss_geometry geo;   /* channels 0: the FX_* drive */
 	uint32_t endurance;       /* 0: the profile's */
 	uint32_t max_objects;     /* 0: the object store's default */
+	uint32_t cache_share_permille; /* the solid-state cache's share; 0: no cache */
 	const char *tmpdir;       /* where the image goes; NULL: /tmp */
 };
 

@@ -38,6 +38,9 @@ struct ss_emu_drive_opts {
 					  * ignored (ss_emu_format creates, ss_emu_open does not) */
 	enum ss_emu_time_mode time_mode;
 	uint32_t max_objects;            /* ss_emu_format: 0 = the object store's default */
+	uint32_t cache_share_permille;   /* ss_emu_format: the solid-state cache's share of the
+					  * flash (ss_fw_format_params); 0 = no cache,
+					  * SS_FW_CACHE_SHARE_DEFAULT = 25 % where it fits */
 	int manual_background;           /* 1: no controller thread; background work runs
 					  * only in ss_emu_run_background() (tests that
 					  * need one exact interleaving) */

@@ -65,6 +65,8 @@ int ss_emu_flash_block_info(struct ss_emu_flash *f, uint32_t block, struct ss_em
  * isp_active_mw / 1000; idle = now_ns * device_idle_mw / 1000.
  * Fields are only ever appended (smartssd-devd sends them in this order).
  */
+/* smartssd-devd sends these by name as SS_REPLY_MODEL (protocol/include/ss_proto_replies.h):
+ * a field added here and meant for the host goes into that list too. */
 struct ss_emu_counters {
 	uint64_t page_reads;
 	uint64_t page_programs;

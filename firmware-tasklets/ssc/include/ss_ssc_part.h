@@ -49,7 +49,8 @@ int ss_ssc_part_plan(const struct ss_geometry *g, uint32_t share_permille,
 int ss_ssc_part_format(struct ss_hal *hal, uint32_t share_permille, void *scratch,
 		       struct ss_ssc_part *out);
 
-/** Read the label. \return 0, -SS_ENODATA when there is none, -SS_EBADMSG when it does
+/** Read the label. \return 0, -SS_ENODATA when there is none (no copy carries its magic:
+ *  erased, or a flash formatted without a cache), -SS_EBADMSG when it does
  *  not fit this geometry, -SS_EIO. */
 int ss_ssc_part_read(struct ss_hal *hal, void *scratch, struct ss_ssc_part *out);
 

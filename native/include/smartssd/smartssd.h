@@ -91,7 +91,11 @@ const char *ss_dev_transport(const struct ss_dev *d);
  * Create (or overwrite) an emulated drive's image and format it: the emulator's factory
  * step, after which ss_dev_open("emu:PATH") opens it and smartssd-devd can serve it.
  *   uri       emu:/path/drive.img, optionally with "?max_objects=N" (the object table's
- *             size; 0 or absent: the object store's default). The open options
+ *             size; 0 or absent: the object store's default) and "cache_share=PCT" (the
+ *             solid-state cache's share of the flash, 0 to SS_DEV_CACHE_SHARE_MAX_PCT, or
+ *             "default": SS_DEV_CACHE_SHARE_DEFAULT_PCT where the flash has room for a
+ *             cache part, else none, as `smartssd format` asks; absent: 0, no cache),
+ *             joined by '&'. The open options
  *             ("time=...") are accepted and have no effect here.
  *   profile   a built-in model profile name (ss_dev_profile_name), or a path to a profile
  *             file; NULL or "" for the default, kang-smartssd
@@ -102,6 +106,10 @@ const char *ss_dev_transport(const struct ss_dev *d);
  *         was built without the emulator, -EINVAL (bad URI or option), -ENOENT (no such
  *         profile), -EBUSY (the image is open elsewhere), ...
  */
+#define SS_DEV_CACHE_SHARE_DEFAULT_PCT 25u  /* a drive formatted by the smartssd tool */
+#define SS_DEV_CACHE_SHARE_DEFAULT UINT32_MAX /* per mille: the default where it fits */
+#define SS_DEV_CACHE_SHARE_MAX_PCT 90u
+
 int ss_dev_format(const char *uri, const char *profile, uint64_t capacity_bytes, char *err,
 		  size_t errlen);
 
@@ -148,29 +156,12 @@ int ss_dev_counters(struct ss_dev *d, struct ss_dev_counters *c);
 /* The emulator's timing and energy model (emulated drives, emu: and unix:). Every figure
  * follows from counted operations and profile constants: deterministic, never host
  * wall-clock. */
+/* The fields of SS_REPLY_MODEL (ss_proto_replies.h), all uint64_t: NAND operations,
+ * link and ISP activity, busy times, now_ns (modelled device time), energies (nJ), and
+ * host_now_ns, the host clock: the latest host command's completion. now_ns may be later
+ * (background work runs ahead of the host); differences of host_now_ns time host-only work. */
 struct ss_dev_model {
-	uint64_t now_ns;              /* modelled device time */
-	uint64_t host_commands;       /* ATA commands over the modelled link */
-	uint64_t link_bytes_in;       /* host to drive */
-	uint64_t link_bytes_out;      /* drive to host */
-	uint64_t page_reads;          /* NAND */
-	uint64_t page_programs;
-	uint64_t block_erases;
-	uint64_t isp_instructions;
-	uint64_t isp_dram_accesses;
-	uint64_t isp_pages;
-	uint64_t link_busy_ns;
-	uint64_t isp_busy_ns;
-	uint64_t energy_nand_read_nj;
-	uint64_t energy_nand_program_nj;
-	uint64_t energy_nand_erase_nj;
-	uint64_t energy_link_nj;
-	uint64_t energy_isp_nj;
-	uint64_t energy_idle_nj;
-	uint64_t energy_total_nj;
-	uint64_t host_now_ns;         /* the host clock: the latest host command's completion.
-				       * now_ns may be later (background work runs ahead of the
-				       * host); differences of host_now_ns time host-only work */
+	SS_REPLY_MODEL(SS_API_MEMBER, _)
 };
 
 /** \return 0, -ENOTSUP (a real drive has no model), or another negative errno. */
@@ -178,18 +169,11 @@ int ss_dev_model_counters(struct ss_dev *d, struct ss_dev_model *m);
 
 /* ---- namespace and object data ---------------------------------------------------- */
 
+/* oid, parent (uint64_t), type (enum ss_dev_type), nchildren (uint32_t), size, ctime_ns,
+ * mtime_ns, atime_ns, page_writes (uint64_t), extent_count (uint32_t), name (NUL-terminated;
+ * "" for the root): the fields of STAT's reply, SS_REPLY_STAT. */
 struct ss_dev_stat {
-	uint64_t oid;
-	uint64_t parent;
-	uint32_t type;         /* enum ss_dev_type */
-	uint32_t nchildren;
-	uint64_t size;
-	uint64_t ctime_ns;
-	uint64_t mtime_ns;
-	uint64_t atime_ns;
-	uint64_t page_writes;
-	uint32_t extent_count;
-	char name[SS_DEV_NAME_MAX + 1]; /* NUL-terminated; "" for the root */
+	SS_REPLY_STAT(SS_API_MEMBER, _)
 };
 
 /** Stat by path. \return 0 or negative errno (-ENOENT, -ENOTDIR, ...). */
@@ -293,17 +277,11 @@ enum ss_dev_tasklet_state {
 	SS_DEV_TASKLET_FAILED = 4,
 };
 
+/* state (enum ss_dev_tasklet_state), error (int32_t, negative errno when FAILED),
+ * pages_done, pages_total, records, output_bytes, instructions, dram_accesses, started_ns,
+ * finished_ns (uint64_t, times modelled device time): SS_REPLY_PROGRESS. */
 struct ss_dev_progress {
-	uint32_t state;        /* enum ss_dev_tasklet_state */
-	int32_t error;         /* negative errno when FAILED */
-	uint64_t pages_done;
-	uint64_t pages_total;
-	uint64_t records;
-	uint64_t output_bytes;
-	uint64_t instructions;
-	uint64_t dram_accesses;
-	uint64_t started_ns;   /* modelled device time */
-	uint64_t finished_ns;
+	SS_REPLY_PROGRESS(SS_API_MEMBER, _)
 };
 
 /** Create an output object at path for a tasklet's results. \return 0 and *oid, or
@@ -334,6 +312,58 @@ int64_t ss_dev_tasklet_read(struct ss_dev *d, uint64_t instance, uint64_t offset
 
 /** \return 0 or negative errno. */
 int ss_dev_tasklet_destroy(struct ss_dev *d, uint64_t instance);
+
+/* ---- solid-state cache (FlashTier SSC) -------------------------------------------- */
+
+/*
+ * A cache for the blocks of a slower backing store, in the drive beside the object store,
+ * addressed by the backing store's own 64-bit block numbers (block UINT64_MAX excepted).
+ * A cache block is block_size bytes (one flash page). Each block of a range keeps its
+ * guarantee: write_dirty is durable on return; write_clean may be lost in a crash but never
+ * leaves older data readable; read returns the data or "not present" (never an error);
+ * evict is durable on return; clean may revert to dirty after a crash; exists reads the
+ * drive's memory only. Ranges of any length are split into protocol-sized commands; a
+ * failure stops the range, and the blocks before it keep their guarantee.
+ * Errors: -ENOSYS when the drive was formatted without a cache; -ENOSPC (reason
+ * DRIVE_FULL) when the cache is full of dirty data and nothing was dropped; -EINVAL for a
+ * range that is empty or wraps past block UINT64_MAX - 1.
+ */
+
+/* block_size (0 without a cache), share_permille, capacity_blocks, policy (0 SSC, 1 SSC-V),
+ * log_permille, read_hits, read_misses, silent_evicted_pages, silent_evicted_blocks,
+ * dirty_blocks, cached_blocks, host_page_writes, nand_page_writes, block_erases,
+ * write_amplification_milli, map_dram_bytes: the fields of SSC_INFO's reply,
+ * SS_REPLY_SSC_INFO. */
+struct ss_dev_cache_info {
+	SS_REPLY_SSC_INFO(SS_API_MEMBER, _)
+};
+
+/** \return 0 or negative errno (a drive without a cache answers with block_size 0). */
+int ss_dev_cache_info(struct ss_dev *d, struct ss_dev_cache_info *ci);
+
+/** Cache count blocks from buf (count * block_size bytes) as dirty. \return 0 or
+ *  negative errno. */
+int ss_dev_cache_write_dirty(struct ss_dev *d, uint64_t first, uint64_t count, const void *buf);
+
+/** Cache count blocks from buf as clean copies of the backing store's. \return 0 or
+ *  negative errno. */
+int ss_dev_cache_write_clean(struct ss_dev *d, uint64_t first, uint64_t count, const void *buf);
+
+/** Read count blocks into buf (count * block_size bytes; a block not present is zeros);
+ *  bit i of present (LSB first, ceil(count / 8) bytes) is set when block first + i was.
+ *  \return the number of blocks present, or negative errno. */
+int64_t ss_dev_cache_read(struct ss_dev *d, uint64_t first, uint64_t count, void *buf,
+			  uint8_t *present);
+
+/** \return 0 once the blocks are out of the cache, durably; or negative errno. */
+int ss_dev_cache_evict(struct ss_dev *d, uint64_t first, uint64_t count);
+
+/** Mark the blocks clean (the backing store has their data). \return 0 or negative errno. */
+int ss_dev_cache_clean(struct ss_dev *d, uint64_t first, uint64_t count);
+
+/** Bit i of dirty (ceil(count / 8) bytes) is set when block first + i is present and dirty.
+ *  \return the number of such blocks, or negative errno. */
+int64_t ss_dev_cache_exists(struct ss_dev *d, uint64_t first, uint64_t count, uint8_t *dirty);
 
 /* ---- SMART health (parsed by libatasmart) ----------------------------------------- */
 

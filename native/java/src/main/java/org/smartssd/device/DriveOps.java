@@ -1,6 +1,5 @@
 package org.smartssd.device;
 
-import static org.smartssd.device.DeviceSession.longs;
 
 import java.io.IOException;
 import java.util.Optional;
@@ -49,9 +48,7 @@ final class DriveOps {
                 return Optional.empty();
             }
             s.check(rc, "model counters");
-            long[] v = longs(out, ModelCounters.SLOTS);
-            return Optional.of(new ModelCounters(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7],
-                    v[8], v[9], v[10], v[11], v[12], v[13], v[14], v[15], v[16], v[17], v[18]));
+            return Optional.of(ModelCounters.decode(out));
         });
     }
 

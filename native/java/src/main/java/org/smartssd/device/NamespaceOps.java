@@ -2,7 +2,6 @@ package org.smartssd.device;
 
 import static org.smartssd.device.DeviceSession.cString;
 import static org.smartssd.device.DeviceSession.checkOffset;
-import static org.smartssd.device.DeviceSession.longs;
 import static org.smartssd.device.DeviceSession.oid;
 import static org.smartssd.device.DeviceSession.path;
 
@@ -15,7 +14,6 @@ import java.util.Optional;
 /** The namespace part of {@link SmartSsdDevice}: paths, objects and their data. */
 final class NamespaceOps {
     // Results in the scratch buffer, mirrored in native/jni/smartssd_jni.c
-    static final int STAT_NAME = 80;
     static final int NAME_BYTES = 256;
     static final int DIRENT_SIZE = 16 + NAME_BYTES;
     static final int LIST_MAX = 64;
@@ -31,7 +29,7 @@ final class NamespaceOps {
         byte[] p = path(path);
         return s.withScratch((h, out) -> {
             s.check(SmartSsdDevice.lookup0(h, p, out), "lookup", path);
-            return stat(out);
+            return ObjectStat.decode(out);
         });
     }
 
@@ -46,7 +44,7 @@ final class NamespaceOps {
     ObjectStat stat(long oid) throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdDevice.stat0(h, oid, out), "stat", oid(oid));
-            return stat(out);
+            return ObjectStat.decode(out);
         });
     }
 
@@ -188,9 +186,4 @@ final class NamespaceOps {
         }
     }
 
-    private static ObjectStat stat(ByteBuffer b) {
-        long[] v = longs(b, 10);
-        return new ObjectStat(v[0], v[1], ObjectType.of((int) v[2]), v[3], v[4], v[5], v[6], v[7],
-                v[8], v[9], cString(b, STAT_NAME, NAME_BYTES));
-    }
 }

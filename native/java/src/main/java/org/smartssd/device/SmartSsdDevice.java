@@ -110,12 +110,36 @@ public final class SmartSsdDevice implements AutoCloseable {
      */
     public static void formatEmulated(java.nio.file.Path image, String profile,
                                       long capacityBytes, int maxObjects) throws IOException {
+        formatEmulated(image, profile, capacityBytes, maxObjects, 0);
+    }
+
+    /** The solid-state cache's share of the flash that {@code smartssd format} gives a drive
+     *  where the flash has room for a cache part. */
+    public static final int DEFAULT_CACHE_SHARE_PERCENT = 25;
+    /** {@code cacheSharePercent}: {@link #DEFAULT_CACHE_SHARE_PERCENT} where the flash has
+     *  room for a cache part, else none. */
+    public static final int CACHE_SHARE_DEFAULT = -1;
+
+    /**
+     * As {@link #formatEmulated(java.nio.file.Path, String, long, int)}, with
+     * {@code cacheSharePercent} % of the flash (0 to 90) for the solid-state cache
+     * ({@link #cache()}); 0 gives none, as the four-argument form does;
+     * {@link #CACHE_SHARE_DEFAULT} what {@code smartssd format} gives.
+     */
+    public static void formatEmulated(java.nio.file.Path image, String profile,
+                                      long capacityBytes, int maxObjects, int cacheSharePercent)
+            throws IOException {
         if (capacityBytes < 0 || maxObjects < 0) {
             throw new IllegalArgumentException("capacity and max objects must not be negative");
         }
+        if (cacheSharePercent < CACHE_SHARE_DEFAULT || cacheSharePercent > 90) {
+            throw new IllegalArgumentException("the cache share is a percentage from 0 to 90 "
+                    + "(or CACHE_SHARE_DEFAULT), got " + cacheSharePercent);
+        }
         ByteBuffer msg = ByteBuffer.allocateDirect(256);
         long rc = format0(DeviceSession.utf8z(image.toAbsolutePath().toString()),
-                profile == null ? null : DeviceSession.utf8z(profile), capacityBytes, maxObjects, msg);
+                profile == null ? null : DeviceSession.utf8z(profile), capacityBytes, maxObjects,
+                cacheSharePercent, msg);
         if (rc < 0) {
             String detail = DeviceSession.cString(msg, 0, 256);
             throw Errors.translate(-Errors.errnoOf(rc), Errors.reasonOf(rc), "format " + image
@@ -167,6 +191,20 @@ public final class SmartSsdDevice implements AutoCloseable {
     }
 
     // ---- drive ------------------------------------------------------------------------
+
+    /**
+     * The drive's solid-state cache. Asks the drive once for its shape.
+     *
+     * @throws UnsupportedOperationOnDeviceException when the drive was formatted without one
+     */
+    public SolidStateCache cache() throws IOException {
+        return SolidStateCache.of(session);
+    }
+
+    /** The solid-state cache's shape and counters; a block size of 0 when there is none. */
+    public CacheCounters cacheCounters() throws IOException {
+        return SolidStateCache.counters(session);
+    }
 
     public DriveInfo info() throws IOException {
         return drive.info();
@@ -362,6 +400,16 @@ public final class SmartSsdDevice implements AutoCloseable {
 
     static native long info0(long h, ByteBuffer out);
 
+    static native long cacheInfo0(long h, ByteBuffer out);
+
+    static native long cacheWrite0(long h, boolean dirty, long first, long count, ByteBuffer buf,
+                                   int pos, int len);
+
+    static native long cacheRead0(long h, long first, long count, ByteBuffer buf, int pos, int len,
+                                  ByteBuffer out);
+
+    static native long cacheRange0(long h, int op, long first, long count, ByteBuffer out);
+
     static native long fsstat0(long h, ByteBuffer out);
 
     static native long flush0(long h);
@@ -417,7 +465,8 @@ public final class SmartSsdDevice implements AutoCloseable {
     static native long taskletDestroy0(long h, long instance);
 
     static native long format0(byte[] image, byte[] profile, long capacityBytes,
-                                       int maxObjects, ByteBuffer message);
+                                       int maxObjects, int cacheSharePercent,
+                                       ByteBuffer message);
 
     static native String profiles0();
 }

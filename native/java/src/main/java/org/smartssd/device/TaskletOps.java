@@ -76,7 +76,7 @@ final class TaskletOps {
     TaskletProgress poll(long instance) throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdDevice.taskletPoll0(h, instance, out), "poll tasklet", instance);
-            return progress(out, 0);
+            return TaskletProgress.decode(out);
         });
     }
 
@@ -165,11 +165,5 @@ final class TaskletOps {
                 throw new InterruptedIOException("interrupted waiting for tasklet " + instance);
             }
         }
-    }
-
-    static TaskletProgress progress(ByteBuffer b, int at) {
-        return new TaskletProgress(TaskletState.of((int) b.getLong(at)), (int) b.getLong(at + 8),
-                b.getLong(at + 16), b.getLong(at + 24), b.getLong(at + 32), b.getLong(at + 40),
-                b.getLong(at + 48), b.getLong(at + 56), b.getLong(at + 64), b.getLong(at + 72));
     }
 }

@@ -36,7 +36,9 @@ class ReplyLayoutTest {
                         b -> DriveInfo.decode("test", b))),
                 Arguments.of(new Reply(1, FsStat.FIELDS, FsStat.class, FsStat::decode)),
                 Arguments.of(new Reply(2, DriveCounters.FIELDS, DriveCounters.class,
-                        DriveCounters::decode)));
+                        DriveCounters::decode)),
+                Arguments.of(new Reply(8, CacheCounters.FIELDS, CacheCounters.class,
+                        CacheCounters::decode)));
     }
 
     @ParameterizedTest(name = "layout {0}")
@@ -115,9 +117,9 @@ class ReplyLayoutTest {
         List<WireField> fields = new ArrayList<>();
         for (String line : text.split("\n")) {
             String[] w = line.split(" ");
-            if (w[0].equals("size")) {
+            if (w.length == 2 && w[0].equals("size")) {
                 size[0] = Integer.parseInt(w[1]);
-            } else if (w[0].equals("attrs")) {
+            } else if (w.length == 2 && w[0].equals("attrs")) {
                 continue;
             } else {
                 fields.add(new WireField(w[0], w[1], Integer.parseInt(w[2]),
@@ -203,5 +205,103 @@ class ReplyLayoutTest {
             actual.add(v instanceof Integer n ? Integer.toUnsignedLong(n) : v);
         }
         assertThat(actual).isEqualTo(expected);
+    }
+
+    /** Replies whose records keep only some fields or name them differently (the object
+     *  stat, the tasklet progress, the model counters): `alias` maps a component to its C
+     *  field where the snake-case name differs; `codes` gives valid values for fields that
+     *  decode into enums. */
+    record Mapped(int which, List<WireField> fields, Class<? extends Record> type,
+                  Function<ByteBuffer, Record> decode, java.util.Map<String, String> alias,
+                  java.util.Map<String, Long> codes) {
+        @Override
+        public String toString() {
+            return type.getSimpleName();
+        }
+    }
+
+    static List<Arguments> mapped() {
+        return List.of(
+                Arguments.of(new Mapped(5, ObjectStat.FIELDS, ObjectStat.class, ObjectStat::decode,
+                        java.util.Map.of("children", "nchildren"), java.util.Map.of("type", 2L))),
+                Arguments.of(new Mapped(6, TaskletProgress.FIELDS, TaskletProgress.class,
+                        TaskletProgress::decode, java.util.Map.of(),
+                        java.util.Map.of("state", 4L))),
+                Arguments.of(new Mapped(7, ModelCounters.FIELDS, ModelCounters.class,
+                        ModelCounters::decode, java.util.Map.of(), java.util.Map.of())));
+    }
+
+    @ParameterizedTest
+    @MethodSource("mapped")
+    void mappedFieldsMatchTheCList(Mapped r) {
+        int[] size = {-1};
+        assertThat(r.fields()).isEqualTo(cLayout(r.which(), size));
+        assertThat(WireField.size(r.fields())).isEqualTo(size[0]);
+    }
+
+    static String snake(String camel) {
+        return camel.replaceAll("([A-Z])", "_$1").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** Distinct values at the C offsets come back in the components that carry them, and
+     *  every component is a field of the C list. */
+    @ParameterizedTest
+    @MethodSource("mapped")
+    void mappedDecodeReadsEachFieldWhereCPutsIt(Mapped r) throws Exception {
+        int[] size = {-1};
+        List<WireField> c = cLayout(r.which(), size);
+        ByteBuffer b = ByteBuffer.allocate(size[0] + 16).order(ByteOrder.BIG_ENDIAN);
+        ByteBuffer le = b.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        java.util.Map<String, Object> written = new java.util.HashMap<>();
+        int i = 0;
+        for (WireField f : c) {
+            i++;
+            Long code = r.codes().get(f.name());
+            switch (f.kind()) {
+                case "u32" -> {
+                    long v = code != null ? code : 0x80000000L + i;
+                    le.putInt(f.offset(), (int) v);
+                    written.put(f.name(), v);
+                }
+                case "i32" -> {
+                    long v = -1000L - i;
+                    le.putInt(f.offset(), (int) v);
+                    written.put(f.name(), v);
+                }
+                case "u64" -> {
+                    long v = 0x0102030405060708L * i;
+                    le.putLong(f.offset(), v);
+                    written.put(f.name(), v);
+                }
+                case "name" -> {
+                    String v = "n" + i + "-é";
+                    byte[] raw = v.getBytes(StandardCharsets.UTF_8);
+                    le.put(f.offset(), raw);
+                    le.put(f.offset() + raw.length, (byte) 'X'); // past name_len: not read
+                    WireField len = c.stream().filter(x -> x.kind().equals("len16")).findFirst()
+                            .orElseThrow();
+                    le.putShort(len.offset(), (short) raw.length);
+                    written.put(f.name(), v);
+                }
+                case "len16" -> { }
+                case "rsv16" -> le.putShort(f.offset(), (short) -1);
+                default -> throw new AssertionError("unknown kind " + f.kind());
+            }
+        }
+        Record rec = r.decode().apply(b);
+        int seen = 0;
+        for (RecordComponent rc : r.type().getRecordComponents()) {
+            String field = r.alias().getOrDefault(rc.getName(), snake(rc.getName()));
+            assertThat(written).as("component %s has a C field", rc.getName())
+                    .containsKey(field);
+            Object v = rc.getAccessor().invoke(rec);
+            Object actual = v instanceof Integer n ? (Object) (long) n
+                    : v instanceof ObjectType t ? (Object) (long) t.code()
+                    : v instanceof TaskletState t ? (Object) (long) t.code() : v;
+            assertThat(actual).as("%s.%s", r.type().getSimpleName(), rc.getName())
+                    .isEqualTo(written.get(field));
+            seen++;
+        }
+        assertThat(seen).isPositive();
     }
 }

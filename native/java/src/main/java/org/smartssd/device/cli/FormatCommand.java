@@ -3,6 +3,7 @@ package org.smartssd.device.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import org.smartssd.device.CacheCounters;
 import org.smartssd.device.DriveInfo;
 import org.smartssd.device.SmartSsdDevice;
 import picocli.CommandLine.Command;
@@ -33,6 +34,11 @@ final class FormatCommand implements Callable<Integer> {
             + "(default: the object store's)")
     int maxObjects;
 
+    @Option(names = "--cache-share", paramLabel = "PCT", description = "percent of the flash "
+            + "for the solid-state cache, 0 to 90; 0: none (default: 25 where the flash has "
+            + "room for a cache part, else none)")
+    Integer cacheShare;
+
     @Override
     public Integer call() throws Exception {
         if (!uri.startsWith("emu:") || uri.length() == 4) {
@@ -41,11 +47,17 @@ final class FormatCommand implements Callable<Integer> {
         }
         Path image = Path.of(uri.substring(4));
         long bytes = capacity == null ? 0 : Sizes.parse(capacity);
-        SmartSsdDevice.formatEmulated(image, profile, bytes, maxObjects);
+        SmartSsdDevice.formatEmulated(image, profile, bytes, maxObjects,
+                cacheShare == null ? SmartSsdDevice.CACHE_SHARE_DEFAULT : cacheShare);
         try (SmartSsdDevice d = SmartSsdDevice.open(uri)) {
             DriveInfo i = d.info();
             cli.out.printf("formatted %s: %s, %d bytes, %d channels x %d ways, %d-byte pages%n",
                     image, i.model(), i.capacityBytes(), i.channels(), i.ways(), i.pageSize());
+            CacheCounters c = d.cacheCounters();
+            cli.out.printf(c.blockSize() == 0 ? "no solid-state cache%n"
+                    : "solid-state cache: %d.%d %% of the flash, %d blocks of %d bytes%n",
+                    c.sharePermille() / 10, c.sharePermille() % 10, c.capacityBlocks(),
+                    c.blockSize());
         }
         return ExitCodes.OK;
     }

@@ -1,0 +1,221 @@
+package org.smartssd.device;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * The drive's solid-state cache (FlashTier's SSC): blocks of a slower backing store,
+ * addressed by the backing store's own 64-bit block numbers, in the drive beside the object
+ * store. Every block of a range keeps its guarantee:
+ * <ul>
+ *   <li>{@link #writeDirty}: durable on return;</li>
+ *   <li>{@link #writeClean}: may be lost in a crash, never leaves older data readable;</li>
+ *   <li>{@link #read}: the data, or "not present" in the returned bitmap (never an error);</li>
+ *   <li>{@link #evict}: durable on return;</li>
+ *   <li>{@link #clean}: may revert to dirty after a crash;</li>
+ *   <li>{@link #exists}: present-and-dirty bits, from the drive's memory only.</li>
+ * </ul>
+ * Ranges of any length are split into commands the protocol allows. A failure stops the
+ * range; the blocks before it keep their guarantee. Bitmaps are {@code long[]} with bit
+ * {@code i % 64} of word {@code i / 64} for block {@code firstBlock + i}, as
+ * {@link java.util.BitSet#valueOf(long[])} reads them. Block numbers are unsigned; the last,
+ * all ones, is not a cache block. Thread-safe, as the device is.
+ */
+public final class SolidStateCache {
+    private static final int DIRTY_OP_EVICT = 0;
+    private static final int DIRTY_OP_CLEAN = 1;
+    private static final int DIRTY_OP_EXISTS = 2;
+    /** Blocks one exists call may ask for: its bitmap fills the scratch buffer. */
+    private static final int EXISTS_CHUNK = DeviceSession.SCRATCH_SIZE * 8;
+
+    private final DeviceSession s;
+    private final int blockSize;
+    private final long capacityBlocks;
+
+    private SolidStateCache(DeviceSession s, CacheCounters c) {
+        this.s = s;
+        this.blockSize = (int) c.blockSize();
+        this.capacityBlocks = c.capacityBlocks();
+    }
+
+    /** The drive's cache; {@link UnsupportedOperationOnDeviceException} when it has none. */
+    static SolidStateCache of(DeviceSession s) throws IOException {
+        CacheCounters c = counters(s);
+        if (c.blockSize() == 0) {
+            throw new UnsupportedOperationOnDeviceException(s.uri + ": the drive has no "
+                    + "solid-state cache (formatted with a cache share of 0; smartssd format "
+                    + "--cache-share PCT gives it one)", Errno.ENOSYS, 0);
+        }
+        if (c.blockSize() > DeviceSession.STAGING_SIZE) {
+            throw new UnsupportedOperationOnDeviceException(s.uri + ": cache blocks of "
+                    + c.blockSize() + " bytes exceed the " + DeviceSession.STAGING_SIZE
+                    + "-byte staging buffers", Errno.ENOTSUP, 0);
+        }
+        return new SolidStateCache(s, c);
+    }
+
+    static CacheCounters counters(DeviceSession s) throws IOException {
+        return s.withScratch((h, out) -> {
+            s.check(SmartSsdDevice.cacheInfo0(h, out), "cache info");
+            return CacheCounters.decode(out);
+        });
+    }
+
+    /** Bytes in one cache block (one flash page). */
+    public int blockSize() {
+        return blockSize;
+    }
+
+    /** Flash pages the cache has for data and its log: at most this many blocks fit. */
+    public long capacityBlocks() {
+        return capacityBlocks;
+    }
+
+    /** Caches {@code count} blocks from {@code src[off...]} as dirty: durable on return.
+     *  @throws CacheFullException when the cache is full of dirty data (nothing dropped) */
+    public void writeDirty(long firstBlock, byte[] src, int off, int count) throws IOException {
+        write(true, firstBlock, src, off, count);
+    }
+
+    /** Caches {@code count} blocks as clean copies of the backing store's.
+     *  @throws CacheFullException when the cache is full of dirty data */
+    public void writeClean(long firstBlock, byte[] src, int off, int count) throws IOException {
+        write(false, firstBlock, src, off, count);
+    }
+
+    /**
+     * Reads {@code count} blocks into {@code dst[off...]}; a block not present is left as
+     * zeros there. A miss is not an error.
+     *
+     * @return the bitmap of the blocks present
+     */
+    public long[] read(long firstBlock, int count, byte[] dst, int off) throws IOException {
+        checkRange(firstBlock, count);
+        Objects.checkFromIndexSize(off, Math.multiplyExact(count, blockSize), dst.length);
+        long[] present = new long[words(count)];
+        int per = DeviceSession.STAGING_SIZE / blockSize;
+        ByteBuffer st = s.staging.take();
+        try {
+            for (int done = 0; done < count; ) {
+                int n = Math.min(per, count - done);
+                int bytes = n * blockSize;
+                long first = firstBlock + done;
+                int at = done;
+                s.withScratch((h, out) -> {
+                    s.check(SmartSsdDevice.cacheRead0(h, first, n, st, 0, bytes, out),
+                            "cache read", blocks(first, n));
+                    st.get(0, dst, off + at * blockSize, bytes);
+                    mergeBits(present, at, out, n);
+                    return null;
+                });
+                done += n;
+            }
+            return present;
+        } finally {
+            s.staging.give(st);
+        }
+    }
+
+    /** Drops the blocks from the cache: durable on return (also for blocks not present). */
+    public void evict(long firstBlock, int count) throws IOException {
+        range(DIRTY_OP_EVICT, "cache evict", firstBlock, count);
+    }
+
+    /** Marks the blocks clean: the backing store has their data. May revert to dirty after
+     *  a crash. */
+    public void clean(long firstBlock, int count) throws IOException {
+        range(DIRTY_OP_CLEAN, "cache clean", firstBlock, count);
+    }
+
+    /** The bitmap of the blocks present and dirty, from the drive's memory only. */
+    public long[] exists(long firstBlock, int count) throws IOException {
+        checkRange(firstBlock, count);
+        long[] dirty = new long[words(count)];
+        for (int done = 0; done < count; ) {
+            int n = Math.min(EXISTS_CHUNK, count - done);
+            long first = firstBlock + done;
+            int at = done;
+            s.withScratch((h, out) -> {
+                s.check(SmartSsdDevice.cacheRange0(h, DIRTY_OP_EXISTS, first, n, out),
+                        "cache exists", blocks(first, n));
+                mergeBits(dirty, at, out, n);
+                return null;
+            });
+            done += n;
+        }
+        return dirty;
+    }
+
+    /** The cache's counters now: hits, misses, silent evictions, dirty blocks, write
+     *  amplification, ... */
+    public CacheCounters counters() throws IOException {
+        return counters(s);
+    }
+
+    private void write(boolean dirty, long firstBlock, byte[] src, int off, int count)
+            throws IOException {
+        checkRange(firstBlock, count);
+        Objects.checkFromIndexSize(off, Math.multiplyExact(count, blockSize), src.length);
+        int per = DeviceSession.STAGING_SIZE / blockSize;
+        ByteBuffer st = s.staging.take();
+        try {
+            for (int done = 0; done < count; ) {
+                int n = Math.min(per, count - done);
+                int bytes = n * blockSize;
+                long first = firstBlock + done;
+                st.clear();
+                st.put(0, src, off + done * blockSize, bytes);
+                try {
+                    s.withHandle(h -> s.check(SmartSsdDevice.cacheWrite0(h, dirty, first, n,
+                            st, 0, bytes), dirty ? "cache write-dirty" : "cache write-clean",
+                            blocks(first, n)));
+                } catch (DriveFullException e) {
+                    throw new CacheFullException(e.getMessage() + " (the cache is full of dirty "
+                            + "blocks; blocks before " + Long.toUnsignedString(first)
+                            + " were written; clean or evict some and retry)",
+                            e.status().errno(), e.status().reasonCode());
+                }
+                done += n;
+            }
+        } finally {
+            s.staging.give(st);
+        }
+    }
+
+    private void range(int op, String what, long firstBlock, int count) throws IOException {
+        checkRange(firstBlock, count);
+        s.withHandle(h -> s.check(SmartSsdDevice.cacheRange0(h, op, firstBlock, count, null),
+                what, blocks(firstBlock, count)));
+    }
+
+    private static void checkRange(long firstBlock, int count) {
+        if (count <= 0) {
+            throw new IllegalArgumentException("a cache range needs at least one block, got "
+                    + count);
+        }
+        // unsigned: the range must end before block 2^64 - 1
+        if (Long.compareUnsigned(firstBlock, -1L - count) > 0) {
+            throw new IllegalArgumentException("cache blocks " + Long.toUnsignedString(firstBlock)
+                    + " + " + count + " run past the last cache block");
+        }
+    }
+
+    private static int words(int count) {
+        return (count + 63) / 64;
+    }
+
+    private static String blocks(long first, int n) {
+        return "blocks " + Long.toUnsignedString(first) + "+" + n;
+    }
+
+    /** Bits [0, n) of the LSB-first bitmap at out's start into words from bit `at`. */
+    private static void mergeBits(long[] words, int at, ByteBuffer out, int n) {
+        for (int i = 0; i < n; i++) {
+            if ((out.get(i >>> 3) & (1 << (i & 7))) != 0) {
+                int b = at + i;
+                words[b >>> 6] |= 1L << (b & 63);
+            }
+        }
+    }
+}
