@@ -176,6 +176,10 @@ class WriteBackTest {
     void aCacheFullOfDirtyDataRefusesWritesClearlyAndDropsNothing(@TempDir Path dir)
             throws Exception {
         Configuration conf = conf("wb4", dir);
+        conf.set("smartssd.device.embedded.profile",
+                SsCacheTestSupport.tinyProfile(Files.createDirectories(dir.resolve("profile")))
+                        .toString());
+        conf.set("smartssd.device.embedded.capacity", "128m");
         conf.set("smartssd.cache.wb4.backing", "faulty://" + dir.toUri().getPath());
         conf.set("fs.faulty.impl", FaultInjectingFileSystem.class.getName());
         conf.setBoolean("fs.faulty.impl.disable.cache", true);
