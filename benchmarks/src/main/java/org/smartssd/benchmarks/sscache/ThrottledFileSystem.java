@@ -9,8 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
 
 /**
  * {@code throttled:///path}: the local file system with its reads paced to
@@ -77,6 +79,29 @@ public class ThrottledFileSystem extends RawLocalFileSystem {
     public void resetBucket() {
         served.set(0);
         startNs = System.nanoTime();
+    }
+
+    /** RawLocalFileSystem's statuses load their permissions from a file: URI; under another
+     *  scheme they cannot, so this store reports plain ones (no owner, default permission). */
+    private static FileStatus plain(FileStatus s) {
+        return new FileStatus(s.getLen(), s.isDirectory(), s.getReplication(), s.getBlockSize(),
+                s.getModificationTime(), s.getAccessTime(),
+                s.isDirectory() ? FsPermission.getDirDefault() : FsPermission.getFileDefault(),
+                "", "", s.getPath());
+    }
+
+    @Override
+    public FileStatus getFileStatus(Path f) throws IOException {
+        return plain(super.getFileStatus(f));
+    }
+
+    @Override
+    public FileStatus[] listStatus(Path f) throws IOException {
+        FileStatus[] all = super.listStatus(f);
+        for (int i = 0; i < all.length; i++) {
+            all[i] = plain(all[i]);
+        }
+        return all;
     }
 
     @Override
