@@ -294,7 +294,7 @@ int ss_fw_shutdown(struct ss_fw *fw)
 		return fw ? 0 : -SS_EINVAL;
 	}
 	fw->life.clean = 1;
-	(void)fw_record_store(fw, true);
+	(void)fw_smart_record_store(fw, true);
 	rc = ss_os_unmount(fw->os);
 	if (fw->ssc) {
 		rc2 = ss_ssc_unmount(fw->ssc);

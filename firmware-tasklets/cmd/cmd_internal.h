@@ -175,8 +175,10 @@ static inline void fw_abort(struct ss_ata_result *res, uint32_t reason)
 	fw_fail(res, SS_ATA_ERROR_ABRT, reason);
 }
 
-/* cmd_smart.c: fold the current attribute values into the lifetime's worst values */
-void fw_smart_fold_worst(struct ss_fw *fw);
+/* cmd_smart.c: fold the current attribute values into the lifetime's worst values, then
+ * fw_record_store (what FLUSH and shutdown store). cmd_smart.c sits above cmd_life.c: the
+ * record knows nothing of SMART's attributes. */
+int fw_smart_record_store(struct ss_fw *fw, bool force);
 
 /* cmd_life.c: the lifetime record and power-on time */
 uint64_t fw_power_on_ns(struct ss_fw *fw);
