@@ -181,6 +181,8 @@ public final class ScaleBenchmark {
             FileSystem fs = p.getFileSystem(conf);
             try (FSDataOutputStream out = fs.create(p, true)) {
                 out.write(all, from, to - from);
+                // FLUSH: the write-behind programs complete before the job's window opens
+                out.hsync();
             }
             inputs.add(p);
             fss.add((SmartSsdFileSystem) fs);
