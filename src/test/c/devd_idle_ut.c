@@ -2,13 +2,18 @@
  * An idle client and an idle smartssd-devd cost no CPU, with the spinning of
  * SMARTSSD_SPIN_US and --spin-us at their default and at their largest setting: they spin
  * only while a command is in flight or just after one, then sleep. A functional check of
- * CPU time (getrusage), not a timing: each side serves some commands, then stays idle for
- * IDLE_MS; the client's CPU over that interval (RUSAGE_SELF) and the daemon's over its
- * whole life (wait4's rusage: start-up, the commands and the idle interval) must stay far
- * below what a spinning core would take in the interval. A setting that is not a number
+ * CPU time (getrusage, /proc/PID/stat), not a timing: each side serves some commands, then
+ * stays idle for IDLE_MS; the client's CPU over that interval (RUSAGE_SELF) and the
+ * daemon's (its utime + stime before and after) must stay far below what a spinning core
+ * would take in the interval. The daemon may spin once, for its bound, after the last
+ * command before the interval; its CPU before the interval is not counted, because there
+ * it spins between commands for as long as a loaded machine keeps the client from sending
+ * the next one, which is the setting's purpose, not idling. A setting that is not a number
  * of microseconds is refused by name, at both ends.
  */
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -23,7 +28,7 @@
 /* A core spinning through IDLE_MS takes about IDLE_MS of CPU; a sleeping one next to none.
  * The daemon's budget covers its start-up and the commands too (under ASan). */
 #define CLIENT_IDLE_MAX_MS 50.0
-#define DAEMON_LIFE_MAX_MS (IDLE_MS / 10.0)
+#define DAEMON_IDLE_MAX_MS (IDLE_MS / 10.0)
 
 static int failures;
 
@@ -33,10 +38,37 @@ static double cpu_ms(const struct rusage *u)
 	       (u->ru_utime.tv_usec + u->ru_stime.tv_usec) / 1e3;
 }
 
+/* A child's CPU time so far (user + system), from /proc/PID/stat; -1 when unreadable. */
+static double proc_cpu_ms(pid_t pid)
+{
+	char path[64], buf[1024];
+	unsigned long utime, stime;
+	FILE *f;
+	size_t n;
+	char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (f == NULL) {
+		return -1;
+	}
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');   /* the command name may hold spaces */
+	/* after ") ": state, then fields 4..13, then utime (14) and stime (15) */
+	if (p == NULL || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu",
+				&utime, &stime) != 2) {
+		return -1;
+	}
+	return (utime + stime) * 1e3 / (double)sysconf(_SC_CLK_TCK);
+}
+
 static void run(const char *image, const char *sock, const char *spin)
 {
 	struct ss_dev_stat st;
 	struct rusage before, after, daemon;
+	double daemon_before, daemon_after, spin_ms = spin ? atof(spin) / 1e3 : 0.05;
 	struct timespec idle = { IDLE_MS / 1000, (IDLE_MS % 1000) * 1000000L };
 	struct ss_dev *dev;
 	char uri[320];
@@ -63,9 +95,14 @@ static void run(const char *image, const char *sock, const char *spin)
 		}
 	}
 	getrusage(RUSAGE_SELF, &before);
+	daemon_before = proc_cpu_ms(pid);
 	while (nanosleep(&idle, &idle) != 0) {
 	}
+	daemon_after = proc_cpu_ms(pid);
 	getrusage(RUSAGE_SELF, &after);
+	if (daemon_before < 0 || daemon_after < 0) {
+		DIE("reading /proc/%d/stat", (int)pid);
+	}
 	/* the connection stays open through the idle interval: the daemon's reader waits on it */
 	if (ss_dev_stat(dev, oid, &st) != 0) {
 		DIE("stat after the idle interval");
@@ -76,12 +113,14 @@ static void run(const char *image, const char *sock, const char *spin)
 		perror("wait4");
 		exit(2);
 	}
-	double client = cpu_ms(&after) - cpu_ms(&before), life = cpu_ms(&daemon);
+	double client = cpu_ms(&after) - cpu_ms(&before), idle_daemon = daemon_after - daemon_before;
+	double daemon_max = DAEMON_IDLE_MAX_MS + spin_ms;
 
-	printf("spin %s us: idle client %.1f ms CPU in %d ms (at most %.0f); daemon %.1f ms CPU "
-	       "over its life with %d ms idle (at most %.0f)\n", spin ? spin : "default", client,
-	       IDLE_MS, CLIENT_IDLE_MAX_MS, life, IDLE_MS, DAEMON_LIFE_MAX_MS);
-	if (client > CLIENT_IDLE_MAX_MS || life > DAEMON_LIFE_MAX_MS) {
+	printf("spin %s us: idle client %.1f ms CPU in %d ms (at most %.0f); idle daemon %.1f ms "
+	       "CPU in %d ms (at most %.0f), %.1f ms over its life\n", spin ? spin : "default",
+	       client, IDLE_MS, CLIENT_IDLE_MAX_MS, idle_daemon, IDLE_MS, daemon_max,
+	       cpu_ms(&daemon));
+	if (client > CLIENT_IDLE_MAX_MS || idle_daemon > daemon_max) {
 		fprintf(stderr, "FAIL: an idle side kept a CPU busy (spin %s)\n",
 			spin ? spin : "default");
 		failures++;
