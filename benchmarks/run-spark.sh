@@ -47,9 +47,22 @@ echo "== build" >&2
 build=$root/native/target/cmake-release
 mvn -B -q -o package -DskipTests \
   -pl native/java,smartssd-fs,smartssd-mapreduce,smartssd-spark,examples/loganalyzer,benchmarks
-cp=$root/benchmarks/target/classes:$(cat "$root/benchmarks/target/classpath.txt")
+# A private copy of this checkout's jars and classes: a build during a long run cannot
+# change what the run loads.
+jars=$out/.classpath
+rm -rf "$jars" && mkdir -p "$jars"
+cp -r "$root/benchmarks/target/classes" "$jars/benchmarks-classes"
+cp "$root/examples/loganalyzer/target/spark-jvm.options" "$jars/"
+cp=$jars/benchmarks-classes
+IFS=: read -r -a deps < "$root/benchmarks/target/classpath.txt" || true  # no final newline
+for d in "${deps[@]}"; do
+  case $d in
+    "$root"/*) cp "$d" "$jars/" && cp=$cp:$jars/$(basename "$d") ;;
+    *) cp=$cp:$d ;;
+  esac
+done
 # Spark's JDK 17 options (the parent pom's spark.jdk17.opens, as an @argfile)
-jopts=("@$root/examples/loganalyzer/target/spark-jvm.options" -Dsmartssd.native.build="$build")
+jopts=("@$jars/spark-jvm.options" -Dsmartssd.native.build="$build")
 jni=$build/native/jni/libsmartssd_jni.so
 if [ -f "$jni" ]; then jopts+=(-Dsmartssd.native.path="$jni"); fi
 if [ "$entries" -ge 1000000 ]; then jopts+=(-Xmx4g); else jopts+=(-Xmx2g); fi
@@ -60,6 +73,7 @@ java "${jopts[@]}" -cp "$cp" org.smartssd.benchmarks.spark.SparkSuite --out "$ou
   --entries "$entries" --sizes "$sizes" --runs "$runs" 2> >(tee "$out/suite.log" >&2) \
   || status=$?
 "$venv/bin/python" "$root/benchmarks/plot_spark.py" "$out" "$label, $entries entries"
+rm -rf "$jars"
 cat "$out/summary.md"
 echo
 echo "output: $out ($(cd "$out" && ls *.png 2>/dev/null | tr '\n' ' '))"

@@ -181,6 +181,7 @@ enum ss_bt_pred_op {
 	SS_BT_P_BEQ = 0x20,
 	SS_BT_P_PREFIX = 0x21,
 	SS_BT_P_CONTAINS = 0x22,
+	SS_BT_P_SUFFIX = 0x23,
 };
 
 #define SS_BT_FILTER_MAX_NODES 128

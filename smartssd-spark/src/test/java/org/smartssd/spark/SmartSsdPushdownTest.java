@@ -177,6 +177,10 @@ class SmartSsdPushdownTest {
                 "SELECT id FROM {t} WHERE name LIKE 'bet%' AND score > 995",
                 "SELECT id FROM {t} WHERE contains(name, 'am') AND score < -995",
                 "SELECT id FROM {t} WHERE name LIKE '%!!' AND score < -990",
+                "SELECT id FROM {t} WHERE endswith(name, 'a\u0000') AND score > 990",
+                "SELECT id FROM {t} WHERE endswith(name, 'a') OR score = 7",
+                "SELECT count(*) FROM {t} WHERE NOT endswith(name, 'x') AND score < -900",
+                "SELECT id FROM {t} WHERE endswith(name, 'toolongforsix') OR id = 3",
                 "SELECT id FROM {t} WHERE name LIKE '%a%' AND score = 0",
                 "SELECT id, score FROM {t} WHERE score >= -3 AND score <= 3",
                 "SELECT id FROM {t} WHERE score > 2147483647 OR score < -2147483648",
@@ -216,6 +220,14 @@ class SmartSsdPushdownTest {
         assertThat(executed(df)).contains("tasklet: filter")
                 .contains("PushedFilters: [method = 1, size > 100]")
                 .contains("ReadSchema: struct<timestamp:bigint>");
+        assertThat(optimized(df)).doesNotContain("Filter");
+    }
+
+    @Test
+    void endsWithIsPushedAsTheDrivesSuffixMatch() {
+        Dataset<Row> df = spark.sql("SELECT id FROM mx WHERE endswith(name, 'mx')");
+        assertThat(executed(df)).contains("tasklet: filter")
+                .contains("PushedFilters: [ENDS_WITH(name, 'mx')]");
         assertThat(optimized(df)).doesNotContain("Filter");
     }
 
