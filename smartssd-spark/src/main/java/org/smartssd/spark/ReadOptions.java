@@ -18,7 +18,7 @@ public record ReadOptions(boolean pushDownPredicate, boolean pushDownAggregate,
                           boolean columnar)
         implements Serializable {
     /** Chosen by measurement: benchmarks/run-spark.sh --columnar (smartssd-spark/README.md). */
-    static final boolean COLUMNAR_DEFAULT = false;
+    static final boolean COLUMNAR_DEFAULT = true;
 
     static ReadOptions of(CaseInsensitiveStringMap o) {
         String tail = o.getOrDefault("partialRecord", "fail").trim().toLowerCase(Locale.ROOT);

@@ -1,19 +1,16 @@
 package org.smartssd.benchmarks.spark;
 
-import java.io.BufferedOutputStream;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.smartssd.benchmarks.SuiteArgs;
 import org.smartssd.benchmarks.kang.Csv;
 import org.smartssd.loganalyzer.LogAnalyzer;
-import org.smartssd.loganalyzer.TraceGenerator;
 import org.smartssd.loganalyzer.WorldCupRecord;
 
 /**
@@ -21,7 +18,7 @@ import org.smartssd.loganalyzer.WorldCupRecord;
  * ({@code columnar} false / true), over the same file in one run: scans of one, two and all
  * columns, each version run in turn, the median wall clock kept, the answers compared.
  * Writes {@code columnar.csv}. Usage: {@code ColumnarScan --out DIR [--entries N]
- * [--sizes 32,256] [--runs R]}.
+ * [--sizes 32,256] [--runs R] [--seed S]}.
  */
 public final class ColumnarScan {
     static final List<String> QUERIES = List.of(
@@ -34,38 +31,18 @@ public final class ColumnarScan {
     }
 
     public static void main(String[] args) throws Exception {
-        Path out = null;
-        long entries = 2_000_000;
-        int runs = 5;
-        List<Integer> sizes = List.of(32, 256);
-        for (int i = 0; i < args.length; i += 2) {
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            if (v == null) {
-                throw new IllegalArgumentException(args[i] + " needs a value");
-            }
-            switch (args[i]) {
-                case "--out" -> out = Path.of(v);
-                case "--entries" -> entries = Long.parseLong(v);
-                case "--runs" -> runs = Integer.parseInt(v);
-                case "--sizes" -> sizes = Arrays.stream(v.split(",")).map(String::trim)
-                        .map(Integer::valueOf).toList();
-                default -> throw new IllegalArgumentException("unknown option '" + args[i]
-                        + "' (use --out DIR --entries N --sizes 32,256 --runs R)");
-            }
-        }
-        if (out == null || entries < 1 || runs < 1) {
-            throw new IllegalArgumentException("--out DIR is required; --entries and --runs "
-                    + "at least 1");
-        }
+        SuiteArgs opts = SuiteArgs.parse(args, new SuiteArgs(null, 2_000_000, List.of(32, 256),
+                1998, 5));
+        Path out = opts.out();
+        long entries = opts.entries();
+        int runs = opts.runs();
+        List<Integer> sizes = opts.sizes();
         Files.createDirectories(out);
         Path work = Files.createTempDirectory("columnar-scan-");
         boolean same = true;
         try {
             Path trace = work.resolve("wc.bin");
-            try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(trace), 1 << 20)) {
-                new TraceGenerator(TraceGenerator.Options.of(entries, 1998, WorldCupRecord.BYTES))
-                        .write(o, null);
-            }
+            SparkSuite.writeTrace(trace, entries, opts.seed());
             int max = sizes.stream().mapToInt(Integer::intValue).max().orElseThrow();
             try (LogAnalyzer la = LogAnalyzer.embedded(work.resolve("drive"),
                     LogAnalyzer.capacityFor(entries * max), null);
@@ -109,9 +86,7 @@ public final class ColumnarScan {
                 }
             }
         } finally {
-            try (var s = Files.walk(work)) {
-                s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            }
+            SuiteArgs.deleteTree(work);
         }
         System.exit(same ? 0 : 7);
     }
