@@ -10,6 +10,9 @@
 #                  wall-clock goal (pushdown >= 5x faster than no pushdown at 256 B)
 #     --sizes LIST entry sizes (default 32,64,128,256)
 #     --runs R     runs of each version; the median wall clock is kept (default 1)
+#     --columnar   instead: the connector's plain read as rows against columnar batches
+#                  (ColumnarScan: 2,000,000 entries at 32 and 256 B unless --entries/--sizes,
+#                  5 runs each unless --runs), into columnar.csv
 # Builds only what it needs, offline (smartssd-client, -fs, -mapreduce, -spark, the log
 # analyzer and this module); the native module must be installed once
 # (mvn -B install -DskipTests -pl native).
@@ -19,6 +22,7 @@ entries=200000
 sizes=32,64,128,256
 runs=1
 out=
+main=SparkSuite
 label="quick run"
 while [ $# -gt 0 ]; do
   case $1 in
@@ -27,7 +31,8 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
     --full) entries=7000000; label="full run"; shift ;;
-    -h|--help) sed -n 2,15p "$0"; exit 0 ;;
+    --columnar) main=ColumnarScan; shift ;;
+    -h|--help) sed -n 2,18p "$0"; exit 0 ;;
     *) echo "run-spark: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -47,19 +52,46 @@ echo "== build" >&2
 build=$root/native/target/cmake-release
 mvn -B -q -o package -DskipTests \
   -pl native/java,smartssd-fs,smartssd-mapreduce,smartssd-spark,examples/loganalyzer,benchmarks
-cp=$root/benchmarks/target/classes:$(cat "$root/benchmarks/target/classpath.txt")
+# A private copy of this checkout's jars and classes: a build during a long run cannot
+# change what the run loads.
+jars=$out/.classpath
+rm -rf "$jars" && mkdir -p "$jars"
+cp -r "$root/benchmarks/target/classes" "$jars/benchmarks-classes"
+cp "$root/examples/loganalyzer/target/spark-jvm.options" "$jars/"
+cp=$jars/benchmarks-classes
+IFS=: read -r -a deps < "$root/benchmarks/target/classpath.txt" || true  # no final newline
+for d in "${deps[@]}"; do
+  case $d in
+    "$root"/*) cp "$d" "$jars/" && cp=$cp:$jars/$(basename "$d") ;;
+    *) cp=$cp:$d ;;
+  esac
+done
 # Spark's JDK 17 options (the parent pom's spark.jdk17.opens, as an @argfile)
-jopts=("@$root/examples/loganalyzer/target/spark-jvm.options" -Dsmartssd.native.build="$build")
+jopts=("@$jars/spark-jvm.options" -Dsmartssd.native.build="$build")
 jni=$build/native/jni/libsmartssd_jni.so
 if [ -f "$jni" ]; then jopts+=(-Dsmartssd.native.path="$jni"); fi
 if [ "$entries" -ge 1000000 ]; then jopts+=(-Xmx4g); else jopts+=(-Xmx2g); fi
 
-echo "== Q1, Q2: $entries entries at $sizes B, $runs run(s) each" >&2
 status=0
+if [ "$main" = ColumnarScan ]; then
+  echo "== plain read, rows against columnar batches" >&2
+  args=(--out "$out")
+  # the suite's own defaults unless given
+  if [ "$label" != "quick run" ]; then args+=(--entries "$entries"); fi
+  if [ "$sizes" != 32,64,128,256 ]; then args+=(--sizes "$sizes"); fi
+  if [ "$runs" != 1 ]; then args+=(--runs "$runs"); fi
+  java "${jopts[@]}" -cp "$cp" org.smartssd.benchmarks.spark.ColumnarScan "${args[@]}" \
+    2> "$out/columnar.log" || status=$?
+  rm -rf "$jars"
+  cat "$out/columnar.csv"
+  exit "$status"
+fi
+echo "== Q1, Q2: $entries entries at $sizes B, $runs run(s) each" >&2
 java "${jopts[@]}" -cp "$cp" org.smartssd.benchmarks.spark.SparkSuite --out "$out" \
   --entries "$entries" --sizes "$sizes" --runs "$runs" 2> >(tee "$out/suite.log" >&2) \
   || status=$?
 "$venv/bin/python" "$root/benchmarks/plot_spark.py" "$out" "$label, $entries entries"
+rm -rf "$jars"
 cat "$out/summary.md"
 echo
 echo "output: $out ($(cd "$out" && ls *.png 2>/dev/null | tr '\n' ' '))"

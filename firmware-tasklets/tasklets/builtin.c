@@ -51,6 +51,13 @@ bool bt_field_is_signed(const struct ss_layout *l, uint32_t idx)
 	       (l->fields[idx].type == SS_FIELD_I32 || l->fields[idx].type == SS_FIELD_I64);
 }
 
+uint32_t bt_field_bits(const struct ss_layout *l, uint32_t idx)
+{
+	const struct ss_field *f = &l->fields[idx];
+
+	return f->bits ? f->bits : 8 * ss_field_width(f);
+}
+
 bool bt_field_is_bytes(const struct ss_layout *l, uint32_t idx)
 {
 	return l && idx < l->nfields && l->fields[idx].type == SS_FIELD_BYTES;

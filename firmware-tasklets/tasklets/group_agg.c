@@ -1,5 +1,6 @@
 /*
- * group-aggregate: COUNT/SUM/MIN/MAX of a value field grouped by up to two key fields, over
+ * group-aggregate: COUNT/SUM/MIN/MAX of a value field grouped by up to four key fields (keys
+ * 2..4 packed into one 64-bit key), over
  * the records a WHERE tree (if any) matches, spilling partial aggregates when the groups
  * outgrow the budget (builtin_tasklets.h).
  */
@@ -10,6 +11,8 @@
 
 struct agg {
 	uint8_t nkeys, key1, key2, value, ops;
+	uint8_t key3, key4, bits3, bits4;  /* nkeys >= 3: keys packed into key2 */
+	uint64_t mask2;                    /* nkeys >= 3: key2's value bits */
 	bool need_value;
 	bool value_signed;
 	uint32_t update_words;    /* 4-byte state accesses per record update */
@@ -21,6 +24,16 @@ struct agg {
 	uint64_t spills;
 };
 
+/* Key 2..4 packed (nkeys >= 3): each in its own bits, key2 highest. */
+static uint64_t pack(const struct agg *a, uint64_t k2, uint64_t k3, uint64_t k4)
+{
+	uint64_t m3 = a->bits3 >= 64 ? UINT64_MAX : ((uint64_t)1 << a->bits3) - 1;
+	uint64_t m4 = a->bits4 >= 64 ? UINT64_MAX : ((uint64_t)1 << a->bits4) - 1;
+	uint64_t k = (k2 & a->mask2) << a->bits3 | (k3 & m3);
+
+	return a->bits4 ? k << a->bits4 | (k4 & m4) : k;
+}
+
 /* The fast path's field readers, kept out of the state so that the state, and what its
  * allocation counts, stays as it was. */
 struct agg_readers {
@@ -28,10 +41,11 @@ struct agg_readers {
 	struct ss_field_reader k1, k2, v;
 };
 
-/* \return 0 when the fast path applies: FIXED records, no WHERE. */
+/* \return 0 when the fast path applies: FIXED records, no WHERE, at most two keys. */
 static int fast_readers(struct ss_tasklet_ctx *ctx, const struct agg *a, struct agg_readers *rd)
 {
-	int rc = a->where.nnodes ? -SS_EINVAL : 0;
+	/* packed keys (nkeys >= 3) take agg_record's path */
+	int rc = a->where.nnodes || a->nkeys > 2 ? -SS_EINVAL : 0;
 
 	rd->work = 0;
 	if (!rc && a->nkeys >= 1) {
@@ -61,8 +75,8 @@ static int agg_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 		return -SS_EINVAL;
 	}
 	tree_len = ss_get_le16(p + 12);
-	if (len != sizeof(struct ss_bt_agg_params) + (uint32_t)tree_len || p[5] || p[6] || p[7] ||
-	    ss_get_le16(p + 14)) {
+	if (len != sizeof(struct ss_bt_agg_params) + (uint32_t)tree_len || p[7] ||
+	    ss_get_le16(p + 14) || (p[0] < 3 && p[5]) || (p[0] < 4 && p[6])) {
 		return -SS_EINVAL;
 	}
 	a = ss_tasklet_alloc(ctx, sizeof(*a));
@@ -78,11 +92,25 @@ static int agg_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	a->update_words = 4 * (1 + !!(a->ops & SS_BT_AGG_SUM) + !!(a->ops & SS_BT_AGG_MIN) +
 			       !!(a->ops & SS_BT_AGG_MAX));
 	a->need_value = (a->ops & (SS_BT_AGG_SUM | SS_BT_AGG_MIN | SS_BT_AGG_MAX)) != 0;
-	if (a->nkeys > 2 || !a->ops || (a->ops & ~AGG_OPS_ALL) ||
+	a->key3 = p[5];
+	a->key4 = p[6];
+	if (a->nkeys > SS_BT_AGG_MAX_KEYS || !a->ops || (a->ops & ~AGG_OPS_ALL) ||
 	    (a->nkeys >= 1 && !bt_field_is_int(l, a->key1)) ||
-	    (a->nkeys == 2 && !bt_field_is_int(l, a->key2)) ||
+	    (a->nkeys >= 2 && !bt_field_is_int(l, a->key2)) ||
+	    (a->nkeys >= 3 && !bt_field_is_int(l, a->key3)) ||
+	    (a->nkeys == 4 && !bt_field_is_int(l, a->key4)) ||
 	    (a->need_value && !bt_field_is_int(l, a->value))) {
 		return -SS_EINVAL;
+	}
+	if (a->nkeys >= 3) {
+		uint32_t b2 = bt_field_bits(l, a->key2);
+
+		a->bits3 = (uint8_t)bt_field_bits(l, a->key3);
+		a->bits4 = a->nkeys == 4 ? (uint8_t)bt_field_bits(l, a->key4) : 0;
+		if (b2 + a->bits3 + a->bits4 > 64) {
+			return -SS_EINVAL;
+		}
+		a->mask2 = b2 >= 64 ? UINT64_MAX : ((uint64_t)1 << b2) - 1;
 	}
 	a->value_signed = a->need_value && bt_field_is_signed(l, a->value);
 	rc = bt_pred_init(ctx, l, p + sizeof(struct ss_bt_agg_params), tree_len, &a->where);
@@ -170,8 +198,20 @@ static int agg_record(struct ss_tasklet_ctx *ctx, struct agg *a, const struct ss
 	if (a->nkeys >= 1) {
 		k1 = ss_field_u64(ctx, r, a->key1, &ok);
 	}
-	if (a->nkeys == 2) {
+	if (a->nkeys >= 2) {
 		k2 = ss_field_u64(ctx, r, a->key2, &ok2);
+	}
+	if (a->nkeys >= 3) {
+		int ok4 = 1, ok5 = 1;
+		uint64_t k3 = ss_field_u64(ctx, r, a->key3, &ok4);
+		uint64_t k4 = a->nkeys == 4 ? ss_field_u64(ctx, r, a->key4, &ok5) : 0;
+
+		k2 = pack(a, k2, k3, k4);
+		ok2 = ok2 && ok4 && ok5;
+		rc = ss_tasklet_step(ctx, 4);
+		if (rc) {
+			return rc;
+		}
 	}
 	if (a->need_value) {
 		v = ss_field_u64(ctx, r, a->value, &ok3);

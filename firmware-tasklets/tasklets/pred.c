@@ -63,6 +63,7 @@ static int parse(struct parser *ps, uint32_t depth)
 	case SS_BT_P_BEQ:
 	case SS_BT_P_PREFIX:
 	case SS_BT_P_CONTAINS:
+	case SS_BT_P_SUFFIX:
 		if (ps->len - ps->at < 3 || !bt_field_is_bytes(ps->l, ps->p[ps->at])) {
 			return -SS_EINVAL;
 		}
@@ -179,7 +180,8 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 		break;
 	case SS_BT_P_BEQ:
 	case SS_BT_P_PREFIX:
-	case SS_BT_P_CONTAINS: {
+	case SS_BT_P_CONTAINS:
+	case SS_BT_P_SUFFIX: {
 		uint32_t n;
 		const uint8_t *b = ss_field_bytes(ctx, r, nd->field, &n);
 
@@ -190,6 +192,9 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 			res = contains(b, n, nd->bytes, nd->len, &work);
 		} else if (nd->op == SS_BT_P_BEQ) {
 			res = n == nd->len && ss_memcmp(b, nd->bytes, n) == 0;
+			work += nd->len;
+		} else if (nd->op == SS_BT_P_SUFFIX) {
+			res = n >= nd->len && ss_memcmp(b + (n - nd->len), nd->bytes, nd->len) == 0;
 			work += nd->len;
 		} else {
 			res = n >= nd->len && ss_memcmp(b, nd->bytes, nd->len) == 0;

@@ -464,7 +464,7 @@ static void test_failures(struct fx *f)
 	CHECK(FX_ABORTED(res, SS_R_BAD_FIELD));
 
 	/* bad parameters: init refuses them when the run starts */
-	params[0] = 3;                             /* nkeys */
+	params[0] = 5;                             /* nkeys > SS_BT_AGG_MAX_KEYS */
 	ct_init(&c, 1, 4096, 0, out, params, 16);
 	agg_layout(&c);
 	expect_failed_run(f, &c, in, SS_R_TASKLET_PARAMS, -SS_EINVAL);

@@ -69,17 +69,24 @@ struct ss_bt_trailer {            /* 32 bytes, the last bytes of every output */
 #define SS_BT_AGG_MAX 0x8u
 
 struct ss_bt_agg_params {         /* 16 bytes + tree_len */
-	uint8_t nkeys;            /* 0, 1 or 2 */
+	uint8_t nkeys;            /* 0..SS_BT_AGG_MAX_KEYS */
 	uint8_t key1;             /* field index (integer), used when nkeys >= 1 */
-	uint8_t key2;             /* field index (integer), used when nkeys == 2 */
+	uint8_t key2;             /* field index (integer), used when nkeys >= 2 */
 	uint8_t value;            /* field index (integer); ignored when ops == COUNT */
 	uint8_t ops;              /* non-empty subset of SS_BT_AGG_* */
-	uint8_t reserved[3];      /* 0 */
+	uint8_t key3;             /* field index (integer) when nkeys >= 3; else 0 */
+	uint8_t key4;             /* field index (integer) when nkeys == 4; else 0 */
+	uint8_t reserved;         /* 0 */
 	uint32_t max_groups;      /* 0: as many as the budget holds */
 	uint16_t tree_len;        /* bytes of WHERE tree after the params; 0: none */
 	uint16_t reserved2;       /* 0 */
 	/* uint8_t tree[tree_len]; */
 };
+
+/* With 3 or 4 keys, the item's key2 packs keys 2..nkeys, each in its value bits (a bit
+ * field's bits, else 8 x its width), key2 highest: (k2 << b3 | k3) << b4 | k4. Their bits
+ * must add up to at most 64. */
+#define SS_BT_AGG_MAX_KEYS 4
 
 struct ss_bt_agg_item {           /* 48 bytes */
 	uint64_t key1;            /* 0 when unused */
@@ -181,6 +188,7 @@ enum ss_bt_pred_op {
 	SS_BT_P_BEQ = 0x20,
 	SS_BT_P_PREFIX = 0x21,
 	SS_BT_P_CONTAINS = 0x22,
+	SS_BT_P_SUFFIX = 0x23,
 };
 
 #define SS_BT_FILTER_MAX_NODES 128

@@ -78,15 +78,17 @@ static int p1(struct wc_rec w)
 	       (memcmp(w.tag, "ab", 2) == 0 && w.delta >= 9000);
 }
 
-/* P2 (rare) = region == 5 AND type == 7 AND (CONTAINS(tag, "q1") OR delta <= -9000) AND method != 2 */
+/* P2 (rare) = region == 5 AND type == 7 AND (CONTAINS(tag, "q1") OR SUFFIX(tag, "gh") OR
+ * delta <= -9000) AND method != 2 */
 static void tree2(struct tree *t)
 {
 	memset(t, 0, sizeof(*t));
 	group(t, SS_BT_P_AND, 4);
 	icmp(t, SS_BT_P_EQ, WC_REGION, 5);
 	icmp(t, SS_BT_P_EQ, WC_TYPE, 7);
-	group(t, SS_BT_P_OR, 2);
+	group(t, SS_BT_P_OR, 3);
 	bcmp_(t, SS_BT_P_CONTAINS, WC_TAG, "q1");
+	bcmp_(t, SS_BT_P_SUFFIX, WC_TAG, "gh");
 	icmp(t, SS_BT_P_LE, WC_DELTA, -9000);
 	icmp(t, SS_BT_P_NE, WC_METHOD, 2);
 }
@@ -95,7 +97,8 @@ static int p2(const uint8_t *r)
 {
 	struct wc_rec w = wc_decode(r);
 
-	return w.region == 5 && w.type == 7 && (memmem(w.tag, 8, "q1", 2) || w.delta <= -9000) &&
+	return w.region == 5 && w.type == 7 && (memmem(w.tag, 8, "q1", 2) ||
+		memcmp(w.tag + 6, "gh", 2) == 0 || w.delta <= -9000) &&
 	       r[16] != 2;
 }
 

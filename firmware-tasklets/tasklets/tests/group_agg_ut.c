@@ -1,7 +1,8 @@
 /*
  * group-aggregate against aggregates computed here from the raw records: one key, two keys
  * with a signed value, a budget so small the groups spill (partials merged here), splits
- * at odd offsets, a TEXT layout with lines straddling pages, and bad params / budgets.
+ * at odd offsets, a TEXT layout with lines straddling pages, bad params / budgets, and three
+ * and four keys (keys 2..4 packed into key2), a signed key among them.
  */
 #include "bt_test.h"
 
@@ -241,7 +242,7 @@ static void test_fixed(struct tenv *e)
 			uint8_t nkeys, k1, k2, val, ops;
 			int len_delta;
 		} bad[] = {
-			{ 3, WC_REGION, 0, WC_SIZE, 1, 0 },
+			{ 5, WC_REGION, 0, WC_SIZE, 1, 0 },              /* > SS_BT_AGG_MAX_KEYS */
 			{ 1, WC_TAG, 0, WC_SIZE, 1, 0 },                 /* bytes key */
 			{ 1, 40, 0, WC_SIZE, 1, 0 },                     /* no such field */
 			{ 1, WC_REGION, 0, WC_TAG, SS_BT_AGG_SUM, 0 },   /* bytes value */
@@ -256,7 +257,12 @@ static void test_fixed(struct tenv *e)
 				4096, out, &in, -SS_EINVAL);
 		}
 		put_params(prm, 1, WC_REGION, 0, WC_SIZE, 1, 0);
-		prm[6] = 1;   /* reserved */
+		prm[6] = 1;   /* key4 without a fourth key */
+		bt_fail(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 4096, out, &in, -SS_EINVAL);
+		put_params(prm, 4, WC_REGION, WC_TYPE, WC_SIZE, 1, 0);
+		prm[5] = WC_METHOD;
+		prm[6] = WC_STATUS;
+		prm[7] = 1;   /* reserved */
 		bt_fail(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 4096, out, &in, -SS_EINVAL);
 		put_params(prm, 1, WC_REGION, 0, WC_SIZE, 1, 100000);
 		bt_fail(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 4096, out, &in, -SS_ENOMEM);
@@ -272,6 +278,119 @@ static void test_fixed(struct tenv *e)
 		check_equal(got1, exp1, SS_BT_AGG_COUNT);
 		free(o);
 	}
+	free(d);
+}
+
+/* One (k1, k2, count, sum) per group, sorted: the reference and the merged output alike. */
+struct gitem {
+	uint64_t k1, k2, count;
+	int64_t sum;
+};
+
+static int gcmp(const void *x, const void *y)
+{
+	const struct gitem *a = x, *b = y;
+
+	if (a->k1 != b->k1) {
+		return a->k1 < b->k1 ? -1 : 1;
+	}
+	return a->k2 < b->k2 ? -1 : a->k2 > b->k2;
+}
+
+/* Sorts and sums equal keys in place; \return the groups left. */
+static size_t greduce(struct gitem *g, size_t n)
+{
+	size_t m = 0;
+
+	qsort(g, n, sizeof(*g), gcmp);
+	for (size_t i = 0; i < n; i++) {
+		if (m && gcmp(&g[m - 1], &g[i]) == 0) {
+			g[m - 1].count += g[i].count;
+			g[m - 1].sum += g[i].sum;
+		} else {
+			g[m++] = g[i];
+		}
+	}
+	return m;
+}
+
+/* GROUP BY region, type, method, status (4 keys; 3 + 8 + 6 bits packed) and GROUP BY
+ * region, method, delta (3 keys, delta signed: its 32 low bits), SUM(size), small budgets
+ * (spills), two splits. */
+static void test_many_keys(struct tenv *e)
+{
+	uint32_t n = 6000;
+	uint8_t *d = wc_make(n, NK2);
+	uint64_t size = (uint64_t)n * WC_RS, cuts[3];
+	ss_oid_t f = tenv_put(e, "wc4.bin", d, size), out = tenv_output(e, "agg4.out");
+	struct gitem *exp = calloc(n, sizeof(*exp)), *got = calloc(4 * n, sizeof(*got));
+	uint8_t prm[16];
+
+	odd_cuts(size, cuts, 2);
+	for (int nkeys = 3; nkeys <= 4; nkeys++) {
+		size_t ne, ng = 0;
+		uint64_t spills = 0;
+
+		for (uint32_t i = 0; i < n; i++) {
+			const uint8_t *r = d + (size_t)i * WC_RS;
+			struct wc_rec w = wc_decode(r);
+
+			exp[i].k1 = w.region;
+			exp[i].k2 = nkeys == 4 ? ((uint64_t)w.type << 8 | r[16]) << 6 | w.status
+					       : ((uint64_t)r[16] << 32) | (uint32_t)w.delta;
+			exp[i].count = 1;
+			exp[i].sum = w.size;
+		}
+		ne = greduce(exp, n);
+		put_params(prm, (uint8_t)nkeys, WC_REGION, nkeys == 4 ? WC_TYPE : WC_METHOD, WC_SIZE,
+			   SS_BT_AGG_COUNT | SS_BT_AGG_SUM, 0);
+		prm[5] = nkeys == 4 ? WC_METHOD : WC_DELTA;
+		prm[6] = nkeys == 4 ? WC_STATUS : 0;
+		for (int s = 0; s < 2; s++) {
+			struct ss_isp_input in = { .oid = f, .offset = cuts[s], .length = cuts[s + 1] - cuts[s] };
+			struct ss_isp_progress p;
+			uint64_t len, body;
+			uint8_t *o = bt_run(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 8192, out, &in, 1, &len, &p);
+			struct trailer tr = get_trailer(o, len, SS_BT_GROUP_AGG, &body);
+
+			CHECK(p.state == SS_ISP_DONE && body % 48 == 0);
+			for (uint64_t i = 0; i < body; i += 48) {
+				CHECK(ng < 4 * (size_t)n);
+				got[ng].k1 = ss_get_le64(o + i);
+				got[ng].k2 = ss_get_le64(o + i + 8);
+				got[ng].count = ss_get_le64(o + i + 16);
+				got[ng].sum = (int64_t)ss_get_le64(o + i + 24);
+				ng++;
+			}
+			spills += tr.aux;
+			free(o);
+		}
+		CHECK(spills > 0);   /* the budget holds far fewer groups than there are */
+		CHECK(greduce(got, ng) == ne);
+		for (size_t i = 0; i < ne; i++) {
+			CHECK(got[i].k1 == exp[i].k1 && got[i].k2 == exp[i].k2 &&
+			      got[i].count == exp[i].count && got[i].sum == exp[i].sum);
+		}
+	}
+	/* keys 2..4 wider than 64 bits together, a key3 with nkeys 2, a bytes key3 */
+	put_params(prm, 4, WC_REGION, WC_TIME, WC_SIZE, 1, 0);
+	prm[5] = WC_CLIENT;
+	prm[6] = WC_OBJECT;
+	{
+		struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };
+
+		bt_fail(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 8192, out, &in, -SS_EINVAL);
+		put_params(prm, 2, WC_REGION, WC_TYPE, WC_SIZE, 1, 0);
+		prm[5] = WC_METHOD;
+		bt_fail(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 8192, out, &in, -SS_EINVAL);
+		put_params(prm, 3, WC_REGION, WC_TYPE, WC_SIZE, 1, 0);
+		prm[5] = WC_TAG;
+		bt_fail(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 8192, out, &in, -SS_EINVAL);
+		put_params(prm, 5, WC_REGION, WC_TYPE, WC_SIZE, 1, 0);
+		bt_fail(e, SS_BT_GROUP_AGG, prm, 16, &wc_layout, 8192, out, &in, -SS_EINVAL);
+	}
+	free(exp);
+	free(got);
 	free(d);
 }
 
@@ -333,6 +452,7 @@ int main(void)
 
 	test_fixed(e);
 	test_text(e);
+	test_many_keys(e);
 	tenv_close(e);
 	printf("group_agg_ut: ok\n");
 	return 0;

@@ -28,7 +28,8 @@ import org.smartssd.spark.TableLayout.Column;
  * Spark's V2 aggregations as one group-aggregate run of the drive, or none (the analogue of
  * Iceberg's {@code SparkAggregates}). Stateless.
  *
- * <p>The drive groups by up to two integer fields and aggregates one integer value field:
+ * <p>The drive groups by up to four integer fields (keys 2..4 packed into 64 bits) and
+ * aggregates one integer value field:
  * COUNT(*), COUNT(col) (fields are never NULL, so both count records), SUM, MIN and MAX of
  * that field. AVG is not taken here: Spark then asks for SUM and COUNT and divides itself.
  * The drive sums modulo 2^64; a SUM is pushed only when no partition can hold enough
@@ -40,7 +41,7 @@ final class DriveAggregates {
     }
 
     /** What one output column of a pushed aggregation is. */
-    enum Kind { KEY1, KEY2, COUNT, SUM, MIN, MAX }
+    enum Kind { KEY1, KEY2, KEY3, KEY4, COUNT, SUM, MIN, MAX }
 
     /** A pushed aggregation: key and value fields, and the output columns in Spark's order. */
     record Plan(int[] keys, int value, List<Kind> outputs, List<String> described,
@@ -73,7 +74,7 @@ final class DriveAggregates {
     static Optional<Plan> translate(Aggregation agg, TableLayout layout,
                                     long maxRecordsPerPartition) {
         Expression[] groupBy = agg.groupByExpressions();
-        if (groupBy.length > 2) {
+        if (groupBy.length > GroupAggregate.MAX_KEYS) {
             return Optional.empty();
         }
         List<StructField> fields = new ArrayList<>();
@@ -88,7 +89,10 @@ final class DriveAggregates {
             keys[i] = k;
             Column c = layout.columns().get(k);
             fields.add(new StructField("group_" + i, c.sparkType(), false, Metadata.empty()));
-            outputs.add(i == 0 ? Kind.KEY1 : Kind.KEY2);
+            outputs.add(Kind.values()[Kind.KEY1.ordinal() + i]);
+        }
+        if (keys.length >= 3 && packedBits(layout, keys, 1) > 64) {
+            return Optional.empty(); // the drive packs keys 2..n into 64 bits
         }
         int value = -1;
         int n = 0;
@@ -144,6 +148,37 @@ final class DriveAggregates {
         }
         return Optional.of(new Plan(keys, value, List.copyOf(outputs), List.copyOf(described),
                 new StructType(fields.toArray(new StructField[0]))));
+    }
+
+    /** Bits of keys {@code from..} as the drive packs them (3 or 4 keys). */
+    static int packedBits(TableLayout layout, int[] keys, int from) {
+        int bits = 0;
+        for (int i = from; i < keys.length; i++) {
+            bits += GroupAggregate.packedBits(layout.recordLayout(), keys[i]);
+        }
+        return bits;
+    }
+
+    /**
+     * Key {@code i} (0-based) of a group as the drive returned it: keys 2..n of 3 or 4 are
+     * unpacked from key2, key 2 highest; a signed key is sign-extended from its bits.
+     */
+    static long key(TableLayout layout, int[] keys, int i, long key1, long key2) {
+        if (i == 0) {
+            return key1;
+        }
+        if (keys.length <= 2) {
+            return key2;
+        }
+        int bits = GroupAggregate.packedBits(layout.recordLayout(), keys[i]);
+        long v = key2 >>> packedBits(layout, keys, i + 1);
+        if (bits < 64) {
+            v &= (1L << bits) - 1;
+            if (layout.columns().get(keys[i]).signed()) {
+                v = (v << (64 - bits)) >> (64 - bits);
+            }
+        }
+        return v;
     }
 
     /**

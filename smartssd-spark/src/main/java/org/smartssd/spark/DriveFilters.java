@@ -198,6 +198,8 @@ final class DriveFilters {
                 return bytesMatch(Match.PREFIX, ch, layout);
             case "CONTAINS":
                 return bytesMatch(Match.CONTAINS, ch, layout);
+            case "ENDS_WITH":
+                return bytesMatch(Match.SUFFIX, ch, layout);
             default:
                 throw new Unsupported();
         }

@@ -9,11 +9,17 @@ import org.apache.spark.sql.util.CaseInsensitiveStringMap;
  * Per-read switches, named as the JDBC source names them: {@code pushDownPredicate},
  * {@code pushDownAggregate}, {@code pushDownLimit}, {@code pushDownTopN} (all true by
  * default), and {@code partialRecord}: {@code fail} (default) when the file's length is not
- * a multiple of the record size, or {@code skip} to read the whole records and ignore the tail.
+ * a multiple of the record size, or {@code skip} to read the whole records and ignore the tail;
+ * {@code columnar}: whether a read that pushes nothing but columns gives Spark columnar
+ * batches ({@link ColumnarReader}) or rows ({@link RecordReader}).
  */
 public record ReadOptions(boolean pushDownPredicate, boolean pushDownAggregate,
-                          boolean pushDownLimit, boolean pushDownTopN, boolean skipPartialRecord)
+                          boolean pushDownLimit, boolean pushDownTopN, boolean skipPartialRecord,
+                          boolean columnar)
         implements Serializable {
+    /** Chosen by measurement: benchmarks/run-spark.sh --columnar (smartssd-spark/README.md). */
+    static final boolean COLUMNAR_DEFAULT = true;
+
     static ReadOptions of(CaseInsensitiveStringMap o) {
         String tail = o.getOrDefault("partialRecord", "fail").trim().toLowerCase(Locale.ROOT);
         if (!tail.equals("fail") && !tail.equals("skip")) {
@@ -21,11 +27,16 @@ public record ReadOptions(boolean pushDownPredicate, boolean pushDownAggregate,
                     + tail + "'");
         }
         return new ReadOptions(bool(o, "pushDownPredicate"), bool(o, "pushDownAggregate"),
-                bool(o, "pushDownLimit"), bool(o, "pushDownTopN"), tail.equals("skip"));
+                bool(o, "pushDownLimit"), bool(o, "pushDownTopN"), tail.equals("skip"),
+                bool(o, "columnar", COLUMNAR_DEFAULT));
     }
 
     private static boolean bool(CaseInsensitiveStringMap o, String key) {
-        String v = o.getOrDefault(key, "true").trim().toLowerCase(Locale.ROOT);
+        return bool(o, key, true);
+    }
+
+    private static boolean bool(CaseInsensitiveStringMap o, String key, boolean dflt) {
+        String v = o.getOrDefault(key, String.valueOf(dflt)).trim().toLowerCase(Locale.ROOT);
         if (!v.equals("true") && !v.equals("false")) {
             throw new IllegalArgumentException("option '" + key + "' is true or false, got '" + v
                     + "'");

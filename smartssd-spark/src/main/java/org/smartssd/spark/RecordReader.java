@@ -16,7 +16,8 @@ import org.smartssd.spark.TableLayout.Column;
 
 /**
  * A partition read without tasklets: its whole records cross the link in batches of about
- * 1 MiB and are decoded here, only the required columns. A pushed limit stops the read.
+ * 1 MiB and are decoded here as rows, only the required columns ({@link ColumnarReader}
+ * decodes the same batches into columns). A pushed limit stops the read.
  */
 final class RecordReader implements PartitionReader<InternalRow> {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
@@ -60,7 +61,7 @@ final class RecordReader implements PartitionReader<InternalRow> {
         energy = begin(t.accountant());
         next = part.firstRecord(rs);
         end = part.endRecord(rs);
-        batch = new byte[Math.max(rs, BATCH_BYTES / rs * rs)];
+        batch = new byte[recordsPerBatch(rs) * rs];
     }
 
     private static EnergyAccountant.Measurement begin(EnergyAccountant a) {
@@ -74,26 +75,12 @@ final class RecordReader implements PartitionReader<InternalRow> {
 
     @Override
     public boolean next() throws IOException {
-        if (in == null) {
-            open();
-        }
-        if (plan.limit() >= 0 && returned >= plan.limit()) {
-            return finish();
-        }
         if (at >= batchRecords) {
-            if (next >= end) {
-                return finish();
-            }
-            int n = (int) Math.min(end - next, batch.length / rs);
-            try {
-                in.readFully(next * rs, batch, 0, n * rs);
-            } catch (EOFException e) {
-                throw new IOException(part.path() + " ends before record " + (next + n), e);
-            }
-            bytesRead += (long) n * rs;
-            next += n;
-            batchRecords = n;
+            batchRecords = nextBatch();
             at = 0;
+            if (batchRecords == 0) {
+                return false;
+            }
         }
         int off = at++ * rs;
         Object[] v = new Object[cols.length];
@@ -101,12 +88,45 @@ final class RecordReader implements PartitionReader<InternalRow> {
             v[i] = Values.fromRecord(cols[i], batch, off);
         }
         row = new GenericInternalRow(v);
-        returned++;
         return true;
     }
 
+    /** Whole records per batch: about 1 MiB of them. */
+    static int recordsPerBatch(int recordSize) {
+        return Math.max(1, BATCH_BYTES / recordSize);
+    }
+
+    /**
+     * Reads the next batch of whole records into {@link #batch()} (from offset 0), no more
+     * than a pushed limit still allows. Returns how many; 0 at the end.
+     */
+    int nextBatch() throws IOException {
+        if (in == null) {
+            open();
+        }
+        long left = plan.limit() >= 0 ? plan.limit() - returned : Long.MAX_VALUE;
+        if (left <= 0 || next >= end) {
+            finish();
+            return 0;
+        }
+        int n = (int) Math.min(Math.min(end - next, batch.length / rs), left);
+        try {
+            in.readFully(next * rs, batch, 0, n * rs);
+        } catch (EOFException e) {
+            throw new IOException(part.path() + " ends before record " + (next + n), e);
+        }
+        bytesRead += (long) n * rs;
+        next += n;
+        returned += n;
+        return n;
+    }
+
+    byte[] batch() {
+        return batch;
+    }
+
     /** Ends the energy measurement: Spark reads the metrics once the rows run out. */
-    private boolean finish() throws IOException {
+    private void finish() throws IOException {
         if (startCounters != null) {
             // reads do not move the drive's clock in virtual time; the link is busy meanwhile
             ModelCounters end = device.modelCounters().orElse(startCounters);
@@ -123,7 +143,6 @@ final class RecordReader implements PartitionReader<InternalRow> {
             }
             energy = null;
         }
-        return false;
     }
 
     @Override

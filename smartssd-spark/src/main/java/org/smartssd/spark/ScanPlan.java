@@ -23,7 +23,7 @@ import org.smartssd.spark.TableLayout.Column;
 record ScanPlan(String path, String drive, TableLayout layout, DriveConf conf,
                 Mode mode, byte[] params, int memoryBudget, int[] columns,
                 DriveAggregates.Plan aggregate, TopNSpec topN, int limit, String pushedFilters,
-                StructType readSchema) implements Serializable {
+                StructType readSchema, boolean columnar) implements Serializable {
 
     /** How a partition is read. */
     enum Mode {
@@ -98,7 +98,8 @@ record ScanPlan(String path, String drive, TableLayout layout, DriveConf conf,
             schema = schemaOf(layout, columns);
         }
         return new ScanPlan(files.paths(), files.drives(), layout, conf, mode, params,
-                budget, columns, aggregate, topN, limit, filters, schema);
+                budget, columns, aggregate, topN, limit, filters, schema,
+                mode == Mode.READ && options.columnar());
     }
 
     /** Key domains of at most this many groups get a group table in the drive's SRAM. */

@@ -4,8 +4,12 @@ import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
 
-/** Opens a partition's reader: the plain record read, or the partition's tasklet run. */
+/**
+ * Opens a partition's reader: the plain record read (rows, or columnar batches when the scan
+ * is columnar), or the partition's tasklet run.
+ */
 final class SmartSsdReaderFactory implements PartitionReaderFactory {
     private static final long serialVersionUID = 1L;
 
@@ -20,5 +24,15 @@ final class SmartSsdReaderFactory implements PartitionReaderFactory {
         SmartSsdPartition p = (SmartSsdPartition) partition;
         return plan.mode() == ScanPlan.Mode.READ ? new RecordReader(plan, p)
                 : new TaskletReader(plan, p);
+    }
+
+    @Override
+    public boolean supportColumnarReads(InputPartition partition) {
+        return plan.columnar();
+    }
+
+    @Override
+    public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
+        return new ColumnarReader(plan, (SmartSsdPartition) partition);
     }
 }

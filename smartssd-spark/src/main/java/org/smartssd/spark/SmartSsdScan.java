@@ -35,6 +35,7 @@ public class SmartSsdScan implements Scan, Batch {
                 .append(", path: ").append(plan.path())
                 .append(", layout: ").append(plan.layout())
                 .append(", tasklet: ").append(plan.taskletName())
+                .append(plan.columnar() ? ", columnar" : "")
                 .append(", partitions: ").append(partitions.size())
                 .append(", PushedFilters: ").append(plan.pushedFilters());
         DriveAggregates.Plan a = plan.aggregate();
@@ -60,10 +61,10 @@ public class SmartSsdScan implements Scan, Batch {
         return description();
     }
 
-    /** Rows only, said once for the scan so that planning asks no partition. */
+    /** Said once for the scan, so that planning asks no partition. */
     @Override
     public ColumnarSupportMode columnarSupportMode() {
-        return ColumnarSupportMode.UNSUPPORTED;
+        return plan.columnar() ? ColumnarSupportMode.SUPPORTED : ColumnarSupportMode.UNSUPPORTED;
     }
 
     @Override

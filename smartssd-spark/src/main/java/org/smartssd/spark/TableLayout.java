@@ -230,13 +230,7 @@ public final class TableLayout implements Serializable {
     }
 
     static int typeBits(FieldType t) {
-        return switch (t) {
-            case U8 -> 8;
-            case U16 -> 16;
-            case U32, I32 -> 32;
-            case U64, I64 -> 64;
-            case BYTES -> 0;
-        };
+        return t.bits();
     }
 
     public int recordSize() {

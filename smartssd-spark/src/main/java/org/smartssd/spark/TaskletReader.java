@@ -165,10 +165,11 @@ final class TaskletReader implements PartitionReader<InternalRow> {
             Object[] v = new Object[a.outputs().size()];
             for (int i = 0; i < v.length; i++) {
                 v[i] = switch (a.outputs().get(i)) {
-                    case KEY1 -> Values.fromWire(layout.columns().get(a.keys()[0]).sparkType(),
-                            it.key1());
-                    case KEY2 -> Values.fromWire(layout.columns().get(a.keys()[1]).sparkType(),
-                            it.key2());
+                    case KEY1, KEY2, KEY3, KEY4 -> {
+                        int k = a.outputs().get(i).ordinal() - DriveAggregates.Kind.KEY1.ordinal();
+                        yield Values.fromWire(layout.columns().get(a.keys()[k]).sparkType(),
+                                DriveAggregates.key(layout, a.keys(), k, it.key1(), it.key2()));
+                    }
                     case COUNT -> it.count();
                     case SUM -> it.sum();
                     case MIN -> Values.fromWire(valueType, it.min());

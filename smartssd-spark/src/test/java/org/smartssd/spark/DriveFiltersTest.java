@@ -116,13 +116,14 @@ class DriveFiltersTest {
     }
 
     @Test
-    void bytesFieldsTakeEqualityPrefixAndContainsOnly() {
+    void bytesFieldsTakeEqualityPrefixSuffixAndContainsOnly() {
         int name = MX.indexOf("name");
         assertThat(tr(p("STARTS_WITH", col("name"), lit("al")), MX)).contains(
                 new DriveFilters.Tree(new Bytes(Match.PREFIX, name, "al".getBytes())));
         assertThat(tr(p("CONTAINS", col("name"), lit("ph")), MX)).contains(
                 new DriveFilters.Tree(new Bytes(Match.CONTAINS, name, "ph".getBytes())));
-        assertThat(tr(p("ENDS_WITH", col("name"), lit("a")), MX)).isEmpty();
+        assertThat(tr(p("ENDS_WITH", col("name"), lit("a")), MX)).contains(
+                new DriveFilters.Tree(new Bytes(Match.SUFFIX, name, "a".getBytes())));
         assertThat(tr(p("<", col("name"), lit("b")), MX)).isEmpty();
     }
 

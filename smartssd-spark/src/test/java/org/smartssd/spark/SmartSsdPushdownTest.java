@@ -68,8 +68,11 @@ class SmartSsdPushdownTest {
 
     private void register(String name, org.apache.spark.sql.DataFrameReader r, String path) {
         r.load(path).createOrReplaceTempView(name);
+        // without pushdown, the plain read the default does not use (rows or columnar), so
+        // the matrix runs both readers
         r.option("pushDownPredicate", "false").option("pushDownAggregate", "false")
-                .option("pushDownLimit", "false").option("pushDownTopN", "false").load(path)
+                .option("pushDownLimit", "false").option("pushDownTopN", "false")
+                .option("columnar", String.valueOf(!ReadOptions.COLUMNAR_DEFAULT)).load(path)
                 .createOrReplaceTempView(name + "_nopush");
     }
 
@@ -118,6 +121,13 @@ class SmartSsdPushdownTest {
                 "SELECT avg(size), avg(clientID) FROM {t}",
                 "SELECT region, count(*) FROM {t} GROUP BY region",
                 "SELECT region, type, count(*) FROM {t} GROUP BY region, type",
+                "SELECT region, type, method, count(*) FROM {t} GROUP BY region, type, method",
+                "SELECT region, type, method, status, count(*), sum(size), max(size) FROM {t} "
+                        + "GROUP BY region, type, method, status",
+                "SELECT statusCode, method, region, min(size) FROM {t} WHERE size > 5000 "
+                        + "GROUP BY statusCode, method, region",
+                "SELECT region, type, method, status, server, count(*) FROM {t} "
+                        + "GROUP BY region, type, method, status, server",
                 "SELECT type, sum(size), min(size), max(size), avg(size) FROM {t} GROUP BY type",
                 "SELECT method, count(*), sum(clientID) FROM {t} WHERE region = 2 GROUP BY method",
                 "SELECT count(*) FROM {t} WHERE size > 10000",
@@ -171,6 +181,10 @@ class SmartSsdPushdownTest {
                 "SELECT id FROM {t} WHERE name LIKE 'bet%' AND score > 995",
                 "SELECT id FROM {t} WHERE contains(name, 'am') AND score < -995",
                 "SELECT id FROM {t} WHERE name LIKE '%!!' AND score < -990",
+                "SELECT id FROM {t} WHERE endswith(name, 'a\u0000') AND score > 990",
+                "SELECT id FROM {t} WHERE endswith(name, 'a') OR score = 7",
+                "SELECT count(*) FROM {t} WHERE NOT endswith(name, 'x') AND score < -900",
+                "SELECT id FROM {t} WHERE endswith(name, 'toolongforsix') OR id = 3",
                 "SELECT id FROM {t} WHERE name LIKE '%a%' AND score = 0",
                 "SELECT id, score FROM {t} WHERE score >= -3 AND score <= 3",
                 "SELECT id FROM {t} WHERE score > 2147483647 OR score < -2147483648",
@@ -180,6 +194,10 @@ class SmartSsdPushdownTest {
                 "SELECT id FROM {t} WHERE flags = 15 AND score > 900",
                 "SELECT count(*), sum(score), min(score), max(score), avg(score) FROM {t}",
                 "SELECT flags, sum(score), min(score) FROM {t} GROUP BY flags",
+                "SELECT flags, score, id, count(*) FROM {t} WHERE score < -900 "
+                        + "GROUP BY flags, score, id",
+                "SELECT id, score, flags, max(wide) FROM {t} WHERE id < 3000 "
+                        + "GROUP BY id, score, flags",
                 "SELECT sum(wide) FROM {t} WHERE wide > -1000 AND wide < 1000",
                 "SELECT min(big), max(big), count(big) FROM {t}",
                 "SELECT min(wide), max(wide) FROM {t} GROUP BY flags",
@@ -214,6 +232,32 @@ class SmartSsdPushdownTest {
     }
 
     @Test
+    void endsWithIsPushedAsTheDrivesSuffixMatch() {
+        Dataset<Row> df = spark.sql("SELECT id FROM mx WHERE endswith(name, 'mx')");
+        assertThat(executed(df)).contains("tasklet: filter")
+                .contains("PushedFilters: [name LIKE '%mx' ESCAPE");
+        assertThat(optimized(df)).doesNotContain("Filter");
+    }
+
+    @Test
+    void aPlainReadIsColumnarOrRowsAsAsked() {
+        for (boolean columnar : new boolean[] {false, true}) {
+            Dataset<Row> df = spark.read().format("smartssd").option("layout", "wc98")
+                    .option("columnar", String.valueOf(columnar)).load(wcPath)
+                    .selectExpr("size + 1 AS s", "region");
+            String plan = executed(df);
+            assertThat(plan).contains("tasklet: none (record read)");
+            if (columnar) {
+                assertThat(plan).contains(", columnar").contains("ColumnarToRow");
+            } else {
+                assertThat(plan).doesNotContain(", columnar").doesNotContain("ColumnarToRow");
+            }
+            assertThat(df.agg(org.apache.spark.sql.functions.sum("s")).first().getLong(0))
+                    .isEqualTo(spark.sql("SELECT sum(size + 1) FROM wc_ref").first().getLong(0));
+        }
+    }
+
+    @Test
     void unsupportedPredicatesStayInSpark() {
         Dataset<Row> df = spark.sql("SELECT timestamp FROM wc WHERE size % 7 = 1 AND method = 1");
         assertThat(executed(df)).contains("PushedFilters: [method = 1]");
@@ -227,6 +271,18 @@ class SmartSsdPushdownTest {
                 .contains("PushedAggregates: [COUNT(*)]")
                 .contains("PushedGroupByExpressions: [region]");
         assertThat(optimized(df)).doesNotContain("Aggregate");
+    }
+
+    @Test
+    void fourGroupKeysArePushedInOnePass() {
+        Dataset<Row> df = spark.sql("SELECT region, type, method, status, count(*) FROM wc1 "
+                + "GROUP BY region, type, method, status");
+        assertThat(executed(df)).contains("tasklet: group-aggregate")
+                .contains("PushedGroupByExpressions: [region, type, method, status]");
+        assertThat(optimized(df)).doesNotContain("Aggregate");
+        Dataset<Row> five = spark.sql("SELECT region, type, method, status, server, count(*) "
+                + "FROM wc1 GROUP BY region, type, method, status, server");
+        assertThat(executed(five)).doesNotContain("PushedAggregates");
     }
 
     @Test

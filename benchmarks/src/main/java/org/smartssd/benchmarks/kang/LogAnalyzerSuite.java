@@ -6,12 +6,12 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.smartssd.benchmarks.SuiteArgs;
 import org.smartssd.device.HostPowerProfile;
 import org.smartssd.device.ModelCounters;
 import org.smartssd.loganalyzer.CompareTable;
@@ -54,39 +54,14 @@ public final class LogAnalyzerSuite {
     }
 
     public static void main(String[] args) throws Exception {
-        Path out = null;
-        long entries = 20_000;
-        long seed = 1998;
-        List<Integer> sizes = List.of(32, 64, 128, 256);
-        for (int i = 0; i < args.length; i++) {
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            switch (args[i]) {
-                case "--out" -> out = Path.of(need(args[i], v));
-                case "--entries" -> entries = Long.parseLong(need(args[i], v));
-                case "--seed" -> seed = Long.parseLong(need(args[i], v));
-                case "--sizes" -> sizes = Arrays.stream(need(args[i], v).split(","))
-                        .map(String::trim).map(Integer::valueOf).toList();
-                default -> throw new IllegalArgumentException("unknown option '" + args[i]
-                        + "' (use --out DIR --entries N --sizes 32,64,128,256 --seed S)");
-            }
-            i++;
-        }
-        if (out == null) {
-            throw new IllegalArgumentException("--out DIR is required");
-        }
-        Summary s = run(out, entries, sizes, seed);
+        SuiteArgs a = SuiteArgs.parse(args, new SuiteArgs(null, 20_000,
+                List.of(32, 64, 128, 256), 1998, 1));
+        Summary s = run(a.out(), a.entries(), a.sizes(), a.seed());
         s.tables().forEach(System.out::println);
         CompareTable.legend().forEach(System.out::println);
         System.out.println(s.fig68Rows() + " rows in fig6_8.csv; answers "
                 + (s.identical() ? "identical across versions" : "DIFFER between versions"));
         System.exit(s.identical() ? 0 : 7);
-    }
-
-    private static String need(String opt, String v) {
-        if (v == null) {
-            throw new IllegalArgumentException(opt + " needs a value");
-        }
-        return v;
     }
 
     /** Runs Figs. 6.8-6.10 and the wall-clock ratio into {@code out}. */
@@ -103,7 +78,7 @@ public final class LogAnalyzerSuite {
         try {
             return run(out, work, entries, sizes, seed);
         } finally {
-            deleteTree(work);
+            SuiteArgs.deleteTree(work);
         }
     }
 
@@ -209,11 +184,4 @@ public final class LogAnalyzerSuite {
                 + " has no timing and energy model: the suite needs an emulated drive"));
     }
 
-    private static void deleteTree(Path dir) throws IOException {
-        try (var s = Files.walk(dir)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
-    }
 }

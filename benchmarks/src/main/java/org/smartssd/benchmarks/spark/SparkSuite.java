@@ -6,11 +6,11 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
+import org.smartssd.benchmarks.SuiteArgs;
 import org.smartssd.benchmarks.kang.Csv;
 import org.smartssd.loganalyzer.Answer;
 import org.smartssd.loganalyzer.CompareTable;
@@ -51,50 +51,20 @@ public final class SparkSuite {
     }
 
     public static void main(String[] args) throws Exception {
-        Path out = null;
-        long entries = 200_000;
-        long seed = 1998;
-        int runs = 1;
-        List<Integer> sizes = List.of(32, 64, 128, 256);
-        for (int i = 0; i < args.length; i++) {
-            String v = i + 1 < args.length ? args[i + 1] : null;
-            switch (args[i]) {
-                case "--out" -> out = Path.of(need(args[i], v));
-                case "--entries" -> entries = Long.parseLong(need(args[i], v));
-                case "--seed" -> seed = Long.parseLong(need(args[i], v));
-                case "--runs" -> runs = Integer.parseInt(need(args[i], v));
-                case "--sizes" -> sizes = Arrays.stream(need(args[i], v).split(","))
-                        .map(String::trim).map(Integer::valueOf).toList();
-                default -> throw new IllegalArgumentException("unknown option '" + args[i]
-                        + "' (use --out DIR --entries N --sizes 32,64,128,256 --runs R --seed S)");
-            }
-            i++;
-        }
-        if (out == null) {
-            throw new IllegalArgumentException("--out DIR is required");
-        }
-        if (entries < 1 || runs < 1 || sizes.isEmpty()) {
-            throw new IllegalArgumentException("--entries and --runs must be at least 1, "
-                    + "--sizes not empty");
-        }
+        SuiteArgs a = SuiteArgs.parse(args, new SuiteArgs(null, 200_000,
+                List.of(32, 64, 128, 256), 1998, 1));
+        Path out = a.out();
         Files.createDirectories(out);
         Path work = Files.createTempDirectory("spark-suite-");
         boolean same;
         try {
-            same = run(out, work, entries, sizes, runs, seed);
+            same = run(out, work, a.entries(), a.sizes(), a.runs(), a.seed());
         } finally {
-            deleteTree(work);
+            SuiteArgs.deleteTree(work);
         }
         System.out.println("answers " + (same ? "identical across the three Spark versions and "
                 + "the log analyzer's device version" : "DIFFER (see spark.csv)"));
         System.exit(same ? 0 : 7);
-    }
-
-    private static String need(String opt, String v) {
-        if (v == null) {
-            throw new IllegalArgumentException(opt + " needs a value");
-        }
-        return v;
     }
 
     /** One measured version of one query at one size. */
@@ -161,7 +131,7 @@ public final class SparkSuite {
                     System.err.println(summary(q, es, rows, same));
                 }
                 la.remove(f);
-                deleteTree(pq);
+                SuiteArgs.deleteTree(pq);
             }
         }
         return identical;
@@ -212,7 +182,8 @@ public final class SparkSuite {
         return b.append(same ? "  answers identical" : "  answers DIFFER").toString();
     }
 
-    private static void writeTrace(Path trace, long entries, long seed) throws IOException {
+    /** A synthetic WorldCup98 trace of 20-byte records (TraceGenerator). */
+    static void writeTrace(Path trace, long entries, long seed) throws IOException {
         try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(trace), 1 << 20)) {
             new TraceGenerator(TraceGenerator.Options.of(entries, seed, WorldCupRecord.BYTES))
                     .write(o, null);
@@ -226,14 +197,4 @@ public final class SparkSuite {
         }
     }
 
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (var s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
-    }
 }

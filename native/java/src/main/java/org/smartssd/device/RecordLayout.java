@@ -31,6 +31,17 @@ public final class RecordLayout {
         FieldType(int code) {
             this.code = code;
         }
+
+        /** Bits of an integer type's raw value; 0 for BYTES. */
+        public int bits() {
+            return switch (this) {
+                case U8 -> 8;
+                case U16 -> 16;
+                case U32, I32 -> 32;
+                case U64, I64 -> 64;
+                case BYTES -> 0;
+            };
+        }
     }
 
     /**

@@ -5,18 +5,22 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.smartssd.loganalyzer.CompareTable;
+import org.smartssd.loganalyzer.Engine;
 import org.smartssd.loganalyzer.LogAnalyzer;
+import org.smartssd.loganalyzer.Mode;
 import org.smartssd.loganalyzer.Query;
 import org.smartssd.device.cli.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code loganalyzer compare}: all three versions, side by side. */
+/** {@code loganalyzer compare}: the versions of an engine, side by side. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
-        description = "Load a trace onto the drive at each entry size and run host-normal, "
-                + "host-optimized and device versions of each query over the same file: "
-                + "answers, wall time, modelled time, link bytes, host and device joules.")
+        description = "Load a trace onto the drive at each entry size and run the versions of "
+                + "each query over the same file: host-normal, host-optimized and device "
+                + "(engine mapreduce), or the device job, Spark SQL without pushdown and with "
+                + "it (engine spark): answers, wall time, modelled time, link bytes, host and "
+                + "device joules.")
 final class CompareCommand implements Callable<Integer> {
     @Option(names = {"-q", "--query"}, paramLabel = "q1|q2", split = ",",
             description = "queries to compare (default q1,q2)")
@@ -25,6 +29,11 @@ final class CompareCommand implements Callable<Integer> {
     @Option(names = "--entry-size", paramLabel = "BYTES", split = ",",
             description = "entry sizes on the drive (default 32,256)")
     List<Integer> entrySizes = List.of(32, 256);
+
+    @Option(names = {"-e", "--engine"}, defaultValue = "mapreduce", paramLabel = "mapreduce|spark",
+            description = "mapreduce (default), or spark: Spark SQL over the drive without and "
+                    + "with pushdown, against the MapReduce device version")
+    String engine;
 
     @Option(names = "--no-progress", negatable = true, defaultValue = "true",
             description = "show progress on stderr: a bar on a terminal, a line every few "
@@ -45,6 +54,9 @@ final class CompareCommand implements Callable<Integer> {
         }
         long n = in.countEntries();
         int max = entrySizes.stream().mapToInt(Integer::intValue).max().orElse(32);
+        List<Mode> modes = Engine.ofCliName(engine) == Engine.SPARK
+                ? List.of(Mode.DEVICE, Mode.SPARK_NO_PUSHDOWN, Mode.SPARK_PUSHDOWN)
+                : Engine.MAPREDUCE.modes();
         boolean same = true;
         try (LogAnalyzer la = drive.open(n * max)) {
             for (int es : entrySizes) {
@@ -53,7 +65,7 @@ final class CompareCommand implements Callable<Integer> {
                     Progress.mode(progress), System.err)) {
                     f = la.load(in.input, in.inputEntrySize, es, p);
                 }
-                same &= Comparison.run(la, f, qs, System.out);
+                same &= Comparison.run(la, f, qs, modes, System.out);
                 la.remove(f);
             }
         }

@@ -7,23 +7,22 @@ import java.util.List;
 
 import org.smartssd.loganalyzer.CompareTable;
 import org.smartssd.loganalyzer.LogAnalyzer;
-import org.smartssd.loganalyzer.Engine;
 import org.smartssd.loganalyzer.Mode;
 import org.smartssd.loganalyzer.Query;
 import org.smartssd.loganalyzer.RunResult;
 
-/** Runs the three versions of each query over one drive file and prints the tables. */
+/** Runs the versions of each query over one drive file and prints the tables. */
 final class Comparison {
     private Comparison() {
     }
 
     /** @return true when every query's versions answered alike */
     static boolean run(LogAnalyzer la, LogAnalyzer.DriveFile f, List<Query> queries,
-                       PrintStream out) throws IOException, InterruptedException {
+                       List<Mode> modes, PrintStream out) throws IOException, InterruptedException {
         boolean same = true;
         for (Query q : queries) {
             List<RunResult> runs = new ArrayList<>();
-            for (Mode m : Engine.MAPREDUCE.modes()) {
+            for (Mode m : modes) {
                 runs.add(la.run(q, m, f));
             }
             if (!runs.get(0).modelled()) {

@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import java.util.zip.GZIPOutputStream;
 
 import org.smartssd.loganalyzer.CompareTable;
+import org.smartssd.loganalyzer.Engine;
 import org.smartssd.loganalyzer.LogAnalyzer;
 import org.smartssd.loganalyzer.Query;
 import org.smartssd.loganalyzer.TraceGenerator;
@@ -66,7 +67,8 @@ final class DemoCommand implements Callable<Integer> {
                         1000, Progress.mode(progress), System.err)) {
                     f = la.load(trace, 20, es, p);
                 }
-                same &= Comparison.run(la, f, List.of(Query.Q1, Query.Q2), System.out);
+                same &= Comparison.run(la, f, List.of(Query.Q1, Query.Q2),
+                        Engine.MAPREDUCE.modes(), System.out);
                 la.remove(f);
             }
         }

@@ -3,6 +3,7 @@ package org.smartssd.loganalyzer.cli;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.smartssd.loganalyzer.Engine;
 import org.smartssd.loganalyzer.LogAnalyzer;
 import org.smartssd.loganalyzer.Mode;
 import org.smartssd.loganalyzer.Query;
@@ -22,8 +23,14 @@ final class RunCommand implements Callable<Integer> {
     String query;
 
     @Option(names = {"-m", "--mode"}, required = true,
-            paramLabel = "device|host-normal|host-optimized", description = "which version")
+            paramLabel = "MODE", description = "which version: host-normal, host-optimized or "
+                    + "device (engine mapreduce); no-pushdown or pushdown (engine spark)")
     String mode;
+
+    @Option(names = {"-e", "--engine"}, defaultValue = "mapreduce", paramLabel = "mapreduce|spark",
+            description = "mapreduce: Hadoop jobs (default); spark: Spark SQL over the drive "
+                    + "through the smartssd connector, local[2] in this JVM")
+    String engine;
 
     @Option(names = "--entry-size", paramLabel = "BYTES",
             description = "bytes per entry on the drive: each record is padded to it (default: "
@@ -47,7 +54,7 @@ final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Query q = parseQuery(query);
-        Mode m = Mode.ofCliName(mode.toLowerCase(Locale.ROOT));
+        Mode m = Mode.ofCliName(mode, Engine.ofCliName(engine));
         int es = entrySize != null ? entrySize : in.inputEntrySize;
         long n = in.countEntries();
         try (LogAnalyzer la = drive.open(n * es)) {

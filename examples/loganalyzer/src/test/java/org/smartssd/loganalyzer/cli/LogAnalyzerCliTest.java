@@ -107,6 +107,36 @@ class LogAnalyzerCliTest {
     }
 
     @Test
+    void sparkEngineRunsBothModesAndComparesWithTheDeviceJob() throws Exception {
+        Path raw = dir.resolve("wc_day2_1");
+        Files.write(raw, TestTraces.bytes(2500, 6, 20));
+        Map<Integer, Long> q1 = TestTraces.q1(TestTraces.bytes(2500, 6, 64), 64);
+        List<String> want = new ArrayList<>();
+        q1.forEach((r, n) -> want.add(Region.name(r) + " " + n));
+        for (String mode : List.of("no-pushdown", "pushdown", "spark-pushdown")) {
+            Outcome o = exec("run", "--engine", "spark", "-q", "q1", "-m", mode, "-i",
+                    raw.toString(), "--entry-size", "64", "--no-progress");
+            assertThat(o.code()).as(o.err()).isZero();
+            assertThat(lines(o.out())).as(mode).isEqualTo(want);
+        }
+        Outcome c = exec("compare", "--engine", "spark", "-i", raw.toString(), "--entry-size",
+                "128", "--no-progress");
+        assertThat(c.code()).as(c.err()).isZero();
+        assertThat(c.out()).contains("device").contains("spark-no-pushdown")
+                .contains("spark-pushdown").contains("energy of spark-no-pushdown")
+                .contains("answers: identical across 3 versions").doesNotContain("DIFFERENT");
+
+        Outcome wrong = exec("run", "--engine", "spark", "-q", "q1", "-m", "device", "-i",
+                raw.toString());
+        assertThat(wrong.code()).isEqualTo(LogAnalyzerCli.USAGE);
+        assertThat(wrong.err()).contains("unknown mode 'device' for engine spark");
+        Outcome engine = exec("run", "--engine", "flink", "-q", "q1", "-m", "device", "-i",
+                raw.toString());
+        assertThat(engine.code()).isEqualTo(LogAnalyzerCli.USAGE);
+        assertThat(engine.err()).contains("unknown engine 'flink'");
+    }
+
+    @Test
     void userErrorsGetTheirOwnExitCodeAndAMessage() throws Exception {
         Outcome missing = exec("run", "-q", "q1", "-m", "device", "-i",
                 dir.resolve("nope.gz").toString());

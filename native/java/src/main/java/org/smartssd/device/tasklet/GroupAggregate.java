@@ -31,6 +31,8 @@ import org.smartssd.device.TaskletSpec;
 public final class GroupAggregate {
     public static final int PARAMS_BYTES = 16;
     public static final int ITEM_BYTES = 48;
+    /** Most key fields ({@code SS_BT_AGG_MAX_KEYS}). */
+    public static final int MAX_KEYS = 4;
     /**
      * A memory budget of at most this many bytes puts the tasklet's state in the drive
      * controller's SRAM, where a table access costs a core cycle instead of a DRAM access
@@ -65,11 +67,15 @@ public final class GroupAggregate {
         this.maxGroups = maxGroups;
     }
 
-    /** Groups by 0, 1 or 2 integer fields (layout indexes); counts until told otherwise. */
+    /**
+     * Groups by 0 to {@value #MAX_KEYS} integer fields (layout indexes); counts until told
+     * otherwise. With 3 or 4 keys the drive packs keys 2..n into the item's key2, each in
+     * {@link #packedBits} bits, key 2 highest; together they must fit 64 bits.
+     */
     public static GroupAggregate groupBy(int... keyFields) {
-        if (keyFields.length > 2) {
-            throw new IllegalArgumentException("group-aggregate groups by at most 2 fields, got "
-                    + keyFields.length);
+        if (keyFields.length > MAX_KEYS) {
+            throw new IllegalArgumentException("group-aggregate groups by at most " + MAX_KEYS
+                    + " fields, got " + keyFields.length);
         }
         for (int k : keyFields) {
             Fields.checkIndex(k, "key");
@@ -118,6 +124,19 @@ public final class GroupAggregate {
         return maxGroups;
     }
 
+    private int key(int i) {
+        return i < keys.length ? keys[i] : 0;
+    }
+
+    /**
+     * The bits the drive packs a key field in (3 or 4 keys): a bit field's bits, else all
+     * of its bytes' bits, as {@code bt_field_bits}.
+     */
+    public static int packedBits(RecordLayout layout, int field) {
+        RecordLayout.Field f = layout.fields().get(field);
+        return f.bits() != 0 ? f.bits() : f.type().bits();
+    }
+
     private boolean needsValue() {
         return ops.contains(Op.SUM) || ops.contains(Op.MIN) || ops.contains(Op.MAX);
     }
@@ -132,9 +151,9 @@ public final class GroupAggregate {
             bits |= o.bit;
         }
         ByteBuffer b = ByteBuffer.allocate(PARAMS_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-        b.put((byte) keys.length).put((byte) (keys.length >= 1 ? keys[0] : 0))
-                .put((byte) (keys.length == 2 ? keys[1] : 0)).put((byte) Math.max(value, 0))
-                .put((byte) bits).put(new byte[3]).putInt(maxGroups).putInt(0);
+        b.put((byte) keys.length).put((byte) key(0)).put((byte) key(1))
+                .put((byte) Math.max(value, 0)).put((byte) bits).put((byte) key(2))
+                .put((byte) key(3)).put((byte) 0).putInt(maxGroups).putInt(0);
         return b.array();
     }
 
@@ -154,14 +173,17 @@ public final class GroupAggregate {
         int k2 = b.get() & 0xff;
         int v = b.get() & 0xff;
         int bits = b.get() & 0xff;
-        boolean reservedZero = b.get() == 0 && b.get() == 0 && b.get() == 0;
+        int k3 = b.get() & 0xff;
+        int k4 = b.get() & 0xff;
+        boolean reservedZero = b.get() == 0 && (nkeys >= 3 || k3 == 0) && (nkeys >= 4 || k4 == 0);
         int max = b.getInt();
         if (!reservedZero || b.getInt() != 0) {
             throw new IllegalArgumentException("group-aggregate params have non-zero reserved "
                     + "bytes");
         }
-        if (nkeys > 2) {
-            throw new IllegalArgumentException("group-aggregate nkeys " + nkeys + " is not 0..2");
+        if (nkeys > MAX_KEYS) {
+            throw new IllegalArgumentException("group-aggregate nkeys " + nkeys + " is not 0.."
+                    + MAX_KEYS);
         }
         if (bits == 0 || (bits & ~0xf) != 0) {
             throw new IllegalArgumentException("group-aggregate ops 0x"
@@ -173,7 +195,7 @@ public final class GroupAggregate {
                 ops.add(o);
             }
         }
-        int[] keys = nkeys == 0 ? new int[0] : nkeys == 1 ? new int[] {k1} : new int[] {k1, k2};
+        int[] keys = java.util.Arrays.copyOf(new int[] {k1, k2, k3, k4}, nkeys);
         GroupAggregate g = groupBy(keys).ops(ops.toArray(new Op[0])).maxGroups(
                 (int) Math.min(Integer.toUnsignedLong(max), Integer.MAX_VALUE));
         return g.needsValue() ? g.value(v) : g;
@@ -184,8 +206,14 @@ public final class GroupAggregate {
      * the layout (the drive would refuse the run with -EINVAL otherwise).
      */
     public TaskletSpec spec(RecordLayout layout, int memoryBudget, long stepLimit) {
-        for (int k : keys) {
-            Fields.requireInteger(layout, k, "key");
+        int packed = 0;
+        for (int i = 0; i < keys.length; i++) {
+            Fields.requireInteger(layout, keys[i], "key");
+            packed += i >= 1 ? packedBits(layout, keys[i]) : 0;
+        }
+        if (keys.length >= 3 && packed > 64) {
+            throw new IllegalArgumentException("keys 2.." + keys.length + " take " + packed
+                    + " bits together; the drive packs them into 64");
         }
         if (needsValue()) {
             Fields.requireInteger(layout, value, "value");

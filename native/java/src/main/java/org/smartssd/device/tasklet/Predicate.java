@@ -28,9 +28,9 @@ public sealed interface Predicate {
         }
     }
 
-    /** Byte-string matches on BYTES fields ({@code SS_BT_P_BEQ..CONTAINS}). */
+    /** Byte-string matches on BYTES fields ({@code SS_BT_P_BEQ..SUFFIX}). */
     enum Match {
-        EQUALS(0x20), PREFIX(0x21), CONTAINS(0x22);
+        EQUALS(0x20), PREFIX(0x21), CONTAINS(0x22), SUFFIX(0x23);
 
         final int op;
 
@@ -144,6 +144,10 @@ public sealed interface Predicate {
 
     static Predicate prefix(int field, String v) {
         return new Bytes(Match.PREFIX, field, v.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static Predicate suffix(int field, String v) {
+        return new Bytes(Match.SUFFIX, field, v.getBytes(StandardCharsets.UTF_8));
     }
 
     static Predicate contains(int field, String v) {

@@ -39,8 +39,16 @@ class GroupAggregateTest {
                 .hasMessageContaining("key field 3 must be an integer field");
         assertThatThrownBy(() -> GroupAggregate.groupBy(0).value(9).ops(Op.MAX)
                 .spec(LAYOUT, 4096, 0)).hasMessageContaining("past the layout's 4 fields");
-        assertThatThrownBy(() -> GroupAggregate.groupBy(0, 1, 2))
-                .hasMessageContaining("at most 2");
+        assertThatThrownBy(() -> GroupAggregate.groupBy(0, 1, 2, 3, 0))
+                .hasMessageContaining("at most 4");
+        assertThat(GroupAggregate.groupBy(3, 0, 1, 2).params()).containsExactly(
+                Wire.hex("04 03 00 00 01 01 02 00 00000000 00000000"));
+        assertThat(GroupAggregate.parse(GroupAggregate.groupBy(3, 0, 1).params()).keys())
+                .containsExactly(3, 0, 1);
+        assertThat(GroupAggregate.groupBy(1, 0, 1).spec(LAYOUT, 4096, 0).params()[5])
+                .isEqualTo((byte) 1);
+        assertThatThrownBy(() -> GroupAggregate.groupBy(0, 2, 0, 1).spec(LAYOUT, 4096, 0))
+                .hasMessageContaining("take 112 bits together");
         assertThatThrownBy(() -> GroupAggregate.groupBy(0).ops(Op.SUM).params())
                 .hasMessageContaining("value field");
         assertThat(GroupAggregate.groupBy(0).value(2).signedValue(LAYOUT)).isTrue();

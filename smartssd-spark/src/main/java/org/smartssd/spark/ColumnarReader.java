@@ -1,0 +1,105 @@
+package org.smartssd.spark;
+
+import java.io.IOException;
+
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
+import org.apache.spark.sql.types.ByteType;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.Decimal;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
+import org.apache.spark.sql.types.ShortType;
+import org.apache.spark.sql.vectorized.ColumnarBatch;
+import org.smartssd.spark.TableLayout.Column;
+
+/**
+ * The plain read in columnar batches: each batch of whole records that {@link RecordReader}
+ * reads is decoded column by column into Spark's on-heap vectors, one batch per 1 MiB read.
+ */
+final class ColumnarReader implements PartitionReader<ColumnarBatch> {
+    private final RecordReader records;
+    private final ScanPlan plan;
+    private final Column[] cols;
+    private final DataType[] types;
+    private final OnHeapColumnVector[] vectors;
+    private final ColumnarBatch batch;
+
+    ColumnarReader(ScanPlan plan, SmartSsdPartition part) {
+        this.plan = plan;
+        this.records = new RecordReader(plan, part);
+        int n = plan.columns().length;
+        cols = new Column[n];
+        types = new DataType[n];
+        vectors = new OnHeapColumnVector[n];
+        int capacity = RecordReader.recordsPerBatch(plan.layout().recordSize());
+        for (int i = 0; i < n; i++) {
+            cols[i] = plan.layout().columns().get(plan.columns()[i]);
+            types[i] = cols[i].sparkType();
+            vectors[i] = new OnHeapColumnVector(capacity, types[i]);
+        }
+        batch = new ColumnarBatch(vectors.clone(), 0);
+    }
+
+    @Override
+    public boolean next() throws IOException {
+        int n = records.nextBatch();
+        if (n == 0) {
+            return false;
+        }
+        byte[] b = records.batch();
+        int rs = plan.layout().recordSize();
+        for (int c = 0; c < cols.length; c++) {
+            OnHeapColumnVector v = vectors[c];
+            v.reset();
+            Column col = cols[c];
+            DataType t = types[c];
+            if (col.isBytes()) {
+                int at = col.field().offset();
+                int w = col.field().width();
+                for (int i = 0; i < n; i++) {
+                    v.putByteArray(i, b, i * rs + at, w);
+                }
+            } else if (t instanceof ByteType) {
+                for (int i = 0; i < n; i++) {
+                    v.putByte(i, (byte) Values.wire(col, b, i * rs));
+                }
+            } else if (t instanceof ShortType) {
+                for (int i = 0; i < n; i++) {
+                    v.putShort(i, (short) Values.wire(col, b, i * rs));
+                }
+            } else if (t instanceof IntegerType) {
+                for (int i = 0; i < n; i++) {
+                    v.putInt(i, (int) Values.wire(col, b, i * rs));
+                }
+            } else if (t instanceof LongType) {
+                for (int i = 0; i < n; i++) {
+                    v.putLong(i, Values.wire(col, b, i * rs));
+                }
+            } else {
+                for (int i = 0; i < n; i++) {
+                    v.putDecimal(i, (Decimal) Values.fromRecord(col, b, i * rs), 20);
+                }
+            }
+        }
+        batch.setNumRows(n);
+        return true;
+    }
+
+    @Override
+    public ColumnarBatch get() {
+        return batch;
+    }
+
+    @Override
+    public CustomTaskMetric[] currentMetricsValues() {
+        return records.currentMetricsValues();
+    }
+
+    @Override
+    public void close() throws IOException {
+        records.close();
+        batch.close();
+    }
+}
