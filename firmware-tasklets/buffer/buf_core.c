@@ -53,6 +53,9 @@ static bool params_ok(const struct ss_buf_params *p, uint32_t page_size)
 	if (p->policy >= SS_BUF_POLICY_COUNT || page_size == 0) {
 		return false;
 	}
+	if (p->read_ahead_pages > (1u << 16)) {
+		return false;
+	}
 	if (p->policy == SS_BUF_NONE) {
 		return true;
 	}
@@ -67,8 +70,13 @@ uint64_t ss_buf_dram_needed(const struct ss_buf_params *p, uint32_t page_size)
 {
 	uint64_t n, h;
 
-	if (!p || !params_ok(p, page_size) || p->policy == SS_BUF_NONE) {
-		return p && p->policy == SS_BUF_NONE ? SS_ALIGN_UP(sizeof(struct ss_buf), ALIGN) : 0;
+	uint64_t ra = p ? SS_ALIGN_UP((uint64_t)p->read_ahead_pages * page_size, ALIGN) : 0;
+
+	if (!p || !params_ok(p, page_size)) {
+		return 0;
+	}
+	if (p->policy == SS_BUF_NONE) {
+		return SS_ALIGN_UP(sizeof(struct ss_buf), ALIGN) + ra + ALIGN;
 	}
 	n = p->pages;
 	h = hash_size(p->pages);
@@ -76,7 +84,7 @@ uint64_t ss_buf_dram_needed(const struct ss_buf_params *p, uint32_t page_size)
 	       SS_ALIGN_UP(n * sizeof(struct buf_page), ALIGN) +
 	       SS_ALIGN_UP(n * sizeof(struct buf_block), ALIGN) + 2 * SS_ALIGN_UP(h * 4u, ALIGN) +
 	       2 * SS_ALIGN_UP((uint64_t)p->pages_per_block * 4u, ALIGN) +
-	       SS_ALIGN_UP(page_size, ALIGN) + ALIGN;
+	       SS_ALIGN_UP(page_size, ALIGN) + ra + ALIGN;
 }
 
 static void hbm_bounds(struct ss_buf *b)
@@ -119,6 +127,12 @@ int ss_buf_init(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dr
 	b->page_size = page_size;
 	b->capacity = ss_ftl_capacity_pages(ftl);
 	b->ops = ops_of(p->policy);
+	if (p->read_ahead_pages) {
+		b->ra_buf = ss_arena_alloc(&a, (size_t)p->read_ahead_pages * page_size, ALIGN);
+		if (!b->ra_buf) {
+			return -SS_ENOMEM;
+		}
+	}
 	*out = b;
 	if (!b->ops) {
 		return 0;
@@ -409,6 +423,27 @@ static void remove_page(struct ss_buf *b, uint32_t pg)
 
 /* ---- writing to the FTL --------------------------------------------------------------- */
 
+static bool staged(const struct ss_buf *b, uint32_t lpn)
+{
+	return b->ra_valid && lpn >= b->ra_lo && lpn < b->ra_hi;
+}
+
+/* Anything written or dropped in the staged range makes the staged copy stale. */
+static void unstage(struct ss_buf *b, uint32_t lpn, uint32_t count)
+{
+	if (b->ra_valid && lpn < b->ra_hi && lpn + count > b->ra_lo) {
+		b->ra_valid = false;
+	}
+}
+
+static int ftl_put(struct ss_buf *b, uint32_t lpn, const void *data, enum ss_stream st,
+		   unsigned flags)
+{
+	unstage(b, lpn, 1);
+	return ss_ftl_write(b->ftl, lpn, data, st, flags);
+}
+
+
 static void count_len(struct ss_buf *b, uint32_t n)
 {
 	uint32_t bucket = 0;
@@ -455,7 +490,7 @@ static int write_block(struct ss_buf *b, uint32_t blk, bool all, bool pad)
 			if (i < n && b->pages[b->sorted[i]].lpn == lpn) {
 				uint32_t pg = b->sorted[i++];
 
-				rc = ss_ftl_write(b->ftl, lpn, frame(b, pg), stream, 0);
+				rc = ftl_put(b, lpn, frame(b, pg), stream, 0);
 				if (rc) {
 					break;
 				}
@@ -466,7 +501,7 @@ static int write_block(struct ss_buf *b, uint32_t blk, bool all, bool pad)
 				rc = ss_ftl_read(b->ftl, lpn, b->pad_buf);
 				b->st.padding_reads++;
 				if (rc >= 0) {
-					rc = ss_ftl_write(b->ftl, lpn, b->pad_buf, stream, 0);
+					rc = ftl_put(b, lpn, b->pad_buf, stream, 0);
 				}
 				if (rc) {
 					break;
@@ -483,7 +518,7 @@ static int write_block(struct ss_buf *b, uint32_t blk, bool all, bool pad)
 			if (!b->pages[pg].dirty && !all) {
 				continue;
 			}
-			rc = ss_ftl_write(b->ftl, b->pages[pg].lpn, frame(b, pg),
+			rc = ftl_put(b, b->pages[pg].lpn, frame(b, pg),
 					  (enum ss_stream)b->pages[pg].stream, 0);
 			if (rc) {
 				break;
@@ -516,7 +551,7 @@ static int evict(struct ss_buf *b)
 		uint32_t lpn = b->pages[v.page].lpn;
 
 		if (b->pages[v.page].dirty) {
-			rc = ss_ftl_write(b->ftl, lpn, frame(b, v.page),
+			rc = ftl_put(b, lpn, frame(b, v.page),
 					  (enum ss_stream)b->pages[v.page].stream, 0);
 			if (rc) {
 				return rc;
@@ -621,6 +656,84 @@ static uint32_t enter(struct ss_buf *b, uint32_t lpn, enum ss_stream stream, boo
 	return add_page(b, lpn, blk, stream);
 }
 
+static void next_request(struct ss_buf *b)
+{
+	if (!b->in_request) {
+		b->req++;
+	}
+}
+
+static int read_ahead(struct ss_buf *b);
+
+void ss_buf_begin(struct ss_buf *b)
+{
+	if (b && b->in_request++ == 0) {
+		b->req++;
+	}
+}
+
+void ss_buf_end(struct ss_buf *b)
+{
+	if (b && b->in_request && --b->in_request == 0) {
+		(void)read_ahead(b);   /* a failed read-ahead costs only its pages */
+	}
+}
+
+void ss_buf_set_read_ahead(struct ss_buf *b, struct ss_hal *hal)
+{
+	b->hal = hal;
+}
+
+/* At the end of a streaming request that continued the previous one: unless the staging
+ * area holds at least half a window past where it ended, fill it with the next window. */
+static int read_ahead(struct ss_buf *b)
+{
+	uint32_t end = b->seq_end, n;
+	int rc = 0;
+
+	if (!b->ra_due || b->p.read_ahead_pages == 0 || !b->hal || end >= b->capacity) {
+		b->ra_due = false;
+		return 0;
+	}
+	b->ra_due = false;
+	if (b->ra_valid && b->ra_lo <= end && b->ra_hi >= end + b->p.read_ahead_pages / 2) {
+		return 0;
+	}
+	n = SS_MIN(b->p.read_ahead_pages, b->capacity - end);
+	b->ra_valid = false;
+	ss_hal_read_ahead(b->hal, 1);
+	for (uint32_t i = 0; i < n && rc >= 0; i++) {
+		rc = ss_ftl_read(b->ftl, end + i, b->ra_buf + (size_t)i * b->page_size);
+	}
+	ss_hal_read_ahead(b->hal, 0);
+	if (rc < 0) {
+		return rc;
+	}
+	b->ra_lo = end;
+	b->ra_hi = end + n;
+	b->ra_valid = true;
+	b->ra_waited = false;
+	b->st.read_ahead_pages += n;
+	return 0;
+}
+
+/* A page the buffer does not hold: from the staging area, or the flash. */
+static int fetch(struct ss_buf *b, uint32_t lpn, void *dst, bool *hit)
+{
+	if (staged(b, lpn)) {
+		if (!b->ra_waited) {
+			ss_hal_read_ahead_wait(b->hal);
+			b->ra_waited = true;
+		}
+		ss_memcpy(dst, b->ra_buf + (size_t)(lpn - b->ra_lo) * b->page_size, b->page_size);
+		b->st.read_ahead_hits++;
+		*hit = true;
+		return 0;
+	}
+	*hit = false;
+	return ss_ftl_read(b->ftl, lpn, dst);
+}
+
 static bool first_touch(struct ss_buf *b, uint32_t pg)
 {
 	struct buf_block *k = &b->blocks[b->pages[pg].blk];
@@ -630,7 +743,14 @@ static bool first_touch(struct ss_buf *b, uint32_t pg)
 	return first;
 }
 
-int ss_buf_read(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out)
+enum read_kind {
+	READ_ONE,      /* a host read: cached as the policy says */
+	READ_STREAM,   /* the same, and sequential streams are read ahead */
+	READ_SCAN,     /* served from the buffer when there, never cached (tasklet input) */
+};
+
+static int do_read(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out,
+		   enum read_kind kind)
 {
 	uint8_t *dst = out;
 	int rc;
@@ -641,33 +761,32 @@ int ss_buf_read(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out)
 	if (range_bad(b, lpn, count)) {
 		return -SS_ERANGE;
 	}
-	if (!b->ops) {
-		for (uint32_t i = 0; i < count; i++) {
-			rc = ss_ftl_read(b->ftl, lpn + i, dst + (size_t)i * b->page_size);
-			if (rc < 0) {
-				return rc;
-			}
-		}
-		return 0;
+	if (b->ops && kind != READ_SCAN) {
+		next_request(b);
 	}
-	b->req++;
 	for (uint32_t i = 0; i < count; i++, dst += b->page_size) {
-		uint32_t pg = find_page(b, lpn + i);
-		bool first;
+		uint32_t pg = b->ops ? find_page(b, lpn + i) : BUF_NIL;
+		bool first, hit;
 
-		b->st.read_pages++;
+		if (kind != READ_SCAN) {
+			b->st.read_pages++;
+		}
 		if (pg != BUF_NIL) {
-			b->st.read_hits++;
 			ss_memcpy(dst, frame(b, pg), b->page_size);
-			first = first_touch(b, pg);
-			b->ops->touch(b, b->pages[pg].blk, pg, false, false, first);
+			if (kind != READ_SCAN) {
+				b->st.read_hits++;
+				first = first_touch(b, pg);
+				b->ops->touch(b, b->pages[pg].blk, pg, false, false, first);
+			}
 			continue;
 		}
-		if (!b->ops->read_allocates) {
-			rc = ss_ftl_read(b->ftl, lpn + i, dst);
+		/* staged read-ahead is a sequential stream's: served, not cached */
+		if (!b->ops || !b->ops->read_allocates || kind == READ_SCAN || staged(b, lpn + i)) {
+			rc = fetch(b, lpn + i, dst, &hit);
 			if (rc < 0) {
 				return rc;
 			}
+			b->st.read_hits += hit && kind != READ_SCAN;
 			continue;
 		}
 		rc = make_room(b, room_for(b, lpn, i, count));
@@ -683,7 +802,31 @@ int ss_buf_read(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out)
 		ss_memcpy(dst, frame(b, pg), b->page_size);
 		b->ops->touch(b, b->pages[pg].blk, pg, false, true, first);
 	}
+	if (kind == READ_STREAM) {
+		/* issued when the request ends: the hal waits for all read-ahead at once, so
+		 * one issued mid-request would be waited for by the request's own later reads */
+		if (lpn == b->seq_end) {
+			b->ra_due = true;
+		}
+		b->seq_end = lpn + count;
+		return b->in_request ? 0 : read_ahead(b);
+	}
 	return 0;
+}
+
+int ss_buf_read(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out)
+{
+	return do_read(b, lpn, count, out, READ_ONE);
+}
+
+int ss_buf_read_stream(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out)
+{
+	return do_read(b, lpn, count, out, READ_STREAM);
+}
+
+int ss_buf_read_scan(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out)
+{
+	return do_read(b, lpn, count, out, READ_SCAN);
 }
 
 int ss_buf_write(struct ss_buf *b, uint32_t lpn, uint32_t count, const void *data,
@@ -698,9 +841,10 @@ int ss_buf_write(struct ss_buf *b, uint32_t lpn, uint32_t count, const void *dat
 	if (range_bad(b, lpn, count)) {
 		return -SS_ERANGE;
 	}
+	unstage(b, lpn, count);
 	if (!b->ops) {
 		for (uint32_t i = 0; i < count; i++) {
-			rc = ss_ftl_write(b->ftl, lpn + i, src + (size_t)i * b->page_size, stream,
+			rc = ftl_put(b, lpn + i, src + (size_t)i * b->page_size, stream,
 					  i + 1 == count ? flags : 0);
 			if (rc) {
 				return rc;
@@ -708,7 +852,7 @@ int ss_buf_write(struct ss_buf *b, uint32_t lpn, uint32_t count, const void *dat
 		}
 		return 0;
 	}
-	b->req++;
+	next_request(b);
 	for (uint32_t i = 0; i < count; i++, src += b->page_size) {
 		uint32_t pg = find_page(b, lpn + i);
 		bool first, is_new = pg == BUF_NIL;
@@ -740,7 +884,7 @@ int ss_buf_write(struct ss_buf *b, uint32_t lpn, uint32_t count, const void *dat
 			if (pg == BUF_NIL || !b->pages[pg].dirty) {
 				continue;   /* already written out as a victim */
 			}
-			rc = ss_ftl_write(b->ftl, lpn + i, frame(b, pg), stream, 0);
+			rc = ftl_put(b, lpn + i, frame(b, pg), stream, 0);
 			if (rc) {
 				return rc;
 			}
@@ -751,6 +895,40 @@ int ss_buf_write(struct ss_buf *b, uint32_t lpn, uint32_t count, const void *dat
 	return 0;
 }
 
+void ss_buf_invalidate(struct ss_buf *b, uint32_t lpn, uint32_t count)
+{
+	if (!b || range_bad(b, lpn, count)) {
+		return;
+	}
+	unstage(b, lpn, count);
+	if (!b->ops || b->st.resident_pages == 0) {
+		return;
+	}
+	if (count <= b->st.resident_pages) {
+		for (uint32_t i = 0; i < count; i++) {
+			uint32_t pg = find_page(b, lpn + i);
+
+			if (pg != BUF_NIL) {
+				remove_page(b, pg);
+			}
+		}
+		return;
+	}
+	for (uint32_t pg = 0; pg < b->p.pages; pg++) {
+		/* a free frame keeps its old LPN: live only when the index says so */
+		uint32_t l = b->pages[pg].lpn;
+
+		if (l >= lpn && l - lpn < count && find_page(b, l) == pg) {
+			remove_page(b, pg);
+		}
+	}
+}
+
+int ss_buf_cached(const struct ss_buf *b, uint32_t lpn)
+{
+	return b && b->ops && lpn < b->capacity && find_page(b, lpn) != BUF_NIL;
+}
+
 int ss_buf_trim(struct ss_buf *b, uint32_t lpn, uint32_t count)
 {
 	if (!b) {
@@ -759,27 +937,7 @@ int ss_buf_trim(struct ss_buf *b, uint32_t lpn, uint32_t count)
 	if (range_bad(b, lpn, count)) {
 		return -SS_ERANGE;
 	}
-	if (b->ops) {
-		if ((uint64_t)count <= b->st.resident_pages) {
-			for (uint32_t i = 0; i < count; i++) {
-				uint32_t pg = find_page(b, lpn + i);
-
-				if (pg != BUF_NIL) {
-					remove_page(b, pg);
-				}
-			}
-		} else {
-			for (uint32_t pg = 0; pg < b->p.pages; pg++) {
-				/* a page on the free list has npages of no block: test by index */
-				uint32_t found = find_page(b, b->pages[pg].lpn);
-
-				if (found == pg && b->pages[pg].lpn >= lpn &&
-				    b->pages[pg].lpn - lpn < count) {
-					remove_page(b, pg);
-				}
-			}
-		}
-	}
+	ss_buf_invalidate(b, lpn, count);
 	return ss_ftl_trim(b->ftl, lpn, count);
 }
 

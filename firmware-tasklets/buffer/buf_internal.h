@@ -92,6 +92,13 @@ struct ss_buf {
 	uint32_t last_victim_pages;
 
 	uint32_t req;          /* request counter */
+	uint32_t in_request;   /* ss_buf_begin() depth */
+	struct ss_hal *hal;    /* read-ahead; NULL: none */
+	uint8_t *ra_buf;       /* staging area: p.read_ahead_pages pages */
+	uint32_t ra_lo, ra_hi; /* the LPNs it holds */
+	bool ra_valid, ra_waited;
+	uint32_t seq_end;      /* where the last streaming read ended */
+	bool ra_due;           /* a sequential read asked for read-ahead at the request's end */
 	uint32_t thr;          /* HBM THR_migrate */
 	uint32_t thr_changed_req;
 	uint32_t alpha_pages, beta_pages; /* HBM §3.6 bounds on the block region, in pages */

@@ -52,6 +52,7 @@ struct ss_buf_params {
 	uint32_t pages;             /* capacity in pages (0 with SS_BUF_NONE) */
 	uint32_t pages_per_block;   /* logical block for the block-level policies */
 	uint32_t hbm_threshold;     /* HBM THR_migrate: 0 = dynamic (§3.6), else static */
+	uint32_t read_ahead_pages;  /* staging area for sequential object reads; 0: none */
 };
 
 /* What the buffer sent to the FTL for one victim (or one block of a host FLUSH). */
@@ -71,6 +72,8 @@ struct ss_buf_stats {
 	uint64_t flushed_pages;     /* pages written to the FTL, padding included */
 	uint64_t discarded_pages;   /* clean pages dropped */
 	uint64_t padding_reads;     /* BPLRU page padding */
+	uint64_t read_ahead_pages;  /* pages fetched ahead of sequential reads */
+	uint64_t read_ahead_hits;   /* reads served from them */
 	uint64_t flushes_by_len[SS_BUF_LEN_BUCKETS];
 	uint32_t resident_pages, dirty_pages;
 	uint32_t block_region_pages; /* HBM */
@@ -102,6 +105,33 @@ int ss_buf_read(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out);
  *  durable before return. \return 0, -SS_ERANGE, -SS_ENOSPC, -SS_EIO. */
 int ss_buf_write(struct ss_buf *b, uint32_t lpn, uint32_t count, const void *data,
 		 enum ss_stream stream, unsigned flags);
+
+/** Group the calls up to ss_buf_end() into one host request (a block's popularity grows
+ *  once per request; a command's read-modify-write and its pages are one request). */
+void ss_buf_begin(struct ss_buf *b);
+void ss_buf_end(struct ss_buf *b);
+
+/** The hal whose read-ahead mode the staging area uses (NULL: no read-ahead). A streaming
+ *  read (ss_buf_read_stream) that starts where the previous one ended has the next
+ *  read_ahead_pages pages fetched into a staging area as hal read-ahead when its request
+ *  ends: that command does not wait for them, the one that reads them does. Staged pages
+ *  are served, not cached: a sequential stream is the unpopular data every policy here
+ *  would evict first. Policies never see the staging area. */
+void ss_buf_set_read_ahead(struct ss_buf *b, struct ss_hal *hal);
+
+/** ss_buf_read for sequential streams (object READ commands): read ahead as above. */
+int ss_buf_read_stream(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out);
+
+/** Read what the buffer holds from it and the rest from the flash, caching nothing and
+ *  counting nothing: tasklet input, which would otherwise flush the host's working set. */
+int ss_buf_read_scan(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out);
+
+/** Drop the pages from the buffer, dirty or not, without writing them: the caller is about
+ *  to write them past the buffer (metadata pages) or they are being freed. */
+void ss_buf_invalidate(struct ss_buf *b, uint32_t lpn, uint32_t count);
+
+/** Whether page `lpn` is in the buffer. */
+int ss_buf_cached(const struct ss_buf *b, uint32_t lpn);
 
 /** Drop the pages from the buffer and trim them in the FTL. */
 int ss_buf_trim(struct ss_buf *b, uint32_t lpn, uint32_t count);

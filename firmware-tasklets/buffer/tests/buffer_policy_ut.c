@@ -68,11 +68,11 @@ struct env {
 	struct rec rec;
 };
 
-static void env_open(struct env *v, enum ss_buf_policy pol, uint32_t pages, uint32_t ppb,
-		     uint32_t thr)
+static void env_open_ra(struct env *v, enum ss_buf_policy pol, uint32_t pages, uint32_t ppb,
+			uint32_t thr, uint32_t ra)
 {
 	struct ss_geometry g = fte_geo(64, 16);
-	struct ss_buf_params p = { pol, pages, ppb, thr };
+	struct ss_buf_params p = { pol, pages, ppb, thr, ra };
 	uint64_t need = ss_buf_dram_needed(&p, 2048);
 
 	memset(&v->rec, 0, sizeof(v->rec));
@@ -82,6 +82,12 @@ static void env_open(struct env *v, enum ss_buf_policy pol, uint32_t pages, uint
 	v->dram = malloc(need);
 	CHECK_EQ(ss_buf_init(&v->b, v->e.ftl, v->dram, need, &p), 0);
 	ss_buf_set_observer(v->b, observe, &v->rec);
+}
+
+static void env_open(struct env *v, enum ss_buf_policy pol, uint32_t pages, uint32_t ppb,
+		     uint32_t thr)
+{
+	env_open_ra(v, pol, pages, ppb, thr, 0);
 }
 
 static void env_close(struct env *v)
@@ -349,12 +355,16 @@ static void test_model(void)
 		uint32_t pages = pol == SS_BUF_NONE ? 0 : 16;
 		struct env v;
 		uint64_t ver[96] = { 0 }, durable[96] = { 0 }, seed = 7 + (uint64_t)pol, n = 0;
+		uint32_t last_end = 0;
 		uint8_t buf[4][2048];
 
-		env_open(&v, (enum ss_buf_policy)pol, pages, 4, 0);
+		env_open_ra(&v, (enum ss_buf_policy)pol, pages, 4, 0, 4);
+		ss_buf_set_read_ahead(v.b, v.e.hal);
 		for (int op = 0; op < 3000; op++) {
 			uint32_t k = (uint32_t)(fte_rand(&seed) % 100);
-			uint32_t lpn = (uint32_t)(fte_rand(&seed) % 93);
+			/* a third of the reads continue the last one: read-ahead */
+			uint32_t lpn = k >= 45 && k < 60 && last_end < 93 ? last_end
+								: (uint32_t)(fte_rand(&seed) % 93);
 			uint32_t cnt = 1 + (uint32_t)(fte_rand(&seed) % 3);
 
 			if (k < 45) {
@@ -376,7 +386,15 @@ static void test_model(void)
 					}
 				}
 			} else if (k < 90) {
-				CHECK_EQ(ss_buf_read(v.b, lpn, cnt, buf), 0);
+				/* streaming reads (read-ahead), plain ones, and scans */
+				if (k < 60) {
+					CHECK_EQ(ss_buf_read_stream(v.b, lpn, cnt, buf), 0);
+				} else if (k < 80) {
+					CHECK_EQ(ss_buf_read(v.b, lpn, cnt, buf), 0);
+				} else {
+					CHECK_EQ(ss_buf_read_scan(v.b, lpn, cnt, buf), 0);
+				}
+				last_end = lpn + cnt;
 				for (uint32_t i = 0; i < cnt; i++) {
 					CHECK_EQ(fte_classify(buf[i], 2048, lpn + i),
 						 (long long)ver[lpn + i]);
@@ -390,6 +408,13 @@ static void test_model(void)
 				CHECK_EQ(ss_buf_flush(v.b), 0);
 				memcpy(durable, ver, sizeof(ver));
 			}
+		}
+		if (pol != SS_BUF_NONE) {
+			struct ss_buf_stats st;
+
+			ss_buf_get_stats(v.b, &st);
+			CHECK(st.read_ahead_hits > 0);   /* the staging area was used */
+			CHECK(st.evictions > 0);
 		}
 		/* power cut: what was flushed or FUA-written survives; anything else reads as
 		 * the durable version or a newer one written since, never garbage */
@@ -414,7 +439,7 @@ static void test_model(void)
 
 static void test_params(void)
 {
-	struct ss_buf_params bad = { SS_BUF_HBM, 7, 4, 0 };   /* less than two blocks */
+	struct ss_buf_params bad = { SS_BUF_HBM, 7, 4, 0, 0 };   /* less than two blocks */
 
 	CHECK_EQ(ss_buf_dram_needed(&bad, 2048), 0);
 	bad.pages = 64;

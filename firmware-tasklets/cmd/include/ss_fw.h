@@ -42,7 +42,17 @@ struct ss_ata_result {
 
 struct ss_fw_format_params {
 	uint32_t max_objects;  /* 0: the object store's default */
+	/* The drive's DRAM buffer (firmware-tasklets/buffer/): a policy name ("none", "lru",
+	 * "fab", "bplru", "lbclock", "hbm"; NULL: "hbm"), its size in bytes (0: 4 MiB) and
+	 * HBM's migration threshold (0: dynamic). Kept on the drive; a mount uses them. */
+	const char *buffer_policy;
+	uint64_t buffer_bytes;
+	uint32_t buffer_threshold;
 };
+
+/** DRAM the whole firmware needs for a geometry with a buffer of `buffer_bytes` (0: the
+ *  default); ss_fw_dram_needed() is this with the default. */
+uint64_t ss_fw_dram_needed_with_buffer(const struct ss_geometry *geo, uint64_t buffer_bytes);
 
 /** DRAM the whole firmware needs for a geometry. */
 uint64_t ss_fw_dram_needed(const struct ss_geometry *geo);

@@ -382,8 +382,9 @@ int main(void)
 	test_trim(&f);
 	test_flush_and_power_loss(&f);
 	test_owned(&f);
-	test_media_error(&f);
+	/* after a remount the drive's buffer is empty: the reads reach the flash */
 	fx_remount(&f);
+	test_media_error(&f);
 	verify(&f, "end");
 	free(ref);
 	fx_destroy(&f);
