@@ -141,3 +141,37 @@ int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
 	ss_os_attach_buffer(fw->os, fw->buf);
 	return 0;
 }
+
+void fw_buffer_counters(struct ss_fw *fw, uint8_t *p)
+{
+	static const size_t by_len[SS_BUF_LEN_BUCKETS] = {
+		offsetof(struct ss_wire_counters, buffer_flushes_1),
+		offsetof(struct ss_wire_counters, buffer_flushes_2),
+		offsetof(struct ss_wire_counters, buffer_flushes_3_4),
+		offsetof(struct ss_wire_counters, buffer_flushes_5_8),
+		offsetof(struct ss_wire_counters, buffer_flushes_9_16),
+		offsetof(struct ss_wire_counters, buffer_flushes_17_32),
+		offsetof(struct ss_wire_counters, buffer_flushes_33_64),
+		offsetof(struct ss_wire_counters, buffer_flushes_65),
+	};
+	const struct ss_buf_params *bp = ss_buf_get_params(fw->buf);
+	struct ss_buf_stats st;
+
+	ss_buf_get_stats(fw->buf, &st);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_policy), (uint32_t)bp->policy);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_pages), bp->pages);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_read_pages), st.read_pages);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_read_hits), st.read_hits);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_write_pages), st.write_pages);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_write_hits), st.write_hits);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_merges), st.merges);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_padding_reads), st.padding_reads);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_flushed_pages), st.flushed_pages);
+	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_evictions), st.evictions);
+	for (uint32_t i = 0; i < SS_BUF_LEN_BUCKETS; i++) {
+		ss_put_le64(p + by_len[i], st.flushes_by_len[i]);
+	}
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_threshold), st.threshold);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_block_region_pages),
+		    st.block_region_pages);
+}

@@ -381,8 +381,15 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 				 (unsigned long long)o->buffer_bytes, d->hal->geo.page_size,
 				 d->hal->geo.pages_per_block, o->buffer_threshold,
 				 d->hal->geo.pages_per_block + 1);
+		} else if (rc == -SS_ENOMEM && o->buffer_bytes) {
+			emu_errf(err, errlen, "image %s: a buffer of %llu bytes does not fit the "
+				 "drive's DRAM (%llu bytes; raise dram_bytes)", path,
+				 (unsigned long long)o->buffer_bytes,
+				 (unsigned long long)d->hal->dram_size);
 		} else if (rc != 0) {
 			emu_errf(err, errlen, "image %s: firmware format failed (%d)", path, rc);
+		}
+		if (rc != 0) {
 			goto fail;
 		}
 	} else {

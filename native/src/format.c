@@ -4,6 +4,7 @@
  * --format), so both are refused.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,24 +15,64 @@
 
 #define FORMAT_PATH_MAX 4096
 
-/* One "key=value" option of an emu: URI's query. \return 0 or -EINVAL (message set). */
-static int format_option(const char *uri, const char *opt, size_t n, uint32_t *max_objects)
+/* A decimal number up to `max` from the value of option `key`. \return 0 or -EINVAL. */
+static int number(const char *uri, const char *key, const char *val, size_t n, uint64_t max,
+		  uint64_t *out)
 {
 	char v[32];
 	char *end;
 	unsigned long long x;
 
-	if (n > 12 && !strncmp(opt, "max_objects=", 12) && n - 12 < sizeof(v)) {
-		memcpy(v, opt + 12, n - 12);
-		v[n - 12] = '\0';
+	if (n > 0 && n < sizeof(v)) {
+		memcpy(v, val, n);
+		v[n] = '\0';
 		errno = 0;
 		x = strtoull(v, &end, 10);
-		if (v[0] >= '0' && v[0] <= '9' && *end == '\0' && !errno && x <= UINT32_MAX) {
-			*max_objects = (uint32_t)x;
+		if (v[0] >= '0' && v[0] <= '9' && *end == '\0' && !errno && x <= max) {
+			*out = x;
 			return 0;
 		}
-		return ss_err(-EINVAL, 0, "format %s: max_objects must be a number up to %u",
-			      uri, UINT32_MAX);
+	}
+	return ss_err(-EINVAL, 0, "format %s: %s must be a number up to %llu", uri, key,
+		      (unsigned long long)max);
+}
+
+static bool key_is(const char *opt, size_t n, const char *key)
+{
+	size_t k = strlen(key);
+
+	return n > k && !strncmp(opt, key, k) && opt[k] == '=';
+}
+
+/* One "key=value" option of an emu: URI's query. \return 0 or -EINVAL (message set). */
+static int format_option(const char *uri, const char *opt, size_t n, struct ss_format_opts *fo)
+{
+	uint64_t x;
+	int rc;
+
+	if (key_is(opt, n, "max_objects")) {
+		rc = number(uri, "max_objects", opt + 12, n - 12, UINT32_MAX, &x);
+		fo->max_objects = (uint32_t)x;
+		return rc;
+	}
+	/* the drive's DRAM buffer (firmware-tasklets/buffer/): the firmware checks the policy
+	 * name, the size against the page and block, and the threshold */
+	if (key_is(opt, n, "buffer")) {
+		if (n - 7 >= sizeof(fo->buffer_policy)) {
+			return ss_err(-EINVAL, 0, "format %s: unknown buffer policy '%.*s' (none, lru, "
+				      "fab, bplru, lbclock, hbm)", uri, (int)(n - 7), opt + 7);
+		}
+		memcpy(fo->buffer_policy, opt + 7, n - 7);
+		fo->buffer_policy[n - 7] = '\0';
+		return 0;
+	}
+	if (key_is(opt, n, "buffer_size")) {
+		return number(uri, "buffer_size", opt + 12, n - 12, 1ull << 40, &fo->buffer_bytes);
+	}
+	if (key_is(opt, n, "buffer_threshold")) {
+		rc = number(uri, "buffer_threshold", opt + 17, n - 17, 4097, &x);
+		fo->buffer_threshold = (uint32_t)x;
+		return rc;
 	}
 	/* The open options are accepted, so the URI a drive is opened with formats it. */
 	if ((n == 12 && !strncmp(opt, "time=virtual", n)) ||
@@ -39,8 +80,8 @@ static int format_option(const char *uri, const char *opt, size_t n, uint32_t *m
 	    (n == 17 && (!strncmp(opt, "background=manual", n) ||
 			 !strncmp(opt, "background=thread", n))))
 		return 0;
-	return ss_err(-EINVAL, 0, "format %s: unknown option '%.*s' (max_objects=N, time=..., "
-		      "background=...)",
+	return ss_err(-EINVAL, 0, "format %s: unknown option '%.*s' (max_objects=N, buffer=POLICY, "
+		      "buffer_size=BYTES, buffer_threshold=N, time=..., background=...)",
 		      uri, (int)n, opt);
 }
 
@@ -49,11 +90,12 @@ int ss_dev_format(const char *uri, const char *profile, uint64_t capacity_bytes,
 {
 	char path[FORMAT_PATH_MAX];
 	const char *p, *q;
-	uint32_t max_objects = 0;
+	struct ss_format_opts fo;
 	size_t n;
 	int rc;
 
 	ss_err_clear();
+	memset(&fo, 0, sizeof(fo));
 	if (err && errlen)
 		err[0] = '\0';
 	if (!uri) {
@@ -82,11 +124,11 @@ int ss_dev_format(const char *uri, const char *profile, uint64_t capacity_bytes,
 	for (rc = 0; q && !rc;) {
 		const char *o = q + 1, *amp = strchr(o, '&');
 
-		rc = format_option(uri, o, amp ? (size_t)(amp - o) : strlen(o), &max_objects);
+		rc = format_option(uri, o, amp ? (size_t)(amp - o) : strlen(o), &fo);
 		q = amp;
 	}
 	if (!rc)
-		rc = ss_transport_emu_format(path, profile, capacity_bytes, max_objects);
+		rc = ss_transport_emu_format(path, profile, capacity_bytes, &fo);
 out:
 	if (rc && err && errlen)
 		ss_dev_last_message_copy(err, errlen);

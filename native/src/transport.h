@@ -60,8 +60,16 @@ int ss_transport_emu_open(const char *path, struct ss_transport **out);
 /** Create and format an emulated drive's image (see ss_dev_format). capacity_bytes 0: the
  *  profile's; else rounded up to whole blocks on every die. \return 0 or negative errno
  *  with the per-thread message set (-ENOTSUP without the emulator). */
+/* A format's options from the emu: URI (format.c). */
+struct ss_format_opts {
+	uint32_t max_objects;      /* 0: the object store's default */
+	char buffer_policy[16];    /* "": the firmware's default */
+	uint64_t buffer_bytes;     /* 0: the default */
+	uint32_t buffer_threshold; /* 0: dynamic */
+};
+
 int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
-			    uint32_t max_objects);
+			    const struct ss_format_opts *fo);
 /** \return the name of built-in emulator profile i, or NULL past the end (or without the
  *  emulator). */
 const char *ss_transport_emu_profile_name(size_t i);

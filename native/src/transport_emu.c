@@ -138,7 +138,7 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 }
 
 int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
-			    uint32_t max_objects)
+			    const struct ss_format_opts *fo)
 {
 	struct ss_emu_drive_opts o;
 	struct ss_emu_profile pr;
@@ -147,7 +147,10 @@ int ss_transport_emu_format(const char *path, const char *profile, uint64_t capa
 
 	memset(&o, 0, sizeof(o));
 	o.flash.profile = profile && *profile ? profile : NULL;
-	o.max_objects = max_objects;
+	o.max_objects = fo->max_objects;
+	o.buffer_policy = fo->buffer_policy[0] ? fo->buffer_policy : NULL;
+	o.buffer_bytes = fo->buffer_bytes;
+	o.buffer_threshold = fo->buffer_threshold;
 	if (capacity_bytes) {
 		uint64_t per_block_row, bpd;
 

@@ -3,6 +3,7 @@ package org.smartssd.device.cli;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
+import org.smartssd.device.DriveCounters;
 import org.smartssd.device.DriveInfo;
 import org.smartssd.device.SmartSsdDevice;
 import picocli.CommandLine.Command;
@@ -10,7 +11,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code smartssd format emu:/path/dev0.img [--profile NAME] [--capacity SIZE]}. */
+/**
+ * {@code smartssd format emu:/path/dev0.img [--profile NAME] [--capacity SIZE]
+ * [--buffer POLICY] [--buffer-size SIZE] [--buffer-threshold N]}.
+ */
 @Command(name = "format", mixinStandardHelpOptions = true,
         description = "Create (or overwrite) an emulated drive's image and "
         + "format it. Only emu: URIs: a real drive is formatted by its vendor tools.")
@@ -33,6 +37,19 @@ final class FormatCommand implements Callable<Integer> {
             + "(default: the object store's)")
     int maxObjects;
 
+    @Option(names = "--buffer", paramLabel = "POLICY", description = "the drive's DRAM buffer: "
+            + "none, lru, fab, bplru, lbclock or hbm (default: hbm); every read and write goes "
+            + "through it")
+    String buffer;
+
+    @Option(names = "--buffer-size", paramLabel = "SIZE", description = "its size, e.g. 4M "
+            + "(default: 4 MiB, or two erase blocks where that is more)")
+    String bufferSize;
+
+    @Option(names = "--buffer-threshold", paramLabel = "PAGES", description = "hbm's migration "
+            + "threshold (default: 0, the dynamic one)")
+    int bufferThreshold;
+
     @Override
     public Integer call() throws Exception {
         if (!uri.startsWith("emu:") || uri.length() == 4) {
@@ -41,11 +58,16 @@ final class FormatCommand implements Callable<Integer> {
         }
         Path image = Path.of(uri.substring(4));
         long bytes = capacity == null ? 0 : Sizes.parse(capacity);
-        SmartSsdDevice.formatEmulated(image, profile, bytes, maxObjects);
+        long bufferBytes = bufferSize == null ? 0 : Sizes.parse(bufferSize);
+        SmartSsdDevice.formatEmulated(image, profile, bytes, maxObjects, buffer, bufferBytes,
+                bufferThreshold);
         try (SmartSsdDevice d = SmartSsdDevice.open(uri)) {
             DriveInfo i = d.info();
-            cli.out.printf("formatted %s: %s, %d bytes, %d channels x %d ways, %d-byte pages%n",
-                    image, i.model(), i.capacityBytes(), i.channels(), i.ways(), i.pageSize());
+            DriveCounters c = d.counters();
+            cli.out.printf("formatted %s: %s, %d bytes, %d channels x %d ways, %d-byte pages, "
+                    + "buffer %s of %d pages%n", image, i.model(), i.capacityBytes(),
+                    i.channels(), i.ways(), i.pageSize(), InfoCommand.bufferPolicy(c.bufferPolicy()),
+                    c.bufferPages());
         }
         return ExitCodes.OK;
     }
