@@ -92,7 +92,7 @@ static void hbm_bounds(struct ss_buf *b)
 	uint64_t bytes = (uint64_t)b->p.pages * b->page_size;
 	uint32_t ppb = b->p.pages_per_block;
 
-	/* Table 3.1 [Gong 2010, §3.6, p. 37]: alpha is 128 pages (two of its 64-page blocks:
+	/* Table 3.1 [Gong 2010, §3.6, p. 36]: alpha is 128 pages (two of its 64-page blocks:
 	 * here two logical blocks), beta 10 % of a small buffer and 20 % of a large one
 	 * (small: up to 8 MB, as in §4.3.4); when alpha > beta, beta is 256 pages (four
 	 * blocks). */

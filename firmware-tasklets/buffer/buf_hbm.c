@@ -9,7 +9,7 @@
  * block (selection compensation). A victim with a dirty page is written whole, its clean
  * pages too, in LPN order; a clean one is dropped.
  *
- * THR_migrate is static (params) or dynamic (§3.6, Algorithm 3.4, p. 37): starting at 1,
+ * THR_migrate is static (params) or dynamic (§3.6, Algorithm 3.4, p. 36): starting at 1,
  * raised by one while the block region holds more than beta of the buffer and lowered by
  * one while it holds less than alpha, each time N_block changes, at most once per 100
  * requests, within [1, pages_per_block + 1].

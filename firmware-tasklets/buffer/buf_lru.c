@@ -1,4 +1,4 @@
-/* Page-level LRU over reads and writes: the plain baseline [Gong 2010, Table 1.1, p. 3]. */
+/* Page-level LRU over reads and writes: the plain baseline [Gong 2010, §1.1, Table 1.1]. */
 #include "buf_internal.h"
 
 static void touch(struct ss_buf *b, uint32_t blk, uint32_t pg, bool write, bool is_new,

@@ -137,7 +137,7 @@ static uint32_t table_1_1(struct env *v)
 	return hits;
 }
 
-/* Page-level LRU column of Table 1.1 [Gong 2010, p. 3]: flushes 0, then 5; 6 hits; the
+/* Page-level LRU column of Table 1.1 [Gong 2010, §1.1]: flushes 0, then 5; 6 hits; the
  * buffer ends 7,10,1,14,2,11,3,9 (most recent first). */
 static void test_table_1_1_page_lru(void)
 {
@@ -240,7 +240,7 @@ static void test_table_1_1_fab(void)
 	env_close(&v);
 }
 
-/* Fig. 3.4(a) [Gong 2010, p. 27], LAR alone (THR_migrate 1: every block in the block
+/* Fig. 3.4(a) [Gong 2010, §3.3], LAR alone (THR_migrate 1: every block in the block
  * region), 12 pages of 4-page blocks. Block 4 has the least popularity (2) and is written
  * whole, its clean page 19 with its dirty 16-18. */
 static void test_fig_3_4a(void)
@@ -289,7 +289,7 @@ static void test_fig_3_4b(void)
 	env_close(&v);
 }
 
-/* Fig. 2.4 [Gong 2010, p. 15]: the hand is on block 0 (bit 1), then block 5 (bit 0), block 7
+/* Fig. 2.4 [Gong 2010, §2.4.3]: the hand is on block 0 (bit 1), then block 5 (bit 0), block 7
  * (bit 0, two pages), block 9 (bit 1). Writing page 48 clears block 0's bit, stops at 5,
  * and takes 7, the fuller of the candidates 5 and 7; block 12 enters just before block 0
  * with its bit set. Bits of 0 come from the last-page heuristic (23 and 31 are their
@@ -320,7 +320,7 @@ static void test_fig_2_4(void)
 	env_close(&v);
 }
 
-/* Algorithm 3.4 [Gong 2010, §3.6, p. 37]: THR_migrate starts at 1; with 64 pages of 4-page
+/* Algorithm 3.4 [Gong 2010, §3.6, p. 36]: THR_migrate starts at 1; with 64 pages of 4-page
  * blocks (alpha 8 pages; beta 16, as 10 % is below alpha: Table 3.1's exception) and
  * one-page writes to new blocks, every block enters the block region, which holds the whole
  * buffer, and the first change allowed (request 100) raises the threshold to 2. The block

@@ -141,7 +141,6 @@ public final class SmartSsdDevice implements AutoCloseable {
                     + (detail.isEmpty() ? "" : " [" + detail + "]"));
         }
     }
-    }
 
     /** Names of the emulator's built-in model profiles. */
     public static List<String> emulatorProfiles() {
