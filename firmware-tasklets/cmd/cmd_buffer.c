@@ -175,3 +175,13 @@ void fw_buffer_counters(struct ss_fw *fw, uint8_t *p)
 	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_block_region_pages),
 		    st.block_region_pages);
 }
+
+void ss_fw_buffer_stats(const struct ss_fw *fw, struct ss_buf_params *p, struct ss_buf_stats *st)
+{
+	ss_memset(p, 0, sizeof(*p));
+	ss_memset(st, 0, sizeof(*st));
+	if (fw && fw->state == FW_UP && fw->buf) {
+		*p = *ss_buf_get_params(fw->buf);
+		ss_buf_get_stats(fw->buf, st);
+	}
+}

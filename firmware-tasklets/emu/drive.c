@@ -445,6 +445,13 @@ void ss_emu_get_counters(struct ss_emu_drive *d, struct ss_emu_counters *c)
 	ss_emu_flash_get_counters(d->flash, c);
 }
 
+void ss_emu_buffer_stats(struct ss_emu_drive *d, struct ss_buf_params *p, struct ss_buf_stats *st)
+{
+	pthread_mutex_lock(&d->fw_lock);
+	ss_fw_buffer_stats(d->fw, p, st);
+	pthread_mutex_unlock(&d->fw_lock);
+}
+
 const struct ss_emu_profile *ss_emu_profile(struct ss_emu_drive *d)
 {
 	return ss_emu_flash_profile(d->flash);

@@ -54,6 +54,12 @@ struct ss_fw_format_params {
  *  default); ss_fw_dram_needed() is this with the default. */
 uint64_t ss_fw_dram_needed_with_buffer(const struct ss_geometry *geo, uint64_t buffer_bytes);
 
+/** The drive's DRAM buffer: its parameters and counters since power-up (zeroed when the
+ *  drive is down). For benchmarks that replay traces; hosts read them with COUNTERS. */
+struct ss_buf_stats;
+struct ss_buf_params;
+void ss_fw_buffer_stats(const struct ss_fw *fw, struct ss_buf_params *p, struct ss_buf_stats *st);
+
 /** DRAM the whole firmware needs for a geometry. */
 uint64_t ss_fw_dram_needed(const struct ss_geometry *geo);
 

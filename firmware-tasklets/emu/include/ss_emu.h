@@ -92,6 +92,11 @@ int ss_emu_run_background(struct ss_emu_drive *d, unsigned max_slices);
 /** Snapshot the timing and energy counters (safe from any thread). */
 void ss_emu_get_counters(struct ss_emu_drive *d, struct ss_emu_counters *c);
 
+/** The firmware's DRAM buffer: parameters and counters since the drive came up. */
+struct ss_buf_params;
+struct ss_buf_stats;
+void ss_emu_buffer_stats(struct ss_emu_drive *d, struct ss_buf_params *p, struct ss_buf_stats *st);
+
 /** The drive's model profile (host power profile included). */
 const struct ss_emu_profile *ss_emu_profile(struct ss_emu_drive *d);
 
