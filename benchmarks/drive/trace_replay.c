@@ -27,6 +27,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "smartssd/sat.h"
 #include "smartssd/smartssd.h"
 #include "ss_buf.h"
 #include "ss_emu.h"
@@ -112,24 +113,6 @@ static uint32_t prepare(struct run *r, struct ss_dev_extent *ext)
 	return (uint32_t)n;
 }
 
-static void rw_cdb(uint8_t cdb[16], uint8_t command, uint64_t lba, uint16_t count, int in)
-{
-	memset(cdb, 0, 16);
-	cdb[0] = 0x85;
-	cdb[1] = (6 << 1) | 1;                 /* DMA, EXTEND */
-	cdb[2] = (uint8_t)((in ? 0x08 : 0) | 0x04 | 0x02);
-	cdb[5] = (uint8_t)(count >> 8);
-	cdb[6] = (uint8_t)count;
-	cdb[7] = (uint8_t)(lba >> 24);
-	cdb[8] = (uint8_t)lba;
-	cdb[9] = (uint8_t)(lba >> 32);
-	cdb[10] = (uint8_t)(lba >> 8);
-	cdb[11] = (uint8_t)(lba >> 40);
-	cdb[12] = (uint8_t)(lba >> 16);
-	cdb[13] = 0x40;
-	cdb[14] = command;
-}
-
 /* One request's sectors, cut where the file's extents cut them. */
 static void submit(struct ss_emu_drive *d, const struct ss_dev_extent *ext, uint32_t next,
 		   uint64_t sector, uint32_t sectors, int write, uint8_t *buf)
@@ -157,7 +140,17 @@ static void submit(struct ss_emu_drive *d, const struct ss_dev_extent *ext, uint
 		if (n > 65535) {
 			n = 65535;
 		}
-		rw_cdb(cdb, write ? 0x35 : 0x25, ext[lo].lba + in, (uint16_t)n, !write);
+		struct ss_sat_cmd cmd = {
+			.command = write ? 0x35 : 0x25,   /* WRITE / READ DMA EXT */
+			.device = 0x40,
+			.count = (uint16_t)n,
+			.lba = ext[lo].lba + in,
+			.protocol = SS_SAT_PROTO_DMA,
+			.dir = write ? SS_SAT_DIR_OUT : SS_SAT_DIR_IN,
+			.extend = 1,
+		};
+
+		ss_sat_encode16(&cmd, cdb);
 		if (ss_emu_submit(d, cdb, buf, n * 512, write ? SS_EMU_DIR_TO_DRIVE
 						       : SS_EMU_DIR_FROM_DRIVE,
 				  sense, sizeof(sense), &st) != 0 || st != SS_EMU_SCSI_GOOD) {
