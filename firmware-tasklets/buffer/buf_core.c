@@ -30,10 +30,12 @@ static const struct buf_policy_ops *ops_of(enum ss_buf_policy p)
 {
 	switch (p) {
 	case SS_BUF_LRU: return &buf_lru_ops;
+	case SS_BUF_HBM: return &buf_hbm_ops;
+#ifndef SS_BUF_BOARD
 	case SS_BUF_FAB: return &buf_fab_ops;
 	case SS_BUF_BPLRU: return &buf_bplru_ops;
 	case SS_BUF_LBCLOCK: return &buf_lbclock_ops;
-	case SS_BUF_HBM: return &buf_hbm_ops;
+#endif
 	default: return NULL;
 	}
 }
@@ -58,6 +60,9 @@ static bool params_ok(const struct ss_buf_params *p, uint32_t page_size)
 	}
 	if (p->policy == SS_BUF_NONE) {
 		return true;
+	}
+	if (!ops_of(p->policy)) {
+		return false;   /* not in this build (SS_BUF_BOARD) */
 	}
 	/* two whole blocks at least, so a block victim never has to take the page being
 	 * inserted; the limits keep every index in 32 bits */
@@ -423,6 +428,12 @@ static void remove_page(struct ss_buf *b, uint32_t pg)
 
 /* ---- writing to the FTL --------------------------------------------------------------- */
 
+/* The board's hal has no read-ahead (SS_BUF_BOARD): a staging area would only read
+ * ahead synchronously, so there is none. */
+#ifdef SS_BUF_BOARD
+#define staged(b, lpn) ((void)(b), (void)(lpn), false)
+#define unstage(b, lpn, count) ((void)(b), (void)(lpn), (void)(count))
+#else
 static bool staged(const struct ss_buf *b, uint32_t lpn)
 {
 	return b->ra_valid && lpn >= b->ra_lo && lpn < b->ra_hi;
@@ -435,6 +446,7 @@ static void unstage(struct ss_buf *b, uint32_t lpn, uint32_t count)
 		b->ra_valid = false;
 	}
 }
+#endif
 
 static int ftl_put(struct ss_buf *b, uint32_t lpn, const void *data, enum ss_stream st,
 		   unsigned flags)
@@ -684,6 +696,19 @@ void ss_buf_set_read_ahead(struct ss_buf *b, struct ss_hal *hal)
 	b->hal = hal;
 }
 
+#ifdef SS_BUF_BOARD
+static int read_ahead(struct ss_buf *b)
+{
+	b->ra_due = false;
+	return 0;
+}
+
+static int fetch(struct ss_buf *b, uint32_t lpn, void *dst, bool *hit)
+{
+	*hit = false;
+	return ss_ftl_read(b->ftl, lpn, dst);
+}
+#else
 /* At the end of a streaming request that continued the previous one: unless the staging
  * area holds at least half a window past where it ended, fill it with the next window. */
 static int read_ahead(struct ss_buf *b)
@@ -733,6 +758,7 @@ static int fetch(struct ss_buf *b, uint32_t lpn, void *dst, bool *hit)
 	*hit = false;
 	return ss_ftl_read(b->ftl, lpn, dst);
 }
+#endif
 
 static bool first_touch(struct ss_buf *b, uint32_t pg)
 {

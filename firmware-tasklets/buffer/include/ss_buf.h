@@ -33,6 +33,8 @@
 
 struct ss_buf;
 
+/* A build with SS_BUF_BOARD defined (the Jasmine's, firmware-tasklets/cross/, where code
+ * space is 93,696 B) has only none, lru and hbm; the others are refused as unknown. */
 enum ss_buf_policy {
 	SS_BUF_NONE = 0,    /* no buffer: every call goes straight to the FTL */
 	SS_BUF_LRU = 1,
