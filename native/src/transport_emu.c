@@ -122,7 +122,7 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 }
 
 int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
-			    uint32_t max_objects, uint32_t cache_share_permille)
+			    const struct ss_format_opts *fo)
 {
 	struct ss_emu_drive_opts o;
 	struct ss_emu_profile pr;
@@ -131,8 +131,11 @@ int ss_transport_emu_format(const char *path, const char *profile, uint64_t capa
 
 	memset(&o, 0, sizeof(o));
 	o.flash.profile = profile && *profile ? profile : NULL;
-	o.max_objects = max_objects;
-	o.cache_share_permille = cache_share_permille;
+	o.max_objects = fo->max_objects;
+	o.cache_share_permille = fo->cache_share_permille;
+	o.buffer_policy = fo->buffer_policy[0] ? fo->buffer_policy : NULL;
+	o.buffer_bytes = fo->buffer_bytes;
+	o.buffer_threshold = fo->buffer_threshold;
 	if (capacity_bytes) {
 		uint64_t per_block_row, bpd;
 

@@ -81,6 +81,49 @@ static void test_profile_and_options(void)
 	}
 }
 
+/* The drive's DRAM buffer from the URI: the policy and size hold across a remount; a bad
+ * policy, size or threshold is refused with a message naming it. */
+static void test_buffer_options(void)
+{
+	struct ss_dev_counters c;
+	struct ss_dev_info info;
+	struct ss_dev *d = NULL;
+	char u[300], err[512];
+
+	snprintf(u, sizeof(u), "%s?buffer=bplru&buffer_size=%u", uri, 2u << 20);
+	CHECK_EQ(ss_dev_format(u, NULL, 4 * KANG_ROW, err, sizeof(err)), 0);
+	for (int round = 0; round < 2; round++) {   /* as formatted, then after a remount */
+		d = NULL;
+		CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);
+		if (!d) {
+			return;
+		}
+		CHECK_EQ(ss_dev_drive_info(d, &info), 0);
+		CHECK_EQ(ss_dev_counters(d, &c), 0);
+		CHECK_EQ(c.buffer_policy, 3);   /* enum ss_buf_policy: bplru */
+		CHECK_EQ(c.buffer_pages, (2u << 20) / info.page_size);
+		CHECK_EQ(ss_dev_close(d), 0);
+	}
+	/* the default: hbm, 4 MiB */
+	CHECK_EQ(ss_dev_format(uri, NULL, 4 * KANG_ROW, err, sizeof(err)), 0);
+	CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);
+	if (d) {
+		CHECK_EQ(ss_dev_counters(d, &c), 0);
+		CHECK_EQ(c.buffer_policy, 5);
+		CHECK_EQ(c.buffer_pages, (4u << 20) / info.page_size);
+		CHECK_EQ(ss_dev_close(d), 0);
+	}
+	snprintf(u, sizeof(u), "%s?buffer=lru2", uri);
+	CHECK_EQ(ss_dev_format(u, NULL, 4 * KANG_ROW, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "policy 'lru2'") != NULL);
+	snprintf(u, sizeof(u), "%s?buffer=fab&buffer_size=12345", uri);
+	CHECK_EQ(ss_dev_format(u, NULL, 4 * KANG_ROW, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "12345 bytes") != NULL);
+	snprintf(u, sizeof(u), "%s?buffer_size=lots", uri);
+	CHECK_EQ(ss_dev_format(u, NULL, 4 * KANG_ROW, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "buffer_size must be") != NULL);
+}
+
 static void test_refusals(void)
 {
 	static const struct {
@@ -138,6 +181,7 @@ int main(void)
 	snprintf(uri, sizeof(uri), "emu:%s/d.img", dir);
 	test_capacity_rounds_to_whole_blocks();
 	test_profile_and_options();
+	test_buffer_options();
 	test_refusals();
 	test_profile_names();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

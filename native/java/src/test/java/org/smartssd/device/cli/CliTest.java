@@ -46,6 +46,23 @@ class CliTest {
     }
 
     @Test
+    void formatChoosesTheDrivesBufferAndInfoShowsIt() {
+        String b = "emu:" + dir.resolve("b.img");
+        Run r = run("format", b, "--capacity", "256M", "--buffer", "bplru", "--buffer-size", "2M");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("buffer bplru of 256 pages");
+        Run info = run("info", b);
+        assertThat(info.code()).as(info.err()).isZero();
+        assertThat(info.out()).contains("buffer:           bplru, 256 pages (2.0 MiB)")
+                .contains("buffer hits:").contains("buffer flushes:");
+        // the default drive of @BeforeEach: hbm, 4 MiB of 8 KiB pages
+        assertThat(run("info", uri).out()).contains("buffer:           hbm, 512 pages");
+        Run bad = run("format", "emu:" + dir.resolve("x.img"), "--buffer", "lru2");
+        assertThat(bad.code()).isNotZero();
+        assertThat(bad.err()).contains("policy 'lru2'");
+    }
+
+    @Test
     void putGetLsRmRoundTrip() throws Exception {
         byte[] data = new byte[2_500_000];
         new Random(3).nextBytes(data);
