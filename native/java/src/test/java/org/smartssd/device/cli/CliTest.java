@@ -63,6 +63,24 @@ class CliTest {
     }
 
     @Test
+    void formatTakesTheCacheShareAndTheBufferTogether() {
+        String cb = "emu:" + dir.resolve("cb.img");
+        Run r = run("format", cb, "--capacity", "640M", "--cache-share", "30", "--buffer", "lru",
+                "--buffer-size", "2M");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("buffer lru of 256 pages")
+                .contains("solid-state cache: 30.0 % of the flash");
+        assertThat(run("info", cb).out()).contains("buffer:           lru, 256 pages (2.0 MiB)");
+        Run none = run("format", cb, "--capacity", "640M", "--buffer", "none", "--cache-share",
+                "0");
+        assertThat(none.code()).as(none.err()).isZero();
+        assertThat(none.out()).contains("buffer none of 0 pages").contains("no solid-state cache");
+        Run bad = run("format", cb, "--cache-share", "95", "--buffer", "lru");
+        assertThat(bad.code()).isNotZero();
+        assertThat(bad.err()).contains("cache share");
+    }
+
+    @Test
     void putGetLsRmRoundTrip() throws Exception {
         byte[] data = new byte[2_500_000];
         new Random(3).nextBytes(data);
