@@ -493,6 +493,7 @@ static int write_block(struct ss_buf *b, uint32_t blk, bool all, bool pad)
 	enum ss_stream stream = (enum ss_stream)b->pages[b->sorted[0]].stream;
 	int rc = 0;
 
+#ifndef SS_BUF_BOARD   /* BPLRU's padding: not on the board */
 	if (pad) {
 		uint32_t i = 0;
 
@@ -523,7 +524,11 @@ static int write_block(struct ss_buf *b, uint32_t blk, bool all, bool pad)
 			}
 			b->written[written++] = lpn;
 		}
-	} else {
+	} else
+#else
+	(void)pad, (void)base, (void)stream;
+#endif
+	{
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t pg = b->sorted[i];
 
