@@ -24,8 +24,7 @@ static uint64_t default_bytes(const struct ss_geometry *geo)
 static void default_params(const struct ss_geometry *geo, uint64_t bytes,
 			   struct ss_buf_params *bp)
 {
-	bp->policy = (enum ss_buf_policy)ss_buf_policy_parse(FW_BUFFER_DEFAULT_POLICY,
-							     sizeof(FW_BUFFER_DEFAULT_POLICY) - 1);
+	bp->policy = FW_BUFFER_DEFAULT_POLICY;
 	bp->pages = (uint32_t)((bytes ? bytes : default_bytes(geo)) / geo->page_size);
 	bp->pages_per_block = geo->pages_per_block;
 	bp->hbm_threshold = 0;
@@ -117,12 +116,8 @@ int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
 	} else {
 		load(fw, &bp);
 	}
-	if (bp.policy != SS_BUF_NONE && ss_buf_dram_needed(&bp, geo->page_size) == 0) {
-		return -SS_EINVAL;   /* smaller than two blocks, or a threshold past a block */
-	}
-	if (ss_buf_dram_needed(&bp, geo->page_size) > size) {
-		return -SS_ENOMEM;   /* does not fit the DRAM the other layers leave */
-	}
+	/* -SS_EINVAL: smaller than two blocks, a threshold past a block, or a policy this
+	 * build has not; -SS_ENOMEM: it does not fit the DRAM the other layers leave */
 	rc = ss_buf_init(&fw->buf, fw->ftl, region, size, &bp);
 	if (rc) {
 		return rc;
