@@ -38,8 +38,10 @@ struct ss_emu_drive_opts {
 					  * ignored (ss_emu_format creates, ss_emu_open does not) */
 	enum ss_emu_time_mode time_mode;
 	uint32_t max_objects;            /* ss_emu_format: 0 = the object store's default */
-	const char *buffer_policy;       /* ss_emu_format: the DRAM buffer's policy (NULL: the
-					  * firmware's default, hbm), see ss_fw_format_params */
+	const char *buffer_policy;       /* the DRAM buffer's policy (NULL: at format the
+					  * firmware's default, hbm; at open the drive's), see
+					  * ss_fw_format_params; set at open, it is changed from
+					  * this mount on */
 	uint64_t buffer_bytes;           /* ss_emu_format: its size; 0 = the default */
 	uint32_t buffer_threshold;       /* ss_emu_format: HBM's threshold; 0 = dynamic */
 	int manual_background;           /* 1: no controller thread; background work runs
