@@ -200,7 +200,7 @@ static void replay(struct run *r, FILE *out, int header)
 		fprintf(out, "trace,policy,buffer_mb,threshold,requests,avg_response_ms,read_hit,"
 			     "write_hit,hit_ratio,erases,nand_page_reads,nand_page_programs,"
 			     "padding_reads,flushed_pages,w1,w2,w3_4,w5_8,w9_16,w17_32,w33_64,w65,"
-			     "energy_nand_mj\n");
+			     "energy_nand_mj,final_threshold,block_region_pages\n");
 	}
 	fprintf(out, "%s,%s,%u,%u,%zu,%.4f,%.4f,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu",
 		r->trace_name, r->policy, r->buffer_mb, r->threshold, r->t.n,
@@ -218,9 +218,10 @@ static void replay(struct run *r, FILE *out, int header)
 	for (uint32_t i = 0; i < SS_BUF_LEN_BUCKETS; i++) {
 		fprintf(out, ",%llu", (unsigned long long)bs.flushes_by_len[i]);
 	}
-	fprintf(out, ",%.3f\n", (double)(c1.energy_nand_read_nj - c0.energy_nand_read_nj +
-					 c1.energy_nand_program_nj - c0.energy_nand_program_nj +
-					 c1.energy_nand_erase_nj - c0.energy_nand_erase_nj) / 1e6);
+	fprintf(out, ",%.3f,%u,%u\n", (double)(c1.energy_nand_read_nj - c0.energy_nand_read_nj +
+					       c1.energy_nand_program_nj - c0.energy_nand_program_nj +
+					       c1.energy_nand_erase_nj - c0.energy_nand_erase_nj) / 1e6,
+		bs.threshold, bs.block_region_pages);
 	fflush(out);
 	ss_emu_close(d);
 }

@@ -29,9 +29,9 @@ int ss_buf_policy_parse(const char *name, uint32_t len)
 static const struct buf_policy_ops *ops_of(enum ss_buf_policy p)
 {
 	switch (p) {
-	case SS_BUF_LRU: return &buf_lru_ops;
 	case SS_BUF_HBM: return &buf_hbm_ops;
 #ifndef SS_BUF_BOARD
+	case SS_BUF_LRU: return &buf_lru_ops;
 	case SS_BUF_FAB: return &buf_fab_ops;
 	case SS_BUF_BPLRU: return &buf_bplru_ops;
 	case SS_BUF_LBCLOCK: return &buf_lbclock_ops;
@@ -71,25 +71,38 @@ static bool params_ok(const struct ss_buf_params *p, uint32_t page_size)
 	       p->hbm_threshold <= p->pages_per_block + 1;
 }
 
+/* What the buffer carves from its DRAM, in order: one table for sizing and for carving.
+ * \return the count of regions (2 without a policy: itself and the staging area). */
+static uint32_t regions(const struct ss_buf_params *p, uint32_t page_size, uint64_t sz[10])
+{
+	uint64_t n = p->pages, h = hash_size(p->pages), ppb = p->pages_per_block;
+
+	sz[0] = sizeof(struct ss_buf);
+	sz[1] = (uint64_t)p->read_ahead_pages * page_size;
+	sz[2] = n * page_size;                   /* frames */
+	sz[3] = n * sizeof(struct buf_page);
+	sz[4] = n * sizeof(struct buf_block);
+	sz[5] = h * 4u;                          /* page hash */
+	sz[6] = h * 4u;                          /* block hash */
+	sz[7] = ppb * 4u;                        /* sorted */
+	sz[8] = ppb * 4u;                        /* written */
+	sz[9] = page_size;                       /* padding */
+	return p->policy == SS_BUF_NONE ? 2 : 10;
+}
+
 uint64_t ss_buf_dram_needed(const struct ss_buf_params *p, uint32_t page_size)
 {
-	uint64_t n, h;
-
-	uint64_t ra = p ? SS_ALIGN_UP((uint64_t)p->read_ahead_pages * page_size, ALIGN) : 0;
+	uint64_t sz[10], total = ALIGN;
+	uint32_t k;
 
 	if (!p || !params_ok(p, page_size)) {
 		return 0;
 	}
-	if (p->policy == SS_BUF_NONE) {
-		return SS_ALIGN_UP(sizeof(struct ss_buf), ALIGN) + ra + ALIGN;
+	k = regions(p, page_size, sz);
+	for (uint32_t i = 0; i < k; i++) {
+		total += SS_ALIGN_UP(sz[i], ALIGN);
 	}
-	n = p->pages;
-	h = hash_size(p->pages);
-	return SS_ALIGN_UP(sizeof(struct ss_buf), ALIGN) + SS_ALIGN_UP(n * page_size, ALIGN) +
-	       SS_ALIGN_UP(n * sizeof(struct buf_page), ALIGN) +
-	       SS_ALIGN_UP(n * sizeof(struct buf_block), ALIGN) + 2 * SS_ALIGN_UP(h * 4u, ALIGN) +
-	       2 * SS_ALIGN_UP((uint64_t)p->pages_per_block * 4u, ALIGN) +
-	       SS_ALIGN_UP(page_size, ALIGN) + ra + ALIGN;
+	return total;
 }
 
 static void hbm_bounds(struct ss_buf *b)
@@ -112,9 +125,11 @@ int ss_buf_init(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dr
 		const struct ss_buf_params *p)
 {
 	uint32_t page_size = ftl ? ss_ftl_page_size(ftl) : 0;
-	struct ss_arena a;
+	uintptr_t at = SS_ALIGN_UP((uintptr_t)dram, ALIGN);
+	uint64_t sz[10];
+	void *r[10];
 	struct ss_buf *b;
-	uint32_t h;
+	uint32_t h, k;
 
 	if (!out || !ftl || !dram || !p || !params_ok(p, page_size)) {
 		return -SS_EINVAL;
@@ -122,42 +137,34 @@ int ss_buf_init(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dr
 	if (dram_size < ss_buf_dram_needed(p, page_size)) {
 		return -SS_ENOMEM;
 	}
-	ss_arena_init(&a, dram, (size_t)dram_size);
-	b = ss_arena_alloc(&a, sizeof(*b), ALIGN);
-	if (!b) {
-		return -SS_ENOMEM;
+	/* nothing but the state is cleared: every frame is written before it is read, every
+	 * node set up as it is taken */
+	k = regions(p, page_size, sz);
+	for (uint32_t i = 0; i < k; i++) {
+		r[i] = (void *)at;
+		at += (uintptr_t)SS_ALIGN_UP(sz[i], ALIGN);
 	}
+	b = r[0];
+	ss_memset(b, 0, sizeof(*b));
 	b->p = *p;
 	b->ftl = ftl;
 	b->page_size = page_size;
 	b->capacity = ss_ftl_capacity_pages(ftl);
 	b->ops = ops_of(p->policy);
-	if (p->read_ahead_pages) {
-		b->ra_buf = ss_arena_alloc(&a, (size_t)p->read_ahead_pages * page_size, ALIGN);
-		if (!b->ra_buf) {
-			return -SS_ENOMEM;
-		}
-	}
+	b->ra_buf = p->read_ahead_pages ? r[1] : NULL;
 	*out = b;
 	if (!b->ops) {
 		return 0;
 	}
+	b->frames = r[2];
+	b->pages = r[3];
+	b->blocks = r[4];
+	b->page_hash = r[5];
+	b->block_hash = r[6];
+	b->sorted = r[7];
+	b->written = r[8];
+	b->pad_buf = r[9];
 	h = hash_size(p->pages);
-	/* the frames are not cleared: every frame is written before it is read */
-	b->frames = (uint8_t *)SS_ALIGN_UP((uintptr_t)a.base + a.used, ALIGN);
-	a.used = (size_t)((uintptr_t)b->frames - (uintptr_t)a.base) +
-		 (size_t)SS_ALIGN_UP((uint64_t)p->pages * page_size, ALIGN);
-	b->pages = ss_arena_alloc(&a, (size_t)p->pages * sizeof(struct buf_page), ALIGN);
-	b->blocks = ss_arena_alloc(&a, (size_t)p->pages * sizeof(struct buf_block), ALIGN);
-	b->page_hash = ss_arena_alloc(&a, (size_t)h * 4u, ALIGN);
-	b->block_hash = ss_arena_alloc(&a, (size_t)h * 4u, ALIGN);
-	b->sorted = ss_arena_alloc(&a, (size_t)p->pages_per_block * 4u, ALIGN);
-	b->written = ss_arena_alloc(&a, (size_t)p->pages_per_block * 4u, ALIGN);
-	b->pad_buf = ss_arena_alloc(&a, page_size, ALIGN);
-	if (a.used > a.size || !b->pages || !b->blocks || !b->page_hash || !b->block_hash ||
-	    !b->sorted || !b->written || !b->pad_buf) {
-		return -SS_ENOMEM;
-	}
 	b->hash_mask = h - 1;
 	for (uint32_t i = 0; i < h; i++) {
 		b->page_hash[i] = BUF_NIL;
@@ -493,6 +500,7 @@ static int write_block(struct ss_buf *b, uint32_t blk, bool all, bool pad)
 	enum ss_stream stream = (enum ss_stream)b->pages[b->sorted[0]].stream;
 	int rc = 0;
 
+#ifndef SS_BUF_BOARD   /* BPLRU's padding: not on the board */
 	if (pad) {
 		uint32_t i = 0;
 
@@ -523,7 +531,11 @@ static int write_block(struct ss_buf *b, uint32_t blk, bool all, bool pad)
 			}
 			b->written[written++] = lpn;
 		}
-	} else {
+	} else
+#else
+	(void)pad, (void)base, (void)stream;
+#endif
+	{
 		for (uint32_t i = 0; i < n; i++) {
 			uint32_t pg = b->sorted[i];
 
@@ -559,6 +571,7 @@ static int evict(struct ss_buf *b)
 		return rc;
 	}
 	b->st.evictions++;
+#ifndef SS_BUF_BOARD   /* page LRU's victims: no page LRU on the board */
 	if (v.page != BUF_NIL) {   /* one page */
 		uint32_t lpn = b->pages[v.page].lpn;
 
@@ -582,6 +595,7 @@ static int evict(struct ss_buf *b)
 		remove_page(b, v.page);
 		return 0;
 	}
+#endif
 	b->last_victim_pages = b->blocks[v.blk].npages;
 	before = b->st.flushed_pages;
 	if (b->blocks[v.blk].ndirty) {
@@ -927,24 +941,10 @@ void ss_buf_invalidate(struct ss_buf *b, uint32_t lpn, uint32_t count)
 		return;
 	}
 	unstage(b, lpn, count);
-	if (!b->ops || b->st.resident_pages == 0) {
-		return;
-	}
-	if (count <= b->st.resident_pages) {
-		for (uint32_t i = 0; i < count; i++) {
-			uint32_t pg = find_page(b, lpn + i);
+	for (uint32_t i = 0; b->ops && b->st.resident_pages && i < count; i++) {
+		uint32_t pg = find_page(b, lpn + i);
 
-			if (pg != BUF_NIL) {
-				remove_page(b, pg);
-			}
-		}
-		return;
-	}
-	for (uint32_t pg = 0; pg < b->p.pages; pg++) {
-		/* a free frame keeps its old LPN: live only when the index says so */
-		uint32_t l = b->pages[pg].lpn;
-
-		if (l >= lpn && l - lpn < count && find_page(b, l) == pg) {
+		if (pg != BUF_NIL) {
 			remove_page(b, pg);
 		}
 	}
@@ -978,7 +978,7 @@ int ss_buf_writeback(struct ss_buf *b)
 	for (uint32_t blk = 0; blk < b->p.pages; blk++) {
 		struct buf_block *k = &b->blocks[blk];
 
-		if (k->npages && k->ndirty && find_block(b, k->lbn) == blk) {
+		if (k->npages && k->ndirty) {   /* a free node has no pages */
 			int rc = write_block(b, blk, false, false);
 
 			if (rc) {

@@ -1,6 +1,9 @@
 /* Page-level LRU over reads and writes: the plain baseline [Gong 2010, §1.1, Table 1.1]. */
 #include "buf_internal.h"
 
+/* Not on the board (SS_BUF_BOARD): a baseline for the emulator's comparison. */
+#ifndef SS_BUF_BOARD
+
 static void touch(struct ss_buf *b, uint32_t blk, uint32_t pg, bool write, bool is_new,
 		  bool first_in_req)
 {
@@ -34,3 +37,4 @@ const struct buf_policy_ops buf_lru_ops = {
 	.page_removed = page_removed,
 	.victim = victim,
 };
+#endif

@@ -24,8 +24,7 @@ static uint64_t default_bytes(const struct ss_geometry *geo)
 static void default_params(const struct ss_geometry *geo, uint64_t bytes,
 			   struct ss_buf_params *bp)
 {
-	bp->policy = (enum ss_buf_policy)ss_buf_policy_parse(FW_BUFFER_DEFAULT_POLICY,
-							     sizeof(FW_BUFFER_DEFAULT_POLICY) - 1);
+	bp->policy = FW_BUFFER_DEFAULT_POLICY;
 	bp->pages = (uint32_t)((bytes ? bytes : default_bytes(geo)) / geo->page_size);
 	bp->pages_per_block = geo->pages_per_block;
 	bp->hbm_threshold = 0;
@@ -117,12 +116,8 @@ int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
 	} else {
 		load(fw, &bp);
 	}
-	if (bp.policy != SS_BUF_NONE && ss_buf_dram_needed(&bp, geo->page_size) == 0) {
-		return -SS_EINVAL;   /* smaller than two blocks, or a threshold past a block */
-	}
-	if (ss_buf_dram_needed(&bp, geo->page_size) > size) {
-		return -SS_ENOMEM;   /* does not fit the DRAM the other layers leave */
-	}
+	/* -SS_EINVAL: smaller than two blocks, a threshold past a block, or a policy this
+	 * build has not; -SS_ENOMEM: it does not fit the DRAM the other layers leave */
 	rc = ss_buf_init(&fw->buf, fw->ftl, region, size, &bp);
 	if (rc) {
 		return rc;
@@ -144,32 +139,28 @@ int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
 
 void fw_buffer_counters(struct ss_fw *fw, uint8_t *p)
 {
-	static const size_t by_len[SS_BUF_LEN_BUCKETS] = {
-		offsetof(struct ss_wire_counters, buffer_flushes_1),
-		offsetof(struct ss_wire_counters, buffer_flushes_2),
-		offsetof(struct ss_wire_counters, buffer_flushes_3_4),
-		offsetof(struct ss_wire_counters, buffer_flushes_5_8),
-		offsetof(struct ss_wire_counters, buffer_flushes_9_16),
-		offsetof(struct ss_wire_counters, buffer_flushes_17_32),
-		offsetof(struct ss_wire_counters, buffer_flushes_33_64),
-		offsetof(struct ss_wire_counters, buffer_flushes_65),
-	};
 	const struct ss_buf_params *bp = ss_buf_get_params(fw->buf);
 	struct ss_buf_stats st;
+	uint64_t v[8 + SS_BUF_LEN_BUCKETS];
 
+	_Static_assert(offsetof(struct ss_wire_counters, buffer_flushes_65) ==
+			       offsetof(struct ss_wire_counters, buffer_read_pages) +
+				       8 * (7 + SS_BUF_LEN_BUCKETS),
+		       "the buffer's u64 counters are consecutive on the wire");
 	ss_buf_get_stats(fw->buf, &st);
+	v[0] = st.read_pages;
+	v[1] = st.read_hits;
+	v[2] = st.write_pages;
+	v[3] = st.write_hits;
+	v[4] = st.merges;
+	v[5] = st.padding_reads;
+	v[6] = st.flushed_pages;
+	v[7] = st.evictions;
+	ss_memcpy(&v[8], st.flushes_by_len, sizeof(st.flushes_by_len));
 	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_policy), (uint32_t)bp->policy);
 	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_pages), bp->pages);
-	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_read_pages), st.read_pages);
-	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_read_hits), st.read_hits);
-	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_write_pages), st.write_pages);
-	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_write_hits), st.write_hits);
-	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_merges), st.merges);
-	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_padding_reads), st.padding_reads);
-	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_flushed_pages), st.flushed_pages);
-	ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_evictions), st.evictions);
-	for (uint32_t i = 0; i < SS_BUF_LEN_BUCKETS; i++) {
-		ss_put_le64(p + by_len[i], st.flushes_by_len[i]);
+	for (uint32_t i = 0; i < SS_ARRAY_SIZE(v); i++) {
+		ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_read_pages) + 8 * i, v[i]);
 	}
 	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_threshold), st.threshold);
 	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_block_region_pages),

@@ -263,6 +263,11 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 
 int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal)
 {
+	return ss_fw_mount_with(out, hal, NULL);
+}
+
+int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p)
+{
 	struct ss_ssc_part part = { 0 };
 	struct regions r;
 	struct ss_fw *fw;
@@ -305,7 +310,7 @@ int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal)
 	}
 	fw_life_load(fw);
 	fw_life_power_cycle(fw);
-	rc = start_buffer(fw, &r, NULL);
+	rc = start_buffer(fw, &r, p);
 	if (rc) {
 		return rc;
 	}

@@ -30,7 +30,7 @@
 /* Sequential reads fetch this much ahead into the buffer (cmd_buffer.c). */
 #define FW_READAHEAD_BYTES (1u << 20)
 #define FW_BUFFER_DEFAULT_BYTES (4ull << 20)
-#define FW_BUFFER_DEFAULT_POLICY "hbm"
+#define FW_BUFFER_DEFAULT_POLICY SS_BUF_HBM
 /* WRITE DMA FUA EXT: durable before completion, past the volatile buffer. */
 #define FW_ATA_WRITE_DMA_FUA_EXT 0x3D
 #define FW_MAX_INSTANCES 256u

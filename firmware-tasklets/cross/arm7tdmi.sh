@@ -26,7 +26,7 @@ size=${ARM_SIZE:-arm-none-eabi-size}
 sram_bytes=$((96 * 1024))
 image_limit=93696
 isa=(-mcpu=arm7tdmi -mthumb -mthumb-interwork)
-# the board's buffer has none, lru and hbm: FAB, BPLRU and LB-CLOCK are the emulator's
+# the board's buffer has none and hbm: page LRU, FAB, BPLRU and LB-CLOCK are the emulator's
 # baselines for Gong's comparison, and the image would not fit the SRAM with them
 board=(-DSS_BUF_BOARD)
 # The SDK's own code, measured with its GNU build's flags (build_gnu/Makefile: -O2

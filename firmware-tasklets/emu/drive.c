@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <semaphore.h>
 #include <stdatomic.h>
@@ -361,7 +362,7 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 		goto fail;
 	}
 	d->hal = ss_emu_flash_hal(d->flash);
-	rc = check_dram(d, path, format ? o->buffer_bytes : 0, err, errlen);
+	rc = check_dram(d, path, o->buffer_bytes, err, errlen);
 	if (rc != 0) {
 		goto fail;
 	}
@@ -402,11 +403,23 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 			goto fail;
 		}
 	} else {
-		rc = ss_fw_mount(&d->fw, d->hal);
+		struct ss_fw_format_params fp = {
+			.buffer_policy = o->buffer_policy,
+			.buffer_bytes = o->buffer_bytes,
+			.buffer_threshold = o->buffer_threshold,
+		};
+		bool rebuffer = o->buffer_policy || o->buffer_bytes || o->buffer_threshold;
+
+		rc = ss_fw_mount_with(&d->fw, d->hal, rebuffer ? &fp : NULL);
 		if (rc == -SS_ENODATA) {
 			emu_errf(err, errlen, "image %s is not formatted (format it first)", path);
 		} else if (rc == -SS_EBADMSG) {
 			emu_errf(err, errlen, "image %s: the firmware's metadata is corrupt", path);
+		} else if (rc == -SS_EINVAL && rebuffer) {
+			emu_errf(err, errlen, "image %s: bad buffer: policy '%s', %llu bytes, "
+				 "threshold %u (see ss_fw_format_params)", path,
+				 o->buffer_policy ? o->buffer_policy : "hbm",
+				 (unsigned long long)o->buffer_bytes, o->buffer_threshold);
 		} else if (rc == -SS_ENOMEM) {
 			emu_errf(err, errlen, "image %s: the drive's buffer does not fit the DRAM "
 				 "(%llu bytes; raise dram_bytes)", path,

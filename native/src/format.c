@@ -40,7 +40,7 @@ static int number(const char *uri, const char *key, const char *val, size_t n, u
 {
 	if (parse_number(val, n, max, out) == 0)
 		return 0;
-	return ss_err(-EINVAL, 0, "format %s: %s must be a number up to %llu", uri, key,
+	return ss_err(-EINVAL, 0, "%s: %s must be a number up to %llu", uri, key,
 		      (unsigned long long)max);
 }
 
@@ -51,36 +51,17 @@ static bool key_is(const char *opt, size_t n, const char *key)
 	return n > k && !strncmp(opt, key, k) && opt[k] == '=';
 }
 
-/* One "key=value" option of an emu: URI's query. \return 0 or -EINVAL (message set). */
-static int format_option(const char *uri, const char *opt, size_t n, struct ss_format_opts *fo)
+int ss_buffer_option(const char *uri, const char *opt, size_t n, struct ss_format_opts *fo)
 {
 	uint64_t x = 0;
 	int rc;
 
-	if (key_is(opt, n, "max_objects")) {
-		rc = number(uri, "max_objects", opt + 12, n - 12, UINT32_MAX, &x);
-		fo->max_objects = (uint32_t)x;
-		return rc;
-	}
-	if (key_is(opt, n, "cache_share")) {
-		if (n - 12 == 7 && !strncmp(opt + 12, "default", 7)) {
-			fo->cache_share_permille = SS_DEV_CACHE_SHARE_DEFAULT;
-			return 0;
-		}
-		if (parse_number(opt + 12, n - 12, SS_DEV_CACHE_SHARE_MAX_PCT, &x) == 0) {
-			fo->cache_share_permille = (uint32_t)x * 10;
-			return 0;
-		}
-		return ss_err(-EINVAL, 0, "format %s: cache_share must be a percentage from 0 to %u "
-			      "or 'default'",
-			      uri, SS_DEV_CACHE_SHARE_MAX_PCT);
-	}
 	/* the drive's DRAM buffer (firmware-tasklets/buffer/): the firmware checks the policy
 	 * name, the size against the page and block, and the threshold */
 	if (key_is(opt, n, "buffer")) {
 		if (n - 7 >= sizeof(fo->buffer_policy)) {
-			return ss_err(-EINVAL, 0, "format %s: unknown buffer policy '%.*s' (none, lru, "
-				      "fab, bplru, lbclock, hbm)", uri, (int)(n - 7), opt + 7);
+			return ss_err(-EINVAL, 0, "%s: unknown buffer policy '%.*s' (none, lru, fab, "
+				      "bplru, lbclock, hbm)", uri, (int)(n - 7), opt + 7);
 		}
 		memcpy(fo->buffer_policy, opt + 7, n - 7);
 		fo->buffer_policy[n - 7] = '\0';
@@ -94,22 +75,54 @@ static int format_option(const char *uri, const char *opt, size_t n, struct ss_f
 		fo->buffer_threshold = (uint32_t)x;
 		return rc;
 	}
+	return 1;
+}
+
+/* One "key=value" option of an emu: URI's query; `what` ("format URI") starts a message.
+ * \return 0 or -EINVAL (message set). */
+static int format_option(const char *what, const char *opt, size_t n, struct ss_format_opts *fo)
+{
+	uint64_t x = 0;
+	int rc;
+
+	if (key_is(opt, n, "max_objects")) {
+		rc = number(what, "max_objects", opt + 12, n - 12, UINT32_MAX, &x);
+		fo->max_objects = (uint32_t)x;
+		return rc;
+	}
+	if (key_is(opt, n, "cache_share")) {
+		if (n - 12 == 7 && !strncmp(opt + 12, "default", 7)) {
+			fo->cache_share_permille = SS_DEV_CACHE_SHARE_DEFAULT;
+			return 0;
+		}
+		if (parse_number(opt + 12, n - 12, SS_DEV_CACHE_SHARE_MAX_PCT, &x) == 0) {
+			fo->cache_share_permille = (uint32_t)x * 10;
+			return 0;
+		}
+		return ss_err(-EINVAL, 0, "%s: cache_share must be a percentage from 0 to %u "
+			      "or 'default'",
+			      what, SS_DEV_CACHE_SHARE_MAX_PCT);
+	}
+	rc = ss_buffer_option(what, opt, n, fo);
+	if (rc <= 0) {
+		return rc;
+	}
 	/* The open options are accepted, so the URI a drive is opened with formats it. */
 	if ((n == 12 && !strncmp(opt, "time=virtual", n)) ||
 	    (n == 13 && !strncmp(opt, "time=realtime", n)) ||
 	    (n == 17 && (!strncmp(opt, "background=manual", n) ||
 			 !strncmp(opt, "background=thread", n))))
 		return 0;
-	return ss_err(-EINVAL, 0, "format %s: unknown option '%.*s' (max_objects=N, "
-		      "cache_share=PCT, buffer=POLICY, buffer_size=BYTES, buffer_threshold=N, "
-		      "time=..., background=...)",
-		      uri, (int)n, opt);
+	return ss_err(-EINVAL, 0, "%s: unknown option '%.*s' (max_objects=N, cache_share=PCT, "
+		      "buffer=POLICY, buffer_size=BYTES, buffer_threshold=N, time=..., "
+		      "background=...)",
+		      what, (int)n, opt);
 }
 
 int ss_dev_format(const char *uri, const char *profile, uint64_t capacity_bytes, char *err,
 		  size_t errlen)
 {
-	char path[FORMAT_PATH_MAX];
+	char path[FORMAT_PATH_MAX], what[FORMAT_PATH_MAX + 16];
 	const char *p, *q;
 	struct ss_format_opts fo;
 	size_t n;
@@ -142,10 +155,11 @@ int ss_dev_format(const char *uri, const char *profile, uint64_t capacity_bytes,
 	}
 	memcpy(path, p, n);
 	path[n] = '\0';
+	snprintf(what, sizeof(what), "format %s", uri);
 	for (rc = 0; q && !rc;) {
 		const char *o = q + 1, *amp = strchr(o, '&');
 
-		rc = format_option(uri, o, amp ? (size_t)(amp - o) : strlen(o), &fo);
+		rc = format_option(what, o, amp ? (size_t)(amp - o) : strlen(o), &fo);
 		q = amp;
 	}
 	if (!rc)

@@ -72,6 +72,11 @@ struct ss_format_opts {
  *  with the per-thread message set (-ENOTSUP without the emulator). */
 int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
 			    const struct ss_format_opts *fo);
+
+/* A buffer option of an emu: URI ("buffer=", "buffer_size=", "buffer_threshold=") into fo;
+ * `what` starts the message. \return 0, 1 when opt is no buffer option, -EINVAL (message
+ * set). */
+int ss_buffer_option(const char *what, const char *opt, size_t n, struct ss_format_opts *fo);
 /** \return the name of built-in emulator profile i, or NULL past the end (or without the
  *  emulator). */
 const char *ss_transport_emu_profile_name(size_t i);

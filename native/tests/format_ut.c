@@ -104,6 +104,22 @@ static void test_buffer_options(void)
 		CHECK_EQ(c.buffer_pages, (2u << 20) / info.page_size);
 		CHECK_EQ(ss_dev_close(d), 0);
 	}
+	/* changed at mount: from this mount on, and kept */
+	snprintf(u, sizeof(u), "%s?buffer=fab&buffer_size=%u", uri, 3u << 20);
+	for (int round = 0; round < 2; round++) {
+		d = NULL;
+		CHECK_EQ(ss_dev_open(round == 0 ? u : uri, NULL, &d), 0);
+		if (!d) {
+			return;
+		}
+		CHECK_EQ(ss_dev_counters(d, &c), 0);
+		CHECK_EQ(c.buffer_policy, 2);   /* fab */
+		CHECK_EQ(c.buffer_pages, (3u << 20) / info.page_size);
+		CHECK_EQ(ss_dev_close(d), 0);
+	}
+	snprintf(u, sizeof(u), "%s?buffer=nope", uri);
+	CHECK(ss_dev_open(u, NULL, &d) < 0);
+	CHECK(strstr(ss_dev_last_message(), "policy 'nope'") != NULL);
 	/* the default: hbm, 4 MiB */
 	CHECK_EQ(ss_dev_format(uri, NULL, 4 * KANG_ROW, err, sizeof(err)), 0);
 	CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);

@@ -34,7 +34,8 @@
 struct ss_buf;
 
 /* A build with SS_BUF_BOARD defined (the Jasmine's, firmware-tasklets/cross/, where code
- * space is 93,696 B) has only none, lru and hbm; the others are refused as unknown. */
+ * space is 93,696 B) has only none and hbm, and no read-ahead staging area; the other
+ * policies are refused as unknown. */
 enum ss_buf_policy {
 	SS_BUF_NONE = 0,    /* no buffer: every call goes straight to the FTL */
 	SS_BUF_LRU = 1,

@@ -79,6 +79,10 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
  *  \return 0, -SS_ENODATA (not formatted), -SS_EBADMSG (metadata corrupt), ... */
 int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal);
 
+/** ss_fw_mount with the DRAM buffer chosen anew (its buffer_* fields, as at format; kept on
+ *  the drive for the mounts after). */
+int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p);
+
 /** Clean shutdown: checkpoint everything. The drive object stays valid but idle. */
 int ss_fw_shutdown(struct ss_fw *fw);
 

@@ -41,8 +41,10 @@ struct ss_emu_drive_opts {
 	uint32_t cache_share_permille;   /* ss_emu_format: the solid-state cache's share of the
 					  * flash (ss_fw_format_params); 0 = no cache,
 					  * SS_FW_CACHE_SHARE_DEFAULT = 25 % where it fits */
-	const char *buffer_policy;       /* ss_emu_format: the DRAM buffer's policy (NULL: the
-					  * firmware's default, hbm), see ss_fw_format_params */
+	const char *buffer_policy;       /* the DRAM buffer's policy (NULL: at format the
+					  * firmware's default, hbm; at open the drive's), see
+					  * ss_fw_format_params; set at open, it is changed from
+					  * this mount on */
 	uint64_t buffer_bytes;           /* ss_emu_format: its size; 0 = the default */
 	uint32_t buffer_threshold;       /* ss_emu_format: HBM's threshold; 0 = dynamic */
 	int manual_background;           /* 1: no controller thread; background work runs
