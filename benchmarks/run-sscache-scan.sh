@@ -8,8 +8,10 @@
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 cd "$root"
-mvn -B -q package -DskipTests -pl native/java,smartssd-fs,benchmarks
+mvn -B -q -o package -DskipTests -pl native/java,smartssd-fs,benchmarks
 cp=$root/benchmarks/target/classes:$root/native/java/target/classes:$root/smartssd-fs/target/classes:$(cat "$root/benchmarks/target/classpath.txt")
-exec java -Dsmartssd.native.build="$root/native/target/cmake-release" -cp "$cp" \
+# this checkout's JNI library, not the copy in the installed smartssd-native jar
+exec java -Dsmartssd.native.build="$root/native/target/cmake-release" \
+  -Dsmartssd.native.path="$root/native/target/cmake-release/native/jni/libsmartssd_jni.so" -cp "$cp" \
   org.smartssd.benchmarks.sscache.SsCacheScanBenchmark \
   --csv "$root/benchmarks/results/sscache-scan/sscache-scan.csv" "$@"

@@ -244,7 +244,7 @@ void fw_block_flush(struct ss_fw *fw, struct ss_ata_result *res)
 {
 	int rc;
 
-	(void)fw_record_store(fw, false);
+	(void)fw_smart_record_store(fw, false);
 	rc = ss_os_flush(fw->os);
 	if (rc) {
 		fw_abort(res, SS_R_MEDIA_ERROR);

@@ -109,7 +109,7 @@ void fw_drive_flush(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 	int rc;
 
 	/* The lifetime record lagging behind is no reason to fail the host's flush. */
-	(void)fw_record_store(fw, false);
+	(void)fw_smart_record_store(fw, false);
 	rc = ss_os_flush(fw->os);
 	if (rc == 0 && fw->ssc) {
 		rc = ss_ssc_flush(fw->ssc);

@@ -195,16 +195,23 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 	if (!out || !hal) {
 		return -SS_EINVAL;
 	}
-	if (share == SS_FW_CACHE_SHARE_DEFAULT) {
+	if (share) {
+		/* plan before the label is written, so a cache that cannot run (too small a
+		 * flash, or a firmware built without the cache) leaves the flash untouched */
+		uint32_t want = share == SS_FW_CACHE_SHARE_DEFAULT ? SS_SSC_SHARE_DEFAULT_PERMILLE
+								     : share;
 		struct ss_geometry cache_geo = hal->geo;
 
-		share = SS_SSC_SHARE_DEFAULT_PERMILLE;
-		rc = ss_ssc_part_plan(&hal->geo, share, &part);
+		rc = ss_ssc_part_plan(&hal->geo, want, &part);
 		cache_geo.blocks_per_die = part.ssc_rows;
-		if (rc != 0 || ssc_dram(&cache_geo) == 0) {
-			share = 0;   /* too small a flash for a cache part */
+		if (rc == 0 && ssc_dram(&cache_geo) == 0) {
+			rc = -SS_EINVAL;
 		}
 		ss_memset(&part, 0, sizeof(part));
+		if (rc != 0 && share != SS_FW_CACHE_SHARE_DEFAULT) {
+			return rc;
+		}
+		share = rc == 0 ? want : 0;   /* the default: no cache where none can run */
 	}
 	if (share) {
 		if (!label_scratch(hal)) {
@@ -327,7 +334,7 @@ int ss_fw_shutdown(struct ss_fw *fw)
 		return fw ? 0 : -SS_EINVAL;
 	}
 	fw->life.clean = 1;
-	(void)fw_record_store(fw, true);
+	(void)fw_smart_record_store(fw, true);
 	rc = ss_os_unmount(fw->os);
 	if (fw->ssc) {
 		rc2 = ss_ssc_unmount(fw->ssc);

@@ -167,8 +167,10 @@ static inline void fw_abort(struct ss_ata_result *res, uint32_t reason)
 	fw_fail(res, SS_ATA_ERROR_ABRT, reason);
 }
 
-/* cmd_smart.c: fold the current attribute values into the lifetime's worst values */
-void fw_smart_fold_worst(struct ss_fw *fw);
+/* cmd_smart.c: fold the current attribute values into the lifetime's worst values, then
+ * fw_record_store (what FLUSH and shutdown store). cmd_smart.c sits above cmd_life.c: the
+ * record knows nothing of SMART's attributes. */
+int fw_smart_record_store(struct ss_fw *fw, bool force);
 
 /* cmd_life.c: the lifetime record and power-on time */
 uint64_t fw_power_on_ns(struct ss_fw *fw);
@@ -322,6 +324,15 @@ void fw_ns_stat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_ns_list(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_ns_set_times(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_ns_extents(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+
+/* cmd_attr.c */
+uint32_t fw_attr_set_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_attr_name_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_attr_list_check(const struct fw_req *rq, uint32_t *cap);
+void fw_attr_set(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_attr_get(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_attr_list(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_attr_remove(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 
 /* cmd_isp.c: in-storage processing */
 uint32_t fw_isp_create_check(const struct fw_req *rq, uint32_t *cap);

@@ -96,7 +96,6 @@ int fw_record_store(struct ss_fw *fw, bool force)
 	int rc;
 
 	fw_life_sync(fw);
-	fw_smart_fold_worst(fw);
 	if (!force && !record_dirty(&fw->life, &fw->persisted)) {
 		return 0;
 	}

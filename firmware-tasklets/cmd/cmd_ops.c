@@ -53,6 +53,13 @@ const struct fw_op fw_ops[] = {
 	OP(SSC_EVICT, 0, SESSION, READS, fw_ssc_range_check, fw_ssc_evict),
 	OP(SSC_CLEAN, 0, SESSION, READS, fw_ssc_range_check, fw_ssc_clean),
 	OP(SSC_EXISTS, 0, SESSION, READS, fw_ssc_exists_check, fw_ssc_exists),
+
+	/* attributes are metadata: none of their opcodes drops the read-ahead buffer */
+	OP(SET_ATTR, SS_ATTR_CREATE | SS_ATTR_REPLACE, SESSION, READS, fw_attr_set_check,
+	   fw_attr_set),
+	OP(GET_ATTR, 0, SESSION, READS, fw_attr_name_check, fw_attr_get),
+	OP(LIST_ATTRS, 0, SESSION, READS, fw_attr_list_check, fw_attr_list),
+	OP(REMOVE_ATTR, 0, SESSION, READS, fw_attr_name_check, fw_attr_remove),
 };
 
 const uint32_t fw_ops_count = SS_ARRAY_SIZE(fw_ops);

@@ -1,6 +1,9 @@
 /*
  * SMART (B0h): attribute data and thresholds from the FTL's and the firmware's own
- * counters, in the ATA layout libatasmart and smartctl parse.
+ * counters, in the ATA layout libatasmart and smartctl parse. A drive with a solid-state
+ * cache adds its counters as vendor-specific attributes (CACHE_ATTRS), informational
+ * (value 100, no threshold), whose worst value is the current one: the lifetime record
+ * keeps worst values for the first FW_SMART_ATTRS only.
  */
 #include "cmd_internal.h"
 
@@ -30,6 +33,16 @@ struct attr {
 	uint64_t raw;     /* 48 bits */
 };
 
+/* The cache's attributes: read hits, read misses, silently evicted blocks, dirty blocks,
+ * write amplification in thousandths (raw values). */
+#define CACHE_ATTRS 5u
+#define MAX_ATTRS (FW_SMART_ATTRS + CACHE_ATTRS)
+#define ATTR_CACHE_HITS 160
+#define ATTR_CACHE_MISSES 161
+#define ATTR_CACHE_SILENT_EVICTIONS 162
+#define ATTR_CACHE_DIRTY 163
+#define ATTR_CACHE_WRITE_AMP 164
+
 /* 100 while nothing is used up, falling to 1 as `used` reaches `budget`. */
 static uint8_t health(uint64_t used, uint64_t budget)
 {
@@ -42,8 +55,10 @@ static uint8_t health(uint64_t used, uint64_t budget)
 	return pct >= 99 ? 1 : (uint8_t)(100 - pct);
 }
 
-static void attributes(struct ss_fw *fw, struct attr *a)
+/* \return the number of attributes filled into a (MAX_ATTRS room). */
+static uint32_t attributes(struct ss_fw *fw, struct attr *a)
 {
+	struct ss_ssc_stats cs;
 	struct ss_ftl_stats st;
 	uint32_t blocks = ss_geo_blocks(&fw->hal->geo);
 	uint32_t spare = (uint32_t)((uint64_t)blocks * fw->hal->geo.overprovision_permille / 1000);
@@ -69,7 +84,21 @@ static void attributes(struct ss_fw *fw, struct attr *a)
 	a[6] = (struct attr){ 241, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.lbas_written };
 	a[7] = (struct attr){ 242, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.lbas_read };
 	a[8] = (struct attr){ 249, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.nand_writes };
+	if (!fw->ssc) {
+		return FW_SMART_ATTRS;
+	}
+	ss_ssc_get_stats(fw->ssc, &cs);
+	a[9] = (struct attr){ ATTR_CACHE_HITS, F_ONLINE, 100, 0, cs.read_hits };
+	a[10] = (struct attr){ ATTR_CACHE_MISSES, F_ONLINE, 100, 0, cs.read_misses };
+	a[11] = (struct attr){ ATTR_CACHE_SILENT_EVICTIONS, F_ONLINE, 100, 0,
+			       cs.silent_evicted_pages };
+	a[12] = (struct attr){ ATTR_CACHE_DIRTY, F_ONLINE, 100, 0, cs.dirty_pages };
+	a[13] = (struct attr){ ATTR_CACHE_WRITE_AMP, F_ONLINE, 100, 0,
+			       ss_ssc_write_amplification_milli(fw->ssc) };
+	return MAX_ATTRS;
 }
+
+_Static_assert(2 + MAX_ATTRS * ATTR_SIZE <= 362, "attributes fit before the SMART tail");
 
 /* The worst value is the lowest ever seen, kept in the lifetime record across power
  * cycles (SMART's "worst" column), not the current value again. */
@@ -82,12 +111,18 @@ static void fold_worst(struct ss_fw *fw, const struct attr *a)
 	}
 }
 
-void fw_smart_fold_worst(struct ss_fw *fw)
+static void fold_current(struct ss_fw *fw)
 {
-	struct attr a[FW_SMART_ATTRS];
+	struct attr a[MAX_ATTRS];
 
 	attributes(fw, a);
 	fold_worst(fw, a);
+}
+
+int fw_smart_record_store(struct ss_fw *fw, bool force)
+{
+	fold_current(fw);
+	return fw_record_store(fw, force);
 }
 
 static void checksum(uint8_t *s)
@@ -102,20 +137,20 @@ static void checksum(uint8_t *s)
 
 static void read_data(struct ss_fw *fw, uint8_t *s)
 {
-	struct attr a[FW_SMART_ATTRS];
+	struct attr a[MAX_ATTRS];
+	uint32_t n = attributes(fw, a);
 
-	attributes(fw, a);
 	fold_worst(fw, a);
 	ss_memset(s, 0, SS_SECTOR);
 	ss_put_le16(s, SMART_REVISION);
-	for (uint32_t i = 0; i < FW_SMART_ATTRS; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		uint8_t *p = s + 2 + i * ATTR_SIZE;
 		uint64_t raw = a[i].raw & 0xFFFFFFFFFFFFull;
 
 		p[0] = a[i].id;
 		ss_put_le16(p + 1, a[i].flags);
 		p[3] = a[i].value;
-		p[4] = fw->life.worst[i];
+		p[4] = i < FW_SMART_ATTRS ? fw->life.worst[i] : a[i].value;
 		for (uint32_t b = 0; b < 6; b++) {
 			p[5 + b] = (uint8_t)(raw >> (8 * b));
 		}
@@ -126,12 +161,12 @@ static void read_data(struct ss_fw *fw, uint8_t *s)
 
 static void read_thresholds(struct ss_fw *fw, uint8_t *s)
 {
-	struct attr a[FW_SMART_ATTRS];
+	struct attr a[MAX_ATTRS];
+	uint32_t n = attributes(fw, a);
 
-	attributes(fw, a);
 	ss_memset(s, 0, SS_SECTOR);
 	ss_put_le16(s, SMART_REVISION);
-	for (uint32_t i = 0; i < FW_SMART_ATTRS; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		uint8_t *p = s + 2 + i * ATTR_SIZE;
 
 		p[0] = a[i].id;
@@ -142,10 +177,10 @@ static void read_thresholds(struct ss_fw *fw, uint8_t *s)
 
 static bool threshold_exceeded(struct ss_fw *fw)
 {
-	struct attr a[FW_SMART_ATTRS];
+	struct attr a[MAX_ATTRS];
+	uint32_t n = attributes(fw, a);
 
-	attributes(fw, a);
-	for (uint32_t i = 0; i < FW_SMART_ATTRS; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		if ((a[i].flags & F_PREFAIL) && a[i].threshold && a[i].value <= a[i].threshold) {
 			return true;
 		}

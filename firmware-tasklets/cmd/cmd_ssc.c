@@ -124,11 +124,48 @@ void fw_ssc_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 	rep->payload_len = sizeof(struct ss_wire_ssc_info);
 }
 
-static void ssc_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep, bool dirty)
+/* Block i of the range with its data (stride bytes each from the payload), stopping at
+ * the first error. */
+typedef int (*ssc_block_fn)(struct ss_ssc *c, uint64_t lba, const uint8_t *data);
+
+static void ssc_each(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep,
+		     ssc_block_fn fn, uint32_t stride)
+{
+	for (uint64_t i = 0; i < rq->length; i++) {
+		int rc = fn(fw->ssc, rq->oid + i, rq->payload + i * stride);
+
+		if (rc) {
+			ssc_error(rep, rc);
+			return;
+		}
+	}
+	rep->value[0] = rq->length;
+}
+
+static int write_dirty(struct ss_ssc *c, uint64_t lba, const uint8_t *data)
+{
+	return ss_ssc_write_dirty(c, lba, data);
+}
+
+static int write_clean(struct ss_ssc *c, uint64_t lba, const uint8_t *data)
+{
+	return ss_ssc_write_clean(c, lba, data);
+}
+
+static int evict(struct ss_ssc *c, uint64_t lba, const uint8_t *data)
+{
+	return ss_ssc_evict(c, lba);
+}
+
+static int clean(struct ss_ssc *c, uint64_t lba, const uint8_t *data)
+{
+	return ss_ssc_clean(c, lba);
+}
+
+static void ssc_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep,
+		      ssc_block_fn fn)
 {
 	uint32_t bs;
-	uint64_t i;
-	int rc = 0;
 
 	if (!have_cache(fw, rep)) {
 		return;
@@ -138,27 +175,17 @@ static void ssc_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *
 		fw_rep_error(rep, -SS_EINVAL, SS_R_BAD_LENGTH);
 		return;
 	}
-	for (i = 0; i < rq->length && rc == 0; i++) {
-		const uint8_t *b = rq->payload + i * bs;
-
-		rc = dirty ? ss_ssc_write_dirty(fw->ssc, rq->oid + i, b)
-			   : ss_ssc_write_clean(fw->ssc, rq->oid + i, b);
-	}
-	if (rc) {
-		ssc_error(rep, rc);
-		return;
-	}
-	rep->value[0] = rq->length;
+	ssc_each(fw, rq, rep, fn, bs);
 }
 
 void fw_ssc_write_dirty(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
-	ssc_write(fw, rq, rep, true);
+	ssc_write(fw, rq, rep, write_dirty);
 }
 
 void fw_ssc_write_clean(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
-	ssc_write(fw, rq, rep, false);
+	ssc_write(fw, rq, rep, write_clean);
 }
 
 void fw_ssc_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
@@ -197,31 +224,18 @@ void fw_ssc_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 	rep->payload_len = (uint32_t)(map + rq->length * bs);
 }
 
-static void ssc_each(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep,
-		     int (*op)(struct ss_ssc *, uint64_t))
-{
-	if (!have_cache(fw, rep)) {
-		return;
-	}
-	for (uint64_t i = 0; i < rq->length; i++) {
-		int rc = op(fw->ssc, rq->oid + i);
-
-		if (rc) {
-			ssc_error(rep, rc);
-			return;
-		}
-	}
-	rep->value[0] = rq->length;
-}
-
 void fw_ssc_evict(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
-	ssc_each(fw, rq, rep, ss_ssc_evict);
+	if (have_cache(fw, rep)) {
+		ssc_each(fw, rq, rep, evict, 0);
+	}
 }
 
 void fw_ssc_clean(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
-	ssc_each(fw, rq, rep, ss_ssc_clean);
+	if (have_cache(fw, rep)) {
+		ssc_each(fw, rq, rep, clean, 0);
+	}
 }
 
 void fw_ssc_exists(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)

@@ -657,6 +657,8 @@ static void usage(void)
 		"for the solid-state cache. Once PATH accepts connections, the daemon writes\n"
 		"READY=1 and a newline to file descriptor N, and notifies systemd when\n"
 		"NOTIFY_SOCKET is set. PATH.lock beside the socket keeps one daemon per path.\n"
+		"Under socket activation (LISTEN_FDS=1) it serves the passed socket, which must\n"
+		"be bound to PATH, and leaves that socket in place when it stops.\n"
 		"Access: the socket gets --socket-mode (default 0660) and --socket-group; then\n"
 		"only peers whose user is in --allow-uid, or one of whose groups is in\n"
 		"--allow-gid, may use the drive (comma-separated names or numbers; by default,\n"
@@ -678,8 +680,11 @@ static int shut_down(int lfd, const char *sock)
 	sd_notify(0, "STOPPING=1");
 #endif
 	close(lfd);
-	/* Ours to remove: the lock file keeps every other daemon off this path. */
-	unlink(sock);
+	/* Ours to remove: the lock file keeps every other daemon off this path. An activated
+	 * socket (sock NULL) is systemd's, which keeps it listening for the next start. */
+	if (sock != NULL) {
+		unlink(sock);
+	}
 	pthread_mutex_lock(&srv.lock);
 	srv.stopping = 1;
 	for (c = srv.conns; c != NULL; c = c->next) {
@@ -756,7 +761,7 @@ int main(int argc, char **argv)
 	struct ss_emu_drive_opts o = { .cache_share_permille = SS_FW_CACHE_SHARE_DEFAULT };
 	const char *image = NULL, *sock = NULL;
 	char err[512];
-	int format = 0, opt, lfd, sfd, rc, nworkers, ready_fd = -1, lock_fd = -1;
+	int format = 0, opt, lfd, sfd, rc, nworkers, ready_fd = -1, lock_fd = -1, activated;
 	long long v;
 	mode_t mode = 0660;
 	gid_t group = (gid_t)-1;
@@ -876,7 +881,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "smartssd-devd: %s\n", err);
 		return 1;
 	}
-	lfd = devd_listen(sock, mode, group, &lock_fd);
+	/* Under socket activation systemd owns the socket file: no lock, no rename, no unlink. */
+	lfd = devd_listen_fds(sock);
+	activated = lfd >= 0;
+	if (lfd == DEVD_NOT_ACTIVATED) {
+		lfd = devd_listen(sock, mode, group, &lock_fd);
+	}
 	if (lfd < 0 || sfd < 0) {
 		ss_emu_close(srv.drive);
 		return 1;
@@ -886,7 +896,8 @@ int main(int argc, char **argv)
 	for (int i = 0; i < nworkers; i++) {
 		pthread_create(&workers[i], NULL, worker, NULL);
 	}
-	fprintf(stderr, "smartssd-devd: serving %s on %s\n", image, sock);
+	fprintf(stderr, "smartssd-devd: serving %s on %s%s\n", image, sock,
+		activated ? " (socket activation)" : "");
 	devd_signal_ready(ready_fd, image, sock);
 	for (;;) {
 		struct pollfd p[2] = { { .fd = lfd, .events = POLLIN }, { .fd = sfd, .events = POLLIN } };
@@ -908,7 +919,7 @@ int main(int argc, char **argv)
 			accept_one(lfd);
 		}
 	}
-	rc = shut_down(lfd, sock);
+	rc = shut_down(lfd, activated ? NULL : sock);
 	for (int i = 0; i < nworkers; i++) {
 		pthread_join(workers[i], NULL);
 	}
@@ -919,6 +930,8 @@ int main(int argc, char **argv)
 	}
 	pthread_mutex_unlock(&srv.lock);
 	close(sfd);
-	close(lock_fd);
+	if (lock_fd >= 0) {
+		close(lock_fd);
+	}
 	return rc == 0 ? 0 : 1;
 }

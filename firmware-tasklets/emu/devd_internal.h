@@ -34,6 +34,13 @@ int devd_access_check(const struct devd_access *a, int fd, struct devd_peer *pee
  * replacing a stale socket. \return the listening fd, or -1 after a message. */
 int devd_listen(const char *path, mode_t mode, gid_t group, int *lock_fd);
 
+#define DEVD_NOT_ACTIVATED (-2)
+
+/* The listening socket passed by socket activation (LISTEN_FDS=1, fd 3, bound to path).
+ * \return the fd, DEVD_NOT_ACTIVATED when none was passed to this process, or -1 after a
+ * message when one was passed but cannot be served on path. */
+int devd_listen_fds(const char *path);
+
 /* Readiness: READY=1 on ready_fd (unless -1) and to systemd's NOTIFY_SOCKET if set. */
 void devd_signal_ready(int ready_fd, const char *image, const char *sock);
 

@@ -100,6 +100,61 @@ int devd_listen(const char *path, mode_t mode, gid_t group, int *lock_fd)
 }
 
 /*
+ * Socket activation (sd_listen_fds(3)'s protocol, read here so that a build without
+ * libsystemd takes it too): LISTEN_PID names this process and LISTEN_FDS=1 passes fd 3, a
+ * listening unix stream socket, which must be bound to path: a unit whose ListenStream=
+ * differs from --socket is refused rather than served on a path clients do not use.
+ * The variables are removed so that nothing started later inherits them.
+ * \return the fd, DEVD_NOT_ACTIVATED, or -1 after a message.
+ */
+int devd_listen_fds(const char *path)
+{
+	const char *pid_s = getenv("LISTEN_PID"), *fds_s = getenv("LISTEN_FDS");
+	struct sockaddr_un sa;
+	socklen_t len = sizeof(sa);
+	int fd = 3, type = 0, listening = 0;
+	socklen_t olen = sizeof(int);
+	char *end;
+	long pid, n;
+
+	if (pid_s == NULL || fds_s == NULL) {
+		return DEVD_NOT_ACTIVATED;
+	}
+	pid = strtol(pid_s, &end, 10);
+	if (*end != '\0' || pid != (long)getpid()) {
+		return DEVD_NOT_ACTIVATED; /* meant for another process */
+	}
+	unsetenv("LISTEN_PID");
+	unsetenv("LISTEN_FDS");
+	unsetenv("LISTEN_FDNAMES");
+	n = strtol(fds_s, &end, 10);
+	if (*end != '\0' || n != 1) {
+		fprintf(stderr, "smartssd-devd: LISTEN_FDS=%s: socket activation passes exactly "
+			"one socket (one ListenStream= in the .socket unit)\n", fds_s);
+		return -1;
+	}
+	memset(&sa, 0, sizeof(sa));
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &olen) != 0 || type != SOCK_STREAM ||
+	    getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &olen) != 0 || !listening ||
+	    getsockname(fd, (struct sockaddr *)&sa, &len) != 0 || sa.sun_family != AF_UNIX) {
+		fprintf(stderr, "smartssd-devd: the socket passed by socket activation (fd 3) is "
+			"not a listening unix stream socket\n");
+		return -1;
+	}
+	if (strncmp(sa.sun_path, path, sizeof(sa.sun_path)) != 0) {
+		fprintf(stderr, "smartssd-devd: the activated socket is %.*s but --socket is %s: "
+			"make the unit's ListenStream= and --socket the same path\n",
+			(int)sizeof(sa.sun_path), sa.sun_path, path);
+		return -1;
+	}
+	if (fcntl(fd, F_SETFD, FD_CLOEXEC) != 0) {
+		perror("smartssd-devd: fcntl");
+		return -1;
+	}
+	return fd;
+}
+
+/*
  * Tell whoever started us that the socket listens: "READY=1\n" on --ready-fd (then that fd
  * is closed; 0-2 are pointed at /dev/null instead so no later open() takes their number),
  * and sd_notify when systemd's NOTIFY_SOCKET is set.

@@ -114,6 +114,9 @@ void emu_model_snapshot(const struct emu_model *m, struct ss_emu_counters *out);
 struct ss_emu_flash {
 	pthread_mutex_t lock;
 	int fd;
+	const uint8_t *map;       /* the image mapped read-only, or NULL: pages are read with
+				   * pread (writes always go through fd) */
+	size_t map_len;
 	char *path;
 	struct ss_hal hal;
 	struct ss_emu_profile prof;
@@ -142,6 +145,9 @@ int emu_image_load(struct ss_emu_flash *f, char *err, size_t errlen);
 int emu_image_write_block(struct ss_emu_flash *f, uint32_t block);
 int emu_image_read_page(struct ss_emu_flash *f, uint32_t ppn, void *buf, size_t len,
 			uint64_t at);
+/** Map the image for page reads (a copy from the page cache without a system call);
+ *  where it cannot be mapped, reads stay preads. */
+void emu_image_map(struct ss_emu_flash *f);
 /** Page `ppn`'s data and spare, each into its own buffer, in one read of the image. */
 int emu_image_read_page_spare(struct ss_emu_flash *f, uint32_t ppn, void *data, void *spare);
 int emu_image_write_page(struct ss_emu_flash *f, uint32_t ppn, const void *buf);

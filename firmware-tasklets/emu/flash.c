@@ -514,6 +514,7 @@ int ss_emu_flash_open(const char *path, const struct ss_emu_flash_opts *o,
 	if (rc != 0) {
 		goto fail;
 	}
+	emu_image_map(f);
 	for (uint32_t b = 0; b < ss_geo_blocks(&f->info.geo); b++) {
 		f->model.c.failed_blocks += (f->blocks[b].flags & EMU_BLOCK_FAILED) ? 1 : 0;
 	}
@@ -556,6 +557,9 @@ void ss_emu_flash_close(struct ss_emu_flash *f)
 	}
 	if (f->hal.dram != NULL) {
 		munmap(f->hal.dram, f->hal.dram_size);
+	}
+	if (f->map != NULL) {
+		munmap((void *)f->map, f->map_len);
 	}
 	if (f->fd >= 0) {
 		close(f->fd);   /* releases the lock */

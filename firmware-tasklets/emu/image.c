@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -175,9 +176,31 @@ int emu_image_write_block(struct ss_emu_flash *f, uint32_t block)
 	return write_all(f->fd, e, sizeof(e), f->info.table_off + (uint64_t)block * sizeof(e));
 }
 
+static uint64_t image_bytes(const struct ss_emu_flash *f);
+
+void emu_image_map(struct ss_emu_flash *f)
+{
+	uint64_t len = image_bytes(f);
+	void *m;
+
+	if (len > SIZE_MAX) {
+		return;
+	}
+	/* MAP_SHARED: the page cache itself, so every pwrite through fd is seen at once */
+	m = mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, f->fd, 0);
+	if (m != MAP_FAILED) {
+		f->map = m;
+		f->map_len = (size_t)len;
+	}
+}
+
 int emu_image_read_page(struct ss_emu_flash *f, uint32_t ppn, void *buf, size_t len,
 			uint64_t at)
 {
+	if (f->map) {
+		memcpy(buf, f->map + emu_page_offset(f, ppn) + at, len);
+		return 0;
+	}
 	return read_all(f->fd, buf, len, emu_page_offset(f, ppn) + at);
 }
 
@@ -189,6 +212,11 @@ int emu_image_read_page_spare(struct ss_emu_flash *f, uint32_t ppn, void *data, 
 	ssize_t n;
 	int rc;
 
+	if (f->map) {
+		memcpy(data, f->map + off, ps);
+		memcpy(spare, f->map + off + ps, ss);
+		return 0;
+	}
 	do {
 		n = preadv(f->fd, iov, 2, (off_t)off);
 	} while (n < 0 && errno == EINTR);

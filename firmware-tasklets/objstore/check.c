@@ -1,6 +1,6 @@
 /*
- * ss_os_check: the object store's fsck. Reads every object's extent tree and checks it
- * against the record and against the allocator, without changing anything.
+ * ss_os_check: the object store's fsck. Reads every object's extent tree and attribute page
+ * and checks them against the record and against the allocator, without changing anything.
  */
 #include "objstore_internal.h"
 
@@ -80,6 +80,16 @@ int ss_os_check(struct ss_objstore *os, struct ss_os_check_report *rep)
 		}
 		if (r->nextents == 0 && r->size > os_rec_inline_cap(r->name_len)) {
 			return -SS_EBADMSG;
+		}
+		if (r->attr_lpn != 0) {
+			rc = claim(os, r->attr_lpn, 1);
+			if (rc == 0) {
+				rc = os_attr_read(os, r, os->iobuf);
+			}
+			if (rc) {
+				return rc;
+			}
+			rep->attr_pages++;
 		}
 		rep->tree_objects += r->depth > 0;
 		rep->max_depth = SS_MAX(rep->max_depth, (uint32_t)r->depth);

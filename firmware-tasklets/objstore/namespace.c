@@ -137,13 +137,16 @@ int ss_os_create(struct ss_objstore *os, ss_oid_t dir, const char *name, uint32_
 	return 0;
 }
 
-/* Drop an object's slot; its data pages go to the pending list. Journal room is reserved. */
+/* Drop an object's slot; its data and attribute pages go to the pending list. Journal room is reserved. */
 static void drop_object(struct ss_objstore *os, uint32_t s)
 {
 	struct os_rec *r = &os->recs[s];
 	ss_oid_t oid = r->oid;
 
 	os_data_free_all(os, s, r);
+	if (r->attr_lpn != 0) {
+		os_alloc_pend(os, r->attr_lpn, 1);
+	}
 	os_obj_detach(os, s);
 	ss_memset(r, 0, sizeof(*r));
 	os_jrnl_add_free(os, s, oid);

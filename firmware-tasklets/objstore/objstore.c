@@ -261,7 +261,8 @@ static int mark_node(struct ss_objstore *os, void *arg, uint64_t start, uint64_t
 	return os_alloc_mark_node(os, lpn);
 }
 
-/* Check one loaded record on its own and claim its pages (extents and extent-tree nodes). */
+/* Check one loaded record on its own and claim its pages (extents, extent-tree nodes, the
+ * attribute page). */
 static int check_record(struct ss_objstore *os, uint32_t s)
 {
 	struct os_rec *r = &os->recs[s];
@@ -288,7 +289,10 @@ static int check_record(struct ss_objstore *os, uint32_t s)
 	if (r->nextents != 0 && pages != SS_DIV_ROUND_UP(r->size, os->page_size)) {
 		return -SS_EBADMSG;
 	}
-	return 0;
+	if (r->attr_lpn != 0) {
+		rc = os_alloc_mark_node(os, r->attr_lpn);
+	}
+	return rc;
 }
 
 /* Parents must be live directories and the tree acyclic; names unique per directory. */

@@ -39,10 +39,14 @@
 #define OS_MAGIC_SB 0x534f5353u      /* "SSOS" */
 #define OS_MAGIC_JRNL 0x4c4e524au    /* "JRNL" */
 #define OS_MAGIC_XNODE 0x4e58534fu  /* "OSXN": extent-tree node page */
-/* 2: records carry an extent-tree depth (byte 18, zero in version 1) and the superblock the
+#define OS_MAGIC_ATTR 0x4158534fu   /* "OSXA": named-attribute page */
+/* 3: records carry the LPN of their attribute page (bytes 20-23, zero: none). A version-2
+ * store has zeros there and mounts as is; older firmware must not mount a store whose
+ * attribute pages it would take for free pages.
+ * 2: records carry an extent-tree depth (byte 18, zero in version 1) and the superblock the
  * tree fan-out limits. A version-1 store is a valid version-2 store of depth-0 records: it
  * mounts, and its next superblock is written as version 2. */
-#define OS_VERSION 2u
+#define OS_VERSION 3u
 #define OS_VERSION_MIN 1u
 
 #define OS_SB_PAGES 2u
@@ -70,6 +74,7 @@ struct os_rec {
 	uint16_t nextents;   /* root entries of the extent tree; 0: data, if any, is inline */
 	uint8_t depth;       /* 0: the root entries are the extents */
 	uint8_t pad;
+	uint32_t attr_lpn;   /* named-attribute page (attr.c); 0: none */
 	uint8_t var[OS_REC_VAR]; /* name[name_len], pad to 4, extents or inline bytes */
 };
 
@@ -285,6 +290,10 @@ int64_t os_xt_count(struct ss_objstore *os, const struct os_rec *r);
 /* ---- namespace.c ---- */
 /** \return 0, -SS_EINVAL, -SS_ENAMETOOLONG for a name of one component. */
 int os_check_name(const char *name, uint32_t len);
+
+/* ---- attr.c ---- */
+/** Read and check object r's attribute page into `buf`. \return 0, -SS_EBADMSG, -SS_EIO. */
+int os_attr_read(struct ss_objstore *os, const struct os_rec *r, uint8_t *buf);
 
 /* ---- data.c ---- */
 /** Spill inline data to a data page (when a rename shrinks the inline room). */

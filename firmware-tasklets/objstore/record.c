@@ -4,7 +4,7 @@
  *
  * Encoded record (little-endian):
  *   0 magic u32 | 4 crc32c u32 over [8, 512) | 8 slot u32 | 12 type u8 | 13 flags u8
- *   14 name_len u16 | 16 nextents u16 | 18 depth u8 | 19 pad[5] | 24 oid | 32 parent | 40 size
+ *   14 name_len u16 | 16 nextents u16 | 18 depth u8 | 19 pad u8 | 20 attr_lpn u32 | 24 oid | 32 parent | 40 size
  *   48 ctime | 56 mtime | 64 atime | 72 page_writes | 80 var[432]
  * A free slot is all zeros in a table page; in the journal it is an ODEL image.
  */
@@ -93,6 +93,7 @@ void os_rec_encode(const struct os_rec *r, uint32_t slot, uint8_t *out)
 	ss_put_le16(out + 14, r->name_len);
 	ss_put_le16(out + 16, r->nextents);
 	out[18] = r->depth;
+	ss_put_le32(out + 20, r->attr_lpn);
 	put_u64s(out, r);
 	ss_memcpy(out + OS_REC_HDR, r->var, OS_REC_VAR);
 	seal(out, OS_MAGIC_REC, slot);
@@ -138,6 +139,7 @@ int os_rec_decode(const uint8_t *in, struct os_rec *r, uint32_t *slot)
 	r->name_len = ss_get_le16(in + 14);
 	r->nextents = ss_get_le16(in + 16);
 	r->depth = in[18];
+	r->attr_lpn = ss_get_le32(in + 20);
 	r->parent = ss_get_le64(in + 32);
 	r->size = ss_get_le64(in + 40);
 	r->ctime = ss_get_le64(in + 48);

@@ -235,64 +235,37 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_lastMessage0(J
 
 /* ---- drive ------------------------------------------------------------------------- */
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_info0(JNIEnv *env, jclass cls,
-		jlong h, jobject out)
-{
-	uint8_t *o = scratch(env, out, 0);
-	const struct ss_dev_info *v;
-	struct ss_dev_info in;
-	int rc;
+/* The JNI entry point `jname`: the query `call` fills API struct `api`, written into the
+ * scratch buffer in the wire layout W of field list LIST (the Java record decodes it). */
+#define FIXED_REPLY(jname, api, call, LIST, W)                                           \
+	JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_##jname(             \
+		JNIEnv *env, jclass cls, jlong h, jobject out)                                \
+	{                                                                                 \
+		uint8_t *o = scratch(env, out, 0);                                         \
+		struct api in;                                                             \
+		const struct api *v = &in;                                                 \
+		int rc;                                                                    \
+                                                                                          \
+		if (o == NULL)                                                             \
+			return -(jlong)EFAULT;                                             \
+		rc = call(dev(h), &in);                                                    \
+		if (rc < 0)                                                                \
+			return fail(rc);                                                   \
+		LIST(ENCODE, W)                                                            \
+		return 0;                                                                  \
+	}
 
-	if (o == NULL)
-		return -(jlong)EFAULT;
-	rc = ss_dev_drive_info(dev(h), &in);
-	if (rc < 0)
-		return fail(rc);
-	v = &in;
-	SS_REPLY_DRIVE_INFO(ENCODE, ss_drive_info)
-	return 0;
-}
-
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_fsstat0(JNIEnv *env, jclass cls,
-		jlong h, jobject out)
-{
-	uint8_t *o = scratch(env, out, 0);
-	const struct ss_dev_fsstat *v;
-	struct ss_dev_fsstat st;
-	int rc;
-
-	if (o == NULL)
-		return -(jlong)EFAULT;
-	rc = ss_dev_fsstat(dev(h), &st);
-	if (rc < 0)
-		return fail(rc);
-	v = &st;
-	SS_REPLY_FSSTAT(ENCODE, ss_wire_fsstat)
-	return 0;
-}
+FIXED_REPLY(info0, ss_dev_info, ss_dev_drive_info, SS_REPLY_DRIVE_INFO, ss_drive_info)
+FIXED_REPLY(fsstat0, ss_dev_fsstat, ss_dev_fsstat, SS_REPLY_FSSTAT, ss_wire_fsstat)
+FIXED_REPLY(counters0, ss_dev_counters, ss_dev_counters, SS_REPLY_COUNTERS, ss_wire_counters)
+FIXED_REPLY(model0, ss_dev_model, ss_dev_model_counters, SS_REPLY_MODEL, ss_wire_model)
+FIXED_REPLY(cacheInfo0, ss_dev_cache_info, ss_dev_cache_info, SS_REPLY_SSC_INFO,
+	    ss_wire_ssc_info)
 
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_flush0(JNIEnv *env, jclass cls,
 		jlong h)
 {
 	return result(ss_dev_flush(dev(h)));
-}
-
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_counters0(JNIEnv *env,
-		jclass cls, jlong h, jobject out)
-{
-	uint8_t *o = scratch(env, out, 0);
-	const struct ss_dev_counters *v;
-	struct ss_dev_counters c;
-	int rc;
-
-	if (o == NULL)
-		return -(jlong)EFAULT;
-	rc = ss_dev_counters(dev(h), &c);
-	if (rc < 0)
-		return fail(rc);
-	v = &c;
-	SS_REPLY_COUNTERS(ENCODE, ss_wire_counters)
-	return 0;
 }
 
 /* The layout of fixed reply `which` (0 drive info, 1 fsstat, 2 counters, 5 stat, 6 tasklet
@@ -351,24 +324,6 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(J
 	}
 	snprintf(text + n, sizeof(text) - (size_t)n, "size %zu\n", size);
 	return (*env)->NewStringUTF(env, text);
-}
-
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_model0(JNIEnv *env, jclass cls,
-		jlong h, jobject out)
-{
-	uint8_t *o = scratch(env, out, 0);
-	const struct ss_dev_model *v;
-	struct ss_dev_model m;
-	int rc;
-
-	if (o == NULL)
-		return -(jlong)EFAULT;
-	rc = ss_dev_model_counters(dev(h), &m);
-	if (rc < 0)
-		return fail(rc);
-	v = &m;
-	SS_REPLY_MODEL(ENCODE, ss_wire_model)
-	return 0;
 }
 
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_smart0(JNIEnv *env, jclass cls,
@@ -556,6 +511,59 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_extents0(JNIEnv 
 	return rc;
 }
 
+/* ---- named attributes: names are NUL-terminated byte arrays, as paths ---------------- */
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_setAttr0(JNIEnv *env,
+		jclass cls, jlong h, jlong oid, jbyteArray name, jbyteArray value, jint flags)
+{
+	char n[PATH_MAX_BYTES];
+	uint8_t v[SS_DEV_ATTRS_MAX];
+	jsize vl = value == NULL ? 0 : (*env)->GetArrayLength(env, value);
+	int rc = path_in(env, name, n);
+
+	if (rc < 0)
+		return -(jlong)-rc;
+	/* a longer value is refused by ss_dev_set_attr before it reads any byte */
+	if (vl > 0 && vl <= (jsize)sizeof(v))
+		(*env)->GetByteArrayRegion(env, value, 0, vl, (jbyte *)v);
+	return result(ss_dev_set_attr(dev(h), (uint64_t)oid, n, v, (size_t)vl, (uint32_t)flags));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_getAttr0(JNIEnv *env,
+		jclass cls, jlong h, jlong oid, jbyteArray name, jobject out)
+{
+	char n[PATH_MAX_BYTES];
+	uint8_t *o = scratch(env, out, SS_DEV_ATTRS_MAX);
+	int rc = path_in(env, name, n);
+
+	if (rc < 0)
+		return -(jlong)-rc;
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	return result(ss_dev_get_attr(dev(h), (uint64_t)oid, n, o, SS_DEV_ATTRS_MAX));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_listAttrs0(JNIEnv *env,
+		jclass cls, jlong h, jlong oid, jobject out)
+{
+	uint8_t *o = scratch(env, out, SS_DEV_ATTRS_MAX);
+
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	return result(ss_dev_list_attrs(dev(h), (uint64_t)oid, (char *)o, SS_DEV_ATTRS_MAX));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_removeAttr0(JNIEnv *env,
+		jclass cls, jlong h, jlong oid, jbyteArray name)
+{
+	char n[PATH_MAX_BYTES];
+	int rc = path_in(env, name, n);
+
+	if (rc < 0)
+		return -(jlong)-rc;
+	return result(ss_dev_remove_attr(dev(h), (uint64_t)oid, n));
+}
+
 /* ---- tasklets ---------------------------------------------------------------------- */
 
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_createOutput0(JNIEnv *env,
@@ -673,24 +681,6 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletDestroy0(
 }
 
 /* ---- solid-state cache --------------------------------------------------------------- */
-
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheInfo0(JNIEnv *env,
-		jclass cls, jlong h, jobject out)
-{
-	uint8_t *o = scratch(env, out, 0);
-	const struct ss_dev_cache_info *v;
-	struct ss_dev_cache_info ci;
-	int rc;
-
-	if (o == NULL)
-		return -(jlong)EFAULT;
-	rc = ss_dev_cache_info(dev(h), &ci);
-	if (rc < 0)
-		return fail(rc);
-	v = &ci;
-	SS_REPLY_SSC_INFO(ENCODE, ss_wire_ssc_info)
-	return 0;
-}
 
 /* buf[pos, pos + len) holds count blocks (Java checks len = count * block size). */
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheWrite0(JNIEnv *env,

@@ -89,12 +89,11 @@ static void merge_bits(uint8_t *dst, uint64_t at, const uint8_t *src, uint64_t n
 	}
 }
 
-static int cache_write(struct ss_dev *d, uint16_t opcode, const char *what, uint64_t first,
-		       uint64_t count, const void *buf)
+/* The checks of a data command (write, read): a valid range, a buffer, the block size and
+ * the blocks one command carries. \return 0 or negative errno (message set). */
+static int data_setup(struct ss_dev *d, const char *what, uint64_t first, uint64_t count,
+		      const void *buf, uint32_t *bs, uint64_t *per)
 {
-	struct ss_pkt_reply rep;
-	uint64_t done = 0, per;
-	uint32_t bs;
 	int rc;
 
 	ss_err_clear();
@@ -102,11 +101,24 @@ static int cache_write(struct ss_dev *d, uint16_t opcode, const char *what, uint
 	if (rc)
 		return rc;
 	if (!buf)
-		return ss_err(-EINVAL, 0, "%s: NULL buffer", what);
-	rc = block_size(d, &bs);
+		return ss_err(-EINVAL, 0, "%s: NULL buffer or bitmap", what);
+	rc = block_size(d, bs);
 	if (rc)
 		return rc;
-	per = DATA_BYTES / bs ? DATA_BYTES / bs : 1;
+	*per = DATA_BYTES / *bs ? DATA_BYTES / *bs : 1;
+	return 0;
+}
+
+static int cache_write(struct ss_dev *d, uint16_t opcode, const char *what, uint64_t first,
+		       uint64_t count, const void *buf)
+{
+	struct ss_pkt_reply rep;
+	uint64_t done = 0, per;
+	uint32_t bs;
+	int rc = data_setup(d, what, first, count, buf, &bs, &per);
+
+	if (rc)
+		return rc;
 	while (done < count) {
 		uint64_t n = count - done < per ? count - done : per;
 		struct ss_pkt_req req = {.opcode = opcode, .oid = first + done, .length = n};
@@ -136,18 +148,10 @@ int64_t ss_dev_cache_read(struct ss_dev *d, uint64_t first, uint64_t count, void
 	struct ss_pkt_reply rep;
 	uint64_t done = 0, per, hits = 0;
 	uint32_t bs;
-	int rc;
+	int rc = data_setup(d, "cache read", first, count, present ? buf : NULL, &bs, &per);
 
-	ss_err_clear();
-	rc = range_check("cache read", first, count);
 	if (rc)
 		return rc;
-	if (!buf || !present)
-		return ss_err(-EINVAL, 0, "cache read: NULL buffer or bitmap");
-	rc = block_size(d, &bs);
-	if (rc)
-		return rc;
-	per = DATA_BYTES / bs ? DATA_BYTES / bs : 1;
 	while (done < count) {
 		uint64_t n = count - done < per ? count - done : per;
 		uint64_t map = SS_SSC_BITMAP_BYTES(n);

@@ -180,6 +180,21 @@ static void test_read(struct ss_dev *d)
 	CHECK_EQ(after.read_hits - before.read_hits, 10);
 	CHECK_EQ(after.read_misses - before.read_misses, 290);
 	free(b);
+	/* SMART shows the same counters (vendor attributes 160-164) */
+	struct ss_dev_smart h;
+	struct ss_dev_smart_attr attrs[32];
+	const uint64_t want[5] = { after.read_hits, after.read_misses, after.silent_evicted_pages,
+				   after.dirty_blocks, after.write_amplification_milli };
+	int n = ss_dev_smart(d, &h, attrs, 32), found = 0;
+
+	CHECK(n > 0);
+	for (int i = 0; i < n; i++) {
+		if (attrs[i].id >= 160 && attrs[i].id <= 164) {
+			CHECK_EQ(attrs[i].raw, want[attrs[i].id - 160]);
+			found++;
+		}
+	}
+	CHECK_EQ(found, 5);
 }
 
 static void test_evict(struct ss_dev *d)

@@ -185,6 +185,7 @@ static void test_namespace_reasons(struct ss_dev *d)
 	       SS_R_NAME_TOO_LONG);
 	EXPECT(ss_dev_rename(d, "/r", "/r/sub", 0), EINVAL, SS_R_RENAME_INTO_SELF);
 	EXPECT(ss_dev_remove(d, "/", 0), EBUSY, SS_R_ROOT);
+	EXPECT(ss_dev_get_attr(d, f, "user.none", b, sizeof(b)), ENODATA, SS_R_NO_SUCH_ATTR);
 	CHECK_EQ(ss_dev_remove(d, "/r", SS_DEV_REMOVE_RECURSIVE), 0);
 }
 
@@ -369,9 +370,11 @@ static void test_table(void)
 	CHECK(!strcmp(ss_dev_reason_name(SS_R_NO_SUCH_OBJECT), "NO_SUCH_OBJECT"));
 	CHECK(!strcmp(ss_dev_reason_name(SS_R_ROOT), "ROOT"));
 	CHECK(!strcmp(ss_dev_reason_name(SS_R_TASKLET_WATCHDOG), "TASKLET_WATCHDOG"));
-	CHECK(!strcmp(ss_dev_reason_name(SS_R_TASKLET_WATCHDOG + 1), "UNKNOWN"));
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_NO_SUCH_ATTR), "NO_SUCH_ATTR"));
+	CHECK_EQ(ss_reason_errno(SS_R_NO_SUCH_ATTR), ENODATA);
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_NO_SUCH_ATTR + 1), "UNKNOWN"));
 	CHECK(!strcmp(ss_dev_reason_name(-1), "UNKNOWN"));
-	for (int r = 1; r <= SS_R_TASKLET_WATCHDOG; r++)
+	for (int r = 1; r <= SS_R_NO_SUCH_ATTR; r++)
 		CHECK(strcmp(ss_dev_reason_name(r), "UNKNOWN") != 0);
 	/* the message copy truncates and reports the full length */
 	{
@@ -417,7 +420,7 @@ int main(void)
 	/* what was reached end to end; MEDIA_ERROR, TASKLET_FAILED and TASKLET_WATCHDOG need a
 	 * failing flash or a tasklet bug, which this drive does not have on demand (the
 	 * firmware's isp_watchdog_ut runs a runaway tasklet) */
-	for (int r = 1; r <= SS_R_TASKLET_WATCHDOG; r++) {
+	for (int r = 1; r <= SS_R_NO_SUCH_ATTR; r++) {
 		if (r == SS_R_MEDIA_ERROR || r == SS_R_TASKLET_FAILED || r == SS_R_TASKLET_WATCHDOG)
 			continue;
 		if (!seen[r]) {

@@ -122,7 +122,13 @@ _Static_assert(sizeof(struct ss_reply_hdr) == SS_PKT_HDR_SIZE, "reply header is 
 	X(SSC_EVICT, 0x44)      /* durable on reply -> value0 blocks */                    \
 	X(SSC_CLEAN, 0x45)      /* may revert to dirty after a crash -> value0 blocks */   \
 	X(SSC_EXISTS, 0x46)     /* -> value0 dirty blocks; payload = present-and-dirty     \
-				   bitmap, ceil(length / 8) bytes */
+				   bitmap, ceil(length / 8) bytes */                       \
+	/* named attributes of an object; oid = the object */                              \
+	X(SET_ATTR, 0x50)       /* length = name bytes; payload = name, value;             \
+				   flags SS_ATTR_CREATE / SS_ATTR_REPLACE */               \
+	X(GET_ATTR, 0x51)       /* payload = name -> value0 value bytes, payload value */  \
+	X(LIST_ATTRS, 0x52)     /* -> value0 list bytes, payload names each NUL-ended */   \
+	X(REMOVE_ATTR, 0x53)    /* payload = name */
 
 enum ss_opcode {
 #define SS_OP_ENUM_(name, code) SS_OP_##name = code,
@@ -138,6 +144,10 @@ enum ss_create_flags {
 #define SS_WRITE_FUA 0x1u
 #define SS_REMOVE_RECURSIVE 0x1u
 #define SS_RENAME_NOREPLACE 0x1u
+#define SS_ATTR_CREATE 0x1u         /* SET_ATTR: fail with EXISTS when the name is set */
+#define SS_ATTR_REPLACE 0x2u        /* SET_ATTR: fail with NO_SUCH_ATTR when it is not */
+#define SS_ATTR_NAME_MAX 255u       /* bytes of an attribute name */
+#define SS_ATTRS_MAX 1024u          /* bytes of an object's names and values, + 3 per attribute */
 
 /* Cache ranges: blocks [oid, oid + length), 1 <= length, oid + length <= UINT64_MAX.
  * Bitmaps are LSB first: bit i of byte i / 8 is block oid + i. */
@@ -186,6 +196,7 @@ enum ss_reason {
 	SS_R_RENAME_INTO_SELF = 32,
 	SS_R_ROOT = 33,             /* the root cannot be removed or renamed */
 	SS_R_TASKLET_WATCHDOG = 34, /* the watchdog stopped a tasklet callback that did not return */
+	SS_R_NO_SUCH_ATTR = 35,     /* the object has no attribute of that name */
 };
 
 /* ---- payload structures ---------------------------------------------------------- */

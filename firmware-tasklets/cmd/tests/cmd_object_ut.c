@@ -278,6 +278,11 @@ static void test_vectors(struct fx *f)
 		[16] = 0x89, 0x67, 0x45, 0x23, 0x01, [32] = 0x40, [52] = 0x08,
 		[60] = 0x4a, 0x6e, 0x3f, 0xdb,
 	};
+	static const uint8_t setattr5[72] = {
+		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x50, 0x00, 0x04, 0x00, 0x05, 0x00, 0x01,
+		[16] = 0x02, [20] = 0x01, [32] = 0x06, [48] = 0x08,
+		[60] = 0x71, 0xb9, 0xe0, 0x53, 'u', 's', 'e', 'r', '.', 'k', 'v', '1',
+	};
 	struct fx_pkt p = { .opcode = SS_OP_OPEN_SESSION, .tag = 7 };
 	struct ss_ata_result res;
 	struct fx_reply r;
@@ -292,6 +297,11 @@ static void test_vectors(struct fx *f)
 			     .oid = 0x123456789ull, .length = 64, .reply_max = 8 };
 	CHECK_EQ(fx_encode(&p, pkt), 512);
 	CHECK(memcmp(pkt, exists5, 64) == 0);
+	p = (struct fx_pkt){ .opcode = SS_OP_SET_ATTR, .tag = 0x00050004, .flags = SS_ATTR_CREATE,
+			     .oid = 0x100000002ull, .length = 6, .payload = "user.kv1",
+			     .payload_len = 8 };
+	CHECK_EQ(fx_encode(&p, pkt), 512);
+	CHECK(memcmp(pkt, setattr5, 72) == 0);
 	memset(pkt, 0, 512);
 	memcpy(pkt, open7, 64);
 	fx_send_raw(f, 7, pkt, 512, &res);

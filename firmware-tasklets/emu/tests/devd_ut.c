@@ -2,6 +2,7 @@
  * SIGTERM. Request and reply bytes are built here from the framing in README.md. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <grp.h>
 #include <poll.h>
 #include <signal.h>
@@ -517,6 +518,121 @@ static void test_sd_notify_ready(void)
 #endif
 }
 
+/* A listening unix socket at path, as a .socket unit's ListenStream= makes it. */
+static int listen_at(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	unlink(path);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 || listen(fd, 16) != 0) {
+		perror("listen_at");
+		return -1;
+	}
+	return fd;
+}
+
+/*
+ * The daemon started as systemd starts it for a .socket unit: lfd as fd 3, LISTEN_FDS=1
+ * and LISTEN_PID naming the child; readiness on --ready-fd 4. \return the pid once it
+ * signalled ready (*exit_status -1), or -1 with *exit_status its exit status when it
+ * exited instead (bounded: 60 s).
+ */
+static pid_t start_activated(int lfd, int *exit_status)
+{
+	const char *argv[] = { "smartssd-devd", "--image", image, "--socket", sock,
+			       "--ready-fd", "4", NULL };
+	char line[16] = "";
+	int rp[2], status = -1;
+	struct pollfd p;
+	pid_t pid;
+
+	*exit_status = -1;
+	if (pipe(rp) != 0) {
+		return -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		char v[32];
+		/* first out of the way: either fd may be 3 or 4 already */
+		int l = fcntl(lfd, F_DUPFD, 10), w = fcntl(rp[1], F_DUPFD, 10);
+
+		if (l < 0 || w < 0 || dup2(l, 3) != 3 || dup2(w, 4) != 4) {
+			_exit(120);
+		}
+		snprintf(v, sizeof(v), "%ld", (long)getpid());
+		setenv("LISTEN_PID", v, 1);
+		setenv("LISTEN_FDS", "1", 1);
+		execv(SS_DEVD_PATH, (char *const *)argv);
+		_exit(127);
+	}
+	close(rp[1]);
+	p = (struct pollfd){ .fd = rp[0], .events = POLLIN };
+	if (poll(&p, 1, 60000) == 1 && read(rp[0], line, sizeof(line) - 1) > 0 &&
+	    strncmp(line, "READY=1", 7) == 0) {
+		close(rp[0]);
+		return pid;
+	}
+	close(rp[0]);
+	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status)) {
+		*exit_status = WEXITSTATUS(status);
+	} else {
+		fprintf(stderr, "start_activated: no READY=1 within 60 s and no exit\n");
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	return -1;
+}
+
+/* Socket activation: the daemon serves the socket it is passed, creates no lock file, and
+ * leaves the socket (systemd's) listening when it stops; a passed socket bound to another
+ * path than --socket is refused. */
+static void test_socket_activation(void)
+{
+	char lock[160], other[160];
+	struct stat st;
+	int lfd = listen_at(sock), status, fd;
+	pid_t pid;
+
+	CHECK(lfd >= 0);
+	snprintf(lock, sizeof(lock), "%s.lock", sock);
+	unlink(lock); /* left by the daemons before */
+	pid = start_activated(lfd, &status);
+	CHECK(pid > 0);
+	if (pid > 0) {
+		CHECK(answers(sock));
+		CHECK(lstat(lock, &st) != 0 && errno == ENOENT);
+		stop_daemon(pid);
+		/* still systemd's socket: a client connects (queued until the next start) */
+		CHECK_EQ(lstat(sock, &st), 0);
+		CHECK(S_ISSOCK(st.st_mode));
+		fd = connect_sock();
+		CHECK(fd >= 0);
+		if (fd >= 0) {
+			close(fd);
+		}
+		/* and the next start serves it again */
+		pid = start_activated(lfd, &status);
+		CHECK(pid > 0);
+		if (pid > 0) {
+			CHECK(answers(sock));
+			stop_daemon(pid);
+		}
+	}
+	close(lfd);
+	unlink(sock);
+
+	snprintf(other, sizeof(other), "%s/other.sock", dir);
+	lfd = listen_at(other);
+	CHECK(lfd >= 0);
+	pid = start_activated(lfd, &status);
+	CHECK_EQ(pid, -1);
+	CHECK_EQ(status, 1);
+	close(lfd);
+	unlink(other);
+}
+
 static pid_t start_daemon_with(const char *mode, const char *const *extra)
 {
 	const char *args[24] = { "--image", image, "--socket", sock, "--time-mode", mode };
@@ -647,15 +763,32 @@ static int flood_without_reading(void)
 	return fd;
 }
 
+/* Sends the header of a frame that declares the largest data phase allowed, and none of
+ * the data. \return the connection. */
+static int declare_maximal_frame(void)
+{
+	uint8_t h[32] = { 'S', 'S', 'D', 'Q' };
+	int fd = connect_sock();
+
+	CHECK(fd >= 0);
+	memcpy(h + 8, identify_cdb, 16);
+	h[24] = 1;                       /* to the drive */
+	ss_put_le32(h + 28, 65536u * 512u);
+	CHECK_EQ(write_all(fd, h, sizeof(h)), 0);
+	return fd;
+}
+
 /*
  * What a client can make the daemon hold is bounded: 64 connections that each declare a
  * maximal frame and send none of its data, plus one that never reads its replies, leave
- * the daemon's memory where it was and a normal client served; the half-sent frames time
- * out; connections past --max-connections are closed.
+ * the daemon's memory where it was and a normal client served; connections past
+ * --max-connections are closed. The frame timeout is long here, so that no half-sent
+ * frame times out while the test counts connections, however slow the machine is:
+ * test_frame_timeout checks the timeout on its own.
  */
 static void test_limits(const char *mode)
 {
-	const char *limits[] = { "--frame-timeout", "2", "--max-connections", "80", NULL };
+	const char *limits[] = { "--frame-timeout", "3600", "--max-connections", "80", NULL };
 	int half[64], flood, extra[16], nextra = 0, closed = 0, served = 0;
 	long data_before, data_after;
 	pid_t pid = start_daemon_with(mode, limits);
@@ -667,14 +800,7 @@ static void test_limits(const char *mode)
 	CHECK(answers(sock));
 	data_before = vm_kib(pid, "VmData:");
 	for (int i = 0; i < 64; i++) {
-		uint8_t h[32] = { 'S', 'S', 'D', 'Q' };
-
-		half[i] = connect_sock();
-		CHECK(half[i] >= 0);
-		memcpy(h + 8, identify_cdb, 16);
-		h[24] = 1;                       /* to the drive */
-		ss_put_le32(h + 28, 65536u * 512u);   /* the largest data phase allowed */
-		CHECK_EQ(write_all(half[i], h, sizeof(h)), 0);
+		half[i] = declare_maximal_frame();
 	}
 	flood = flood_without_reading();
 	CHECK(answers(sock));
@@ -708,31 +834,54 @@ static void test_limits(const char *mode)
 	}
 	CHECK(closed >= 1);
 	CHECK(served >= 1);
-	/* each half-sent frame times out: the daemon closes those connections */
 	for (int i = 0; i < 64; i++) {
-		uint8_t b;
-		struct pollfd pf = { .fd = half[i], .events = POLLIN };
-
-		CHECK_EQ(poll(&pf, 1, 60000), 1);
-		CHECK(read(half[i], &b, 1) <= 0);
 		close(half[i]);
 	}
-	CHECK(answers(sock));
 	close(flood);
 	for (int i = 0; i < nextra; i++) {
 		close(extra[i]);
 	}
+	CHECK(answers(sock));
+	stop_daemon(pid);
+}
+
+/* Each half-sent frame times out: the daemon closes those connections (each wait bounded)
+ * and goes on serving. */
+static void test_frame_timeout(const char *mode)
+{
+	const char *limits[] = { "--frame-timeout", "2", NULL };
+	int half[8];
+	pid_t pid = start_daemon_with(mode, limits);
+
+	CHECK(pid > 0);
+	if (pid <= 0) {
+		return;
+	}
+	for (int i = 0; i < 8; i++) {
+		half[i] = declare_maximal_frame();
+	}
+	for (int i = 0; i < 8; i++) {
+		uint8_t b;
+		struct pollfd pf = { .fd = half[i], .events = POLLIN };
+
+		CHECK_EQ(poll(&pf, 1, 60000), 1);   /* 60 s: the daemon never closed it */
+		CHECK(read(half[i], &b, 1) <= 0);
+		close(half[i]);
+	}
+	CHECK(answers(sock));
 	stop_daemon(pid);
 }
 
 static void test_limits_virtual(void)
 {
 	test_limits("virtual");
+	test_frame_timeout("virtual");
 }
 
 static void test_limits_realtime(void)
 {
 	test_limits("realtime");
+	test_frame_timeout("realtime");
 }
 
 int main(void)
@@ -749,6 +898,7 @@ int main(void)
 	RUN(test_live_daemon_keeps_its_path);
 	RUN(test_ready_fd_must_be_open);
 	RUN(test_sd_notify_ready);
+	RUN(test_socket_activation);
 	RUN(test_access_is_checked);
 	RUN(test_limits_virtual);
 	RUN(test_limits_realtime);

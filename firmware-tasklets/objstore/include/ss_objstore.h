@@ -206,6 +206,33 @@ struct ss_ftl *ss_os_ftl(struct ss_objstore *os);
  */
 bool ss_os_lpns_owned(const struct ss_objstore *os, uint32_t lpn, uint32_t count);
 
+/*
+ * Named attributes: small (name, value) pairs per object, kept in one metadata page the
+ * object record points at. A change writes a new page, then journals the record that points
+ * at it, so a crash recovers the old set or the new one. Removed with the object, kept
+ * across rename.
+ */
+#define SS_OS_ATTR_NAME_MAX 255u   /* bytes of one name */
+#define SS_OS_ATTRS_MAX 1024u      /* bytes of every name and value of one object, plus 3 per attribute */
+/* ss_os_set_attr flags */
+#define SS_OS_ATTR_CREATE  0x1u  /* fail with -SS_EEXIST when the name exists */
+#define SS_OS_ATTR_REPLACE 0x2u  /* fail with -SS_ENODATA when it does not */
+
+/** \return 0, -SS_ENOENT (object), -SS_EINVAL (empty name or NUL in it), -SS_ENAMETOOLONG
+ *  (> SS_OS_ATTR_NAME_MAX), -SS_E2BIG (the object's attributes would pass SS_OS_ATTRS_MAX),
+ *  -SS_EEXIST / -SS_ENODATA (flags), -SS_ENOSPC, -SS_EIO. */
+int ss_os_set_attr(struct ss_objstore *os, ss_oid_t oid, const char *name, uint32_t name_len,
+		   const void *value, uint32_t value_len, unsigned flags);
+/** Copy up to `max` bytes of the value to `buf`. \return the value's full length,
+ *  -SS_ENODATA (no such attribute), or as ss_os_set_attr. */
+int ss_os_get_attr(struct ss_objstore *os, ss_oid_t oid, const char *name, uint32_t name_len,
+		   void *buf, uint32_t max);
+/** The names, each followed by a NUL, in the order they were set; up to `max` bytes copied.
+ *  \return the full length of the list, or negative errno. */
+int ss_os_list_attrs(struct ss_objstore *os, ss_oid_t oid, char *buf, uint32_t max);
+/** \return 0, -SS_ENODATA (no such attribute), or as ss_os_set_attr. */
+int ss_os_remove_attr(struct ss_objstore *os, ss_oid_t oid, const char *name, uint32_t name_len);
+
 struct ss_os_check_report {
 	uint32_t objects;          /* live objects */
 	uint32_t tree_objects;     /* objects whose extents are a tree (depth > 0) */
@@ -214,6 +241,7 @@ struct ss_os_check_report {
 	uint64_t node_pages;       /* extent-tree node pages */
 	uint64_t data_pages;       /* pages under extents */
 	uint64_t leaked_pages;     /* allocated, yet neither live, pending nor reserved */
+	uint64_t attr_pages;       /* named-attribute pages */
 };
 
 /**

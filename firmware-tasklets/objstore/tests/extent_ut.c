@@ -386,7 +386,7 @@ static uint64_t set_sb_version(uint32_t version)
 		}
 	}
 	REQUIRE(ss_ftl_read(env.ftl, newest, page) == 0);
-	CHECK_EQ(ss_get_le32(page + 8), 2);
+	CHECK_EQ(ss_get_le32(page + 8), 3);
 	ss_put_le32(page + 8, version);
 	ss_put_le32(page + 4, ss_crc32c(0, page + 8, 128 - 8));
 	REQUIRE(ss_ftl_write(env.ftl, newest, page, SS_STREAM_META, SS_FTL_FUA) == 0);
@@ -412,7 +412,7 @@ static uint32_t sb_version(uint64_t *seq)
 }
 
 /* A version-1 store (as the firmware before extent trees wrote it: every record of depth
- * 0, the depth byte zero) mounts and is rewritten as version 2; a newer version is refused
+ * 0, the depth byte zero) mounts and is rewritten as version 3; a newer version is refused
  * as such, not as corruption. */
 static void test_format_versions(void)
 {
@@ -428,9 +428,9 @@ static void test_format_versions(void)
 	os_env_close(&env, 0);
 	REQUIRE(os_env_open(&env, 0) == 0);
 	CHECK(same_as_pat(a, 41, size));
-	CHECK_EQ(sb_version(&seq2), 2);   /* mount's checkpoint wrote version 2 */
+	CHECK_EQ(sb_version(&seq2), 3);   /* mount's checkpoint wrote version 3 */
 	CHECK(seq2 > seq1);
-	set_sb_version(3);
+	set_sb_version(4);
 	os_env_close(&env, 0);
 	CHECK_EQ(os_env_open(&env, 0), -SS_EPROTO);
 	os_env_destroy(&env);

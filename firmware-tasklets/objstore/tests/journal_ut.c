@@ -264,50 +264,17 @@ static void report(int fd, uint32_t v)
 	}
 }
 
-/* The child's flash cut: counts page programs and block erases, and dies before step
- * `cut.at`, after telling the parent which operation it cut. */
+/* Where the child is, for the report it sends just before its flash is cut. */
 static struct {
-	const struct ss_hal_ops *real;
-	struct ss_hal_ops ops;
-	uint32_t at, steps;
 	uint32_t op;
 	bool in_flush, in_tree;
 	int fd;
 } cut;
 
-static void report(int fd, uint32_t v);
-
-static void cut_step(void)
+static void report_kill(void)
 {
-	if (++cut.steps == cut.at) {
-		report(cut.fd, REPORT_KILL | (cut.in_flush ? REPORT_KILL_IN_FLUSH : 0) |
-			       (cut.in_tree ? REPORT_KILL_IN_TREE : 0) | cut.op);
-		raise(SIGKILL);
-	}
-}
-
-static int cut_program(void *ctx, uint32_t ppn, const void *data, const void *spare)
-{
-	cut_step();
-	return cut.real->page_program(ctx, ppn, data, spare);
-}
-
-static int cut_erase(void *ctx, uint32_t block)
-{
-	cut_step();
-	return cut.real->block_erase(ctx, block);
-}
-
-static void cut_install(struct ss_hal *hal, int fd, uint32_t at)
-{
-	cut.real = hal->ops;
-	cut.ops = *hal->ops;
-	cut.ops.page_program = cut_program;
-	cut.ops.block_erase = cut_erase;
-	cut.at = at;
-	cut.steps = 0;
-	cut.fd = fd;
-	hal->ops = &cut.ops;
+	report(cut.fd, REPORT_KILL | (cut.in_flush ? REPORT_KILL_IN_FLUSH : 0) |
+		       (cut.in_tree ? REPORT_KILL_IN_TREE : 0) | cut.op);
 }
 
 static void child(int fd, uint64_t seed, const ss_oid_t *base_oids, uint32_t kill_at)
@@ -322,7 +289,8 @@ static void child(int fd, uint64_t seed, const ss_oid_t *base_oids, uint32_t kil
 		report(fd, REPORT_ERROR);
 		_exit(4);
 	}
-	cut_install(env.hal, fd, kill_at);
+	cut.fd = fd;
+	os_cut_install(env.hal, kill_at, report_kill);
 	for (uint32_t i = 0; i < OPS_PER_CHILD; i++) {
 		struct op op;
 		ss_oid_t oid = 0;
@@ -360,7 +328,7 @@ static void child(int fd, uint64_t seed, const ss_oid_t *base_oids, uint32_t kil
 		}
 	}
 	if (getenv("SS_CRASH_VERBOSE")) {
-		fprintf(stderr, "child: %u operations took %u flash steps\n", OPS_PER_CHILD, cut.steps);
+		fprintf(stderr, "child: %u operations took %u flash steps\n", OPS_PER_CHILD, os_cut.steps);
 	}
 	_exit(0);
 }

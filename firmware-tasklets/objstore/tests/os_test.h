@@ -3,6 +3,7 @@
 #define OS_TEST_H
 
 #define _GNU_SOURCE
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -186,6 +187,52 @@ static inline uint64_t os_test_seed(uint64_t dflt)
 	const char *v = getenv("SS_TEST_SEED");
 
 	return v ? strtoull(v, NULL, 0) : dflt;
+}
+
+/*
+ * A flash cut for crash tests (run in a forked child): counts page programs and block
+ * erases through the HAL and dies by SIGKILL just before step `at`, after calling
+ * `before_kill` (may be NULL), so where a kill lands is reproducible, never timed.
+ */
+static struct {
+	const struct ss_hal_ops *real;
+	struct ss_hal_ops ops;
+	uint32_t at, steps;
+	void (*before_kill)(void);
+} os_cut;
+
+static inline void os_cut_step(void)
+{
+	if (++os_cut.steps == os_cut.at) {
+		if (os_cut.before_kill) {
+			os_cut.before_kill();
+		}
+		raise(SIGKILL);
+	}
+}
+
+static inline int os_cut_program(void *ctx, uint32_t ppn, const void *data, const void *spare)
+{
+	os_cut_step();
+	return os_cut.real->page_program(ctx, ppn, data, spare);
+}
+
+static inline int os_cut_erase(void *ctx, uint32_t block)
+{
+	os_cut_step();
+	return os_cut.real->block_erase(ctx, block);
+}
+
+static inline void os_cut_install(struct ss_hal *hal, uint32_t at, void (*before_kill)(void))
+{
+	os_cut.real = hal->ops;
+	os_cut.ops = *hal->ops;
+	os_cut.ops.page_program = os_cut_program;
+	os_cut.ops.block_erase = os_cut_erase;
+	os_cut.at = at;
+	os_cut.steps = 0;
+	os_cut.before_kill = before_kill;
+	hal->ops = &os_cut.ops;
 }
 
 #endif

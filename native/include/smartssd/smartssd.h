@@ -227,6 +227,30 @@ int ss_dev_list(struct ss_dev *d, const char *path, uint64_t *cursor,
  *  \return 0 or negative errno. */
 int ss_dev_set_times(struct ss_dev *d, uint64_t oid, uint64_t mtime_ns, uint64_t atime_ns);
 
+/* Named attributes of an object (PROTOCOL.md 4.6): names of 1..SS_DEV_ATTR_NAME_MAX bytes,
+ * at most SS_DEV_ATTRS_MAX bytes of names and values (+3 per attribute) per object. */
+#define SS_DEV_ATTR_NAME_MAX 255u
+#define SS_DEV_ATTRS_MAX 1024u
+#define SS_DEV_ATTR_CREATE 0x1u   /* ss_dev_set_attr: -EEXIST when the name is set */
+#define SS_DEV_ATTR_REPLACE 0x2u  /* ss_dev_set_attr: -ENODATA when it is not */
+
+/** Set attribute `name` (a C string) of oid to value_len bytes. \return 0 or negative
+ *  errno: -ENAMETOOLONG, -E2BIG (over SS_DEV_ATTRS_MAX), -EEXIST / -ENODATA (flags). */
+int ss_dev_set_attr(struct ss_dev *d, uint64_t oid, const char *name, const void *value,
+		    size_t value_len, uint32_t flags);
+
+/** Copy up to `max` bytes of the value of `name` to buf. \return the value's full length,
+ *  or negative errno (-ENODATA: no such attribute). */
+int64_t ss_dev_get_attr(struct ss_dev *d, uint64_t oid, const char *name, void *buf,
+			size_t max);
+
+/** The names of oid's attributes, each followed by a NUL, up to `max` bytes copied.
+ *  \return the list's full length (at most SS_DEV_ATTRS_MAX), or negative errno. */
+int64_t ss_dev_list_attrs(struct ss_dev *d, uint64_t oid, char *buf, size_t max);
+
+/** \return 0 or negative errno (-ENODATA: no such attribute). */
+int ss_dev_remove_attr(struct ss_dev *d, uint64_t oid, const char *name);
+
 struct ss_dev_extent {
 	uint64_t offset;       /* byte offset in the object */
 	uint64_t lba;          /* first 512-byte LBA on the drive */

@@ -5,7 +5,8 @@
  * CPU time (getrusage), not a timing: each side serves some commands, then stays idle for
  * IDLE_MS; the client's CPU over that interval (RUSAGE_SELF) and the daemon's over its
  * whole life (wait4's rusage: start-up, the commands and the idle interval) must stay far
- * below what a spinning core would take in the interval.
+ * below what a spinning core would take in the interval. A setting that is not a number
+ * of microseconds is refused by name, at both ends.
  */
 #include <signal.h>
 #include <string.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "drive_fixture.h"
+#include "ss_devd_spawn.h"
 
 #define IDLE_MS 2000
 #define COMMANDS 200
@@ -90,6 +92,38 @@ static void run(const char *image, const char *sock, const char *spin)
 	}
 }
 
+static void bad_setting(const char *image, const char *sock)
+{
+	const char *args[] = { "--image", image, "--socket", sock, NULL };
+	struct ss_dev *dev = NULL;
+	char uri[340], err[512];
+	pid_t pid = -1;
+	int rc;
+
+	setenv("SMARTSSD_SPIN_US", "fast", 1);
+	rc = ss_devd_spawn(SS_DEVD_PATH, args, 30000, &pid, err, sizeof(err));
+	printf("daemon with SMARTSSD_SPIN_US=fast: %d (%s)\n", rc, err);
+	if (rc != -ECHILD) {
+		fprintf(stderr, "FAIL: the daemon started with SMARTSSD_SPIN_US=fast\n");
+		failures++;
+		if (rc == 0) {
+			kill(pid, SIGTERM);
+			waitpid(pid, NULL, 0);
+		}
+	}
+	snprintf(uri, sizeof(uri), "unix:%s", sock);
+	rc = ss_dev_open(uri, NULL, &dev);
+	printf("client with SMARTSSD_SPIN_US=fast: %d (%s)\n", rc, ss_dev_last_message());
+	if (rc != -EINVAL || strstr(ss_dev_last_message(), "SMARTSSD_SPIN_US") == NULL) {
+		fprintf(stderr, "FAIL: the client did not refuse SMARTSSD_SPIN_US=fast by name\n");
+		failures++;
+	}
+	if (rc == 0) {
+		ss_dev_close(dev);
+	}
+	unsetenv("SMARTSSD_SPIN_US");
+}
+
 int main(void)
 {
 	struct drive_fixture f;
@@ -100,6 +134,7 @@ int main(void)
 	snprintf(sock, sizeof(sock), "%s/dev0.sock", f.dir);
 	run(f.image, sock, NULL);
 	run(f.image, sock, "100000");   /* the largest spin either side accepts */
+	bad_setting(f.image, sock);
 	unlink(sock);
 	unlink(f.image);
 	rmdir(f.dir);

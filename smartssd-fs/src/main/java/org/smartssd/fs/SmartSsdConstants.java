@@ -30,6 +30,9 @@ public final class SmartSsdConstants {
     /** Raw flash capacity of an embedded drive (bytes, suffixes k/m/g allowed). */
     public static final String EMBEDDED_CAPACITY = "smartssd.device.embedded.capacity";
     public static final long EMBEDDED_CAPACITY_DEFAULT = 256L << 20;
+    /** Raw flash of an embedded drive with a cache part, when not configured: kang-smartssd
+     *  has room for a 25 % cache part (7,680 blocks of 8 KiB) from 512 MiB up. */
+    public static final long EMBEDDED_CACHE_CAPACITY_DEFAULT = 512L << 20;
 
     /** Model profile of an embedded drive (name or file); default kang-smartssd. */
     public static final String EMBEDDED_PROFILE = "smartssd.device.embedded.profile";

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -20,6 +21,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.FsStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RemoteIterator;
+import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.impl.PathCapabilitiesSupport;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.fs.statistics.IOStatistics;
@@ -47,6 +49,7 @@ import org.smartssd.fs.impl.RenameOperation;
 import org.smartssd.fs.impl.SetTimesOperation;
 import org.smartssd.fs.impl.StoreContext;
 import org.smartssd.fs.impl.TruncateOperation;
+import org.smartssd.fs.impl.XAttrOperation;
 
 /**
  * {@code smartssd://NAME/path}: a Hadoop file system whose files live in the object store of
@@ -100,6 +103,7 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
                 StoreStatisticNames.OP_DELETE, StoreStatisticNames.OP_RENAME,
                 StoreStatisticNames.OP_LIST_STATUS, StoreStatisticNames.OP_SET_TIMES,
                 StoreStatisticNames.OP_TRUNCATE, StoreStatisticNames.OP_GET_STATUS));
+        counters.addAll(List.of(XAttrOperation.COUNTERS));
         for (String c : DriveStore.COMMANDS) {
             counters.add(DriveStore.COMMAND_PREFIX + c);
         }
@@ -222,6 +226,44 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
         new SetTimesOperation(context, qualify(f), mtime, atime, store).execute();
     }
 
+    /** Names in the {@code user.} namespace; values up to the drive's 1024 bytes per file. */
+    @Override
+    public void setXAttr(Path path, String name, byte[] value, EnumSet<XAttrSetFlag> flag)
+            throws IOException {
+        checkOpen();
+        XAttrOperation.set(context, qualify(path), name, value, flag, store).execute();
+    }
+
+    @Override
+    public byte[] getXAttr(Path path, String name) throws IOException {
+        checkOpen();
+        return XAttrOperation.get(context, qualify(path), name, store).execute();
+    }
+
+    @Override
+    public Map<String, byte[]> getXAttrs(Path path) throws IOException {
+        checkOpen();
+        return XAttrOperation.getMap(context, qualify(path), null, store).execute();
+    }
+
+    @Override
+    public Map<String, byte[]> getXAttrs(Path path, List<String> names) throws IOException {
+        checkOpen();
+        return XAttrOperation.getMap(context, qualify(path), names, store).execute();
+    }
+
+    @Override
+    public List<String> listXAttrs(Path path) throws IOException {
+        checkOpen();
+        return XAttrOperation.list(context, qualify(path), store).execute();
+    }
+
+    @Override
+    public void removeXAttr(Path path, String name) throws IOException {
+        checkOpen();
+        XAttrOperation.remove(context, qualify(path), name, store).execute();
+    }
+
     @Override
     public boolean truncate(Path f, long newLength) throws IOException {
         checkOpen();
@@ -321,12 +363,12 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
                 capability)) {
             case CommonPathCapabilities.FS_APPEND:
             case CommonPathCapabilities.FS_TRUNCATE:
+            case CommonPathCapabilities.FS_XATTRS:
                 return true;
             case CommonPathCapabilities.FS_CONCAT:
             case CommonPathCapabilities.FS_CHECKSUMS:
             case CommonPathCapabilities.FS_PERMISSIONS:
             case CommonPathCapabilities.FS_ACLS:
-            case CommonPathCapabilities.FS_XATTRS:
             case CommonPathCapabilities.FS_SYMLINKS:
             case CommonPathCapabilities.FS_SNAPSHOTS:
             case CommonPathCapabilities.FS_STORAGEPOLICY:

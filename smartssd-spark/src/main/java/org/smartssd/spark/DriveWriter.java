@@ -35,7 +35,7 @@ import org.smartssd.spark.TableLayout.Column;
 
 /**
  * {@code df.write.format("smartssd")}: the rows as fixed-width records in one file, its
- * layout stored beside it ({@link StoredLayout}). Modes: error-if-exists (default), ignore,
+ * layout kept as the file's attribute ({@link StoredLayout}). Modes: error-if-exists (default), ignore,
  * overwrite, append. The records are written by one task (the file is one object and the
  * drive has no concatenation): a new file under a temporary name, renamed into place when
  * complete (a RENAME is atomic); an append onto the file, truncated back to its old length
@@ -90,23 +90,21 @@ final class DriveWriter {
                                Encoder enc, DriveConf conf) throws IOException {
         String tag = ".smartssd-tmp-" + UUID.randomUUID();
         Path tmp = new Path(p.getParent(), "." + p.getName() + tag);
-        Path tmpLayout = new Path(p.getParent(), "." + p.getName() + tag + "-layout");
         try {
             run(data, new WriteTask(conf, tmp.toString(), false, 0, enc));
             if (!fs.exists(tmp)) {
                 fs.create(tmp, false).close(); // no rows, no task: an empty table
             }
-            StoredLayout.write(fs, tmpLayout, enc.layout);
+            StoredLayout.write(fs, tmp, enc.layout); // the attribute moves with the rename
             if (replace) {
                 fs.delete(p, false);
-                fs.delete(StoredLayout.of(p), false);
+                fs.delete(StoredLayout.legacy(p), false);
             }
-            if (!fs.rename(tmp, p) || !fs.rename(tmpLayout, StoredLayout.of(p))) {
+            if (!fs.rename(tmp, p)) {
                 throw new IOException("could not rename " + tmp + " to " + p);
             }
         } catch (Exception e) { // Spark's job failure is a checked SparkException
             deleteQuietly(fs, tmp, e);
-            deleteQuietly(fs, tmpLayout, e);
             throw rethrow(e);
         }
     }

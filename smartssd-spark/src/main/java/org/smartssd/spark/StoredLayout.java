@@ -3,27 +3,33 @@ package org.smartssd.spark;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Properties;
 
+import org.apache.hadoop.fs.CommonPathCapabilities;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * The layout a file was written with, kept on the drive next to it so that a later read
- * needs no layout option: a small object {@code .NAME.smartssd-layout} in the file's folder
- * (the object protocol has no per-object attributes yet; dot files are skipped by Hadoop's
- * input formats). Text: {@code layout=...} and {@code recordSize=...}.
+ * The layout a file was written with, kept on the drive with it so that a later read needs
+ * no layout option: the attribute {@value #ATTR} of the data object itself (an XAttr of
+ * smartssd://), so it follows renames and goes with the file. Drives written before kept
+ * it in a small object {@code .NAME.smartssd-layout} beside the file; that is still read
+ * when the attribute is absent. Text: {@code layout=...} and {@code recordSize=...}.
  */
 final class StoredLayout {
+    static final String ATTR = "user.smartssd.layout";
+
     private StoredLayout() {
     }
 
-    static Path of(Path data) {
+    /** Where drives written before attributes kept the layout of {@code data}. */
+    static Path legacy(Path data) {
         return new Path(data.getParent(), "." + data.getName() + ".smartssd-layout");
     }
 
@@ -44,9 +50,14 @@ final class StoredLayout {
         return stored;
     }
 
-    /** The layout stored for {@code data}, or null. */
+    /** The layout stored for {@code data} (its attribute, else the older side object), or null. */
     static TableLayout read(FileSystem fs, Path data) throws IOException {
-        Path s = of(data);
+        if (fs.hasPathCapability(data, CommonPathCapabilities.FS_XATTRS)
+                && fs.listXAttrs(data).contains(ATTR)) {
+            return parse(new String(fs.getXAttr(data, ATTR), StandardCharsets.UTF_8),
+                    data + " attribute " + ATTR);
+        }
+        Path s = legacy(data);
         if (!fs.exists(s)) {
             return null;
         }
@@ -54,20 +65,24 @@ final class StoredLayout {
         try (InputStream in = fs.open(s)) {
             in.transferTo(b);
         }
+        return parse(b.toString(StandardCharsets.UTF_8), "stored layout " + s);
+    }
+
+    private static TableLayout parse(String text, String where) throws IOException {
         Properties p = new Properties();
-        p.load(new StringReader(b.toString(StandardCharsets.UTF_8)));
+        p.load(new StringReader(text));
         String spec = p.getProperty("layout");
         String size = p.getProperty("recordSize");
         if (spec == null || size == null) {
-            throw new IOException("stored layout " + s + " lacks layout= or recordSize=");
+            throw new IOException(where + " lacks layout= or recordSize=");
         }
         return TableLayout.parse(spec, Integer.parseInt(size.trim()));
     }
 
-    static void write(FileSystem fs, Path target, TableLayout layout) throws IOException {
+    /** Keeps {@code layout} as the attribute of the data object {@code data}. */
+    static void write(FileSystem fs, Path data, TableLayout layout) throws IOException {
         String text = "layout=" + layout.spec() + "\nrecordSize=" + layout.recordSize() + "\n";
-        try (OutputStream out = fs.create(target, false)) {
-            out.write(text.getBytes(StandardCharsets.UTF_8));
-        }
+        fs.setXAttr(data, ATTR, text.getBytes(StandardCharsets.UTF_8),
+                EnumSet.of(XAttrSetFlag.CREATE, XAttrSetFlag.REPLACE));
     }
 }

@@ -17,7 +17,6 @@ import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.DataFrameReader;
-import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.types.StructType;
@@ -79,12 +78,7 @@ class MultiDriveScanTest {
     }
 
     private List<String> rows(String sql, String t) {
-        List<String> out = new ArrayList<>();
-        for (Row r : spark.sql(sql.replace("{t}", t)).collectAsList()) {
-            out.add(r.toString());
-        }
-        out.sort(null);
-        return out;
+        return SparkDrive.sortedRows(spark, sql, t);
     }
 
     static Stream<String> queries() {

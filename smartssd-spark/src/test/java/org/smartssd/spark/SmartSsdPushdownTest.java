@@ -3,7 +3,6 @@ package org.smartssd.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -81,12 +80,7 @@ class SmartSsdPushdownTest {
 
     /** The rows of {@code sql} over table {@code t} (the text's {t}), sorted. */
     private List<String> rows(String sql, String t) {
-        List<String> out = new ArrayList<>();
-        for (Row r : spark.sql(sql.replace("{t}", t)).collectAsList()) {
-            out.add(r.toString());
-        }
-        out.sort(null);
-        return out;
+        return SparkDrive.sortedRows(spark, sql, t);
     }
 
     private void assertSameAnswer(String sql, String table) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -67,6 +69,12 @@ class SmartSsdWriteTest {
         String path = "smartssd://" + SparkDrive.DRIVE + "/out/wc";
         wcRows.write().format("smartssd").option("layout", "wc98").save(path);
         assertThat(bytesOf(path)).isEqualTo(wc);
+        // the layout is the data object's attribute; no side object, no temporary left
+        org.apache.hadoop.fs.Path hp = new org.apache.hadoop.fs.Path(path);
+        assertThat(new String(drive.fs().getXAttr(hp, "user.smartssd.layout"),
+                StandardCharsets.UTF_8)).isEqualTo("layout=wc98\nrecordSize=20\n");
+        assertThat(drive.fs().listStatus(hp.getParent()))
+                .noneMatch(s -> s.getPath().getName().startsWith(".wc"));
         Dataset<Row> back = spark.read().format("smartssd").load(path);
         assertThat(back.schema()).isEqualTo(wcRows.schema());
         assertThat(sorted(back)).isEqualTo(sorted(wcRows));
@@ -89,6 +97,30 @@ class SmartSsdWriteTest {
         Dataset<Row> seven = spark.read().format("smartssd").load(path);
         assertThat(seven.count()).isEqualTo(7);
         assertThat(bytesOf(path)).hasSize(7 * 32);
+        assertThat(new String(drive.fs().getXAttr(hp, "user.smartssd.layout"),
+                StandardCharsets.UTF_8)).isEqualTo("layout=wc98\nrecordSize=32\n");
+    }
+
+    /** Drives written before attributes kept the layout in a side object: still read. */
+    @Test
+    void readsTheSideObjectOfDrivesWrittenBefore() throws Exception {
+        String path = "smartssd://" + SparkDrive.DRIVE + "/out/legacy";
+        FileSystem fs = drive.fs();
+        try (OutputStream out = fs.create(new org.apache.hadoop.fs.Path(path))) {
+            out.write(wc);
+        }
+        try (OutputStream out = fs.create(new org.apache.hadoop.fs.Path(
+                "smartssd://" + SparkDrive.DRIVE + "/out/.legacy.smartssd-layout"))) {
+            out.write("layout=wc98\nrecordSize=20\n".getBytes(StandardCharsets.UTF_8));
+        }
+        Dataset<Row> back = spark.read().format("smartssd").load(path);
+        assertThat(sorted(back)).isEqualTo(sorted(wcRows));
+        // an overwrite moves it to the attribute and removes the side object
+        wcRows.limit(3).write().format("smartssd").mode(SaveMode.Overwrite)
+                .option("layout", "wc98").save(path);
+        assertThat(exists("smartssd://" + SparkDrive.DRIVE + "/out/.legacy.smartssd-layout"))
+                .isFalse();
+        assertThat(spark.read().format("smartssd").load(path).count()).isEqualTo(3);
     }
 
     @Test

@@ -58,6 +58,16 @@ final class SparkDrive {
         }
     }
 
+    /** The rows of {@code sql} over table {@code t} (the text's {t}), as strings, sorted. */
+    static List<String> sortedRows(SparkSession spark, String sql, String t) {
+        List<String> out = new ArrayList<>();
+        for (Row r : spark.sql(sql.replace("{t}", t)).collectAsList()) {
+            out.add(r.toString());
+        }
+        out.sort(null);
+        return out;
+    }
+
     FileSystem fs() throws IOException {
         return FileSystem.get(URI.create("smartssd://" + DRIVE + "/"),
                 spark.sparkContext().hadoopConfiguration());

@@ -35,7 +35,8 @@ import org.smartssd.fs.sscache.SsCacheFileSystem;
  * (its clock's advance over the scan) + backing bytes / rate. Not a test: run by
  * {@code benchmarks/run-sscache-scan.sh}.
  *
- * <p>Arguments: {@code [--files N] [--file-mib M] [--rate-mbs R] [--warm K] [--csv FILE]}.
+ * <p>Arguments: {@code [--files N] [--file-mib M] [--rate-mbs R] [--warm K]
+ * [--drive-mib D] [--csv FILE]} (defaults 8, 8, 50, 3, 1024).
  */
 public final class SsCacheScanBenchmark {
     private static final int CALL = 1 << 20;
@@ -52,6 +53,7 @@ public final class SsCacheScanBenchmark {
         int fileMib = 8;
         double rateMBs = 50;
         int warm = 3;
+        long driveMib = 1024;
         Path csv = Path.of("benchmarks/results/sscache-scan/sscache-scan.csv");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -59,9 +61,11 @@ public final class SsCacheScanBenchmark {
                 case "--file-mib" -> fileMib = Integer.parseInt(args[++i]);
                 case "--rate-mbs" -> rateMBs = Double.parseDouble(args[++i]);
                 case "--warm" -> warm = Integer.parseInt(args[++i]);
+                case "--drive-mib" -> driveMib = Long.parseLong(args[++i]);
                 case "--csv" -> csv = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + "; use --files N --file-mib M --rate-mbs R --warm K --csv FILE");
+                        + "; use --files N --file-mib M --rate-mbs R --warm K --drive-mib D "
+                        + "--csv FILE");
             }
         }
         Path dir = Files.createTempDirectory("sscache-scan-");
@@ -84,13 +88,12 @@ public final class SsCacheScanBenchmark {
             conf.setDouble(ThrottledFileSystem.RATE, rateMBs * 1e6);
             conf.setBoolean("smartssd.device.embedded.allowed", true);
             conf.set("smartssd.device.embedded.time", "realtime");
-            conf.set("smartssd.device.embedded.capacity",
-                    Math.max(256L << 20, 8 * dataBytes) + "");
+            conf.set("smartssd.device.embedded.capacity", (driveMib << 20) + "");
             conf.set("smartssd.cache.bench.backing", "throttled://" + dir.toUri().getPath());
 
             System.out.printf(Locale.ROOT, "scan of %d files x %d MiB = %.1f MB; backing store "
-                    + "throttled to %.0f MB/s; drive kang-smartssd (realtime); 1 MB = 1e6 B%n",
-                    files, fileMib, dataBytes / 1e6, rateMBs);
+                    + "throttled to %.0f MB/s; drive kang-smartssd, %d MiB, 25 %% cache, "
+                    + "realtime; 1 MB = 1e6 B%n", files, fileMib, dataBytes / 1e6, rateMBs, driveMib);
             List<Scan> scans = new ArrayList<>();
             try (FileSystem backing = FileSystem.newInstance(
                     URI.create("throttled://" + dir.toUri().getPath()), conf)) {
@@ -118,6 +121,12 @@ public final class SsCacheScanBenchmark {
                         double wall = (System.nanoTime() - t0) / 1e9;
                         double driveS = (nowNs(lease.device()) - modelBefore) / 1e9;
                         IOStatistics after = fs.getIOStatistics();
+                        var cc = lease.device().cacheCounters();
+                        System.out.printf(Locale.ROOT, "  after %s: cache holds %d of %d blocks, "
+                                + "%d silently evicted (%d erase blocks), write amplification "
+                                + "%.2f%n", k == 0 ? "the cold scan" : "warm scan " + k,
+                                cc.cachedBlocks(), cc.capacityBlocks(), cc.silentEvictedPages(),
+                                cc.silentEvictedBlocks(), cc.writeAmplificationMilli() / 1000.0);
                         long hits = delta(before, after, CacheStatistics.BLOCK_HITS);
                         long misses = delta(before, after, CacheStatistics.BLOCK_MISSES);
                         scans.add(new Scan(k == 0 ? "sscache cold" : "sscache warm " + k, wall,

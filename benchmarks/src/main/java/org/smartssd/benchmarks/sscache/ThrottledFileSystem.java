@@ -9,12 +9,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
 
 /**
  * {@code throttled:///path}: the local file system with its reads paced to
- * {@code throttled.read.bytes.per.s} (a token bucket over every stream of the instance):
+ * {@code throttled.read.bytes.per.s} (one serial channel for every stream of the instance):
  * a slow backing store with a stated rate. Register with {@code fs.throttled.impl}. The
  * bytes it served are counted ({@link #bytesRead()}), so a modelled time is bytes / rate.
  */
@@ -23,7 +25,7 @@ public class ThrottledFileSystem extends RawLocalFileSystem {
     public static final String RATE = "throttled.read.bytes.per.s";
     private double rate;
     private final AtomicLong served = new AtomicLong();
-    private long startNs;
+    private long busyUntilNs;
 
     public ThrottledFileSystem() {
     }
@@ -46,7 +48,6 @@ public class ThrottledFileSystem extends RawLocalFileSystem {
             throw new IllegalArgumentException(RATE + " must be a positive rate in bytes/s, got "
                     + conf.get(RATE));
         }
-        startNs = System.nanoTime();
     }
 
     /** Bytes read through this instance. */
@@ -58,11 +59,20 @@ public class ThrottledFileSystem extends RawLocalFileSystem {
         return rate;
     }
 
-    /** Waits until {@code n} more bytes fit the rate since the instance started. */
+    /**
+     * Holds the caller for {@code n} bytes' time at the rate after the store's last
+     * transfer ended: one serial channel, so idle time earns no credit and the wall clock
+     * of a phase is its bytes / rate plus whatever else it did.
+     */
     private void pace(long n) throws IOException {
-        long total = served.addAndGet(n);
-        long dueNs = startNs + (long) (total / rate * 1e9);
-        long waitNs = dueNs - System.nanoTime();
+        served.addAndGet(n);
+        long endNs;
+        synchronized (this) {
+            long now = System.nanoTime();
+            endNs = Math.max(now, busyUntilNs) + (long) (n / rate * 1e9);
+            busyUntilNs = endNs;
+        }
+        long waitNs = endNs - System.nanoTime();
         if (waitNs > 0) {
             try {
                 Thread.sleep(waitNs / 1_000_000, (int) (waitNs % 1_000_000));
@@ -73,10 +83,32 @@ public class ThrottledFileSystem extends RawLocalFileSystem {
         }
     }
 
-    /** Restarts the bucket (between phases, so idle time earns no credit). */
+    /** Starts counting the bytes of a new phase. */
     public void resetBucket() {
         served.set(0);
-        startNs = System.nanoTime();
+    }
+
+    /** RawLocalFileSystem's statuses load their permissions from a file: URI; under another
+     *  scheme they cannot, so this store reports plain ones (no owner, default permission). */
+    private static FileStatus plain(FileStatus s) {
+        return new FileStatus(s.getLen(), s.isDirectory(), s.getReplication(), s.getBlockSize(),
+                s.getModificationTime(), s.getAccessTime(),
+                s.isDirectory() ? FsPermission.getDirDefault() : FsPermission.getFileDefault(),
+                "", "", s.getPath());
+    }
+
+    @Override
+    public FileStatus getFileStatus(Path f) throws IOException {
+        return plain(super.getFileStatus(f));
+    }
+
+    @Override
+    public FileStatus[] listStatus(Path f) throws IOException {
+        FileStatus[] all = super.listStatus(f);
+        for (int i = 0; i < all.length; i++) {
+            all[i] = plain(all[i]);
+        }
+        return all;
     }
 
     @Override

@@ -8,7 +8,9 @@ import java.util.List;
  * and misses count blocks read; silent evictions are clean blocks (and the erase blocks
  * holding them) that garbage collection dropped instead of copying; dirty and cached blocks
  * are counts now; write amplification is NAND page writes per host page write, in
- * thousandths. A drive formatted without a cache reports a block size of 0.
+ * thousandths. Hits, misses, evictions, page writes and erases count since the drive was
+ * powered on (mounted); dirty and cached blocks are the cache's state. A drive formatted
+ * without a cache reports a block size of 0.
  */
 public record CacheCounters(long blockSize, long sharePermille, long capacityBlocks, long policy, long logPermille,
                             long readHits, long readMisses, long silentEvictedPages,

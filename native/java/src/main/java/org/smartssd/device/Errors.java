@@ -193,6 +193,8 @@ public final class Errors {
                 return new InvalidPathException(text, errno, reason);
             case NO_SUCH_OBJECT:
                 return new NoSuchObjectException(text, errno, reason);
+            case NO_SUCH_ATTR:
+                return new NoSuchAttributeException(text, errno, reason);
             case EXISTS:
                 return new ObjectExistsException(text, errno, reason);
             case NOT_DIR:

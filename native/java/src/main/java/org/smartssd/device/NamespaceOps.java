@@ -18,6 +18,20 @@ final class NamespaceOps {
     static final int DIRENT_SIZE = 16 + NAME_BYTES;
     static final int LIST_MAX = 64;
     static final int EXTENT_MAX = 256;
+    // Named attributes: SS_DEV_ATTR_NAME_MAX and SS_DEV_ATTRS_MAX of smartssd.h
+    static final int ATTR_NAME_MAX = 255;
+    static final int ATTRS_MAX = 1024;
+
+    /** How a set treats an existing name (SS_DEV_ATTR_CREATE, SS_DEV_ATTR_REPLACE). */
+    enum AttrMode {
+        CREATE_OR_REPLACE(0), CREATE(1), REPLACE(2);
+
+        final int flags;
+
+        AttrMode(int flags) {
+            this.flags = flags;
+        }
+    }
 
     private final DeviceSession s;
 
@@ -127,6 +141,70 @@ final class NamespaceOps {
     void setTimes(long oid, long mtimeNs, long atimeNs) throws IOException {
         s.withHandle(h -> s.check(SmartSsdDevice.setTimes0(h, oid, mtimeNs < 0 ? -1 : mtimeNs,
                 atimeNs < 0 ? -1 : atimeNs), "set times of", oid(oid)));
+    }
+
+    void setAttr(long oid, String name, byte[] value, AttrMode mode) throws IOException {
+        byte[] n = attrName(name);
+        java.util.Objects.requireNonNull(value, "value");
+        if (value.length > ATTRS_MAX) {
+            throw new IllegalArgumentException("attribute " + name + ": value of " + value.length
+                    + " bytes; an object holds at most " + ATTRS_MAX
+                    + " bytes of attribute names and values");
+        }
+        s.withHandle(h -> s.check(SmartSsdDevice.setAttr0(h, oid, n, value, mode.flags),
+                "set attribute " + name + " of", oid(oid)));
+    }
+
+    /** The value; a name the object does not have is {@link NoSuchAttributeException}. */
+    byte[] getAttr(long oid, String name) throws IOException {
+        byte[] n = attrName(name);
+        return s.withScratch((h, out) -> {
+            int len = (int) s.check(SmartSsdDevice.getAttr0(h, oid, n, out),
+                    "get attribute " + name + " of", oid(oid));
+            byte[] v = new byte[len];
+            out.get(0, v);
+            return v;
+        });
+    }
+
+    /** The names, in the order they were last set. */
+    List<String> listAttrs(long oid) throws IOException {
+        return s.withScratch((h, out) -> {
+            int len = (int) s.check(SmartSsdDevice.listAttrs0(h, oid, out),
+                    "list attributes of", oid(oid));
+            List<String> names = new ArrayList<>();
+            int start = 0;
+            for (int i = 0; i < len; i++) {
+                if (out.get(i) == 0) {
+                    byte[] b = new byte[i - start];
+                    out.get(start, b);
+                    names.add(new String(b, java.nio.charset.StandardCharsets.UTF_8));
+                    start = i + 1;
+                }
+            }
+            return names;
+        });
+    }
+
+    void removeAttr(long oid, String name) throws IOException {
+        byte[] n = attrName(name);
+        s.withHandle(h -> s.check(SmartSsdDevice.removeAttr0(h, oid, n),
+                "remove attribute " + name + " of", oid(oid)));
+    }
+
+    /** The name as the drive takes it: UTF-8, 1..255 bytes, NUL-terminated for JNI. */
+    private static byte[] attrName(String name) {
+        java.util.Objects.requireNonNull(name, "attribute name");
+        byte[] b = name.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        if (b.length == 0 || name.indexOf('\0') >= 0) {
+            throw new IllegalArgumentException("attribute name is empty or contains NUL: "
+                    + name.replace('\0', '?'));
+        }
+        if (b.length > ATTR_NAME_MAX) {
+            throw new IllegalArgumentException("attribute name of " + b.length
+                    + " bytes (at most " + ATTR_NAME_MAX + "): " + name);
+        }
+        return java.util.Arrays.copyOf(b, b.length + 1);
     }
 
     List<Extent> extents(long oid, long offset, long length) throws IOException {

@@ -327,6 +327,37 @@ public final class SmartSsdDevice implements AutoCloseable {
         namespace.setTimes(oid, mtimeNs, atimeNs);
     }
 
+    /**
+     * Sets a named attribute of an object (durable at the next {@link #flush}). Names are
+     * 1..255 UTF-8 bytes; an object holds at most 1024 bytes of names and values.
+     * {@code create}: fail with {@link ObjectExistsException} if the name is set;
+     * {@code replace}: fail with {@link NoSuchAttributeException} if it is not.
+     */
+    public void setAttr(long oid, String name, byte[] value, boolean create, boolean replace)
+            throws IOException {
+        if (create && replace) {
+            throw new IllegalArgumentException("attribute " + name + ": create and replace");
+        }
+        namespace.setAttr(oid, name, value, create ? NamespaceOps.AttrMode.CREATE
+                : replace ? NamespaceOps.AttrMode.REPLACE
+                : NamespaceOps.AttrMode.CREATE_OR_REPLACE);
+    }
+
+    /** The value of a named attribute; {@link NoSuchAttributeException} if it is not set. */
+    public byte[] getAttr(long oid, String name) throws IOException {
+        return namespace.getAttr(oid, name);
+    }
+
+    /** The names of an object's attributes, in the order they were last set. */
+    public List<String> listAttrs(long oid) throws IOException {
+        return namespace.listAttrs(oid);
+    }
+
+    /** Removes a named attribute; {@link NoSuchAttributeException} if it is not set. */
+    public void removeAttr(long oid, String name) throws IOException {
+        namespace.removeAttr(oid, name);
+    }
+
     /** Where bytes [offset, offset+length) of an object lie on the drive (up to 256 runs). */
     public List<Extent> extents(long oid, long offset, long length) throws IOException {
         return namespace.extents(oid, offset, length);
@@ -465,6 +496,14 @@ public final class SmartSsdDevice implements AutoCloseable {
     static native long list0(long h, byte[] path, long cursor, ByteBuffer out, int max);
 
     static native long setTimes0(long h, long oid, long mtimeNs, long atimeNs);
+
+    static native long setAttr0(long h, long oid, byte[] name, byte[] value, int flags);
+
+    static native long getAttr0(long h, long oid, byte[] name, ByteBuffer out);
+
+    static native long listAttrs0(long h, long oid, ByteBuffer out);
+
+    static native long removeAttr0(long h, long oid, byte[] name);
 
     static native long extents0(long h, long oid, long offset, long length,
                                         ByteBuffer out, int max);

@@ -23,9 +23,9 @@ import java.util.Objects;
  * all ones, is not a cache block. Thread-safe, as the device is.
  */
 public final class SolidStateCache {
-    private static final int DIRTY_OP_EVICT = 0;
-    private static final int DIRTY_OP_CLEAN = 1;
-    private static final int DIRTY_OP_EXISTS = 2;
+    private static final int OP_EVICT = 0;
+    private static final int OP_CLEAN = 1;
+    private static final int OP_EXISTS = 2;
     /** Blocks one exists call may ask for: its bitmap fills the scratch buffer. */
     private static final int EXISTS_CHUNK = DeviceSession.SCRATCH_SIZE * 8;
 
@@ -94,38 +94,28 @@ public final class SolidStateCache {
         checkRange(firstBlock, count);
         Objects.checkFromIndexSize(off, Math.multiplyExact(count, blockSize), dst.length);
         long[] present = new long[words(count)];
-        int per = DeviceSession.STAGING_SIZE / blockSize;
-        ByteBuffer st = s.staging.take();
-        try {
-            for (int done = 0; done < count; ) {
-                int n = Math.min(per, count - done);
-                int bytes = n * blockSize;
-                long first = firstBlock + done;
-                int at = done;
-                s.withScratch((h, out) -> {
-                    s.check(SmartSsdDevice.cacheRead0(h, first, n, st, 0, bytes, out),
-                            "cache read", blocks(first, n));
-                    st.get(0, dst, off + at * blockSize, bytes);
-                    mergeBits(present, at, out, n);
-                    return null;
-                });
-                done += n;
-            }
-            return present;
-        } finally {
-            s.staging.give(st);
-        }
+        staged(firstBlock, count, (st, first, at, n) -> {
+            int bytes = n * blockSize;
+            s.withScratch((h, out) -> {
+                s.check(SmartSsdDevice.cacheRead0(h, first, n, st, 0, bytes, out),
+                        "cache read", blocks(first, n));
+                st.get(0, dst, off + at * blockSize, bytes);
+                mergeBits(present, at, out, n);
+                return null;
+            });
+        });
+        return present;
     }
 
     /** Drops the blocks from the cache: durable on return (also for blocks not present). */
     public void evict(long firstBlock, int count) throws IOException {
-        range(DIRTY_OP_EVICT, "cache evict", firstBlock, count);
+        range(OP_EVICT, "cache evict", firstBlock, count);
     }
 
     /** Marks the blocks clean: the backing store has their data. May revert to dirty after
      *  a crash. */
     public void clean(long firstBlock, int count) throws IOException {
-        range(DIRTY_OP_CLEAN, "cache clean", firstBlock, count);
+        range(OP_CLEAN, "cache clean", firstBlock, count);
     }
 
     /** The bitmap of the blocks present and dirty, from the drive's memory only. */
@@ -137,7 +127,7 @@ public final class SolidStateCache {
             long first = firstBlock + done;
             int at = done;
             s.withScratch((h, out) -> {
-                s.check(SmartSsdDevice.cacheRange0(h, DIRTY_OP_EXISTS, first, n, out),
+                s.check(SmartSsdDevice.cacheRange0(h, OP_EXISTS, first, n, out),
                         "cache exists", blocks(first, n));
                 mergeBits(dirty, at, out, n);
                 return null;
@@ -157,26 +147,36 @@ public final class SolidStateCache {
             throws IOException {
         checkRange(firstBlock, count);
         Objects.checkFromIndexSize(off, Math.multiplyExact(count, blockSize), src.length);
+        staged(firstBlock, count, (st, first, at, n) -> {
+            int bytes = n * blockSize;
+            st.clear();
+            st.put(0, src, off + at * blockSize, bytes);
+            try {
+                s.withHandle(h -> s.check(SmartSsdDevice.cacheWrite0(h, dirty, first, n, st, 0,
+                        bytes), dirty ? "cache write-dirty" : "cache write-clean",
+                        blocks(first, n)));
+            } catch (DriveFullException e) {
+                throw new CacheFullException(e.getMessage() + " (the cache is full of dirty "
+                        + "blocks; blocks before " + Long.toUnsignedString(first)
+                        + " were written; clean or evict some and retry)",
+                        e.status().errno(), e.status().reasonCode());
+            }
+        });
+    }
+
+    /** One command's worth of a data range, through a staging buffer. */
+    private interface Chunk {
+        void run(ByteBuffer staging, long first, int at, int n) throws IOException;
+    }
+
+    /** Runs `chunk` over [firstBlock, firstBlock + count) in pieces one staging buffer
+     *  holds. */
+    private void staged(long firstBlock, int count, Chunk chunk) throws IOException {
         int per = DeviceSession.STAGING_SIZE / blockSize;
         ByteBuffer st = s.staging.take();
         try {
-            for (int done = 0; done < count; ) {
-                int n = Math.min(per, count - done);
-                int bytes = n * blockSize;
-                long first = firstBlock + done;
-                st.clear();
-                st.put(0, src, off + done * blockSize, bytes);
-                try {
-                    s.withHandle(h -> s.check(SmartSsdDevice.cacheWrite0(h, dirty, first, n,
-                            st, 0, bytes), dirty ? "cache write-dirty" : "cache write-clean",
-                            blocks(first, n)));
-                } catch (DriveFullException e) {
-                    throw new CacheFullException(e.getMessage() + " (the cache is full of dirty "
-                            + "blocks; blocks before " + Long.toUnsignedString(first)
-                            + " were written; clean or evict some and retry)",
-                            e.status().errno(), e.status().reasonCode());
-                }
-                done += n;
+            for (int done = 0; done < count; done += Math.min(per, count - done)) {
+                chunk.run(st, firstBlock + done, done, Math.min(per, count - done));
             }
         } finally {
             s.staging.give(st);

@@ -10,7 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Emulated drives and tasklet parameters for the tests. */
-final class TestDrives {
+public final class TestDrives {
     static final int GREP = 4;
     static final int GROUP_AGG = 1;
     static final int TRAILER = 32;
@@ -30,7 +30,7 @@ final class TestDrives {
      * A profile file like kang-smartssd but with 2 channels x 2 ways, so a drive of a few
      * MiB is possible. It keeps the built-in's name, so emu: reopens the image without it.
      */
-    static Path tinyProfile(Path dir) throws IOException {
+    public static Path tinyProfile(Path dir) throws IOException {
         Path src = Path.of(System.getProperty("user.dir"))
                 .resolve("../../firmware-tasklets/emu/profiles/kang-smartssd.profile").normalize();
         String text = Files.readString(src)

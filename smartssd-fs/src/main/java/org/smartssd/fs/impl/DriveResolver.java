@@ -99,7 +99,8 @@ public final class DriveResolver {
                     "smartssd-embedded-cleanup-" + name));
             image = dir.resolve(name + ".img");
             long capacity = conf.getLongBytes(SmartSsdConstants.EMBEDDED_CAPACITY,
-                    SmartSsdConstants.EMBEDDED_CAPACITY_DEFAULT);
+                    cacheShare == 0 ? SmartSsdConstants.EMBEDDED_CAPACITY_DEFAULT
+                            : SmartSsdConstants.EMBEDDED_CACHE_CAPACITY_DEFAULT);
             String profile = conf.getTrimmed(SmartSsdConstants.EMBEDDED_PROFILE);
             SmartSsdDevice.formatEmulated(image, profile == null || profile.isEmpty() ? null
                     : profile, capacity, 0, cacheShare);

@@ -24,13 +24,14 @@ public final class DriveStore implements GetFileStatusOperation.StatusCallbacks,
         MkdirOperation.MkdirCallbacks, CreateOperation.CreateCallbacks,
         DeleteOperation.DeleteCallbacks, RenameOperation.RenameCallbacks,
         ListingOperation.ListingCallbacks, SetTimesOperation.SetTimesCallbacks,
-        TruncateOperation.TruncateCallbacks, ObjectIo {
+        TruncateOperation.TruncateCallbacks, XAttrOperation.XAttrCallbacks, ObjectIo {
     /** Prefix of the IOStatistics counters of drive commands. */
     public static final String COMMAND_PREFIX = "drive_command_";
 
     /** Every counter this store keeps, for building the statistics store. */
     public static final String[] COMMANDS = {"lookup", "stat", "create", "write", "read",
-        "truncate", "remove", "rename", "list", "set_times", "flush", "fsstat"};
+        "truncate", "remove", "rename", "list", "set_times", "flush", "fsstat", "set_attr",
+        "get_attr", "list_attrs", "remove_attr"};
 
     private final SmartSsdDevice device;
     private final IOStatisticsStore stats;
@@ -131,6 +132,31 @@ public final class DriveStore implements GetFileStatusOperation.StatusCallbacks,
     public void setTimes(long oid, long mtimeNs, long atimeNs) throws IOException {
         count("set_times");
         device.setTimes(oid, mtimeNs, atimeNs);
+    }
+
+    @Override
+    public void setAttr(long oid, String name, byte[] value, boolean create, boolean replace)
+            throws IOException {
+        count("set_attr");
+        device.setAttr(oid, name, value, create, replace);
+    }
+
+    @Override
+    public byte[] getAttr(long oid, String name) throws IOException {
+        count("get_attr");
+        return device.getAttr(oid, name);
+    }
+
+    @Override
+    public List<String> listAttrs(long oid) throws IOException {
+        count("list_attrs");
+        return device.listAttrs(oid);
+    }
+
+    @Override
+    public void removeAttr(long oid, String name) throws IOException {
+        count("remove_attr");
+        device.removeAttr(oid, name);
     }
 
     @Override

@@ -13,12 +13,12 @@ import java.util.zip.CRC32C;
  * reserved (an upper bound on the data blocks written while OPEN), u32 path bytes, the
  * backing path (UTF-8), and a CRC-32C of everything before it.
  *
- * @param state    OPEN (being written: not acknowledged, dropped at recovery), CLOSED
- *                 (acknowledged: written back at recovery), WRITTEN_BACK (the backing
- *                 store has it: its blocks are made clean at recovery)
+ * @param state    OPEN (being written: not acknowledged, dropped at recovery) or CLOSED
+ *                 (acknowledged: written back at recovery, unless some of its blocks are
+ *                 clean already, which happens only once it was written back)
  */
 record Manifest(State state, int slot, String pathKey, long mtime, long length, long reserved) {
-    enum State { OPEN, CLOSED, WRITTEN_BACK }
+    enum State { OPEN, CLOSED }
 
     static final int MAGIC = 0x5353434d;
     static final int FIXED_BYTES = 4 + 2 + 2 + 4 + 8 + 8 + 8 + 4 + 4;

@@ -517,10 +517,12 @@ public final class WriteBackManager implements AutoCloseable {
     }
 
     /**
-     * Copies a closed file from its dirty blocks to the backing store, then makes its blocks
-     * clean: the manifest says WRITTEN_BACK (durable) before the blocks are cleaned, and is
-     * evicted last, so a crash at any point leaves either a dirty file to write back or a
-     * written-back one whose blocks recovery cleans. The backing file gets the version's
+     * Copies a closed file from its dirty blocks to the backing store, then cleans its
+     * blocks, then evicts its manifest. A file's blocks are cleaned only once the backing
+     * store has it, so a crash at any point leaves either every block dirty (recovery writes
+     * the file back again) or some clean (the write-back had finished: recovery cleans the
+     * rest and drops the manifest). Nothing here needs a new dirty block, so the cleaner
+     * makes progress in a cache full of dirty data. The backing file gets the version's
      * modification time, so its blocks stay valid cached data of the backing file.
      */
     private IOException writeBack(PendingFile pf) {
@@ -560,9 +562,6 @@ public final class WriteBackManager implements AutoCloseable {
                 LOG.debug("{}: setTimes not supported; its cached blocks become unreachable",
                         pf.backingPath);
             }
-            Manifest done = m.with(Manifest.State.WRITTEN_BACK, m.length(), m.reserved());
-            cache.writeDirty(CacheBlock.Addresses.manifest(m.slot()), done.encode(blockSize), 0, 1);
-            pf.manifest = done;
             forRange(base, blocks, cache::clean);
             cache.evict(CacheBlock.Addresses.manifest(m.slot()), 1);
             synchronized (this) {
@@ -624,41 +623,38 @@ public final class WriteBackManager implements AutoCloseable {
             }
             Manifest m = found.get();
             long base = CacheBlock.Addresses.dataBase(m.pathKey());
-            switch (m.state()) {
-                case OPEN -> {
-                    forRange(base, Math.max(m.reserved(), blocksOf(m.length())), cache::evict);
-                    cache.evict(address, 1);
-                }
-                case WRITTEN_BACK -> {
-                    forRange(base, blocksOf(m.length()), cache::clean);
-                    cache.evict(address, 1);
-                }
-                case CLOSED -> {
-                    PendingFile pf = new PendingFile(new Path(m.pathKey()), m);
-                    long blocks = blocksOf(m.length());
-                    long lost = 0;
-                    for (long done = 0; done < blocks; ) {
-                        int n = (int) Math.min(RANGE_STEP, blocks - done);
-                        long[] bits = cache.exists(base + done, n);
-                        for (int k = 0; k < n; k++) {
-                            if (BlockCacheIo.bit(bits, k)) {
-                                dirty.put(base + done + k, pf);
-                            } else {
-                                lost++;
-                            }
-                        }
-                        done += n;
-                    }
-                    if (lost > 0) {
-                        LOG.error("sscache://{}: {} dirty blocks of {} are not in the cache",
-                                drive, lost, m.pathKey());
-                    }
-                    pending.put(m.pathKey(), pf);
-                    slots.set(slot);
-                    urgent = true;
-                }
-                default -> throw new IllegalStateException(m.state().toString());
+            long blocks = blocksOf(m.length());
+            if (m.state() == Manifest.State.OPEN) {
+                // never acknowledged: its blocks go, then its manifest
+                forRange(base, Math.max(m.reserved(), blocks), cache::evict);
+                cache.evict(address, 1);
+                continue;
             }
+            PendingFile pf = new PendingFile(new Path(m.pathKey()), m);
+            List<Long> dirtyBlocks = new ArrayList<>();
+            for (long done = 0; done < blocks; ) {
+                int n = (int) Math.min(RANGE_STEP, blocks - done);
+                long[] bits = cache.exists(base + done, n);
+                for (int k = 0; k < n; k++) {
+                    if (BlockCacheIo.bit(bits, k)) {
+                        dirtyBlocks.add(base + done + k);
+                    }
+                }
+                done += n;
+            }
+            if (dirtyBlocks.size() < blocks) {
+                // blocks are cleaned (or evicted, by a delete) only after the write-back
+                // finished: nothing of this file is left to write back
+                forRange(base, blocks, cache::clean);
+                cache.evict(address, 1);
+                continue;
+            }
+            for (long a : dirtyBlocks) {
+                dirty.put(a, pf);
+            }
+            pending.put(m.pathKey(), pf);
+            slots.set(slot);
+            urgent = true;
         }
     }
 

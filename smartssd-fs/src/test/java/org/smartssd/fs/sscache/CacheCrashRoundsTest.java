@@ -62,7 +62,7 @@ class CacheCrashRoundsTest {
         Random random = new Random(seed);
         Path img = dir.resolve("crash.img");
         Path sock = dir.resolve("crash.sock");
-        SmartSsdDevice.formatEmulated(img, null, 256L << 20, 0,
+        SmartSsdDevice.formatEmulated(img, null, 512L << 20, 0,
                 SmartSsdDevice.CACHE_SHARE_DEFAULT);
         Map<Long, Model> model = new HashMap<>();
         List<Long> addresses = new ArrayList<>();

@@ -27,6 +27,20 @@ final class SsCacheTestSupport {
         return conf;
     }
 
+    /**
+     * A profile file like kang-smartssd with 2 channels x 2 ways: a 128 MiB drive has room
+     * for a cache part of 25 % (a small cache that fills quickly); it keeps the built-in's
+     * name, so emu: reopens the image without it.
+     */
+    static Path tinyProfile(Path dir) throws IOException {
+        Path src = Path.of(System.getProperty("user.dir"))
+                .resolve("../firmware-tasklets/emu/profiles/kang-smartssd.profile").normalize();
+        String text = java.nio.file.Files.readString(src)
+                .replaceFirst("(?m)^channels = 16", "channels = 2")
+                .replaceFirst("(?m)^ways = 4", "ways = 2");
+        return java.nio.file.Files.writeString(dir.resolve("tiny.profile"), text);
+    }
+
     static SsCacheFileSystem open(String drive, Configuration conf) throws IOException {
         return (SsCacheFileSystem) FileSystem.newInstance(
                 URI.create(SsCacheConstants.SCHEME + "://" + drive + "/"), conf);

@@ -176,7 +176,10 @@ class WriteBackTest {
     void aCacheFullOfDirtyDataRefusesWritesClearlyAndDropsNothing(@TempDir Path dir)
             throws Exception {
         Configuration conf = conf("wb4", dir);
-        conf.set("smartssd.device.embedded.capacity", "64m");
+        conf.set("smartssd.device.embedded.profile",
+                SsCacheTestSupport.tinyProfile(Files.createDirectories(dir.resolve("profile")))
+                        .toString());
+        conf.set("smartssd.device.embedded.capacity", "128m");
         conf.set("smartssd.cache.wb4.backing", "faulty://" + dir.toUri().getPath());
         conf.set("fs.faulty.impl", FaultInjectingFileSystem.class.getName());
         conf.setBoolean("fs.faulty.impl.disable.cache", true);
@@ -232,7 +235,7 @@ class WriteBackTest {
         Path img = dir.resolve("c.img");
         Path sock = dir.resolve("c.sock");
         Path backing = Files.createDirectories(dir.resolve("backing"));
-        SmartSsdDevice.formatEmulated(img, null, 256L << 20, 0,
+        SmartSsdDevice.formatEmulated(img, null, 512L << 20, 0,
                 SmartSsdDevice.CACHE_SHARE_DEFAULT);
         Random random = new Random(42);
         ExecutorService pool = Executors.newSingleThreadExecutor();

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import org.smartssd.device.CacheCounters;
 import org.smartssd.device.DriveCounters;
 import org.smartssd.device.DriveInfo;
 import org.smartssd.device.FsStat;
@@ -15,8 +16,8 @@ import picocli.CommandLine.ParentCommand;
 
 /** {@code smartssd info URI}: identity, space, FTL counters and the emulator's model. */
 @Command(name = "info", mixinStandardHelpOptions = true,
-        description = "Print the drive's identity, space, FTL counters and, "
-        + "for an emulated drive, its modelled time and energy.")
+        description = "Print the drive's identity, space, FTL counters, its solid-state "
+        + "cache's counters and, for an emulated drive, its modelled time and energy.")
 final class InfoCommand implements Callable<Integer> {
     @ParentCommand
     SmartSsdCli cli;
@@ -71,6 +72,23 @@ final class InfoCommand implements Callable<Integer> {
                     c.bufferFlushes1(), c.bufferFlushes2(), c.bufferFlushes34(),
                     c.bufferFlushes58(), c.bufferFlushes916(), c.bufferFlushes1732(),
                     c.bufferFlushes3364(), c.bufferFlushes65());
+            CacheCounters k = d.cacheCounters();
+            if (k.blockSize() == 0) {
+                o.printf("cache:            none (formatted with a cache share of 0)%n");
+            } else {
+                o.printf("cache:            %d.%d %% of the flash, %d blocks of %d bytes, %s%n",
+                        k.sharePermille() / 10, k.sharePermille() % 10, k.capacityBlocks(),
+                        k.blockSize(), k.policy() == 1 ? "SSC-V" : "SSC");
+                o.printf("cache reads:      %d hits, %d misses since power-on (hit ratio "
+                        + "%.3f)%n", k.hits(), k.misses(), k.hitRatio());
+                o.printf("cache blocks:     %d cached, %d dirty%n", k.cachedBlocks(),
+                        k.dirtyBlocks());
+                o.printf("silent evictions: %d blocks (%d erase blocks) since power-on%n",
+                        k.silentEvictedPages(), k.silentEvictedBlocks());
+                o.printf("cache write amp.: %.3f (%d host, %d nand page writes since "
+                        + "power-on)%n",
+                        k.writeAmplification(), k.hostPageWrites(), k.nandPageWrites());
+            }
             if (m.isPresent()) {
                 ModelCounters x = m.get();
                 o.printf("model time:       %.6f s%n", x.nowNs() / 1e9);

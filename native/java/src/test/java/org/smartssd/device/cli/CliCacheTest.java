@@ -1,0 +1,73 @@
+package org.smartssd.device.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.device.CacheCounters;
+import org.smartssd.device.Devd;
+import org.smartssd.device.SmartSsdDevice;
+import org.smartssd.device.SolidStateCache;
+import org.smartssd.device.TestDrives;
+import org.smartssd.device.cli.CliUsageTest.Run;
+
+/** smartssd format --cache-share and smartssd info's cache lines, on an emulated drive. */
+class CliCacheTest {
+    @TempDir
+    Path dir;
+
+    private String format(String... share) throws Exception {
+        String uri = "emu:" + dir.resolve("c.img");
+        String[] args = {"format", uri, "--profile", TestDrives.tinyProfile(dir).toString(),
+            "--capacity", "128M"};
+        String[] all = new String[args.length + share.length];
+        System.arraycopy(args, 0, all, 0, args.length);
+        System.arraycopy(share, 0, all, args.length, share.length);
+        Run r = CliUsageTest.run(all);
+        assertThat(r.code()).as(r.err()).isZero();
+        return uri;
+    }
+
+    /** Through smartssd-devd, so info sees the counters of the same power-on. */
+    @Test
+    void theDefaultShareIsAQuarterAndInfoShowsTheCountersTheDriveKeeps() throws Exception {
+        format();
+        CacheCounters c;
+        String uri;
+        try (Devd devd = Devd.start(dir.resolve("c.img"), dir.resolve("c.sock"),
+                Duration.ofSeconds(30)); SmartSsdDevice d = SmartSsdDevice.open(devd.uri())) {
+            uri = devd.uri();
+            SolidStateCache cache = d.cache();
+            byte[] block = new byte[cache.blockSize() * 3];
+            cache.writeDirty(40, block, 0, 3);
+            cache.read(38, 6, new byte[cache.blockSize() * 6], 0);
+            c = cache.counters();
+            assertThat(c.sharePermille()).isEqualTo(250);
+            assertThat(c.hits()).isEqualTo(3);
+            assertThat(c.misses()).isEqualTo(3);
+            Run info = CliUsageTest.run("info", uri);
+            assertThat(info.code()).as(info.err()).isZero();
+            assertThat(info.out()).contains("cache:            25.0 % of the flash, "
+                            + c.capacityBlocks() + " blocks of " + c.blockSize()
+                            + " bytes, SSC-V")
+                    .contains("cache reads:      3 hits, 3 misses since power-on (hit ratio "
+                            + "0.500)")
+                    .contains("cache blocks:     3 cached, 3 dirty")
+                    .contains("silent evictions: 0 blocks")
+                    .containsPattern("cache write amp\\.: \\d+\\.\\d{3} \\(3 host, \\d+ nand "
+                            + "page writes since power-on\\)");
+        }
+    }
+
+    @Test
+    void aShareOfZeroGivesNoCache() throws Exception {
+        String uri = format("--cache-share", "0");
+        Run info = CliUsageTest.run("info", uri);
+        assertThat(info.out()).contains("cache:            none");
+        Run bad = CliUsageTest.run("format", "emu:" + dir.resolve("x.img"), "--cache-share", "95");
+        assertThat(bad.code()).isNotZero();
+        assertThat(bad.err()).contains("cache share");
+    }
+}
