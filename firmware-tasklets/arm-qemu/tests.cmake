@@ -8,6 +8,7 @@ set(SS_ARM_DIR ${CMAKE_BINARY_DIR}/arm-qemu)
 # The core layers' tests, one CTest each here, by the inner build's test names.
 set(SS_ARM_SUITES
   "ftl:^ftl_"
+  "buffer:^buffer_"
   "objstore:^objstore_"
   "isp:^isp_"
   "tasklets:^(group_agg|topn|filter|grep|dram_probe)_ut")

@@ -11,6 +11,7 @@
 #define ATA_WRITE_SECTORS 0x30
 #define ATA_WRITE_SECTORS_EXT 0x34
 #define ATA_WRITE_DMA_EXT 0x35
+#define ATA_WRITE_DMA_FUA_EXT FW_ATA_WRITE_DMA_FUA_EXT
 #define ATA_SMART 0xB0
 #define ATA_READ_DMA 0xC8
 #define ATA_WRITE_DMA 0xCA
@@ -96,6 +97,7 @@ void ss_fw_ata_command(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8
 		rw(fw, tf, false, false, data, len, res);
 		break;
 	case ATA_WRITE_DMA_EXT:
+	case ATA_WRITE_DMA_FUA_EXT:
 	case ATA_WRITE_SECTORS_EXT:
 		rw(fw, tf, true, true, data, len, res);
 		break;

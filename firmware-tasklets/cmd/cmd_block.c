@@ -1,6 +1,7 @@
 /*
- * The drive's LBA space: the FTL's logical pages cut into 512-byte sectors. Sector
- * writes that cover part of a page are read-modify-write. The object store's metadata
+ * The drive's LBA space: the FTL's logical pages cut into 512-byte sectors, read and
+ * written through the drive's buffer (cmd_buffer.c); one command is one buffer request.
+ * Sector writes that cover part of a page are read-modify-write. The object store's metadata
  * pages are not the host's to write or trim, and raw writes go only into pages of live
  * objects.
  */
@@ -66,6 +67,7 @@ void fw_block_read(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t 
 	if (!checks(fw, lba, sectors, len, res)) {
 		return;
 	}
+	ss_buf_begin(fw->buf);
 	while (done < sectors) {
 		uint64_t s = lba + done;
 		uint32_t lpn = (uint32_t)(s / spp);
@@ -74,21 +76,24 @@ void fw_block_read(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t 
 		uint8_t *dst = data + (size_t)done * SS_SECTOR;
 		int rc;
 
-		if (in == 0 && n == spp) {
-			rc = ss_ftl_read(fw->ftl, lpn, dst);
+		if (in == 0 && n >= spp) {
+			n -= n % spp;   /* whole pages in one call */
+			rc = ss_buf_read(fw->buf, lpn, n / spp, dst);
 		} else {
-			rc = ss_ftl_read(fw->ftl, lpn, fw->page_buf);
+			rc = ss_buf_read(fw->buf, lpn, 1, fw->page_buf);
 			if (rc >= 0) {
 				ss_memcpy(dst, fw->page_buf + (size_t)in * SS_SECTOR,
 					  (size_t)n * SS_SECTOR);
 			}
 		}
 		if (rc < 0) {
+			ss_buf_end(fw->buf);
 			io_error(res, rc, false);
 			return;
 		}
 		done += n;
 	}
+	ss_buf_end(fw->buf);
 	fw->life.lbas_read += sectors;
 	fw_ok(res);
 }
@@ -97,9 +102,9 @@ void fw_block_write(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t
 		    uint32_t sectors, const uint8_t *data, uint32_t len,
 		    struct ss_ata_result *res)
 {
-	fw_ra_invalidate(fw);
 	uint32_t spp = fw->sectors_per_page;
 	uint32_t done = 0;
+	unsigned fua = tf->command == FW_ATA_WRITE_DMA_FUA_EXT ? SS_FTL_FUA : 0;
 
 	if (!checks(fw, lba, sectors, len, res)) {
 		return;
@@ -108,6 +113,7 @@ void fw_block_write(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t
 		fw_abort(res, SS_R_LBA_PROTECTED);
 		return;
 	}
+	ss_buf_begin(fw->buf);
 	while (done < sectors) {
 		uint64_t s = lba + done;
 		uint32_t lpn = (uint32_t)(s / spp);
@@ -116,24 +122,27 @@ void fw_block_write(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t
 		const uint8_t *src = data + (size_t)done * SS_SECTOR;
 		int rc;
 
-		if (in == 0 && n == spp) {
-			rc = ss_ftl_write(fw->ftl, lpn, src, SS_STREAM_COLD, 0);
+		if (in == 0 && n >= spp) {
+			n -= n % spp;
+			rc = ss_buf_write(fw->buf, lpn, n / spp, src, SS_STREAM_COLD, fua);
 		} else {
-			rc = ss_ftl_read(fw->ftl, lpn, fw->page_buf);
+			rc = ss_buf_read(fw->buf, lpn, 1, fw->page_buf);
 			if (rc >= 0) {
 				ss_hal_barrier(fw->hal);
 				ss_memcpy(fw->page_buf + (size_t)in * SS_SECTOR, src,
 					  (size_t)n * SS_SECTOR);
-				rc = ss_ftl_write(fw->ftl, lpn, fw->page_buf, SS_STREAM_HOT, 0);
+				rc = ss_buf_write(fw->buf, lpn, 1, fw->page_buf, SS_STREAM_HOT, fua);
 			}
 		}
 		if (rc < 0) {
+			ss_buf_end(fw->buf);
 			fw->life.lbas_written += done;
 			io_error(res, rc, true);
 			return;
 		}
 		done += n;
 	}
+	ss_buf_end(fw->buf);
 	fw->life.lbas_written += sectors;
 	fw_ok(res);
 }
@@ -142,13 +151,18 @@ void fw_block_write(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t
  * word 69: deterministic, zeroed). */
 static int zero_part(struct ss_fw *fw, uint32_t lpn, uint32_t in, uint32_t n)
 {
-	int rc = ss_ftl_read(fw->ftl, lpn, fw->page_buf);
+	uint32_t ppn;
+	int rc;
 
+	if (ss_ftl_lookup(fw->ftl, lpn, &ppn) == 1 && !ss_buf_cached(fw->buf, lpn)) {
+		return 0;   /* unmapped and not buffered: reads as zeros already */
+	}
+	rc = ss_buf_read(fw->buf, lpn, 1, fw->page_buf);
 	if (rc) {
-		return rc < 0 ? rc : 0;   /* 1: unmapped, reads as zeros already */
+		return rc;
 	}
 	ss_memset(fw->page_buf + (size_t)in * SS_SECTOR, 0, (size_t)n * SS_SECTOR);
-	return ss_ftl_write(fw->ftl, lpn, fw->page_buf, SS_STREAM_HOT, 0);
+	return ss_buf_write(fw->buf, lpn, 1, fw->page_buf, SS_STREAM_HOT, 0);
 }
 
 static int trim_range(struct ss_fw *fw, uint64_t lba, uint64_t sectors)
@@ -164,7 +178,7 @@ static int trim_range(struct ss_fw *fw, uint64_t lba, uint64_t sectors)
 		if (in == 0 && end - lba >= spp) {
 			uint64_t pages = (end - lba) / spp;
 
-			rc = ss_ftl_trim(fw->ftl, lpn, (uint32_t)pages);
+			rc = ss_buf_trim(fw->buf, lpn, (uint32_t)pages);
 			lba += pages * spp;
 		} else {
 			uint32_t n = (uint32_t)SS_MIN((uint64_t)(spp - in), end - lba);
@@ -182,7 +196,6 @@ static int trim_range(struct ss_fw *fw, uint64_t lba, uint64_t sectors)
 void fw_block_trim(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8_t *data,
 		   uint32_t len, struct ss_ata_result *res)
 {
-	fw_ra_invalidate(fw);
 	uint32_t blocks = tf->count;
 	uint32_t n = len / DSM_ENTRY;
 

@@ -100,6 +100,7 @@ void fw_drive_counters(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep 
 	ss_put_le32(p + offsetof(struct ss_wire_counters, write_amplification_milli),
 		    ss_ftl_write_amplification_milli(fw->ftl));
 	ss_put_le64(p + offsetof(struct ss_wire_counters, power_on_ns), ss_hal_now_ns(fw->hal));
+	fw_buffer_counters(fw, p);
 	rep->payload_len = sizeof(struct ss_wire_counters);
 }
 

@@ -11,7 +11,8 @@
  * DRAM, in arena order: the command layer (its state, reply slots and reply heap, a page
  * buffer), the FTL (ss_ftl_dram_needed), the ISP engine (ss_isp_dram_needed), the cache
  * (ss_ssc_dram_needed, reserved for SSC-V's largest log), and all the rest for the object
- * store, which sizes itself from what it is given.
+ * store, which sizes itself from what it is given; the DRAM buffer (cmd_buffer.c) takes
+ * what the store leaves.
  */
 #include "smartssd/builtin_tasklets.h"
 
@@ -41,13 +42,12 @@ static uint64_t own_bytes(const struct ss_geometry *geo)
 	       SS_ALIGN_UP((uint64_t)FW_REPLY_SLOTS * sizeof(uint16_t), REGION_ALIGN) +
 	       SS_ALIGN_UP((uint64_t)FW_REPLY_HEAP_BYTES, REGION_ALIGN) +
 	       SS_ALIGN_UP((uint64_t)geo->page_size, REGION_ALIGN) +
-	       SS_ALIGN_UP((uint64_t)FW_READAHEAD_BYTES, REGION_ALIGN) +
 	       SS_ALIGN_UP((uint64_t)FW_LIST_BATCH * sizeof(struct ss_dirent), REGION_ALIGN) +
 	       SS_ALIGN_UP((uint64_t)FW_EXTENTS_MAX * sizeof(struct ss_extent), REGION_ALIGN) +
 	       REGION_ALIGN;
 }
 
-uint64_t ss_fw_dram_needed(const struct ss_geometry *geo)
+uint64_t ss_fw_dram_needed_with_buffer(const struct ss_geometry *geo, uint64_t buffer_bytes)
 {
 	struct ss_geometry cache_geo = *geo;
 	struct ss_ssc_part part;
@@ -60,7 +60,13 @@ uint64_t ss_fw_dram_needed(const struct ss_geometry *geo)
 	}
 	return own_bytes(geo) + SS_ALIGN_UP(ss_ftl_dram_needed(geo), REGION_ALIGN) +
 	       SS_ALIGN_UP(ss_isp_dram_needed(geo), REGION_ALIGN) + cache +
-	       ss_os_dram_needed(geo, NULL) + 2 * REGION_ALIGN;
+	       SS_ALIGN_UP(ss_os_dram_needed(geo, NULL), REGION_ALIGN) +
+	       fw_buffer_dram(geo, buffer_bytes) + 2 * REGION_ALIGN;
+}
+
+uint64_t ss_fw_dram_needed(const struct ss_geometry *geo)
+{
+	return ss_fw_dram_needed_with_buffer(geo, 0);
 }
 
 static int carve(struct ss_hal *hal, const struct ss_ssc_part *part, struct ss_fw **out,
@@ -90,8 +96,6 @@ static int carve(struct ss_hal *hal, const struct ss_ssc_part *part, struct ss_f
 	fw->heap_order = ss_arena_alloc(&a, FW_REPLY_SLOTS * sizeof(uint16_t), REGION_ALIGN);
 	fw->heap = ss_arena_alloc(&a, FW_REPLY_HEAP_BYTES, REGION_ALIGN);
 	fw->page_buf = ss_arena_alloc(&a, geo->page_size, REGION_ALIGN);
-	fw->ra_buf = ss_arena_alloc(&a, FW_READAHEAD_BYTES, REGION_ALIGN);
-	ss_memset(&fw->ra, 0, sizeof(fw->ra));
 	fw->dirents = ss_arena_alloc(&a, FW_LIST_BATCH * sizeof(struct ss_dirent), REGION_ALIGN);
 	fw->extents = ss_arena_alloc(&a, FW_EXTENTS_MAX * sizeof(struct ss_extent), REGION_ALIGN);
 	fw->heap_size = FW_REPLY_HEAP_BYTES;
@@ -108,7 +112,7 @@ static int carve(struct ss_hal *hal, const struct ss_ssc_part *part, struct ss_f
 		}
 		r->ssc = ss_arena_alloc(&a, (size_t)r->ssc_size, REGION_ALIGN);
 	}
-	if (!fw->replies || !fw->heap_order || !fw->heap || !fw->page_buf || !fw->ra_buf || !fw->dirents ||
+	if (!fw->replies || !fw->heap_order || !fw->heap || !fw->page_buf || !fw->dirents ||
 	    !fw->extents || !r->ftl || !r->isp || (part->ssc_rows && !r->ssc)) {
 		return -SS_ENOMEM;
 	}
@@ -125,6 +129,18 @@ static int carve(struct ss_hal *hal, const struct ss_ssc_part *part, struct ss_f
 	fw->next_session = 1;
 	*out = fw;
 	return 0;
+}
+
+/* The buffer in what the object store left of its region. */
+static int start_buffer(struct ss_fw *fw, const struct regions *r,
+			const struct ss_fw_format_params *p)
+{
+	uint64_t used = SS_ALIGN_UP(ss_os_dram_used(fw->os), REGION_ALIGN);
+
+	if (used > r->os_size) {
+		return -SS_ENOMEM;
+	}
+	return fw_buffer_start(fw, (uint8_t *)r->os + used, r->os_size - used, p);
 }
 
 /* Everything that follows from the layers once they are up. */
@@ -166,6 +182,7 @@ static void *label_scratch(const struct ss_hal *hal)
 
 int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p)
 {
+	struct ss_fw_format_params fp_buf = { 0 };
 	uint32_t share = p ? p->cache_share_permille : 0;
 	struct ss_ssc_part part = { 0 };
 	struct ss_ssc_params sp;
@@ -237,6 +254,13 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 	}
 	fw_life_load(fw);
 	fw_life_power_cycle(fw);
+	if (p) {
+		fp_buf = *p;
+	}
+	rc = start_buffer(fw, &r, &fp_buf);
+	if (rc) {
+		return rc;
+	}
 	fw->state = FW_UP;
 	/* the format's own programs are part of the drive's life */
 	fw->mount_nand_writes = 0;
@@ -245,6 +269,11 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 }
 
 int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal)
+{
+	return ss_fw_mount_with(out, hal, NULL);
+}
+
+int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p)
 {
 	struct ss_ssc_part part = { 0 };
 	struct regions r;
@@ -288,6 +317,10 @@ int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal)
 	}
 	fw_life_load(fw);
 	fw_life_power_cycle(fw);
+	rc = start_buffer(fw, &r, p);
+	if (rc) {
+		return rc;
+	}
 	fw->state = FW_UP;
 	*out = fw;
 	return 0;

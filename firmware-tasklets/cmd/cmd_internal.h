@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ss_buf.h"
 #include "ss_fw.h"
 #include "ss_ftl.h"
 #include "ss_isp.h"
@@ -26,7 +27,12 @@
 #define FW_REPLY_SLOTS ((FW_MAX_SESSIONS + 1u) * FW_QUEUE_DEPTH)
 /* Reply payloads live here until received; it holds at least one largest reply. */
 #define FW_REPLY_HEAP_BYTES (4u << 20)
+/* Sequential reads fetch this much ahead into the buffer (cmd_buffer.c). */
 #define FW_READAHEAD_BYTES (1u << 20)
+#define FW_BUFFER_DEFAULT_BYTES (4ull << 20)
+#define FW_BUFFER_DEFAULT_POLICY SS_BUF_HBM
+/* WRITE DMA FUA EXT: durable before completion, past the volatile buffer. */
+#define FW_ATA_WRITE_DMA_FUA_EXT 0x3D
 #define FW_MAX_INSTANCES 256u
 #define FW_PATH_MAX 4096u
 #define FW_LIST_BATCH 16u
@@ -91,19 +97,6 @@ struct fw_lifetime {
 	uint8_t worst[FW_SMART_ATTRS]; /* lowest SMART value ever seen per attribute; 0: none yet */
 };
 
-/* The read-ahead buffer's contents and the sequential-stream detector (cmd_readahead.c). */
-struct fw_readahead {
-	bool valid;
-	ss_oid_t oid;
-	uint64_t off;          /* object bytes [off, off + len) are in the buffer */
-	uint32_t len;
-	uint64_t size;         /* the object's version they were read from */
-	uint64_t mtime_ns;
-	uint64_t ctime_ns;
-	uint64_t page_writes;
-	ss_oid_t last_oid;     /* where the previous READ ended */
-	uint64_t last_end;
-};
 
 struct ss_fw {
 	struct ss_hal *hal;
@@ -124,8 +117,7 @@ struct ss_fw {
 	uint32_t meta_pages;
 
 	uint8_t *page_buf;
-	uint8_t *ra_buf;           /* FW_READAHEAD_BYTES */
-	struct fw_readahead ra;
+	struct ss_buf *buf;        /* the DRAM buffer every host read and write goes through */
 	struct ss_dirent *dirents;
 	struct ss_extent *extents;
 	struct ss_obj_stat st;
@@ -201,14 +193,14 @@ void fw_block_trim(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uin
 		   uint32_t len, struct ss_ata_result *res);
 void fw_block_flush(struct ss_fw *fw, struct ss_ata_result *res);
 
-/* cmd_readahead.c */
-void fw_ra_invalidate(struct ss_fw *fw);
-/* \return true when [off, off+len) (clipped to the object's size) came from the buffer. */
-bool fw_ra_serve(struct ss_fw *fw, ss_oid_t oid, uint64_t off, uint32_t len, uint8_t *out,
-		 uint32_t *nread);
-/* After a READ of `len` at `off` that returned `nread`: read ahead if the stream is
- * sequential and the buffer does not hold the next request already. */
-void fw_ra_advance(struct ss_fw *fw, ss_oid_t oid, uint64_t off, uint32_t len, uint32_t nread);
+/* cmd_buffer.c */
+/* Bring the buffer up in DRAM [region, region + size): at format from `p` (kept on the
+ * drive), at mount (p NULL) from what the drive keeps. */
+int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
+		    const struct ss_fw_format_params *p);
+uint64_t fw_buffer_dram(const struct ss_geometry *geo, uint64_t bytes);
+/* The buffer's fields of a COUNTERS reply. */
+void fw_buffer_counters(struct ss_fw *fw, uint8_t *p);
 
 /* cmd_identify.c */
 void fw_identify(struct ss_fw *fw, uint8_t *sector);

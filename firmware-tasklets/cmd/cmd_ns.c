@@ -261,16 +261,13 @@ void fw_ns_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 		fw_rep_error(rep, -SS_ENOENT, 0);
 		return;
 	}
-	if (!fw_ra_serve(fw, rq->oid, rq->offset, (uint32_t)rq->length, rep->payload, &nread)) {
-		rc = ss_os_read(fw->os, rq->oid, rq->offset, rep->payload, (uint32_t)rq->length,
-				&nread);
-		if (rc) {
-			fw_rep_error(rep, rc, 0);
-			return;
-		}
+	/* sequential reads are fetched ahead by the buffer (cmd_buffer.c) */
+	rc = ss_os_read(fw->os, rq->oid, rq->offset, rep->payload, (uint32_t)rq->length, &nread);
+	if (rc) {
+		fw_rep_error(rep, rc, 0);
+		return;
 	}
 	nread = SS_MIN(nread, (uint32_t)rq->length);
-	fw_ra_advance(fw, rq->oid, rq->offset, (uint32_t)rq->length, nread);
 	fw->life.lbas_read += SS_DIV_ROUND_UP(nread, SS_SECTOR);
 	rep->payload_len = nread;
 	rep->value[0] = nread;

@@ -106,11 +106,10 @@ void fw_obj_send(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8
 	rep.payload = fw_reply_payload(fw, slot);
 	rep.cap = cap;
 	rep.slot = slot;
-	/* anything that may change object data drops the read-ahead buffer first */
-	if (op->mutates) {
-		fw_ra_invalidate(fw);
-	}
+	/* one command, one request to the buffer (HBM counts block popularity per request) */
+	ss_buf_begin(fw->buf);
 	op->exec(fw, &rq, &rep);
+	ss_buf_end(fw->buf);
 	if (rep.payload_len > cap) {
 		rep.payload_len = cap;
 	}

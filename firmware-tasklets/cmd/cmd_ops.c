@@ -45,7 +45,7 @@ const struct fw_op fw_ops[] = {
 
 	OP(COUNTERS, 0, SESSION, READS, fw_drive_counters_check, fw_drive_counters),
 
-	/* the cache holds no object data: none of its opcodes drops the read-ahead buffer */
+	/* the cache holds no object data: none of its opcodes changes an object */
 	OP(SSC_INFO, 0, SESSION, READS, fw_ssc_info_check, fw_ssc_info),
 	OP(SSC_WRITE_DIRTY, 0, SESSION, READS, fw_ssc_write_check, fw_ssc_write_dirty),
 	OP(SSC_WRITE_CLEAN, 0, SESSION, READS, fw_ssc_write_check, fw_ssc_write_clean),

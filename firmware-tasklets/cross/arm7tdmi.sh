@@ -29,6 +29,9 @@ size=${ARM_SIZE:-arm-none-eabi-size}
 sram_bytes=$((96 * 1024))
 image_limit=93696
 isa=(-mcpu=arm7tdmi -mthumb -mthumb-interwork)
+# the board's buffer has none and hbm: page LRU, FAB, BPLRU and LB-CLOCK are the emulator's
+# baselines for Gong's comparison, and the image would not fit the SRAM with them
+board=(-DSS_BUF_BOARD)
 # The SDK's own code, measured with its GNU build's flags (build_gnu/Makefile: -O2
 # -mcpu=arm7tdmi-s -mthumb-interwork, arm-none-eabi-gcc 12.2) on openssd/jasmine commit
 # 8ce6802: sata_{identify,cmd,isr,main,table}.c, initialize.c, mem_util.c, flash.c,
@@ -37,7 +40,7 @@ isa=(-mcpu=arm7tdmi -mthumb -mthumb-interwork)
 sdk_bytes=14521
 
 mkdir -p "$out"
-modules=(rt ftl ssc objstore isp tasklets cmd)
+modules=(rt ftl buffer ssc objstore isp tasklets cmd)
 proto=$(cd "$fw/../protocol" && pwd)
 includes=(-I"$fw/include" -I"$fw/hal/include" -I"$proto/include")
 for m in "${modules[@]}"; do includes+=(-I"$fw/$m/include" -I"$fw/$m"); done
@@ -60,7 +63,8 @@ for m in "${modules[@]}"; do
     [ -e "$src" ] || continue
     obj="$out/${m}_$(basename "${src%.c}").o"
     "$cc" "${isa[@]}" -Os -std=gnu11 -ffreestanding -fno-builtin -ffunction-sections \
-      -fdata-sections -Wall -Wno-unused-parameter "${includes[@]}" -c "$src" -o "$obj"
+      -fdata-sections -Wall -Wno-unused-parameter "${board[@]}" "${includes[@]}" -c "$src" \
+      -o "$obj"
     objs+=("$obj")
   done
 done

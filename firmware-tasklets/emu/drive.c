@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <semaphore.h>
 #include <stdatomic.h>
@@ -23,6 +24,7 @@
 #include "ss_emu.h"
 #include "ss_fw.h"
 #include "ss_rt.h"
+#include "ss_ssc_part.h"
 
 struct cmd {
 	const uint8_t *cdb;
@@ -302,9 +304,10 @@ static void drive_free(struct ss_emu_drive *d)
 	free(d);
 }
 
-static int check_dram(struct ss_emu_drive *d, const char *path, char *err, size_t errlen)
+static int check_dram(struct ss_emu_drive *d, const char *path, uint64_t buffer_bytes,
+		      char *err, size_t errlen)
 {
-	uint64_t need = ss_fw_dram_needed(&d->hal->geo);
+	uint64_t need = ss_fw_dram_needed_with_buffer(&d->hal->geo, buffer_bytes);
 
 	if (need > d->hal->dram_size) {
 		emu_errf(err, errlen, "image %s: the firmware needs %llu bytes of DRAM for this "
@@ -359,25 +362,68 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 		goto fail;
 	}
 	d->hal = ss_emu_flash_hal(d->flash);
-	rc = check_dram(d, path, err, errlen);
+	rc = check_dram(d, path, o->buffer_bytes, err, errlen);
 	if (rc != 0) {
 		goto fail;
 	}
 	if (format) {
-		struct ss_fw_format_params fp = { .max_objects = o->max_objects,
-						   .cache_share_permille = o->cache_share_permille };
+		struct ss_fw_format_params fp = {
+			.max_objects = o->max_objects,
+			.cache_share_permille = o->cache_share_permille,
+			.buffer_policy = o->buffer_policy,
+			.buffer_bytes = o->buffer_bytes,
+			.buffer_threshold = o->buffer_threshold,
+		};
+		struct ss_ssc_part part;
 
 		rc = ss_fw_format(&d->fw, d->hal, &fp);
-		if (rc != 0) {
+		if (rc == -SS_EINVAL && o->cache_share_permille != SS_FW_CACHE_SHARE_DEFAULT &&
+		    ss_ssc_part_plan(&d->hal->geo, o->cache_share_permille, &part) != 0) {
+			emu_errf(err, errlen, "image %s: a cache share of %u per mille (at most %u) "
+				 "leaves the FTL or the cache no block row of the %u per die", path,
+				 o->cache_share_permille, SS_SSC_SHARE_MAX_PERMILLE,
+				 d->hal->geo.blocks_per_die);
+		} else if (rc == -SS_EINVAL && (o->buffer_policy || o->buffer_bytes || o->buffer_threshold)) {
+			emu_errf(err, errlen, "image %s: bad buffer: policy '%s' (none, lru, fab, "
+				 "bplru, lbclock, hbm), %llu bytes (a multiple of the %u-byte page, "
+				 "at least two %u-page blocks), threshold %u (at most %u)", path,
+				 o->buffer_policy ? o->buffer_policy : "hbm",
+				 (unsigned long long)o->buffer_bytes, d->hal->geo.page_size,
+				 d->hal->geo.pages_per_block, o->buffer_threshold,
+				 d->hal->geo.pages_per_block + 1);
+		} else if (rc == -SS_ENOMEM && o->buffer_bytes) {
+			emu_errf(err, errlen, "image %s: a buffer of %llu bytes does not fit the "
+				 "drive's DRAM (%llu bytes; raise dram_bytes)", path,
+				 (unsigned long long)o->buffer_bytes,
+				 (unsigned long long)d->hal->dram_size);
+		} else if (rc != 0) {
 			emu_errf(err, errlen, "image %s: firmware format failed (%d)", path, rc);
+		}
+		if (rc != 0) {
 			goto fail;
 		}
 	} else {
-		rc = ss_fw_mount(&d->fw, d->hal);
+		struct ss_fw_format_params fp = {
+			.buffer_policy = o->buffer_policy,
+			.buffer_bytes = o->buffer_bytes,
+			.buffer_threshold = o->buffer_threshold,
+		};
+		bool rebuffer = o->buffer_policy || o->buffer_bytes || o->buffer_threshold;
+
+		rc = ss_fw_mount_with(&d->fw, d->hal, rebuffer ? &fp : NULL);
 		if (rc == -SS_ENODATA) {
 			emu_errf(err, errlen, "image %s is not formatted (format it first)", path);
 		} else if (rc == -SS_EBADMSG) {
 			emu_errf(err, errlen, "image %s: the firmware's metadata is corrupt", path);
+		} else if (rc == -SS_EINVAL && rebuffer) {
+			emu_errf(err, errlen, "image %s: bad buffer: policy '%s', %llu bytes, "
+				 "threshold %u (see ss_fw_format_params)", path,
+				 o->buffer_policy ? o->buffer_policy : "hbm",
+				 (unsigned long long)o->buffer_bytes, o->buffer_threshold);
+		} else if (rc == -SS_ENOMEM) {
+			emu_errf(err, errlen, "image %s: the drive's buffer does not fit the DRAM "
+				 "(%llu bytes; raise dram_bytes)", path,
+				 (unsigned long long)d->hal->dram_size);
 		} else if (rc != 0) {
 			emu_errf(err, errlen, "image %s: firmware mount failed (%d)", path, rc);
 		}
@@ -419,6 +465,13 @@ int ss_emu_open(const char *path, const struct ss_emu_drive_opts *o,
 void ss_emu_get_counters(struct ss_emu_drive *d, struct ss_emu_counters *c)
 {
 	ss_emu_flash_get_counters(d->flash, c);
+}
+
+void ss_emu_buffer_stats(struct ss_emu_drive *d, struct ss_buf_params *p, struct ss_buf_stats *st)
+{
+	pthread_mutex_lock(&d->fw_lock);
+	ss_fw_buffer_stats(d->fw, p, st);
+	pthread_mutex_unlock(&d->fw_lock);
 }
 
 const struct ss_emu_profile *ss_emu_profile(struct ss_emu_drive *d)

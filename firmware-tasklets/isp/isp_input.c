@@ -76,7 +76,7 @@ int isp_batch_read(struct ss_isp *isp, const struct isp_instance *in, const stru
 	uint32_t nread = 0;
 	int rc;
 
-	rc = ss_os_read(isp->os, oid, b->off, isp->batch[slot], b->len, &nread);
+	rc = ss_os_read_scan(isp->os, oid, b->off, isp->batch[slot], b->len, &nread);
 	if (rc) {
 		return rc;
 	}

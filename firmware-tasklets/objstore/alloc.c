@@ -333,14 +333,14 @@ int os_alloc_release_pending(struct ss_objstore *os)
 			i++;
 			continue;
 		}
-		rc = ss_ftl_trim(os->ftl, os->data_first + i, n);
+		rc = os_io_trim(os, os->data_first + i, n);
 		if (rc) {
 			return rc;
 		}
 		i += n;
 	}
 	/* The trims must be durable before a page is handed out as "reads as zeros". */
-	rc = ss_ftl_flush(os->ftl);
+	rc = os_io_flush(os);
 	if (rc) {
 		return rc;
 	}
@@ -363,7 +363,7 @@ int os_alloc_trim_free(struct ss_objstore *os)
 			continue;
 		}
 		uint32_t n = run_at(os, i, os->data_pages);
-		int rc = ss_ftl_trim(os->ftl, os->data_first + i, n);
+		int rc = os_io_trim(os, os->data_first + i, n);
 
 		if (rc) {
 			return rc;

@@ -140,7 +140,7 @@ static int attr_store(struct ss_objstore *os, uint32_t s)
 		ss_put_le32(os->iobuf, OS_MAGIC_ATTR);
 		ss_put_le64(os->iobuf + 8, r->oid);
 		ss_put_le32(os->iobuf + 4, ss_crc32c(0, os->iobuf + 8, os->page_size - 8));
-		rc = ss_ftl_write(os->ftl, lpn, os->iobuf, SS_STREAM_META, 0);
+		rc = os_meta_write(os, lpn, os->iobuf);
 		if (rc) {
 			os_alloc_pend(os, lpn, 1);
 			return rc;

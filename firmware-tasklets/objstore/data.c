@@ -52,7 +52,7 @@ static int old_page(struct ss_objstore *os, const struct os_rec *old, uint64_t p
 	if (lpn == OS_NOSLOT) {
 		return 0;
 	}
-	rc = ss_ftl_read(os->ftl, lpn, buf);
+	rc = os_io_read(os, lpn, buf);
 	if (rc < 0) {
 		return rc;
 	}
@@ -76,7 +76,7 @@ static int write_page(struct ss_objstore *os, struct os_rec *nr, uint64_t pg, co
 	if (lpn == OS_NOSLOT) {
 		return -SS_EBADMSG;   /* os_alloc_extend gave the page: a bug, never write blind */
 	}
-	rc = ss_ftl_write(os->ftl, lpn, src, st, 0);
+	rc = os_io_write(os, lpn, src, st);
 
 	if (rc == 0) {
 		nr->page_writes++;
@@ -263,9 +263,9 @@ int ss_os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, ui
 			return rc;
 		}
 		if (a == 0 && chunk == P) {
-			rc = ss_ftl_read(os->ftl, lpn, out + done);
+			rc = os_io_read(os, lpn, out + done);
 		} else {
-			rc = ss_ftl_read(os->ftl, lpn, os->iobuf);
+			rc = os_io_read(os, lpn, os->iobuf);
 			if (rc >= 0) {
 				ss_memcpy(out + done, os->iobuf + a, chunk);
 			}

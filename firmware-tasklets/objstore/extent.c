@@ -153,7 +153,7 @@ static int node_write(struct ss_objstore *os, const struct os_rec *r, uint32_t L
 	ss_put_le32(x->buf + 20, x->n);
 	ss_put_le32(x->buf + 4, ss_crc32c(0, x->buf + 8, os->page_size - 8));
 	cache_forget(os, lpn);
-	rc = ss_ftl_write(os->ftl, lpn, x->buf, SS_STREAM_META, 0);
+	rc = os_meta_write(os, lpn, x->buf);
 	if (rc) {
 		os_alloc_pend(os, lpn, 1);
 		return rc;

@@ -33,7 +33,7 @@ static int write_open(struct ss_objstore *os)
 	/* Records may point at data pages written since the last flush: those go first, so a
 	 * durable record never refers to data that is not. */
 	if (os->data_dirty) {
-		rc = ss_ftl_flush(os->ftl);
+		rc = os_io_flush(os);
 		if (rc) {
 			return rc;
 		}
@@ -44,7 +44,7 @@ static int write_open(struct ss_objstore *os)
 	ss_put_le64(h + 8, os->jhead_seq);
 	ss_put_le32(h + 16, os->jcount);
 	ss_put_le32(h + 4, ss_crc32c(0, h + 8, OS_UNIT * (1 + os->jcount) - 8));
-	rc = ss_ftl_write(os->ftl, os->jrnl_first + os->jhead, os->jbuf, SS_STREAM_META, 0);
+	rc = os_meta_write(os, os->jrnl_first + os->jhead, os->jbuf);
 	if (rc) {
 		return rc;
 	}
@@ -63,7 +63,7 @@ int os_jrnl_commit(struct ss_objstore *os)
 		}
 		os->journal_commits++;
 	}
-	rc = ss_ftl_flush(os->ftl);
+	rc = os_io_flush(os);
 	if (rc == 0) {
 		os->data_dirty = false;
 	}
@@ -139,7 +139,7 @@ static int write_table(struct ss_objstore *os)
 				ss_memset(u, 0, OS_UNIT);
 			}
 		}
-		int rc = ss_ftl_write(os->ftl, os->table_first + t, os->iobuf, SS_STREAM_META, 0);
+		int rc = os_meta_write(os, os->table_first + t, os->iobuf);
 
 		if (rc) {
 			return rc;
@@ -241,7 +241,7 @@ int os_checkpoint(struct ss_objstore *os)
 	 * replay from the old start would not also produce. */
 	rc = write_table(os);
 	if (rc == 0) {
-		rc = ss_ftl_flush(os->ftl);
+		rc = os_io_flush(os);
 	}
 	if (rc) {
 		return rc;
@@ -251,9 +251,9 @@ int os_checkpoint(struct ss_objstore *os)
 		jseq = os->jhead_seq + 1;
 	}
 	sb_encode(os, os->sb_seq + 1, jstart, jseq, os->iobuf);
-	rc = ss_ftl_write(os->ftl, (uint32_t)((os->sb_seq + 1) & 1u), os->iobuf, SS_STREAM_META, 0);
+	rc = os_meta_write(os, (uint32_t)((os->sb_seq + 1) & 1u), os->iobuf);
 	if (rc == 0) {
-		rc = ss_ftl_flush(os->ftl);
+		rc = os_io_flush(os);
 	}
 	if (rc) {
 		return rc;

@@ -132,6 +132,7 @@ static int carve(void *dram, uint64_t dram_size, const struct os_sb *l, struct s
 		os->parent_slot[s] = OS_NOSLOT;
 	}
 	os->ftl = ftl;
+	os->dram_used = dram_bytes(l);
 	os->page_size = l->page_size;
 	os->recs_per_page = l->page_size / OS_UNIT;
 	os->nslots = nslots;

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ss_buf.h"
 #include "ss_objstore.h"
 #include "ss_rt.h"
 
@@ -111,6 +112,9 @@ struct os_resv {
 
 struct ss_objstore {
 	struct ss_ftl *ftl;
+	struct ss_buf *buf;       /* data pages go through the drive's buffer; NULL: straight */
+	bool scan;                /* the read in progress is tasklet input (ss_os_read_scan) */
+	uint64_t dram_used;
 	uint32_t page_size;
 	uint32_t recs_per_page;
 	uint32_t nslots;          /* max_objects + 1: slot 0 is never used */
@@ -238,6 +242,13 @@ int os_jrnl_replay(struct ss_objstore *os);
 /** Read both superblock copies into `buf` (one page) and decode the newest valid one.
  *  \return 0, -SS_ENODATA (never formatted), -SS_EBADMSG (none intact), -SS_EIO. */
 int os_sb_load(struct ss_ftl *ftl, uint8_t *buf, struct os_sb *sb);
+
+/* io.c: data pages through the buffer when one is attached; metadata past it. */
+int os_io_read(struct ss_objstore *os, uint32_t lpn, void *buf);
+int os_io_write(struct ss_objstore *os, uint32_t lpn, const void *src, enum ss_stream st);
+int os_io_trim(struct ss_objstore *os, uint32_t lpn, uint32_t count);
+int os_io_flush(struct ss_objstore *os);
+int os_meta_write(struct ss_objstore *os, uint32_t lpn, const void *src);
 void os_table_mark_dirty(struct ss_objstore *os, uint32_t slot);
 int os_table_load(struct ss_objstore *os);
 

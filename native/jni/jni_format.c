@@ -13,7 +13,8 @@
 #include "smartssd/smartssd.h"
 
 #define ARG_MAX_BYTES 4096
-#define URI_MAX_BYTES (ARG_MAX_BYTES + 64)
+/* the path, a policy name and the numeric options */
+#define URI_MAX_BYTES (2 * ARG_MAX_BYTES + 160)
 #define ERR_MAX 256
 
 /* Copy a NUL-terminated UTF-8 argument; NULL arrays give "". \return 0 or -errno. */
@@ -53,31 +54,50 @@ static jlong fail(int rc)
 
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_format0(JNIEnv *env,
 		jclass cls, jbyteArray path, jbyteArray profile, jlong capacity, jint max_objects,
-		jint cache_share_pct, jobject out)
+		jint cache_share_pct, jbyteArray buffer_policy, jlong buffer_bytes,
+		jint buffer_threshold, jobject out)
 {
-	char p[ARG_MAX_BYTES], prof[ARG_MAX_BYTES], uri[URI_MAX_BYTES], err[ERR_MAX] = "";
+	char p[ARG_MAX_BYTES], prof[ARG_MAX_BYTES], pol[ARG_MAX_BYTES], uri[URI_MAX_BYTES];
+	char err[ERR_MAX] = "";
+	size_t at;
 	int rc;
 
 	(void)cls;
-	if (arg_in(env, path, p) < 0 || arg_in(env, profile, prof) < 0 || p[0] == 0) {
-		say(env, out, "image path or profile name is empty or too long");
+	if (arg_in(env, path, p) < 0 || arg_in(env, profile, prof) < 0 ||
+	    arg_in(env, buffer_policy, pol) < 0 || p[0] == 0) {
+		say(env, out, "image path, profile or buffer policy name is empty or too long");
 		return -(jlong)EINVAL;
 	}
-	if (capacity < 0 || max_objects < 0 || cache_share_pct < -1) {
-		say(env, out, "capacity and max objects must not be negative, the cache share not "
-			      "below -1 (the default)");
+	if (capacity < 0 || max_objects < 0 || cache_share_pct < -1 || buffer_bytes < 0 ||
+	    buffer_threshold < 0) {
+		say(env, out, "capacity, max objects and the buffer's size and threshold must not "
+			      "be negative, the cache share not below -1 (the default)");
+		return -(jlong)EINVAL;
+	}
+	if (strpbrk(pol, "?&") != NULL) {
+		say(env, out, "a buffer policy name may not contain '?' or '&'");
 		return -(jlong)EINVAL;
 	}
 	if (strchr(p, '?') != NULL) {
 		say(env, out, "an image path may not contain '?' (it starts a device URI's options)");
 		return -(jlong)EINVAL;
 	}
-	if (cache_share_pct < 0)
-		snprintf(uri, sizeof(uri), "emu:%s?max_objects=%d&cache_share=default", p,
-			 (int)max_objects);
-	else
-		snprintf(uri, sizeof(uri), "emu:%s?max_objects=%d&cache_share=%d", p,
-			 (int)max_objects, (int)cache_share_pct);
+	at = (size_t)snprintf(uri, sizeof(uri), "emu:%s?max_objects=%d", p, (int)max_objects);
+	if (cache_share_pct < 0 && at < sizeof(uri))
+		at += (size_t)snprintf(uri + at, sizeof(uri) - at, "&cache_share=default");
+	else if (at < sizeof(uri))
+		at += (size_t)snprintf(uri + at, sizeof(uri) - at, "&cache_share=%d",
+				       (int)cache_share_pct);
+	if (pol[0] && at < sizeof(uri))
+		at += (size_t)snprintf(uri + at, sizeof(uri) - at, "&buffer=%s", pol);
+	if (at < sizeof(uri))
+		at += (size_t)snprintf(uri + at, sizeof(uri) - at,
+				       "&buffer_size=%lld&buffer_threshold=%d",
+				       (long long)buffer_bytes, (int)buffer_threshold);
+	if (at >= sizeof(uri)) {
+		say(env, out, "image path and buffer policy name are too long for a device URI");
+		return -(jlong)EINVAL;
+	}
 	rc = ss_dev_format(uri, prof[0] ? prof : NULL, (uint64_t)capacity, err, sizeof(err));
 	if (rc < 0) {
 		say(env, out, err);

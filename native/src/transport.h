@@ -57,11 +57,26 @@ extern int (*ss_sg_io_hook)(int fd, void *sg_io_hdr);
 
 int ss_transport_sg_open(const char *path, uint32_t timeout_ms, struct ss_transport **out);
 int ss_transport_emu_open(const char *path, struct ss_transport **out);
+/* A format's options from the emu: URI (format.c). */
+struct ss_format_opts {
+	uint32_t max_objects;          /* 0: the object store's default */
+	uint32_t cache_share_permille; /* 0: no cache; SS_DEV_CACHE_SHARE_DEFAULT: the default
+					* where the flash has room for a cache part */
+	char buffer_policy[16];        /* "": the firmware's default */
+	uint64_t buffer_bytes;         /* 0: the default */
+	uint32_t buffer_threshold;     /* 0: dynamic */
+};
+
 /** Create and format an emulated drive's image (see ss_dev_format). capacity_bytes 0: the
  *  profile's; else rounded up to whole blocks on every die. \return 0 or negative errno
  *  with the per-thread message set (-ENOTSUP without the emulator). */
 int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
-			    uint32_t max_objects, uint32_t cache_share_permille);
+			    const struct ss_format_opts *fo);
+
+/* A buffer option of an emu: URI ("buffer=", "buffer_size=", "buffer_threshold=") into fo;
+ * `what` starts the message. \return 0, 1 when opt is no buffer option, -EINVAL (message
+ * set). */
+int ss_buffer_option(const char *what, const char *opt, size_t n, struct ss_format_opts *fo);
 /** \return the name of built-in emulator profile i, or NULL past the end (or without the
  *  emulator). */
 const char *ss_transport_emu_profile_name(size_t i);

@@ -6,7 +6,9 @@
  * "time=realtime" (or "time=virtual", the default) chooses how the drive paces completions;
  * "background=manual" runs no controller thread, so background work (GC, tasklet runs)
  * happens only when asked for (ss_emu_run_background): one exact interleaving of commands
- * and background work, for tests that assert modelled time.
+ * and background work, for tests that assert modelled time. "buffer=POLICY",
+ * "buffer_size=BYTES" and "buffer_threshold=N" change the drive's DRAM buffer from this
+ * mount on (kept on the drive), as they choose it at format.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -77,6 +79,7 @@ static const struct ss_transport_ops emu_ops = {
 int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 {
 	struct ss_emu_drive_opts o;
+	struct ss_format_opts fo;
 	struct emu_transport *e;
 	char err[EMU_ERR_MAX] = "";
 	const char *q = strchr(uri_path, '?');
@@ -84,12 +87,19 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 	int rc;
 
 	memset(&o, 0, sizeof(o));
+	memset(&fo, 0, sizeof(fo));
 	o.time_mode = SS_EMU_TIME_VIRTUAL;
 	for (const char *opt = q; opt; opt = strchr(opt + 1, '&')) {
 		const char *v = opt + 1, *end = strchr(v, '&');
 		size_t len = end ? (size_t)(end - v) : strlen(v);
 		char t[16];
 
+		/* a buffer option changes the drive's buffer from this mount on */
+		rc = ss_buffer_option(uri_path, v, len, &fo);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			continue;
 		if (len > 5 && !strncmp(v, "time=", 5) && len - 5 < sizeof(t)) {
 			memcpy(t, v + 5, len - 5);
 			t[len - 5] = '\0';
@@ -102,8 +112,12 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 			continue;
 		}
 		return ss_err(-EINVAL, 0, "emu %s: unknown option '%.*s' (time=virtual|realtime, "
-			      "background=thread|manual)", uri_path, (int)len, v);
+			      "background=thread|manual, buffer=POLICY, buffer_size=BYTES, "
+			      "buffer_threshold=N)", uri_path, (int)len, v);
 	}
+	o.buffer_policy = fo.buffer_policy[0] ? fo.buffer_policy : NULL;
+	o.buffer_bytes = fo.buffer_bytes;
+	o.buffer_threshold = fo.buffer_threshold;
 	e = calloc(1, sizeof(*e) + n + 1);
 	if (!e)
 		return ss_err(-ENOMEM, 0, "emu %s: out of memory", uri_path);
@@ -122,7 +136,7 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 }
 
 int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
-			    uint32_t max_objects, uint32_t cache_share_permille)
+			    const struct ss_format_opts *fo)
 {
 	struct ss_emu_drive_opts o;
 	struct ss_emu_profile pr;
@@ -131,8 +145,11 @@ int ss_transport_emu_format(const char *path, const char *profile, uint64_t capa
 
 	memset(&o, 0, sizeof(o));
 	o.flash.profile = profile && *profile ? profile : NULL;
-	o.max_objects = max_objects;
-	o.cache_share_permille = cache_share_permille;
+	o.max_objects = fo->max_objects;
+	o.cache_share_permille = fo->cache_share_permille;
+	o.buffer_policy = fo->buffer_policy[0] ? fo->buffer_policy : NULL;
+	o.buffer_bytes = fo->buffer_bytes;
+	o.buffer_threshold = fo->buffer_threshold;
 	if (capacity_bytes) {
 		uint64_t per_block_row, bpd;
 

@@ -9,12 +9,11 @@ int ss_transport_emu_open(const char *path, struct ss_transport **out)
 }
 
 int ss_transport_emu_format(const char *path, const char *profile, uint64_t capacity_bytes,
-			    uint32_t max_objects, uint32_t cache_share_permille)
+			    const struct ss_format_opts *fo)
 {
-	(void)cache_share_permille;
 	(void)profile;
 	(void)capacity_bytes;
-	(void)max_objects;
+	(void)fo;
 	return ss_err(-ENOTSUP, 0, "emu %s: libsmartssd was built without the emulator", path);
 }
 

@@ -210,7 +210,9 @@ static void test_counters(struct ss_dev *d)
 	CHECK_EQ(m2.link_bytes_out - m1.link_bytes_out, (64 + sizeof(buf) + 511) / 512 * 512);
 	CHECK(m2.now_ns > m1.now_ns);
 	CHECK(m2.host_now_ns > m1.host_now_ns && m2.host_now_ns <= m2.now_ns);
-	CHECK(m2.page_reads >= m1.page_reads + 8);
+	/* the drive's buffer (hbm, the default) still holds the pages just written: the READ
+	 * reads no flash */
+	CHECK_EQ(m2.page_reads, m1.page_reads);
 	CHECK(m2.energy_total_nj > m1.energy_total_nj);
 	CHECK_EQ(m2.energy_total_nj, m2.energy_nand_read_nj + m2.energy_nand_program_nj +
 				     m2.energy_nand_erase_nj + m2.energy_link_nj +

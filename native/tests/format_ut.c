@@ -81,6 +81,114 @@ static void test_profile_and_options(void)
 	}
 }
 
+/* The drive's DRAM buffer from the URI: the policy and size hold across a remount; a bad
+ * policy, size or threshold is refused with a message naming it. */
+static void test_buffer_options(void)
+{
+	struct ss_dev_counters c;
+	struct ss_dev_info info;
+	struct ss_dev *d = NULL;
+	char u[300], err[512];
+
+	snprintf(u, sizeof(u), "%s?buffer=bplru&buffer_size=%u", uri, 2u << 20);
+	CHECK_EQ(ss_dev_format(u, NULL, 4 * KANG_ROW, err, sizeof(err)), 0);
+	for (int round = 0; round < 2; round++) {   /* as formatted, then after a remount */
+		d = NULL;
+		CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);
+		if (!d) {
+			return;
+		}
+		CHECK_EQ(ss_dev_drive_info(d, &info), 0);
+		CHECK_EQ(ss_dev_counters(d, &c), 0);
+		CHECK_EQ(c.buffer_policy, 3);   /* enum ss_buf_policy: bplru */
+		CHECK_EQ(c.buffer_pages, (2u << 20) / info.page_size);
+		CHECK_EQ(ss_dev_close(d), 0);
+	}
+	/* changed at mount: from this mount on, and kept */
+	snprintf(u, sizeof(u), "%s?buffer=fab&buffer_size=%u", uri, 3u << 20);
+	for (int round = 0; round < 2; round++) {
+		d = NULL;
+		CHECK_EQ(ss_dev_open(round == 0 ? u : uri, NULL, &d), 0);
+		if (!d) {
+			return;
+		}
+		CHECK_EQ(ss_dev_counters(d, &c), 0);
+		CHECK_EQ(c.buffer_policy, 2);   /* fab */
+		CHECK_EQ(c.buffer_pages, (3u << 20) / info.page_size);
+		CHECK_EQ(ss_dev_close(d), 0);
+	}
+	snprintf(u, sizeof(u), "%s?buffer=nope", uri);
+	CHECK(ss_dev_open(u, NULL, &d) < 0);
+	CHECK(strstr(ss_dev_last_message(), "policy 'nope'") != NULL);
+	/* the default: hbm, 4 MiB */
+	CHECK_EQ(ss_dev_format(uri, NULL, 4 * KANG_ROW, err, sizeof(err)), 0);
+	CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);
+	if (d) {
+		CHECK_EQ(ss_dev_counters(d, &c), 0);
+		CHECK_EQ(c.buffer_policy, 5);
+		CHECK_EQ(c.buffer_pages, (4u << 20) / info.page_size);
+		CHECK_EQ(ss_dev_close(d), 0);
+	}
+	snprintf(u, sizeof(u), "%s?buffer=lru2", uri);
+	CHECK_EQ(ss_dev_format(u, NULL, 4 * KANG_ROW, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "policy 'lru2'") != NULL);
+	snprintf(u, sizeof(u), "%s?buffer=fab&buffer_size=12345", uri);
+	CHECK_EQ(ss_dev_format(u, NULL, 4 * KANG_ROW, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "12345 bytes") != NULL);
+	snprintf(u, sizeof(u), "%s?buffer_size=lots", uri);
+	CHECK_EQ(ss_dev_format(u, NULL, 4 * KANG_ROW, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "buffer_size must be") != NULL);
+}
+
+/* The solid-state cache's share and the DRAM buffer from one URI, in either order: both
+ * hold as formatted and after a remount; a bad share is refused naming cache_share. */
+static void test_cache_and_buffer_options(void)
+{
+	static const struct {
+		const char *opts;
+		uint32_t share_permille;   /* 0: no cache (block_size 0) */
+		uint32_t policy;           /* enum ss_buf_policy */
+		uint64_t buffer_bytes;     /* 0: the default, 4 MiB */
+	} rows[] = {
+		{ "?cache_share=25&buffer=lru&buffer_size=2097152", 250, 1, 2 * MIB },
+		{ "?buffer=bplru&cache_share=default", 250, 3, 0 },
+		{ "?buffer_size=8388608&cache_share=50&buffer_threshold=3", 500, 5, 8 * MIB },
+		{ "?cache_share=0&buffer=none", 0, 0, 0 },
+	};
+	struct ss_dev_cache_info ci;
+	struct ss_dev_counters c;
+	struct ss_dev_info info;
+	char u[300], err[512];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		snprintf(u, sizeof(u), "%s%s", uri, rows[i].opts);
+		CHECK_EQ(ss_dev_format(u, NULL, 8 * KANG_ROW, err, sizeof(err)), 0);
+		for (int round = 0; round < 2; round++) {   /* as formatted, then remounted */
+			struct ss_dev *d = NULL;
+			uint64_t bytes = rows[i].buffer_bytes ? rows[i].buffer_bytes : 4 * MIB;
+
+			CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);
+			if (!d) {
+				return;
+			}
+			CHECK_EQ(ss_dev_drive_info(d, &info), 0);
+			CHECK_EQ(ss_dev_counters(d, &c), 0);
+			CHECK_EQ(ss_dev_cache_info(d, &ci), 0);
+			CHECK_EQ(c.buffer_policy, rows[i].policy);
+			CHECK_EQ(c.buffer_pages, rows[i].policy ? bytes / info.page_size : 0);
+			CHECK_EQ(ci.share_permille, rows[i].share_permille);
+			CHECK(rows[i].share_permille ? ci.block_size > 0 : ci.block_size == 0);
+			CHECK_EQ(ss_dev_close(d), 0);
+		}
+	}
+	snprintf(u, sizeof(u), "%s?buffer=lru&cache_share=91", uri);
+	CHECK_EQ(ss_dev_format(u, NULL, 8 * KANG_ROW, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "cache_share must be a percentage") != NULL);
+	snprintf(u, sizeof(u), "%s?cache_share=", uri);
+	CHECK_EQ(ss_dev_format(u, NULL, 8 * KANG_ROW, err, sizeof(err)), -EINVAL);
+	CHECK(strstr(err, "cache_share must be a percentage") != NULL);
+}
+
 static void test_refusals(void)
 {
 	static const struct {
@@ -138,6 +246,8 @@ int main(void)
 	snprintf(uri, sizeof(uri), "emu:%s/d.img", dir);
 	test_capacity_rounds_to_whole_blocks();
 	test_profile_and_options();
+	test_buffer_options();
+	test_cache_and_buffer_options();
 	test_refusals();
 	test_profile_names();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);

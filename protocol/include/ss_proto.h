@@ -291,7 +291,7 @@ _Static_assert(sizeof(struct ss_wire_layout) == 8 + 16 * 8, "wire layout size");
 _Static_assert(sizeof(struct ss_wire_progress) == 72, "wire progress size");
 _Static_assert(sizeof(struct ss_drive_info) == 104, "drive info size");
 _Static_assert(sizeof(struct ss_wire_fsstat) == 32, "fsstat size");
-_Static_assert(sizeof(struct ss_wire_counters) == 80, "counters size");
+_Static_assert(sizeof(struct ss_wire_counters) == 224, "counters size");
 _Static_assert(sizeof(struct ss_drive_info) == 0 SS_REPLY_DRIVE_INFO(SS_REPLY_BYTES, _),
 	       "drive info: struct and field list agree");
 _Static_assert(sizeof(struct ss_wire_fsstat) == 0 SS_REPLY_FSSTAT(SS_REPLY_BYTES, _),

@@ -40,7 +40,8 @@
 	X(a, u32, page_size, 4)              \
 	X(a, rsv32, reserved, 4)
 
-/* COUNTERS: struct ss_wire_counters, 80 bytes; power_on_ns is modelled device time */
+/* COUNTERS: struct ss_wire_counters, 224 bytes; power_on_ns is modelled device time; from
+ * buffer_policy on, the drive's DRAM buffer (firmware-tasklets/buffer/) */
 #define SS_REPLY_COUNTERS(X, a)              \
 	X(a, u64, host_page_reads, 8)        \
 	X(a, u64, host_page_writes, 8)       \
@@ -54,7 +55,27 @@
 	X(a, u32, max_erase_count, 4)        \
 	X(a, u32, avg_erase_count, 4)        \
 	X(a, u32, write_amplification_milli, 4) \
-	X(a, u64, power_on_ns, 8)
+	X(a, u64, power_on_ns, 8) \
+	X(a, u32, buffer_policy, 4) \
+	X(a, u32, buffer_pages, 4) \
+	X(a, u64, buffer_read_pages, 8) \
+	X(a, u64, buffer_read_hits, 8) \
+	X(a, u64, buffer_write_pages, 8) \
+	X(a, u64, buffer_write_hits, 8) \
+	X(a, u64, buffer_merges, 8) \
+	X(a, u64, buffer_padding_reads, 8) \
+	X(a, u64, buffer_flushed_pages, 8) \
+	X(a, u64, buffer_evictions, 8) \
+	X(a, u64, buffer_flushes_1, 8) \
+	X(a, u64, buffer_flushes_2, 8) \
+	X(a, u64, buffer_flushes_3_4, 8) \
+	X(a, u64, buffer_flushes_5_8, 8) \
+	X(a, u64, buffer_flushes_9_16, 8) \
+	X(a, u64, buffer_flushes_17_32, 8) \
+	X(a, u64, buffer_flushes_33_64, 8) \
+	X(a, u64, buffer_flushes_65, 8) \
+	X(a, u32, buffer_threshold, 4) \
+	X(a, u32, buffer_block_region_pages, 4)
 
 /* STAT, LOOKUP: struct ss_wire_stat, 328 bytes */
 #define SS_REPLY_STAT(X, a)                  \

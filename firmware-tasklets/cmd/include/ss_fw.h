@@ -49,9 +49,25 @@ struct ss_fw_format_params {
 	 * room for a cache part, else none; what the tools that format a drive for users
 	 * (smartssd format, smartssd-devd --format) ask for unless told otherwise. */
 	uint32_t cache_share_permille;
+	/* The drive's DRAM buffer (firmware-tasklets/buffer/): a policy name ("none", "lru",
+	 * "fab", "bplru", "lbclock", "hbm"; NULL: "hbm"), its size in bytes (0: 4 MiB) and
+	 * HBM's migration threshold (0: dynamic). Kept on the drive; a mount uses them. */
+	const char *buffer_policy;
+	uint64_t buffer_bytes;
+	uint32_t buffer_threshold;
 };
 
 #define SS_FW_CACHE_SHARE_DEFAULT UINT32_MAX
+
+/** DRAM the whole firmware needs for a geometry with the default cache share and a buffer
+ *  of `buffer_bytes` (0: the default); ss_fw_dram_needed() is this with the default. */
+uint64_t ss_fw_dram_needed_with_buffer(const struct ss_geometry *geo, uint64_t buffer_bytes);
+
+/** The drive's DRAM buffer: its parameters and counters since power-up (zeroed when the
+ *  drive is down). For benchmarks that replay traces; hosts read them with COUNTERS. */
+struct ss_buf_stats;
+struct ss_buf_params;
+void ss_fw_buffer_stats(const struct ss_fw *fw, struct ss_buf_params *p, struct ss_buf_stats *st);
 
 /** DRAM the whole firmware needs for a geometry. */
 uint64_t ss_fw_dram_needed(const struct ss_geometry *geo);
@@ -62,6 +78,10 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 /** Bring a formatted drive up, recovering from a crash if there was one.
  *  \return 0, -SS_ENODATA (not formatted), -SS_EBADMSG (metadata corrupt), ... */
 int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal);
+
+/** ss_fw_mount with the DRAM buffer chosen anew (its buffer_* fields, as at format; kept on
+ *  the drive for the mounts after). */
+int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p);
 
 /** Clean shutdown: checkpoint everything. The drive object stays valid but idle. */
 int ss_fw_shutdown(struct ss_fw *fw);

@@ -68,15 +68,20 @@ int main(void)
 	p = (struct fx_pkt){ .opcode = SS_OP_COUNTERS };
 	CHECK_EQ(fx_call(&f, &p, &r), 0);
 	ss_emu_flash_get_counters(f.flash, &ec);
-	CHECK_EQ(r.payload_len, 80);
+	CHECK_EQ(r.payload_len, 224);
 	CHECK(le(r.payload + 8, 8) >= sizeof(big) / FX_PAGE_SIZE);   /* host page writes */
 	CHECK_EQ(le(r.payload + 24, 8), ec.page_programs);            /* NAND programs */
 	CHECK_EQ(le(r.payload + 32, 8), ec.block_erases);
 	CHECK_EQ(le(r.payload + 72, 8), ec.now_ns);                   /* device time */
 	CHECK(le(r.payload + 68, 4) >= 1000);                         /* WA >= 1 */
+	/* the drive's buffer: the default (hbm, 4 MiB), and the big write went through it */
+	CHECK_EQ(le(r.payload + 80, 4), 5);
+	CHECK_EQ(le(r.payload + 84, 4), (4u << 20) / FX_PAGE_SIZE);
+	CHECK(le(r.payload + 104, 8) >= sizeof(big) / FX_PAGE_SIZE);  /* buffer write pages */
+	CHECK(le(r.payload + 136, 8) >= sizeof(big) / FX_PAGE_SIZE);  /* flushed by the FLUSH */
 
 	/* fixed-size replies need room, and carry no payload in */
-	p = (struct fx_pkt){ .opcode = SS_OP_COUNTERS, .reply_max = 79, .tag = fx_tag(&f) };
+	p = (struct fx_pkt){ .opcode = SS_OP_COUNTERS, .reply_max = 223, .tag = fx_tag(&f) };
 	fx_send(&f, &p, &res);
 	CHECK(FX_ABORTED(res, SS_R_BAD_FIELD));
 	p = (struct fx_pkt){ .opcode = SS_OP_FLUSH, .payload = "x", .payload_len = 1,

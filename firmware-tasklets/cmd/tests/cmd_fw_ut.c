@@ -156,6 +156,11 @@ static void test_background_pending(void)
 	for (uint64_t off = 0; off < 2048ull * FX_PAGE_SIZE; off += sizeof(chunk)) {
 		CHECK_EQ(fx_write(&f, oid, off, chunk, sizeof(chunk)), 0);
 	}
+	/* the pages still in the drive's buffer reach the FTL */
+	struct fx_pkt p = { .opcode = SS_OP_FLUSH };
+	struct fx_reply r;
+
+	CHECK_EQ(fx_call(&f, &p, &r), 0);
 	CHECK_EQ(ss_fw_background_pending(f.fw), SS_FW_BG_FTL);
 	fx_idle(&f);   /* the checkpoint */
 	CHECK_EQ(ss_fw_background_pending(f.fw), 0);

@@ -41,6 +41,12 @@ struct ss_emu_drive_opts {
 	uint32_t cache_share_permille;   /* ss_emu_format: the solid-state cache's share of the
 					  * flash (ss_fw_format_params); 0 = no cache,
 					  * SS_FW_CACHE_SHARE_DEFAULT = 25 % where it fits */
+	const char *buffer_policy;       /* the DRAM buffer's policy (NULL: at format the
+					  * firmware's default, hbm; at open the drive's), see
+					  * ss_fw_format_params; set at open, it is changed from
+					  * this mount on */
+	uint64_t buffer_bytes;           /* ss_emu_format: its size; 0 = the default */
+	uint32_t buffer_threshold;       /* ss_emu_format: HBM's threshold; 0 = dynamic */
 	int manual_background;           /* 1: no controller thread; background work runs
 					  * only in ss_emu_run_background() (tests that
 					  * need one exact interleaving) */
@@ -90,6 +96,11 @@ int ss_emu_run_background(struct ss_emu_drive *d, unsigned max_slices);
 
 /** Snapshot the timing and energy counters (safe from any thread). */
 void ss_emu_get_counters(struct ss_emu_drive *d, struct ss_emu_counters *c);
+
+/** The firmware's DRAM buffer: parameters and counters since the drive came up. */
+struct ss_buf_params;
+struct ss_buf_stats;
+void ss_emu_buffer_stats(struct ss_emu_drive *d, struct ss_buf_params *p, struct ss_buf_stats *st);
 
 /** The drive's model profile (host power profile included). */
 const struct ss_emu_profile *ss_emu_profile(struct ss_emu_drive *d);

@@ -92,6 +92,19 @@ int ss_os_format(struct ss_objstore **out, struct ss_ftl *ftl, void *dram, uint6
  *  -SS_EPROTO when the store was written by a newer format version. */
 int ss_os_mount(struct ss_objstore **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size);
 
+/** Route object data through the drive's buffer from now on (NULL: straight to the FTL).
+ *  Metadata never goes through it; every flush of the store writes it back first. */
+struct ss_buf;
+void ss_os_attach_buffer(struct ss_objstore *os, struct ss_buf *buf);
+
+/** ss_os_read for tasklet input: served from the drive's buffer where it holds the pages,
+ *  never cached there, never read ahead. */
+int ss_os_read_scan(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf,
+		    uint32_t len, uint32_t *nread);
+
+/** DRAM the store carved from what it was given (the rest is free for others). */
+uint64_t ss_os_dram_used(const struct ss_objstore *os);
+
 /** Checkpoint all metadata and flush. */
 int ss_os_unmount(struct ss_objstore *os);
 

@@ -95,6 +95,10 @@ const char *ss_dev_transport(const struct ss_dev *d);
  *             solid-state cache's share of the flash, 0 to SS_DEV_CACHE_SHARE_MAX_PCT, or
  *             "default": SS_DEV_CACHE_SHARE_DEFAULT_PCT where the flash has room for a
  *             cache part, else none, as `smartssd format` asks; absent: 0, no cache),
+ *             "buffer=POLICY" (the drive's DRAM buffer: none, lru, fab, bplru, lbclock or
+ *             hbm; absent: hbm), "buffer_size=BYTES" (a multiple of the page; absent or 0:
+ *             4 MiB, or two erase blocks where that is more) and "buffer_threshold=N"
+ *             (HBM's migration threshold in pages; absent or 0: dynamic),
  *             joined by '&'. The open options
  *             ("time=...") are accepted and have no effect here.
  *   profile   a built-in model profile name (ss_dev_profile_name), or a path to a profile

@@ -9,7 +9,9 @@
  * The solid-state cache's tables count too: its part of the flash at the default share
  * (ss_ssc_part.h), with SSC-V's page-level map reserved for a 20 % log (the larger of the
  * two policies), added to the firmware's figure for the whole flash (an upper bound: the
- * FTL would map only the rest).
+ * FTL would map only the rest, and ss_fw_dram_needed() counts the cache already). So does
+ * the DRAM buffer at its default (firmware-tasklets/buffer/): the image is formatted with
+ * the default buffer, which must be running after the format and after the mount.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include <unistd.h>
 
 #include "ss_emu.h"
+#include "ss_buf.h"
 #include "ss_emu_profile.h"
 #include "ss_fw.h"
 #include "ss_rt.h"
@@ -34,6 +37,20 @@ static void check(int ok, const char *what)
 		fprintf(stderr, "FAIL: %s\n", what);
 		failures++;
 	}
+}
+
+/* The buffer the drive runs: the firmware's default policy (hbm) with some pages. */
+static void check_buffer(struct ss_emu_drive *d, const char *when)
+{
+	struct ss_buf_params bp;
+	struct ss_buf_stats st;
+	char what[96];
+
+	ss_emu_buffer_stats(d, &bp, &st);
+	printf("buffer %s: policy %d, %u pages (%.2f MiB)\n", when, (int)bp.policy, bp.pages,
+	       (double)bp.pages * ss_emu_profile(d)->geo.page_size / 1048576.0);
+	snprintf(what, sizeof(what), "the default buffer (hbm, some pages) runs %s", when);
+	check(bp.policy == SS_BUF_HBM && bp.pages > 0, what);
 }
 
 static void report(const char *label, const struct ss_geometry *g)
@@ -104,12 +121,15 @@ int main(void)
 	o.flash.profile = "jasmine-openssd";
 	o.flash.dram_bytes = BOARD_DRAM_BYTES;  /* the arena is exactly the board's DRAM */
 	o.manual_background = 1;
+	/* No cache part in the real format: the profile has factory-bad blocks and the cache
+	 * (ss_ssc_format) does not skip them yet; its DRAM is counted in the figures above. */
 	rc = ss_emu_format(path, &o, &d, err, sizeof(err));
 	check(rc == 0, "format at the profile's default capacity within 64 MiB");
 	if (rc != 0) {
 		fprintf(stderr, "  format: %d %s\n", rc, err);
 	} else {
 		check(ss_emu_profile(d)->capacity_bytes == p.capacity_bytes, "image capacity");
+		check_buffer(d, "after format");
 		check(ss_emu_close(d) == 0, "clean close after format");
 		d = NULL;
 		rc = ss_emu_open(path, &o, &d, err, sizeof(err));
@@ -117,6 +137,7 @@ int main(void)
 		if (rc != 0) {
 			fprintf(stderr, "  mount: %d %s\n", rc, err);
 		} else {
+			check_buffer(d, "after mount");
 			check(ss_emu_close(d) == 0, "clean close after mount");
 		}
 	}

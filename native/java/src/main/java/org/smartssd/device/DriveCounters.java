@@ -3,12 +3,26 @@ package org.smartssd.device;
 import java.nio.ByteBuffer;
 import java.util.List;
 
-/** The drive's own counters: FTL activity and wear. {@code powerOnNs} is modelled time. */
+/**
+ * The drive's own counters: FTL activity and wear; {@code powerOnNs} is modelled time. From
+ * {@code bufferPolicy} on, the drive's DRAM buffer: its policy (the firmware's
+ * {@code enum ss_buf_policy}: 0 none, 1 lru, 2 fab, 3 bplru, 4 lbclock, 5 hbm) and size in
+ * pages, pages read and written through it and the hits among them, merges (writes to a page
+ * still dirty), BPLRU's padding reads, pages flushed to flash and victims evicted, flushes by
+ * length in pages, and HBM's threshold and block-region size.
+ */
 public record DriveCounters(long hostPageReads, long hostPageWrites, long nandPageReads,
                             long nandPageWrites, long blockErases, long gcPageMoves,
                             long retiredBlocks, long freeBlocks, long minEraseCount,
                             long maxEraseCount, long avgEraseCount,
-                            long writeAmplificationMilli, long powerOnNs) {
+                            long writeAmplificationMilli, long powerOnNs, long bufferPolicy,
+                            long bufferPages, long bufferReadPages, long bufferReadHits,
+                            long bufferWritePages, long bufferWriteHits, long bufferMerges,
+                            long bufferPaddingReads, long bufferFlushedPages,
+                            long bufferEvictions, long bufferFlushes1, long bufferFlushes2,
+                            long bufferFlushes34, long bufferFlushes58, long bufferFlushes916,
+                            long bufferFlushes1732, long bufferFlushes3364, long bufferFlushes65,
+                            long bufferThreshold, long bufferBlockRegionPages) {
     // COUNTERS' reply, struct ss_wire_counters (SS_REPLY_COUNTERS in ss_proto_replies.h)
     static final int HOST_PAGE_READS = 0;
     static final int HOST_PAGE_WRITES = 8;
@@ -23,6 +37,26 @@ public record DriveCounters(long hostPageReads, long hostPageWrites, long nandPa
     static final int AVG_ERASE_COUNT = 64;
     static final int WRITE_AMPLIFICATION_MILLI = 68;
     static final int POWER_ON_NS = 72;
+    static final int BUFFER_POLICY = 80;
+    static final int BUFFER_PAGES = 84;
+    static final int BUFFER_READ_PAGES = 88;
+    static final int BUFFER_READ_HITS = 96;
+    static final int BUFFER_WRITE_PAGES = 104;
+    static final int BUFFER_WRITE_HITS = 112;
+    static final int BUFFER_MERGES = 120;
+    static final int BUFFER_PADDING_READS = 128;
+    static final int BUFFER_FLUSHED_PAGES = 136;
+    static final int BUFFER_EVICTIONS = 144;
+    static final int BUFFER_FLUSHES_1 = 152;
+    static final int BUFFER_FLUSHES_2 = 160;
+    static final int BUFFER_FLUSHES_3_4 = 168;
+    static final int BUFFER_FLUSHES_5_8 = 176;
+    static final int BUFFER_FLUSHES_9_16 = 184;
+    static final int BUFFER_FLUSHES_17_32 = 192;
+    static final int BUFFER_FLUSHES_33_64 = 200;
+    static final int BUFFER_FLUSHES_65 = 208;
+    static final int BUFFER_THRESHOLD = 216;
+    static final int BUFFER_BLOCK_REGION_PAGES = 220;
 
     static final List<WireField> FIELDS = List.of(
             WireField.u64("host_page_reads", HOST_PAGE_READS),
@@ -37,7 +71,37 @@ public record DriveCounters(long hostPageReads, long hostPageWrites, long nandPa
             WireField.u32("max_erase_count", MAX_ERASE_COUNT),
             WireField.u32("avg_erase_count", AVG_ERASE_COUNT),
             WireField.u32("write_amplification_milli", WRITE_AMPLIFICATION_MILLI),
-            WireField.u64("power_on_ns", POWER_ON_NS));
+            WireField.u64("power_on_ns", POWER_ON_NS),
+            WireField.u32("buffer_policy", BUFFER_POLICY),
+            WireField.u32("buffer_pages", BUFFER_PAGES),
+            WireField.u64("buffer_read_pages", BUFFER_READ_PAGES),
+            WireField.u64("buffer_read_hits", BUFFER_READ_HITS),
+            WireField.u64("buffer_write_pages", BUFFER_WRITE_PAGES),
+            WireField.u64("buffer_write_hits", BUFFER_WRITE_HITS),
+            WireField.u64("buffer_merges", BUFFER_MERGES),
+            WireField.u64("buffer_padding_reads", BUFFER_PADDING_READS),
+            WireField.u64("buffer_flushed_pages", BUFFER_FLUSHED_PAGES),
+            WireField.u64("buffer_evictions", BUFFER_EVICTIONS),
+            WireField.u64("buffer_flushes_1", BUFFER_FLUSHES_1),
+            WireField.u64("buffer_flushes_2", BUFFER_FLUSHES_2),
+            WireField.u64("buffer_flushes_3_4", BUFFER_FLUSHES_3_4),
+            WireField.u64("buffer_flushes_5_8", BUFFER_FLUSHES_5_8),
+            WireField.u64("buffer_flushes_9_16", BUFFER_FLUSHES_9_16),
+            WireField.u64("buffer_flushes_17_32", BUFFER_FLUSHES_17_32),
+            WireField.u64("buffer_flushes_33_64", BUFFER_FLUSHES_33_64),
+            WireField.u64("buffer_flushes_65", BUFFER_FLUSHES_65),
+            WireField.u32("buffer_threshold", BUFFER_THRESHOLD),
+            WireField.u32("buffer_block_region_pages", BUFFER_BLOCK_REGION_PAGES));
+
+    /** Share of the pages read through the buffer that it held, 0 when none were read. */
+    public double bufferReadHitRatio() {
+        return bufferReadPages == 0 ? 0 : (double) bufferReadHits / bufferReadPages;
+    }
+
+    /** Share of the pages written through the buffer that it held already. */
+    public double bufferWriteHitRatio() {
+        return bufferWritePages == 0 ? 0 : (double) bufferWriteHits / bufferWritePages;
+    }
 
     /** Decodes the reply's wire bytes at b's start. */
     static DriveCounters decode(ByteBuffer b) {
@@ -48,6 +112,17 @@ public record DriveCounters(long hostPageReads, long hostPageWrites, long nandPa
                 WireField.u32(le, RETIRED_BLOCKS), WireField.u32(le, FREE_BLOCKS),
                 WireField.u32(le, MIN_ERASE_COUNT), WireField.u32(le, MAX_ERASE_COUNT),
                 WireField.u32(le, AVG_ERASE_COUNT), WireField.u32(le, WRITE_AMPLIFICATION_MILLI),
-                le.getLong(POWER_ON_NS));
+                le.getLong(POWER_ON_NS),
+                WireField.u32(le, BUFFER_POLICY), WireField.u32(le, BUFFER_PAGES),
+                le.getLong(BUFFER_READ_PAGES), le.getLong(BUFFER_READ_HITS),
+                le.getLong(BUFFER_WRITE_PAGES), le.getLong(BUFFER_WRITE_HITS),
+                le.getLong(BUFFER_MERGES), le.getLong(BUFFER_PADDING_READS),
+                le.getLong(BUFFER_FLUSHED_PAGES), le.getLong(BUFFER_EVICTIONS),
+                le.getLong(BUFFER_FLUSHES_1), le.getLong(BUFFER_FLUSHES_2),
+                le.getLong(BUFFER_FLUSHES_3_4), le.getLong(BUFFER_FLUSHES_5_8),
+                le.getLong(BUFFER_FLUSHES_9_16), le.getLong(BUFFER_FLUSHES_17_32),
+                le.getLong(BUFFER_FLUSHES_33_64), le.getLong(BUFFER_FLUSHES_65),
+                WireField.u32(le, BUFFER_THRESHOLD), WireField.u32(le,
+                BUFFER_BLOCK_REGION_PAGES));
     }
 }

@@ -129,8 +129,26 @@ public final class SmartSsdDevice implements AutoCloseable {
     public static void formatEmulated(java.nio.file.Path image, String profile,
                                       long capacityBytes, int maxObjects, int cacheSharePercent)
             throws IOException {
-        if (capacityBytes < 0 || maxObjects < 0) {
-            throw new IllegalArgumentException("capacity and max objects must not be negative");
+        formatEmulated(image, profile, capacityBytes, maxObjects, cacheSharePercent, null, 0, 0);
+    }
+
+    /**
+     * The same with the drive's DRAM buffer chosen too: every host read and write goes
+     * through it.
+     *
+     * @param bufferPolicy    none, lru, fab, bplru, lbclock or hbm; null for the firmware's
+     *                        default (hbm)
+     * @param bufferBytes     its size, a multiple of the page size; 0 for the default (4 MiB,
+     *                        or two erase blocks where that is more)
+     * @param bufferThreshold HBM's migration threshold in pages; 0 for the dynamic one
+     */
+    public static void formatEmulated(java.nio.file.Path image, String profile,
+                                      long capacityBytes, int maxObjects, int cacheSharePercent,
+                                      String bufferPolicy, long bufferBytes, int bufferThreshold)
+            throws IOException {
+        if (capacityBytes < 0 || maxObjects < 0 || bufferBytes < 0 || bufferThreshold < 0) {
+            throw new IllegalArgumentException("capacity, max objects and the buffer's size and "
+                    + "threshold must not be negative");
         }
         if (cacheSharePercent < CACHE_SHARE_DEFAULT || cacheSharePercent > 90) {
             throw new IllegalArgumentException("the cache share is a percentage from 0 to 90 "
@@ -139,7 +157,9 @@ public final class SmartSsdDevice implements AutoCloseable {
         ByteBuffer msg = ByteBuffer.allocateDirect(256);
         long rc = format0(DeviceSession.utf8z(image.toAbsolutePath().toString()),
                 profile == null ? null : DeviceSession.utf8z(profile), capacityBytes, maxObjects,
-                cacheSharePercent, msg);
+                cacheSharePercent,
+                bufferPolicy == null ? null : DeviceSession.utf8z(bufferPolicy), bufferBytes,
+                bufferThreshold, msg);
         if (rc < 0) {
             String detail = DeviceSession.cString(msg, 0, 256);
             throw Errors.translate(-Errors.errnoOf(rc), Errors.reasonOf(rc), "format " + image
@@ -505,7 +525,8 @@ public final class SmartSsdDevice implements AutoCloseable {
 
     static native long format0(byte[] image, byte[] profile, long capacityBytes,
                                        int maxObjects, int cacheSharePercent,
-                                       ByteBuffer message);
+                                       byte[] bufferPolicy, long bufferBytes,
+                                       int bufferThreshold, ByteBuffer message);
 
     static native String profiles0();
 }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import org.smartssd.device.CacheCounters;
+import org.smartssd.device.DriveCounters;
 import org.smartssd.device.DriveInfo;
 import org.smartssd.device.SmartSsdDevice;
 import picocli.CommandLine.Command;
@@ -11,7 +12,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code smartssd format emu:/path/dev0.img [--profile NAME] [--capacity SIZE]}. */
+/**
+ * {@code smartssd format emu:/path/dev0.img [--profile NAME] [--capacity SIZE]
+ * [--cache-share PCT] [--buffer POLICY] [--buffer-size SIZE] [--buffer-threshold N]}.
+ */
 @Command(name = "format", mixinStandardHelpOptions = true,
         description = "Create (or overwrite) an emulated drive's image and "
         + "format it. Only emu: URIs: a real drive is formatted by its vendor tools.")
@@ -39,6 +43,19 @@ final class FormatCommand implements Callable<Integer> {
             + "room for a cache part, else none)")
     Integer cacheShare;
 
+    @Option(names = "--buffer", paramLabel = "POLICY", description = "the drive's DRAM buffer: "
+            + "none, lru, fab, bplru, lbclock or hbm (default: hbm); every read and write goes "
+            + "through it")
+    String buffer;
+
+    @Option(names = "--buffer-size", paramLabel = "SIZE", description = "its size, e.g. 4M "
+            + "(default: 4 MiB, or two erase blocks where that is more)")
+    String bufferSize;
+
+    @Option(names = "--buffer-threshold", paramLabel = "PAGES", description = "hbm's migration "
+            + "threshold (default: 0, the dynamic one)")
+    int bufferThreshold;
+
     @Override
     public Integer call() throws Exception {
         if (!uri.startsWith("emu:") || uri.length() == 4) {
@@ -47,17 +64,22 @@ final class FormatCommand implements Callable<Integer> {
         }
         Path image = Path.of(uri.substring(4));
         long bytes = capacity == null ? 0 : Sizes.parse(capacity);
+        long bufferBytes = bufferSize == null ? 0 : Sizes.parse(bufferSize);
         SmartSsdDevice.formatEmulated(image, profile, bytes, maxObjects,
-                cacheShare == null ? SmartSsdDevice.CACHE_SHARE_DEFAULT : cacheShare);
+                cacheShare == null ? SmartSsdDevice.CACHE_SHARE_DEFAULT : cacheShare, buffer,
+                bufferBytes, bufferThreshold);
         try (SmartSsdDevice d = SmartSsdDevice.open(uri)) {
             DriveInfo i = d.info();
-            cli.out.printf("formatted %s: %s, %d bytes, %d channels x %d ways, %d-byte pages%n",
-                    image, i.model(), i.capacityBytes(), i.channels(), i.ways(), i.pageSize());
-            CacheCounters c = d.cacheCounters();
-            cli.out.printf(c.blockSize() == 0 ? "no solid-state cache%n"
+            DriveCounters c = d.counters();
+            cli.out.printf("formatted %s: %s, %d bytes, %d channels x %d ways, %d-byte pages, "
+                    + "buffer %s of %d pages%n", image, i.model(), i.capacityBytes(),
+                    i.channels(), i.ways(), i.pageSize(), InfoCommand.bufferPolicy(c.bufferPolicy()),
+                    c.bufferPages());
+            CacheCounters cc = d.cacheCounters();
+            cli.out.printf(cc.blockSize() == 0 ? "no solid-state cache%n"
                     : "solid-state cache: %d.%d %% of the flash, %d blocks of %d bytes%n",
-                    c.sharePermille() / 10, c.sharePermille() % 10, c.capacityBlocks(),
-                    c.blockSize());
+                    cc.sharePermille() / 10, cc.sharePermille() % 10, cc.capacityBlocks(),
+                    cc.blockSize());
         }
         return ExitCodes.OK;
     }

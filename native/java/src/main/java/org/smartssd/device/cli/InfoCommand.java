@@ -58,6 +58,20 @@ final class InfoCommand implements Callable<Integer> {
                     c.avgEraseCount(), c.maxEraseCount());
             o.printf("write amp.:       %.3f%n", c.writeAmplificationMilli() / 1000.0);
             o.printf("power-on time:    %.6f s (modelled)%n", c.powerOnNs() / 1e9);
+            o.printf("buffer:           %s, %d pages (%s)%s%n", bufferPolicy(c.bufferPolicy()),
+                    c.bufferPages(), Sizes.human(c.bufferPages() * i.pageSize()),
+                    c.bufferPolicy() == 5 ? (c.bufferThreshold() > 0 ? ", threshold "
+                            + c.bufferThreshold() + ", block region " + c.bufferBlockRegionPages()
+                            + " pages" : "") : "");
+            o.printf("buffer hits:      read %.1f %% of %d pages, write %.1f %% of %d pages, "
+                            + "%d merges%n", 100 * c.bufferReadHitRatio(), c.bufferReadPages(),
+                    100 * c.bufferWriteHitRatio(), c.bufferWritePages(), c.bufferMerges());
+            o.printf("buffer flushes:   %d pages, %d evictions, %d padding reads; by length "
+                            + "1:%d 2:%d 3-4:%d 5-8:%d 9-16:%d 17-32:%d 33-64:%d 65+:%d%n",
+                    c.bufferFlushedPages(), c.bufferEvictions(), c.bufferPaddingReads(),
+                    c.bufferFlushes1(), c.bufferFlushes2(), c.bufferFlushes34(),
+                    c.bufferFlushes58(), c.bufferFlushes916(), c.bufferFlushes1732(),
+                    c.bufferFlushes3364(), c.bufferFlushes65());
             CacheCounters k = d.cacheCounters();
             if (k.blockSize() == 0) {
                 o.printf("cache:            none (formatted with a cache share of 0)%n");
@@ -87,5 +101,11 @@ final class InfoCommand implements Callable<Integer> {
             }
             return ExitCodes.OK;
         }
+    }
+
+    /** The firmware's enum ss_buf_policy by number. */
+    static String bufferPolicy(long p) {
+        String[] names = {"none", "lru", "fab", "bplru", "lbclock", "hbm"};
+        return p >= 0 && p < names.length ? names[(int) p] : "policy " + p;
     }
 }

@@ -46,6 +46,41 @@ class CliTest {
     }
 
     @Test
+    void formatChoosesTheDrivesBufferAndInfoShowsIt() {
+        String b = "emu:" + dir.resolve("b.img");
+        Run r = run("format", b, "--capacity", "256M", "--buffer", "bplru", "--buffer-size", "2M");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("buffer bplru of 256 pages");
+        Run info = run("info", b);
+        assertThat(info.code()).as(info.err()).isZero();
+        assertThat(info.out()).contains("buffer:           bplru, 256 pages (2.0 MiB)")
+                .contains("buffer hits:").contains("buffer flushes:");
+        // the default drive of @BeforeEach: hbm, 4 MiB of 8 KiB pages
+        assertThat(run("info", uri).out()).contains("buffer:           hbm, 512 pages");
+        Run bad = run("format", "emu:" + dir.resolve("x.img"), "--buffer", "lru2");
+        assertThat(bad.code()).isNotZero();
+        assertThat(bad.err()).contains("policy 'lru2'");
+    }
+
+    @Test
+    void formatTakesTheCacheShareAndTheBufferTogether() {
+        String cb = "emu:" + dir.resolve("cb.img");
+        Run r = run("format", cb, "--capacity", "640M", "--cache-share", "30", "--buffer", "lru",
+                "--buffer-size", "2M");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("buffer lru of 256 pages")
+                .contains("solid-state cache: 30.0 % of the flash");
+        assertThat(run("info", cb).out()).contains("buffer:           lru, 256 pages (2.0 MiB)");
+        Run none = run("format", cb, "--capacity", "640M", "--buffer", "none", "--cache-share",
+                "0");
+        assertThat(none.code()).as(none.err()).isZero();
+        assertThat(none.out()).contains("buffer none of 0 pages").contains("no solid-state cache");
+        Run bad = run("format", cb, "--cache-share", "95", "--buffer", "lru");
+        assertThat(bad.code()).isNotZero();
+        assertThat(bad.err()).contains("cache share");
+    }
+
+    @Test
     void putGetLsRmRoundTrip() throws Exception {
         byte[] data = new byte[2_500_000];
         new Random(3).nextBytes(data);

@@ -1,0 +1,133 @@
+/* Private state of the buffer: page frames with their nodes, block nodes, the two hash
+ * indexes, and each policy's hooks. Indexes everywhere; BUF_NIL is "none". */
+#ifndef BUF_INTERNAL_H
+#define BUF_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "ss_buf.h"
+#include "ss_rt.h"
+
+#define BUF_NIL UINT32_MAX
+
+struct buf_page {
+	uint32_t lpn;
+	uint32_t blk;          /* its block node */
+	uint32_t prev, next;   /* page LRU (LRU, HBM page region); BUF_NIL when not on it */
+	uint32_t hnext;        /* hash chain, or the free list */
+	uint32_t bnext;        /* next page of the same block */
+	uint8_t dirty;
+	uint8_t stream;
+	uint8_t on_lru;
+};
+
+enum buf_region {
+	BUF_REGION_PAGE = 0,
+	BUF_REGION_BLOCK = 1,
+};
+
+struct buf_block {
+	uint32_t lbn;
+	uint32_t npages, ndirty;
+	uint32_t popularity;   /* HBM: requests that touched it */
+	uint32_t prev, next;   /* block list (LRU for FAB/BPLRU, the clock ring, HBM block region) */
+	uint32_t hnext;        /* hash chain, or the free list */
+	uint32_t first;        /* its pages */
+	uint32_t last_req;     /* the request that last touched it */
+	uint32_t seq_next;     /* BPLRU/LB-CLOCK: next page offset of a sequential write run */
+	uint64_t order;        /* HBM: when it entered the block region */
+	uint8_t on_list;
+	uint8_t region;
+	uint8_t ref;           /* LB-CLOCK reference bit */
+	uint8_t candidate;     /* LB-CLOCK: bit was 0 when this selection began */
+};
+
+struct buf_list {
+	uint32_t head, tail;   /* head: most recent */
+	uint32_t n;
+};
+
+/* A victim: a whole block, or (page LRU) one page of it. */
+struct buf_victim {
+	uint32_t blk;
+	uint32_t page;         /* BUF_NIL: the whole block */
+};
+
+struct buf_policy_ops {
+	bool read_allocates;
+	/* A request touched page `pg` of block `blk`; `is_new` when the page just entered,
+	 * `first_in_req` when it is the request's first page of this block. */
+	void (*touch)(struct ss_buf *b, uint32_t blk, uint32_t pg, bool write, bool is_new,
+		      bool first_in_req);
+	/* The block just got its first page / is about to leave the buffer. */
+	void (*block_added)(struct ss_buf *b, uint32_t blk);
+	void (*block_removed)(struct ss_buf *b, uint32_t blk);
+	void (*page_removed)(struct ss_buf *b, uint32_t pg);
+	int (*victim)(struct ss_buf *b, struct buf_victim *v);
+	bool pad;              /* BPLRU: pad victims to whole blocks */
+	bool write_clean;      /* flush a victim's clean pages with its dirty ones (HBM) */
+};
+
+struct ss_buf {
+	struct ss_buf_params p;
+	const struct buf_policy_ops *ops;
+	struct ss_ftl *ftl;
+	uint32_t page_size;
+	uint32_t capacity;     /* FTL logical pages */
+
+	uint8_t *frames;       /* p.pages * page_size */
+	struct buf_page *pages;
+	struct buf_block *blocks;
+	uint32_t *page_hash, *block_hash;
+	uint32_t hash_mask;
+	uint32_t free_page, free_block;
+	uint32_t *sorted;      /* pages_per_block scratch: a victim's frames in LPN order */
+	uint32_t *written;     /* pages_per_block scratch: the LPNs a flush wrote */
+	uint8_t *pad_buf;      /* one page for padding reads */
+
+	struct buf_list page_lru;
+	struct buf_list block_list;
+	uint32_t hand;         /* LB-CLOCK */
+	uint32_t anchor;       /* LB-CLOCK: where the hand began the last selection */
+	uint32_t last_victim_pages;
+
+	uint32_t req;          /* request counter */
+	uint32_t in_request;   /* ss_buf_begin() depth */
+	struct ss_hal *hal;    /* read-ahead; NULL: none */
+	uint8_t *ra_buf;       /* staging area: p.read_ahead_pages pages */
+	uint32_t ra_lo, ra_hi; /* the LPNs it holds */
+	bool ra_valid, ra_waited;
+	uint32_t seq_end;      /* where the last streaming read ended */
+	bool ra_due;           /* a sequential read asked for read-ahead at the request's end */
+	uint32_t thr;          /* HBM THR_migrate */
+	uint32_t thr_changed_req;
+	uint32_t alpha_pages, beta_pages; /* HBM §3.6 bounds on the block region, in pages */
+	uint32_t block_pages;  /* HBM N_block */
+	uint64_t order;
+
+	struct ss_buf_stats st;
+	ss_buf_observer obs;
+	void *obs_ctx;
+};
+
+extern const struct buf_policy_ops buf_lru_ops, buf_fab_ops, buf_bplru_ops, buf_lbclock_ops,
+	buf_hbm_ops;
+
+/* Doubly linked lists over the page and block arrays. */
+void buf_plist_push_head(struct ss_buf *b, struct buf_list *l, uint32_t pg);
+void buf_plist_remove(struct ss_buf *b, struct buf_list *l, uint32_t pg);
+void buf_blist_push_head(struct ss_buf *b, struct buf_list *l, uint32_t blk);
+void buf_blist_push_tail(struct ss_buf *b, struct buf_list *l, uint32_t blk);
+void buf_blist_insert_before(struct ss_buf *b, struct buf_list *l, uint32_t at, uint32_t blk);
+void buf_blist_remove(struct ss_buf *b, struct buf_list *l, uint32_t blk);
+
+static inline uint32_t buf_lbn(const struct ss_buf *b, uint32_t lpn)
+{
+	return lpn / b->p.pages_per_block;
+}
+
+/* BPLRU/LB-CLOCK: whether a write run has covered the block from its first to its last page
+ * in order ("written sequentially"). */
+bool buf_block_sequential(struct ss_buf *b, uint32_t blk, uint32_t pg, bool is_new);
+
+#endif

@@ -1,0 +1,153 @@
+/*
+ * The drive's DRAM buffer between the host I/O path and the FTL: logical pages are read
+ * and written here, and victims are flushed to the FTL as the policy chooses them.
+ *
+ * Policies (chosen per drive at format):
+ *   - SS_BUF_LRU:     page-level LRU, reads and writes (the plain baseline).
+ *   - SS_BUF_FAB:     block-level LRU list; victim the block with the most pages, the least
+ *                     recently used among equals; only dirty pages are written, clean ones
+ *                     dropped [Gong 2010, §2.4.1, p. 11].
+ *   - SS_BUF_BPLRU:   write buffer, block-level LRU; a victim is padded to a whole block by
+ *                     reading its missing mapped pages (page padding), a block written
+ *                     sequentially to its end goes to the LRU end (LRU compensation)
+ *                     [Gong 2010, §2.4.2, p. 12].
+ *   - SS_BUF_LBCLOCK: write buffer, blocks on a clock with reference bits; the victim is the
+ *                     fullest block among those whose bit was already 0
+ *                     [Gong 2010, §2.4.3, p. 14, Fig. 2.4].
+ *   - SS_BUF_HBM:     hybrid: a page region (page LRU) and a block region (LAR: least block
+ *                     popularity, then most pages), threshold migration from the first to the
+ *                     second (static, or dynamic as in §3.6, Algorithm 3.4), selection
+ *                     compensation when the block region is empty [Gong 2010, ch. 3, p. 18].
+ * [Gong 2010] is Gong's HBM thesis (docs/REFERENCES.md).
+ *
+ * Durability: the buffer is volatile. A write returns once its data is in the buffer; it
+ * is durable only after ss_buf_flush(), or when written with SS_FTL_FUA (then written
+ * through to the FTL and made durable before return). Metadata never passes through here.
+ */
+#ifndef SS_BUF_H
+#define SS_BUF_H
+
+#include <stdint.h>
+
+#include "ss_ftl.h"
+
+struct ss_buf;
+
+/* A build with SS_BUF_BOARD defined (the Jasmine's, firmware-tasklets/cross/, where code
+ * space is 93,696 B) has only none and hbm, and no read-ahead staging area; the other
+ * policies are refused as unknown. */
+enum ss_buf_policy {
+	SS_BUF_NONE = 0,    /* no buffer: every call goes straight to the FTL */
+	SS_BUF_LRU = 1,
+	SS_BUF_FAB = 2,
+	SS_BUF_BPLRU = 3,
+	SS_BUF_LBCLOCK = 4,
+	SS_BUF_HBM = 5,
+	SS_BUF_POLICY_COUNT = 6,
+};
+
+/* Flushes by length (pages written to the FTL for one victim or one block of a FLUSH):
+ * buckets 1, 2, 3-4, 5-8, 9-16, 17-32, 33-64, 65+. */
+#define SS_BUF_LEN_BUCKETS 8u
+
+struct ss_buf_params {
+	enum ss_buf_policy policy;
+	uint32_t pages;             /* capacity in pages (0 with SS_BUF_NONE) */
+	uint32_t pages_per_block;   /* logical block for the block-level policies */
+	uint32_t hbm_threshold;     /* HBM THR_migrate: 0 = dynamic (§3.6), else static */
+	uint32_t read_ahead_pages;  /* staging area for sequential object reads; 0: none */
+};
+
+/* What the buffer sent to the FTL for one victim (or one block of a host FLUSH). */
+enum ss_buf_event {
+	SS_BUF_EV_WRITE = 0,    /* pages written to the FTL, in LPN order */
+	SS_BUF_EV_DISCARD = 1,  /* a victim without dirty pages, dropped */
+};
+
+typedef void (*ss_buf_observer)(void *ctx, enum ss_buf_event ev, const uint32_t *lpns,
+				uint32_t n);
+
+struct ss_buf_stats {
+	uint64_t read_pages, read_hits;
+	uint64_t write_pages, write_hits;
+	uint64_t merges;            /* write hits on a page already dirty: a program saved */
+	uint64_t evictions;
+	uint64_t flushed_pages;     /* pages written to the FTL, padding included */
+	uint64_t discarded_pages;   /* clean pages dropped */
+	uint64_t padding_reads;     /* BPLRU page padding */
+	uint64_t read_ahead_pages;  /* pages fetched ahead of sequential reads */
+	uint64_t read_ahead_hits;   /* reads served from them */
+	uint64_t flushes_by_len[SS_BUF_LEN_BUCKETS];
+	uint32_t resident_pages, dirty_pages;
+	uint32_t block_region_pages; /* HBM */
+	uint32_t threshold;          /* HBM THR_migrate now */
+};
+
+const char *ss_buf_policy_name(enum ss_buf_policy p);
+/** \return the policy for a name ("none", "lru", "fab", "bplru", "lbclock", "hbm"), or -1. */
+int ss_buf_policy_parse(const char *name, uint32_t len);
+
+/** DRAM for a buffer of these parameters and page size (0 for SS_BUF_NONE). */
+uint64_t ss_buf_dram_needed(const struct ss_buf_params *p, uint32_t page_size);
+
+/** \return 0, -SS_EINVAL on bad parameters, -SS_ENOMEM when dram is too small. */
+int ss_buf_init(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size,
+		const struct ss_buf_params *p);
+
+/** Test hook: told of every victim flush or discard. */
+void ss_buf_set_observer(struct ss_buf *b, ss_buf_observer fn, void *ctx);
+
+/**
+ * Read `count` pages from `lpn` into `out` (one host request: a block's popularity grows by
+ * one however many of its pages it touches). Unwritten pages read as zeros.
+ * \return 0, -SS_ERANGE, -SS_EIO, or what making room returned.
+ */
+int ss_buf_read(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out);
+
+/** Write `count` pages from `lpn`. flags: SS_FTL_FUA writes them through and makes the drive
+ *  durable before return. \return 0, -SS_ERANGE, -SS_ENOSPC, -SS_EIO. */
+int ss_buf_write(struct ss_buf *b, uint32_t lpn, uint32_t count, const void *data,
+		 enum ss_stream stream, unsigned flags);
+
+/** Group the calls up to ss_buf_end() into one host request (a block's popularity grows
+ *  once per request; a command's read-modify-write and its pages are one request). */
+void ss_buf_begin(struct ss_buf *b);
+void ss_buf_end(struct ss_buf *b);
+
+/** The hal whose read-ahead mode the staging area uses (NULL: no read-ahead). A streaming
+ *  read (ss_buf_read_stream) that starts where the previous one ended has the next
+ *  read_ahead_pages pages fetched into a staging area as hal read-ahead when its request
+ *  ends: that command does not wait for them, the one that reads them does. Staged pages
+ *  are served, not cached: a sequential stream is the unpopular data every policy here
+ *  would evict first. Policies never see the staging area. */
+void ss_buf_set_read_ahead(struct ss_buf *b, struct ss_hal *hal);
+
+/** ss_buf_read for sequential streams (object READ commands): read ahead as above. */
+int ss_buf_read_stream(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out);
+
+/** Read what the buffer holds from it and the rest from the flash, caching nothing and
+ *  counting nothing: tasklet input, which would otherwise flush the host's working set. */
+int ss_buf_read_scan(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out);
+
+/** Drop the pages from the buffer, dirty or not, without writing them: the caller is about
+ *  to write them past the buffer (metadata pages) or they are being freed. */
+void ss_buf_invalidate(struct ss_buf *b, uint32_t lpn, uint32_t count);
+
+/** Whether page `lpn` is in the buffer. */
+int ss_buf_cached(const struct ss_buf *b, uint32_t lpn);
+
+/** Drop the pages from the buffer and trim them in the FTL. */
+int ss_buf_trim(struct ss_buf *b, uint32_t lpn, uint32_t count);
+
+/** Write every dirty page to the FTL (block by block, in LPN order), then flush the FTL. */
+int ss_buf_flush(struct ss_buf *b);
+
+/** Write every dirty page to the FTL without the FTL flush (before a metadata commit that
+ *  flushes the FTL itself). */
+int ss_buf_writeback(struct ss_buf *b);
+
+void ss_buf_get_stats(const struct ss_buf *b, struct ss_buf_stats *st);
+const struct ss_buf_params *ss_buf_get_params(const struct ss_buf *b);
+struct ss_ftl *ss_buf_ftl(struct ss_buf *b);
+
+#endif

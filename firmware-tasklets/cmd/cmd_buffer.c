@@ -1,0 +1,178 @@
+/*
+ * The drive's DRAM buffer (firmware-tasklets/buffer/) as the firmware runs it: its DRAM
+ * is what the object store leaves of the drive's, its policy and size are chosen at
+ * format and kept on the drive, and every host read and write (block commands and
+ * object I/O, tasklet output included) goes through it.
+ *
+ * The choice is kept in the firmware's record object (cmd_life.c), past the lifetime
+ * record, at FW_BUFCFG_OFF: magic, version, policy, threshold, pages, CRC-32C.
+ */
+#include "cmd_internal.h"
+
+#define FW_BUFCFG_OFF 128u
+#define FW_BUFCFG_SIZE 20u
+#define FW_BUFCFG_MAGIC 0x46425353u /* "SSBF" */
+#define FW_BUFCFG_VERSION 1u
+
+/* The default size: FW_BUFFER_DEFAULT_BYTES, or two erase blocks where that is more (a
+ * block-level policy needs two: the jasmine-openssd's blocks are 4 MiB). */
+static uint64_t default_bytes(const struct ss_geometry *geo)
+{
+	return SS_MAX(FW_BUFFER_DEFAULT_BYTES, 2ull * geo->pages_per_block * geo->page_size);
+}
+
+static void default_params(const struct ss_geometry *geo, uint64_t bytes,
+			   struct ss_buf_params *bp)
+{
+	bp->policy = FW_BUFFER_DEFAULT_POLICY;
+	bp->pages = (uint32_t)((bytes ? bytes : default_bytes(geo)) / geo->page_size);
+	bp->pages_per_block = geo->pages_per_block;
+	bp->hbm_threshold = 0;
+	bp->read_ahead_pages = FW_READAHEAD_BYTES / geo->page_size;
+}
+
+uint64_t fw_buffer_dram(const struct ss_geometry *geo, uint64_t bytes)
+{
+	struct ss_buf_params bp;
+
+	default_params(geo, bytes, &bp);
+	return ss_buf_dram_needed(&bp, geo->page_size);
+}
+
+static void encode(const struct ss_buf_params *bp, uint8_t *b)
+{
+	ss_memset(b, 0, FW_BUFCFG_SIZE);
+	ss_put_le32(b, FW_BUFCFG_MAGIC);
+	b[4] = FW_BUFCFG_VERSION;
+	b[5] = (uint8_t)bp->policy;
+	b[6] = (uint8_t)SS_MIN(bp->hbm_threshold, 255u);
+	ss_put_le32(b + 8, bp->pages);
+	ss_put_le32(b + 16, ss_crc32c(0, b, 16));
+}
+
+static bool decode(const uint8_t *b, struct ss_buf_params *bp)
+{
+	if (ss_get_le32(b) != FW_BUFCFG_MAGIC || b[4] != FW_BUFCFG_VERSION ||
+	    b[5] >= SS_BUF_POLICY_COUNT || ss_get_le32(b + 16) != ss_crc32c(0, b, 16)) {
+		return false;
+	}
+	bp->policy = (enum ss_buf_policy)b[5];   /* read_ahead_pages stays the firmware's */
+	bp->hbm_threshold = b[6];
+	bp->pages = ss_get_le32(b + 8);
+	return true;
+}
+
+/* What the drive keeps; a drive formatted before there was a buffer gets the default. */
+static void load(struct ss_fw *fw, struct ss_buf_params *bp)
+{
+	uint8_t b[FW_BUFCFG_SIZE];
+	uint32_t n = 0;
+
+	if (fw->record_oid == SS_OID_NONE ||
+	    ss_os_read(fw->os, fw->record_oid, FW_BUFCFG_OFF, b, FW_BUFCFG_SIZE, &n) != 0 ||
+	    n != FW_BUFCFG_SIZE) {
+		return;
+	}
+	(void)decode(b, bp);
+}
+
+static int from_format(const struct ss_geometry *geo, const struct ss_fw_format_params *p,
+		       struct ss_buf_params *bp)
+{
+	default_params(geo, p->buffer_bytes, bp);
+	if (p->buffer_policy) {
+		int pol = ss_buf_policy_parse(p->buffer_policy,
+					      (uint32_t)ss_strnlen(p->buffer_policy, 16));
+
+		if (pol < 0) {
+			return -SS_EINVAL;
+		}
+		bp->policy = (enum ss_buf_policy)pol;
+	}
+	if (p->buffer_bytes && p->buffer_bytes % geo->page_size) {
+		return -SS_EINVAL;
+	}
+	bp->hbm_threshold = p->buffer_threshold;
+	if (bp->policy == SS_BUF_NONE) {
+		bp->pages = 0;
+	}
+	return 0;
+}
+
+int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
+		    const struct ss_fw_format_params *p)
+{
+	const struct ss_geometry *geo = &fw->ftl_hal->geo;
+	struct ss_buf_params bp;
+	uint8_t b[FW_BUFCFG_SIZE];
+	int rc;
+
+	default_params(geo, 0, &bp);
+	if (p) {
+		rc = from_format(geo, p, &bp);
+		if (rc) {
+			return rc;
+		}
+	} else {
+		load(fw, &bp);
+	}
+	/* -SS_EINVAL: smaller than two blocks, a threshold past a block, or a policy this
+	 * build has not; -SS_ENOMEM: it does not fit the DRAM the other layers leave */
+	rc = ss_buf_init(&fw->buf, fw->ftl, region, size, &bp);
+	if (rc) {
+		return rc;
+	}
+	ss_buf_set_read_ahead(fw->buf, fw->ftl_hal);
+	if (p && fw->record_oid != SS_OID_NONE) {
+		encode(&bp, b);
+		rc = ss_os_write(fw->os, fw->record_oid, FW_BUFCFG_OFF, b, FW_BUFCFG_SIZE, 0, 0);
+		if (rc == 0) {
+			rc = ss_os_flush(fw->os);
+		}
+		if (rc) {
+			return rc;
+		}
+	}
+	ss_os_attach_buffer(fw->os, fw->buf);
+	return 0;
+}
+
+void fw_buffer_counters(struct ss_fw *fw, uint8_t *p)
+{
+	const struct ss_buf_params *bp = ss_buf_get_params(fw->buf);
+	struct ss_buf_stats st;
+	uint64_t v[8 + SS_BUF_LEN_BUCKETS];
+
+	_Static_assert(offsetof(struct ss_wire_counters, buffer_flushes_65) ==
+			       offsetof(struct ss_wire_counters, buffer_read_pages) +
+				       8 * (7 + SS_BUF_LEN_BUCKETS),
+		       "the buffer's u64 counters are consecutive on the wire");
+	ss_buf_get_stats(fw->buf, &st);
+	v[0] = st.read_pages;
+	v[1] = st.read_hits;
+	v[2] = st.write_pages;
+	v[3] = st.write_hits;
+	v[4] = st.merges;
+	v[5] = st.padding_reads;
+	v[6] = st.flushed_pages;
+	v[7] = st.evictions;
+	ss_memcpy(&v[8], st.flushes_by_len, sizeof(st.flushes_by_len));
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_policy), (uint32_t)bp->policy);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_pages), bp->pages);
+	for (uint32_t i = 0; i < SS_ARRAY_SIZE(v); i++) {
+		ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_read_pages) + 8 * i, v[i]);
+	}
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_threshold), st.threshold);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_block_region_pages),
+		    st.block_region_pages);
+}
+
+void ss_fw_buffer_stats(const struct ss_fw *fw, struct ss_buf_params *p, struct ss_buf_stats *st)
+{
+	ss_memset(p, 0, sizeof(*p));
+	ss_memset(st, 0, sizeof(*st));
+	if (fw && fw->state == FW_UP && fw->buf) {
+		*p = *ss_buf_get_params(fw->buf);
+		ss_buf_get_stats(fw->buf, st);
+	}
+}
