@@ -307,7 +307,25 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_counters0(JNIEnv
 	return 0;
 }
 
-/* The layout of fixed reply `which` (0 drive info, 1 fsstat, 2 counters: the wire's; 3 the
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_check0(JNIEnv *env,
+		jclass cls, jlong h, jobject out)
+{
+	uint8_t *o = scratch(env, out, 0);
+	const struct ss_dev_check *v;
+	struct ss_dev_check c;
+	int rc;
+
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_check(dev(h), &c);
+	if (rc < 0)
+		return fail(rc);
+	v = &c;
+	SS_REPLY_CHECK(ENCODE, ss_wire_check)
+	return 0;
+}
+
+/* The layout of fixed reply `which` (0 drive info, 1 fsstat, 2 counters, 5 check: the wire's; 3 the
  * SMART summary, 4 one SMART attribute: as packed here), one line
  * "name kind offset bytes" per field then "size <bytes>" (the SMART summary also says
  * "attrs <offset>", where the attributes start), from the field lists: the Java records'
@@ -340,6 +358,10 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(J
 	case 4:
 		SS_DEV_SMART_ATTR(LAYOUT, jni_smart_attr)
 		size = sizeof(struct jni_smart_attr);
+		break;
+	case 5:
+		SS_REPLY_CHECK(LAYOUT, ss_wire_check)
+		size = sizeof(struct ss_wire_check);
 		break;
 	default:
 		return NULL;

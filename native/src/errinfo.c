@@ -111,6 +111,7 @@ static const struct {
 	[SS_R_RENAME_INTO_SELF] = {"RENAME_INTO_SELF", EINVAL},
 	[SS_R_ROOT] = {"ROOT", EBUSY},
 	[SS_R_TASKLET_WATCHDOG] = {"TASKLET_WATCHDOG", ETIMEDOUT},
+	[SS_R_STORE_DAMAGED] = {"STORE_DAMAGED", EIO},
 };
 
 const char *ss_dev_reason_name(int reason)

@@ -40,9 +40,11 @@ public enum Reason {
     BAD_SESSION(31, "the drive does not know this host session"),
     RENAME_INTO_SELF(32, "a directory cannot be moved into itself"),
     ROOT(33, "the root directory cannot be removed or renamed"),
-    TASKLET_WATCHDOG(34, "the watchdog stopped a tasklet that did not return");
+    TASKLET_WATCHDOG(34, "the watchdog stopped a tasklet that did not return"),
+    STORE_DAMAGED(35, "the drive's object store is damaged: it failed the check its mount"
+            + " makes");
 
-    private static final Reason[] BY_CODE = new Reason[35];
+    private static final Reason[] BY_CODE = new Reason[36];
 
     static {
         for (Reason r : values()) {

@@ -79,6 +79,7 @@ class ErrorsTest {
         "RENAME_INTO_SELF, InvalidRenameException",
         "ROOT, RootDirectoryException",
         "TASKLET_WATCHDOG, TaskletFailedException",
+        "STORE_DAMAGED, StoreDamagedException",
     })
     void everyReasonHasItsTypedException(String reason, String type) {
         Reason r = Reason.valueOf(reason);
@@ -92,8 +93,8 @@ class ErrorsTest {
 
     @Test
     void everyNonZeroReasonIsCoveredByTheTable() {
-        // the table above lists 34 reasons: all but OK
-        assertThat(Reason.values()).hasSize(35);
+        // the table above lists 35 reasons: all but OK
+        assertThat(Reason.values()).hasSize(36);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")

@@ -36,7 +36,9 @@ class ReplyLayoutTest {
                         b -> DriveInfo.decode("test", b))),
                 Arguments.of(new Reply(1, FsStat.FIELDS, FsStat.class, FsStat::decode)),
                 Arguments.of(new Reply(2, DriveCounters.FIELDS, DriveCounters.class,
-                        DriveCounters::decode)));
+                        DriveCounters::decode)),
+                Arguments.of(new Reply(5, DriveCheck.FIELDS, DriveCheck.class,
+                        DriveCheck::decode)));
     }
 
     @ParameterizedTest(name = "layout {0}")
