@@ -66,8 +66,15 @@ void ss_fw_ata_command(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8
 	if (!res) {
 		return;
 	}
-	if (!fw || !tf || fw->state != FW_UP) {
+	if (!fw || !tf || fw->state == FW_DOWN) {
 		fw_abort(res, SS_R_BUSY);
+		return;
+	}
+	/* without its object store the drive answers only who it is and object commands */
+	if (fw->state == FW_DAMAGED && tf->command != ATA_IDENTIFY &&
+	    tf->command != ATA_CHECK_POWER_MODE && tf->command != SS_ATA_OBJ_SEND &&
+	    tf->command != SS_ATA_OBJ_RECV) {
+		fw_abort(res, SS_R_STORE_DAMAGED);
 		return;
 	}
 	if (!data) {

@@ -1,5 +1,5 @@
 /*
- * Whole-drive opcodes: DRIVE_INFO, FLUSH, FSSTAT, COUNTERS.
+ * Whole-drive opcodes: DRIVE_INFO, FLUSH, FSSTAT, COUNTERS, CHECK.
  */
 #include "cmd_internal.h"
 
@@ -26,6 +26,11 @@ uint32_t fw_drive_fsstat_check(const struct fw_req *rq, uint32_t *cap)
 uint32_t fw_drive_counters_check(const struct fw_req *rq, uint32_t *cap)
 {
 	return fixed_reply_check(rq, cap, sizeof(struct ss_wire_counters));
+}
+
+uint32_t fw_drive_check_check(const struct fw_req *rq, uint32_t *cap)
+{
+	return fixed_reply_check(rq, cap, sizeof(struct ss_wire_check));
 }
 
 /* FLUSH, OPEN_SESSION, CLOSE_SESSION: header fields only, no reply payload. */
@@ -117,4 +122,38 @@ void fw_drive_flush(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 	if (rc) {
 		fw_rep_error(rep, rc, 0);
 	}
+}
+
+/* The object store's fsck, or on a drive that came up without its store, what the mount's
+ * check found. A problem is a result, not a failure of the command: status 0. */
+void fw_drive_check(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+{
+	struct ss_os_check_report cr;
+	uint8_t *p = rep->payload;
+	uint32_t mounted = fw->state == FW_UP;
+	int rc = 0;
+
+	if (mounted) {
+		rc = ss_os_check(fw->os, &cr);
+	} else {
+		cr = fw->store_problem;
+	}
+	if (rc != 0 && rc != -SS_EBADMSG) {
+		fw_rep_error(rep, rc, 0);
+		return;
+	}
+	ss_put_le32(p + offsetof(struct ss_wire_check, problem), cr.problem);
+	ss_put_le32(p + offsetof(struct ss_wire_check, problem_level), cr.problem_level);
+	ss_put_le64(p + offsetof(struct ss_wire_check, problem_oid), cr.problem_oid);
+	ss_put_le32(p + offsetof(struct ss_wire_check, problem_lpn), cr.problem_lpn);
+	ss_put_le32(p + offsetof(struct ss_wire_check, mounted), mounted);
+	ss_put_le32(p + offsetof(struct ss_wire_check, objects), cr.objects);
+	ss_put_le32(p + offsetof(struct ss_wire_check, tree_objects), cr.tree_objects);
+	ss_put_le32(p + offsetof(struct ss_wire_check, max_depth), cr.max_depth);
+	ss_put_le32(p + offsetof(struct ss_wire_check, reserved), 0);
+	ss_put_le64(p + offsetof(struct ss_wire_check, extents), cr.extents);
+	ss_put_le64(p + offsetof(struct ss_wire_check, node_pages), cr.node_pages);
+	ss_put_le64(p + offsetof(struct ss_wire_check, data_pages), cr.data_pages);
+	ss_put_le64(p + offsetof(struct ss_wire_check, leaked_pages), cr.leaked_pages);
+	rep->payload_len = sizeof(struct ss_wire_check);
 }

@@ -170,6 +170,23 @@ static int bring_up(struct ss_fw *fw, const struct regions *r)
 	return 0;
 }
 
+/*
+ * The object store failed its mount check: come up anyway, as a drive does, so the host can
+ * identify it and ask CHECK what is wrong; every other object command fails with
+ * STORE_DAMAGED and raw sector I/O is refused. Nothing is written.
+ */
+static int come_up_damaged(struct ss_fw *fw, struct ss_fw **out)
+{
+	fw->os = NULL;
+	fw->isp = NULL;
+	fw->page_size = ss_ftl_page_size(fw->ftl);
+	fw->sectors_per_page = fw->page_size / SS_SECTOR;
+	fw->capacity_sectors = (uint64_t)ss_ftl_capacity_pages(fw->ftl) * fw->sectors_per_page;
+	fw->state = FW_DAMAGED;
+	*out = fw;
+	return 0;
+}
+
 /* ---- entry points --------------------------------------------------------------------- */
 
 /* Scratch for the partition label before the arena is carved: its first bytes. */
@@ -308,7 +325,10 @@ int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_
 			return rc;
 		}
 	}
-	rc = ss_os_mount(&fw->os, fw->ftl, r.os, r.os_size);
+	rc = ss_os_mount_report(&fw->os, fw->ftl, r.os, r.os_size, &fw->store_problem);
+	if (rc == -SS_EBADMSG) {
+		return come_up_damaged(fw, out);
+	}
 	if (rc == 0) {
 		rc = bring_up(fw, &r);
 	}
@@ -330,6 +350,10 @@ int ss_fw_shutdown(struct ss_fw *fw)
 {
 	int rc, rc2;
 
+	if (fw && fw->state == FW_DAMAGED) {
+		fw->state = FW_DOWN;
+		return ss_ftl_unmount(fw->ftl);   /* the store, never mounted, writes nothing */
+	}
 	if (!fw || fw->state != FW_UP) {
 		return fw ? 0 : -SS_EINVAL;
 	}

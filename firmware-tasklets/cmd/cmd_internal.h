@@ -57,6 +57,7 @@
 enum fw_state {
 	FW_DOWN = 0,
 	FW_UP = 1,
+	FW_DAMAGED = 2,   /* up without the object store: its mount check found a problem */
 };
 
 struct fw_reply {
@@ -109,6 +110,7 @@ struct ss_fw {
 	struct ss_objstore *os;
 	struct ss_isp *isp;
 	enum fw_state state;
+	struct ss_os_check_report store_problem;   /* FW_DAMAGED: what the mount found */
 
 	uint32_t page_size;
 	uint32_t sectors_per_page;
@@ -297,10 +299,12 @@ void fw_op_close_session(struct ss_fw *fw, const struct fw_req *rq, struct fw_re
 uint32_t fw_drive_info_check(const struct fw_req *rq, uint32_t *cap);
 uint32_t fw_drive_fsstat_check(const struct fw_req *rq, uint32_t *cap);
 uint32_t fw_drive_counters_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_drive_check_check(const struct fw_req *rq, uint32_t *cap);
 void fw_drive_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_drive_flush(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_drive_fsstat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_drive_counters(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_drive_check(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 
 /* cmd_ns.c: namespace and object data */
 uint32_t fw_ns_lookup_check(const struct fw_req *rq, uint32_t *cap);

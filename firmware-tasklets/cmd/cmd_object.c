@@ -8,6 +8,13 @@
 #define HDR_OFF(f) (offsetof(struct ss_pkt_hdr, f))
 #define REP_OFF(f) (offsetof(struct ss_reply_hdr, f))
 
+/* What a drive without its object store still answers (FW_DAMAGED). */
+static bool works_without_store(uint16_t opcode)
+{
+	return opcode == SS_OP_OPEN_SESSION || opcode == SS_OP_CLOSE_SESSION ||
+	       opcode == SS_OP_DRIVE_INFO || opcode == SS_OP_COUNTERS || opcode == SS_OP_CHECK;
+}
+
 static uint32_t transfer_sectors(const struct ss_ata_taskfile *tf)
 {
 	return tf->count ? tf->count : 65536u;
@@ -108,7 +115,11 @@ void fw_obj_send(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8
 	rep.slot = slot;
 	/* one command, one request to the buffer (HBM counts block popularity per request) */
 	ss_buf_begin(fw->buf);
-	op->exec(fw, &rq, &rep);
+	if (fw->state == FW_DAMAGED && !works_without_store(rq.opcode)) {
+		fw_rep_error(&rep, -SS_EIO, SS_R_STORE_DAMAGED);
+	} else {
+		op->exec(fw, &rq, &rep);
+	}
 	ss_buf_end(fw->buf);
 	if (rep.payload_len > cap) {
 		rep.payload_len = cap;

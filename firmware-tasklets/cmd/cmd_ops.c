@@ -44,6 +44,7 @@ const struct fw_op fw_ops[] = {
 	OP(DESTROY_OBJECT, 0, SESSION, MUTATES, fw_isp_destroy_check, fw_isp_destroy),
 
 	OP(COUNTERS, 0, SESSION, READS, fw_drive_counters_check, fw_drive_counters),
+	OP(CHECK, 0, SESSION, READS, fw_drive_check_check, fw_drive_check),
 
 	/* the cache holds no object data: none of its opcodes changes an object */
 	OP(SSC_INFO, 0, SESSION, READS, fw_ssc_info_check, fw_ssc_info),

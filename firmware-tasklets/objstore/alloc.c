@@ -60,13 +60,13 @@ int os_alloc_mark(struct ss_objstore *os, uint32_t lpn, uint32_t pages)
 {
 	if (pages == 0 || lpn < os->data_first || lpn - os->data_first >= os->data_pages ||
 	    pages > os->data_pages - (lpn - os->data_first)) {
-		return -SS_EBADMSG;
+		return os_problem(os, pages == 0 ? SS_OS_P_EXTENT_EMPTY : SS_OS_P_OUTSIDE, 0, lpn, 0);
 	}
 	uint32_t i = lpn - os->data_first;
 
 	for (uint32_t k = 0; k < pages; k++) {
 		if (bit_test(os, i + k)) {
-			return -SS_EBADMSG;   /* two extents share a page */
+			return os_problem(os, SS_OS_P_CLAIMED_TWICE, 0, lpn + k, 0);
 		}
 	}
 	bits_set(os, i, pages, true);

@@ -89,18 +89,31 @@ static int node_read(struct ss_objstore *os, uint32_t lpn, uint32_t level, uint6
 	int rc;
 
 	if (lpn < os->data_first || lpn - os->data_first >= os->data_pages) {
-		return -SS_EBADMSG;
+		return os_problem(os, SS_OS_P_NODE_OUTSIDE, oid, lpn, level);
 	}
 	rc = ss_ftl_read(os->ftl, lpn, buf);
 	if (rc < 0) {
-		return rc;
+		/* a node the flash cannot give back is a damaged tree, not a passing failure */
+		return os_problem(os, SS_OS_P_NODE_UNREADABLE, oid, lpn, level);
 	}
 	*n = ss_get_le32(buf + 20);
-	if (rc == 1 || ss_get_le32(buf) != OS_MAGIC_XNODE ||
-	    ss_get_le32(buf + 4) != ss_crc32c(0, buf + 8, os->page_size - 8) ||
-	    ss_get_le64(buf + 8) != oid || ss_get_le32(buf + 16) != level || *n == 0 ||
-	    *n > node_room(os)) {
-		return -SS_EBADMSG;
+	if (rc == 1) {
+		return os_problem(os, SS_OS_P_NODE_UNREADABLE, oid, lpn, level);
+	}
+	if (ss_get_le32(buf) != OS_MAGIC_XNODE) {
+		return os_problem(os, SS_OS_P_NODE_MAGIC, oid, lpn, level);
+	}
+	if (ss_get_le32(buf + 4) != ss_crc32c(0, buf + 8, os->page_size - 8)) {
+		return os_problem(os, SS_OS_P_NODE_CHECKSUM, oid, lpn, level);
+	}
+	if (ss_get_le64(buf + 8) != oid) {
+		return os_problem(os, SS_OS_P_NODE_OWNER, oid, lpn, level);
+	}
+	if (ss_get_le32(buf + 16) != level) {
+		return os_problem(os, SS_OS_P_NODE_LEVEL, oid, lpn, level);
+	}
+	if (*n == 0 || *n > node_room(os)) {
+		return os_problem(os, SS_OS_P_NODE_COUNT, oid, lpn, level);
 	}
 	return 0;
 }
@@ -365,7 +378,7 @@ static int walk_level(struct ss_objstore *os, const struct os_rec *r, struct os_
 		int rc;
 
 		if (pages == 0) {
-			return -SS_EBADMSG;
+			return os_problem(os, SS_OS_P_EXTENT_EMPTY, r->oid, lpn, L);
 		}
 		if (pos + pages <= v->from) {
 			pos += pages;
@@ -399,7 +412,7 @@ static int walk_level(struct ss_objstore *os, const struct os_rec *r, struct os_
 		pos += pages;
 	}
 	if (expect != 0 && v->from == 0 && v->to == UINT64_MAX && pos - base != expect) {
-		return -SS_EBADMSG;   /* a parent's count disagrees with its child's entries */
+		return os_problem(os, SS_OS_P_COUNT_MISMATCH, r->oid, UINT32_MAX, L);
 	}
 	return 0;
 }
@@ -413,7 +426,7 @@ int os_xt_walk(struct ss_objstore *os, const struct os_rec *r, struct os_xt_visi
 		return 0;
 	}
 	if (r->depth > OS_XT_MAXDEPTH) {
-		return -SS_EBADMSG;
+		return os_problem(os, SS_OS_P_DEPTH, r->oid, UINT32_MAX, r->depth);
 	}
 	v->depth_seen = SS_MAX(v->depth_seen, r->depth);
 	ss_memcpy(root, os_rec_inline(r), n * OS_EXT_SIZE);

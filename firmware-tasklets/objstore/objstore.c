@@ -270,24 +270,27 @@ static int check_record(struct ss_objstore *os, uint32_t s)
 
 	if (s == os_slot_of_oid(SS_OID_ROOT)) {
 		if (r->oid != SS_OID_ROOT || r->type != SS_OBJ_DIR) {
-			return -SS_EBADMSG;
+			return os_problem(os, SS_OS_P_RECORD, r->oid, UINT32_MAX, 0);
 		}
 	} else if (os_slot_of_oid(r->oid) != s || (r->oid >> 32) == 0 ||
 		   os_check_name((const char *)r->var, r->name_len) != 0) {
-		return -SS_EBADMSG;
+		return os_problem(os, SS_OS_P_RECORD, r->oid, UINT32_MAX, 0);
 	}
 	if (r->type == SS_OBJ_DIR && (r->size != 0 || r->nextents != 0)) {
-		return -SS_EBADMSG;
+		return os_problem(os, SS_OS_P_RECORD, r->oid, UINT32_MAX, 0);
 	}
 	struct os_xt_visit v = { .from = 0, .to = UINT64_MAX, .extent = mark_extent,
 				 .node = mark_node, .arg = &pages };
 	int rc = os_xt_walk(os, r, &v);
 
 	if (rc) {
+		if (os->problem.code != SS_OS_CONSISTENT && os->problem.oid == 0) {
+			os->problem.oid = r->oid;   /* found by the allocator, which knows no owner */
+		}
 		return rc < 0 ? rc : -SS_EBADMSG;
 	}
 	if (r->nextents != 0 && pages != SS_DIV_ROUND_UP(r->size, os->page_size)) {
-		return -SS_EBADMSG;
+		return os_problem(os, SS_OS_P_SIZE, r->oid, UINT32_MAX, 0);
 	}
 	if (r->attr_lpn != 0) {
 		rc = os_alloc_mark_node(os, r->attr_lpn);
@@ -301,7 +304,7 @@ static int rebuild(struct ss_objstore *os)
 	int rc;
 
 	if (os->recs[os_slot_of_oid(SS_OID_ROOT)].type == 0) {
-		return -SS_EBADMSG;
+		return os_problem(os, SS_OS_P_NAMESPACE, SS_OID_ROOT, UINT32_MAX, 0);
 	}
 	for (uint32_t s = 1; s < os->nslots; s++) {
 		if (os->recs[s].type != 0 && (rc = check_record(os, s)) != 0) {
@@ -319,7 +322,7 @@ static int rebuild(struct ss_objstore *os)
 
 			if (ps == 0 || os->recs[ps].type != SS_OBJ_DIR ||
 			    os_idx_find(os, r->parent, (const char *)r->var, r->name_len) != 0) {
-				return -SS_EBADMSG;
+				return os_problem(os, SS_OS_P_NAMESPACE, r->oid, UINT32_MAX, 0);
 			}
 		}
 		os_obj_attach(os, s);
@@ -333,7 +336,7 @@ static int rebuild(struct ss_objstore *os)
 		while (cur != os_slot_of_oid(SS_OID_ROOT)) {
 			cur = os->parent_slot[cur];
 			if (cur == OS_NOSLOT || ++steps > os->nslots) {
-				return -SS_EBADMSG;
+				return os_problem(os, SS_OS_P_NAMESPACE, os->recs[s].oid, UINT32_MAX, 0);
 			}
 		}
 	}
@@ -342,10 +345,21 @@ static int rebuild(struct ss_objstore *os)
 
 int ss_os_mount(struct ss_objstore **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size)
 {
+	struct ss_os_check_report rep;
+
+	return ss_os_mount_report(out, ftl, dram, dram_size, &rep);
+}
+
+int ss_os_mount_report(struct ss_objstore **out, struct ss_ftl *ftl, void *dram,
+		       uint64_t dram_size, struct ss_os_check_report *rep)
+{
 	uint32_t page_size = ss_ftl_page_size(ftl);
 	struct ss_objstore *os;
 	struct os_sb sb, l;
 	int rc;
+
+	ss_memset(rep, 0, sizeof(*rep));
+	rep->problem_lpn = UINT32_MAX;
 
 	rc = check_page_size(page_size);
 	if (rc) {
@@ -359,6 +373,7 @@ int ss_os_mount(struct ss_objstore **out, struct ss_ftl *ftl, void *dram, uint64
 		return rc;
 	}
 	if (sb.page_size != page_size || sb.max_objects == 0 || sb.max_objects > MAX_OBJECTS) {
+		rep->problem = SS_OS_P_METADATA;
 		return -SS_EBADMSG;
 	}
 	layout(page_size, sb.max_objects, sb.ftl_capacity, &l);
@@ -367,12 +382,14 @@ int ss_os_mount(struct ss_objstore **out, struct ss_ftl *ftl, void *dram, uint64
 	if (!layout_matches(&sb, &l) || sb.jstart >= sb.jrnl_pages ||
 	    !fanout_valid(sb.root_extents, sb.node_extents) ||
 	    sb.data_first + sb.data_pages > ss_ftl_capacity_pages(ftl)) {
+		rep->problem = SS_OS_P_METADATA;
 		return -SS_EBADMSG;
 	}
 	rc = carve(dram, dram_size, &l, ftl, &os);
 	if (rc) {
 		return rc;
 	}
+	ss_memset(&os->problem, 0, sizeof(os->problem));
 	os->sb_seq = sb.seq;
 	os->next_gen = sb.next_gen;
 	os->jstart = sb.jstart;
@@ -395,6 +412,12 @@ int ss_os_mount(struct ss_objstore **out, struct ss_ftl *ftl, void *dram, uint64
 	}
 	if (rc == 0) {
 		rc = ss_ftl_flush(ftl);
+	}
+	if (rc == -SS_EBADMSG) {
+		rep->problem = os->problem.code ? os->problem.code : SS_OS_P_METADATA;
+		rep->problem_oid = os->problem.oid;
+		rep->problem_lpn = os->problem.code ? os->problem.lpn : UINT32_MAX;
+		rep->problem_level = os->problem.level;
 	}
 	if (rc) {
 		return rc;

@@ -158,6 +158,10 @@ struct ss_objstore {
 	uint32_t npending;        /* pages set in pend */
 	uint32_t *nodes;          /* bit per data page holding an extent-tree node */
 	uint32_t *check;          /* ss_os_check's own bitmap */
+	struct {                  /* the first inconsistency found (os_problem) */
+		uint32_t code, level, lpn;
+		uint64_t oid;
+	} problem;
 
 	/* extent trees */
 	uint32_t root_limit;      /* format parameters, 0: no limit below the space */
@@ -282,6 +286,9 @@ struct os_xt_visit {
 	void *arg;
 	uint32_t depth_seen;
 };
+/** Records the first inconsistency found (later ones keep it). \return -SS_EBADMSG. */
+int os_problem(struct ss_objstore *os, uint32_t code, uint64_t oid, uint32_t lpn, uint32_t level);
+
 /** Visit r's extents (and nodes) in object order, checking every node read. */
 int os_xt_walk(struct ss_objstore *os, const struct os_rec *r, struct os_xt_visit *v);
 /** Total extents of r (its leaves). \return the count, or negative errno. */

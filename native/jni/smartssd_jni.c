@@ -261,6 +261,7 @@ FIXED_REPLY(counters0, ss_dev_counters, ss_dev_counters, SS_REPLY_COUNTERS, ss_w
 FIXED_REPLY(model0, ss_dev_model, ss_dev_model_counters, SS_REPLY_MODEL, ss_wire_model)
 FIXED_REPLY(cacheInfo0, ss_dev_cache_info, ss_dev_cache_info, SS_REPLY_SSC_INFO,
 	    ss_wire_ssc_info)
+FIXED_REPLY(check0, ss_dev_check, ss_dev_check, SS_REPLY_CHECK, ss_wire_check)
 
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_flush0(JNIEnv *env, jclass cls,
 		jlong h)
@@ -269,7 +270,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_flush0(JNIEnv *e
 }
 
 /* The layout of fixed reply `which` (0 drive info, 1 fsstat, 2 counters, 5 stat, 6 tasklet
- * progress, 7 model counters, 8 cache info: the wire's; 3 the SMART summary, 4 one SMART attribute: as
+ * progress, 7 model counters, 8 cache info, 9 check: the wire's; 3 the SMART summary, 4 one SMART attribute: as
  * packed here), one line
  * "name kind offset bytes" per field then "size <bytes>" (the SMART summary also says
  * "attrs <offset>", where the attributes start), from the field lists: the Java records'
@@ -318,6 +319,10 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(J
 	case 8:
 		SS_REPLY_SSC_INFO(LAYOUT, ss_wire_ssc_info)
 		size = sizeof(struct ss_wire_ssc_info);
+		break;
+	case 9:
+		SS_REPLY_CHECK(LAYOUT, ss_wire_check)
+		size = sizeof(struct ss_wire_check);
 		break;
 	default:
 		return NULL;

@@ -76,6 +76,17 @@ int ss_dev_counters(struct ss_dev *d, struct ss_dev_counters *out)
 	return 0;
 }
 
+int ss_dev_check(struct ss_dev *d, struct ss_dev_check *out)
+{
+	const uint8_t *p;
+	int rc = query_fixed(d, SS_OP_CHECK, sizeof(struct ss_wire_check), "CHECK", &p);
+
+	if (rc)
+		return rc;
+	SS_REPLY_CHECK(DECODE, ss_wire_check)
+	return 0;
+}
+
 int ss_dev_model_counters(struct ss_dev *d, struct ss_dev_model *m)
 {
 	ss_err_clear();

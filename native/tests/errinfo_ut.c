@@ -372,9 +372,10 @@ static void test_table(void)
 	CHECK(!strcmp(ss_dev_reason_name(SS_R_TASKLET_WATCHDOG), "TASKLET_WATCHDOG"));
 	CHECK(!strcmp(ss_dev_reason_name(SS_R_NO_SUCH_ATTR), "NO_SUCH_ATTR"));
 	CHECK_EQ(ss_reason_errno(SS_R_NO_SUCH_ATTR), ENODATA);
-	CHECK(!strcmp(ss_dev_reason_name(SS_R_NO_SUCH_ATTR + 1), "UNKNOWN"));
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_STORE_DAMAGED), "STORE_DAMAGED"));
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_STORE_DAMAGED + 1), "UNKNOWN"));
 	CHECK(!strcmp(ss_dev_reason_name(-1), "UNKNOWN"));
-	for (int r = 1; r <= SS_R_NO_SUCH_ATTR; r++)
+	for (int r = 1; r <= SS_R_STORE_DAMAGED; r++)
 		CHECK(strcmp(ss_dev_reason_name(r), "UNKNOWN") != 0);
 	/* the message copy truncates and reports the full length */
 	{
@@ -419,7 +420,8 @@ int main(void)
 
 	/* what was reached end to end; MEDIA_ERROR, TASKLET_FAILED and TASKLET_WATCHDOG need a
 	 * failing flash or a tasklet bug, which this drive does not have on demand (the
-	 * firmware's isp_watchdog_ut runs a runaway tasklet) */
+	 * firmware's isp_watchdog_ut runs a runaway tasklet); STORE_DAMAGED needs a damaged
+	 * image (native/java's InfoCheckTest damages one) */
 	for (int r = 1; r <= SS_R_NO_SUCH_ATTR; r++) {
 		if (r == SS_R_MEDIA_ERROR || r == SS_R_TASKLET_FAILED || r == SS_R_TASKLET_WATCHDOG)
 			continue;

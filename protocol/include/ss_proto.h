@@ -112,6 +112,7 @@ _Static_assert(sizeof(struct ss_reply_hdr) == SS_PKT_HDR_SIZE, "reply header is 
 				   poll is this command with length 0. */                  \
 	X(DESTROY_OBJECT, 0x23) /* oid = instance */                                       \
 	X(COUNTERS, 0x30)       /* -> payload ss_wire_counters (FTL, energy inputs) */    \
+	X(CHECK, 0x31)          /* the object store's fsck -> payload ss_wire_check */     \
 	/* solid-state cache (FlashTier SSC); oid = first cache block, length = blocks */    \
 	X(SSC_INFO, 0x40)       /* -> payload ss_wire_ssc_info (share 0: no cache) */      \
 	X(SSC_WRITE_DIRTY, 0x41) /* payload = length x block_size; durable on reply ->     \
@@ -197,6 +198,7 @@ enum ss_reason {
 	SS_R_ROOT = 33,             /* the root cannot be removed or renamed */
 	SS_R_TASKLET_WATCHDOG = 34, /* the watchdog stopped a tasklet callback that did not return */
 	SS_R_NO_SUCH_ATTR = 35,     /* the object has no attribute of that name */
+	SS_R_STORE_DAMAGED = 36,    /* the object store failed its mount check: only CHECK works */
 };
 
 /* ---- payload structures ---------------------------------------------------------- */
@@ -282,6 +284,11 @@ struct ss_wire_model {
 	SS_REPLY_MODEL(SS_WIRE_MEMBER, _)
 } __attribute__((packed));
 
+/* CHECK's reply (field list: SS_REPLY_CHECK) */
+struct ss_wire_check {
+	SS_REPLY_CHECK(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
 /* COUNTERS' reply (field list: SS_REPLY_COUNTERS) */
 struct ss_wire_counters {
 	SS_REPLY_COUNTERS(SS_WIRE_MEMBER, _)
@@ -292,6 +299,9 @@ _Static_assert(sizeof(struct ss_wire_progress) == 72, "wire progress size");
 _Static_assert(sizeof(struct ss_drive_info) == 104, "drive info size");
 _Static_assert(sizeof(struct ss_wire_fsstat) == 32, "fsstat size");
 _Static_assert(sizeof(struct ss_wire_counters) == 224, "counters size");
+_Static_assert(sizeof(struct ss_wire_check) == 72, "check size");
+_Static_assert(sizeof(struct ss_wire_check) == 0 SS_REPLY_CHECK(SS_REPLY_BYTES, _),
+	       "check field list");
 _Static_assert(sizeof(struct ss_drive_info) == 0 SS_REPLY_DRIVE_INFO(SS_REPLY_BYTES, _),
 	       "drive info: struct and field list agree");
 _Static_assert(sizeof(struct ss_wire_fsstat) == 0 SS_REPLY_FSSTAT(SS_REPLY_BYTES, _),

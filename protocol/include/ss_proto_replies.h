@@ -177,6 +177,26 @@
 	X(a, rsv32, reserved, 4)             \
 	X(a, u64, map_dram_bytes, 8)
 
+/* CHECK: struct ss_wire_check, 72 bytes. problem: 0 consistent, else what the check found
+ * wrong first (enum ss_os_problem of firmware-tasklets/objstore, PROTOCOL.md section 5);
+ * mounted: 1 when the store is mounted and was checked now, 0 when the drive came up
+ * without it because its mount check found the problem (every other object command then
+ * fails with STORE_DAMAGED). The counts are of a check that passed. */
+#define SS_REPLY_CHECK(X, a)                 \
+	X(a, u32, problem, 4)                \
+	X(a, u32, problem_level, 4)          \
+	X(a, u64, problem_oid, 8)            \
+	X(a, u32, problem_lpn, 4)            \
+	X(a, u32, mounted, 4)                \
+	X(a, u32, objects, 4)                \
+	X(a, u32, tree_objects, 4)           \
+	X(a, u32, max_depth, 4)              \
+	X(a, rsv32, reserved, 4)             \
+	X(a, u64, extents, 8)                \
+	X(a, u64, node_pages, 8)             \
+	X(a, u64, data_pages, 8)             \
+	X(a, u64, leaked_pages, 8)
+
 /* The wire member of a field (packed structs in ss_proto.h). */
 #define SS_WIRE_MEMBER(a, kind, name, bytes) SS_WIRE_MEMBER_##kind(name, bytes)
 #define SS_WIRE_MEMBER_u8(name, bytes) uint8_t name;

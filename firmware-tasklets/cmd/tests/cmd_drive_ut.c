@@ -1,4 +1,4 @@
-/* Whole-drive opcodes: DRIVE_INFO, FSSTAT, COUNTERS and FLUSH, against the hal and the
+/* Whole-drive opcodes: DRIVE_INFO, FSSTAT, COUNTERS, FLUSH and CHECK, against the hal and the
  * emulated flash's own counters. */
 #include "fixture.h"
 
@@ -88,6 +88,19 @@ int main(void)
 			     .tag = fx_tag(&f) };
 	fx_send(&f, &p, &res);
 	CHECK(FX_ABORTED(res, SS_R_BAD_LENGTH));
+
+	/* CHECK (PROTOCOL.md 5, ss_wire_check): a healthy store, mounted, with /x's pages */
+	p = (struct fx_pkt){ .opcode = SS_OP_CHECK };
+	CHECK_EQ(fx_call(&f, &p, &r), 0);
+	CHECK_EQ(r.payload_len, 72);
+	CHECK_EQ(le(r.payload + 0, 4), 0);                  /* problem: consistent */
+	CHECK_EQ(le(r.payload + 16, 4), 0xFFFFFFFFu);       /* problem_lpn: none */
+	CHECK_EQ(le(r.payload + 20, 4), 1);                 /* mounted */
+	CHECK(le(r.payload + 24, 4) >= 2);                  /* objects: the root and /x */
+	CHECK(le(r.payload + 56, 8) >= sizeof(big) / FX_PAGE_SIZE);   /* data pages */
+	p = (struct fx_pkt){ .opcode = SS_OP_CHECK, .reply_max = 71, .tag = fx_tag(&f) };
+	fx_send(&f, &p, &res);
+	CHECK(FX_ABORTED(res, SS_R_BAD_FIELD));
 	fx_destroy(&f);
 	return fx_failures ? 1 : 0;
 }

@@ -903,5 +903,5 @@ int main(void)
 	RUN(test_limits_virtual);
 	RUN(test_limits_realtime);
 	emu_test_rmdir(dir);
-	return emu_test_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

@@ -631,5 +631,5 @@ int main(void)
 	RUN(test_polling_does_not_change_modelled_time);
 	RUN(test_host_io_and_isp_do_not_interleave_in_the_model);
 	emu_test_rmdir(dir);
-	return emu_test_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

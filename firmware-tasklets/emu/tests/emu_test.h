@@ -1,4 +1,5 @@
-/* Minimal test harness shared by the emulator's unit tests. */
+/* The emulator's unit tests' harness: the shared one (testing/ss_test.h), a string check and
+ * a scratch directory for image files. */
 #ifndef EMU_TEST_H
 #define EMU_TEST_H
 
@@ -7,25 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int emu_test_failures;
-
-#define CHECK(cond)                                                                    \
-	do {                                                                           \
-		if (!(cond)) {                                                         \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-			emu_test_failures++;                                           \
-		}                                                                      \
-	} while (0)
-
-#define CHECK_EQ(a, b)                                                                 \
-	do {                                                                           \
-		unsigned long long va_ = (unsigned long long)(a), vb_ = (unsigned long long)(b); \
-		if (va_ != vb_) {                                                      \
-			fprintf(stderr, "%s:%d: CHECK_EQ failed: %s = %llu, %s = %llu\n",  \
-				__FILE__, __LINE__, #a, va_, #b, vb_);                 \
-			emu_test_failures++;                                           \
-		}                                                                      \
-	} while (0)
+#include "ss_test.h"
 
 #define CHECK_STR_HAS(s, sub)                                                          \
 	do {                                                                           \
@@ -33,15 +16,8 @@ static int emu_test_failures;
 		if (s_ == NULL || strstr(s_, (sub)) == NULL) {                         \
 			fprintf(stderr, "%s:%d: '%s' does not contain '%s'\n", __FILE__,   \
 				__LINE__, s_ ? s_ : "(null)", (sub));                  \
-			emu_test_failures++;                                           \
+			ss_test_failures++;                                           \
 		}                                                                      \
-	} while (0)
-
-#define RUN(t)                                                                         \
-	do {                                                                           \
-		int before_ = emu_test_failures;                                       \
-		t();                                                                   \
-		fprintf(stderr, "%s %s\n", emu_test_failures == before_ ? "ok  " : "FAIL", #t); \
 	} while (0)
 
 /* A fresh temp directory for image files; removed with its files by emu_test_rmdir. */

@@ -575,5 +575,5 @@ int main(void)
 	RUN(test_reopen_geometry_mismatch);
 	RUN(test_kill_during_programs);
 	emu_test_rmdir(dir);
-	return emu_test_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

@@ -355,5 +355,5 @@ int main(void)
 	RUN(test_energy_from_counts);
 	RUN(test_deterministic);
 	emu_test_rmdir(dir);
-	return emu_test_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

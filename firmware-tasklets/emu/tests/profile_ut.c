@@ -241,5 +241,5 @@ int main(void)
 	RUN(test_malformed_profiles_name_the_line);
 	RUN(test_missing_profiles);
 	RUN(test_numbers);
-	return emu_test_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

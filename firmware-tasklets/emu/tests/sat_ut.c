@@ -214,5 +214,5 @@ int main(void)
 	RUN(test_sense_keys);
 	RUN(test_sense_success);
 	RUN(test_sense_reject);
-	return emu_test_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

@@ -59,7 +59,7 @@ static void test_pick_free_table(void)
 		got = pick_free(&f, rows[i].stream, rows[i].lane);
 		if (got != rows[i].want) {
 			fprintf(stderr, "%s: got %u want %u\n", rows[i].name, got, rows[i].want);
-			fte_failures++;
+			ss_test_failures++;
 		}
 	}
 }
@@ -163,5 +163,5 @@ int main(void)
 	RUN(test_pick_free_table);
 	RUN(test_wear_out_levelled);
 	RUN(test_wear_out_no_static_wl);
-	return fte_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

@@ -100,10 +100,10 @@ static void run_row(size_t r)
 static void test_fallback_table(void)
 {
 	for (size_t r = 0; r < sizeof(rows) / sizeof(rows[0]); r++) {
-		int before = fte_failures;
+		int before = ss_test_failures;
 
 		run_row(r);
-		if (fte_failures != before) {
+		if (ss_test_failures != before) {
 			fprintf(stderr, "row failed: %s\n", rows[r].name);
 		}
 	}
@@ -174,5 +174,5 @@ int main(void)
 	RUN(test_fallback_table);
 	RUN(test_no_intact_checkpoint);
 	RUN(test_block_table_round_trip);
-	return fte_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

@@ -86,7 +86,7 @@ static void test_victim_table(void)
 
 		if (got != rows[i].want) {
 			fprintf(stderr, "%s: victim %u, want %u\n", rows[i].name, got, rows[i].want);
-			fte_failures++;
+			ss_test_failures++;
 		}
 	}
 	{
@@ -356,7 +356,7 @@ static void test_background_pending_table(void)
 		got = ss_ftl_background_pending(&f);
 		if (got != rows[i].want) {
 			fprintf(stderr, "%s: pending %d, want %d\n", rows[i].name, got, rows[i].want);
-			fte_failures++;
+			ss_test_failures++;
 		}
 	}
 }
@@ -370,5 +370,5 @@ int main(void)
 	RUN(test_greedy_skewed);
 	RUN(test_cost_benefit_uniform);
 	RUN(test_cost_benefit_skewed);
-	return fte_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

@@ -137,5 +137,5 @@ int main(void)
 	RUN(test_ranges);
 	RUN(test_trim_durable);
 	RUN(test_trim_then_rewrite);
-	return fte_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

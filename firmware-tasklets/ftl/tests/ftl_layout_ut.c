@@ -44,7 +44,7 @@ static void test_bad_geometry(void)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		if (ss_ftl_dram_needed(&bad[i].g) != 0) {
 			fprintf(stderr, "accepted bad geometry: %s\n", bad[i].what);
-			fte_failures++;
+			ss_test_failures++;
 		}
 	}
 }
@@ -78,5 +78,5 @@ int main(void)
 	RUN(test_jasmine_fits_64mb);
 	RUN(test_bad_geometry);
 	RUN(test_capacity_and_dram);
-	return fte_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

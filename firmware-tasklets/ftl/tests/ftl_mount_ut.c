@@ -191,7 +191,7 @@ static void crash_rounds(struct ss_geometry g)
 		waitpid(pid, &status, 0);
 		if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
 			fprintf(stderr, "round %u: child failed with %d\n", it, WEXITSTATUS(status));
-			fte_failures++;
+			ss_test_failures++;
 			break;
 		}
 		fte_reopen(&e);
@@ -263,5 +263,5 @@ int main(void)
 	RUN(test_unformatted);
 	RUN(test_crash_consistency);
 	RUN(test_crash_consistency_striped);
-	return fte_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

@@ -55,7 +55,7 @@ static void test_every_byte_protected(void)
 		raw[off] ^= 0x10;
 		if (ftl_spare_decode(raw, &out) == FTL_SPARE_OK) {
 			fprintf(stderr, "flip at byte %u not detected\n", off);
-			fte_failures++;
+			ss_test_failures++;
 		}
 	}
 }
@@ -76,5 +76,5 @@ int main(void)
 	RUN(test_erased);
 	RUN(test_every_byte_protected);
 	RUN(test_bad_kind);
-	return fte_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

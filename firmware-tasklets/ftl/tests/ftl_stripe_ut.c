@@ -38,7 +38,7 @@ static void test_width_table(void)
 		w = ftl_stripe_width(&g);
 		if (w != rows[i].want) {
 			fprintf(stderr, "%s: width %u, want %u\n", rows[i].name, w, rows[i].want);
-			fte_failures++;
+			ss_test_failures++;
 		}
 	}
 }
@@ -123,7 +123,7 @@ static void test_even_over_dies(void)
 		CHECK_EQ(ss_ftl_write(e.ftl, n, buf, SS_STREAM_META, 0), 0);
 		write_run(&e, n + 1, n, 1);
 		CHECK_EQ(ss_ftl_flush(e.ftl), 0);
-		before = fte_failures;
+		before = ss_test_failures;
 		check_run(&e, 0, n, 1, w, 1);
 		check_run(&e, n + 1, n, 1, w, 1);
 		/* a power cut closes every open block; the mapping survives, and new writes
@@ -134,7 +134,7 @@ static void test_even_over_dies(void)
 		check_run(&e, 0, n, 1, w, 1);
 		write_run(&e, 0, n, 2);
 		check_run(&e, 0, n, 2, w, 1);
-		if (fte_failures != before) {
+		if (ss_test_failures != before) {
 			fprintf(stderr, "  in: %s\n", rows[r].name);
 		}
 		fte_destroy(&e);
@@ -234,5 +234,5 @@ int main(void)
 	RUN(test_even_over_dies);
 	RUN(test_stripes_after_gc);
 	RUN(test_sequential_read_time);
-	return fte_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

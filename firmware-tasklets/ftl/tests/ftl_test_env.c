@@ -7,8 +7,7 @@
 
 #include "ss_rt.h"
 
-int fte_failures;
-
+#define FTE_DRAM (64ull << 20)
 #define PAGE_MAGIC 0x54534554u
 
 struct ss_geometry fte_geo(uint32_t bpd, uint32_t ppb)
@@ -20,54 +19,25 @@ struct ss_geometry fte_geo(uint32_t bpd, uint32_t ppb)
 	return g;
 }
 
-static void die(const char *what, const char *err)
-{
-	fprintf(stderr, "fatal: %s: %s\n", what, err);
-	exit(2);
-}
-
-static void open_image(struct fte *e, const struct ss_geometry *g, uint32_t endurance,
-		       int create)
-{
-	struct ss_emu_flash_opts o;
-	char err[256];
-
-	memset(&o, 0, sizeof(o));
-	if (g != NULL) {
-		o.geo = *g;
-	}
-	o.endurance = endurance;
-	o.dram_bytes = 64ull << 20;
-	o.create = create;
-	if (ss_emu_flash_open(e->path, &o, &e->flash, err, sizeof(err)) != 0) {
-		die("ss_emu_flash_open", err);
-	}
-	e->hal = ss_emu_flash_hal(e->flash);
-	e->ftl = NULL;
-}
-
 void fte_create(struct fte *e, const struct ss_geometry *g, uint32_t endurance)
 {
 	memset(e, 0, sizeof(*e));
-	/* tmpfs when there is one: the FTL syncs before every erase, and fdatasync on a disk
-	 * would dominate the run time without changing what is tested. */
-	snprintf(e->dir, sizeof(e->dir), "%s/ss_ftl_ut.XXXXXX",
-		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-	if (mkdtemp(e->dir) == NULL) {
-		die("mkdtemp", e->dir);
-	}
-	snprintf(e->path, sizeof(e->path), "%s/flash.img", e->dir);
-	open_image(e, g, endurance, 1);
+	ss_test_flash_create(&e->img, "ss_ftl_ut", g, endurance, FTE_DRAM);
+	e->flash = e->img.flash;
+	e->hal = e->img.hal;
 }
 
 void fte_reopen(struct fte *e)
 {
-	open_image(e, NULL, 0, 0);
+	ss_test_flash_reopen(&e->img, FTE_DRAM);
+	e->flash = e->img.flash;
+	e->hal = e->img.hal;
+	e->ftl = NULL;
 }
 
 void fte_close(struct fte *e)
 {
-	ss_emu_flash_close(e->flash);
+	ss_test_flash_close(&e->img);
 	e->flash = NULL;
 	e->hal = NULL;
 	e->ftl = NULL;
@@ -75,11 +45,9 @@ void fte_close(struct fte *e)
 
 void fte_destroy(struct fte *e)
 {
-	if (e->flash != NULL) {
-		fte_close(e);
-	}
-	unlink(e->path);
-	rmdir(e->dir);
+	ss_test_flash_destroy(&e->img);
+	e->flash = NULL;
+	e->hal = NULL;
 }
 
 static int f_read(void *ctx, uint32_t ppn, void *data, void *spare)

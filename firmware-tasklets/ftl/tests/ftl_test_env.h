@@ -1,5 +1,6 @@
-/* Shared setup of the FTL tests: an emulated flash image in a temp dir, self-describing
- * page contents, a power-cut/corruption HAL wrapper, and a tiny check harness. */
+/* The FTL tests' setup on the shared fixture (firmware-tasklets/testing): an emulated
+ * flash image in a scratch directory, self-describing page contents and a
+ * power-cut/corruption HAL wrapper. */
 #ifndef FTL_TEST_ENV_H
 #define FTL_TEST_ENV_H
 
@@ -8,33 +9,11 @@
 
 #include "ss_emu_flash.h"
 #include "ss_ftl.h"
+#include "ss_test.h"
+#include "ss_test_flash.h"
 
-extern int fte_failures;
-
-#define CHECK(cond)                                                                     \
-	do {                                                                            \
-		if (!(cond)) {                                                          \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-			fte_failures++;                                                 \
-		}                                                                       \
-	} while (0)
-
-#define CHECK_EQ(a, b)                                                                  \
-	do {                                                                            \
-		long long va_ = (long long)(a), vb_ = (long long)(b);                   \
-		if (va_ != vb_) {                                                       \
-			fprintf(stderr, "%s:%d: CHECK_EQ failed: %s = %lld, %s = %lld\n",   \
-				__FILE__, __LINE__, #a, va_, #b, vb_);                  \
-			fte_failures++;                                                 \
-		}                                                                       \
-	} while (0)
-
-#define RUN(t)                                                                          \
-	do {                                                                            \
-		int before_ = fte_failures;                                             \
-		t();                                                                    \
-		fprintf(stderr, "%s %s\n", fte_failures == before_ ? "ok  " : "FAIL", #t); \
-	} while (0)
+/* The FTL tests count failures in the shared harness's counter (the cache's tests too). */
+#define fte_failures ss_test_failures
 
 /* Power cut / corruption between the FTL and the flash. */
 struct fte_fault {
@@ -48,9 +27,8 @@ struct fte_fault {
 };
 
 struct fte {
-	char dir[64];
-	char path[128];
-	struct ss_emu_flash *flash;
+	struct ss_test_flash img;
+	struct ss_emu_flash *flash; /* img.flash */
 	struct ss_hal *hal;         /* the emulator's, or fault.hal when wrapped */
 	struct fte_fault fault;
 	struct ss_ftl *ftl;

@@ -11,13 +11,13 @@
 
 #include "ss_emu_flash.h"
 #include "ss_ftl.h"
+#include "ss_test_flash.h"
 #include "tenv.h"
 
 #define TENV_DRAM (64ull << 20)
 
 struct tenv {
-	char dir[64];
-	char img[128];
+	struct ss_test_flash img;
 	struct ss_emu_flash *flash;
 	struct ss_hal *hal;
 	struct ss_ftl *ftl;
@@ -37,26 +37,16 @@ static void require(int ok, const char *what)
 struct tenv *tenv_open(void)
 {
 	struct tenv *e = calloc(1, sizeof(*e));
-	struct ss_emu_flash_opts o;
 	struct ss_ftl_params fp;
 	struct ss_os_params op;
 	uint8_t *dram;
 	uint64_t left, need;
-	char err[256];
 
-	snprintf(e->dir, sizeof(e->dir), "%s/ss_isp_ut.XXXXXX",
-		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp");
-	require(mkdtemp(e->dir) != NULL, "mkdtemp");
-	snprintf(e->img, sizeof(e->img), "%s/flash.img", e->dir);
-	memset(&o, 0, sizeof(o));
-	o.geo = (struct ss_geometry){ .channels = 4, .ways = 1, .blocks_per_die = 32,
-				      .pages_per_block = 32, .page_size = 8192, .spare_size = 256 };
-	o.dram_bytes = TENV_DRAM;
-	o.create = 1;
-	if (ss_emu_flash_open(e->img, &o, &e->flash, err, sizeof(err))) {
-		fprintf(stderr, "tenv: emu open: %s\n", err);
-		exit(2);
-	}
+	const struct ss_geometry geo = { .channels = 4, .ways = 1, .blocks_per_die = 32,
+					 .pages_per_block = 32, .page_size = 8192, .spare_size = 256 };
+
+	ss_test_flash_create(&e->img, "ss_isp_ut", &geo, 0, TENV_DRAM);
+	e->flash = e->img.flash;
 	e->hal = ss_emu_flash_hal(e->flash);
 	dram = e->hal->dram;
 	left = e->hal->dram_size;
@@ -80,12 +70,7 @@ struct tenv *tenv_open(void)
 
 void tenv_close(struct tenv *e)
 {
-	char path[200];
-
-	ss_emu_flash_close(e->flash);
-	unlink(e->img);
-	snprintf(path, sizeof(path), "%s", e->dir);
-	rmdir(path);
+	ss_test_flash_destroy(&e->img);
 	free(e);
 }
 

@@ -233,7 +233,34 @@ int ss_os_list_attrs(struct ss_objstore *os, ss_oid_t oid, char *buf, uint32_t m
 /** \return 0, -SS_ENODATA (no such attribute), or as ss_os_set_attr. */
 int ss_os_remove_attr(struct ss_objstore *os, ss_oid_t oid, const char *name, uint32_t name_len);
 
+/* What ss_os_check (or the mount's own check) found wrong first. */
+enum ss_os_problem {
+	SS_OS_CONSISTENT = 0,
+	SS_OS_P_NODE_OUTSIDE = 1,    /* an extent-tree node outside the data region */
+	SS_OS_P_NODE_UNREADABLE = 2, /* a node page that cannot be read (its flash page fails the
+				      * FTL's CRC), or was never written */
+	SS_OS_P_NODE_MAGIC = 3,      /* a node page that is not an extent-tree node */
+	SS_OS_P_NODE_CHECKSUM = 4,   /* a node whose CRC-32C does not match its bytes */
+	SS_OS_P_NODE_OWNER = 5,      /* a node that belongs to another object */
+	SS_OS_P_NODE_LEVEL = 6,      /* a node at another level than its parent says */
+	SS_OS_P_NODE_COUNT = 7,      /* a node with no entries or more than fit */
+	SS_OS_P_EXTENT_EMPTY = 8,    /* an extent (or child) of 0 pages */
+	SS_OS_P_COUNT_MISMATCH = 9,  /* a parent's page count disagrees with its child's */
+	SS_OS_P_DEPTH = 10,          /* a tree deeper than the store allows */
+	SS_OS_P_SIZE = 11,           /* the extents do not cover the object's size */
+	SS_OS_P_OUTSIDE = 12,        /* an extent outside the data region */
+	SS_OS_P_CLAIMED_TWICE = 13,  /* a page in two extents or nodes */
+	SS_OS_P_ALLOCATOR = 14,      /* a live page the allocator holds free, pending or reserved */
+	SS_OS_P_RECORD = 15,         /* an object record that contradicts itself */
+	SS_OS_P_NAMESPACE = 16,      /* a missing or non-directory parent, a duplicate, a cycle */
+	SS_OS_P_METADATA = 17,       /* superblocks, object table or journal inconsistent */
+};
+
 struct ss_os_check_report {
+	uint32_t problem;          /* enum ss_os_problem: the first found, 0 when consistent */
+	uint32_t problem_level;    /* the tree level of the node concerned (0: leaves) */
+	uint64_t problem_oid;      /* the object concerned (0: none or unknown) */
+	uint32_t problem_lpn;      /* the logical page concerned (UINT32_MAX: none) */
 	uint32_t objects;          /* live objects */
 	uint32_t tree_objects;     /* objects whose extents are a tree (depth > 0) */
 	uint32_t max_depth;
@@ -250,9 +277,18 @@ struct ss_os_check_report {
  * that no page is claimed twice, and that the allocator agrees: every claimed page is
  * allocated and not pending or reserved. Pages a failed operation left allocated are
  * counted in leaked_pages (freed at the next mount), not an error.
- * \return 0, -SS_EBADMSG (inconsistent; the first problem stops the check), -SS_EIO.
+ * \return 0, -SS_EBADMSG (inconsistent; the first problem stops the check and is in
+ * rep->problem*), -SS_EIO.
  */
 int ss_os_check(struct ss_objstore *os, struct ss_os_check_report *rep);
+
+/** ss_os_mount, and when it fails with -SS_EBADMSG, what its check of the store found
+ *  wrong, in rep->problem* (the counts are 0). */
+int ss_os_mount_report(struct ss_objstore **out, struct ss_ftl *ftl, void *dram,
+		       uint64_t dram_size, struct ss_os_check_report *rep);
+
+/** A short English name of problem p ("extent-tree node checksum mismatch"). */
+const char *ss_os_problem_name(uint32_t p);
 
 /**
  * The logical pages the store keeps for its metadata (superblocks, object table, journal):

@@ -277,5 +277,5 @@ int main(void)
 	RUN(test_large_object);
 	RUN(test_drive_full);
 	os_env_destroy(&env);
-	return os_test_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

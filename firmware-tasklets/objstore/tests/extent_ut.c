@@ -442,5 +442,5 @@ int main(void)
 	RUN(test_deep_tree_and_rename);
 	RUN(test_corrupt_node);
 	RUN(test_format_versions);
-	return os_test_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

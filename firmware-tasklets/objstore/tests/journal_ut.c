@@ -78,7 +78,7 @@ static void fill(uint8_t *p, uint32_t n, uint64_t s)
 {
 	s |= 1;
 	for (uint32_t i = 0; i < n; i++) {
-		p[i] = (uint8_t)(os_rand(&s) >> 56);
+		p[i] = (uint8_t)(ss_test_rand(&s) >> 56);
 	}
 }
 
@@ -111,20 +111,20 @@ static int pick(const struct cstate *s, uint64_t *rng, int want_dir, int allow_r
 			cand[k++] = i;
 		}
 	}
-	return k ? cand[os_rand_below(rng, (uint32_t)k)] : -1;
+	return k ? cand[ss_test_rand_below(rng, (uint32_t)k)] : -1;
 }
 
 static void gen_op(const struct cstate *s, uint64_t *rng, struct op *op)
 {
 	for (;;) {
-		uint32_t r = os_rand_below(rng, 100);
+		uint32_t r = ss_test_rand_below(rng, 100);
 
 		memset(op, 0, sizeof(*op));
 		op->name[0] = 'x';
-		op->name[1] = (char)('0' + os_rand_below(rng, 6));
-		op->data_seed = os_rand(rng);
+		op->name[1] = (char)('0' + ss_test_rand_below(rng, 6));
+		op->data_seed = ss_test_rand(rng);
 		if (r < 25) {
-			op->kind = os_rand_below(rng, 4) ? OP_CREATE_FILE : OP_CREATE_DIR;
+			op->kind = ss_test_rand_below(rng, 4) ? OP_CREATE_FILE : OP_CREATE_DIR;
 			op->b = pick(s, rng, 1, 1);
 			int used = 0;
 
@@ -140,9 +140,9 @@ static void gen_op(const struct cstate *s, uint64_t *rng, struct op *op)
 			if (op->a < 0) {
 				continue;
 			}
-			op->off = os_rand_below(rng, (uint32_t)s->n[op->a].size + 6000);
+			op->off = ss_test_rand_below(rng, (uint32_t)s->n[op->a].size + 6000);
 			op->off = SS_MIN(op->off, (uint64_t)CSZ - 1);
-			op->len = 1 + os_rand_below(rng, os_rand_below(rng, 3) ? 12000 : 200);
+			op->len = 1 + ss_test_rand_below(rng, ss_test_rand_below(rng, 3) ? 12000 : 200);
 			op->len = (uint32_t)SS_MIN((uint64_t)op->len, CSZ - op->off);
 			return;
 		} else if (r < 87) {
@@ -317,7 +317,7 @@ static void child(int fd, uint64_t seed, const ss_oid_t *base_oids, uint32_t kil
 		}
 		/* Flush decisions draw from their own generator: the parent regenerates the
 		 * operations from `rng` alone. */
-		if (os_rand_below(&flush_rng, 8) == 0 || ++since_flush >= MAX_UNFLUSHED) {
+		if (ss_test_rand_below(&flush_rng, 8) == 0 || ++since_flush >= MAX_UNFLUSHED) {
 			cut.in_flush = true;
 			if (ss_os_flush(env.os) != 0) {
 				report(fd, REPORT_ERROR);
@@ -553,7 +553,7 @@ static void test_crash_consistency(void)
 {
 	const char *it_env = getenv("SS_CRASH_ITERATIONS");
 	int iterations = it_env ? atoi(it_env) : 50;
-	uint64_t seed = os_test_seed(0xc0ffee);
+	uint64_t seed = ss_test_seed(0xc0ffee);
 	int cut_in_op = 0, cut_in_flush = 0, cut_in_tree = 0, beyond_flush = 0, total_started = 0;
 	int rounds = 0;
 
@@ -564,9 +564,9 @@ static void test_crash_consistency(void)
 	env.node_extents = NODE_EXTENTS;
 	REQUIRE(os_env_open(&env, 1) == 0);
 	os_env_close(&env, 1);
-	for (int it = 0; it < iterations && os_test_failures == 0; it++) {
-		uint64_t child_seed = os_rand(&seed);
-		uint32_t kill_at = 1 + os_rand_below(&seed, KILL_STEPS);
+	for (int it = 0; it < iterations && ss_test_failures == 0; it++) {
+		uint64_t child_seed = ss_test_rand(&seed);
+		uint32_t kill_at = 1 + ss_test_rand_below(&seed, KILL_STEPS);
 		ss_oid_t base_oids[CN];
 		int pfd[2], status, nrep = 0, extra = 0, cuts = 0;
 		static uint32_t rep[4 * OPS_PER_CHILD];
@@ -653,11 +653,9 @@ static void test_unformatted(void)
 
 	memset(&p, 0, sizeof(p));
 	os_env_init(&e, 64);
-	struct ss_emu_flash_opts o = { .geo = e.geo, .dram_bytes = OS_TEST_DRAM, .create = 1 };
-	char err[128];
-
-	REQUIRE(ss_emu_flash_open(e.img, &o, &e.flash, err, sizeof(err)) == 0);
-	e.hal = ss_emu_flash_hal(e.flash);
+	ss_test_flash_create(&e.t, "ss_os_ut", &e.geo, 0, OS_TEST_DRAM);
+	e.flash = e.t.flash;
+	e.hal = e.t.hal;
 	os_env_dram(&e, &fd, &fs, &od, &osz);
 	ss_ftl_default_params(&fp);
 	REQUIRE(ss_ftl_format(&e.ftl, e.hal, fd, fs, &fp) == 0);
@@ -713,5 +711,5 @@ int main(void)
 	RUN(test_corrupt_superblocks);
 	RUN(test_crash_consistency);
 	os_env_destroy(&env);
-	return os_test_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

@@ -283,5 +283,5 @@ int main(void)
 	RUN(test_survives_remount);
 	RUN(test_table_full);
 	os_env_destroy(&env);
-	return os_test_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

@@ -66,7 +66,7 @@ static int m_pick(int type_mask)
 			cand[n++] = i;
 		}
 	}
-	return n ? cand[os_rand_below(&seed, (uint32_t)n)] : -1;
+	return n ? cand[ss_test_rand_below(&seed, (uint32_t)n)] : -1;
 }
 
 #define ANY_FILE ((1 << SS_OBJ_FILE) | (1 << SS_OBJ_OUTPUT))
@@ -74,27 +74,27 @@ static int m_pick(int type_mask)
 
 static uint32_t rand_name(char *out)
 {
-	uint32_t r = os_rand_below(&seed, 10);
+	uint32_t r = ss_test_rand_below(&seed, 10);
 
 	if (r < 8) {
 		out[0] = 'n';
-		out[1] = (char)('0' + os_rand_below(&seed, 8));
+		out[1] = (char)('0' + ss_test_rand_below(&seed, 8));
 		return 2;
 	}
 	/* Long names leave less room in the record for inline data and extents. */
-	uint32_t len = 120 + 45 * os_rand_below(&seed, 4);
+	uint32_t len = 120 + 45 * ss_test_rand_below(&seed, 4);
 
 	memset(out, 'L', len);
-	out[len - 1] = (char)('0' + os_rand_below(&seed, 3));
+	out[len - 1] = (char)('0' + ss_test_rand_below(&seed, 3));
 	return len;
 }
 
 static void fill(uint8_t *p, uint32_t n)
 {
-	uint64_t s = os_rand(&seed);
+	uint64_t s = ss_test_rand(&seed);
 
 	for (uint32_t i = 0; i < n; i++) {
-		p[i] = (uint8_t)(os_rand(&s) >> 56);
+		p[i] = (uint8_t)(ss_test_rand(&s) >> 56);
 	}
 }
 
@@ -110,8 +110,8 @@ static void op_create(void)
 	char name[SS_NAME_MAX + 1];
 	uint32_t len = rand_name(name);
 	static const int types[] = { SS_OBJ_FILE, SS_OBJ_FILE, SS_OBJ_DIR, SS_OBJ_OUTPUT };
-	int type = types[os_rand_below(&seed, 4)];
-	unsigned flags = os_rand_below(&seed, 2) ? SS_OS_EXCL : 0;
+	int type = types[ss_test_rand_below(&seed, 4)];
+	unsigned flags = ss_test_rand_below(&seed, 2) ? SS_OS_EXCL : 0;
 	ss_oid_t oid = 0;
 
 	for (int i = 1; i < MAXN; i++) {
@@ -156,9 +156,9 @@ static void op_write(void)
 	if (f < 0) {
 		return;
 	}
-	uint64_t off = os_rand_below(&seed, (uint32_t)m[f].size + 9000);
-	uint32_t len = os_rand_below(&seed, 4) == 0 ? 1 + os_rand_below(&seed, 300)
-						     : 1 + os_rand_below(&seed, 24000);
+	uint64_t off = ss_test_rand_below(&seed, (uint32_t)m[f].size + 9000);
+	uint32_t len = ss_test_rand_below(&seed, 4) == 0 ? 1 + ss_test_rand_below(&seed, 300)
+						     : 1 + ss_test_rand_below(&seed, 24000);
 
 	if (off >= MAXSZ) {
 		off = MAXSZ - 1;
@@ -167,7 +167,7 @@ static void op_write(void)
 		len = (uint32_t)(MAXSZ - off);
 	}
 	fill(rbuf, len);
-	CHECK_EQ(ss_os_write(env.os, m[f].oid, off, rbuf, len, os_rand_below(&seed, 20) == 0 ? SS_OS_FUA : 0, now), 0);
+	CHECK_EQ(ss_os_write(env.os, m[f].oid, off, rbuf, len, ss_test_rand_below(&seed, 20) == 0 ? SS_OS_FUA : 0, now), 0);
 	memcpy(m[f].data + off, rbuf, len);
 	if (off + len > m[f].size) {
 		m[f].size = off + len;
@@ -183,8 +183,8 @@ static void op_read(void)
 	if (f < 0) {
 		return;
 	}
-	uint64_t off = os_rand_below(&seed, (uint32_t)m[f].size + 100);
-	uint32_t len = os_rand_below(&seed, 40000);
+	uint64_t off = ss_test_rand_below(&seed, (uint32_t)m[f].size + 100);
+	uint32_t len = ss_test_rand_below(&seed, 40000);
 	uint32_t want = off >= m[f].size ? 0 : (uint32_t)SS_MIN((uint64_t)len, m[f].size - off);
 
 	CHECK_EQ(ss_os_read(env.os, m[f].oid, off, rbuf, len, &nread), 0);
@@ -199,7 +199,7 @@ static void op_truncate(void)
 	if (f < 0) {
 		return;
 	}
-	uint64_t sz = os_rand_below(&seed, (uint32_t)SS_MIN((uint64_t)MAXSZ, m[f].size * 2 + 5000));
+	uint64_t sz = ss_test_rand_below(&seed, (uint32_t)SS_MIN((uint64_t)MAXSZ, m[f].size * 2 + 5000));
 
 	CHECK_EQ(ss_os_truncate(env.os, m[f].oid, sz, now), 0);
 	if (sz < m[f].size) {
@@ -231,7 +231,7 @@ static void op_rename(void)
 	int n = m_pick(ANY_FILE | ANY_DIR), d = m_pick(ANY_DIR), t, want = 0;
 	char name[SS_NAME_MAX + 1];
 	uint32_t len = rand_name(name);
-	unsigned flags = os_rand_below(&seed, 4) == 0 ? SS_OS_NOREPLACE : 0;
+	unsigned flags = ss_test_rand_below(&seed, 4) == 0 ? SS_OS_NOREPLACE : 0;
 	bool ndir;
 	struct ss_obj_stat st;
 
@@ -367,7 +367,7 @@ static void op_list(void)
 	int d = m_pick(ANY_DIR);
 	struct ss_dirent de[7];
 	uint64_t cursor = 0;
-	uint32_t max = 1 + os_rand_below(&seed, 7);
+	uint32_t max = 1 + ss_test_rand_below(&seed, 7);
 	int n, total = 0;
 
 	while ((n = ss_os_list(env.os, m[d].oid, &cursor, de, max)) > 0) {
@@ -388,8 +388,8 @@ static void op_set_times(void)
 	if (n <= 0) {
 		return;
 	}
-	m[n].mtime = os_rand(&seed) >> 8;
-	m[n].atime = os_rand(&seed) >> 8;
+	m[n].mtime = ss_test_rand(&seed) >> 8;
+	m[n].atime = ss_test_rand(&seed) >> 8;
 	CHECK_EQ(ss_os_set_times(env.os, m[n].oid, m[n].mtime, m[n].atime), 0);
 }
 
@@ -400,8 +400,8 @@ static void test_random_ops(void)
 	m[0].used = 1;
 	m[0].type = SS_OBJ_DIR;
 	m[0].oid = SS_OID_ROOT;
-	for (int step = 0; step < STEPS && os_test_failures == 0; step++) {
-		uint32_t r = os_rand_below(&seed, 100);
+	for (int step = 0; step < STEPS && ss_test_failures == 0; step++) {
+		uint32_t r = ss_test_rand_below(&seed, 100);
 
 		now += 7;
 		if (r < 22) {
@@ -426,7 +426,7 @@ static void test_random_ops(void)
 			op_set_times();
 		} else if (r < 99 || step % 500 == 0) {
 			/* Remount: cleanly, or flushed and then cut off. */
-			bool clean = os_rand_below(&seed, 2);
+			bool clean = ss_test_rand_below(&seed, 2);
 
 			if (!clean) {
 				CHECK_EQ(ss_os_flush(env.os), 0);
@@ -435,7 +435,7 @@ static void test_random_ops(void)
 			check_all();
 			remounts++;
 		}
-		if (os_test_failures) {
+		if (ss_test_failures) {
 			fprintf(stderr, "first failure at step %d (seed %llu)\n", step,
 				(unsigned long long)seed);
 		}
@@ -448,7 +448,7 @@ static void test_random_ops(void)
 
 int main(void)
 {
-	seed = os_test_seed(0x5eed0b5u);
+	seed = ss_test_seed(0x5eed0b5u);
 	os_env_init(&env, 200);
 	REQUIRE(os_env_open(&env, 1) == 0);
 	RUN(test_random_ops);
@@ -456,5 +456,5 @@ int main(void)
 	for (int i = 0; i < MAXN; i++) {
 		free(m[i].data);
 	}
-	return os_test_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }

@@ -1,4 +1,5 @@
-/* Test harness of the object store tests: checks, and a store on a small emulated flash. */
+/* The object store tests' setup on the shared fixture (firmware-tasklets/testing): a store
+ * on the FTL on a small emulated flash. */
 #ifndef OS_TEST_H
 #define OS_TEST_H
 
@@ -15,48 +16,14 @@
 #include "ss_ftl.h"
 #include "ss_objstore.h"
 #include "ss_rt.h"
-
-static int os_test_failures;
-
-#define CHECK(cond)                                                                      \
-	do {                                                                             \
-		if (!(cond)) {                                                           \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-			os_test_failures++;                                              \
-		}                                                                        \
-	} while (0)
-
-#define CHECK_EQ(a, b)                                                                   \
-	do {                                                                             \
-		long long va_ = (long long)(a), vb_ = (long long)(b);                    \
-		if (va_ != vb_) {                                                        \
-			fprintf(stderr, "%s:%d: CHECK_EQ failed: %s = %lld, %s = %lld\n",    \
-				__FILE__, __LINE__, #a, va_, #b, vb_);                   \
-			os_test_failures++;                                              \
-		}                                                                        \
-	} while (0)
-
-/* Abort the test on a failed setup step: nothing after it would mean anything. */
-#define REQUIRE(cond)                                                                    \
-	do {                                                                             \
-		if (!(cond)) {                                                           \
-			fprintf(stderr, "%s:%d: REQUIRE failed: %s\n", __FILE__, __LINE__, #cond); \
-			exit(1);                                                         \
-		}                                                                        \
-	} while (0)
-
-#define RUN(t)                                                                           \
-	do {                                                                             \
-		int before_ = os_test_failures;                                          \
-		t();                                                                     \
-		fprintf(stderr, "%s %s\n", os_test_failures == before_ ? "ok  " : "FAIL", #t); \
-	} while (0)
+#include "ss_test.h"
+#include "ss_test_flash.h"
 
 #define OS_TEST_DRAM (48u << 20)
 
 struct os_env {
-	char dir[64];
-	char img[128];
+	struct ss_test_flash t;     /* the image */
+	char *img;                  /* its path, t.path */
 	struct ss_emu_flash *flash;
 	struct ss_hal *hal;
 	struct ss_ftl *ftl;
@@ -83,45 +50,31 @@ static inline void os_env_init(struct os_env *e, uint32_t max_objects)
 	memset(e, 0, sizeof(*e));
 	os_env_geo(&e->geo);
 	e->max_objects = max_objects;
-	snprintf(e->dir, sizeof(e->dir), "/tmp/ss_os_ut.XXXXXX");
-	REQUIRE(mkdtemp(e->dir) != NULL);
-	snprintf(e->img, sizeof(e->img), "%s/flash.img", e->dir);
+	e->img = e->t.path;   /* set by os_env_open(e, 1) */
 }
 
 /* Split the emulator's DRAM: FTL first, object store after it. */
 static inline void os_env_dram(struct os_env *e, void **ftl_dram, uint64_t *ftl_size,
 			       void **os_dram, uint64_t *os_size)
 {
-	uint64_t need = ss_ftl_dram_needed(&e->hal->geo);
-
-	need = (need + 63) & ~63ull;
-	REQUIRE(need < e->hal->dram_size);
-	*ftl_dram = e->hal->dram;
-	*ftl_size = need;
-	*os_dram = (uint8_t *)e->hal->dram + need;
-	*os_size = e->hal->dram_size - need;
+	ss_test_dram_split(e->hal, ss_ftl_dram_needed(&e->hal->geo), ftl_dram, ftl_size, os_dram,
+			   os_size);
 }
 
 /* Open the image (creating it and formatting both layers when `create`). \return the
  * object store's format or mount result. */
 static inline int os_env_open(struct os_env *e, int create)
 {
-	struct ss_emu_flash_opts o;
-	char err[256];
 	void *fd, *od;
 	uint64_t fs, osz;
-	int rc;
 
-	memset(&o, 0, sizeof(o));
-	o.geo = e->geo;
-	o.dram_bytes = OS_TEST_DRAM;
-	o.create = create;
-	rc = ss_emu_flash_open(e->img, &o, &e->flash, err, sizeof(err));
-	if (rc) {
-		fprintf(stderr, "emu open: %s\n", err);
+	if (create) {
+		ss_test_flash_create(&e->t, "ss_os_ut", &e->geo, 0, OS_TEST_DRAM);
+	} else {
+		ss_test_flash_reopen(&e->t, OS_TEST_DRAM);
 	}
-	REQUIRE(rc == 0);
-	e->hal = ss_emu_flash_hal(e->flash);
+	e->flash = e->t.flash;
+	e->hal = e->t.hal;
 	os_env_dram(e, &fd, &fs, &od, &osz);
 	if (create) {
 		struct ss_ftl_params fp;
@@ -147,7 +100,7 @@ static inline void os_env_close(struct os_env *e, int clean)
 	if (clean && e->ftl != NULL) {
 		CHECK_EQ(ss_ftl_unmount(e->ftl), 0);
 	}
-	ss_emu_flash_close(e->flash);
+	ss_test_flash_close(&e->t);
 	e->os = NULL;
 	e->ftl = NULL;
 	e->flash = NULL;
@@ -164,29 +117,7 @@ static inline void os_env_destroy(struct os_env *e)
 	if (e->flash != NULL) {
 		os_env_close(e, 0);
 	}
-	unlink(e->img);
-	rmdir(e->dir);
-}
-
-/* Deterministic PRNG (xorshift64*), seeded per test so failures reproduce. */
-static inline uint64_t os_rand(uint64_t *s)
-{
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 2685821657736338717ull;
-}
-
-static inline uint32_t os_rand_below(uint64_t *s, uint32_t n)
-{
-	return n ? (uint32_t)(os_rand(s) % n) : 0;
-}
-
-static inline uint64_t os_test_seed(uint64_t dflt)
-{
-	const char *v = getenv("SS_TEST_SEED");
-
-	return v ? strtoull(v, NULL, 0) : dflt;
+	ss_test_flash_destroy(&e->t);
 }
 
 /*

@@ -6,15 +6,7 @@
 
 #include "ss_rt.h"
 
-static int failures;
-
-#define CHECK(cond)                                                                   \
-	do {                                                                          \
-		if (!(cond)) {                                                        \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); \
-			failures++;                                                   \
-		}                                                                     \
-	} while (0)
+#include "ss_test.h"
 
 static void test_mem_against_libc(void)
 {
@@ -110,8 +102,8 @@ int main(void)
 	test_mem_against_libc();
 	test_crc32c();
 	test_arena();
-	if (failures) {
-		fprintf(stderr, "rt_ut: %d failure(s)\n", failures);
+	if (ss_test_failures) {
+		fprintf(stderr, "rt_ut: %d failure(s)\n", ss_test_failures);
 		return 1;
 	}
 	printf("rt_ut: all passed\n");

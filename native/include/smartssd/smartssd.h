@@ -157,6 +157,18 @@ struct ss_dev_counters {
 /** \return 0 or negative errno. */
 int ss_dev_counters(struct ss_dev *d, struct ss_dev_counters *c);
 
+/* The object store's consistency check (SS_OP_CHECK): the fields of CHECK's reply,
+ * SS_REPLY_CHECK. problem 0: consistent; else what was found wrong first, at object
+ * problem_oid, logical page problem_lpn, tree level problem_level (PROTOCOL.md 5).
+ * mounted 0: the drive came up without its store (its mount check found the problem). */
+struct ss_dev_check {
+	SS_REPLY_CHECK(SS_API_MEMBER, _)
+};
+
+/** Runs the drive's object-store check. \return 0 whether or not a problem is found (it
+ *  is in c->problem), or negative errno when the check could not run. */
+int ss_dev_check(struct ss_dev *d, struct ss_dev_check *c);
+
 /* The emulator's timing and energy model (emulated drives, emu: and unix:). Every figure
  * follows from counted operations and profile constants: deterministic, never host
  * wall-clock. */

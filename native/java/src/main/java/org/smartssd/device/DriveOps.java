@@ -33,6 +33,13 @@ final class DriveOps {
         s.withHandle(h -> s.check(SmartSsdDevice.flush0(h), "flush"));
     }
 
+    DriveCheck check() throws IOException {
+        return s.withScratch((h, out) -> {
+            s.check(SmartSsdDevice.check0(h, out), "check");
+            return DriveCheck.decode(out);
+        });
+    }
+
     DriveCounters counters() throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdDevice.counters0(h, out), "counters");

@@ -131,6 +131,8 @@ public final class Errors {
                 return "check the tasklet's parameters against builtin_tasklets.h";
             case BAD_SESSION:
                 return "the drive restarted; the next call opens a new session";
+            case STORE_DAMAGED:
+                return "run 'smartssd info --check' to see what is wrong";
             default:
                 return null;
         }
@@ -226,6 +228,8 @@ public final class Errors {
                 return new TaskletRunningException(text, errno, reason);
             case MEDIA_ERROR:
                 return new MediaErrorException(text, errno, reason);
+            case STORE_DAMAGED:
+                return new StoreDamagedException(text, errno, reason);
             case LBA_RANGE:
             case LBA_PROTECTED:
                 return new LbaAccessException(text, errno, reason);

@@ -243,6 +243,12 @@ public final class SmartSsdDevice implements AutoCloseable {
         return drive.counters();
     }
 
+    /** Runs the drive's object-store consistency check (every extent tree, the records,
+     *  the allocator); a problem found is in the result, not an exception. */
+    public DriveCheck check() throws IOException {
+        return drive.check();
+    }
+
     /** The emulator's modelled time and energy; empty for a real drive, which has none. */
     public Optional<ModelCounters> modelCounters() throws IOException {
         return drive.modelCounters();
@@ -466,6 +472,8 @@ public final class SmartSsdDevice implements AutoCloseable {
     static native long flush0(long h);
 
     static native long counters0(long h, ByteBuffer out);
+
+    static native long check0(long h, ByteBuffer out);
 
     static native long model0(long h, ByteBuffer out);
 

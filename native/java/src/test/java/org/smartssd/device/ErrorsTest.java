@@ -80,6 +80,7 @@ class ErrorsTest {
         "ROOT, RootDirectoryException",
         "TASKLET_WATCHDOG, TaskletFailedException",
         "NO_SUCH_ATTR, NoSuchAttributeException",
+        "STORE_DAMAGED, StoreDamagedException",
     })
     void everyReasonHasItsTypedException(String reason, String type) {
         Reason r = Reason.valueOf(reason);

@@ -25,6 +25,8 @@ public final class ExitCodes {
     public static final int LOCAL_IO = 5;
     /** smartssd is not built or installed completely (native library, daemon binary). */
     public static final int INSTALL = 6;
+    /** {@code info --check} found the drive's object store inconsistent. */
+    public static final int INCONSISTENT = 7;
 
     static final String HELP = "%nExit codes:%n"
             + "  0  success%n"
@@ -34,7 +36,8 @@ public final class ExitCodes {
             + "     transport closed (is smartssd-devd running?)%n"
             + "  4  conflict: name exists, directory not empty, not a directory, is a directory%n"
             + "  5  local I/O error%n"
-            + "  6  smartssd incompletely built: native library or smartssd-devd missing%n";
+            + "  6  smartssd incompletely built: native library or smartssd-devd missing%n"
+            + "  7  info --check: the drive's object store is inconsistent%n";
 
     private ExitCodes() {
     }

@@ -5,16 +5,19 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import org.smartssd.device.CacheCounters;
+import org.smartssd.device.DriveCheck;
 import org.smartssd.device.DriveCounters;
 import org.smartssd.device.DriveInfo;
 import org.smartssd.device.FsStat;
 import org.smartssd.device.ModelCounters;
 import org.smartssd.device.SmartSsdDevice;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code smartssd info URI}: identity, space, FTL counters and the emulator's model. */
+/** {@code smartssd info [--check] URI}: identity, space, FTL counters, the emulator's model,
+ *  and with --check the object store's consistency check. */
 @Command(name = "info", mixinStandardHelpOptions = true,
         description = "Print the drive's identity, space, FTL counters, its solid-state "
         + "cache's counters and, for an emulated drive, its modelled time and energy.")
@@ -25,11 +28,25 @@ final class InfoCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "URI", description = "the drive")
     String uri;
 
+    @Option(names = "--check", description = "also run the drive's object-store consistency "
+            + "check (every extent tree against the records and the allocator) and print its "
+            + "verdict; exit 7 when it finds a problem")
+    boolean check;
+
     @Override
     public Integer call() throws Exception {
         try (SmartSsdDevice d = DeviceArgs.open(uri)) {
             PrintStream o = cli.out;
             DriveInfo i = d.info();
+            DriveCheck verdict = check ? d.check() : null;
+            if (verdict != null && !verdict.storeMounted()) {
+                // without its store the drive answers only who it is and the check
+                o.printf("drive:            %s%n", uri);
+                o.printf("model:            %s%n", i.model());
+                o.printf("serial:           %s%n", i.serial());
+                o.printf("check:            %s%n", verdict.verdict());
+                return ExitCodes.INCONSISTENT;
+            }
             FsStat s = d.fsStat();
             DriveCounters c = d.counters();
             Optional<ModelCounters> m = d.modelCounters();
@@ -98,6 +115,10 @@ final class InfoCommand implements Callable<Integer> {
                         x.energyTotalNj() / 1e9, x.energyNandReadNj() / 1e9,
                         x.energyNandProgramNj() / 1e9, x.energyNandEraseNj() / 1e9,
                         x.energyLinkNj() / 1e9, x.energyIspNj() / 1e9, x.energyIdleNj() / 1e9);
+            }
+            if (verdict != null) {
+                o.printf("check:            %s%n", verdict.verdict());
+                return verdict.consistent() ? ExitCodes.OK : ExitCodes.INCONSISTENT;
             }
             return ExitCodes.OK;
         }
