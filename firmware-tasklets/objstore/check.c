@@ -129,7 +129,7 @@ static int check_all(struct ss_objstore *os, struct ss_os_check_report *rep)
 			return os_problem(os, SS_OS_P_SIZE, r->oid, UINT32_MAX, 0);
 		}
 		if (r->attr_lpn != 0) {
-			rc = claim(os, r->attr_lpn, 1);
+			rc = claim(os, r->oid, r->attr_lpn, 1);
 			if (rc == 0) {
 				rc = os_attr_read(os, r, os->iobuf);
 			}

@@ -83,7 +83,7 @@ int ss_dev_check(struct ss_dev *d, struct ss_dev_check *out)
 
 	if (rc)
 		return rc;
-	SS_REPLY_CHECK(DECODE, ss_wire_check)
+	SS_REPLY_CHECK(SS_DECODE, ss_wire_check)
 	return 0;
 }
 

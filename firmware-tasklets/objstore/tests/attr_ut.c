@@ -219,5 +219,5 @@ int main(void)
 	RUN(test_limits);
 	RUN(test_rename_and_remove);
 	RUN(test_crash_round);
-	return os_test_failures ? 1 : 0;
+	return ss_test_failures ? 1 : 0;
 }
