@@ -41,11 +41,11 @@ public enum Reason {
     RENAME_INTO_SELF(32, "a directory cannot be moved into itself"),
     ROOT(33, "the root directory cannot be removed or renamed"),
     TASKLET_WATCHDOG(34, "the watchdog stopped a tasklet that did not return"),
-    NO_SUCH_ATTR(35, "the object has no attribute of that name",
+    NO_SUCH_ATTR(35, "the object has no attribute of that name"),
     STORE_DAMAGED(36, "the drive's object store is damaged: it failed the check its mount"
             + " makes");
 
-    private static final Reason[] BY_CODE = new Reason[36];
+    private static final Reason[] BY_CODE = new Reason[37];
 
     static {
         for (Reason r : values()) {

@@ -38,8 +38,7 @@ class ReplyLayoutTest {
                 Arguments.of(new Reply(2, DriveCounters.FIELDS, DriveCounters.class,
                         DriveCounters::decode)),
                 Arguments.of(new Reply(8, CacheCounters.FIELDS, CacheCounters.class,
-                        CacheCounters::decode),
-
+                        CacheCounters::decode)),
                 Arguments.of(new Reply(9, DriveCheck.FIELDS, DriveCheck.class,
                         DriveCheck::decode)));
     }
