@@ -10,12 +10,14 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.scheduler.SparkListener;
+import org.apache.spark.scheduler.SparkListenerExecutorAdded;
 import org.apache.spark.scheduler.SparkListenerStageSubmitted;
 import org.apache.spark.scheduler.SparkListenerTaskEnd;
 import org.apache.spark.sql.Row;
@@ -222,24 +224,37 @@ public final class StandaloneClusterCheck {
         }
     }
 
-    /** Waits, bounded, until an executor runs on every worker host. */
+    /**
+     * Waits, bounded, until an executor runs on every worker host: each executor's
+     * registration is signalled by the scheduler's {@code onExecutorAdded}; the executors
+     * that registered before the listener are read once from the status tracker.
+     */
     private static void awaitExecutors(SparkSession spark, List<String> hosts)
             throws InterruptedException {
+        Set<String> seen = new java.util.TreeSet<>();
+        spark.sparkContext().addSparkListener(new SparkListener() {
+            @Override
+            public void onExecutorAdded(SparkListenerExecutorAdded e) {
+                synchronized (seen) {
+                    seen.add(e.executorInfo().executorHost());
+                    seen.notifyAll();
+                }
+            }
+        });
         long deadline = System.nanoTime() + EXECUTORS_WAIT.toNanos();
-        for (;;) {
-            List<String> seen = new ArrayList<>();
+        synchronized (seen) {
             for (var e : spark.sparkContext().statusTracker().getExecutorInfos()) {
                 seen.add(e.host());
             }
-            if (seen.containsAll(hosts)) {
-                System.out.println("CHECK executors on " + seen);
-                return;
+            while (!seen.containsAll(hosts)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new IllegalStateException("waited " + EXECUTORS_WAIT + " for an"
+                            + " executor on each of " + hosts + "; executors on " + seen);
+                }
+                seen.wait(Math.max(1, left / 1_000_000));
             }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("waited " + EXECUTORS_WAIT + " for an executor "
-                        + "on each of " + hosts + "; executors on " + seen);
-            }
-            Thread.sleep(200);
+            System.out.println("CHECK executors on " + seen);
         }
     }
 }
