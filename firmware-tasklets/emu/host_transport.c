@@ -1,6 +1,9 @@
 /*
- * emu: the emulated drive inside this process (ss_emu.h). One process holds an image at
- * a time; the emulator says so ("... use the daemon") and we pass its words on.
+ * libsmartssd's emu: transport: the emulated drive inside this process (ss_emu.h). It
+ * lives with the emulator and implements the host library's transport interface
+ * (native/provider/ss_transport_provider.h), so that the host library includes nothing of
+ * the emulator's; libsmartssd links it where the emulator is built. One process holds an
+ * image at a time; the emulator says so ("... use the daemon") and we pass its words on.
  *
  * URI path: /path/drive.img, optionally followed by options joined by '&':
  * "time=realtime" (or "time=virtual", the default) chooses how the drive paces completions;
@@ -15,10 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "errinfo.h"
 #include "ss_emu.h"
 #include "ss_emu_profile.h"
-#include "transport.h"
+#include "ss_transport_provider.h"
 
 #define EMU_ERR_MAX 256
 
