@@ -40,6 +40,15 @@ static struct ss_pkt_seg path_seg(const char *path)
 	return s;
 }
 
+/* A request whose one payload segment is a path checked by check_path. */
+static int path_exec(struct ss_dev *d, const struct ss_pkt_req *req, const char *path,
+		     struct ss_pkt_reply *rep)
+{
+	struct ss_pkt_seg seg = path_seg(path);
+
+	return ss_obj_exec(d, req, &seg, 1, rep, path);
+}
+
 static void copy_name(char *dst, const uint8_t *src, uint16_t len)
 {
 	if (len > SS_DEV_NAME_MAX)
@@ -73,7 +82,6 @@ int ss_dev_lookup(struct ss_dev *d, const char *path, struct ss_dev_stat *st)
 		.opcode = SS_OP_LOOKUP,
 		.reply_max = sizeof(struct ss_wire_stat),
 	};
-	struct ss_pkt_seg seg;
 	struct ss_pkt_reply rep;
 	int rc;
 
@@ -81,8 +89,7 @@ int ss_dev_lookup(struct ss_dev *d, const char *path, struct ss_dev_stat *st)
 	rc = check_path("lookup", path);
 	if (rc)
 		return rc;
-	seg = path_seg(path);
-	rc = ss_obj_exec(d, &req, &seg, 1, &rep, path);
+	rc = path_exec(d, &req, path, &rep);
 	if (rc)
 		return rc;
 	return decode_stat(&rep, st);
@@ -116,7 +123,6 @@ int ss_dev_create(struct ss_dev *d, const char *path, uint32_t type, uint32_t fl
 		.flags = flags,
 		.offset = type,
 	};
-	struct ss_pkt_seg seg;
 	struct ss_pkt_reply rep;
 	int rc;
 
@@ -127,8 +133,7 @@ int ss_dev_create(struct ss_dev *d, const char *path, uint32_t type, uint32_t fl
 	if (flags & ~(SS_DEV_CREATE_EXCL | SS_DEV_CREATE_PARENTS))
 		return ss_err(-EINVAL, SS_R_BAD_FIELD, "create %s: unknown flags 0x%x", path,
 			      flags);
-	seg = path_seg(path);
-	rc = ss_obj_exec(d, &req, &seg, 1, &rep, path);
+	rc = path_exec(d, &req, path, &rep);
 	if (rc)
 		return rc;
 	if (oid)
@@ -219,7 +224,6 @@ int ss_dev_truncate(struct ss_dev *d, uint64_t oid, uint64_t size)
 int ss_dev_remove(struct ss_dev *d, const char *path, uint32_t flags)
 {
 	struct ss_pkt_req req = {.opcode = SS_OP_REMOVE, .flags = flags};
-	struct ss_pkt_seg seg;
 	struct ss_pkt_reply rep;
 	int rc;
 
@@ -227,8 +231,7 @@ int ss_dev_remove(struct ss_dev *d, const char *path, uint32_t flags)
 	rc = check_path("remove", path);
 	if (rc)
 		return rc;
-	seg = path_seg(path);
-	return ss_obj_exec(d, &req, &seg, 1, &rep, path);
+	return path_exec(d, &req, path, &rep);
 }
 
 int ss_dev_rename(struct ss_dev *d, const char *src, const char *dst, uint32_t flags)
@@ -255,7 +258,6 @@ int ss_dev_list(struct ss_dev *d, const char *path, uint64_t *cursor,
 {
 	const uint32_t esz = sizeof(struct ss_wire_dirent);
 	struct ss_pkt_req req = {.opcode = SS_OP_LIST};
-	struct ss_pkt_seg seg;
 	struct ss_pkt_reply rep;
 	uint32_t n;
 	int rc;
@@ -272,8 +274,7 @@ int ss_dev_list(struct ss_dev *d, const char *path, uint64_t *cursor,
 		max = SS_PKT_MAX_PAYLOAD / esz;
 	req.offset = *cursor;
 	req.reply_max = max * esz;
-	seg = path_seg(path);
-	rc = ss_obj_exec(d, &req, &seg, 1, &rep, path);
+	rc = path_exec(d, &req, path, &rep);
 	if (rc)
 		return rc;
 	if (rep.payload_len % esz || rep.payload_len / esz > max)
