@@ -12,7 +12,7 @@
 #define VALID (FZ_FIX_CRC | FZ_FIX_LBA | FZ_SESSION | FZ_FIX_LENGTH | FZ_RECV)
 
 static const char *out_dir;
-static uint8_t file[16384];
+static uint8_t file[40960];
 static size_t used;
 static uint32_t seq = 0x100;
 
@@ -36,7 +36,7 @@ static void finish(const char *name)
 static void send(uint8_t mode, uint16_t op, uint32_t flags, uint64_t oid, uint64_t off,
 		 uint64_t len, uint32_t reply_max, const void *payload, uint32_t plen)
 {
-	uint8_t pkt[2048];
+	static uint8_t pkt[FZ_MAX_XFER];
 	size_t n = fz_packet(pkt, op, seq++, flags, oid, off, len, reply_max, payload, plen);
 
 	used += fz_record(file + used, SS_ATA_OBJ_SEND, mode, 0, (uint16_t)((n + 511) / 512), 0,
@@ -72,6 +72,34 @@ static uint32_t tasklet_payload(uint8_t *p)
 	p[171] = 1;               /* value field */
 	p[172] = 0xF;             /* COUNT SUM MIN MAX */
 	return 168 + 16;
+}
+
+/* A cache block is one flash page: 4 KiB on the fuzzed drive (harness.c, fz_setup). */
+#define SSC_BLOCK 4096u
+#define SSC_FIRST 1000u
+
+static void ssc_write(uint16_t op, uint64_t block)
+{
+	static uint8_t data[SSC_BLOCK];
+
+	memset(data, (int)(block & 0xFF), sizeof(data));
+	send(VALID, op, 0, block, 0, 1, 0, data, sizeof(data));
+}
+
+static void set_attr(const char *name, const char *value)
+{
+	uint8_t p[512];
+	size_t nl = strlen(name), vl = strlen(value);
+
+	memcpy(p, name, nl);
+	memcpy(p + nl, value, vl);
+	send(VALID | FZ_LAST_OID, SS_OP_SET_ATTR, 0, 0, 0, nl, 0, p, (uint32_t)(nl + vl));
+}
+
+/* The object's oid into the last reply's value0 again, for the FZ_LAST_OID that follows. */
+static void lookup(const char *path)
+{
+	send(VALID, SS_OP_LOOKUP, 0, 0, 0, 0, 512, path, (uint32_t)strlen(path));
 }
 
 int main(int argc, char **argv)
@@ -111,6 +139,29 @@ int main(int argc, char **argv)
 	begin(); send(VALID, SS_OP_FLUSH, 0, 0, 0, 0, 0, NULL, 0); finish("op1b-flush");
 	begin(); send(VALID, SS_OP_FSSTAT, 0, 0, 0, 0, 512, NULL, 0); finish("op1c-fsstat");
 	begin(); send(VALID, SS_OP_COUNTERS, 0, 0, 0, 0, 512, NULL, 0); finish("op30-counters");
+	begin(); send(VALID, SS_OP_CHECK, 0, 0, 0, 0, 512, NULL, 0); finish("op31-check");
+	begin(); send(VALID, SS_OP_SSC_INFO, 0, 0, 0, 0, 512, NULL, 0); finish("op40-ssc-info");
+	begin(); ssc_write(SS_OP_SSC_WRITE_DIRTY, SSC_FIRST); finish("op41-ssc-write-dirty");
+	begin(); ssc_write(SS_OP_SSC_WRITE_CLEAN, SSC_FIRST + 1); finish("op42-ssc-write-clean");
+	/* two blocks, the first present: the bitmap (8 bytes), then both blocks */
+	begin(); ssc_write(SS_OP_SSC_WRITE_DIRTY, SSC_FIRST);
+	send(VALID, SS_OP_SSC_READ, 0, SSC_FIRST, 0, 2, 8 + 2 * SSC_BLOCK, NULL, 0); finish("op43-ssc-read");
+	begin(); ssc_write(SS_OP_SSC_WRITE_DIRTY, SSC_FIRST);
+	send(VALID, SS_OP_SSC_EVICT, 0, SSC_FIRST, 0, 4, 0, NULL, 0); finish("op44-ssc-evict");
+	begin(); ssc_write(SS_OP_SSC_WRITE_DIRTY, SSC_FIRST);
+	send(VALID, SS_OP_SSC_CLEAN, 0, SSC_FIRST, 0, 1, 0, NULL, 0); finish("op45-ssc-clean");
+	begin(); ssc_write(SS_OP_SSC_WRITE_DIRTY, SSC_FIRST);
+	send(VALID, SS_OP_SSC_EXISTS, 0, SSC_FIRST, 0, 64, 8, NULL, 0); finish("op46-ssc-exists");
+	begin(); create("/fz/at", 1); set_attr("user.layout", "wc98"); finish("op50-set-attr");
+	begin(); create("/fz/at", 1); set_attr("user.layout", "wc98");
+	lookup("/fz/at");
+	send(VALID | FZ_LAST_OID, SS_OP_GET_ATTR, 0, 0, 0, 11, 1024, "user.layout", 11); finish("op51-get-attr");
+	begin(); create("/fz/at", 1); set_attr("user.a", "1");
+	lookup("/fz/at");
+	send(VALID | FZ_LAST_OID, SS_OP_LIST_ATTRS, 0, 0, 0, 0, 1024, NULL, 0); finish("op52-list-attrs");
+	begin(); create("/fz/at", 1); set_attr("user.a", "1");
+	lookup("/fz/at");
+	send(VALID | FZ_LAST_OID, SS_OP_REMOVE_ATTR, 0, 0, 0, 6, 0, "user.a", 6); finish("op53-remove-attr");
 	begin(); send(VALID, SS_OP_CREATE_OBJECT, SS_CREATE_OBJ_OUTPUT | SS_CREATE_PARENTS, 0, 0, 0, 0, "/fz/out", 7);
 	ctn = tasklet_payload(ct);
 	send(VALID, SS_OP_CREATE_OBJECT, 0, 0, 0, 0, 0, ct, ctn); finish("op20-create-object");

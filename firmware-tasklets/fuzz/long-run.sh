@@ -21,7 +21,7 @@ echo "== fuzz_cmd (libFuzzer, ASan+UBSan): $n inputs"
 rm -rf "$build/work" && mkdir -p "$build/work/corpus"
 if ! ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=halt_on_error=1 \
   "$build/libfuzzer/firmware-tasklets/fuzz/fuzz_cmd" "$build/work/corpus" "$corpus" \
-  -runs="$n" -seed=7 -max_len=8192 -timeout=30 -print_final_stats=1 \
+  -runs="$n" -seed=7 -max_len=20480 -timeout=30 -print_final_stats=1 \
   -artifact_prefix="$build/work/" >"$build/work/fuzz_cmd.log" 2>&1; then
   tail -40 "$build/work/fuzz_cmd.log" >&2
   echo "long-run: fuzz_cmd failed; its inputs are in $build/work" >&2

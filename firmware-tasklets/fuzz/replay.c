@@ -13,7 +13,7 @@
 #include "harness.h"
 #include "ss_proto.h"
 
-#define FZ_MAX_INPUT 8192
+#define FZ_MAX_INPUT 20480
 #define MAX_SEEDS 512
 
 static uint64_t rng;

@@ -5,5 +5,5 @@ set -eu
 fuzzer=$1 work=$2 corpus=$3
 rm -rf "$work"
 mkdir -p "$work"
-exec "$fuzzer" "$work" "$corpus" -runs=100000 -seed=1 -max_len=8192 -timeout=30 \
+exec "$fuzzer" "$work" "$corpus" -runs=100000 -seed=1 -max_len=20480 -timeout=30 \
   -print_final_stats=1
