@@ -25,15 +25,16 @@
  * does so when their timeline had nothing queued at that command). The device clock
  * (`now`) is the latest completion of anything: counters and idle energy use it.
  *
- * Queue depth (after blk-mq, Bjørling et al., "Linux Block IO: Introducing Multi-queue SSD
- * Access on Multi-core Systems", §3, Fig. 5): an OBJ SEND the drive accepts is a queued
- * command (SATA NCQ): the drive holds its reply under its tag until an OBJ RECV takes it.
- * While queued commands are still at work, the host does not wait for them: a further SEND
- * arrives when the host's previous command left it free (a queued SEND: at the end of its
- * transfer over the link; anything else: at its completion), and a RECV arrives when that
- * and the work of its own tag are done. Any other command, or a SEND with nothing queued
- * still at work, arrives at the host clock as it always has, so a host that keeps one
- * command outstanding (queue depth 1) is modelled exactly as before this queue existed.
+ * Queue depth (after blk-mq: Bjørling et al., "Linux Block IO: Introducing Multi-queue
+ * SSD Access on Multi-core Systems" [Bjørling 2015, ch. 3], §3.2, Fig. 5, and §3.2.3 on
+ * tags): an OBJ SEND the drive accepts is a queued command (SATA NCQ): the drive holds its
+ * reply under its tag until an OBJ RECV takes it. While queued commands are still at work,
+ * the host does not wait for them: a further SEND arrives when the host's previous command
+ * left it free (a queued SEND: at the end of its transfer over the link; anything else: at
+ * its completion), and a RECV arrives when that and the work of its own tag are done. Any
+ * other command, or a SEND with nothing queued still at work, arrives at the host clock as
+ * it always has, so a host that keeps one command outstanding (queue depth 1) is modelled
+ * exactly as before this queue existed.
  * Queued commands share, first come first served in the order the drive executes them:
  *   - the link (link_free): every command's transfer and its per-command overhead, which
  *     is the controller CPU's protocol work for the command (link_cmd_overhead_ns);

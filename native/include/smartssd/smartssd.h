@@ -213,12 +213,13 @@ int64_t ss_dev_write(struct ss_dev *d, uint64_t oid, uint64_t offset, const void
 int64_t ss_dev_read(struct ss_dev *d, uint64_t oid, uint64_t offset, void *buf, size_t len);
 
 /*
- * A submission queue, one per thread (after blk-mq's per-core software queues, Bjørling
- * et al., "Linux Block IO", §3, Fig. 5): up to `depth` reads outstanding in the drive at
- * once, each under its own tag of the device's session (the drive's hardware queue: 32
- * reply slots per session, SATA NCQ). A read is sent when queued and its data taken by
- * ss_dev_queue_reap, oldest first. The drive models queued commands as overlapping
- * (firmware-tasklets/emu/model.c, "Queue depth"). Not thread-safe: one thread per queue.
+ * A submission queue, one per thread (after blk-mq's per-core software queues: Bjørling
+ * et al., "Linux Block IO" [Bjørling 2015, ch. 3], §3.2, Fig. 5): up to `depth` reads
+ * outstanding in the drive at once, each under its own tag of the device's session (the
+ * drive's hardware queue: 32 reply slots per session, SATA NCQ). A read is sent when
+ * queued and its data taken by ss_dev_queue_reap, oldest first. The emulated drive models
+ * queued commands as overlapping (firmware-tasklets/emu/model.c, "Queue depth"). Not
+ * thread-safe: one thread per queue.
  */
 #define SS_DEV_QUEUE_DEPTH_MAX 32u
 #define SS_DEV_QUEUE_READ_MAX (1u << 20)
