@@ -130,3 +130,67 @@ void ss_dev_queue_close(struct ss_dev_queue *q)
 	free(q->recv);
 	free(q);
 }
+
+int64_t ss_dev_read_ranges(struct ss_dev *d, uint64_t oid, uint32_t n, const uint64_t *offsets,
+			   const uint32_t *lens, void *buf, uint32_t depth, uint32_t *counts)
+{
+	struct ss_dev_queue *q;
+	uint32_t owner[SS_DEV_QUEUE_DEPTH_MAX];   /* the range of each queued piece, FIFO */
+	uint32_t head = 0, i = 0, piece = 0;
+	uint64_t at = 0;
+	int64_t total = 0, got;
+	int rc;
+
+	ss_err_clear();
+	if (n && (!offsets || !lens || !buf || !counts))
+		return ss_err(-EINVAL, 0, "read ranges: NULL argument");
+	rc = ss_dev_queue_open(d, depth, &q);
+	if (rc)
+		return rc;
+	for (uint32_t k = 0; k < n; k++)
+		counts[k] = 0;
+	/* ranges in order, each in pieces of at most SS_DEV_QUEUE_READ_MAX, at most `depth`
+	 * pieces in the drive: reap the oldest when full, and at the end */
+	while (i < n || q->n) {
+		if (i < n && q->n < depth) {
+			uint32_t len = lens[i] - piece;
+
+			if (len > SS_DEV_QUEUE_READ_MAX)
+				len = SS_DEV_QUEUE_READ_MAX;
+			if (len) {
+				rc = ss_dev_queue_read(q, oid, offsets[i] + piece, (uint8_t *)buf + at,
+						       len);
+				if (rc)
+					goto fail;
+				owner[(head + q->n - 1) % depth] = i;
+			}
+			at += len;
+			piece += len;
+			if (piece == lens[i]) {
+				i++;
+				piece = 0;
+			}
+			continue;
+		}
+		got = ss_dev_queue_reap(q, NULL);
+		if (got < 0) {
+			rc = (int)got;
+			goto fail;
+		}
+		counts[owner[head]] += (uint32_t)got;
+		head = (head + 1) % depth;
+		total += got;
+	}
+	ss_dev_queue_close(q);
+	return total;
+fail:
+	{
+		char why[SS_DEV_MSG_MAX];
+		int reason = ss_dev_last_reason();
+
+		/* what is outstanding is reaped; the first failure is the answer */
+		ss_dev_last_message_copy(why, sizeof(why));
+		ss_dev_queue_close(q);
+		return ss_err(rc, reason, "%s", why);
+	}
+}

@@ -116,6 +116,35 @@ static void test_refusals(struct ss_dev *d, uint64_t oid)
 	ss_dev_queue_close(q);
 }
 
+/* Vectored reads: ranges back to back, one longer than a queued read, one crossing the
+ * end, one empty, one of a missing object. */
+static void test_ranges(struct ss_dev *d, uint64_t oid)
+{
+	static uint8_t buf[(3u << 20) + 3 * READ_BYTES];
+	uint64_t off[5] = { 5, (1u << 20) + 3, 0, FILE_BYTES - 1000, 77 };
+	uint32_t len[5] = { READ_BYTES, (2u << 20) + 9, 0, READ_BYTES, 100 }, cnt[5];
+	uint32_t at = 0;
+
+	for (uint32_t depth = 1; depth <= 8; depth *= 8) {
+		memset(buf, 0, sizeof(buf));
+		CHECK_EQ(ss_dev_read_ranges(d, oid, 5, off, len, buf, depth, cnt),
+			 READ_BYTES + (2 << 20) + 9 + 1000 + 100);
+		CHECK_EQ(cnt[0], READ_BYTES);
+		CHECK_EQ(cnt[1], (2u << 20) + 9);
+		CHECK_EQ(cnt[2], 0);
+		CHECK_EQ(cnt[3], 1000);
+		CHECK_EQ(cnt[4], 100);
+		at = 0;
+		for (int i = 0; i < 5; i++) {
+			CHECK(memcmp(buf + at, want + off[i], cnt[i]) == 0);
+			at += len[i];
+		}
+	}
+	CHECK_EQ(ss_dev_read_ranges(d, oid + 1000, 2, off, len, buf, 4, cnt), -ENOENT);
+	CHECK(!strcmp(ss_dev_reason_name(ss_dev_last_reason()), "NO_SUCH_OBJECT"));
+	CHECK_EQ(ss_dev_read_ranges(d, oid, 1, off, len, buf, 0, cnt), -EINVAL);
+}
+
 int main(int argc, char **argv)
 {
 	const char *transport = argc > 1 ? argv[1] : "emu";
@@ -161,6 +190,7 @@ int main(int argc, char **argv)
 	CHECK_EQ(ss_dev_flush(d), 0);
 
 	test_refusals(d, oid);
+	test_ranges(d, oid);
 	plain_reads(d, oid);       /* the object store's metadata comes into DRAM once */
 	plain = plain_reads(d, oid);
 	q1 = queued_reads(d, oid, 1);

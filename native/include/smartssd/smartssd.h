@@ -242,6 +242,12 @@ int64_t ss_dev_queue_reap(struct ss_dev_queue *q, void **buf);
 uint32_t ss_dev_queue_pending(const struct ss_dev_queue *q);
 /** Reap (and drop) what is outstanding, then free the queue. NULL is allowed. */
 void ss_dev_queue_close(struct ss_dev_queue *q);
+/** Read n ranges of oid (offsets[i], lens[i] bytes) into buf, back to back in range
+ *  order, through a queue `depth` deep (ranges longer than SS_DEV_QUEUE_READ_MAX go in
+ *  pieces); counts[i] gets range i's bytes (short at the object's end). For vectored reads.
+ *  \return the bytes read, or the first failure's negative errno (nothing left queued). */
+int64_t ss_dev_read_ranges(struct ss_dev *d, uint64_t oid, uint32_t n, const uint64_t *offsets,
+			   const uint32_t *lens, void *buf, uint32_t depth, uint32_t *counts);
 
 /** \return 0 or negative errno. */
 int ss_dev_truncate(struct ss_dev *d, uint64_t oid, uint64_t size);
