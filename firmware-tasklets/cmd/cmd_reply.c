@@ -52,6 +52,11 @@ struct fw_reply *fw_reply_find(struct ss_fw *fw, uint32_t tag)
 	return NULL;
 }
 
+int ss_fw_reply_waiting(struct ss_fw *fw, uint32_t tag)
+{
+	return fw_reply_find(fw, tag) != NULL;
+}
+
 uint8_t *fw_reply_payload(struct ss_fw *fw, struct fw_reply *r)
 {
 	return fw->heap + r->heap_off;

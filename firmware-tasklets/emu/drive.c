@@ -23,6 +23,7 @@
 #include "emu_sat.h"
 #include "ss_emu.h"
 #include "ss_fw.h"
+#include "ss_proto.h"
 #include "ss_rt.h"
 #include "ss_ssc_part.h"
 
@@ -78,6 +79,12 @@ static struct timespec at_model_ns(const struct ss_emu_drive *d, uint64_t ns)
 	return t;
 }
 
+/* Whether the firmware holds a reply under the tag (the model's queue, emu_model_queue_prune). */
+static int reply_held(void *fw, uint32_t tag)
+{
+	return ss_fw_reply_waiting(fw, tag);
+}
+
 /*
  * Run one command; fw_lock held. The ISP and background timelines move up to the command
  * only when they had nothing queued at its arrival: work already under way keeps its own
@@ -92,7 +99,9 @@ static int execute(struct ss_emu_drive *d, struct cmd *c)
 	uint64_t floor = d->mode == SS_EMU_TIME_REALTIME ? wall_ns(d) : 0;
 	uint64_t writes;
 	int asc = emu_sat_decode(c->cdb, c->len, c->dir, &sc, &why);
-	int bg;
+	enum emu_cmd_kind kind;
+	uint32_t tag;
+	int bg, queued;
 
 	if (asc != 0) {
 		/* Rejected by the translation layer: the drive never sees it. */
@@ -102,14 +111,22 @@ static int execute(struct ss_emu_drive *d, struct cmd *c)
 	}
 	bg = ss_fw_background_pending(d->fw);
 	writes = emu_flash_writes(d->flash);
-	emu_flash_cmd_begin(d->flash, floor, c->dir == SS_EMU_DIR_TO_DRIVE ? c->len : 0);
+	kind = sc.tf.command == SS_ATA_OBJ_SEND   ? EMU_CMD_SEND
+	       : sc.tf.command == SS_ATA_OBJ_RECV ? EMU_CMD_RECV
+						   : EMU_CMD_PLAIN;
+	tag = (uint32_t)sc.tf.lba;
+	emu_flash_cmd_begin(d->flash, floor, c->dir == SS_EMU_DIR_TO_DRIVE ? c->len : 0, kind,
+			    tag, reply_held, d->fw);
 	ss_hal_set_timeline(d->hal, SS_HAL_TL_HOST);
 	memset(&res, 0, sizeof(res));
 	ss_fw_ata_command(d->fw, &sc.tf, c->data, c->len, &res);
+	queued = kind == EMU_CMD_SEND && !(res.status & SS_ATA_STATUS_ERR) &&
+		 ss_fw_reply_waiting(d->fw, tag);
 	/* No barrier: the command completes with its own work, not with its write-behind
 	 * programs or read-ahead (emu_model_cmd_end). */
 	c->completion_ns = emu_flash_cmd_end(d->flash,
-		c->dir == SS_EMU_DIR_FROM_DRIVE && !(res.status & SS_ATA_STATUS_ERR) ? c->len : 0);
+		c->dir == SS_EMU_DIR_FROM_DRIVE && !(res.status & SS_ATA_STATUS_ERR) ? c->len : 0,
+		queued);
 	if (!(bg & SS_FW_BG_ISP)) {
 		emu_flash_release(d->flash, SS_HAL_TL_ISP, c->completion_ns);
 	}

@@ -55,6 +55,22 @@ struct emu_cursor {
  * than a buffer's worth of pages before its own have freed their slots. */
 #define EMU_WRITE_BUFFER_BYTES (4u << 20)
 
+/* A tagged command the drive holds a reply for (an accepted OBJ SEND not yet received), and
+ * the modelled completion of its work. 16 sessions of 32 replies (native/PROTOCOL.md §2). */
+struct emu_queued {
+	uint32_t tag;
+	uint64_t done;
+};
+
+#define EMU_QUEUE_MAX 512u
+
+/* What a host command is to the drive's queue (model.c, "Queue depth"). */
+enum emu_cmd_kind {
+	EMU_CMD_PLAIN,   /* any other ATA command: the host issued it with nothing queued */
+	EMU_CMD_SEND,    /* OBJ SEND of the tag: queued once the drive holds its reply */
+	EMU_CMD_RECV,    /* OBJ RECV of the tag: waits for that command's work only */
+};
+
 /* Timing and energy model: resource timelines plus counted operations. Each hal timeline
  * has its own view of when every die and channel is free (host I/O never queues behind
  * ISP or GC flash work; see model.c). */
@@ -74,6 +90,14 @@ struct emu_model {
 	uint32_t wb_next;
 	uint64_t now;             /* device clock: the latest completion of anything */
 	struct ss_emu_counters c; /* counts and busy times; energy filled on snapshot */
+	/* The drive's queue of tagged commands (model.c, "Queue depth"). */
+	struct emu_queued q[EMU_QUEUE_MAX];
+	uint32_t qn;
+	uint64_t q_ready;         /* when the host could issue its next command */
+	enum emu_cmd_kind cmd_kind;   /* of the command between cmd_begin and cmd_end */
+	uint32_t cmd_tag;
+	int cmd_found;            /* a RECV of a queued tag */
+	uint64_t cmd_link_in;     /* its link-in end */
 };
 
 /* watchdog.c: the hal's tasklet sections on a per-thread CPU-time timer */
@@ -101,11 +125,18 @@ void emu_model_read_ahead_wait(struct emu_model *m);
  * timeline's own (its issue cursor or latest completion, whichever is later). */
 uint64_t emu_model_now(const struct emu_model *m);
 /* Host command on the link. It arrives at max(host clock, `floor`), the host clock being
- * the completion of the host timeline's latest work; `bytes_in` cross the link before the
+ * the completion of the host timeline's latest work, unless tagged commands are queued
+ * (model.c, "Queue depth"); `bytes_in` cross the link before the
  * firmware runs (returns the time it may start), `bytes_out` after it (returns the
  * command's completion). Other timelines are not touched. */
-uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t floor, uint64_t bytes_in);
-uint64_t emu_model_cmd_end(struct emu_model *m, uint64_t bytes_out);
+uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t floor, uint64_t bytes_in,
+			     enum emu_cmd_kind kind, uint32_t tag);
+/* queued: the command was a SEND whose reply the drive now holds. */
+uint64_t emu_model_cmd_end(struct emu_model *m, uint64_t bytes_out, int queued);
+/* Forget queued tags whose reply the drive no longer holds (dropped by CLOSE_SESSION, a
+ * session takeover or session 0's eviction): live(arg, tag) says whether it does. */
+void emu_model_queue_prune(struct emu_model *m, int (*live)(void *arg, uint32_t tag),
+			   void *arg);
 /* Timeline `tl` issues nothing earlier than `t` (a host command it was idle at), nor
  * before the host's write-behind programs have finished. */
 void emu_model_release(struct emu_model *m, int tl, uint64_t t);
@@ -131,8 +162,10 @@ struct ss_emu_flash {
 
 /* flash.c: the drive's link charges and timeline releases, under the flash lock (see
  * emu_model_cmd_begin/_end/_release). */
-uint64_t emu_flash_cmd_begin(struct ss_emu_flash *f, uint64_t floor, uint64_t bytes_in);
-uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out);
+uint64_t emu_flash_cmd_begin(struct ss_emu_flash *f, uint64_t floor, uint64_t bytes_in,
+			     enum emu_cmd_kind kind, uint32_t tag,
+			     int (*live)(void *arg, uint32_t tag), void *arg);
+uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out, int queued);
 void emu_flash_release(struct ss_emu_flash *f, int tl, uint64_t t);
 /* Flash programs plus erases issued so far (the drive's cheap "did the FTL change" test). */
 uint64_t emu_flash_writes(struct ss_emu_flash *f);

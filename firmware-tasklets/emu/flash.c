@@ -275,12 +275,15 @@ static uint64_t op_now_ns(void *ctx)
 	return now;
 }
 
-uint64_t emu_flash_cmd_begin(struct ss_emu_flash *f, uint64_t floor, uint64_t bytes_in)
+uint64_t emu_flash_cmd_begin(struct ss_emu_flash *f, uint64_t floor, uint64_t bytes_in,
+			     enum emu_cmd_kind kind, uint32_t tag,
+			     int (*live)(void *arg, uint32_t tag), void *arg)
 {
 	uint64_t t;
 
 	pthread_mutex_lock(&f->lock);
-	t = emu_model_cmd_begin(&f->model, floor, bytes_in);
+	emu_model_queue_prune(&f->model, live, arg);
+	t = emu_model_cmd_begin(&f->model, floor, bytes_in, kind, tag);
 	pthread_mutex_unlock(&f->lock);
 	return t;
 }
@@ -302,12 +305,12 @@ uint64_t emu_flash_writes(struct ss_emu_flash *f)
 	return n;
 }
 
-uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out)
+uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out, int queued)
 {
 	uint64_t t;
 
 	pthread_mutex_lock(&f->lock);
-	t = emu_model_cmd_end(&f->model, bytes_out);
+	t = emu_model_cmd_end(&f->model, bytes_out, queued);
 	pthread_mutex_unlock(&f->lock);
 	return t;
 }

@@ -24,6 +24,29 @@
  * ISP and background cursors move up to a command only when the drive releases them (it
  * does so when their timeline had nothing queued at that command). The device clock
  * (`now`) is the latest completion of anything: counters and idle energy use it.
+ *
+ * Queue depth (after blk-mq: Bjørling et al., "Linux Block IO: Introducing Multi-queue
+ * SSD Access on Multi-core Systems" [Bjørling 2015, ch. 3], §3.2, Fig. 5, and §3.2.3 on
+ * tags): an OBJ SEND the drive accepts is a queued command (SATA NCQ): the drive holds its
+ * reply under its tag until an OBJ RECV takes it. While queued commands are still at work,
+ * the host does not wait for them: a further SEND arrives when the host's previous command
+ * left it free (a queued SEND: at the end of its transfer over the link; anything else: at
+ * its completion), and a RECV arrives when that and the work of its own tag are done. Any
+ * other command, or a SEND with nothing queued still at work, arrives at the host clock as
+ * it always has, so a host that keeps one command outstanding (queue depth 1) is modelled
+ * exactly as before this queue existed.
+ * Queued commands share, first come first served in the order the drive executes them:
+ *   - the link (link_free): every command's transfer and its per-command overhead, which
+ *     is the controller CPU's protocol work for the command (link_cmd_overhead_ns);
+ *   - a channel (chan_free): the transfer of a page between a die's register and the
+ *     controller; commands on different channels overlap;
+ *   - a die (die_free): its tR, tPROG or tBERS; dies of one channel (its ways) overlap
+ *     their array work and take turns on the channel;
+ *   - the ISP core (isp_free): tasklet work, on its own timeline;
+ *   - the DRAM write buffer (wb_end): a program waits for a slot.
+ * Which command goes first on a resource follows the drive's execution order, which is
+ * the order commands reach the firmware (one connection's commands in the order sent);
+ * no wall-clock time enters, so one submission order gives one set of modelled times.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -206,10 +229,53 @@ uint64_t emu_model_now(const struct emu_model *m)
 	return m->tl == SS_HAL_TL_HOST ? m->now : SS_MAX(c->issue, c->last);
 }
 
-uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t floor, uint64_t bytes_in)
+void emu_model_queue_prune(struct emu_model *m, int (*live)(void *arg, uint32_t tag),
+			   void *arg)
+{
+	uint32_t i = 0;
+
+	while (i < m->qn) {
+		if (live(arg, m->q[i].tag)) {
+			i++;
+		} else {
+			m->q[i] = m->q[--m->qn];
+		}
+	}
+}
+
+/* The host clock: the completion of everything the host issued. */
+static uint64_t host_clock(const struct emu_model *m)
+{
+	const struct emu_cursor *c = &m->cur[SS_HAL_TL_HOST];
+	uint64_t t = SS_MAX(c->issue, c->last);
+
+	for (uint32_t i = 0; i < m->qn; i++) {
+		t = SS_MAX(t, m->q[i].done);
+	}
+	return t;
+}
+
+/* When a command of this kind arrives, the floor aside ("Queue depth" above). */
+static uint64_t arrival_of(struct emu_model *m, enum emu_cmd_kind kind, uint32_t tag)
+{
+	int at_work = 0;
+
+	m->cmd_found = 0;
+	for (uint32_t i = 0; i < m->qn; i++) {
+		at_work |= m->q[i].done > m->q_ready;
+		if (kind == EMU_CMD_RECV && m->q[i].tag == tag) {
+			m->cmd_found = 1;
+			return SS_MAX(m->q_ready, m->q[i].done);
+		}
+	}
+	return kind == EMU_CMD_SEND && at_work ? m->q_ready : host_clock(m);
+}
+
+uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t floor, uint64_t bytes_in,
+			     enum emu_cmd_kind kind, uint32_t tag)
 {
 	struct emu_cursor *c = &m->cur[SS_HAL_TL_HOST];
-	uint64_t arrival = SS_MAX(floor, SS_MAX(c->issue, c->last));
+	uint64_t arrival = SS_MAX(floor, arrival_of(m, kind, tag));
 	uint64_t start = SS_MAX(arrival, m->link_free);
 	uint64_t busy = m->p->link_cmd_overhead_ns + emu_xfer_ns(bytes_in, m->p->link_bytes_per_s);
 
@@ -220,7 +286,36 @@ uint64_t emu_model_cmd_begin(struct emu_model *m, uint64_t floor, uint64_t bytes
 	c->issue = start + busy;
 	c->last = start + busy;
 	m->now = SS_MAX(m->now, start + busy);
+	m->cmd_kind = kind;
+	m->cmd_tag = tag;
+	m->cmd_link_in = start + busy;
 	return start + busy;
+}
+
+/* After a command: the queue and when the host may issue its next one. */
+static void queue_update(struct emu_model *m, uint64_t end, int queued, int received)
+{
+	const struct emu_cursor *c = &m->cur[SS_HAL_TL_HOST];
+	uint32_t i;
+
+	for (i = 0; i < m->qn && m->q[i].tag != m->cmd_tag; i++) {
+	}
+	if (queued) {
+		if (i == m->qn && m->qn < EMU_QUEUE_MAX) {
+			m->qn++;
+		}
+		if (i < m->qn) {
+			m->q[i].tag = m->cmd_tag;
+			m->q[i].done = SS_MAX(c->issue, c->last);
+		}
+		/* A full table keeps the command unqueued: its RECV waits for everything. */
+		m->q_ready = i < m->qn ? m->cmd_link_in : SS_MAX(end, SS_MAX(c->issue, c->last));
+		return;
+	}
+	if (m->cmd_kind == EMU_CMD_RECV && received && i < m->qn) {
+		m->q[i] = m->q[--m->qn];  /* received: its reply crossed the link */
+	}
+	m->q_ready = SS_MAX(end, SS_MAX(c->issue, c->last));
 }
 
 void emu_model_release(struct emu_model *m, int tl, uint64_t t)
@@ -231,12 +326,13 @@ void emu_model_release(struct emu_model *m, int tl, uint64_t t)
 	m->cur[tl].issue = SS_MAX(m->cur[tl].issue, t);
 }
 
-uint64_t emu_model_cmd_end(struct emu_model *m, uint64_t bytes_out)
+uint64_t emu_model_cmd_end(struct emu_model *m, uint64_t bytes_out, int queued)
 {
 	struct emu_cursor *c = &m->cur[SS_HAL_TL_HOST];
 	uint64_t start, busy;
 
 	if (bytes_out == 0) {
+		queue_update(m, c->last, queued, 0);
 		return c->last;
 	}
 	start = SS_MAX(c->last, m->link_free);
@@ -247,6 +343,7 @@ uint64_t emu_model_cmd_end(struct emu_model *m, uint64_t bytes_out)
 	c->issue = start + busy;
 	c->last = start + busy;
 	m->now = SS_MAX(m->now, start + busy);
+	queue_update(m, start + busy, queued, 1);
 	return start + busy;
 }
 
@@ -256,7 +353,7 @@ void emu_model_snapshot(const struct emu_model *m, struct ss_emu_counters *o)
 
 	*o = m->c;
 	o->now_ns = m->now;
-	o->host_now_ns = SS_MAX(m->cur[SS_HAL_TL_HOST].issue, m->cur[SS_HAL_TL_HOST].last);
+	o->host_now_ns = host_clock(m);
 	o->energy_nand_read_nj = o->page_reads * p->nand_read_nj;
 	o->energy_nand_program_nj = o->page_programs * p->nand_program_nj;
 	o->energy_nand_erase_nj = (o->block_erases + o->erase_failures) * p->nand_erase_nj;

@@ -425,6 +425,55 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_read0(JNIEnv *en
 	return result(ss_dev_read(dev(h), (uint64_t)oid, (uint64_t)offset, b, (size_t)len));
 }
 
+/* n ranges into buf at pos, back to back, through a queue `depth` deep; counts[i] filled. */
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_readRanges0(JNIEnv *env,
+		jclass cls, jlong h, jlong oid, jlongArray offsets, jintArray lens, jobject buf,
+		jint pos, jint len, jint depth, jintArray counts)
+{
+	jsize n = offsets ? (*env)->GetArrayLength(env, offsets) : -1;
+	uint8_t *b = region(env, buf, pos, len);
+	jlong *off;
+	jint *ln, *cnt;
+	int64_t rc;
+
+	_Static_assert(sizeof(jlong) == sizeof(uint64_t) && sizeof(jint) == sizeof(uint32_t),
+		       "Java arrays are the C API's arrays");
+	if (b == NULL || n < 0 || !lens || !counts || (*env)->GetArrayLength(env, lens) != n ||
+	    (*env)->GetArrayLength(env, counts) != n)
+		return -(jlong)EFAULT;
+	off = (*env)->GetLongArrayElements(env, offsets, NULL);
+	ln = (*env)->GetIntArrayElements(env, lens, NULL);
+	cnt = (*env)->GetIntArrayElements(env, counts, NULL);
+	if (!off || !ln || !cnt) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	{
+		uint64_t want = 0;
+
+		for (jsize i = 0; i < n; i++)
+			want += (uint32_t)(ln[i] < 0 ? 0 : ln[i]);
+		for (jsize i = 0; i < n; i++) {
+			if (ln[i] < 0)
+				want = UINT64_MAX;
+		}
+		if (want > (uint64_t)len) {
+			rc = -EFAULT;
+			goto out;
+		}
+	}
+	rc = ss_dev_read_ranges(dev(h), (uint64_t)oid, (uint32_t)n, (const uint64_t *)off,
+				(const uint32_t *)ln, b, (uint32_t)depth, (uint32_t *)cnt);
+out:
+	if (cnt)
+		(*env)->ReleaseIntArrayElements(env, counts, cnt, 0);
+	if (ln)
+		(*env)->ReleaseIntArrayElements(env, lens, ln, JNI_ABORT);
+	if (off)
+		(*env)->ReleaseLongArrayElements(env, offsets, off, JNI_ABORT);
+	return rc == -EFAULT ? -(jlong)EFAULT : result(rc);
+}
+
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_truncate0(JNIEnv *env,
 		jclass cls, jlong h, jlong oid, jlong size)
 {

@@ -246,7 +246,6 @@ static int exchange(struct ss_dev *d, struct thread_bufs *b, struct ss_pkt_req *
 		    size_t wire, size_t rwire, struct ss_pkt_reply *rep, int *sent)
 {
 	uint32_t reply_sectors;
-	const char *why;
 	int rc, tries = 0;
 
 	*sent = 0;
@@ -273,9 +272,33 @@ static int exchange(struct ss_dev *d, struct thread_bufs *b, struct ss_pkt_req *
 	if (rc)
 		return rc;
 	*sent = 1;
+	return ss_obj_recv(d, req, b->recv.p, rwire, reply_sectors, rep);
+}
+
+int ss_obj_send(struct ss_dev *d, struct ss_pkt_req *req, const struct ss_pkt_seg *segs,
+		int nseg, uint8_t *pkt, size_t cap, uint32_t *reply_sectors)
+{
+	long wire;
+
+	if (!req->host_time_ns)
+		req->host_time_ns = wall_ns();
+	req->tag = next_tag(d);
+	wire = ss_pkt_encode(pkt, cap, req, segs, nseg);
+	if (wire < 0)
+		return ss_err((int)wire, SS_R_BAD_LENGTH, "%s: payload too large",
+			      ss_opcode_name(req->opcode));
+	return send_packet(d, pkt, (size_t)wire, req->tag, reply_sectors);
+}
+
+int ss_obj_recv(struct ss_dev *d, const struct ss_pkt_req *req, uint8_t *buf, size_t rwire,
+		uint32_t reply_sectors, struct ss_pkt_reply *rep)
+{
+	const char *why;
+	int rc;
+
 	if (reply_sectors && (size_t)reply_sectors * SS_SECTOR < rwire)
 		rwire = (size_t)reply_sectors * SS_SECTOR;
-	rc = recv_packet(d, b->recv.p, rwire, req->tag);
+	rc = recv_packet(d, buf, rwire, req->tag);
 	/* The request ran (or may have): a lost reply must never make the caller send it
 	 * again without knowing. */
 	if (rc == -ENOTCONN) {
@@ -288,7 +311,7 @@ static int exchange(struct ss_dev *d, struct thread_bufs *b, struct ss_pkt_req *
 	}
 	if (rc)
 		return rc;
-	rc = ss_pkt_decode_reply(b->recv.p, rwire, req->opcode, req->tag, rep, &why);
+	rc = ss_pkt_decode_reply(buf, rwire, req->opcode, req->tag, rep, &why);
 	if (rc)
 		return ss_err(rc, 0, "%s", why);
 	/* BUSY: reply slots, sessions or tasklet instances exhausted; nothing was done */

@@ -49,6 +49,20 @@ int ss_obj_exec(struct ss_dev *d, const struct ss_pkt_req *req, const struct ss_
 		int nseg, struct ss_pkt_reply *rep, const char *subject);
 
 /*
+ * The two halves of ss_obj_exec, for a queue that keeps several commands in the drive at
+ * once (queue.c). ss_obj_send encodes req under a fresh tag (set in req) into pkt (cap
+ * bytes) and SENDs it; *reply_sectors is the reply's size the drive announced (0: unknown).
+ * \return 0 when the drive holds the reply; -EAGAIN with reason BUSY when its reply slots
+ * are full (nothing ran); else as ss_ata_exec.
+ * ss_obj_recv RECVs the reply of req into buf (rwire bytes at most) and decodes it.
+ * \return as ss_obj_exec, and 1 for a reply that says BUSY.
+ */
+int ss_obj_send(struct ss_dev *d, struct ss_pkt_req *req, const struct ss_pkt_seg *segs,
+		int nseg, uint8_t *pkt, size_t cap, uint32_t *reply_sectors);
+int ss_obj_recv(struct ss_dev *d, const struct ss_pkt_req *req, uint8_t *buf, size_t rwire,
+		uint32_t reply_sectors, struct ss_pkt_reply *rep);
+
+/*
  * One field of a fixed reply from its wire struct W at `p` into the API struct at `out`
  * (the field lists of ss_proto_replies.h): SS_REPLY_x(SS_DECODE, W). A `name` field takes
  * the count of the len16 field before it, which the caller has checked (name_len).

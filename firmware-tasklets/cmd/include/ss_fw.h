@@ -109,4 +109,7 @@ int ss_fw_idle(struct ss_fw *fw);
  */
 int ss_fw_background_pending(const struct ss_fw *fw);
 
+/** \return 1 when a reply under `tag` waits to be received (OBJ RECV), else 0. */
+int ss_fw_reply_waiting(struct ss_fw *fw, uint32_t tag);
+
 #endif

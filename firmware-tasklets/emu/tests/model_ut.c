@@ -224,15 +224,15 @@ static void test_link_commands(void)
 	CHECK_EQ(ss_emu_profile_load("kang-smartssd", &p, err, sizeof(err)), 0);
 	CHECK_EQ(emu_model_init(&m, &p, &g), 0);
 	/* a 512-byte write command: overhead + 512 B over the link before the firmware runs */
-	t = emu_model_cmd_begin(&m, 1000, 512);
+	t = emu_model_cmd_begin(&m, 1000, 512, EMU_CMD_PLAIN, 0);
 	CHECK_EQ(t, 1000 + p.link_cmd_overhead_ns + xfer(512, p.link_bytes_per_s));
-	CHECK_EQ(emu_model_cmd_end(&m, 0), t);
+	CHECK_EQ(emu_model_cmd_end(&m, 0, 0), t);
 	/* a read of 64 KiB arriving before the link is free waits for it */
-	t = emu_model_cmd_begin(&m, 0, 0);
+	t = emu_model_cmd_begin(&m, 0, 0, EMU_CMD_PLAIN, 0);
 	CHECK_EQ(t, 1000 + 2 * p.link_cmd_overhead_ns + xfer(512, p.link_bytes_per_s));
 	m.tl = SS_HAL_TL_HOST;
 	emu_model_read(&m, 0, PAGE);
-	CHECK_EQ(emu_model_cmd_end(&m, 65536),
+	CHECK_EQ(emu_model_cmd_end(&m, 65536, 0),
 		 t + p.nand_read_ns + xfer(PAGE, p.channel_bytes_per_s) +
 		 xfer(65536, p.link_bytes_per_s));
 	CHECK_EQ(m.c.link_bytes_in, 512);
@@ -242,12 +242,12 @@ static void test_link_commands(void)
 				   xfer(65536, p.link_bytes_per_s));
 	/* the host clock is the last command's completion: a command arrives no earlier,
 	 * and a floor (realtime mode's wall clock) can only make it later */
-	t = emu_model_cmd_begin(&m, 0, 0);
-	CHECK_EQ(t, emu_model_cmd_end(&m, 0));
+	t = emu_model_cmd_begin(&m, 0, 0, EMU_CMD_PLAIN, 0);
+	CHECK_EQ(t, emu_model_cmd_end(&m, 0, 0));
 	{
 		uint64_t prev = t;
 
-		t = emu_model_cmd_begin(&m, 10000000, 0);
+		t = emu_model_cmd_begin(&m, 10000000, 0, EMU_CMD_PLAIN, 0);
 		CHECK(prev < 10000000);
 		CHECK_EQ(t, 10000000 + p.link_cmd_overhead_ns);
 	}
@@ -267,8 +267,96 @@ static void test_link_commands(void)
 	CHECK_EQ(m.cur[SS_HAL_TL_ISP].issue, t + p.fw_page_overhead_ns);
 	/* the host clock did not follow the ISP: the next command arrives at the host's */
 	m.tl = SS_HAL_TL_HOST;
-	CHECK_EQ(emu_model_cmd_begin(&m, 0, 0), t + p.link_cmd_overhead_ns);
+	CHECK_EQ(emu_model_cmd_begin(&m, 0, 0, EMU_CMD_PLAIN, 0), t + p.link_cmd_overhead_ns);
 	CHECK_EQ(m.now, SS_MAX(t + p.link_cmd_overhead_ns, t + p.fw_page_overhead_ns));
+	emu_model_fini(&m);
+}
+
+static int never_live(void *arg, uint32_t tag)
+{
+	(void)arg;
+	(void)tag;
+	return 0;
+}
+
+/* One tagged page read: a SEND that reads a page of `die` and is queued, as the drive
+ * does for an accepted OBJ SEND. \return its link-in end. */
+static uint64_t queued_read(struct emu_model *m, uint32_t tag, uint32_t die)
+{
+	uint64_t t = emu_model_cmd_begin(m, 0, 512, EMU_CMD_SEND, tag);
+
+	m->tl = SS_HAL_TL_HOST;
+	emu_model_read(m, die, PAGE);
+	emu_model_cmd_end(m, 0, 1);
+	return t;
+}
+
+/* Queue depth ("Queue depth" in model.c): queued commands overlap on distinct channels,
+ * share a channel's transfer and the link, and a host with one command outstanding is
+ * modelled as plain commands are. */
+static void test_queued_commands(void)
+{
+	struct ss_emu_profile p;
+	struct emu_model m;
+	struct ss_geometry g = { 2, 2, 4, PPB, PAGE, SPARE, 0 };  /* 2 channels x 2 ways */
+	char err[256];
+	uint64_t cmd, rd, out, t0, t1, t2, end0, end1, end2;
+
+	CHECK_EQ(ss_emu_profile_load("kang-smartssd", &p, err, sizeof(err)), 0);
+	cmd = p.link_cmd_overhead_ns + xfer(512, p.link_bytes_per_s);
+	rd = p.nand_read_ns + xfer(PAGE, p.channel_bytes_per_s);
+	out = p.link_cmd_overhead_ns + xfer(PAGE, p.link_bytes_per_s);
+
+	/* queue depth 1: SEND, RECV, SEND, RECV; the same as untagged commands */
+	CHECK_EQ(emu_model_init(&m, &p, &g), 0);
+	t0 = queued_read(&m, 1, 0);
+	CHECK_EQ(t0, cmd);
+	end0 = emu_model_cmd_begin(&m, 0, 0, EMU_CMD_RECV, 1);
+	CHECK_EQ(end0, cmd + rd + p.link_cmd_overhead_ns);
+	end0 = emu_model_cmd_end(&m, PAGE, 0);
+	CHECK_EQ(m.qn, 0);
+	t1 = queued_read(&m, 2, 1);
+	CHECK_EQ(t1, end0 + cmd);
+	emu_model_fini(&m);
+
+	/* depth 3: dies 0 and 1 are on channels 0 and 1 and overlap; die 2 shares channel 0
+	 * with die 0: its tR overlaps, its transfer waits for die 0's */
+	CHECK_EQ(emu_model_init(&m, &p, &g), 0);
+	t0 = queued_read(&m, 1, 0);
+	t1 = queued_read(&m, 2, 1);
+	t2 = queued_read(&m, 3, 2);
+	CHECK_EQ(t0, cmd);
+	CHECK_EQ(t1, 2 * cmd);              /* after SEND 1's transfer, not its read */
+	CHECK_EQ(t2, 3 * cmd);
+	CHECK_EQ(m.qn, 3);
+	CHECK_EQ(m.q[0].done, t0 + rd);
+	CHECK_EQ(m.q[1].done, t1 + rd);
+	CHECK_EQ(m.q[2].done, SS_MAX(t2 + p.nand_read_ns, t0 + rd) +
+			       xfer(PAGE, p.channel_bytes_per_s));
+	/* RECVs: each after its own work and the link */
+	emu_model_cmd_begin(&m, 0, 0, EMU_CMD_RECV, 1);
+	end0 = emu_model_cmd_end(&m, PAGE, 0);
+	CHECK_EQ(end0, t0 + rd + out);
+	emu_model_cmd_begin(&m, 0, 0, EMU_CMD_RECV, 2);
+	end1 = emu_model_cmd_end(&m, PAGE, 0);
+	CHECK_EQ(end1, SS_MAX(end0, t1 + rd) + out);
+	emu_model_cmd_begin(&m, 0, 0, EMU_CMD_RECV, 3);
+	end2 = emu_model_cmd_end(&m, PAGE, 0);
+	CHECK_EQ(end2, SS_MAX(end1, SS_MAX(t2 + p.nand_read_ns, t0 + rd) +
+					xfer(PAGE, p.channel_bytes_per_s)) + out);
+	CHECK_EQ(m.qn, 0);
+	/* three reads at depth 3 take less than three at depth 1 */
+	CHECK(end2 < 3 * (cmd + rd + out));
+	/* with nothing queued at work, a SEND waits for the host clock again */
+	CHECK_EQ(queued_read(&m, 4, 3), end2 + cmd);
+	/* a tag the drive dropped leaves the queue: its SEND no longer overlaps */
+	{
+		uint64_t host = SS_MAX(m.cur[SS_HAL_TL_HOST].issue, m.cur[SS_HAL_TL_HOST].last);
+
+		emu_model_queue_prune(&m, never_live, NULL);
+		CHECK_EQ(m.qn, 0);
+		CHECK_EQ(queued_read(&m, 5, 0), host + cmd);
+	}
 	emu_model_fini(&m);
 }
 
@@ -352,6 +440,7 @@ int main(void)
 	RUN(test_timelines_are_independent);
 	RUN(test_isp_account);
 	RUN(test_link_commands);
+	RUN(test_queued_commands);
 	RUN(test_energy_from_counts);
 	RUN(test_deterministic);
 	emu_test_rmdir(dir);

@@ -212,6 +212,43 @@ int64_t ss_dev_write(struct ss_dev *d, uint64_t oid, uint64_t offset, const void
  *  negative errno. */
 int64_t ss_dev_read(struct ss_dev *d, uint64_t oid, uint64_t offset, void *buf, size_t len);
 
+/*
+ * A submission queue, one per thread (after blk-mq's per-core software queues: Bjørling
+ * et al., "Linux Block IO" [Bjørling 2015, ch. 3], §3.2, Fig. 5): up to `depth` reads
+ * outstanding in the drive at once, each under its own tag of the device's session (the
+ * drive's hardware queue: 32 reply slots per session, SATA NCQ). A read is sent when
+ * queued and its data taken by ss_dev_queue_reap, oldest first. The emulated drive models
+ * queued commands as overlapping (firmware-tasklets/emu/model.c, "Queue depth"). Not
+ * thread-safe: one thread per queue.
+ */
+#define SS_DEV_QUEUE_DEPTH_MAX 32u
+#define SS_DEV_QUEUE_READ_MAX (1u << 20)
+
+struct ss_dev_queue;
+
+/** \return 0, or -EINVAL for a depth outside 1..SS_DEV_QUEUE_DEPTH_MAX, -ENOMEM. */
+int ss_dev_queue_open(struct ss_dev *d, uint32_t depth, struct ss_dev_queue **out);
+/** Queue a read of len (at most SS_DEV_QUEUE_READ_MAX) bytes at offset of oid into buf,
+ *  which must stay valid until reaped. \return 0; -EBUSY when `depth` reads are
+ *  outstanding (reap one first); -EAGAIN when the session's reply slots are taken by other
+ *  threads (reap, or retry); or a negative errno (nothing queued). */
+int ss_dev_queue_read(struct ss_dev_queue *q, uint64_t oid, uint64_t offset, void *buf,
+		      uint32_t len);
+/** Take the oldest outstanding read's data into its buffer. *buf (may be NULL) gets that
+ *  buffer. \return bytes read (short at the end of the object), -ENODATA when nothing is
+ *  outstanding, or the read's negative errno. */
+int64_t ss_dev_queue_reap(struct ss_dev_queue *q, void **buf);
+/** \return reads queued and not yet reaped. */
+uint32_t ss_dev_queue_pending(const struct ss_dev_queue *q);
+/** Reap (and drop) what is outstanding, then free the queue. NULL is allowed. */
+void ss_dev_queue_close(struct ss_dev_queue *q);
+/** Read n ranges of oid (offsets[i], lens[i] bytes) into buf, back to back in range
+ *  order, through a queue `depth` deep (ranges longer than SS_DEV_QUEUE_READ_MAX go in
+ *  pieces); counts[i] gets range i's bytes (short at the object's end). For vectored reads.
+ *  \return the bytes read, or the first failure's negative errno (nothing left queued). */
+int64_t ss_dev_read_ranges(struct ss_dev *d, uint64_t oid, uint32_t n, const uint64_t *offsets,
+			   const uint32_t *lens, void *buf, uint32_t depth, uint32_t *counts);
+
 /** \return 0 or negative errno. */
 int ss_dev_truncate(struct ss_dev *d, uint64_t oid, uint64_t size);
 

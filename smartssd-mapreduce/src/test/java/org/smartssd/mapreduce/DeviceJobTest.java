@@ -165,6 +165,63 @@ class DeviceJobTest {
         assertThat(c.toString()).contains("Smart SSD device", "Device pages scanned=" + read);
     }
 
+    /** The group-aggregate job's rows, by group: count, sum, min, max. */
+    private static Map<Long, long[]> aggregateRows(DeviceJob job, Path out) throws Exception {
+        Map<Long, long[]> got = new TreeMap<>();
+        for (Object[] kv : Drives.read(job.getConfiguration(), out, LongPairWritable.class,
+                AggregateWritable.class)) {
+            AggregateWritable a = (AggregateWritable) kv[1];
+            long[] prev = got.put(((LongPairWritable) kv[0]).first(),
+                    new long[] {a.count(), a.sum(), a.min(), a.max()});
+            assertThat(prev).as("one row per group").isNull();
+        }
+        return got;
+    }
+
+    /**
+     * The 7 splits on the one drive, 4 map tasks at a time on the LocalJobRunner: each task's
+     * tasklet run is in the drive beside the others (several sessions' commands interleaved),
+     * and the answer is the one of the same job run one split at a time, and Java's.
+     */
+    @Test
+    void splitsOnOneDriveRunConcurrentlyWithTheSequentialAnswer() throws Exception {
+        TaskletSpec spec = GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
+                .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).maxGroups(6)
+                .spec(Requests.LAYOUT, 64 * 1024, 0);
+        Map<String, Map<Long, long[]>> answers = new TreeMap<>();
+        Map<String, Long> runs = new TreeMap<>();
+        for (int maps : new int[] {1, 4}) {
+            String name = "agg-maps" + maps;
+            DeviceJob job = job(name, spec, AggregateFormat.class, out(name));
+            job.getConfiguration().setInt("mapreduce.local.map.tasks.maximum", maps);
+            job.setCombinerClass(AggregateReducer.class);
+            job.setReducerClass(AggregateReducer.class);
+            job.setNumReduceTasks(1);
+            assertThat(job.waitForCompletion(false)).as("job with %d map tasks at once", maps)
+                    .isTrue();
+            answers.put(name, aggregateRows(job, out(name)));
+            runs.put(name, value(job.getCounters(), DeviceCounters.TASKLET_RUNS));
+            assertThat(value(job.getCounters(), DeviceCounters.RECORDS_SCANNED)).isEqualTo(N);
+        }
+        Map<Long, long[]> expect = new TreeMap<>();
+        for (Request r : data.all()) {
+            long[] e = expect.computeIfAbsent((long) r.region(),
+                    k -> new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE});
+            e[0]++;
+            e[1] += r.value();
+            e[2] = Math.min(e[2], r.value());
+            e[3] = Math.max(e[3], r.value());
+        }
+        assertThat(runs).containsEntry("agg-maps1", 7L).containsEntry("agg-maps4", 7L);
+        Map<Long, long[]> seq = answers.get("agg-maps1");
+        Map<Long, long[]> par = answers.get("agg-maps4");
+        assertThat(par.keySet()).isEqualTo(seq.keySet()).isEqualTo(expect.keySet());
+        seq.forEach((k, e) -> {
+            assertThat(par.get(k)).as("region %d, concurrent", k).containsExactly(e);
+            assertThat(e).as("region %d, sequential", k).containsExactly(expect.get(k));
+        });
+    }
+
     @Test
     void filterRecordsAndProjectionEqualJava() throws Exception {
         Predicate where = and(eq(Requests.REGION, 3), gt(Requests.VALUE, 0),

@@ -85,6 +85,9 @@ final class NamespaceOps {
         });
     }
 
+    /** The most reads a submission queue keeps in the drive (SS_DEV_QUEUE_DEPTH_MAX). */
+    static final int QUEUE_DEPTH_MAX = 32;
+
     int read(long oid, long offset, ByteBuffer dst) throws IOException {
         checkOffset(offset);
         if (!dst.isDirect()) {
@@ -97,6 +100,38 @@ final class NamespaceOps {
             s.bytesFromDrive.addAndGet(n);
             return (int) n;
         });
+    }
+
+    int[] readRanges(long oid, long[] offsets, int[] lens, ByteBuffer dst, int depth)
+            throws IOException {
+        if (offsets.length != lens.length) {
+            throw new IllegalArgumentException(offsets.length + " offsets for " + lens.length
+                    + " lengths");
+        }
+        long total = 0;
+        for (int i = 0; i < lens.length; i++) {
+            checkOffset(offsets[i]);
+            if (lens[i] < 0) {
+                throw new IllegalArgumentException("range " + i + " has length " + lens[i]);
+            }
+            total += lens[i];
+        }
+        if (!dst.isDirect() || total > dst.remaining()) {
+            throw new IllegalArgumentException("the ranges need a direct buffer with " + total
+                    + " bytes remaining");
+        }
+        if (depth < 1 || depth > QUEUE_DEPTH_MAX) {
+            throw new IllegalArgumentException("queue depth " + depth + " is outside 1.."
+                    + QUEUE_DEPTH_MAX);
+        }
+        int[] counts = new int[lens.length];
+        int start = dst.position();
+        int len = (int) total;
+        long n = s.withHandle(h -> s.check(SmartSsdDevice.readRanges0(h, oid, offsets, lens,
+                dst, start, len, depth, counts), "read ranges", oid(oid)));
+        dst.position(start + len);
+        s.bytesFromDrive.addAndGet(n);
+        return counts;
     }
 
     void truncate(long oid, long size) throws IOException {

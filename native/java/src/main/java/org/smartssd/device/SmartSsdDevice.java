@@ -305,6 +305,19 @@ public final class SmartSsdDevice implements AutoCloseable {
         return namespace.read(oid, offset, dst);
     }
 
+    /**
+     * Reads {@code offsets.length} ranges of the object into {@code dst} (direct), back to
+     * back in range order from its position, which advances past them all, with up to
+     * {@code depth} (1..32) reads in the drive at once: one thread's submission queue
+     * (libsmartssd's {@code ss_dev_read_ranges}), so the drive's channels work on several at
+     * a time. Returns each range's bytes, short only at the end of the object. For vectored
+     * reads.
+     */
+    public int[] readRanges(long oid, long[] offsets, int[] lens, ByteBuffer dst, int depth)
+            throws IOException {
+        return namespace.readRanges(oid, offsets, lens, dst, depth);
+    }
+
     public int read(long oid, long offset, byte[] b, int off, int len) throws IOException {
         return read(oid, offset, ByteBuffer.wrap(b, off, len));
     }
@@ -494,6 +507,9 @@ public final class SmartSsdDevice implements AutoCloseable {
 
     static native long read0(long h, long oid, long offset, ByteBuffer buf, int pos,
                                      int len);
+
+    static native long readRanges0(long h, long oid, long[] offsets, int[] lens, ByteBuffer buf,
+                                   int pos, int len, int depth, int[] counts);
 
     static native long truncate0(long h, long oid, long size);
 

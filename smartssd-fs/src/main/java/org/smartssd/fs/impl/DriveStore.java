@@ -166,6 +166,13 @@ public final class DriveStore implements GetFileStatusOperation.StatusCallbacks,
     }
 
     @Override
+    public int[] readRanges(long oid, long[] offsets, int[] lens, ByteBuffer dst, int depth)
+            throws IOException {
+        count("read");
+        return device.readRanges(oid, offsets, lens, dst, depth);
+    }
+
+    @Override
     public long write(long oid, long offset, ByteBuffer src) throws IOException {
         count("write");
         return device.write(oid, offset, src, false);

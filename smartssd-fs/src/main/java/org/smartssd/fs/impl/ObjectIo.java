@@ -11,6 +11,23 @@ public interface ObjectIo {
     /** Reads at {@code offset} into {@code dst}, advancing it; short only at the end. */
     int read(long oid, long offset, ByteBuffer dst) throws IOException;
 
+    /**
+     * Reads the ranges into {@code dst} (direct), back to back from its position, with up to
+     * {@code depth} reads in the drive at once; returns each range's bytes (short only at the
+     * end). This default reads them one after another.
+     */
+    default int[] readRanges(long oid, long[] offsets, int[] lens, ByteBuffer dst, int depth)
+            throws IOException {
+        int[] counts = new int[lens.length];
+        for (int i = 0; i < lens.length; i++) {
+            ByteBuffer part = dst.duplicate();
+            part.limit(part.position() + lens[i]);
+            counts[i] = Math.max(0, read(oid, offsets[i], part));
+            dst.position(dst.position() + lens[i]);
+        }
+        return counts;
+    }
+
     /** Writes all of {@code src}'s remaining bytes at {@code offset}, advancing it. */
     long write(long oid, long offset, ByteBuffer src) throws IOException;
 

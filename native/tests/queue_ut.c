@@ -1,0 +1,208 @@
+/*
+ * Per-thread submission queues (ss_dev_queue_*), in-process (argv[1] "emu") or through a
+ * smartssd-devd child ("unix"): reads queued several deep return the bytes written (checked
+ * against the pattern computed here), complete oldest first, refuse what is malformed, and
+ * overlap in modelled time: depth 1 is modelled exactly as plain ss_dev_read, depth 4
+ * on 4 channels at least halves the modelled time, and the same submissions give the same
+ * modelled times twice.
+ */
+#include "devtest.h"
+#include "ut.h"
+
+#define PAGE 8192u
+#define FILE_PAGES 1024u  /* 8 MiB: far past the drive's 1 MiB read-ahead window */
+#define FILE_BYTES (FILE_PAGES * PAGE)
+#define READ_BYTES 4096u
+#define READS 64u
+
+static uint8_t want[FILE_BYTES];
+static uint64_t offsets[READS];
+
+/* A byte pattern no two 4 KiB pieces of the file share. */
+static void make_pattern(void)
+{
+	for (uint32_t i = 0; i < FILE_BYTES; i++)
+		want[i] = (uint8_t)(i * 2654435761u >> 13) ^ (uint8_t)(i / READ_BYTES);
+	/* 4 KiB-aligned random offsets from a fixed LCG */
+	uint32_t x = 12345;
+
+	for (uint32_t i = 0; i < READS; i++) {
+		do {
+			x = x * 1103515245u + 12345u;
+			offsets[i] = (uint64_t)((x >> 8) % (FILE_BYTES / READ_BYTES)) * READ_BYTES;
+			/* a read that continues the page after the previous one would start the
+			 * drive's sequential read-ahead: random reads never do */
+		} while (i && offsets[i] / PAGE == offsets[i - 1] / PAGE + 1);
+	}
+}
+
+static uint64_t host_now(struct ss_dev *d)
+{
+	struct ss_dev_model m;
+
+	CHECK_EQ(ss_dev_model_counters(d, &m), 0);
+	return m.host_now_ns;
+}
+
+/* READS reads through a queue `depth` deep, each checked. \return modelled ns they took. */
+static uint64_t queued_reads(struct ss_dev *d, uint64_t oid, uint32_t depth)
+{
+	static uint8_t bufs[SS_DEV_QUEUE_DEPTH_MAX][READ_BYTES];
+	uint64_t at[SS_DEV_QUEUE_DEPTH_MAX];
+	struct ss_dev_queue *q;
+	uint32_t sent = 0, done = 0;
+	uint64_t t0 = host_now(d);
+
+	CHECK_EQ(ss_dev_queue_open(d, depth, &q), 0);
+	while (done < READS) {
+		while (sent < READS && ss_dev_queue_pending(q) < depth) {
+			uint32_t slot = sent % depth;
+
+			memset(bufs[slot], 0, READ_BYTES);
+			at[slot] = offsets[sent];
+			CHECK_EQ(ss_dev_queue_read(q, oid, offsets[sent], bufs[slot], READ_BYTES), 0);
+			sent++;
+		}
+		void *got = NULL;
+
+		CHECK_EQ(ss_dev_queue_reap(q, &got), (int64_t)READ_BYTES);
+		/* oldest first: the buffer of read `done` */
+		CHECK(got == bufs[done % depth]);
+		CHECK(memcmp(got, want + at[done % depth], READ_BYTES) == 0);
+		done++;
+	}
+	CHECK_EQ(ss_dev_queue_reap(q, NULL), -ENODATA);
+	ss_dev_queue_close(q);
+	return host_now(d) - t0;
+}
+
+static uint64_t plain_reads(struct ss_dev *d, uint64_t oid)
+{
+	static uint8_t buf[READ_BYTES];
+	uint64_t t0 = host_now(d);
+
+	for (uint32_t i = 0; i < READS; i++) {
+		CHECK_EQ(ss_dev_read(d, oid, offsets[i], buf, READ_BYTES), (int64_t)READ_BYTES);
+		CHECK(memcmp(buf, want + offsets[i], READ_BYTES) == 0);
+	}
+	return host_now(d) - t0;
+}
+
+static void test_refusals(struct ss_dev *d, uint64_t oid)
+{
+	static uint8_t buf[2][READ_BYTES];
+	struct ss_dev_queue *q;
+
+	CHECK_EQ(ss_dev_queue_open(d, 0, &q), -EINVAL);
+	CHECK(strstr(ss_dev_last_message(), "depth 0") != NULL);
+	CHECK_EQ(ss_dev_queue_open(d, SS_DEV_QUEUE_DEPTH_MAX + 1, &q), -EINVAL);
+	CHECK_EQ(ss_dev_queue_open(d, 1, &q), 0);
+	CHECK_EQ(ss_dev_queue_read(q, oid, 0, buf[0], SS_DEV_QUEUE_READ_MAX + 1), -EINVAL);
+	CHECK_EQ(ss_dev_queue_pending(q), 0);
+	CHECK_EQ(ss_dev_queue_read(q, oid, 0, buf[0], READ_BYTES), 0);
+	CHECK_EQ(ss_dev_queue_read(q, oid, READ_BYTES, buf[1], READ_BYTES), -EBUSY);
+	CHECK(strstr(ss_dev_last_message(), "outstanding") != NULL);
+	CHECK_EQ(ss_dev_queue_reap(q, NULL), (int64_t)READ_BYTES);
+	CHECK(memcmp(buf[0], want, READ_BYTES) == 0);
+	/* a read of an object that does not exist fails at its reap, by name */
+	CHECK_EQ(ss_dev_queue_read(q, oid + 1000, 0, buf[0], READ_BYTES), 0);
+	CHECK_EQ(ss_dev_queue_reap(q, NULL), -ENOENT);
+	/* the end of the object: short */
+	CHECK_EQ(ss_dev_queue_read(q, oid, FILE_BYTES - 100, buf[0], READ_BYTES), 0);
+	CHECK_EQ(ss_dev_queue_reap(q, NULL), 100);
+	CHECK(memcmp(buf[0], want + FILE_BYTES - 100, 100) == 0);
+	/* closing with a read outstanding takes its reply: the drive holds none after */
+	CHECK_EQ(ss_dev_queue_read(q, oid, 0, buf[0], READ_BYTES), 0);
+	ss_dev_queue_close(q);
+}
+
+/* Vectored reads: ranges back to back, one longer than a queued read, one crossing the
+ * end, one empty, one of a missing object. */
+static void test_ranges(struct ss_dev *d, uint64_t oid)
+{
+	static uint8_t buf[(3u << 20) + 3 * READ_BYTES];
+	uint64_t off[5] = { 5, (1u << 20) + 3, 0, FILE_BYTES - 1000, 77 };
+	uint32_t len[5] = { READ_BYTES, (2u << 20) + 9, 0, READ_BYTES, 100 }, cnt[5];
+	uint32_t at = 0;
+
+	for (uint32_t depth = 1; depth <= 8; depth *= 8) {
+		memset(buf, 0, sizeof(buf));
+		CHECK_EQ(ss_dev_read_ranges(d, oid, 5, off, len, buf, depth, cnt),
+			 READ_BYTES + (2 << 20) + 9 + 1000 + 100);
+		CHECK_EQ(cnt[0], READ_BYTES);
+		CHECK_EQ(cnt[1], (2u << 20) + 9);
+		CHECK_EQ(cnt[2], 0);
+		CHECK_EQ(cnt[3], 1000);
+		CHECK_EQ(cnt[4], 100);
+		at = 0;
+		for (int i = 0; i < 5; i++) {
+			CHECK(memcmp(buf + at, want + off[i], cnt[i]) == 0);
+			at += len[i];
+		}
+	}
+	CHECK_EQ(ss_dev_read_ranges(d, oid + 1000, 2, off, len, buf, 4, cnt), -ENOENT);
+	CHECK(!strcmp(ss_dev_reason_name(ss_dev_last_reason()), "NO_SUCH_OBJECT"));
+	CHECK_EQ(ss_dev_read_ranges(d, oid, 1, off, len, buf, 0, cnt), -EINVAL);
+}
+
+int main(int argc, char **argv)
+{
+	const char *transport = argc > 1 ? argv[1] : "emu";
+	struct ss_emu_drive_opts o;
+	struct devtest t;
+	struct ss_dev *d = NULL;
+	char err[256] = "";
+	uint64_t oid, plain, q1, q4, q4b;
+
+	make_pattern();
+	/* the fixture's geometry (4 channels x 1 way), with no DRAM buffer, so every read
+	 * reaches the flash */
+	if (devtest_format(&t, 0))
+		return 1;
+	memset(&o, 0, sizeof(o));
+	o.flash.geo.channels = 4;
+	o.flash.geo.ways = 1;
+	o.flash.geo.blocks_per_die = 64;
+	o.flash.geo.pages_per_block = 32;
+	o.flash.geo.page_size = PAGE;
+	o.flash.geo.spare_size = 256;
+	o.buffer_policy = "none";
+	if (ss_emu_format(t.image, &o, NULL, err, sizeof(err))) {
+		fprintf(stderr, "format: %s\n", err);
+		devtest_cleanup(&t);
+		return 1;
+	}
+	if (!strcmp(transport, "unix") && devtest_start_daemon(&t)) {
+		devtest_cleanup(&t);
+		return 1;
+	}
+	/* in-process: background work (GC, checkpoints) only when asked, one exact
+	 * interleaving; the buffer stays off either way */
+	if (strcmp(transport, "unix"))
+		snprintf(t.uri, sizeof(t.uri), "emu:%s?buffer=none&background=manual", t.image);
+	if (ss_dev_open(t.uri, NULL, &d)) {
+		fprintf(stderr, "open %s: %s\n", t.uri, ss_dev_last_message());
+		devtest_cleanup(&t);
+		return 1;
+	}
+	CHECK_EQ(ss_dev_create(d, "/data", SS_DEV_FILE, 0, &oid), 0);
+	CHECK_EQ(ss_dev_write(d, oid, 0, want, FILE_BYTES, 0), (int64_t)FILE_BYTES);
+	CHECK_EQ(ss_dev_flush(d), 0);
+
+	test_refusals(d, oid);
+	test_ranges(d, oid);
+	plain_reads(d, oid);       /* the object store's metadata comes into DRAM once */
+	plain = plain_reads(d, oid);
+	q1 = queued_reads(d, oid, 1);
+	q4 = queued_reads(d, oid, 4);
+	q4b = queued_reads(d, oid, 4);
+	printf("modelled %u reads of 4 KiB: plain %llu ns, depth 1 %llu ns, depth 4 %llu ns "
+	       "and %llu ns\n", READS, (unsigned long long)plain, (unsigned long long)q1,
+	       (unsigned long long)q4, (unsigned long long)q4b);
+	CHECK_EQ(q1, plain);       /* depth 1 is modelled as plain commands are */
+	CHECK_EQ(q4, q4b);         /* one submission order, one set of modelled times */
+	CHECK(q4 * 2 < q1);        /* 4 channels: reads overlap */
+	CHECK_EQ(ss_dev_close(d), 0);
+	devtest_cleanup(&t);
+	return ut_report("queue_ut");
+}
