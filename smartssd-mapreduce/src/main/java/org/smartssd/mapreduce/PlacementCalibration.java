@@ -35,11 +35,13 @@ import org.smartssd.device.TaskletSpec;
 /**
  * What the planner knows of one drive and of the host, per split:
  * <ul>
- *   <li>the device version's time per page: the tasklet runs over the first
- *       {@value #PROBE_PAGES} pages of the drive's first split, and its counted work per page
- *       (instructions and DRAM accesses, [Kang 2014, §6.5.2.2, Fig. 6.6]) is priced with the
- *       drive's profile (firmware overhead per page, ns per DRAM access and per instruction,
- *       from its model counters); a drive without them gives its own clock for the run;</li>
+ *   <li>the device version's time per page and per run: the tasklet runs over the first
+ *       {@value #PROBE_PAGES} and twice as many pages of the drive's first split, and its
+ *       counted work (instructions and DRAM accesses, [Kang 2014, §6.5.2.2, Fig. 6.6]) is
+ *       priced with the drive's profile (firmware overhead per page, ns per DRAM access and
+ *       per instruction, from its model counters); the two runs' difference is the cost per
+ *       page, the rest the cost per run. A drive without model counters gives its own clock
+ *       for the runs;</li>
  *   <li>the link's time per byte: {@value Placement#LINK_NS_PER_BYTE}, else the drive's
  *       model (link busy time over link bytes while the host reads {@value #HOST_SAMPLE_BYTES}
  *       bytes of the split), else SATA 3 Gb/s;</li>
@@ -54,9 +56,10 @@ import org.smartssd.device.TaskletSpec;
  * @param source how each figure was obtained, for the log and the job configuration
  */
 record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, double instrNs,
-                            double dramNs, double deviceNsPerPage, double linkNsPerByte,
+                            double dramNs, double deviceNsPerPage, double deviceNsPerRun,
+                            double linkNsPerByte,
                             double hostNsPerByte, double hostNsPerRecord, String source) {
-    static final int PROBE_PAGES = 8;
+    static final int PROBE_PAGES = 16;
     static final int HOST_SAMPLE_BYTES = 1 << 20;
     static final int HOST_ROUNDS = 3;
     /** 8192 B over SATA 3 Gb/s, 300e6 B/s after 8b/10b ([Kang 2014, §6.5.1]). */
@@ -64,10 +67,11 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
 
     private static final Map<String, double[]> MEASURED_HOST = new ConcurrentHashMap<>();
 
-    /** The device version's estimate for a split: its pages at the probed cost per page. */
+    /** The device version's estimate for a split: its pages at the probed cost per page,
+     *  plus the probed cost per run. */
     long deviceNs(FileSplit s) {
         long pages = (s.getLength() + pageSize - 1) / pageSize;
-        return Math.round(pages * deviceNsPerPage);
+        return Math.round(deviceNsPerRun + pages * deviceNsPerPage);
     }
 
     /** The host version's estimate: the split over the link, then the host's rate. */
@@ -96,28 +100,24 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
         }
         DeviceAccess acc = DeviceAccess.of(first.getPath(), conf);
         int page = acc.device().info().pageSize();
-        long probe = Math.min(first.getLength(), (long) PROBE_PAGES * page);
-        String out = DeviceJob.scratchDir(conf) + "/placement-" + UUID.randomUUID() + ".out";
-        TaskletProgress p;
-        try (TaskletRun run = TaskletRun.start(acc.device(), spec, new InputRange(
-                acc.stat().oid(), first.getStart(), probe), out,
-                DeviceJob.taskletTimeout(conf), null)) {
-            while (!run.finished()) {
-                run.next(Duration.ofSeconds(1));
-            }
-            p = run.last();
-        }
-        long pages = Math.max(1, p.pagesDone());
         Optional<ModelCounters> before = acc.device().modelCounters();
         ModelCounters.WorkPrices prices = before.map(ModelCounters::prices)
                 .orElse(ModelCounters.WorkPrices.NONE);
         double fw = prices.fwPageOverheadNs();
         double instr = prices.ispPsPerInstruction() / 1000.0;
         double dram = prices.dramAccessNs();
-        double perPage = fw > 0 ? fw + (p.instructions() * instr + p.dramAccesses() * dram) / pages
-                : Math.max(0, p.finishedNs() - p.startedNs()) / (double) pages;
+        // two runs, P and 2P pages from the split's start (the drive clamps them to the
+        // file): their difference is the cost of a page once the tasklet's state is warm, the
+        // rest (the groups' first inserts, the output) a cost per run
+        double[] a = probeRun(conf, acc, spec, first.getStart(), (long) PROBE_PAGES * page,
+                fw, instr, dram);
+        double[] b = probeRun(conf, acc, spec, first.getStart(), 2L * PROBE_PAGES * page,
+                fw, instr, dram);
+        double perPage = b[0] > a[0] ? (b[1] - a[1]) / (b[0] - a[0]) : a[1] / a[0];
+        double perRun = Math.max(0, a[1] - a[0] * perPage);
         String src = "device " + (fw > 0 ? "counted work x profile prices" : "drive clock")
-                + " over " + pages + " pages";
+                + " over " + (long) a[0] + " and " + (long) b[0] + " pages";
+        before = acc.device().modelCounters();
 
         int rec = layout.recordSize();
         long firstRecord = (first.getStart() + rec - 1) / rec * rec;
@@ -134,10 +134,11 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
             link = Double.parseDouble(configuredLink);
             src += "; link configured";
         } else if (before.isPresent() && after.isPresent()) {
-            ModelCounters a = before.get();
-            ModelCounters b = after.get();
-            long bytes = (b.linkBytesIn() + b.linkBytesOut()) - (a.linkBytesIn() + a.linkBytesOut());
-            link = bytes > 0 ? (b.linkBusyNs() - a.linkBusyNs()) / (double) bytes
+            ModelCounters m0 = before.get();
+            ModelCounters m1 = after.get();
+            long bytes = (m1.linkBytesIn() + m1.linkBytesOut())
+                    - (m0.linkBytesIn() + m0.linkBytesOut());
+            link = bytes > 0 ? (m1.linkBusyNs() - m0.linkBusyNs()) / (double) bytes
                     : SATA3_NS_PER_BYTE;
             src += "; link from the drive's model over " + bytes + " B";
         } else {
@@ -156,8 +157,27 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
                     k -> new double[] {measureHost(conf, hostMapper, sample, rec)})[0];
             src += "; host rate measured over " + sample.length + " B of records";
         }
-        return new PlacementCalibration(page, rec, fw, instr, dram, perPage, link, perByte,
-                perRecord, src);
+        return new PlacementCalibration(page, rec, fw, instr, dram, perPage, perRun, link,
+                perByte, perRecord, src);
+    }
+
+    /** One probe run over [start, start + len): {pages, priced ns}. */
+    private static double[] probeRun(Configuration conf, DeviceAccess acc, TaskletSpec spec,
+                                     long start, long len, double fw, double instr, double dram)
+            throws IOException {
+        String out = DeviceJob.scratchDir(conf) + "/placement-" + UUID.randomUUID() + ".out";
+        TaskletProgress p;
+        try (TaskletRun run = TaskletRun.start(acc.device(), spec, new InputRange(
+                acc.stat().oid(), start, len), out, DeviceJob.taskletTimeout(conf), null)) {
+            while (!run.finished()) {
+                run.next(Duration.ofSeconds(1));
+            }
+            p = run.last();
+        }
+        long pages = Math.max(1, p.pagesDone());
+        double ns = fw > 0 ? pages * fw + p.instructions() * instr + p.dramAccesses() * dram
+                : Math.max(0, p.finishedNs() - p.startedNs());
+        return new double[] {pages, ns};
     }
 
     /** Stores the figures the tasks need (and a reader of the job's configuration sees). */
@@ -169,6 +189,7 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
         conf.setDouble(p + "instruction-ns", instrNs);
         conf.setDouble(p + "dram-access-ns", dramNs);
         conf.setDouble(p + "device.ns-per-page", deviceNsPerPage);
+        conf.setDouble(p + "device.ns-per-run", deviceNsPerRun);
         conf.setDouble(p + "link.ns-per-byte", linkNsPerByte);
         conf.setDouble(p + "host.ns-per-byte", hostNsPerByte);
         conf.setDouble(p + "host.ns-per-record", hostNsPerRecord);
@@ -185,6 +206,7 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
                 conf.getInt(p + "record-size", 0), conf.getDouble(p + "fw-page-ns", 0),
                 conf.getDouble(p + "instruction-ns", 0), conf.getDouble(p + "dram-access-ns", 0),
                 conf.getDouble(p + "device.ns-per-page", 0),
+                conf.getDouble(p + "device.ns-per-run", 0),
                 conf.getDouble(p + "link.ns-per-byte", 0),
                 conf.getDouble(p + "host.ns-per-byte", 0),
                 conf.getDouble(p + "host.ns-per-record", 0), conf.get(p + "source", ""));

@@ -95,12 +95,17 @@ public final class HostJob {
                     + job.getStatus().getFailureInfo());
         }
         Counters c = job.getCounters();
-        Answer answer = query == Query.Q1 ? readQ1(job.getConfiguration(), outputDir)
-                : readQ2(job.getConfiguration(), outputDir);
+        Answer answer = readAnswer(job.getConfiguration(), query, outputDir);
         return new Result(answer, c.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue(),
                 c.findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue(),
                 c.findCounter(TaskCounter.MAP_OUTPUT_BYTES).getValue(),
                 c.findCounter(FileInputFormatCounter.BYTES_READ).getValue());
+    }
+
+    /** The answer a host reduce (SumReducer, TopTypesReducer) wrote into {@code dir}. */
+    public static Answer readAnswer(Configuration conf, Query query, Path dir)
+            throws IOException {
+        return query == Query.Q1 ? readQ1(conf, dir) : readQ2(conf, dir);
     }
 
     private static Answer readQ1(Configuration conf, Path dir) throws IOException {

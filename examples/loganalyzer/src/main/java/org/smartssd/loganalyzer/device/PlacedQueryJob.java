@@ -1,0 +1,96 @@
+package org.smartssd.loganalyzer.device;
+
+import java.io.IOException;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.IntWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.smartssd.loganalyzer.Answer;
+import org.smartssd.loganalyzer.Query;
+import org.smartssd.loganalyzer.TraceReader;
+import org.smartssd.loganalyzer.host.CombiningRegionMapper;
+import org.smartssd.loganalyzer.host.CombiningRegionTypeMapper;
+import org.smartssd.loganalyzer.host.HostJob;
+import org.smartssd.loganalyzer.host.SumReducer;
+import org.smartssd.loganalyzer.host.TopTypesReducer;
+import org.smartssd.loganalyzer.host.TypeCountWritable;
+import org.smartssd.loganalyzer.model.HostCostModel;
+import org.smartssd.mapreduce.DeviceJob;
+import org.smartssd.mapreduce.Placement;
+
+/**
+ * Q1 or Q2 as one {@link DeviceJob} whose splits run where {@link Placement} puts them: in the
+ * drive (the device version's group-aggregate tasklet, {@link DeviceQueryJob#tasklet}) or on
+ * the host (host-optimized's in-mapper combining mapper). Both sides emit the host versions'
+ * map outputs ({@link HostTypedFormats}) into the host versions' reduce, so the answer is
+ * the same wherever each split ran.
+ *
+ * <p>The host's rate is taken from {@link HostCostModel} (its I/O path per byte and the
+ * query's map function per record), not measured, unless the configuration already sets
+ * {@value Placement#HOST_NS_PER_BYTE}: the drive here is modelled on Kang's hardware, so the
+ * host it is weighed against is Kang's modelled host, not this machine's wall clock, and the
+ * plan is the same on every run.
+ */
+public final class PlacedQueryJob {
+    /** What the job answered, and its counters (DeviceCounters, PlacementCounters). */
+    public record Result(Answer answer, Counters counters) {
+    }
+
+    private PlacedQueryJob() {
+    }
+
+    /**
+     * Runs the query over {@code input} (a {@code smartssd://} file) with the placement.
+     *
+     * @param outputDir where the reduce writes; must not exist
+     */
+    public static Result run(Configuration conf, Query q, Placement placement, Path input,
+                             int entrySize, Path outputDir)
+            throws IOException, InterruptedException {
+        TraceReader.checkEntrySize(entrySize);
+        Configuration c = new Configuration(conf);
+        if (c.get(Placement.HOST_NS_PER_BYTE) == null) {
+            c.setDouble(Placement.HOST_NS_PER_BYTE, HostCostModel.IO_NS_PER_BYTE);
+            c.setDouble(Placement.HOST_NS_PER_RECORD, HostCostModel.nsPerRecord(q));
+        }
+        DeviceJob job = DeviceJob.getInstance(c, "loganalyzer " + q.cliName() + " placement "
+                + placement.cliName());
+        job.setJarByClass(PlacedQueryJob.class);
+        job.setDeviceMapper(DeviceQueryJob.tasklet(q, entrySize));
+        job.setPlacement(placement);
+        if (q == Query.Q1) {
+            job.setDeviceMapperFormat(HostTypedFormats.Q1.class);
+            job.setHostMapper(CombiningRegionMapper.class);
+            job.setReducerClass(SumReducer.class);
+            job.setOutputValueClass(LongWritable.class);
+        } else {
+            job.setDeviceMapperFormat(HostTypedFormats.Q2.class);
+            job.setHostMapper(CombiningRegionTypeMapper.class);
+            job.setReducerClass(TopTypesReducer.class);
+            job.setOutputValueClass(TypeCountWritable.class);
+        }
+        job.setOutputKeyClass(IntWritable.class);
+        job.setNumReduceTasks(1);
+        job.addInputPath(input);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        FileOutputFormat.setOutputPath(job, outputDir);
+        boolean ok;
+        try {
+            ok = job.waitForCompletion(false);
+        } catch (ClassNotFoundException e) {
+            throw new IOException("placed job: a job class is missing from the classpath: "
+                    + e.getMessage(), e);
+        }
+        if (!ok) {
+            String why = job.failureReason();
+            throw new IOException("job '" + job.getJobName() + "' over " + input + " failed"
+                    + (why.isEmpty() ? "" : ": " + why));
+        }
+        return new Result(HostJob.readAnswer(job.getConfiguration(), q, outputDir),
+                job.getCounters());
+    }
+}
