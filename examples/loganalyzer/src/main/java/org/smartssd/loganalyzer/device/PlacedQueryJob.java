@@ -36,8 +36,11 @@ import org.smartssd.mapreduce.Placement;
  * plan is the same on every run.
  */
 public final class PlacedQueryJob {
-    /** What the job answered, and its counters (DeviceCounters, PlacementCounters). */
-    public record Result(Answer answer, Counters counters) {
+    /**
+     * What the job answered, its counters (DeviceCounters, PlacementCounters), and the job's
+     * configuration after planning (the planner's {@code smartssd.job.placement.calibrated.*}).
+     */
+    public record Result(Answer answer, Counters counters, Configuration jobConf) {
     }
 
     private PlacedQueryJob() {
@@ -91,6 +94,6 @@ public final class PlacedQueryJob {
                     + (why.isEmpty() ? "" : ": " + why));
         }
         return new Result(HostJob.readAnswer(job.getConfiguration(), q, outputDir),
-                job.getCounters());
+                job.getCounters(), job.getConfiguration());
     }
 }
