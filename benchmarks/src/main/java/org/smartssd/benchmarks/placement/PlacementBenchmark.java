@@ -116,8 +116,8 @@ public final class PlacementBenchmark {
                 gen.write(b, n -> { });
                 byte[] trace = b.toByteArray();
                 LogAnalyzer.DriveFile f = la.put("placement.e" + es, trace, es);
-                long split = Math.max(MIN_SPLIT, (trace.length + SPLITS - 1) / SPLITS / 8192 * 8192
-                        + 8192);
+                long split = Math.max(MIN_SPLIT,
+                        (trace.length / SPLITS / 8192 + 1) * 8192);
                 for (Query q : Query.values()) {
                     Answer reference = reference(q, trace, es);
                     Map<Placement, Run> runs = new LinkedHashMap<>();
@@ -148,7 +148,7 @@ public final class PlacementBenchmark {
                             jc.getDouble(cal + "link.ns-per-byte", 0),
                             jc.getDouble(cal + "device.ns-per-page", 0),
                             jc.getDouble(cal + "device.ns-per-run", 0),
-                            ms(auto.sharedCoreNs()) / 1.0,
+                            ms(auto.sharedCoreNs()),
                             host.wallNs() / 1e9, dev.wallNs() / 1e9, auto.wallNs() / 1e9);
                     table.add(String.format(Locale.ROOT,
                             "| %s | %d | %.1f | %.1f | %.1f | %.3f | %d / %d | %.1f / %.1f "
