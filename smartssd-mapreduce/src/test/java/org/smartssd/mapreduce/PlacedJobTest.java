@@ -1,0 +1,107 @@
+package org.smartssd.mapreduce;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.smartssd.device.TaskletSpec;
+import org.smartssd.device.tasklet.GroupAggregate;
+import org.smartssd.device.tasklet.GroupAggregate.Op;
+import org.smartssd.mapreduce.Requests.Request;
+
+/**
+ * A device job in each placement on the LocalJobRunner: the drive's tasklet, a host mapper
+ * ({@link RequestStatsHostMapper}) or both, one reduce. Each answer equals plain Java over the
+ * records, and the counters say where the splits ran.
+ */
+class PlacedJobTest {
+    static final int N = 30_000;
+    static final long SPLIT = 48 * 1024;
+
+    @TempDir
+    static java.nio.file.Path dir;
+    static Configuration conf;
+    static Requests data;
+    static Path input;
+
+    @BeforeAll
+    static void writeInput() throws Exception {
+        conf = Drives.local(dir);
+        conf.setLong("mapreduce.input.fileinputformat.split.maxsize", SPLIT);
+        // a host about as fast as the drive per page, so auto uses both (configured: the
+        // plan must not depend on this machine's load)
+        conf.setDouble(Placement.HOST_NS_PER_BYTE, 4);
+        data = new Requests(N, 12, 99);
+        input = new Path("smartssd://placetest/data/requests.bin");
+        Drives.write(conf, input, data.bytes());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Placement.class)
+    void everyPlacementEqualsJava(Placement placement) throws Exception {
+        TaskletSpec spec = GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
+                .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).spec(Requests.LAYOUT, 64 * 1024, 0);
+        DeviceJob job = DeviceJob.getInstance(new Configuration(conf), "placed " + placement);
+        job.setDeviceMapper(spec);
+        job.setDeviceMapperFormat(AggregateFormat.class);
+        job.setHostMapper(RequestStatsHostMapper.class);
+        job.setPlacement(placement);
+        job.setReducerClass(AggregateReducer.class);
+        job.setNumReduceTasks(1);
+        job.addInputPath(input);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        Path out = new Path(dir.resolve("out-" + placement.cliName()).toUri());
+        FileOutputFormat.setOutputPath(job, out);
+        assertThat(job.waitForCompletion(false)).as("job: %s", job.failureReason()).isTrue();
+
+        Map<Long, long[]> expect = new TreeMap<>();
+        for (Request r : data.all()) {
+            long[] e = expect.computeIfAbsent((long) r.region(),
+                    k -> new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE});
+            e[0]++;
+            e[1] += r.value();
+            e[2] = Math.min(e[2], r.value());
+            e[3] = Math.max(e[3], r.value());
+        }
+        Map<Long, long[]> got = new TreeMap<>();
+        for (Object[] kv : Drives.read(job.getConfiguration(), out, LongPairWritable.class,
+                AggregateWritable.class)) {
+            AggregateWritable a = (AggregateWritable) kv[1];
+            LongPairWritable k = (LongPairWritable) kv[0];
+            assertThat(k.second()).as("one key").isZero();
+            assertThat(got.put(k.first(), new long[] {a.count(), a.sum(), a.min(), a.max()}))
+                    .as("one row per region").isNull();
+        }
+        assertThat(got.keySet()).isEqualTo(expect.keySet());
+        expect.forEach((k, e) -> assertThat(got.get(k)).as("region %d", k).containsExactly(e));
+
+        Counters c = job.getCounters();
+        long splits = (N * (long) Requests.SIZE + SPLIT - 1) / SPLIT;
+        long onDevice = c.findCounter(PlacementCounters.SPLITS_ON_DEVICE).getValue();
+        long onHost = c.findCounter(PlacementCounters.SPLITS_ON_HOST).getValue();
+        assertThat(onDevice + onHost).isEqualTo(splits);
+        assertThat(c.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue()).isEqualTo(N);
+        assertThat(c.findCounter(PlacementCounters.HOST_RECORDS).getValue()
+                + c.findCounter(DeviceCounters.RECORDS_SCANNED).getValue()).isEqualTo(N);
+        assertThat(c.findCounter(DeviceCounters.TASKLET_RUNS).getValue()).isEqualTo(onDevice);
+        switch (placement) {
+            case DEVICE -> assertThat(onHost).isZero();
+            case HOST -> assertThat(onDevice).isZero();
+            case AUTO -> {
+                assertThat(onDevice).as("splits on the drive").isPositive();
+                assertThat(onHost).as("splits on the host").isPositive();
+            }
+        }
+    }
+}
