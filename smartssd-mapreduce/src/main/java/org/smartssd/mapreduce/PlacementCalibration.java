@@ -115,8 +115,9 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
                 fw, instr, dram);
         double perPage = b[0] > a[0] ? (b[1] - a[1]) / (b[0] - a[0]) : a[1] / a[0];
         double perRun = Math.max(0, a[1] - a[0] * perPage);
-        String src = "device " + (fw > 0 ? "counted work x profile prices" : "drive clock")
-                + " over " + (long) a[0] + " and " + (long) b[0] + " pages";
+        String src = String.format(java.util.Locale.ROOT, "device %s: %.0f ns over %d pages, "
+                + "%.0f ns over %d", fw > 0 ? "counted work x profile prices" : "drive clock",
+                a[1], (long) a[0], b[1], (long) b[0]);
         before = acc.device().modelCounters();
 
         int rec = layout.recordSize();

@@ -5,19 +5,12 @@ import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IntWritable;
-import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.mapreduce.Counters;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.smartssd.loganalyzer.Answer;
+import org.smartssd.loganalyzer.Mode;
 import org.smartssd.loganalyzer.Query;
 import org.smartssd.loganalyzer.TraceReader;
-import org.smartssd.loganalyzer.host.CombiningRegionMapper;
-import org.smartssd.loganalyzer.host.CombiningRegionTypeMapper;
 import org.smartssd.loganalyzer.host.HostJob;
-import org.smartssd.loganalyzer.host.SumReducer;
-import org.smartssd.loganalyzer.host.TopTypesReducer;
-import org.smartssd.loganalyzer.host.TypeCountWritable;
 import org.smartssd.loganalyzer.model.HostCostModel;
 import org.smartssd.mapreduce.DeviceJob;
 import org.smartssd.mapreduce.Placement;
@@ -65,34 +58,13 @@ public final class PlacedQueryJob {
         job.setJarByClass(PlacedQueryJob.class);
         job.setDeviceMapper(DeviceQueryJob.tasklet(q, entrySize));
         job.setPlacement(placement);
-        if (q == Query.Q1) {
-            job.setDeviceMapperFormat(HostTypedFormats.Q1.class);
-            job.setHostMapper(CombiningRegionMapper.class);
-            job.setReducerClass(SumReducer.class);
-            job.setOutputValueClass(LongWritable.class);
-        } else {
-            job.setDeviceMapperFormat(HostTypedFormats.Q2.class);
-            job.setHostMapper(CombiningRegionTypeMapper.class);
-            job.setReducerClass(TopTypesReducer.class);
-            job.setOutputValueClass(TypeCountWritable.class);
-        }
+        job.setDeviceMapperFormat(q == Query.Q1 ? HostTypedFormats.Q1.class
+                : HostTypedFormats.Q2.class);
+        job.setHostMapper(HostJob.mapper(q, Mode.HOST_OPTIMIZED));
+        job.setReducerClass(HostJob.reducer(q));
+        job.setOutputValueClass(HostJob.valueClass(q));
         job.setOutputKeyClass(IntWritable.class);
-        job.setNumReduceTasks(1);
-        job.addInputPath(input);
-        job.setOutputFormatClass(SequenceFileOutputFormat.class);
-        FileOutputFormat.setOutputPath(job, outputDir);
-        boolean ok;
-        try {
-            ok = job.waitForCompletion(false);
-        } catch (ClassNotFoundException e) {
-            throw new IOException("placed job: a job class is missing from the classpath: "
-                    + e.getMessage(), e);
-        }
-        if (!ok) {
-            String why = job.failureReason();
-            throw new IOException("job '" + job.getJobName() + "' over " + input + " failed"
-                    + (why.isEmpty() ? "" : ": " + why));
-        }
+        DeviceQueryJob.complete(job, input, outputDir);
         return new Result(HostJob.readAnswer(job.getConfiguration(), q, outputDir),
                 job.getCounters(), job.getConfiguration());
     }
