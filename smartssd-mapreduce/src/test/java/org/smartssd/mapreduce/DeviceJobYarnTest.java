@@ -235,22 +235,8 @@ class DeviceJobYarnTest {
         boolean ok = job.waitForCompletion(true);
         assertThat(ok).as("job failed: %s", ok ? "" : job.failureReason()).isTrue();
 
-        Map<Long, long[]> expect = new TreeMap<>();
-        for (Request r : data.all()) {
-            long[] e = expect.computeIfAbsent((long) r.region(),
-                    k -> new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE});
-            e[0]++;
-            e[1] += r.value();
-            e[2] = Math.min(e[2], r.value());
-            e[3] = Math.max(e[3], r.value());
-        }
-        Map<Long, long[]> got = new TreeMap<>();
-        for (Object[] kv : Drives.read(conf, out, LongPairWritable.class,
-                AggregateWritable.class)) {
-            AggregateWritable a = (AggregateWritable) kv[1];
-            got.put(((LongPairWritable) kv[0]).first(),
-                    new long[] {a.count(), a.sum(), a.min(), a.max()});
-        }
+        Map<Long, long[]> expect = data.statsByRegion();
+        Map<Long, long[]> got = Drives.readStats(conf, out);
         assertThat(got.keySet()).isEqualTo(expect.keySet());
         expect.forEach((k, e) -> assertThat(got.get(k)).as("region %d", k).containsExactly(e));
 

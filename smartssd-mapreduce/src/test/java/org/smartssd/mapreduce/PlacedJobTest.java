@@ -3,7 +3,6 @@ package org.smartssd.mapreduce;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
-import java.util.TreeMap;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -18,7 +17,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.device.tasklet.GroupAggregate.Op;
-import org.smartssd.mapreduce.Requests.Request;
 
 /**
  * A device job in each placement on the LocalJobRunner: the drive's tasklet, a host mapper
@@ -66,24 +64,8 @@ class PlacedJobTest {
         FileOutputFormat.setOutputPath(job, out);
         assertThat(job.waitForCompletion(false)).as("job: %s", job.failureReason()).isTrue();
 
-        Map<Long, long[]> expect = new TreeMap<>();
-        for (Request r : data.all()) {
-            long[] e = expect.computeIfAbsent((long) r.region(),
-                    k -> new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE});
-            e[0]++;
-            e[1] += r.value();
-            e[2] = Math.min(e[2], r.value());
-            e[3] = Math.max(e[3], r.value());
-        }
-        Map<Long, long[]> got = new TreeMap<>();
-        for (Object[] kv : Drives.read(job.getConfiguration(), out, LongPairWritable.class,
-                AggregateWritable.class)) {
-            AggregateWritable a = (AggregateWritable) kv[1];
-            LongPairWritable k = (LongPairWritable) kv[0];
-            assertThat(k.second()).as("one key").isZero();
-            assertThat(got.put(k.first(), new long[] {a.count(), a.sum(), a.min(), a.max()}))
-                    .as("one row per region").isNull();
-        }
+        Map<Long, long[]> expect = data.statsByRegion();
+        Map<Long, long[]> got = Drives.readStats(job.getConfiguration(), out);
         assertThat(got.keySet()).isEqualTo(expect.keySet());
         expect.forEach((k, e) -> assertThat(got.get(k)).as("region %d", k).containsExactly(e));
 
