@@ -3,6 +3,7 @@ package org.smartssd.mapreduce;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
+import java.util.UUID;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -11,6 +12,7 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -49,9 +51,24 @@ class PlacedJobTest {
     @ParameterizedTest
     @EnumSource(Placement.class)
     void everyPlacementEqualsJava(Placement placement) throws Exception {
+        run(new Configuration(conf), placement);
+    }
+
+    @Test
+    void unconfiguredHostRateIsMeasuredOverRealRecords() throws Exception {
+        Configuration c = new Configuration(conf);
+        c.unset(Placement.HOST_NS_PER_BYTE);
+        DeviceJob job = run(c, Placement.AUTO);
+        String cal = Placement.CALIBRATED + "placetest.";
+        assertThat(job.getConfiguration().get(cal + "source"))
+                .contains("host rate measured over");
+        assertThat(job.getConfiguration().getDouble(cal + "host.ns-per-byte", 0)).isPositive();
+    }
+
+    private DeviceJob run(Configuration jobConf, Placement placement) throws Exception {
         TaskletSpec spec = GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
                 .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).spec(Requests.LAYOUT, 64 * 1024, 0);
-        DeviceJob job = DeviceJob.getInstance(new Configuration(conf), "placed " + placement);
+        DeviceJob job = DeviceJob.getInstance(jobConf, "placed " + placement + " " + UUID.randomUUID());
         job.setDeviceMapper(spec);
         job.setDeviceMapperFormat(AggregateFormat.class);
         job.setHostMapper(RequestStatsHostMapper.class);
@@ -60,7 +77,7 @@ class PlacedJobTest {
         job.setNumReduceTasks(1);
         job.addInputPath(input);
         job.setOutputFormatClass(SequenceFileOutputFormat.class);
-        Path out = new Path(dir.resolve("out-" + placement.cliName()).toUri());
+        Path out = new Path(dir.resolve("out-" + UUID.randomUUID()).toUri());
         FileOutputFormat.setOutputPath(job, out);
         assertThat(job.waitForCompletion(false)).as("job: %s", job.failureReason()).isTrue();
 
@@ -78,13 +95,18 @@ class PlacedJobTest {
         assertThat(c.findCounter(PlacementCounters.HOST_RECORDS).getValue()
                 + c.findCounter(DeviceCounters.RECORDS_SCANNED).getValue()).isEqualTo(N);
         assertThat(c.findCounter(DeviceCounters.TASKLET_RUNS).getValue()).isEqualTo(onDevice);
+        boolean configured = jobConf.get(Placement.HOST_NS_PER_BYTE) != null;
         switch (placement) {
             case DEVICE -> assertThat(onHost).isZero();
             case HOST -> assertThat(onDevice).isZero();
             case AUTO -> {
-                assertThat(onDevice).as("splits on the drive").isPositive();
-                assertThat(onHost).as("splits on the host").isPositive();
+                // with a measured rate the split of the work depends on this machine
+                if (configured) {
+                    assertThat(onDevice).as("splits on the drive").isPositive();
+                    assertThat(onHost).as("splits on the host").isPositive();
+                }
             }
         }
+        return job;
     }
 }
