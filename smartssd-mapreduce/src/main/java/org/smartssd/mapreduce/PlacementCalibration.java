@@ -80,6 +80,9 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
     }
 
     long hostNs(long bytes, long records) {
+        if (hostNsPerByte == 0 && hostNsPerRecord == 0) {
+            return 0;
+        }
         return Math.round(bytes * (linkNsPerByte + hostNsPerByte) + records * hostNsPerRecord);
     }
 
@@ -153,6 +156,10 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
         if (!configuredHost.isEmpty()) {
             perByte = Double.parseDouble(configuredHost);
             src += "; host rate configured";
+        } else if (hostMapper == null) {
+            // placement=device without a host version: nothing to weigh, no estimate
+            perByte = 0;
+            src += "; no host mapper, host not estimated";
         } else {
             perByte = MEASURED_HOST.computeIfAbsent(hostMapper.getName() + "/" + rec,
                     k -> new double[] {measureHost(conf, hostMapper, sample, rec)})[0];

@@ -65,6 +65,31 @@ class PlacedJobTest {
         assertThat(job.getConfiguration().getDouble(cal + "host.ns-per-byte", 0)).isPositive();
     }
 
+    @Test
+    void deviceWithoutAHostVersionPlansTheDriveOnly() throws Exception {
+        Configuration c = new Configuration(conf);
+        c.unset(Placement.HOST_NS_PER_BYTE);
+        DeviceJob job = DeviceJob.getInstance(c, "device, no host mapper");
+        job.setDeviceMapper(GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
+                .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).spec(Requests.LAYOUT, 64 * 1024, 0));
+        job.setDeviceMapperFormat(AggregateFormat.class);
+        job.setPlacement(Placement.DEVICE);
+        job.setReducerClass(AggregateReducer.class);
+        job.addInputPath(input);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        Path out = new Path(dir.resolve("out-" + UUID.randomUUID()).toUri());
+        FileOutputFormat.setOutputPath(job, out);
+        assertThat(job.waitForCompletion(false)).as("job: %s", job.failureReason()).isTrue();
+        assertThat(Drives.readStats(job.getConfiguration(), out))
+                .containsOnlyKeys(data.statsByRegion().keySet());
+        Counters counters = job.getCounters();
+        assertThat(counters.findCounter(PlacementCounters.SPLITS_ON_HOST).getValue()).isZero();
+        assertThat(counters.findCounter(PlacementCounters.ESTIMATED_DEVICE_NS).getValue())
+                .isPositive();
+        assertThat(job.getConfiguration().get(Placement.CALIBRATED + "placetest.source"))
+                .contains("no host mapper");
+    }
+
     private DeviceJob run(Configuration jobConf, Placement placement) throws Exception {
         TaskletSpec spec = GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
                 .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).spec(Requests.LAYOUT, 64 * 1024, 0);
