@@ -3,24 +3,33 @@ package org.smartssd.mapreduce;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.input.FixedLengthRecordReader;
+import org.apache.hadoop.util.ReflectionUtils;
 import org.smartssd.device.Extent;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TaskletProgress;
+import org.smartssd.device.TaskletSpec;
 import org.smartssd.fs.SmartSsdFileSystem;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Splits of {@code smartssd://} files for device jobs, from the file's extents on its drive:
@@ -38,9 +47,24 @@ import org.smartssd.fs.SmartSsdFileSystem;
  * run on all drives at once.
  */
 public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletRun> {
+    private static final Logger LOG = LoggerFactory.getLogger(DeviceInputFormat.class);
+
+    /**
+     * The drive's progress reports of the split's tasklet run; for a split placed on the host
+     * ({@link PlacedSplit}), the split's fixed-size records as Hadoop's
+     * {@link FixedLengthRecordReader} reads them (LongWritable offset, BytesWritable record),
+     * which {@link DeviceMapRunner} hands to the job's host mapper. Hadoop does not check a
+     * reader's type parameters at run time; the map runner dispatches on the split.
+     */
     @Override
+    @SuppressWarnings({"unchecked", "rawtypes"})
     public RecordReader<TaskletProgress, TaskletRun> createRecordReader(InputSplit split,
-            TaskAttemptContext context) {
+            TaskAttemptContext context) throws IOException {
+        if (split instanceof PlacedSplit p && p.side() == Placement.HOST) {
+            PlacementCalibration c = PlacementCalibration.load(context.getConfiguration(),
+                    p.getPath().toUri().getAuthority());
+            return (RecordReader) new FixedLengthRecordReader(c.recordSize());
+        }
         return new TaskletRunReader();
     }
 
@@ -53,6 +77,14 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
 
     @Override
     public List<InputSplit> getSplits(JobContext job) throws IOException {
+        List<FileSplit> splits = extentSplits(job);
+        Optional<Placement> placement = Placement.of(job.getConfiguration());
+        return placement.isPresent() ? place(job, placement.get(), splits)
+                : new ArrayList<>(splits);
+    }
+
+    /** The splits at the files' extents, each drive's in turn, before any placement. */
+    List<FileSplit> extentSplits(JobContext job) throws IOException {
         long minSize = Math.max(getFormatMinSplitSize(), getMinSplitSize(job));
         long maxSize = getMaxSplitSize(job);
         Map<String, List<FileSplit>> byDrive = new LinkedHashMap<>();
@@ -63,7 +95,64 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
                     .addAll(fileSplits(job, f, splitSize));
         }
         job.getConfiguration().setLong(NUM_INPUT_FILES, files.size());
-        return new ArrayList<>(interleave(byDrive.values()));
+        return interleave(byDrive.values());
+    }
+
+    /**
+     * Plans each split's side ({@link Placement}): calibrates each drive once (its first
+     * non-empty split; {@link PlacementCalibration}), estimates both versions of every split,
+     * and lets the drive and the host drain the queue of splits ({@link SplitPlanner}). The
+     * calibration goes into the job configuration for the tasks.
+     */
+    private static List<InputSplit> place(JobContext job, Placement mode, List<FileSplit> splits)
+            throws IOException {
+        Configuration conf = job.getConfiguration();
+        TaskletSpec spec = ReflectionUtils.newInstance(DeviceJob.getDeviceMapperClass(conf), conf)
+                .tasklet(conf);
+        @SuppressWarnings("rawtypes")
+        Class<? extends Mapper> hostMapper = conf.getClass(Placement.HOST_MAPPER_CLASS, null,
+                Mapper.class);
+        if (hostMapper == null && mode != Placement.DEVICE) {
+            throw new IOException(Placement.KEY + "=" + mode.cliName() + " needs the host "
+                    + "version of the map: set " + Placement.HOST_MAPPER_CLASS
+                    + " (DeviceJob.setHostMapper)");
+        }
+        Map<String, PlacementCalibration> cal = new LinkedHashMap<>();
+        Map<String, Long> queues = new HashMap<>();
+        List<SplitPlanner.Estimate> est = new ArrayList<>();
+        for (FileSplit s : splits) {
+            String drive = s.getPath().toUri().getAuthority();
+            if (s.getLength() == 0) {
+                est.add(new SplitPlanner.Estimate(drive, "", 0, 0, 0));
+                continue;
+            }
+            PlacementCalibration c = cal.get(drive);
+            if (c == null) {
+                c = PlacementCalibration.probe(conf, spec, s, hostMapper);
+                cal.put(drive, c);
+                queues.put(drive, DriveQueue.pendingNs(drive));
+            }
+            String node = s.getLocations().length > 0 ? s.getLocations()[0] : "";
+            est.add(new SplitPlanner.Estimate(drive, node, c.deviceNs(s), c.hostNs(s),
+                    s.getLength()));
+        }
+        cal.forEach((d, c) -> c.store(conf, d));
+        List<Placement> sides = SplitPlanner.plan(est, mode, queues);
+        List<InputSplit> out = new ArrayList<>();
+        long[] n = new long[2];
+        long[] ns = new long[2];
+        for (int i = 0; i < splits.size(); i++) {
+            SplitPlanner.Estimate e = est.get(i);
+            Placement side = e.length() == 0 ? Placement.DEVICE : sides.get(i);
+            out.add(new PlacedSplit(splits.get(i), side, e.deviceNs(), e.hostNs()));
+            int k = side == Placement.DEVICE ? 0 : 1;
+            n[k]++;
+            ns[k] += k == 0 ? e.deviceNs() : e.hostNs();
+        }
+        LOG.info("placement {}: {} splits on the device (estimated {} ns), {} on the host "
+                + "(estimated {} ns); drive queues {} ns; {}", mode.cliName(), n[0], ns[0], n[1],
+                ns[1], queues, cal);
+        return out;
     }
 
     /**

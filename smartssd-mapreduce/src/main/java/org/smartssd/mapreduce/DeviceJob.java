@@ -2,16 +2,15 @@ package org.smartssd.mapreduce;
 
 import java.io.IOException;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskCompletionEvent;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
@@ -101,6 +100,28 @@ public class DeviceJob extends Job {
         return this;
     }
 
+    /**
+     * Where the splits run ({@link Placement}, key {@value Placement#KEY}): in the drive, on
+     * the host, or each where it is estimated to finish first. Host and auto need
+     * {@link #setHostMapper}.
+     */
+    public DeviceJob setPlacement(Placement placement) {
+        getConfiguration().set(Placement.KEY, placement.cliName());
+        return this;
+    }
+
+    /**
+     * The map's host version, for splits placed on the host: a mapper over the split's
+     * fixed-size records (LongWritable offset, BytesWritable record, as Hadoop's
+     * FixedLengthInputFormat gives them) that emits the device format's key and value
+     * classes, so one reduce merges both sides' outputs.
+     */
+    @SuppressWarnings("rawtypes")
+    public DeviceJob setHostMapper(Class<? extends Mapper> cls) {
+        getConfiguration().setClass(Placement.HOST_MAPPER_CLASS, cls, Mapper.class);
+        return this;
+    }
+
     /** Adds a {@code smartssd://} input file or folder. */
     public DeviceJob addInputPath(Path path) throws IOException {
         FileInputFormat.addInputPath(this, path);
@@ -152,9 +173,7 @@ public class DeviceJob extends Job {
         Configuration conf = getConfiguration();
         TaskletSpec spec = ReflectionUtils.newInstance(getDeviceMapperClass(conf), conf)
                 .tasklet(conf);
-        List<InputSplit> splits = new DeviceInputFormat().getSplits(this);
-        for (InputSplit s : splits) {
-            FileSplit fs = (FileSplit) s;
+        for (FileSplit fs : new DeviceInputFormat().extentSplits(this)) {
             if (fs.getLength() == 0) {
                 continue;
             }

@@ -18,12 +18,18 @@ import org.smartssd.device.TaskletProgress;
  * to the {@link DeviceCounters}. The on-device map did the combine and local reduce; this
  * only converts.
  *
- * <p>MAP_INPUT_RECORDS is set to the records the drive examined (not the polls).
+ * <p>MAP_INPUT_RECORDS is set to the records the drive examined (not the polls). A split
+ * placed on the host ({@link Placement}) runs the job's host mapper instead
+ * ({@link HostSplitRunner}).
  */
 public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K, V> {
     @Override
     @SuppressWarnings("unchecked")
     public void run(Context context) throws IOException, InterruptedException {
+        if (context.getInputSplit() instanceof PlacedSplit p && p.side() == Placement.HOST) {
+            HostSplitRunner.run(context, p);
+            return;
+        }
         setup(context);
         try {
             Configuration conf = context.getConfiguration();
@@ -44,6 +50,14 @@ public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K
             format.convert(new DeviceOutput(run.spec(), split.getPath(), split.getStart(),
                     split.getLength(), run.output(), done), context::write);
             count(context, run);
+            if (split instanceof PlacedSplit p) {
+                PlacementCalibration c = PlacementCalibration.load(conf,
+                        p.getPath().toUri().getAuthority());
+                inc(context, PlacementCounters.SPLITS_ON_DEVICE, 1);
+                inc(context, PlacementCounters.ESTIMATED_DEVICE_NS, p.deviceEstimateNs());
+                inc(context, PlacementCounters.MODELLED_DEVICE_NS,
+                        c.deviceModelNs(done, run.output().length));
+            }
             context.getCounter(TaskCounter.MAP_INPUT_RECORDS).setValue(done.records());
         } finally {
             cleanup(context);
@@ -88,7 +102,7 @@ public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K
         }
     }
 
-    private void inc(Context context, DeviceCounters c, long v) {
+    private void inc(Context context, Enum<?> c, long v) {
         context.getCounter(c).increment(v);
     }
 }

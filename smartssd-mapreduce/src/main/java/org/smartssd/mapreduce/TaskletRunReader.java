@@ -32,6 +32,9 @@ public class TaskletRunReader extends RecordReader<TaskletProgress, TaskletRun> 
     private TaskAttemptContext context;
     private FileSplit split;
     private TaskletRun run;
+    /** The device estimate this run holds in its drive's {@link DriveQueue}, if placed. */
+    private String queuedOn;
+    private long queuedNs;
 
     @Override
     public void initialize(InputSplit split, TaskAttemptContext ctx)
@@ -56,6 +59,11 @@ public class TaskletRunReader extends RecordReader<TaskletProgress, TaskletRun> 
                     accountant);
         } catch (IOException e) {
             throw new IOException(describe(fs) + ": " + e.getMessage(), e);
+        }
+        if (fs instanceof PlacedSplit p) {
+            queuedOn = p.getPath().toUri().getAuthority();
+            queuedNs = p.deviceEstimateNs();
+            DriveQueue.add(queuedOn, queuedNs);
         }
     }
 
@@ -113,6 +121,10 @@ public class TaskletRunReader extends RecordReader<TaskletProgress, TaskletRun> 
 
     @Override
     public void close() throws IOException {
+        if (queuedOn != null) {
+            DriveQueue.add(queuedOn, -queuedNs);
+            queuedOn = null;
+        }
         if (run != null) {
             run.close();
         }

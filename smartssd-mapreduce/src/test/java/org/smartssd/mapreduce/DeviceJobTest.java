@@ -108,15 +108,7 @@ class DeviceJobTest {
         job.setNumReduceTasks(2);
         assertThat(job.waitForCompletion(true)).isTrue();
 
-        Map<Long, long[]> expect = new TreeMap<>();
-        for (Request r : data.all()) {
-            long[] e = expect.computeIfAbsent((long) r.region(),
-                    k -> new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE});
-            e[0]++;
-            e[1] += r.value();
-            e[2] = Math.min(e[2], r.value());
-            e[3] = Math.max(e[3], r.value());
-        }
+        Map<Long, long[]> expect = data.statsByRegion();
         Map<Long, long[]> got = new TreeMap<>();
         for (Object[] kv : Drives.read(job.getConfiguration(), out("agg"),
                 LongPairWritable.class, AggregateWritable.class)) {

@@ -203,4 +203,53 @@ class DeviceJobYarnTest {
             assertThat(deviceUj).isPositive();
         }
     }
+
+    @Test
+    void autoPlacementRunsBothSidesInContainersAndEqualsJava() throws Exception {
+        Configuration conf = new Configuration(cluster.getConfig());
+        drives(conf);
+        conf.setLong("mapreduce.input.fileinputformat.split.maxsize", 40_000);
+        // the tasklet's group table is in DRAM: about 1 ms a page (26 DRAM accesses a record);
+        // a host rate of 120 ns/B makes the host about as fast, so auto uses both sides
+        // (configured: the plan must not depend on this machine's load)
+        conf.setDouble(Placement.HOST_NS_PER_BYTE, 120);
+        Requests data = new Requests(NODES * PER_NODE, REGIONS, 11);
+        byte[] all = data.bytes();
+        int per = PER_NODE * Requests.SIZE;
+        DeviceJob job = DeviceJob.getInstance(conf, "auto placement on yarn");
+        for (int i = 0; i < NODES; i++) {
+            Path input = new Path("smartssd://y" + i + "/data/placed.bin");
+            Drives.write(conf, input, Arrays.copyOfRange(all, i * per, (i + 1) * per));
+            job.addInputPath(input);
+        }
+        job.setDeviceMapper(GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
+                .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).spec(Requests.LAYOUT, 64 * 1024, 0));
+        job.setDeviceMapperFormat(AggregateFormat.class);
+        job.setHostMapper(RequestStatsHostMapper.class);
+        job.setPlacement(Placement.AUTO);
+        job.setReducerClass(AggregateReducer.class);
+        job.setNumReduceTasks(1);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        Path out = new Path(dir.resolve("out-placed").toUri());
+        FileOutputFormat.setOutputPath(job, out);
+        boolean ok = job.waitForCompletion(true);
+        assertThat(ok).as("job failed: %s", ok ? "" : job.failureReason()).isTrue();
+
+        Map<Long, long[]> expect = data.statsByRegion();
+        Map<Long, long[]> got = Drives.readStats(conf, out);
+        assertThat(got.keySet()).isEqualTo(expect.keySet());
+        expect.forEach((k, e) -> assertThat(got.get(k)).as("region %d", k).containsExactly(e));
+
+        Counters c = job.getCounters();
+        long maps = job.getTaskReports(TaskType.MAP).length;
+        assertThat(maps).isEqualTo(NODES * 5); // 200 000 bytes per drive in 40 000-byte splits
+        long onDevice = c.findCounter(PlacementCounters.SPLITS_ON_DEVICE).getValue();
+        long onHost = c.findCounter(PlacementCounters.SPLITS_ON_HOST).getValue();
+        assertThat(onDevice + onHost).isEqualTo(maps);
+        assertThat(onDevice).as("splits in the drives").isPositive();
+        assertThat(onHost).as("splits on the hosts").isPositive();
+        long launched = c.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue();
+        assertThat(c.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue())
+                .as("data-local maps of %d launched", launched).isEqualTo(launched);
+    }
 }

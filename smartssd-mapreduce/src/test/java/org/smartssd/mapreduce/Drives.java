@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
@@ -36,6 +38,21 @@ final class Drives {
         try (FSDataOutputStream out = fs.create(p, true)) {
             out.write(data);
         }
+    }
+
+    /** A group-aggregate job's output as region -> count, sum, min, max; one row a region. */
+    static Map<Long, long[]> readStats(Configuration conf, org.apache.hadoop.fs.Path dir)
+            throws IOException {
+        Map<Long, long[]> got = new TreeMap<>();
+        for (Object[] kv : read(conf, dir, LongPairWritable.class, AggregateWritable.class)) {
+            AggregateWritable a = (AggregateWritable) kv[1];
+            LongPairWritable k = (LongPairWritable) kv[0];
+            if (k.second() != 0 || got.put(k.first(),
+                    new long[] {a.count(), a.sum(), a.min(), a.max()}) != null) {
+                throw new IOException(dir + ": group " + k + " is not one row per region");
+            }
+        }
+        return got;
     }
 
     /** Every (key, value) of the part files of a SequenceFile output folder, in order. */

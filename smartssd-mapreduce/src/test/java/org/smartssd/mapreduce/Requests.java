@@ -4,7 +4,9 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.RecordLayout.Field;
@@ -40,6 +42,20 @@ final class Requests {
 
     List<Request> all() {
         return all;
+    }
+
+    /** Per region: count, sum, min and max of the value, computed here in plain Java. */
+    Map<Long, long[]> statsByRegion() {
+        Map<Long, long[]> stats = new TreeMap<>();
+        for (Request r : all) {
+            long[] e = stats.computeIfAbsent((long) r.region(),
+                    k -> new long[] {0, 0, Long.MAX_VALUE, Long.MIN_VALUE});
+            e[0]++;
+            e[1] += r.value();
+            e[2] = Math.min(e[2], r.value());
+            e[3] = Math.max(e[3], r.value());
+        }
+        return stats;
     }
 
     byte[] bytes() {

@@ -82,22 +82,7 @@ public final class DeviceQueryJob {
         job.setDeviceMapper(tasklet(q, entrySize));
         job.setDeviceMapperFormat(AggregateFormat.class);
         job.setReducerClass(AggregateReducer.class);
-        job.setNumReduceTasks(1);
-        job.addInputPath(input);
-        job.setOutputFormatClass(SequenceFileOutputFormat.class);
-        FileOutputFormat.setOutputPath(job, outputDir);
-        boolean ok;
-        try {
-            ok = job.waitForCompletion(false);
-        } catch (ClassNotFoundException e) {
-            throw new IOException("device job: a job class is missing from the classpath: "
-                    + e.getMessage(), e);
-        }
-        if (!ok) {
-            String why = job.failureReason();
-            throw new IOException("device job '" + job.getJobName() + "' over " + input
-                    + " failed" + (why.isEmpty() ? "" : ": " + why));
-        }
+        complete(job, input, outputDir);
         Counters c = job.getCounters();
         long[][] counts = read(job.getConfiguration(), outputDir);
         Answer answer;
@@ -116,6 +101,32 @@ public final class DeviceQueryJob {
                 c.findCounter(DeviceCounters.OUTPUT_BYTES).getValue(),
                 c.findCounter(DeviceCounters.DEVICE_INSTRUCTIONS).getValue(),
                 c.findCounter(DeviceCounters.DEVICE_DRAM_ACCESSES).getValue());
+    }
+
+    /**
+     * Runs a query's job to completion over {@code input}: one reduce, writing a SequenceFile
+     * into {@code outputDir}.
+     *
+     * @throws IOException with the runner's reason when the job fails
+     */
+    static void complete(DeviceJob job, Path input, Path outputDir)
+            throws IOException, InterruptedException {
+        job.setNumReduceTasks(1);
+        job.addInputPath(input);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        FileOutputFormat.setOutputPath(job, outputDir);
+        boolean ok;
+        try {
+            ok = job.waitForCompletion(false);
+        } catch (ClassNotFoundException e) {
+            throw new IOException("device job: a job class is missing from the classpath: "
+                    + e.getMessage(), e);
+        }
+        if (!ok) {
+            String why = job.failureReason();
+            throw new IOException("device job '" + job.getJobName() + "' over " + input
+                    + " failed" + (why.isEmpty() ? "" : ": " + why));
+        }
     }
 
     /** The merged groups: [region][type] counts (type 0 for Q1's single key). */

@@ -14,8 +14,11 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.IntWritable;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.SequenceFile;
+import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.Reducer;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter;
@@ -65,19 +68,10 @@ public final class HostJob {
         FixedLengthInputFormat.setRecordLength(job.getConfiguration(), entrySize);
         job.setInputFormatClass(FixedLengthInputFormat.class);
         FileInputFormat.addInputPath(job, input);
-        boolean optimized = mode == Mode.HOST_OPTIMIZED;
-        if (query == Query.Q1) {
-            job.setMapperClass(optimized ? CombiningRegionMapper.class : RegionMapper.class);
-            job.setReducerClass(SumReducer.class);
-            job.setMapOutputValueClass(LongWritable.class);
-            job.setOutputValueClass(LongWritable.class);
-        } else {
-            job.setMapperClass(optimized ? CombiningRegionTypeMapper.class
-                    : RegionTypeMapper.class);
-            job.setReducerClass(TopTypesReducer.class);
-            job.setMapOutputValueClass(TypeCountWritable.class);
-            job.setOutputValueClass(TypeCountWritable.class);
-        }
+        job.setMapperClass(mapper(query, mode));
+        job.setReducerClass(reducer(query));
+        job.setMapOutputValueClass(valueClass(query));
+        job.setOutputValueClass(valueClass(query));
         job.setMapOutputKeyClass(IntWritable.class);
         job.setOutputKeyClass(IntWritable.class);
         job.setNumReduceTasks(1);
@@ -95,12 +89,38 @@ public final class HostJob {
                     + job.getStatus().getFailureInfo());
         }
         Counters c = job.getCounters();
-        Answer answer = query == Query.Q1 ? readQ1(job.getConfiguration(), outputDir)
-                : readQ2(job.getConfiguration(), outputDir);
+        Answer answer = readAnswer(job.getConfiguration(), query, outputDir);
         return new Result(answer, c.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue(),
                 c.findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue(),
                 c.findCounter(TaskCounter.MAP_OUTPUT_BYTES).getValue(),
                 c.findCounter(FileInputFormatCounter.BYTES_READ).getValue());
+    }
+
+    /** The map of a host version: one output per record, or combined in memory. */
+    @SuppressWarnings("rawtypes")
+    public static Class<? extends Mapper> mapper(Query query, Mode mode) {
+        boolean optimized = mode == Mode.HOST_OPTIMIZED;
+        if (query == Query.Q1) {
+            return optimized ? CombiningRegionMapper.class : RegionMapper.class;
+        }
+        return optimized ? CombiningRegionTypeMapper.class : RegionTypeMapper.class;
+    }
+
+    /** The host versions' reduce: counts summed (Q1), or summed and ranked (Q2). */
+    @SuppressWarnings("rawtypes")
+    public static Class<? extends Reducer> reducer(Query query) {
+        return query == Query.Q1 ? SumReducer.class : TopTypesReducer.class;
+    }
+
+    /** The map output and job output value class; keys are IntWritable regions. */
+    public static Class<? extends Writable> valueClass(Query query) {
+        return query == Query.Q1 ? LongWritable.class : TypeCountWritable.class;
+    }
+
+    /** The answer a host reduce (SumReducer, TopTypesReducer) wrote into {@code dir}. */
+    public static Answer readAnswer(Configuration conf, Query query, Path dir)
+            throws IOException {
+        return query == Query.Q1 ? readQ1(conf, dir) : readQ2(conf, dir);
     }
 
     private static Answer readQ1(Configuration conf, Path dir) throws IOException {

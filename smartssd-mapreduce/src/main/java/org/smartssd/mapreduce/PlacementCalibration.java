@@ -1,0 +1,333 @@
+package org.smartssd.mapreduce;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.RecordWriter;
+import org.apache.hadoop.mapreduce.StatusReporter;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
+import org.apache.hadoop.mapreduce.task.MapContextImpl;
+import org.apache.hadoop.util.ReflectionUtils;
+import org.smartssd.device.InputRange;
+import org.smartssd.device.ModelCounters;
+import org.smartssd.device.RecordLayout;
+import org.smartssd.device.TaskletProgress;
+import org.smartssd.device.TaskletSpec;
+
+/**
+ * What the planner knows of one drive and of the host, per split:
+ * <ul>
+ *   <li>the device version's time per page and per run: the tasklet runs over the first
+ *       {@value #PROBE_PAGES} and twice as many pages of the drive's first split, and its
+ *       counted work (instructions and DRAM accesses, [Kang 2014, §6.5.2.2, Fig. 6.6]) is
+ *       priced with the drive's profile (firmware overhead per page, ns per DRAM access and
+ *       per instruction, from its model counters); the two runs' difference is the cost per
+ *       page, the rest the cost per run. A drive without model counters gives its own clock
+ *       for the runs;</li>
+ *   <li>the link's time per byte: {@value Placement#LINK_NS_PER_BYTE}, else the drive's
+ *       model (link busy time over link bytes while the host reads {@value #HOST_SAMPLE_BYTES}
+ *       bytes of the split), else SATA 3 Gb/s;</li>
+ *   <li>the host's CPU time per byte and per record of the job's host mapper:
+ *       {@value Placement#HOST_NS_PER_BYTE} and {@value Placement#HOST_NS_PER_RECORD} when
+ *       configured (deterministic: benchmarks and tests set them), else measured once per JVM
+ *       and mapper class by running the mapper over those real records in memory, the least
+ *       thread CPU time of {@value #HOST_ROUNDS} rounds. That measures the operator, not
+ *       Hadoop's stream: configure the rate where the I/O path matters.</li>
+ * </ul>
+ *
+ * @param source how each figure was obtained, for the log and the job configuration
+ */
+record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, double instrNs,
+                            double dramNs, double deviceNsPerPage, double deviceNsPerRun,
+                            double linkNsPerByte,
+                            double hostNsPerByte, double hostNsPerRecord, String source) {
+    static final int PROBE_PAGES = 16;
+    static final int HOST_SAMPLE_BYTES = 1 << 20;
+    static final int HOST_ROUNDS = 3;
+    /** 8192 B over SATA 3 Gb/s, 300e6 B/s after 8b/10b ([Kang 2014, §6.5.1]). */
+    static final double SATA3_NS_PER_BYTE = 1e9 / 300e6;
+
+    private static final Map<String, double[]> MEASURED_HOST = new ConcurrentHashMap<>();
+
+    /** The device version's estimate for a split: its pages at the probed cost per page,
+     *  plus the probed cost per run. */
+    long deviceNs(FileSplit s) {
+        long pages = (s.getLength() + pageSize - 1) / pageSize;
+        return Math.round(deviceNsPerRun + pages * deviceNsPerPage);
+    }
+
+    /** The host version's estimate: the split over the link, then the host's rate. */
+    long hostNs(FileSplit s) {
+        return hostNs(s.getLength(), s.getLength() / recordSize);
+    }
+
+    long hostNs(long bytes, long records) {
+        if (hostNsPerByte == 0 && hostNsPerRecord == 0) {
+            return 0;
+        }
+        return Math.round(bytes * (linkNsPerByte + hostNsPerByte) + records * hostNsPerRecord);
+    }
+
+    /** The modelled ISP time of a finished run, by the same prices, plus its output. */
+    long deviceModelNs(TaskletProgress p, long outputBytes) {
+        double isp = fwPageNs > 0 ? p.pagesDone() * fwPageNs + p.instructions() * instrNs
+                + p.dramAccesses() * dramNs : Math.max(0, p.finishedNs() - p.startedNs());
+        return Math.round(isp + outputBytes * linkNsPerByte);
+    }
+
+    /** Probes the drive of {@code first} (a non-empty split) and takes the host's rate. */
+    static PlacementCalibration probe(Configuration conf, TaskletSpec spec, FileSplit first,
+                                      Class<? extends Mapper> hostMapper) throws IOException {
+        RecordLayout layout = spec.layout();
+        if (layout == null || layout.kind() != RecordLayout.Kind.FIXED) {
+            throw new IOException(Placement.KEY + ": the host version reads fixed-size records; "
+                    + "tasklet " + spec.taskletId() + " has layout " + layout);
+        }
+        DeviceAccess acc = DeviceAccess.of(first.getPath(), conf);
+        int page = acc.device().info().pageSize();
+        Optional<ModelCounters> before = acc.device().modelCounters();
+        ModelCounters.WorkPrices prices = before.map(ModelCounters::prices)
+                .orElse(ModelCounters.WorkPrices.NONE);
+        double fw = prices.fwPageOverheadNs();
+        double instr = prices.ispPsPerInstruction() / 1000.0;
+        double dram = prices.dramAccessNs();
+        // two runs, P and 2P pages from the split's start (the drive clamps them to the
+        // file): their difference is the cost of a page once the tasklet's state is warm, the
+        // rest (the groups' first inserts, the output) a cost per run
+        double[] a = probeRun(conf, acc, spec, first.getStart(), (long) PROBE_PAGES * page,
+                fw, instr, dram);
+        double[] b = probeRun(conf, acc, spec, first.getStart(), 2L * PROBE_PAGES * page,
+                fw, instr, dram);
+        double perPage = b[0] > a[0] ? (b[1] - a[1]) / (b[0] - a[0]) : a[1] / a[0];
+        double perRun = Math.max(0, a[1] - a[0] * perPage);
+        String src = String.format(java.util.Locale.ROOT, "device %s: %.0f ns over %d pages, "
+                + "%.0f ns over %d", fw > 0 ? "counted work x profile prices" : "drive clock",
+                a[1], (long) a[0], b[1], (long) b[0]);
+        before = acc.device().modelCounters();
+
+        int rec = layout.recordSize();
+        long firstRecord = (first.getStart() + rec - 1) / rec * rec;
+        long sampleLen = Math.max(0, Math.min(first.getStart() + first.getLength() - firstRecord,
+                HOST_SAMPLE_BYTES)) / rec * rec;
+        byte[] sample = new byte[(int) sampleLen];
+        try (FSDataInputStream in = acc.fs().open(first.getPath())) {
+            in.readFully(firstRecord, sample);
+        }
+        Optional<ModelCounters> after = acc.device().modelCounters();
+        double link;
+        String configuredLink = conf.getTrimmed(Placement.LINK_NS_PER_BYTE, "");
+        if (!configuredLink.isEmpty()) {
+            link = Double.parseDouble(configuredLink);
+            src += "; link configured";
+        } else if (before.isPresent() && after.isPresent()) {
+            ModelCounters m0 = before.get();
+            ModelCounters m1 = after.get();
+            long bytes = (m1.linkBytesIn() + m1.linkBytesOut())
+                    - (m0.linkBytesIn() + m0.linkBytesOut());
+            link = bytes > 0 ? (m1.linkBusyNs() - m0.linkBusyNs()) / (double) bytes
+                    : SATA3_NS_PER_BYTE;
+            src += "; link from the drive's model over " + bytes + " B";
+        } else {
+            link = SATA3_NS_PER_BYTE;
+            src += "; link SATA 3 Gb/s";
+        }
+
+        double perByte;
+        double perRecord = conf.getDouble(Placement.HOST_NS_PER_RECORD, 0);
+        String configuredHost = conf.getTrimmed(Placement.HOST_NS_PER_BYTE, "");
+        if (!configuredHost.isEmpty()) {
+            perByte = Double.parseDouble(configuredHost);
+            src += "; host rate configured";
+        } else if (hostMapper == null) {
+            // placement=device without a host version: nothing to weigh, no estimate
+            perByte = 0;
+            src += "; no host mapper, host not estimated";
+        } else {
+            perByte = MEASURED_HOST.computeIfAbsent(hostMapper.getName() + "/" + rec,
+                    k -> new double[] {measureHost(conf, hostMapper, sample, rec)})[0];
+            src += "; host rate measured over " + sample.length + " B of records";
+        }
+        return new PlacementCalibration(page, rec, fw, instr, dram, perPage, perRun, link,
+                perByte, perRecord, src);
+    }
+
+    /** One probe run over [start, start + len): {pages, priced ns}. */
+    private static double[] probeRun(Configuration conf, DeviceAccess acc, TaskletSpec spec,
+                                     long start, long len, double fw, double instr, double dram)
+            throws IOException {
+        String out = DeviceJob.scratchDir(conf) + "/placement-" + UUID.randomUUID() + ".out";
+        TaskletProgress p;
+        try (TaskletRun run = TaskletRun.start(acc.device(), spec, new InputRange(
+                acc.stat().oid(), start, len), out, DeviceJob.taskletTimeout(conf), null)) {
+            while (!run.finished()) {
+                run.next(Duration.ofSeconds(1));
+            }
+            p = run.last();
+        }
+        long pages = Math.max(1, p.pagesDone());
+        double ns = fw > 0 ? pages * fw + p.instructions() * instr + p.dramAccesses() * dram
+                : Math.max(0, p.finishedNs() - p.startedNs());
+        return new double[] {pages, ns};
+    }
+
+    /** Stores the figures the tasks need (and a reader of the job's configuration sees). */
+    void store(Configuration conf, String drive) {
+        String p = Placement.CALIBRATED + drive + ".";
+        conf.setInt(p + "page-size", pageSize);
+        conf.setInt(p + "record-size", recordSize);
+        conf.setDouble(p + "fw-page-ns", fwPageNs);
+        conf.setDouble(p + "instruction-ns", instrNs);
+        conf.setDouble(p + "dram-access-ns", dramNs);
+        conf.setDouble(p + "device.ns-per-page", deviceNsPerPage);
+        conf.setDouble(p + "device.ns-per-run", deviceNsPerRun);
+        conf.setDouble(p + "link.ns-per-byte", linkNsPerByte);
+        conf.setDouble(p + "host.ns-per-byte", hostNsPerByte);
+        conf.setDouble(p + "host.ns-per-record", hostNsPerRecord);
+        conf.set(p + "source", source);
+    }
+
+    static PlacementCalibration load(Configuration conf, String drive) throws IOException {
+        String p = Placement.CALIBRATED + drive + ".";
+        if (conf.get(p + "page-size") == null) {
+            throw new IOException("placed split on drive " + drive + " but the job holds no "
+                    + "calibration for it (" + p + "*): was it planned by DeviceInputFormat?");
+        }
+        return new PlacementCalibration(conf.getInt(p + "page-size", 0),
+                conf.getInt(p + "record-size", 0), conf.getDouble(p + "fw-page-ns", 0),
+                conf.getDouble(p + "instruction-ns", 0), conf.getDouble(p + "dram-access-ns", 0),
+                conf.getDouble(p + "device.ns-per-page", 0),
+                conf.getDouble(p + "device.ns-per-run", 0),
+                conf.getDouble(p + "link.ns-per-byte", 0),
+                conf.getDouble(p + "host.ns-per-byte", 0),
+                conf.getDouble(p + "host.ns-per-record", 0), conf.get(p + "source", ""));
+    }
+
+    /** The host mapper's thread CPU time per byte over the sample, least of a few rounds. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static double measureHost(Configuration conf, Class<? extends Mapper> cls,
+                                      byte[] sample, int rec) {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        if (sample.length == 0 || !mx.isCurrentThreadCpuTimeSupported()) {
+            throw new IllegalStateException("cannot measure the host's rate (no records or no "
+                    + "thread CPU clock): set " + Placement.HOST_NS_PER_BYTE);
+        }
+        long best = Long.MAX_VALUE;
+        for (int round = 0; round < HOST_ROUNDS; round++) {
+            Mapper m = ReflectionUtils.newInstance(cls, conf);
+            MapContextImpl mc = new MapContextImpl(conf, new TaskAttemptID(),
+                    new SampleReader(sample, rec), new Discard(), null, new Reporter(), null);
+            long t0 = mx.getCurrentThreadCpuTime();
+            try {
+                m.run(new WrappedMapper().getMapContext(mc));
+            } catch (IOException | InterruptedException e) {
+                throw new IllegalStateException("host mapper " + cls.getName() + " failed over "
+                        + "the calibration sample: " + e.getMessage(), e);
+            }
+            best = Math.min(best, mx.getCurrentThreadCpuTime() - t0);
+        }
+        return best / (double) sample.length;
+    }
+
+    /** Records of a sample in memory, as FixedLengthRecordReader hands them out. */
+    private static final class SampleReader extends RecordReader<LongWritable, BytesWritable> {
+        private final byte[] data;
+        private final int rec;
+        private int at = -1;
+        private final LongWritable key = new LongWritable();
+        private final BytesWritable value = new BytesWritable();
+
+        SampleReader(byte[] data, int rec) {
+            this.data = data;
+            this.rec = rec;
+        }
+
+        @Override
+        public void initialize(InputSplit split, TaskAttemptContext context) {
+        }
+
+        @Override
+        public boolean nextKeyValue() {
+            at = at < 0 ? 0 : at + rec;
+            if (at + rec > data.length) {
+                return false;
+            }
+            key.set(at);
+            value.set(data, at, rec);
+            return true;
+        }
+
+        @Override
+        public LongWritable getCurrentKey() {
+            return key;
+        }
+
+        @Override
+        public BytesWritable getCurrentValue() {
+            return value;
+        }
+
+        @Override
+        public float getProgress() {
+            return data.length == 0 ? 1f : Math.min(1f, at / (float) data.length);
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    private static final class Discard extends RecordWriter<Object, Object> {
+        @Override
+        public void write(Object key, Object value) {
+        }
+
+        @Override
+        public void close(TaskAttemptContext context) {
+        }
+    }
+
+    private static final class Reporter extends StatusReporter {
+        private final Counters counters = new Counters();
+
+        @Override
+        public Counter getCounter(Enum<?> name) {
+            return counters.findCounter(name);
+        }
+
+        @Override
+        public Counter getCounter(String group, String name) {
+            return counters.findCounter(group, name);
+        }
+
+        @Override
+        public void progress() {
+        }
+
+        @Override
+        public float getProgress() {
+            return 0;
+        }
+
+        @Override
+        public void setStatus(String status) {
+        }
+    }
+}
