@@ -4,7 +4,8 @@
 # drive served by its own smartssd-devd (started by the driver, StandaloneClusterCheck). The
 # driver asserts every scan task's executor host and the answers.
 #
-# The distribution: $SPARK_HOME, else the pyspark package that python3 imports. Without one
+# The distribution: $SPARK_HOME, else the pyspark venv that bin/ensure-pyspark installs (bin/test
+# runs it through bin/ensure-deps), else the pyspark package that python3 imports. Without one
 # (or with another version than the pinned 4.1.3) the check is skipped, saying so; exit 0.
 # Needs the ordinary build first (mvn verify: the connector's -all.jar, the test classes and
 # smartssd-devd). Every port is chosen by the OS; every wait is bounded and says what it
@@ -18,9 +19,13 @@ WAIT_S=${SMARTSSD_CLUSTER_WAIT_S:-180}
 skip() { echo "SKIPPED Spark standalone cluster check: $*"; exit 0; }
 
 spark_home=${SPARK_HOME:-}
+python=python3
+if [[ -z "$spark_home" ]] && venv=$("$ROOT/bin/ensure-pyspark" --check); then
+    python=$venv/bin/python
+fi
 if [[ -z "$spark_home" ]]; then
-    spark_home=$(python3 -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))' \
-        2>/dev/null) || skip "no Spark distribution: set SPARK_HOME, or 'pip install pyspark==$SPARK_VERSION'"
+    spark_home=$("$python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))' \
+        2>/dev/null) || skip "no Spark distribution: set SPARK_HOME, or run bin/ensure-pyspark"
 fi
 [[ -x "$spark_home/bin/spark-class" ]] || skip "$spark_home has no bin/spark-class"
 [[ -f "$spark_home/jars/spark-core_2.13-$SPARK_VERSION.jar" ]] ||
