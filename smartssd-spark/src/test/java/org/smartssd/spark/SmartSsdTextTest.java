@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SmartSsdTextTest {
-    static final int LINES = 30_000;
+    static final int LINES = 12_000;
     static final String LAYOUT = "id:i64, n:i32, name:string, k:i32";
     static final String[] NAMES = {"alpha", "beta", "gamma", "alp", "", "zeta x", "betamax"};
 
@@ -72,12 +72,12 @@ class SmartSsdTextTest {
         Path localTab = d.dir.resolve("t.tsv");
         Files.writeString(localTab, tab);
 
-        // several partitions: cut the file's extents at 64 KiB, inside lines
+        // several partitions: cut the file's extents at 40 KiB, inside lines
         register("tx", reader(",").option("mapreduce.input.fileinputformat.split.maxsize",
-                "65536"), path);
+                "40960"), path);
         register("tx1", reader(","), path);
         register("tt", reader("\\t").option("lineSep", ";")
-                .option("mapreduce.input.fileinputformat.split.maxsize", "32768"), tabPath);
+                .option("mapreduce.input.fileinputformat.split.maxsize", "16384"), tabPath);
         reference("tx", local, "\n", ",");
         reference("tx1", local, "\n", ",");
         reference("tt", localTab, ";", "\t");
@@ -202,7 +202,7 @@ class SmartSsdTextTest {
     @Test
     void linesAreCutAtPartitionEndsAsHadoopDoes() {
         Dataset<Row> df = spark.sql("SELECT * FROM tx");
-        assertThat(df.rdd().getNumPartitions()).isGreaterThan(5);
+        assertThat(df.rdd().getNumPartitions()).isGreaterThan(4);
         long lines = spark.sql("SELECT * FROM tx_ref").count();
         assertThat(lines).isGreaterThan(LINES - 2);
         assertThat(df.collectAsList()).hasSize((int) lines);
