@@ -2,9 +2,11 @@
 # A real Spark standalone cluster on this machine, from the Spark distribution that the pyspark
 # package ships: one master on 127.0.0.1 and one worker on each of 127.0.0.2-4, each worker's
 # drive served by its own smartssd-devd (started by the driver, StandaloneClusterCheck). The
-# driver asserts every scan task's executor host and the answers.
+# driver asserts every scan task's executor host and the answers. Before the cluster, the
+# README's pyspark example runs as written (src/test/pyspark/readme_check.py).
 #
-# The distribution: $SPARK_HOME, else the pyspark package that python3 imports. Without one
+# The distribution: $SPARK_HOME, else the pyspark venv that bin/ensure-pyspark installs (bin/test
+# runs it through bin/ensure-deps), else the pyspark package that python3 imports. Without one
 # (or with another version than the pinned 4.1.3) the check is skipped, saying so; exit 0.
 # Needs the ordinary build first (mvn verify: the connector's -all.jar, the test classes and
 # smartssd-devd). Every port is chosen by the OS; every wait is bounded and says what it
@@ -18,9 +20,13 @@ WAIT_S=${SMARTSSD_CLUSTER_WAIT_S:-180}
 skip() { echo "SKIPPED Spark standalone cluster check: $*"; exit 0; }
 
 spark_home=${SPARK_HOME:-}
+python=python3
+if [[ -z "$spark_home" ]] && venv=$("$ROOT/bin/ensure-pyspark" --check); then
+    python=$venv/bin/python
+fi
 if [[ -z "$spark_home" ]]; then
-    spark_home=$(python3 -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))' \
-        2>/dev/null) || skip "no Spark distribution: set SPARK_HOME, or 'pip install pyspark==$SPARK_VERSION'"
+    spark_home=$("$python" -c 'import os, pyspark; print(os.path.dirname(pyspark.__file__))' \
+        2>/dev/null) || skip "no Spark distribution: set SPARK_HOME, or run bin/ensure-pyspark"
 fi
 [[ -x "$spark_home/bin/spark-class" ]] || skip "$spark_home has no bin/spark-class"
 [[ -f "$spark_home/jars/spark-core_2.13-$SPARK_VERSION.jar" ]] ||
@@ -32,6 +38,25 @@ devd=$ROOT/native/target/cmake-release/firmware-tasklets/emu/smartssd-devd
 for need in "$all_jar" "$classes/org/smartssd/spark/StandaloneClusterCheck.class" "$devd"; do
     [[ -n "$need" && -e "$need" ]] || { echo "standalone.sh: missing ${need:-the -all.jar}: run 'mvn verify' first" >&2; exit 1; }
 done
+
+# The README's pyspark example as written, on this distribution's pyspark (a local session)
+readme_check=$ROOT/smartssd-spark/src/test/pyspark/readme_check.py
+if py_bin=$(dirname "$(command -v "$python")") && "$python" -c 'import pyspark' 2>/dev/null; then
+    readme_log=$(mktemp "${TMPDIR:-/tmp}/smartssd-readme.XXXXXX")
+    readme_start=$(date +%s)
+    if PATH=$py_bin:$PATH "$python" "$readme_check" "$ROOT" >"$readme_log" 2>&1; then
+        tail -n 1 "$readme_log"
+        rm -f "$readme_log"
+        echo "README pyspark check: $(( $(date +%s) - readme_start ))s"
+    else
+        tail -n 60 "$readme_log"
+        rm -f "$readme_log"
+        echo "standalone.sh: the README's pyspark example failed ($readme_check)" >&2
+        exit 1
+    fi
+else
+    echo "SKIPPED README pyspark check: $python cannot import pyspark (run bin/ensure-pyspark)"
+fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/smartssd-standalone.XXXXXX")
 pids=()

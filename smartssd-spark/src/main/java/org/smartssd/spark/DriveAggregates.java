@@ -35,6 +35,12 @@ import org.smartssd.spark.TableLayout.Column;
  * The drive sums modulo 2^64; a SUM is pushed only when no partition can hold enough
  * records to leave the range of a Spark LONG, so every partial sum the drive returns is the
  * exact one and Spark's own final SUM (ANSI overflow checks included) sees exact inputs.
+ *
+ * <p>Text columns can be NULL, and the drive skips a line whose key or value column does not
+ * parse: exactly Spark's NULL-ignoring COUNT(col), SUM, MIN and MAX of that one column, but not
+ * COUNT(*) beside them (it would lose those lines) nor GROUP BY (Spark keeps a NULL group).
+ * So on text the drive takes aggregates without GROUP BY: COUNT(*) alone (with the pushed
+ * predicates), or COUNT, SUM, MIN and MAX of one integer column.
  */
 final class DriveAggregates {
     private DriveAggregates() {
@@ -49,6 +55,12 @@ final class DriveAggregates {
         GroupAggregate.Op[] ops() {
             List<GroupAggregate.Op> ops = new ArrayList<>();
             ops.add(GroupAggregate.Op.COUNT);
+            if (value >= 0 && !outputs.contains(Kind.SUM) && !outputs.contains(Kind.MIN)
+                    && !outputs.contains(Kind.MAX)) {
+                // COUNT(col) of a text column: a value op makes the drive read the column and
+                // skip the lines where it is NULL; the minimum itself is not used
+                ops.add(GroupAggregate.Op.MIN);
+            }
             if (outputs.contains(Kind.SUM)) {
                 ops.add(GroupAggregate.Op.SUM);
             }
@@ -74,9 +86,10 @@ final class DriveAggregates {
     static Optional<Plan> translate(Aggregation agg, TableLayout layout,
                                     long maxRecordsPerPartition) {
         Expression[] groupBy = agg.groupByExpressions();
-        if (groupBy.length > GroupAggregate.MAX_KEYS) {
+        if (groupBy.length > GroupAggregate.MAX_KEYS || (layout.isText() && groupBy.length > 0)) {
             return Optional.empty();
         }
+        boolean countStar = false;
         List<StructField> fields = new ArrayList<>();
         List<Kind> outputs = new ArrayList<>();
         List<String> described = new ArrayList<>();
@@ -99,6 +112,7 @@ final class DriveAggregates {
         for (AggregateFunc f : agg.aggregateExpressions()) {
             String name = "agg_" + n++;
             if (f instanceof CountStar) {
+                countStar = true;
                 outputs.add(Kind.COUNT);
                 fields.add(new StructField(name, DataTypes.LongType, false, Metadata.empty()));
                 described.add("COUNT(*)");
@@ -107,6 +121,13 @@ final class DriveAggregates {
             if (f instanceof Count c && !c.isDistinct()) {
                 if (columnIndex(c.column(), layout) < 0) {
                     return Optional.empty();
+                }
+                if (layout.isText()) {
+                    int v = intColumn(c.column(), layout);
+                    if (v < 0 || (value >= 0 && v != value)) {
+                        return Optional.empty(); // counted by the one value column's parse
+                    }
+                    value = v;
                 }
                 outputs.add(Kind.COUNT);
                 fields.add(new StructField(name, DataTypes.LongType, false, Metadata.empty()));
@@ -145,6 +166,9 @@ final class DriveAggregates {
             outputs.add(kind);
             fields.add(new StructField(name, t, true, Metadata.empty()));
             described.add(f.toString());
+        }
+        if (layout.isText() && countStar && value >= 0) {
+            return Optional.empty(); // COUNT(*) would lose the lines where the value is NULL
         }
         return Optional.of(new Plan(keys, value, List.copyOf(outputs), List.copyOf(described),
                 new StructType(fields.toArray(new StructField[0]))));

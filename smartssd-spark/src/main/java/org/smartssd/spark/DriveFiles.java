@@ -55,7 +55,7 @@ final class DriveFiles {
             }
             long len = st.getLen();
             int rs = layout.recordSize();
-            if (len % rs != 0 && !options.skipPartialRecord()) {
+            if (!layout.isText() && len % rs != 0 && !options.skipPartialRecord()) {
                 throw new IOException("file " + path + " is " + len + " bytes, not a multiple of "
                         + "the record size " + rs + " (" + (len / rs) + " whole records and "
                         + (len % rs) + " bytes over); option partialRecord=skip reads the whole "
@@ -94,11 +94,12 @@ final class DriveFiles {
         return partitions;
     }
 
-    /** Most records whose first byte lies in one partition. */
-    long maxRecordsPerPartition(int recordSize) {
+    /** Most records whose first byte lies in one partition (a text line is 1 byte or more). */
+    long maxRecordsPerPartition(TableLayout layout) {
+        int smallest = layout.isText() ? 1 : layout.recordSize();
         long max = 0;
         for (SmartSsdPartition p : partitions) {
-            max = Math.max(max, p.length() / recordSize + 1);
+            max = Math.max(max, p.length() / smallest + 1);
         }
         return max;
     }

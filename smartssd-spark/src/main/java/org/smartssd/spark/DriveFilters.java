@@ -28,7 +28,9 @@ import org.smartssd.spark.TableLayout.Column;
  * Spark's V2 predicates as the drive's filter trees, exactly or not at all (the analogue of
  * Iceberg's {@code SparkV2Filters}). Stateless.
  *
- * <p>Fixed-width fields are never NULL, so NULL can only come from literals. Each
+ * <p>Fixed-width fields are never NULL, so there NULL can only come from literals; a text
+ * column is NULL where the line lacks it or its number does not parse, and every drive leaf
+ * on it is then false, so "column has a value" is a leaf too ({@link #hasValue}). Each
  * expression is translated to two drive conditions: when it is TRUE and when it is FALSE
  * (SQL's three values: neither means NULL). NOT swaps them, AND/OR combine them by Kleene's
  * tables, and the pushed filter is the TRUE condition. Comparisons against constants outside
@@ -152,9 +154,33 @@ final class DriveFilters {
                         col.min().longValue());
             }
         }
-        // every field is bytes: NOT (starts with "") never holds
-        return new org.smartssd.device.tasklet.Predicate.Not(
-                new org.smartssd.device.tasklet.Predicate.Bytes(Match.PREFIX, 0, new byte[0]));
+        // every field is bytes: starts with "" and does not (a text column may be missing, so
+        // NOT alone could hold)
+        org.smartssd.device.tasklet.Predicate any =
+                new org.smartssd.device.tasklet.Predicate.Bytes(Match.PREFIX, 0, new byte[0]);
+        return new org.smartssd.device.tasklet.Predicate.And(List.of(any,
+                new org.smartssd.device.tasklet.Predicate.Not(any)));
+    }
+
+    /**
+     * The condition under which column {@code f} has a value: always for a fixed-width field;
+     * for a text column a leaf that holds for every value, false where the drive finds none.
+     */
+    static Cond hasValue(int f, Column c) {
+        if (!c.nullable()) {
+            return Cond.TRUE;
+        }
+        return new Tree(c.isBytes()
+                ? new org.smartssd.device.tasklet.Predicate.Bytes(Match.PREFIX, f, new byte[0])
+                : new org.smartssd.device.tasklet.Predicate.Cmp(Compare.GE, f,
+                        c.min().longValue()));
+    }
+
+    /** A comparison of column {@code f} that is TRUE under {@code isTrue} where it has a value,
+     *  NULL where it has none. */
+    private static Tri onValue(int f, Column c, Cond isTrue) {
+        Cond v = hasValue(f, c);
+        return new Tri(and(List.of(v, isTrue)), and(List.of(v, not(isTrue))));
     }
 
     private static final class Unsupported extends Exception {
@@ -184,12 +210,14 @@ final class DriveFilters {
             }
             case "NOT":
                 return tri(pred(ch[0]), layout).not();
-            case "IS_NULL":
-                column(ch[0], layout);
-                return Tri.of(Cond.FALSE);
-            case "IS_NOT_NULL":
-                column(ch[0], layout);
-                return Tri.of(Cond.TRUE);
+            case "IS_NULL": {
+                int f = column(ch[0], layout);
+                return Tri.of(hasValue(f, layout.columns().get(f))).not();
+            }
+            case "IS_NOT_NULL": {
+                int f = column(ch[0], layout);
+                return Tri.of(hasValue(f, layout.columns().get(f)));
+            }
             case "=", "<>", "<", "<=", ">", ">=", "<=>":
                 return comparison(p.name(), ch[0], ch[1], layout);
             case "IN":
@@ -274,8 +302,10 @@ final class DriveFilters {
         Column c = layout.columns().get(f);
         Object v = ((Literal<?>) r).value();
         if (v == null) {
-            return op.equals("<=>") ? Tri.of(Cond.FALSE) : Tri.NULL;
+            // x <=> NULL is x IS NULL
+            return op.equals("<=>") ? Tri.of(hasValue(f, c)).not() : Tri.NULL;
         }
+        Cond isTrue;
         if (c.isBytes()) {
             if (!(v instanceof UTF8String s) || !(op.equals("=") || op.equals("<=>")
                     || op.equals("<>"))) {
@@ -283,10 +313,16 @@ final class DriveFilters {
             }
             Cond eq = new Tree(new org.smartssd.device.tasklet.Predicate.Bytes(Match.EQUALS, f,
                     s.getBytes()));
-            return Tri.of(op.equals("<>") ? not(eq) : eq);
+            isTrue = op.equals("<>") ? not(eq) : eq;
+        } else {
+            isTrue = compare(op.equals("<=>") ? "=" : op, f, c, number(v));
         }
-        BigDecimal k = number(v);
-        return Tri.of(compare(op.equals("<=>") ? "=" : op, f, c, k));
+        if (op.equals("<=>")) {
+            // never NULL: FALSE where the column has no value
+            Cond t = and(List.of(hasValue(f, c), isTrue));
+            return Tri.of(t);
+        }
+        return onValue(f, c, isTrue);
     }
 
     private static String flip(String op) {
@@ -387,8 +423,8 @@ final class DriveFilters {
                 eqs.add(compare("=", f, c, number(v)));
             }
         }
-        Cond any = or(eqs);
-        return new Tri(any, hasNull ? Cond.FALSE : not(any));
+        Tri t = onValue(f, c, or(eqs));
+        return hasNull ? new Tri(t.isTrue(), Cond.FALSE) : t;
     }
 
     private static Tri bytesMatch(Match m, Expression[] ch, TableLayout layout)
@@ -404,7 +440,7 @@ final class DriveFilters {
         if (!(v instanceof UTF8String s)) {
             throw new Unsupported();
         }
-        return Tri.of(new Tree(new org.smartssd.device.tasklet.Predicate.Bytes(m, f,
-                s.getBytes())));
+        return onValue(f, layout.columns().get(f),
+                new Tree(new org.smartssd.device.tasklet.Predicate.Bytes(m, f, s.getBytes())));
     }
 }

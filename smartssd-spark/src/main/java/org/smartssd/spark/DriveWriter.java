@@ -57,6 +57,10 @@ final class DriveWriter {
             TableLayout layout = o.containsKey("layout") ? TableLayout.fromOptions(o)
                     : mode == SaveMode.Append && stored != null ? stored
                     : derive(data.schema());
+            if (layout.isText()) {
+                throw new IllegalArgumentException("the smartssd source writes fixed-width "
+                        + "records; a text layout (option 'sep') is for reading text files");
+            }
             Encoder enc = new Encoder(layout, data.schema());
             if (exists) {
                 switch (mode) {

@@ -82,11 +82,17 @@ record ScanPlan(String path, String drive, TableLayout layout, DriveConf conf,
             budget += topN.n() * (TopN.ITEM_HEADER_BYTES + layout.recordSize()
                     + 10 * columns.length) * 2;
             schema = schemaOf(layout, columns);
-        } else if (where != null) {
+        } else if (where != null || layout.isText()) {
+            // text is always read by the drive's filter, which cuts the partition into lines
+            // as Hadoop's LineRecordReader does; lines come whole (a projected text column
+            // cannot tell a missing column from an empty one, nor an unparsable number from 0)
             mode = Mode.FILTER;
             Filter f = columns.length == 0 ? Filter.count(where)
-                    : projectedBytes(layout, columns) < layout.recordSize()
+                    : !layout.isText() && projectedBytes(layout, columns) < layout.recordSize()
                             ? Filter.project(where, columns) : Filter.records(where);
+            if (layout.isText()) {
+                budget += layout.recordSize(); // a line open at a batch's end is carried
+            }
             if (limit >= 0) {
                 f = f.limit(Math.max(1, limit));
             }

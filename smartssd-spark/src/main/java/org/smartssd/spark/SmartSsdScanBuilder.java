@@ -98,7 +98,7 @@ public class SmartSsdScanBuilder implements ScanBuilder, SupportsPushDownRequire
             return Optional.empty();
         }
         return DriveAggregates.translate(agg, layout,
-                file.maxRecordsPerPartition(layout.recordSize()));
+                file.maxRecordsPerPartition(layout));
     }
 
     @Override
@@ -127,8 +127,10 @@ public class SmartSsdScanBuilder implements ScanBuilder, SupportsPushDownRequire
 
     @Override
     public boolean pushTopN(SortOrder[] orders, int n) {
+        // text: the drive ranks only the lines whose column parses, so the NULLs that Spark
+        // orders first (ASC) or keeps to fill n would be missing; Spark sorts
         if (!options.pushDownTopN() || aggregate != null || orders.length != 1 || n < 1
-                || n > TopN.MAX_N) {
+                || n > TopN.MAX_N || layout.isText()) {
             return false;
         }
         if (!(orders[0].expression() instanceof NamedReference r) || r.fieldNames().length != 1) {

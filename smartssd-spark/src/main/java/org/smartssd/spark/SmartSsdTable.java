@@ -43,7 +43,7 @@ public class SmartSsdTable implements SupportsRead {
                 TableLayout layout = StoredLayout.resolve(paths.get(0), options, conf);
                 for (String other : paths.subList(1, paths.size())) {
                     TableLayout l = StoredLayout.resolve(other, options, conf);
-                    if (!l.spec().equals(layout.spec()) || l.recordSize() != layout.recordSize()) {
+                    if (!l.toString().equals(layout.toString())) {
                         throw new IllegalArgumentException("the files of one smartssd table "
                                 + "share a layout: " + paths.get(0) + " has " + layout + ", "
                                 + other + " has " + l);

@@ -34,8 +34,16 @@ public final class TableLayout implements Serializable {
     public static final String WC98 = "wc98";
     public static final int WC98_RECORD_BYTES = 20;
 
-    /** One column: its name and its field of the drive's layout. */
-    public record Column(String name, Field field) {
+    /**
+     * One column: its name and its field of the drive's layout. A text column is NULL where the
+     * line has no such column or (integers) its text is not a number of the type's range, as
+     * Spark's CSV reader makes it; a fixed-width field always has a value.
+     */
+    public record Column(String name, Field field, boolean nullable) {
+        Column(String name, Field field) {
+            this(name, field, false);
+        }
+
         /** Bits of an integer value (the bit field's width, or the type's). */
         public int valueBits() {
             if (field.bits() != 0) {
@@ -88,18 +96,88 @@ public final class TableLayout implements Serializable {
         }
     }
 
+    /** A text layout's bytes: the field separator, the line terminator, the longest line. */
+    public record Text(byte sep, byte lineSep, int maxLine) implements Serializable {
+        @Override
+        public String toString() {
+            return "text, sep " + show(sep) + ", lineSep " + show(lineSep) + ", lines up to "
+                    + maxLine + " bytes";
+        }
+
+        private static String show(byte b) {
+            return switch (b) {
+                case '\n' -> "'\\n'";
+                case '\r' -> "'\\r'";
+                case '\t' -> "'\\t'";
+                default -> "'" + (char) (b & 0xff) + "'";
+            };
+        }
+    }
+
+    public static final int TEXT_MAX_LINE_DEFAULT = 4096;
+
+    /** One byte of a separator option: a character of U+0001..U+00FF, or \t \n \r. */
+    private static byte separator(String option, String v) {
+        String s = switch (v) {
+            case "\\t" -> "\t";
+            case "\\n" -> "\n";
+            case "\\r" -> "\r";
+            default -> v;
+        };
+        if (s.length() != 1 || s.charAt(0) == 0 || s.charAt(0) > 0xff) {
+            throw new IllegalArgumentException("option '" + option + "' is one byte (a character "
+                    + "of U+0001..U+00FF, or \\t \\n \\r), got '" + v + "'");
+        }
+        return (byte) s.charAt(0);
+    }
+
+    private static Text textOf(Map<String, String> options) {
+        byte sep = separator("sep", options.get("sep"));
+        byte lineSep = options.containsKey("lineSep")
+                ? separator("lineSep", options.get("lineSep")) : (byte) '\n';
+        if (sep == lineSep) {
+            throw new IllegalArgumentException("options 'sep' and 'lineSep' are the same byte");
+        }
+        int max = TEXT_MAX_LINE_DEFAULT;
+        String m = options.get("maxLineLength");
+        if (m != null) {
+            try {
+                max = Integer.parseInt(m.trim());
+            } catch (NumberFormatException e) {
+                max = -1;
+            }
+            if (max < 1 || max > MAX_LINE) {
+                throw new IllegalArgumentException("option 'maxLineLength' is 1.." + MAX_LINE
+                        + " bytes, got '" + m + "'");
+            }
+        }
+        return new Text(sep, lineSep, max);
+    }
+
+    /** The drive's longest record or line (SS_ISP_MAX_RECORD). */
+    static final int MAX_LINE = 65535;
+
     private final int recordSize;
     private final List<Column> columns;
     private final String spec;
+    private final Text text;
 
     private TableLayout(int recordSize, List<Column> columns, String spec) {
+        this(recordSize, columns, spec, null);
+    }
+
+    private TableLayout(int recordSize, List<Column> columns, String spec, Text text) {
         this.recordSize = recordSize;
         this.columns = List.copyOf(columns);
         this.spec = spec;
+        this.text = text;
         Map<String, Column> seen = new LinkedHashMap<>();
         for (Column c : columns) {
             if (seen.put(c.name().toLowerCase(Locale.ROOT), c) != null) {
                 throw new IllegalArgumentException("layout names column '" + c.name() + "' twice");
+            }
+            if (text != null) {
+                continue;
             }
             int width = c.isBytes() ? c.field().width() : typeBits(c.field().type()) / 8;
             if (c.field().offset() + width > recordSize) {
@@ -109,7 +187,7 @@ public final class TableLayout implements Serializable {
             }
         }
         // the drive checks the field list too, at tasklet create time
-        RecordLayout.fixed(recordSize, fields());
+        recordLayout();
     }
 
     /**
@@ -122,6 +200,13 @@ public final class TableLayout implements Serializable {
         if (layout == null || layout.isBlank()) {
             throw new IllegalArgumentException("option 'layout' is missing: give 'wc98' or a "
                     + "field list such as 'ts:u32@0, url:bytes(16)@4'");
+        }
+        if (options.containsKey("sep")) {
+            return parseText(layout.trim(), textOf(options));
+        }
+        if (options.containsKey("lineSep") || options.containsKey("maxLineLength")) {
+            throw new IllegalArgumentException("options 'lineSep' and 'maxLineLength' are for "
+                    + "text layouts, which option 'sep' (the field separator) makes");
         }
         String rs = options.get("recordSize");
         Integer recordSize = null;
@@ -164,6 +249,44 @@ public final class TableLayout implements Serializable {
                     + " columns, '" + spec + "' has " + cols.size());
         }
         return new TableLayout(recordSize == null ? end : recordSize, cols, spec);
+    }
+
+    private static final Pattern TEXT_COLUMN = Pattern.compile(
+            "([A-Za-z_][A-Za-z0-9_]*)\\s*:\\s*(i32|i64|string)(?:\\s*@\\s*(\\d+))?",
+            Pattern.CASE_INSENSITIVE);
+
+    /**
+     * A text layout: {@code name:type[@column], ...} with type {@code i32}, {@code i64} or
+     * {@code string}; the column index (0-based) defaults to the field's place in the list.
+     */
+    public static TableLayout parseText(String spec, Text text) {
+        List<Column> cols = new ArrayList<>();
+        String[] parts = spec.split(",");
+        for (int i = 0; i < parts.length; i++) {
+            String s = parts[i].trim();
+            Matcher m = TEXT_COLUMN.matcher(s);
+            if (!m.matches()) {
+                throw new IllegalArgumentException("bad text layout column '" + s + "' in '"
+                        + spec + "': expected name:type[@column] with type i32, i64 or string "
+                        + "(option 'sep' makes the layout text)");
+            }
+            int index = m.group(3) == null ? i : Integer.parseInt(m.group(3));
+            if (index > 0xffff) {
+                throw new IllegalArgumentException("text column '" + m.group(1) + "': index "
+                        + index + " is past 65535");
+            }
+            FieldType t = switch (m.group(2).toLowerCase(Locale.ROOT)) {
+                case "i32" -> FieldType.I32;
+                case "i64" -> FieldType.I64;
+                default -> FieldType.BYTES;
+            };
+            cols.add(new Column(m.group(1), Field.of(index, t), true));
+        }
+        if (cols.size() > RecordLayout.MAX_FIELDS) {
+            throw new IllegalArgumentException("a layout has at most " + RecordLayout.MAX_FIELDS
+                    + " columns, '" + spec + "' has " + cols.size());
+        }
+        return new TableLayout(text.maxLine(), cols, spec, text);
     }
 
     private static final Pattern COLUMN = Pattern.compile(
@@ -233,8 +356,18 @@ public final class TableLayout implements Serializable {
         return t.bits();
     }
 
+    /** Bytes per record (fixed); the longest line (text). */
     public int recordSize() {
         return recordSize;
+    }
+
+    /** The text layout's separators, or null for fixed-width records. */
+    public Text text() {
+        return text;
+    }
+
+    public boolean isText() {
+        return text != null;
     }
 
     public List<Column> columns() {
@@ -264,30 +397,33 @@ public final class TableLayout implements Serializable {
 
     /** The drive's view: field i is column i. */
     public RecordLayout recordLayout() {
-        return RecordLayout.fixed(recordSize, fields());
+        return text == null ? RecordLayout.fixed(recordSize, fields())
+                : RecordLayout.text((char) (text.lineSep() & 0xff), (char) (text.sep() & 0xff),
+                        text.maxLine(), fields());
     }
 
     public StructType schema() {
         List<StructField> f = new ArrayList<>();
         for (Column c : columns) {
-            f.add(new StructField(c.name(), c.sparkType(), false, Metadata.empty()));
+            f.add(new StructField(c.name(), c.sparkType(), c.nullable(), Metadata.empty()));
         }
         return new StructType(f.toArray(new StructField[0]));
     }
 
     /** Serialized as its spec and record size: RecordLayout's fields are not Serializable. */
     private Object writeReplace() {
-        return new Form(spec, recordSize);
+        return new Form(spec, recordSize, text);
     }
 
-    private record Form(String spec, int recordSize) implements Serializable {
+    private record Form(String spec, int recordSize, Text text) implements Serializable {
         private Object readResolve() {
-            return parse(spec, recordSize);
+            return text == null ? parse(spec, recordSize) : parseText(spec, text);
         }
     }
 
     @Override
     public String toString() {
-        return spec + " (" + recordSize + "-byte records)";
+        return text == null ? spec + " (" + recordSize + "-byte records)"
+                : spec + " (" + text + ")";
     }
 }

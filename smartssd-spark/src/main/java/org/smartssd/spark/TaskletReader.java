@@ -78,8 +78,10 @@ final class TaskletReader implements PartitionReader<InternalRow> {
             }
             TaskletProgress last = run.last();
             byte[] output = run.output();
-            scanned = Trailer.of(output, plan.mode().tasklet).recordsIn()
-                    * plan.layout().recordSize();
+            // text: the partition's bytes, and the end of the line open at its end
+            scanned = plan.layout().isText() ? part.length()
+                    : Trailer.of(output, plan.mode().tasklet).recordsIn()
+                            * plan.layout().recordSize();
             link = output.length;
             timeNs = Math.max(0, last.finishedNs() - last.startedNs());
             EnergyReport e = run.energy();
@@ -121,6 +123,9 @@ final class TaskletReader implements PartitionReader<InternalRow> {
     }
 
     private InternalRow whole(byte[] record) {
+        if (plan.layout().isText()) {
+            return new GenericInternalRow(Values.fromLine(plan.layout(), plan.columns(), record));
+        }
         int[] c = plan.columns();
         Object[] v = new Object[c.length];
         for (int i = 0; i < c.length; i++) {

@@ -58,6 +58,73 @@ final class Values {
         return fromWire(c.sparkType(), wire(c, b, off));
     }
 
+    /**
+     * Spark's internal values of columns {@code cols} of a text line (without its terminator),
+     * as the drive reads them: columns split at every separator byte (no quoting); a missing
+     * column is NULL; an integer column is {@code -?[0-9]+} within its type's range, else NULL.
+     */
+    static Object[] fromLine(TableLayout layout, int[] cols, byte[] line) {
+        byte sep = layout.text().sep();
+        int[] starts = new int[1];
+        int n = 1;
+        for (int i = 0; i < line.length; i++) {
+            if (line[i] == sep) {
+                if (n == starts.length) {
+                    starts = java.util.Arrays.copyOf(starts, 2 * n);
+                }
+                starts[n++] = i + 1;
+            }
+        }
+        Object[] v = new Object[cols.length];
+        for (int i = 0; i < cols.length; i++) {
+            Column c = layout.columns().get(cols[i]);
+            int k = c.field().offset();
+            if (k >= n) {
+                continue;
+            }
+            int from = starts[k];
+            int to = k + 1 < n ? starts[k + 1] - 1 : line.length;
+            if (c.isBytes()) {
+                v[i] = UTF8String.fromBytes(line, from, to - from);
+            } else {
+                Long x = parseDecimal(line, from, to, c);
+                v[i] = x == null ? null : fromWire(c.sparkType(), x);
+            }
+        }
+        return v;
+    }
+
+    /** A text integer as the drive parses it ({@code -?[0-9]+} within the field), or null. */
+    static Long parseDecimal(byte[] b, int from, int to, Column c) {
+        boolean neg = from < to && b[from] == '-';
+        int i = neg ? from + 1 : from;
+        if (i == to) {
+            return null;
+        }
+        BigInteger v = BigInteger.ZERO;
+        long small = 0;
+        boolean big = false;
+        for (; i < to; i++) {
+            if (b[i] < '0' || b[i] > '9') {
+                return null;
+            }
+            if (!big && small > (Long.MAX_VALUE - 9) / 10) {
+                big = true;
+                v = BigInteger.valueOf(small);
+            }
+            if (big) {
+                v = v.multiply(BigInteger.TEN).add(BigInteger.valueOf(b[i] - '0'));
+            } else {
+                small = small * 10 + (b[i] - '0');
+            }
+        }
+        BigInteger x = big ? v : BigInteger.valueOf(small);
+        if (neg) {
+            x = x.negate();
+        }
+        return x.compareTo(c.min()) < 0 || x.compareTo(c.max()) > 0 ? null : x.longValue();
+    }
+
     /** Spark's internal value of a wire value for a column of {@code type}. */
     static Object fromWire(DataType type, long v) {
         if (type instanceof ByteType) {
