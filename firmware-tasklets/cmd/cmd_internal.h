@@ -71,6 +71,7 @@ struct fw_reply {
 	uint32_t heap_off;
 	uint64_t value[3];
 	uint64_t age;        /* order of arrival, for evicting session-0 leftovers */
+	uint8_t idle_poll;   /* a progress poll that found its run still going */
 };
 
 struct fw_session {

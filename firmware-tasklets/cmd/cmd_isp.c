@@ -349,6 +349,9 @@ void fw_isp_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 		rep->status = pr.error < 0 ? pr.error : -SS_ECANCELED;
 		rep->reason = failure_reason(rep->status);
 	}
+	if (rep->slot && pr.state == SS_ISP_RUNNING && !rq->length) {
+		rep->slot->idle_poll = 1;
+	}
 }
 
 void fw_isp_destroy(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)

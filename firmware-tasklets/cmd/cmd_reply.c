@@ -57,6 +57,13 @@ int ss_fw_reply_waiting(struct ss_fw *fw, uint32_t tag)
 	return fw_reply_find(fw, tag) != NULL;
 }
 
+int ss_fw_reply_idle_poll(struct ss_fw *fw, uint32_t tag)
+{
+	struct fw_reply *r = fw_reply_find(fw, tag);
+
+	return r != NULL && r->idle_poll;
+}
+
 uint8_t *fw_reply_payload(struct ss_fw *fw, struct fw_reply *r)
 {
 	return fw->heap + r->heap_off;
@@ -175,6 +182,7 @@ int fw_reply_reserve(struct ss_fw *fw, uint32_t tag, uint16_t opcode, uint32_t c
 	r->payload_len = 0;
 	r->value[0] = r->value[1] = r->value[2] = 0;
 	r->age = ++fw->reply_age;
+	r->idle_poll = 0;
 	if (sid == 0) {
 		fw->session0_pending++;
 	} else {

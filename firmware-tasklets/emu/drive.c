@@ -101,7 +101,8 @@ static int execute(struct ss_emu_drive *d, struct cmd *c)
 	int asc = emu_sat_decode(c->cdb, c->len, c->dir, &sc, &why);
 	enum emu_cmd_kind kind;
 	uint32_t tag;
-	int bg, queued;
+	int bg, queued, idle_recv = 0;
+	struct emu_model before;
 
 	if (asc != 0) {
 		/* Rejected by the translation layer: the drive never sees it. */
@@ -115,6 +116,14 @@ static int execute(struct ss_emu_drive *d, struct cmd *c)
 	       : sc.tf.command == SS_ATA_OBJ_RECV ? EMU_CMD_RECV
 						   : EMU_CMD_PLAIN;
 	tag = (uint32_t)sc.tf.lba;
+	/* A progress poll that finds its run still going is not charged (model.c, "Progress
+	 * polls"): how many of those the host sends follows its wall clock. */
+	if (kind == EMU_CMD_RECV) {
+		idle_recv = ss_fw_reply_idle_poll(d->fw, tag);
+	}
+	if (kind == EMU_CMD_SEND || idle_recv) {
+		emu_flash_model_save(d->flash, &before);
+	}
 	emu_flash_cmd_begin(d->flash, floor, c->dir == SS_EMU_DIR_TO_DRIVE ? c->len : 0, kind,
 			    tag, reply_held, d->fw);
 	ss_hal_set_timeline(d->hal, SS_HAL_TL_HOST);
@@ -127,6 +136,9 @@ static int execute(struct ss_emu_drive *d, struct cmd *c)
 	c->completion_ns = emu_flash_cmd_end(d->flash,
 		c->dir == SS_EMU_DIR_FROM_DRIVE && !(res.status & SS_ATA_STATUS_ERR) ? c->len : 0,
 		queued);
+	if (idle_recv || (queued && ss_fw_reply_idle_poll(d->fw, tag))) {
+		emu_flash_model_restore(d->flash, &before);
+	}
 	if (!(bg & SS_FW_BG_ISP)) {
 		emu_flash_release(d->flash, SS_HAL_TL_ISP, c->completion_ns);
 	}

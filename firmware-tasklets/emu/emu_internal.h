@@ -167,6 +167,11 @@ uint64_t emu_flash_cmd_begin(struct ss_emu_flash *f, uint64_t floor, uint64_t by
 			     int (*live)(void *arg, uint32_t tag), void *arg);
 uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out, int queued);
 void emu_flash_release(struct ss_emu_flash *f, int tl, uint64_t t);
+/* The whole model as it stands, and back: a command the model does not charge (a progress
+ * poll that found its run going, model.c) is undone. Only for commands that touch no flash:
+ * the per-die and per-channel arrays are shared, not copied. */
+void emu_flash_model_save(struct ss_emu_flash *f, struct emu_model *out);
+void emu_flash_model_restore(struct ss_emu_flash *f, const struct emu_model *in);
 /* Flash programs plus erases issued so far (the drive's cheap "did the FTL change" test). */
 uint64_t emu_flash_writes(struct ss_emu_flash *f);
 /* The device clock. */

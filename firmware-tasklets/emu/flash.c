@@ -315,6 +315,20 @@ uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out, int queue
 	return t;
 }
 
+void emu_flash_model_save(struct ss_emu_flash *f, struct emu_model *out)
+{
+	pthread_mutex_lock(&f->lock);
+	*out = f->model;
+	pthread_mutex_unlock(&f->lock);
+}
+
+void emu_flash_model_restore(struct ss_emu_flash *f, const struct emu_model *in)
+{
+	pthread_mutex_lock(&f->lock);
+	f->model = *in;
+	pthread_mutex_unlock(&f->lock);
+}
+
 uint64_t emu_flash_device_now(struct ss_emu_flash *f)
 {
 	uint64_t n;

@@ -47,6 +47,13 @@
  * Which command goes first on a resource follows the drive's execution order, which is
  * the order commands reach the firmware (one connection's commands in the order sent);
  * no wall-clock time enters, so one submission order gives one set of modelled times.
+ *
+ * Progress polls: a READ_OBJECT without output bytes that finds its run still going
+ * (ss_fw_reply_idle_poll) is not charged at all, neither its SEND nor its RECV: the drive
+ * undoes both (drive.c, emu_flash_model_restore). How many such polls a host sends
+ * follows its wall clock, and on the drive they fill a link that is idle while the ISP
+ * core works, so charging them made the modelled time of a device job depend on the host's
+ * timing. The poll that finds the run done is charged as any command.
  */
 #include <stdlib.h>
 #include <string.h>

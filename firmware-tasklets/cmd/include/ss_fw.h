@@ -112,4 +112,11 @@ int ss_fw_background_pending(const struct ss_fw *fw);
 /** \return 1 when a reply under `tag` waits to be received (OBJ RECV), else 0. */
 int ss_fw_reply_waiting(struct ss_fw *fw, uint32_t tag);
 
+/**
+ * \return 1 when the reply waiting under `tag` answers a progress poll (READ_OBJECT
+ * without output bytes) that found its run still going, else 0. The emulator's model does
+ * not charge such a poll (emu/model.c, "Progress polls").
+ */
+int ss_fw_reply_idle_poll(struct ss_fw *fw, uint32_t tag);
+
 #endif

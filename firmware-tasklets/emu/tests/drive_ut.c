@@ -439,7 +439,8 @@ static void progress_of(const struct emu_reply *r, struct run_result *out)
 /*
  * A fresh drive with a file of RUN_PAGES pages and another of OTHER_PAGES; a dram-probe
  * run over the first; then `script`, one step per letter: 'p' a progress poll, 'r' a host
- * read of one page of the other file, 's' one background slice (manual mode only); then
+ * read of one page of the other file, 's' one background slice (manual mode only), 'f'
+ * the rest of the run (manual mode only); then
  * the rest of the run and one final poll. With manual = 0 the controller thread runs
  * slices whenever the wall clock lets it, between the script's commands.
  */
@@ -505,6 +506,9 @@ static void run_script(int manual, const char *script, struct run_result *out)
 					     .length = 2048 };
 
 			CHECK_EQ(emu_pkt_call(d, &p, &r), 0);
+		} else if (*c == 'f') {
+			CHECK(manual);
+			ss_emu_run_background(d, 0);
 		} else {
 			CHECK(manual);
 			CHECK_EQ(ss_emu_run_background(d, 1), 1);
@@ -564,11 +568,23 @@ static void same_but_link(const struct run_result *a, const struct run_result *b
 	CHECK_EQ(y->energy_total_nj - y->energy_link_nj, x->energy_total_nj - x->energy_link_nj);
 }
 
-/* How often the host polls (a wall-clock accident) changes only the host link's counters:
- * not the run's modelled start, finish and work, the NAND counts or the device clock. */
+/* The host link's counters and the host clock agree too. */
+static void same_link(const struct run_result *a, const struct run_result *b)
+{
+	CHECK_EQ(b->c.host_commands, a->c.host_commands);
+	CHECK_EQ(b->c.link_busy_ns, a->c.link_busy_ns);
+	CHECK_EQ(b->c.link_bytes_in, a->c.link_bytes_in);
+	CHECK_EQ(b->c.link_bytes_out, a->c.link_bytes_out);
+	CHECK_EQ(b->c.host_now_ns, a->c.host_now_ns);
+	CHECK_EQ(b->c.energy_total_nj, a->c.energy_total_nj);
+}
+
+/* How often the host polls (a wall-clock accident) changes no modelled figure: a poll that
+ * finds the run still going is not charged (emu/model.c, "Progress polls"). Polls after
+ * the run is done are charged as any command. */
 static void test_polling_does_not_change_modelled_time(void)
 {
-	struct run_result once, before, between, threaded;
+	struct run_result once, before, between, after, threaded;
 	struct ss_emu_profile prof_kang;
 	char err[256];
 
@@ -578,27 +594,37 @@ static void test_polling_does_not_change_modelled_time(void)
 	run_script(1, repeat("p", 50), &before);
 	/* polls between slices: the host clock does not follow the ISP's progress */
 	run_script(1, repeat("ps", 3), &between);
-	/* the controller thread slicing whenever it gets the chance */
+	/* 50 polls once the run is done: each is charged */
+	run_script(1, "f" "pppppppppppppppppppppppppppppppppppppppppppppppppp", &after);
+	/* the controller thread slicing whenever it gets the chance: polls land before or
+	 * after the run's end as the wall clock has it */
 	run_script(0, repeat("p", 50), &threaded);
 	same_but_link(&once, &before);
+	same_link(&once, &before);
 	same_but_link(&once, &between);
+	same_link(&once, &between);
+	same_but_link(&once, &after);
 	same_but_link(&once, &threaded);
-	/* the polls really were there: 50 more SEND/RECV pairs over the link, each a
-	 * 512-byte SEND and a 4096-byte RECV with the command overhead on both; the host
-	 * clock moved by exactly that */
+	/* the charged polls: SEND/RECV pairs over the link, each a 512-byte SEND and a
+	 * 4096-byte RECV with the command overhead on both; the host clock moved by that */
 	{
 		const struct ss_emu_profile *p = &prof_kang;
 		uint64_t pair = 2 * p->link_cmd_overhead_ns +
 				(512ull * 1000000000 + p->link_bytes_per_s - 1) / p->link_bytes_per_s +
 				(4096ull * 1000000000 + p->link_bytes_per_s - 1) / p->link_bytes_per_s;
+		uint64_t extra = threaded.c.link_busy_ns - once.c.link_busy_ns;
 
-		CHECK_EQ(before.c.host_commands - once.c.host_commands, 100);
-		CHECK_EQ(before.c.link_busy_ns - once.c.link_busy_ns, 50 * pair);
-		CHECK_EQ(before.c.host_now_ns - once.c.host_now_ns, 50 * pair);
-		CHECK_EQ(threaded.c.host_now_ns, before.c.host_now_ns);
+		CHECK_EQ(after.c.host_commands - once.c.host_commands, 100);
+		CHECK_EQ(after.c.link_busy_ns - once.c.link_busy_ns, 50 * pair);
+		CHECK_EQ(after.c.host_now_ns - once.c.host_now_ns, 50 * pair);
+		/* threaded: only the polls that came after the run's end, whole pairs */
+		CHECK(threaded.c.link_busy_ns >= once.c.link_busy_ns);
+		CHECK_EQ(extra % pair, 0);
+		CHECK(extra <= 50 * pair);
+		CHECK_EQ(threaded.c.host_now_ns - once.c.host_now_ns, extra);
 		CHECK(once.c.host_now_ns < once.c.now_ns);
 	}
-	/* the device clock is the run's finish: it outlasts 51 polls on the link */
+	/* the device clock is the run's finish */
 	CHECK_EQ(once.c.now_ns, once.finished);
 }
 
