@@ -204,7 +204,9 @@ void fw_buffer_counters(struct ss_fw *fw, uint8_t *p)
 	v[6] = st.flushed_pages;
 	v[7] = st.evictions;
 	ss_memcpy(&v[8], st.flushes_by_len, sizeof(st.flushes_by_len));
-	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_policy), (uint32_t)bp->policy);
+	/* the merge cache's read policy in the second byte (native/PROTOCOL.md) */
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_policy),
+		    (uint32_t)bp->policy | bp->nv_read << 8);
 	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_pages), bp->pages);
 	for (uint32_t i = 0; i < SS_ARRAY_SIZE(v); i++) {
 		ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_read_pages) + 8 * i, v[i]);
