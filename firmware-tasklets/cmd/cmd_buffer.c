@@ -165,7 +165,10 @@ int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
 	/* -SS_EINVAL: smaller than two blocks, a threshold past a block, or a policy this
 	 * build or drive has not; -SS_ENOMEM: it does not fit the DRAM the other layers
 	 * leave (a merge cache's NVM counted in it) */
-	rc = init(fw, region, size, &bp, format);
+	/* a merge cache is recovered only where the drive ran this one: otherwise the NVM holds
+	 * nothing, or what was written back above, or one of the previous runs with a volatile
+	 * buffer in between (whose writes are newer): it starts empty */
+	rc = init(fw, region, size, &bp, format || !same(&stored, &bp));
 	if (rc) {
 		return rc;
 	}
