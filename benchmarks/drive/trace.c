@@ -290,8 +290,11 @@ static double uni(uint64_t *s)
 /* A Smullen-shaped trace. Overwrites: a write goes, with the table's overwritten share, to
  * where one of the last 4096 writes went (uniformly chosen: a small write into the first
  * page of any of them, a large one over all of a large one), and otherwise
- * anywhere in the footprint; a small write is 1 to 7 sectors at any sector of its page;
- * the other requests are whole 4 KB pages, exponential with a 16 KB mean. */
+ * anywhere in the footprint. A small request is 1 to 7 sectors at any sector of its page,
+ * reads as often as writes (Table I gives the share for writes only; unaligned reads are
+ * what selective caching is for, §IV-C); the other requests are whole 4 KB pages,
+ * exponential with a 16 KB mean. A read that continues the previous one starts where it
+ * ended, so a run of them is unaligned when its first was. */
 #define SM_HISTORY 4096u
 #define SS_BENCH_MIN(a, b) ((a) < (b) ? (a) : (b))
 
@@ -308,9 +311,10 @@ static int generate_smullen(const struct sm_shape *sh, size_t n, uint64_t footpr
 	}
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		bool write = uni(&s) < sh->write;
-		bool small = write && uni(&s) < sh->small;
+		bool small = uni(&s) < sh->small;
 		uint32_t sectors;
 		uint64_t lba;
+		bool cont = false;
 
 		if (small) {
 			sectors = 1 + (uint32_t)(uni(&s) * 7.0);
@@ -335,8 +339,9 @@ static int generate_smullen(const struct sm_shape *sh, size_t n, uint64_t footpr
 				lba = footprint_sectors - sectors - 8;
 			}
 		} else if (!write && i > 0 && uni(&s) < 0.2 &&
-			   next_read + sectors <= footprint_sectors) {
+			   next_read + sectors + 8 <= footprint_sectors) {
 			lba = next_read;
+			cont = true;
 		} else {
 			/* reads: half of them where writes went */
 			uint64_t h = written < SM_HISTORY ? written : SM_HISTORY;
@@ -351,9 +356,11 @@ static int generate_smullen(const struct sm_shape *sh, size_t n, uint64_t footpr
 				lba = footprint_sectors - sectors - 8;
 			}
 		}
-		lba &= ~7ull;
-		if (small) {
-			lba += (uint64_t)(uni(&s) * (double)(8 - sectors + 1));
+		if (!cont) {
+			lba &= ~7ull;
+			if (small) {
+				lba += (uint64_t)(uni(&s) * (double)(8 - sectors + 1));
+			}
 		}
 		if (write) {
 			hist[written++ % SM_HISTORY] = lba << 11 | sectors;   /* sectors <= 1024 */
