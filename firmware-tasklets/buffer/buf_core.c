@@ -55,6 +55,7 @@ int ss_buf_parse(const char *name, uint32_t len, struct ss_buf_params *p)
 	return -1;
 }
 
+#ifndef SS_BUF_BOARD   /* the board's info has no merge cache to name */
 void ss_buf_format_name(const struct ss_buf_params *p, char *out, uint32_t size)
 {
 	const char *a = ss_buf_policy_name(p->policy);
@@ -71,6 +72,7 @@ void ss_buf_format_name(const struct ss_buf_params *p, char *out, uint32_t size)
 		out[n] = 0;
 	}
 }
+#endif
 
 static const struct buf_policy_ops *ops_of(enum ss_buf_policy p)
 {
@@ -1161,10 +1163,12 @@ void ss_buf_get_stats(const struct ss_buf *b, struct ss_buf_stats *st)
 #endif
 }
 
+#ifndef SS_BUF_BOARD
 int ss_buf_sector_io(const struct ss_buf *b)
 {
 	return b && ss_buf_policy_is_nv(b->p.policy);
 }
+#endif
 
 static bool sectors_bad(const struct ss_buf *b, uint64_t lba, uint32_t count)
 {

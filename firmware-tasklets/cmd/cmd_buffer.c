@@ -114,7 +114,8 @@ static bool same(const struct ss_buf_params *a, const struct ss_buf_params *b)
 static int init(struct ss_fw *fw, void *region, uint64_t size, const struct ss_buf_params *bp,
 		bool format)
 {
-	uint64_t nv = ss_buf_nvram_needed(bp, fw->ftl_hal->geo.page_size);
+	uint64_t nv = ss_buf_policy_is_nv(bp->policy)
+			      ? ss_buf_nvram_needed(bp, fw->ftl_hal->geo.page_size) : 0;
 	void *nvram = NULL;
 	int fresh = 0;
 

@@ -66,9 +66,15 @@ enum ss_buf_nv_read {
 	SS_BUF_NV_READ_BOTH = 3,
 };
 
+/* The board (SS_BUF_BOARD) has no NVRAM: no merge cache, and its code compiled out. */
 static inline int ss_buf_policy_is_nv(unsigned p)
 {
+#ifdef SS_BUF_BOARD
+	(void)p;
+	return 0;
+#else
 	return p >= SS_BUF_NV_WB && p <= SS_BUF_NV_SAT;
+#endif
 }
 
 /* Flushes by length (pages written to the FTL for one victim or one block of a FLUSH):
@@ -144,7 +150,15 @@ int ss_buf_init_nv(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t
 
 /** Whether the buffer takes sector-granular requests (the merge cache): then the block
  *  commands call ss_buf_read_sectors / ss_buf_write_sectors instead of read-modify-write. */
+#ifdef SS_BUF_BOARD
+static inline int ss_buf_sector_io(const struct ss_buf *b)
+{
+	(void)b;
+	return 0;
+}
+#else
 int ss_buf_sector_io(const struct ss_buf *b);
+#endif
 
 /** Read / write `count` 512-byte sectors from `lba` (the merge cache only; one request). */
 int ss_buf_read_sectors(struct ss_buf *b, uint64_t lba, uint32_t count, void *out);
