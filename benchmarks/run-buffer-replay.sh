@@ -3,10 +3,16 @@
 # through the emulated drive (benchmarks/drive/trace_replay.c): BPLRU, FAB, LB-CLOCK and HBM
 # on traces generated in the shape of Financial, MSNFS, Exchange, CAMWEBDEV and the DiskSim
 # synthetic trace (Gong Tables 4.1 and 4.3), buffers of 1 to 64 MB; HBM's static thresholds
-# 2, 4, 8, 64 against its dynamic one. Modelled time and counted operations only.
-# Writes buffer_replay.csv, buffer_thresholds.csv, PNGs (matplotlib, pinned in
-# benchmarks/requirements.txt, in benchmarks/out/.venv) and summary.md under
-# benchmarks/out/<UTC time>/; prints the summary.
+# 2, 4, 8, 64 against its dynamic one. Then Smullen's merge cache comparison [Smullen 2010,
+# §V-B, Figs. 4-7]: no merge cache (volatile acknowledgements, and every write FUA as the
+# paper's baseline's writes are durable) against nv-wb, nv-sub and nv-sat, and nv-wb with
+# each read policy, on traces shaped by Smullen Table I, 4 KB pages, a MERGE_MB merge cache
+# (default 4) over a SMULLEN_FOOTPRINT_MB footprint (default 128).
+# Modelled time and counted operations only.
+# Writes buffer_replay.csv, buffer_thresholds.csv, merge_cache.csv, PNGs (matplotlib,
+# pinned in benchmarks/requirements.txt, in benchmarks/out/.venv), summary.md and
+# merge_cache.md under benchmarks/out/<UTC time>/; prints the summaries.
+# ONLY=gong or ONLY=smullen runs one of the two.
 #   usage: [SIZES="1 2 4 8 16 32 64"] [THRESHOLD_SIZES="1 16"] benchmarks/run-buffer-replay.sh
 #          [REQUESTS, default 10000] [FOOTPRINT_MB, default 64]
 # (default buffer sizes 1, 4, 16, 64 MB; the threshold study at 16 MB, as Gong's Fig. 4.8(c))
@@ -24,6 +30,8 @@ replay=$build/benchmarks/drive/trace_replay
 traces="financial msnfs exchange camwebdev synthetic"
 sizes=${SIZES:-"1 4 16 64"}
 
+only=${ONLY:-}
+if [ "$only" != smullen ]; then
 csv=$out/buffer_replay.csv
 first=--header
 for t in $traces; do
@@ -46,6 +54,7 @@ for t in $traces; do
     done
   done
 done
+fi
 
 venv=$root/benchmarks/out/.venv
 if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
@@ -54,5 +63,26 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import matplotlib' 2>
 fi
 py=$venv/bin/python
 [ -x "$py" ] || py=python3
+
+if [ "$only" != smullen ]; then
 "$py" "$root/benchmarks/plot_buffer_replay.py" "$out" "$requests requests, ${footprint} MiB footprint"
 cat "$out/summary.md"
+fi
+
+if [ "$only" != gong ]; then
+mc=$out/merge_cache.csv
+merge_mb=${MERGE_MB:-4}
+sfoot=${SMULLEN_FOOTPRINT_MB:-128}
+first=--header
+for t in smullen-exchange smullen-maps smullen-msnfs smullen-radius; do
+  for run in "none" "none --fua" nv-wb nv-sub nv-sat nv-wb+cache nv-wb+prefetch nv-wb+both; do
+    set -- $run
+    "$replay" $first --policy "$1" ${2:-} --buffer-mb "$merge_mb" --page-kb 4 --gen "$t" \
+      --requests "$requests" --footprint-mb "$sfoot" --csv "$mc"
+    first=
+  done
+done
+"$py" "$root/benchmarks/plot_merge_cache.py" "$out" \
+  "$requests requests, ${merge_mb} MiB merge cache, ${sfoot} MiB footprint, 4 KB pages"
+cat "$out/merge_cache.md"
+fi

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,7 +220,7 @@ struct shape {
 /* Gong Table 4.1 [Gong 2010, §4.1, p. 40]; the synthetic row is Table 4.3's DiskSim
  * specification (sequential 0.8, local 0.2, read 0.3, inter-arrival normal(52, 52) ms,
  * sizes exponential with mean 20 KB as Table 4.1 reports 20.32 KB). */
-static const struct shape shapes[TRACE_KINDS] = {
+static const struct shape shapes[TRACE_GONG_KINDS] = {
 	{ "financial", 3.89, 0.18, 0.006, 11080.98, 0.8, 0.05 },
 	{ "msnfs", 9.81, 0.33, 0.061, 586.79, 0.7, 0.10 },
 	{ "exchange", 12.01, 0.72, 0.105, 3780.67, 0.7, 0.10 },
@@ -227,19 +228,55 @@ static const struct shape shapes[TRACE_KINDS] = {
 	{ "synthetic", 20.32, 0.70, 0.80, 52.22, 0.2, 0.01 },
 };
 
+/* Smullen Table I [Smullen 2010, §III]: write share from the read/write ratio (Exchange
+ * 0.35:1, Maps 4.21:1, MSN-FS 2.08:1, Radius 0.12:1), small writes (under 4 KB) and
+ * overwritten pages as the table gives them. Chosen here, as the paper does not give them:
+ * the mean inter-arrival time (Exchange and MSN-FS the intense ones, Maps and Radius the
+ * light ones, as §V-B1 describes them), the mean size of the other requests (16 KB, whole
+ * 4 KB pages), reads continuing the previous read for 20 % of the reads (the sequential
+ * runs selective prefetching is for) and half the other reads to the hot set. */
+struct sm_shape {
+	const char *name;
+	double write, small, overwritten, interarrival_ms;
+};
+
+static const struct sm_shape sm_shapes[TRACE_KINDS - TRACE_GONG_KINDS] = {
+	{ "smullen-exchange", 1.0 / 1.35, 0.212, 0.784, 1.0 },
+	{ "smullen-maps", 1.0 / 5.21, 0.021, 0.462, 5.0 },
+	{ "smullen-msnfs", 1.0 / 3.08, 0.150, 0.343, 0.5 },
+	{ "smullen-radius", 1.0 / 1.12, 0.394, 0.828, 10.0 },
+};
+
 const char *trace_kind_name(enum trace_kind k)
 {
-	return (unsigned)k < TRACE_KINDS ? shapes[k].name : "?";
+	if ((unsigned)k < TRACE_GONG_KINDS) {
+		return shapes[k].name;
+	}
+	return (unsigned)k < TRACE_KINDS ? sm_shapes[k - TRACE_GONG_KINDS].name : "?";
 }
 
 int trace_kind_parse(const char *name)
 {
 	for (int k = 0; k < TRACE_KINDS; k++) {
-		if (!strcmp(name, shapes[k].name)) {
+		if (!strcmp(name, trace_kind_name((enum trace_kind)k))) {
 			return k;
 		}
 	}
 	return -1;
+}
+
+int trace_smullen_shape(enum trace_kind k, double *write, double *small, double *overwritten)
+{
+	const struct sm_shape *sh;
+
+	if (k < TRACE_GONG_KINDS || k >= TRACE_KINDS) {
+		return -1;
+	}
+	sh = &sm_shapes[k - TRACE_GONG_KINDS];
+	*write = sh->write;
+	*small = sh->small;
+	*overwritten = sh->overwritten;
+	return 0;
 }
 
 static double uni(uint64_t *s)
@@ -250,6 +287,96 @@ static double uni(uint64_t *s)
 	return (double)(*s >> 11) / 9007199254740992.0;
 }
 
+/* A Smullen-shaped trace. Overwrites: a write goes, with the table's overwritten share, to
+ * where one of the last 4096 writes went (uniformly chosen: a small write into the first
+ * page of any of them, a large one over all of a large one), and otherwise
+ * anywhere in the footprint. A small request is 1 to 7 sectors at any sector of its page,
+ * reads as often as writes (Table I gives the share for writes only; unaligned reads are
+ * what selective caching is for, §IV-C); the other requests are whole 4 KB pages,
+ * exponential with a 16 KB mean. A read that continues the previous one starts where it
+ * ended, so a run of them is unaligned when its first was. */
+#define SM_HISTORY 4096u
+#define SS_BENCH_MIN(a, b) ((a) < (b) ? (a) : (b))
+
+static int generate_smullen(const struct sm_shape *sh, size_t n, uint64_t footprint_sectors,
+			    uint64_t seed, struct trace *t)
+{
+	uint64_t s = seed | 1, now = 0, next_read = 0, written = 0, large = 0;
+	/* (lba << 11 | sectors) of the last writes, and of the last large ones */
+	uint64_t *hist = malloc(2 * SM_HISTORY * sizeof(*hist)), *hist_large = hist + SM_HISTORY;
+	int rc = 0;
+
+	if (!hist) {
+		return -1;
+	}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		bool write = uni(&s) < sh->write;
+		bool small = uni(&s) < sh->small;
+		uint32_t sectors;
+		uint64_t lba;
+		bool cont = false;
+
+		if (small) {
+			sectors = 1 + (uint32_t)(uni(&s) * 7.0);
+		} else {
+			double kb = -log(1.0 - uni(&s)) * 16.0;
+
+			sectors = 8 * (1 + (uint32_t)(kb / 4.0));
+			if (sectors > 1024) {
+				sectors = 1024;
+			}
+		}
+		if (write && (small ? written : large) && uni(&s) < sh->overwritten) {
+			uint64_t h = SS_BENCH_MIN(small ? written : large, SM_HISTORY);
+			uint64_t e = (small ? hist : hist_large)[(uint64_t)(uni(&s) * (double)h)];
+
+			/* the same pages again: a large write rewrites an earlier large one whole */
+			lba = e >> 11 & ~7ull;
+			if (!small) {
+				sectors = (uint32_t)(e & 2047);
+			}
+			if (lba + sectors + 8 > footprint_sectors) {
+				lba = footprint_sectors - sectors - 8;
+			}
+		} else if (!write && i > 0 && uni(&s) < 0.2 &&
+			   next_read + sectors + 8 <= footprint_sectors) {
+			lba = next_read;
+			cont = true;
+		} else {
+			/* reads: half of them where writes went */
+			uint64_t h = written < SM_HISTORY ? written : SM_HISTORY;
+
+			if (!write && written && uni(&s) < 0.5) {
+				lba = hist[(uint64_t)(uni(&s) * (double)h)] >> 11;
+			} else {
+				lba = (uint64_t)(uni(&s) * (double)(footprint_sectors - sectors - 8));
+			}
+			lba &= ~7ull;
+			if (lba + sectors + 8 > footprint_sectors) {
+				lba = footprint_sectors - sectors - 8;
+			}
+		}
+		if (!cont) {
+			lba &= ~7ull;
+			if (small) {
+				lba += (uint64_t)(uni(&s) * (double)(8 - sectors + 1));
+			}
+		}
+		if (write) {
+			hist[written++ % SM_HISTORY] = lba << 11 | sectors;   /* sectors <= 1024 */
+			if (!small) {
+				hist_large[large++ % SM_HISTORY] = lba << 11 | sectors;
+			}
+		} else {
+			next_read = lba + sectors;
+		}
+		now += (uint64_t)(-log(1.0 - uni(&s)) * sh->interarrival_ms * 1e6);
+		rc = push(t, now, lba, sectors, write);
+	}
+	free(hist);
+	return rc ? -1 : 0;
+}
+
 int trace_generate(enum trace_kind k, size_t n, uint64_t footprint_sectors, uint64_t seed,
 		   struct trace *t)
 {
@@ -258,6 +385,10 @@ int trace_generate(enum trace_kind k, size_t n, uint64_t footprint_sectors, uint
 
 	if ((unsigned)k >= TRACE_KINDS || footprint_sectors < 4096) {
 		return -1;
+	}
+	if (k >= TRACE_GONG_KINDS) {
+		return generate_smullen(&sm_shapes[k - TRACE_GONG_KINDS], n, footprint_sectors,
+					seed, t);
 	}
 	sh = &shapes[k];
 	for (size_t i = 0; i < n; i++) {

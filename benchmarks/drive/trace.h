@@ -43,15 +43,27 @@ long trace_read_disksim(FILE *f, struct trace *t, char *err, size_t errlen);
 /* Generators shaped by Gong Table 4.1 [Gong 2010, §4.1, p. 40] (mean request size, write
  * share, sequential share, mean inter-arrival time) and Table 4.3 (the DiskSim synthetic
  * trace). The locality that gives hit ratios is not in the tables: chosen here (see
- * trace.c) and the same for every policy. */
+ * trace.c) and the same for every policy.
+ * The smullen-* kinds are shaped by Smullen's Table I [Smullen 2010, §III]: the read/write
+ * ratio, the share of writes smaller than a 4 KB page (not page-aligned), and the share of
+ * written pages written again; sizes, arrival rates and locality are chosen in trace.c. */
 enum trace_kind {
 	TRACE_FINANCIAL = 0,
 	TRACE_MSNFS,
 	TRACE_EXCHANGE,
 	TRACE_CAMWEBDEV,
 	TRACE_SYNTHETIC,
+	TRACE_GONG_KINDS,
+	TRACE_SM_EXCHANGE = TRACE_GONG_KINDS,
+	TRACE_SM_MAPS,
+	TRACE_SM_MSNFS,
+	TRACE_SM_RADIUS,
 	TRACE_KINDS,
 };
+
+/** Smullen Table I's figures for a smullen-* kind: write share, small-write share of the
+ *  writes, overwritten share of the written pages. \return 0, or -1 for another kind. */
+int trace_smullen_shape(enum trace_kind k, double *write, double *small, double *overwritten);
 
 const char *trace_kind_name(enum trace_kind k);
 int trace_kind_parse(const char *name);

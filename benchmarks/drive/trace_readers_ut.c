@@ -73,7 +73,7 @@ int main(void)
 	trace_free(&t);
 
 	/* generators: the write share and mean size of Table 4.1 within a few per cent */
-	for (int k = 0; k < TRACE_KINDS; k++) {
+	for (int k = 0; k < TRACE_GONG_KINDS; k++) {
 		static const double write[] = { 0.18, 0.33, 0.72, 0.99, 0.70 };
 		static const double kb[] = { 3.89, 9.81, 12.01, 8.14, 20.32 };
 		double w = 0, s = 0;
@@ -93,6 +93,49 @@ int main(void)
 				trace_kind_name((enum trace_kind)k), w, write[k], s, kb[k]);
 			failures++;
 		}
+		trace_free(&t);
+	}
+	/* Smullen Table I: the write share, small writes (under 4 KB, not page-aligned) among
+	 * the writes, and overwritten pages among the written ones, within a few per cent */
+	for (int k = TRACE_GONG_KINDS; k < TRACE_KINDS; k++) {
+		double want_w, want_small, want_over, w = 0, small = 0, unaligned = 0;
+		static uint8_t seen[(1u << 24) / 8];   /* 4 KB pages written before */
+		double pages = 0, again = 0;
+
+		CHECK(trace_smullen_shape((enum trace_kind)k, &want_w, &want_small, &want_over) == 0);
+		memset(&t, 0, sizeof(t));
+		memset(seen, 0, sizeof(seen));
+		/* a footprint large enough that fresh writes seldom land on written pages */
+		CHECK(trace_generate((enum trace_kind)k, 20000, 1u << 24, 42, &t) == 0);
+		for (size_t i = 0; i < t.n; i++) {
+			const struct trace_req *q = &t.r[i];
+
+			CHECK(q->lba + q->sectors <= (1u << 24));
+			if (!q->write)
+				continue;
+			w++;
+			small += q->sectors < 8;
+			unaligned += q->sectors < 8 && q->lba / 8 == (q->lba + q->sectors - 1) / 8;
+			for (uint64_t p = q->lba / 8; p <= (q->lba + q->sectors - 1) / 8; p++) {
+				pages++;
+				again += seen[p];
+				seen[p] = 1;
+			}
+		}
+		CHECK(unaligned == small);   /* a small write stays within its page */
+		small /= w;
+		w /= (double)t.n;
+		/* "overwritten pages" read as the share of page writes to a page written before */
+		again /= pages;
+		if (w < want_w - 0.02 || w > want_w + 0.02 || small < want_small - 0.02 ||
+		    small > want_small + 0.02 || again < want_over - 0.05 || again > want_over + 0.05) {
+			fprintf(stderr, "%s: write share %.3f (Table I %.3f), small %.3f (%.3f), "
+				"overwrites %.3f (%.3f)\n", trace_kind_name((enum trace_kind)k), w,
+				want_w, small, want_small, again, want_over);
+			failures++;
+		}
+		fprintf(stderr, "%s: write share %.3f, small %.3f, overwrites %.3f\n",
+			trace_kind_name((enum trace_kind)k), w, small, again);
 		trace_free(&t);
 	}
 	fprintf(stderr, "%s\n", failures ? "FAILED" : "trace readers: all checks passed");

@@ -1,7 +1,9 @@
 /*
  * Block-trace replay through the emulated drive's block interface, for the drive's DRAM
  * buffer policies (firmware-tasklets/buffer/): Gong's comparison of BPLRU, FAB, LB-CLOCK and
- * HBM [Gong 2010, §4.3, Figs. 4.1-4.8].
+ * HBM [Gong 2010, §4.3, Figs. 4.1-4.8], and Smullen's of the non-volatile merge cache's
+ * policies against no merge cache [Smullen 2010, §V-B, Figs. 4-7] (--page-kb 4: the
+ * paper's 4 KB pages in 256 KB blocks).
  *
  * The drive: the kang-smartssd timing and energy model (its NAND timing is Gong's Table
  * 4.2) on Gong's geometry [Gong 2010, §4.2.2]: 2 KB pages, 64-page blocks, here 4 channels
@@ -15,9 +17,12 @@
  * the modelled time the command took (the host clock's advance over it, counted
  * operations and profile constants only); its response time is completion - a_i.
  *
- *   usage: trace_replay --policy lru|fab|bplru|lbclock|hbm|none --buffer-mb N
- *                       [--threshold N] (--gen KIND [--requests N] [--footprint-mb N]
+ *   usage: trace_replay --policy lru|fab|bplru|lbclock|hbm|none|nv-wb|nv-sub|nv-sat[+READ]
+ *                       --buffer-mb N [--threshold N] [--page-kb 2|4] [--fua]
+ *                       (--gen KIND [--requests N] [--footprint-mb N]
  *                       | --spc FILE | --msr FILE | --disksim FILE) [--csv FILE] [--dir D]
+ * --fua sends every write as WRITE DMA FUA EXT: durable on completion, as every write to
+ * the merge cache is (there FUA changes nothing), and as the paper's baseline's are.
  * Prints one CSV row (header with --header).
  */
 #define _GNU_SOURCE
@@ -33,7 +38,6 @@
 #include "ss_emu.h"
 #include "trace.h"
 
-#define PAGE 2048u
 #define PPB 64u
 #define CHANNELS 4u
 #define WAYS 2u
@@ -41,7 +45,7 @@
 
 struct run {
 	const char *policy;
-	uint32_t buffer_mb, threshold;
+	uint32_t buffer_mb, threshold, page, fua;
 	const char *trace_name;
 	struct trace t;
 	uint64_t footprint_sectors;
@@ -57,7 +61,7 @@ static void die(const char *what, const char *why)
 static struct ss_emu_drive_opts drive_opts(const struct run *r)
 {
 	struct ss_emu_drive_opts o;
-	uint64_t pages = r->footprint_sectors / (PAGE / 512);
+	uint64_t pages = r->footprint_sectors / (r->page / 512);
 	uint64_t per_row = (uint64_t)CHANNELS * WAYS * PPB;
 
 	memset(&o, 0, sizeof(o));
@@ -65,8 +69,8 @@ static struct ss_emu_drive_opts drive_opts(const struct run *r)
 	o.flash.geo.channels = CHANNELS;
 	o.flash.geo.ways = WAYS;
 	o.flash.geo.pages_per_block = PPB;
-	o.flash.geo.page_size = PAGE;
-	o.flash.geo.spare_size = 64;
+	o.flash.geo.page_size = r->page;
+	o.flash.geo.spare_size = r->page / 32;
 	/* the footprint, a quarter more, and the object store's metadata */
 	o.flash.geo.blocks_per_die = (uint32_t)((pages + pages / 4) / per_row + 16);
 	o.flash.dram_bytes = 512ull << 20;
@@ -115,7 +119,7 @@ static uint32_t prepare(struct run *r, struct ss_dev_extent *ext)
 
 /* One request's sectors, cut where the file's extents cut them. */
 static void submit(struct ss_emu_drive *d, const struct ss_dev_extent *ext, uint32_t next,
-		   uint64_t sector, uint32_t sectors, int write, uint8_t *buf)
+		   uint64_t sector, uint32_t sectors, int write, int fua, uint8_t *buf)
 {
 	while (sectors > 0) {
 		uint64_t off = sector * 512;
@@ -141,7 +145,7 @@ static void submit(struct ss_emu_drive *d, const struct ss_dev_extent *ext, uint
 			n = 65535;
 		}
 		struct ss_sat_cmd cmd = {
-			.command = write ? 0x35 : 0x25,   /* WRITE / READ DMA EXT */
+			.command = write ? (fua ? 0x3D : 0x35) : 0x25, /* WRITE (FUA) / READ DMA EXT */
 			.device = 0x40,
 			.count = (uint16_t)n,
 			.lba = ext[lo].lba + in,
@@ -171,7 +175,7 @@ static void replay(struct run *r, FILE *out, int header)
 	struct ss_buf_stats bs;
 	struct ss_emu_drive *d = NULL;
 	uint32_t next = prepare(r, ext);
-	uint64_t done = 0, resp_sum = 0;
+	uint64_t done = 0, resp_sum = 0, service_sum = 0;
 	char err[512];
 
 	if (ss_emu_open(r->image, &o, &d, err, sizeof(err)) != 0) {
@@ -188,11 +192,12 @@ static void replay(struct run *r, FILE *out, int header)
 		}
 		ss_emu_get_counters(d, &c);
 		start = q->t_ns > done ? q->t_ns : done;
-		submit(d, ext, next, sector, sectors, q->write, buf);
+		submit(d, ext, next, sector, sectors, q->write, (int)r->fua, buf);
 		ss_emu_get_counters(d, &c1);
 		service = c1.host_now_ns - c.host_now_ns;
 		done = start + service;
 		resp_sum += done - q->t_ns;
+		service_sum += service;
 	}
 	ss_emu_buffer_stats(d, &bp, &bs);
 	ss_emu_get_counters(d, &c1);
@@ -200,7 +205,9 @@ static void replay(struct run *r, FILE *out, int header)
 		fprintf(out, "trace,policy,buffer_mb,threshold,requests,avg_response_ms,read_hit,"
 			     "write_hit,hit_ratio,erases,nand_page_reads,nand_page_programs,"
 			     "padding_reads,flushed_pages,w1,w2,w3_4,w5_8,w9_16,w17_32,w33_64,w65,"
-			     "energy_nand_mj,final_threshold,block_region_pages\n");
+			     "energy_nand_mj,final_threshold,block_region_pages,page_kb,fua,"
+			     "nv_bypass_pages,nv_read_cached,nv_prefetched,nv_index_misses,"
+			     "nv_ftl_flushes,merges,avg_service_ms\n");
 	}
 	fprintf(out, "%s,%s,%u,%u,%zu,%.4f,%.4f,%.4f,%.4f,%llu,%llu,%llu,%llu,%llu",
 		r->trace_name, r->policy, r->buffer_mb, r->threshold, r->t.n,
@@ -218,17 +225,22 @@ static void replay(struct run *r, FILE *out, int header)
 	for (uint32_t i = 0; i < SS_BUF_LEN_BUCKETS; i++) {
 		fprintf(out, ",%llu", (unsigned long long)bs.flushes_by_len[i]);
 	}
-	fprintf(out, ",%.3f,%u,%u\n", (double)(c1.energy_nand_read_nj - c0.energy_nand_read_nj +
-					       c1.energy_nand_program_nj - c0.energy_nand_program_nj +
-					       c1.energy_nand_erase_nj - c0.energy_nand_erase_nj) / 1e6,
+	fprintf(out, ",%.3f,%u,%u", (double)(c1.energy_nand_read_nj - c0.energy_nand_read_nj +
+					     c1.energy_nand_program_nj - c0.energy_nand_program_nj +
+					     c1.energy_nand_erase_nj - c0.energy_nand_erase_nj) / 1e6,
 		bs.threshold, bs.block_region_pages);
+	fprintf(out, ",%u,%u,%llu,%llu,%llu,%llu,%llu,%llu,%.4f\n", r->page / 1024, r->fua,
+		(unsigned long long)bs.nv_bypass_pages, (unsigned long long)bs.nv_read_cached,
+		(unsigned long long)bs.nv_prefetched, (unsigned long long)bs.nv_index_misses,
+		(unsigned long long)bs.nv_ftl_flushes, (unsigned long long)bs.merges,
+		(double)service_sum / (double)r->t.n / 1e6);
 	fflush(out);
 	ss_emu_close(d);
 }
 
 int main(int argc, char **argv)
 {
-	struct run r = { .policy = "hbm", .buffer_mb = 1 };
+	struct run r = { .policy = "hbm", .buffer_mb = 1, .page = 2048 };
 	const char *gen = NULL, *spc = NULL, *msr = NULL, *disksim = NULL, *csv = NULL;
 	const char *dir = "/tmp";
 	size_t requests = 20000;
@@ -245,6 +257,10 @@ int main(int argc, char **argv)
 			header = 1;
 			continue;
 		}
+		if (!strcmp(a, "--fua")) {
+			r.fua = 1;
+			continue;
+		}
 		if (!v) {
 			die(a, "needs a value");
 		}
@@ -252,6 +268,7 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "--policy")) r.policy = v;
 		else if (!strcmp(a, "--buffer-mb")) r.buffer_mb = (uint32_t)atoi(v);
 		else if (!strcmp(a, "--threshold")) r.threshold = (uint32_t)atoi(v);
+		else if (!strcmp(a, "--page-kb")) r.page = (uint32_t)atoi(v) * 1024;
 		else if (!strcmp(a, "--gen")) gen = v;
 		else if (!strcmp(a, "--requests")) requests = (size_t)atol(v);
 		else if (!strcmp(a, "--footprint-mb")) footprint_mb = (uint64_t)atol(v);
@@ -262,13 +279,17 @@ int main(int argc, char **argv)
 		else if (!strcmp(a, "--dir")) dir = v;
 		else die(a, "unknown option");
 	}
+	if (r.page != 2048 && r.page != 4096) {
+		die("--page-kb", "2 or 4");
+	}
 	r.footprint_sectors = footprint_mb << 11;
 	if (gen) {
 		int k = trace_kind_parse(gen);
 
 		if (k < 0 || trace_generate((enum trace_kind)k, requests, r.footprint_sectors, 42,
 					    &r.t)) {
-			die(gen, "unknown trace kind (financial, msnfs, exchange, camwebdev, synthetic)");
+			die(gen, "unknown trace kind (financial, msnfs, exchange, camwebdev, synthetic, "
+				 "smullen-exchange, smullen-maps, smullen-msnfs, smullen-radius)");
 		}
 		r.trace_name = gen;
 	} else {

@@ -8,8 +8,10 @@
 #define ALIGN 64u
 
 static const char *const names[SS_BUF_POLICY_COUNT] = {
-	"none", "lru", "fab", "bplru", "lbclock", "hbm",
+	"none", "lru", "fab", "bplru", "lbclock", "hbm", "nv-wb", "nv-sub", "nv-sat",
 };
+
+static const char *const nv_reads[4] = { "", "+cache", "+prefetch", "+both" };
 
 const char *ss_buf_policy_name(enum ss_buf_policy p)
 {
@@ -26,6 +28,52 @@ int ss_buf_policy_parse(const char *name, uint32_t len)
 	return -1;
 }
 
+int ss_buf_parse(const char *name, uint32_t len, struct ss_buf_params *p)
+{
+	uint32_t base = 0;
+	int pol;
+
+	while (base < len && name[base] != '+') {
+		base++;
+	}
+	pol = ss_buf_policy_parse(name, base);
+	if (pol < 0) {
+		return -1;
+	}
+	p->policy = (enum ss_buf_policy)pol;
+	p->nv_read = 0;
+	if (base == len) {
+		return 0;
+	}
+	for (uint32_t i = 1; ss_buf_policy_is_nv((unsigned)pol) && i < 4; i++) {
+		if (ss_strnlen(nv_reads[i], 16) == len - base &&
+		    ss_memcmp(nv_reads[i], name + base, len - base) == 0) {
+			p->nv_read = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+#ifndef SS_BUF_BOARD   /* the board's info has no merge cache to name */
+void ss_buf_format_name(const struct ss_buf_params *p, char *out, uint32_t size)
+{
+	const char *a = ss_buf_policy_name(p->policy);
+	const char *b = ss_buf_policy_is_nv(p->policy) ? nv_reads[p->nv_read & 3] : "";
+	uint32_t n = 0;
+
+	for (; *a && n + 1 < size; a++) {
+		out[n++] = *a;
+	}
+	for (; *b && n + 1 < size; b++) {
+		out[n++] = *b;
+	}
+	if (size) {
+		out[n] = 0;
+	}
+}
+#endif
+
 static const struct buf_policy_ops *ops_of(enum ss_buf_policy p)
 {
 	switch (p) {
@@ -40,7 +88,7 @@ static const struct buf_policy_ops *ops_of(enum ss_buf_policy p)
 	}
 }
 
-static uint32_t hash_size(uint32_t pages)
+uint32_t buf_hash_size(uint32_t pages)
 {
 	uint32_t h = 16;
 
@@ -61,6 +109,15 @@ static bool params_ok(const struct ss_buf_params *p, uint32_t page_size)
 	if (p->policy == SS_BUF_NONE) {
 		return true;
 	}
+#ifndef SS_BUF_BOARD   /* the board has no non-volatile RAM */
+	if (ss_buf_policy_is_nv(p->policy)) {
+		/* sectors of a page fit a 64-bit mask; two blocks at least, as below */
+		return page_size % BUF_SECTOR == 0 && page_size / BUF_SECTOR <= 64 &&
+		       p->nv_read <= SS_BUF_NV_READ_BOTH && p->pages_per_block >= 1 &&
+		       p->pages_per_block <= 4096 && p->pages >= 2 * p->pages_per_block &&
+		       (uint64_t)p->pages * (page_size / BUF_SECTOR) <= (1u << 26);
+	}
+#endif
 	if (!ops_of(p->policy)) {
 		return false;   /* not in this build (SS_BUF_BOARD) */
 	}
@@ -75,7 +132,13 @@ static bool params_ok(const struct ss_buf_params *p, uint32_t page_size)
  * \return the count of regions (2 without a policy: itself and the staging area). */
 static uint32_t regions(const struct ss_buf_params *p, uint32_t page_size, uint64_t sz[10])
 {
-	uint64_t n = p->pages, h = hash_size(p->pages), ppb = p->pages_per_block;
+	uint64_t n = p->pages, h = buf_hash_size(p->pages), ppb = p->pages_per_block;
+
+#ifndef SS_BUF_BOARD
+	if (ss_buf_policy_is_nv(p->policy)) {
+		return buf_nv_regions(p, page_size, sz);
+	}
+#endif
 
 	sz[0] = sizeof(struct ss_buf);
 	sz[1] = (uint64_t)p->read_ahead_pages * page_size;
@@ -102,7 +165,18 @@ uint64_t ss_buf_dram_needed(const struct ss_buf_params *p, uint32_t page_size)
 	for (uint32_t i = 0; i < k; i++) {
 		total += SS_ALIGN_UP(sz[i], ALIGN);
 	}
-	return total;
+	return total + ss_buf_nvram_needed(p, page_size);
+}
+
+uint64_t ss_buf_nvram_needed(const struct ss_buf_params *p, uint32_t page_size)
+{
+#ifndef SS_BUF_BOARD
+	if (p && ss_buf_policy_is_nv(p->policy) && params_ok(p, page_size)) {
+		return buf_nv_nvram(p, page_size);
+	}
+#endif
+	(void)p, (void)page_size;
+	return 0;
 }
 
 static void hbm_bounds(struct ss_buf *b)
@@ -124,6 +198,12 @@ static void hbm_bounds(struct ss_buf *b)
 int ss_buf_init(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size,
 		const struct ss_buf_params *p)
 {
+	return ss_buf_init_nv(out, ftl, dram, dram_size, NULL, 0, p, 0);
+}
+
+int ss_buf_init_nv(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size,
+		   void *nvram, uint64_t nvram_size, const struct ss_buf_params *p, int format)
+{
 	uint32_t page_size = ftl ? ss_ftl_page_size(ftl) : 0;
 	uintptr_t at = SS_ALIGN_UP((uintptr_t)dram, ALIGN);
 	uint64_t sz[10];
@@ -134,6 +214,11 @@ int ss_buf_init(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dr
 	if (!out || !ftl || !dram || !p || !params_ok(p, page_size)) {
 		return -SS_EINVAL;
 	}
+	if (ss_buf_policy_is_nv(p->policy) &&
+	    (!nvram || nvram_size < ss_buf_nvram_needed(p, page_size))) {
+		return -SS_EINVAL;
+	}
+	/* the NVM is counted in the DRAM budget (it takes DRAM's place) but is not carved */
 	if (dram_size < ss_buf_dram_needed(p, page_size)) {
 		return -SS_ENOMEM;
 	}
@@ -153,6 +238,18 @@ int ss_buf_init(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dr
 	b->ops = ops_of(p->policy);
 	b->ra_buf = p->read_ahead_pages ? r[1] : NULL;
 	*out = b;
+#ifndef SS_BUF_BOARD
+	if (ss_buf_policy_is_nv(p->policy)) {
+		int rc = buf_nv_init(b, r, nvram, format != 0);
+
+		if (rc) {
+			*out = NULL;
+		}
+		return rc;
+	}
+#else
+	(void)nvram, (void)format;
+#endif
 	if (!b->ops) {
 		return 0;
 	}
@@ -164,7 +261,7 @@ int ss_buf_init(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dr
 	b->sorted = r[7];
 	b->written = r[8];
 	b->pad_buf = r[9];
-	h = hash_size(p->pages);
+	h = buf_hash_size(p->pages);
 	b->hash_mask = h - 1;
 	for (uint32_t i = 0; i < h; i++) {
 		b->page_hash[i] = BUF_NIL;
@@ -302,7 +399,7 @@ bool buf_block_sequential(struct ss_buf *b, uint32_t blk, uint32_t pg, bool is_n
 
 /* ---- index ---------------------------------------------------------------------------- */
 
-static uint32_t hash32(uint32_t x)
+uint32_t buf_hash32(uint32_t x)
 {
 	x ^= x >> 16;
 	x *= 0x7feb352du;
@@ -312,7 +409,7 @@ static uint32_t hash32(uint32_t x)
 
 static uint32_t find_page(const struct ss_buf *b, uint32_t lpn)
 {
-	for (uint32_t i = b->page_hash[hash32(lpn) & b->hash_mask]; i != BUF_NIL;
+	for (uint32_t i = b->page_hash[buf_hash32(lpn) & b->hash_mask]; i != BUF_NIL;
 	     i = b->pages[i].hnext) {
 		if (b->pages[i].lpn == lpn) {
 			return i;
@@ -323,7 +420,7 @@ static uint32_t find_page(const struct ss_buf *b, uint32_t lpn)
 
 static uint32_t find_block(const struct ss_buf *b, uint32_t lbn)
 {
-	for (uint32_t i = b->block_hash[hash32(lbn) & b->hash_mask]; i != BUF_NIL;
+	for (uint32_t i = b->block_hash[buf_hash32(lbn) & b->hash_mask]; i != BUF_NIL;
 	     i = b->blocks[i].hnext) {
 		if (b->blocks[i].lbn == lbn) {
 			return i;
@@ -352,7 +449,7 @@ static uint8_t *frame(const struct ss_buf *b, uint32_t pg)
 static uint32_t add_block(struct ss_buf *b, uint32_t lbn)
 {
 	uint32_t blk = b->free_block;
-	uint32_t *bucket = &b->block_hash[hash32(lbn) & b->hash_mask];
+	uint32_t *bucket = &b->block_hash[buf_hash32(lbn) & b->hash_mask];
 	struct buf_block *k = &b->blocks[blk];
 
 	/* a block node per page frame at most, so there is always one when a frame is free */
@@ -371,7 +468,7 @@ static uint32_t add_block(struct ss_buf *b, uint32_t lbn)
 static uint32_t add_page(struct ss_buf *b, uint32_t lpn, uint32_t blk, enum ss_stream stream)
 {
 	uint32_t pg = b->free_page;
-	uint32_t *bucket = &b->page_hash[hash32(lpn) & b->hash_mask];
+	uint32_t *bucket = &b->page_hash[buf_hash32(lpn) & b->hash_mask];
 	struct buf_page *x = &b->pages[pg];
 
 	b->free_page = x->hnext;
@@ -422,12 +519,12 @@ static void remove_page(struct ss_buf *b, uint32_t pg)
 	*link = x->bnext;
 	k->npages--;
 	b->st.resident_pages--;
-	unhash(&b->page_hash[hash32(x->lpn) & b->hash_mask], pg, page_next, b);
+	unhash(&b->page_hash[buf_hash32(x->lpn) & b->hash_mask], pg, page_next, b);
 	x->hnext = b->free_page;
 	b->free_page = pg;
 	if (k->npages == 0) {
 		b->ops->block_removed(b, blk);
-		unhash(&b->block_hash[hash32(k->lbn) & b->hash_mask], blk, block_next, b);
+		unhash(&b->block_hash[buf_hash32(k->lbn) & b->hash_mask], blk, block_next, b);
 		k->hnext = b->free_block;
 		b->free_block = blk;
 	}
@@ -439,7 +536,10 @@ static void remove_page(struct ss_buf *b, uint32_t pg)
  * ahead synchronously, so there is none. */
 #ifdef SS_BUF_BOARD
 #define staged(b, lpn) ((void)(b), (void)(lpn), false)
-#define unstage(b, lpn, count) ((void)(b), (void)(lpn), (void)(count))
+void buf_unstage(struct ss_buf *b, uint32_t lpn, uint32_t count)
+{
+	(void)b, (void)lpn, (void)count;
+}
 #else
 static bool staged(const struct ss_buf *b, uint32_t lpn)
 {
@@ -447,7 +547,7 @@ static bool staged(const struct ss_buf *b, uint32_t lpn)
 }
 
 /* Anything written or dropped in the staged range makes the staged copy stale. */
-static void unstage(struct ss_buf *b, uint32_t lpn, uint32_t count)
+void buf_unstage(struct ss_buf *b, uint32_t lpn, uint32_t count)
 {
 	if (b->ra_valid && lpn < b->ra_hi && lpn + count > b->ra_lo) {
 		b->ra_valid = false;
@@ -458,7 +558,7 @@ static void unstage(struct ss_buf *b, uint32_t lpn, uint32_t count)
 static int ftl_put(struct ss_buf *b, uint32_t lpn, const void *data, enum ss_stream st,
 		   unsigned flags)
 {
-	unstage(b, lpn, 1);
+	buf_unstage(b, lpn, 1);
 	return ss_ftl_write(b->ftl, lpn, data, st, flags);
 }
 
@@ -689,7 +789,6 @@ static void next_request(struct ss_buf *b)
 	}
 }
 
-static int read_ahead(struct ss_buf *b);
 
 void ss_buf_begin(struct ss_buf *b)
 {
@@ -701,7 +800,12 @@ void ss_buf_begin(struct ss_buf *b)
 void ss_buf_end(struct ss_buf *b)
 {
 	if (b && b->in_request && --b->in_request == 0) {
-		(void)read_ahead(b);   /* a failed read-ahead costs only its pages */
+#ifndef SS_BUF_BOARD
+		if (ss_buf_policy_is_nv(b->p.policy)) {
+			buf_nv_end(b);
+		}
+#endif
+		(void)buf_read_ahead(b);   /* a failed read-ahead costs only its pages */
 	}
 }
 
@@ -711,13 +815,13 @@ void ss_buf_set_read_ahead(struct ss_buf *b, struct ss_hal *hal)
 }
 
 #ifdef SS_BUF_BOARD
-static int read_ahead(struct ss_buf *b)
+int buf_read_ahead(struct ss_buf *b)
 {
 	b->ra_due = false;
 	return 0;
 }
 
-static int fetch(struct ss_buf *b, uint32_t lpn, void *dst, bool *hit)
+int buf_fetch(struct ss_buf *b, uint32_t lpn, void *dst, bool *hit)
 {
 	*hit = false;
 	return ss_ftl_read(b->ftl, lpn, dst);
@@ -725,7 +829,7 @@ static int fetch(struct ss_buf *b, uint32_t lpn, void *dst, bool *hit)
 #else
 /* At the end of a streaming request that continued the previous one: unless the staging
  * area holds at least half a window past where it ended, fill it with the next window. */
-static int read_ahead(struct ss_buf *b)
+int buf_read_ahead(struct ss_buf *b)
 {
 	uint32_t end = b->seq_end, n;
 	int rc = 0;
@@ -757,7 +861,7 @@ static int read_ahead(struct ss_buf *b)
 }
 
 /* A page the buffer does not hold: from the staging area, or the flash. */
-static int fetch(struct ss_buf *b, uint32_t lpn, void *dst, bool *hit)
+int buf_fetch(struct ss_buf *b, uint32_t lpn, void *dst, bool *hit)
 {
 	if (staged(b, lpn)) {
 		if (!b->ra_waited) {
@@ -788,6 +892,7 @@ enum read_kind {
 	READ_STREAM,   /* the same, and sequential streams are read ahead */
 	READ_SCAN,     /* served from the buffer when there, never cached (tasklet input) */
 };
+_Static_assert(READ_SCAN == 2, "buf_nv.c's KIND_SCAN");
 
 static int do_read(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out,
 		   enum read_kind kind)
@@ -804,6 +909,21 @@ static int do_read(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out,
 	if (b->ops && kind != READ_SCAN) {
 		next_request(b);
 	}
+#ifndef SS_BUF_BOARD
+	if (ss_buf_policy_is_nv(b->p.policy)) {
+		uint32_t spp = b->page_size / BUF_SECTOR;
+
+		rc = buf_nv_read(b, (uint64_t)lpn * spp, count * spp, out, (int)kind);
+		if (rc || kind != READ_STREAM) {
+			return rc;
+		}
+		if (lpn == b->seq_end) {
+			b->ra_due = true;
+		}
+		b->seq_end = lpn + count;
+		return b->in_request ? 0 : buf_read_ahead(b);
+	}
+#endif
 	for (uint32_t i = 0; i < count; i++, dst += b->page_size) {
 		uint32_t pg = b->ops ? find_page(b, lpn + i) : BUF_NIL;
 		bool first, hit;
@@ -822,7 +942,7 @@ static int do_read(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out,
 		}
 		/* staged read-ahead is a sequential stream's: served, not cached */
 		if (!b->ops || !b->ops->read_allocates || kind == READ_SCAN || staged(b, lpn + i)) {
-			rc = fetch(b, lpn + i, dst, &hit);
+			rc = buf_fetch(b, lpn + i, dst, &hit);
 			if (rc < 0) {
 				return rc;
 			}
@@ -849,7 +969,7 @@ static int do_read(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out,
 			b->ra_due = true;
 		}
 		b->seq_end = lpn + count;
-		return b->in_request ? 0 : read_ahead(b);
+		return b->in_request ? 0 : buf_read_ahead(b);
 	}
 	return 0;
 }
@@ -881,7 +1001,16 @@ int ss_buf_write(struct ss_buf *b, uint32_t lpn, uint32_t count, const void *dat
 	if (range_bad(b, lpn, count)) {
 		return -SS_ERANGE;
 	}
-	unstage(b, lpn, count);
+	buf_unstage(b, lpn, count);
+#ifndef SS_BUF_BOARD
+	if (ss_buf_policy_is_nv(b->p.policy)) {
+		uint32_t spp = b->page_size / BUF_SECTOR;
+
+		next_request(b);
+		/* FUA adds nothing: every write to the merge cache is durable on return */
+		return buf_nv_write(b, (uint64_t)lpn * spp, count * spp, data, stream);
+	}
+#endif
 	if (!b->ops) {
 		for (uint32_t i = 0; i < count; i++) {
 			rc = ftl_put(b, lpn + i, src + (size_t)i * b->page_size, stream,
@@ -940,7 +1069,13 @@ void ss_buf_invalidate(struct ss_buf *b, uint32_t lpn, uint32_t count)
 	if (!b || range_bad(b, lpn, count)) {
 		return;
 	}
-	unstage(b, lpn, count);
+	buf_unstage(b, lpn, count);
+#ifndef SS_BUF_BOARD
+	if (ss_buf_policy_is_nv(b->p.policy)) {
+		buf_nv_invalidate(b, lpn, count);
+		return;
+	}
+#endif
 	for (uint32_t i = 0; b->ops && b->st.resident_pages && i < count; i++) {
 		uint32_t pg = find_page(b, lpn + i);
 
@@ -952,7 +1087,15 @@ void ss_buf_invalidate(struct ss_buf *b, uint32_t lpn, uint32_t count)
 
 int ss_buf_cached(const struct ss_buf *b, uint32_t lpn)
 {
-	return b && b->ops && lpn < b->capacity && find_page(b, lpn) != BUF_NIL;
+	if (!b || lpn >= b->capacity) {
+		return 0;
+	}
+#ifndef SS_BUF_BOARD
+	if (ss_buf_policy_is_nv(b->p.policy)) {
+		return buf_nv_cached(b, lpn);
+	}
+#endif
+	return b->ops && find_page(b, lpn) != BUF_NIL;
 }
 
 int ss_buf_trim(struct ss_buf *b, uint32_t lpn, uint32_t count)
@@ -972,6 +1115,11 @@ int ss_buf_writeback(struct ss_buf *b)
 	if (!b) {
 		return -SS_EINVAL;
 	}
+#ifndef SS_BUF_BOARD
+	if (ss_buf_policy_is_nv(b->p.policy)) {
+		return buf_nv_writeback(b);
+	}
+#endif
 	if (!b->ops || b->st.dirty_pages == 0) {
 		return 0;
 	}
@@ -991,7 +1139,14 @@ int ss_buf_writeback(struct ss_buf *b)
 
 int ss_buf_flush(struct ss_buf *b)
 {
-	int rc = ss_buf_writeback(b);
+	int rc;
+
+#ifndef SS_BUF_BOARD
+	if (b && ss_buf_policy_is_nv(b->p.policy)) {
+		return buf_nv_flush(b);
+	}
+#endif
+	rc = ss_buf_writeback(b);
 
 	return rc ? rc : ss_ftl_flush(b->ftl);
 }
@@ -1001,6 +1156,57 @@ void ss_buf_get_stats(const struct ss_buf *b, struct ss_buf_stats *st)
 	*st = b->st;
 	st->block_region_pages = b->block_pages;
 	st->threshold = b->p.policy == SS_BUF_HBM ? b->thr : 0;
+#ifndef SS_BUF_BOARD
+	if (ss_buf_policy_is_nv(b->p.policy)) {
+		buf_nv_stats(b, st);
+	}
+#endif
+}
+
+#ifndef SS_BUF_BOARD
+int ss_buf_sector_io(const struct ss_buf *b)
+{
+	return b && ss_buf_policy_is_nv(b->p.policy);
+}
+#endif
+
+static bool sectors_bad(const struct ss_buf *b, uint64_t lba, uint32_t count)
+{
+	uint64_t cap = (uint64_t)b->capacity * (b->page_size / BUF_SECTOR);
+
+	return lba > cap || count > cap - lba;
+}
+
+int ss_buf_read_sectors(struct ss_buf *b, uint64_t lba, uint32_t count, void *out)
+{
+	if (!ss_buf_sector_io(b) || (!out && count)) {
+		return -SS_EINVAL;
+	}
+	if (sectors_bad(b, lba, count)) {
+		return -SS_ERANGE;
+	}
+	next_request(b);
+#ifndef SS_BUF_BOARD
+	return buf_nv_read(b, lba, count, out, READ_ONE);
+#else
+	return -SS_EINVAL;
+#endif
+}
+
+int ss_buf_write_sectors(struct ss_buf *b, uint64_t lba, uint32_t count, const void *data)
+{
+	if (!ss_buf_sector_io(b) || (!data && count)) {
+		return -SS_EINVAL;
+	}
+	if (sectors_bad(b, lba, count)) {
+		return -SS_ERANGE;
+	}
+	next_request(b);
+#ifndef SS_BUF_BOARD
+	return buf_nv_write(b, lba, count, data, SS_STREAM_HOT);
+#else
+	return -SS_EINVAL;
+#endif
 }
 
 const struct ss_buf_params *ss_buf_get_params(const struct ss_buf *b)

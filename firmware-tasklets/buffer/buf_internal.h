@@ -53,6 +53,41 @@ struct buf_victim {
 	uint32_t page;         /* BUF_NIL: the whole block */
 };
 
+#define BUF_SECTOR 512u
+
+/* The merge cache's page record (DRAM): which of a page's sectors the NVM holds. The
+ * sectors' NVM locations are in the inverted index and its controller-side cache. */
+struct buf_nv_page {
+	uint64_t present;      /* bit i: sector i of the page */
+	uint32_t lpn;
+	uint32_t prev, next;   /* page LRU */
+	uint32_t hnext;        /* hash chain, or the free list */
+	uint8_t dirty;
+	uint8_t stream;
+	uint8_t prefetched;    /* filled by read-ahead not yet waited for */
+};
+
+struct buf_nv {
+	/* in the NVM */
+	struct buf_nv_hdr *hdr;
+	uint32_t *index;       /* slot -> LBA + 1 (0: free): the inverted index */
+	uint32_t *seq;         /* slot -> when it was written (newest wins at recovery) */
+	uint8_t *data;         /* slots x 512 B */
+	/* in DRAM */
+	struct buf_nv_page *recs;
+	uint32_t *rec_hash, rec_mask, free_rec;
+	uint32_t lru_head, lru_tail;
+	uint32_t *free_slots, nfree;
+	uint32_t *pend_slots, npend; /* written back, reusable after the next FTL flush */
+	uint32_t *cache;       /* controller-side index cache: lines of 1 + spp words */
+	uint32_t cache_mask;
+	uint8_t *page_a, *page_b; /* page scratch */
+	uint32_t slots, spp, next_seq, batch;
+	uint32_t pf_lpn;       /* selective prefetching: the page queued, BUF_NIL: none */
+	bool pf_unwaited;
+	bool need_flush;       /* a page went past the cache: flush the FTL before return */
+};
+
 struct buf_policy_ops {
 	bool read_allocates;
 	/* A request touched page `pg` of block `blk`; `is_new` when the page just entered,
@@ -105,6 +140,8 @@ struct ss_buf {
 	uint32_t block_pages;  /* HBM N_block */
 	uint64_t order;
 
+	struct buf_nv nv;      /* the merge cache (SS_BUF_NV_*) */
+
 	struct ss_buf_stats st;
 	ss_buf_observer obs;
 	void *obs_ctx;
@@ -112,6 +149,28 @@ struct ss_buf {
 
 extern const struct buf_policy_ops buf_lru_ops, buf_fab_ops, buf_bplru_ops, buf_lbclock_ops,
 	buf_hbm_ops;
+
+/* buf_core.c, for the merge cache: a page from the read-ahead staging area or the flash;
+ * the staged copy made stale; the staging area filled at a request's end. */
+int buf_fetch(struct ss_buf *b, uint32_t lpn, void *dst, bool *hit);
+void buf_unstage(struct ss_buf *b, uint32_t lpn, uint32_t count);
+int buf_read_ahead(struct ss_buf *b);
+uint32_t buf_hash32(uint32_t x);
+uint32_t buf_hash_size(uint32_t n);
+
+/* buf_nv.c: the merge cache behind the ss_buf_* calls when the policy is SS_BUF_NV_*. */
+uint32_t buf_nv_regions(const struct ss_buf_params *p, uint32_t page_size, uint64_t sz[10]);
+uint64_t buf_nv_nvram(const struct ss_buf_params *p, uint32_t page_size);
+int buf_nv_init(struct ss_buf *b, void *const r[10], void *nvram, bool format);
+int buf_nv_read(struct ss_buf *b, uint64_t lba, uint32_t count, void *out, int kind);
+int buf_nv_write(struct ss_buf *b, uint64_t lba, uint32_t count, const void *data,
+		 enum ss_stream stream);
+void buf_nv_end(struct ss_buf *b);
+void buf_nv_invalidate(struct ss_buf *b, uint32_t lpn, uint32_t count);
+bool buf_nv_cached(const struct ss_buf *b, uint32_t lpn);
+int buf_nv_writeback(struct ss_buf *b);
+int buf_nv_flush(struct ss_buf *b);
+void buf_nv_stats(const struct ss_buf *b, struct ss_buf_stats *st);
 
 /* Doubly linked lists over the page and block arrays. */
 void buf_plist_push_head(struct ss_buf *b, struct buf_list *l, uint32_t pg);

@@ -68,6 +68,17 @@ void fw_block_read(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t 
 		return;
 	}
 	ss_buf_begin(fw->buf);
+	if (ss_buf_sector_io(fw->buf)) {
+		/* the merge cache takes sectors: no read-modify-write of pages here */
+		int rc = ss_buf_read_sectors(fw->buf, lba, sectors, data);
+
+		ss_buf_end(fw->buf);
+		if (rc < 0) {
+			io_error(res, rc, false);
+			return;
+		}
+		done = sectors;
+	}
 	while (done < sectors) {
 		uint64_t s = lba + done;
 		uint32_t lpn = (uint32_t)(s / spp);
@@ -93,7 +104,9 @@ void fw_block_read(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t 
 		}
 		done += n;
 	}
-	ss_buf_end(fw->buf);
+	if (!ss_buf_sector_io(fw->buf)) {
+		ss_buf_end(fw->buf);
+	}
 	fw->life.lbas_read += sectors;
 	fw_ok(res);
 }
@@ -114,6 +127,19 @@ void fw_block_write(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint64_t
 		return;
 	}
 	ss_buf_begin(fw->buf);
+	if (ss_buf_sector_io(fw->buf)) {
+		/* the merge cache takes sectors, durable on return: FUA adds nothing */
+		int rc = ss_buf_write_sectors(fw->buf, lba, sectors, data);
+
+		ss_buf_end(fw->buf);
+		if (rc < 0) {
+			io_error(res, rc, true);
+			return;
+		}
+		fw->life.lbas_written += sectors;
+		fw_ok(res);
+		return;
+	}
 	while (done < sectors) {
 		uint64_t s = lba + done;
 		uint32_t lpn = (uint32_t)(s / spp);
@@ -156,6 +182,11 @@ static int zero_part(struct ss_fw *fw, uint32_t lpn, uint32_t in, uint32_t n)
 
 	if (ss_ftl_lookup(fw->ftl, lpn, &ppn) == 1 && !ss_buf_cached(fw->buf, lpn)) {
 		return 0;   /* unmapped and not buffered: reads as zeros already */
+	}
+	if (ss_buf_sector_io(fw->buf)) {
+		ss_memset(fw->page_buf, 0, (size_t)n * SS_SECTOR);
+		return ss_buf_write_sectors(fw->buf, (uint64_t)lpn * fw->sectors_per_page + in, n,
+					    fw->page_buf);
 	}
 	rc = ss_buf_read(fw->buf, lpn, 1, fw->page_buf);
 	if (rc) {

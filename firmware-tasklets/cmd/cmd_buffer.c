@@ -5,7 +5,12 @@
  * object I/O, tasklet output included) goes through it.
  *
  * The choice is kept in the firmware's record object (cmd_life.c), past the lifetime
- * record, at FW_BUFCFG_OFF: magic, version, policy, threshold, pages, CRC-32C.
+ * record, at FW_BUFCFG_OFF: magic, version, policy, threshold, the merge cache's read
+ * policy, pages, CRC-32C.
+ *
+ * The merge cache (SS_BUF_NV_*) keeps its sectors in the hal's non-volatile RAM: a power-up
+ * recovers them, and a mount that changes the buffer away from the merge cache (or to
+ * other merge-cache parameters) first writes what it holds to the flash.
  */
 #include "cmd_internal.h"
 
@@ -46,6 +51,7 @@ static void encode(const struct ss_buf_params *bp, uint8_t *b)
 	b[4] = FW_BUFCFG_VERSION;
 	b[5] = (uint8_t)bp->policy;
 	b[6] = (uint8_t)SS_MIN(bp->hbm_threshold, 255u);
+	b[7] = (uint8_t)bp->nv_read;
 	ss_put_le32(b + 8, bp->pages);
 	ss_put_le32(b + 16, ss_crc32c(0, b, 16));
 }
@@ -53,11 +59,13 @@ static void encode(const struct ss_buf_params *bp, uint8_t *b)
 static bool decode(const uint8_t *b, struct ss_buf_params *bp)
 {
 	if (ss_get_le32(b) != FW_BUFCFG_MAGIC || b[4] != FW_BUFCFG_VERSION ||
-	    b[5] >= SS_BUF_POLICY_COUNT || ss_get_le32(b + 16) != ss_crc32c(0, b, 16)) {
+	    b[5] >= SS_BUF_POLICY_COUNT || b[7] > SS_BUF_NV_READ_BOTH ||
+	    ss_get_le32(b + 16) != ss_crc32c(0, b, 16)) {
 		return false;
 	}
 	bp->policy = (enum ss_buf_policy)b[5];   /* read_ahead_pages stays the firmware's */
 	bp->hbm_threshold = b[6];
+	bp->nv_read = b[7];
 	bp->pages = ss_get_le32(b + 8);
 	return true;
 }
@@ -81,13 +89,10 @@ static int from_format(const struct ss_geometry *geo, const struct ss_fw_format_
 {
 	default_params(geo, p->buffer_bytes, bp);
 	if (p->buffer_policy) {
-		int pol = ss_buf_policy_parse(p->buffer_policy,
-					      (uint32_t)ss_strnlen(p->buffer_policy, 16));
-
-		if (pol < 0) {
+		if (ss_buf_parse(p->buffer_policy, (uint32_t)ss_strnlen(p->buffer_policy, 16),
+				 bp) != 0) {
 			return -SS_EINVAL;
 		}
-		bp->policy = (enum ss_buf_policy)pol;
 	}
 	if (p->buffer_bytes && p->buffer_bytes % geo->page_size) {
 		return -SS_EINVAL;
@@ -99,26 +104,72 @@ static int from_format(const struct ss_geometry *geo, const struct ss_fw_format_
 	return 0;
 }
 
+static bool same(const struct ss_buf_params *a, const struct ss_buf_params *b)
+{
+	return a->policy == b->policy && a->pages == b->pages && a->nv_read == b->nv_read &&
+	       a->hbm_threshold == b->hbm_threshold;
+}
+
+/* The buffer of these parameters; a merge cache maps its NVM, recovered unless `format`. */
+static int init(struct ss_fw *fw, void *region, uint64_t size, const struct ss_buf_params *bp,
+		bool format)
+{
+	uint64_t nv = ss_buf_policy_is_nv(bp->policy)
+			      ? ss_buf_nvram_needed(bp, fw->ftl_hal->geo.page_size) : 0;
+	void *nvram = NULL;
+	int fresh = 0;
+
+	if (nv) {
+		nvram = ss_hal_nvram_map(fw->hal, (size_t)nv, &fresh);
+		if (!nvram) {
+			return -SS_EINVAL;   /* no non-volatile RAM on this drive */
+		}
+	}
+	/* a merge cache of these parameters that the NVM does not hold (a first map of it)
+	 * is started empty; one that holds other parameters is refused (-SS_EBADMSG) */
+	return ss_buf_init_nv(&fw->buf, fw->ftl, region, size, nvram, nv, bp, format || fresh);
+}
+
 int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
-		    const struct ss_fw_format_params *p)
+		    const struct ss_fw_format_params *p, bool format)
 {
 	const struct ss_geometry *geo = &fw->ftl_hal->geo;
-	struct ss_buf_params bp;
+	struct ss_buf_params bp, stored;
 	uint8_t b[FW_BUFCFG_SIZE];
 	int rc;
 
-	default_params(geo, 0, &bp);
+	default_params(geo, 0, &stored);
+	if (!format) {
+		load(fw, &stored);
+	}
+	bp = stored;
 	if (p) {
 		rc = from_format(geo, p, &bp);
 		if (rc) {
 			return rc;
 		}
-	} else {
-		load(fw, &bp);
+	}
+	if (!format && ss_buf_policy_is_nv(stored.policy) && !same(&stored, &bp)) {
+		/* what the merge cache holds goes to the flash before it is given up */
+		rc = init(fw, region, size, &stored, false);
+		if (rc == 0) {
+			rc = ss_buf_writeback(fw->buf);
+		}
+		if (rc == 0) {
+			rc = ss_buf_flush(fw->buf);
+		}
+		fw->buf = NULL;
+		if (rc) {
+			return rc;
+		}
 	}
 	/* -SS_EINVAL: smaller than two blocks, a threshold past a block, or a policy this
-	 * build has not; -SS_ENOMEM: it does not fit the DRAM the other layers leave */
-	rc = ss_buf_init(&fw->buf, fw->ftl, region, size, &bp);
+	 * build or drive has not; -SS_ENOMEM: it does not fit the DRAM the other layers
+	 * leave (a merge cache's NVM counted in it) */
+	/* a merge cache is recovered only where the drive ran this one: otherwise the NVM holds
+	 * nothing, or what was written back above, or one of the previous runs with a volatile
+	 * buffer in between (whose writes are newer): it starts empty */
+	rc = init(fw, region, size, &bp, format || !same(&stored, &bp));
 	if (rc) {
 		return rc;
 	}
@@ -157,7 +208,9 @@ void fw_buffer_counters(struct ss_fw *fw, uint8_t *p)
 	v[6] = st.flushed_pages;
 	v[7] = st.evictions;
 	ss_memcpy(&v[8], st.flushes_by_len, sizeof(st.flushes_by_len));
-	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_policy), (uint32_t)bp->policy);
+	/* the merge cache's read policy in the second byte (native/PROTOCOL.md) */
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_policy),
+		    (uint32_t)bp->policy | bp->nv_read << 8);
 	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_pages), bp->pages);
 	for (uint32_t i = 0; i < SS_ARRAY_SIZE(v); i++) {
 		ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_read_pages) + 8 * i, v[i]);

@@ -133,14 +133,14 @@ static int carve(struct ss_hal *hal, const struct ss_ssc_part *part, struct ss_f
 
 /* The buffer in what the object store left of its region. */
 static int start_buffer(struct ss_fw *fw, const struct regions *r,
-			const struct ss_fw_format_params *p)
+			const struct ss_fw_format_params *p, bool format)
 {
 	uint64_t used = SS_ALIGN_UP(ss_os_dram_used(fw->os), REGION_ALIGN);
 
 	if (used > r->os_size) {
 		return -SS_ENOMEM;
 	}
-	return fw_buffer_start(fw, (uint8_t *)r->os + used, r->os_size - used, p);
+	return fw_buffer_start(fw, (uint8_t *)r->os + used, r->os_size - used, p, format);
 }
 
 /* Everything that follows from the layers once they are up. */
@@ -274,7 +274,7 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 	if (p) {
 		fp_buf = *p;
 	}
-	rc = start_buffer(fw, &r, &fp_buf);
+	rc = start_buffer(fw, &r, &fp_buf, true);
 	if (rc) {
 		return rc;
 	}
@@ -337,7 +337,7 @@ int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_
 	}
 	fw_life_load(fw);
 	fw_life_power_cycle(fw);
-	rc = start_buffer(fw, &r, p);
+	rc = start_buffer(fw, &r, p, false);
 	if (rc) {
 		return rc;
 	}

@@ -200,7 +200,7 @@ void fw_block_flush(struct ss_fw *fw, struct ss_ata_result *res);
 /* Bring the buffer up in DRAM [region, region + size): at format from `p` (kept on the
  * drive), at mount (p NULL) from what the drive keeps. */
 int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
-		    const struct ss_fw_format_params *p);
+		    const struct ss_fw_format_params *p, bool format);
 uint64_t fw_buffer_dram(const struct ss_geometry *geo, uint64_t bytes);
 /* The buffer's fields of a COUNTERS reply. */
 void fw_buffer_counters(struct ss_fw *fw, uint8_t *p);

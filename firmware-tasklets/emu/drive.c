@@ -414,7 +414,8 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 				 d->hal->geo.blocks_per_die);
 		} else if (rc == -SS_EINVAL && (o->buffer_policy || o->buffer_bytes || o->buffer_threshold)) {
 			emu_errf(err, errlen, "image %s: bad buffer: policy '%s' (none, lru, fab, "
-				 "bplru, lbclock, hbm), %llu bytes (a multiple of the %u-byte page, "
+				 "bplru, lbclock, hbm, nv-wb, nv-sub, nv-sat, the last three with "
+				 "+cache, +prefetch or +both), %llu bytes (a multiple of the %u-byte page, "
 				 "at least two %u-page blocks), threshold %u (at most %u)", path,
 				 o->buffer_policy ? o->buffer_policy : "hbm",
 				 (unsigned long long)o->buffer_bytes, d->hal->geo.page_size,

@@ -158,6 +158,8 @@ struct ss_emu_flash {
 	struct emu_model model;
 	char last_err[256];
 	int punch_holes;          /* fallocate(PUNCH_HOLE) works on this file system */
+	void *nvram;              /* <image>.nvram mapped shared (hal nvram_map), or NULL */
+	size_t nvram_len;
 };
 
 /* flash.c: the drive's link charges and timeline releases, under the flash lock (see

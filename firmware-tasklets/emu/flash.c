@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <limits.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "emu_internal.h"
@@ -223,6 +225,52 @@ static void op_barrier(void *ctx)
 	pthread_mutex_unlock(&f->lock);
 }
 
+/* The drive's non-volatile RAM: the file <image>.nvram mapped shared, so every store is in
+ * the host's page cache at once and survives the daemon's death (SIGKILL is the emulator's
+ * power cut; the flash image is written the same way). Its size is the one asked for; a
+ * file of another size is started afresh. MRAM's access time is taken as the DRAM's, which
+ * the model charges nothing for on the I/O path [Smullen 2010, §IV-A: "similar access
+ * times"]. */
+static void *op_nvram_map(void *ctx, size_t size, int *fresh)
+{
+	struct ss_emu_flash *f = ctx;
+	char path[PATH_MAX];
+	struct stat st;
+	void *mem;
+	int fd;
+
+	*fresh = 0;
+	if (f->nvram != NULL) {
+		if (f->nvram_len == size) {
+			return f->nvram;
+		}
+		munmap(f->nvram, f->nvram_len);
+		f->nvram = NULL;
+	}
+	if (size == 0 || snprintf(path, sizeof(path), "%s.nvram", f->path) >= (int)sizeof(path)) {
+		return NULL;
+	}
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size != size) {
+		*fresh = 1;
+		if (ftruncate(fd, 0) != 0 || ftruncate(fd, (off_t)size) != 0) {
+			close(fd);
+			return NULL;
+		}
+	}
+	mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (mem == MAP_FAILED) {
+		return NULL;
+	}
+	f->nvram = mem;
+	f->nvram_len = size;
+	return mem;
+}
+
 static void op_read_ahead(void *ctx, int on)
 {
 	struct ss_emu_flash *f = ctx;
@@ -350,6 +398,7 @@ static const struct ss_hal_ops emu_hal_ops = {
 	.now_ns = op_now_ns,
 	.read_ahead = op_read_ahead,
 	.read_ahead_wait = op_read_ahead_wait,
+	.nvram_map = op_nvram_map,
 	.watchdog_arm = emu_watchdog_arm,
 	.section_run = emu_section_run,
 	.section_abort = emu_section_abort,
@@ -574,6 +623,9 @@ void ss_emu_flash_close(struct ss_emu_flash *f)
 	}
 	if (f->hal.dram != NULL) {
 		munmap(f->hal.dram, f->hal.dram_size);
+	}
+	if (f->nvram != NULL) {
+		munmap(f->nvram, f->nvram_len);
 	}
 	if (f->map != NULL) {
 		munmap((void *)f->map, f->map_len);

@@ -61,7 +61,8 @@ int ss_buffer_option(const char *uri, const char *opt, size_t n, struct ss_forma
 	if (key_is(opt, n, "buffer")) {
 		if (n - 7 >= sizeof(fo->buffer_policy)) {
 			return ss_err(-EINVAL, 0, "%s: unknown buffer policy '%.*s' (none, lru, fab, "
-				      "bplru, lbclock, hbm)", uri, (int)(n - 7), opt + 7);
+				      "bplru, lbclock, hbm, nv-wb, nv-sub, nv-sat[+cache|+prefetch|"
+				      "+both])", uri, (int)(n - 7), opt + 7);
 		}
 		memcpy(fo->buffer_policy, opt + 7, n - 7);
 		fo->buffer_policy[n - 7] = '\0';

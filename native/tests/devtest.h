@@ -138,9 +138,13 @@ static inline void devtest_kill_daemon(struct devtest *t, int sig)
 
 static inline void devtest_cleanup(struct devtest *t)
 {
+	char nvram[sizeof(t->image) + 8];
+
 	devtest_kill_daemon(t, SIGTERM);
 	unlink(t->sock);
 	unlink(t->image);
+	snprintf(nvram, sizeof(nvram), "%s.nvram", t->image);   /* a merge cache's NVM */
+	unlink(nvram);
 	rmdir(t->dir);
 }
 

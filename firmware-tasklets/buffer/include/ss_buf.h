@@ -18,9 +18,18 @@
  *                     popularity, then most pages), threshold migration from the first to the
  *                     second (static, or dynamic as in §3.6, Algorithm 3.4), selection
  *                     compensation when the block region is empty [Gong 2010, ch. 3, p. 18].
- * [Gong 2010] is Gong's HBM thesis (docs/REFERENCES.md).
+ *   - SS_BUF_NV_WB, SS_BUF_NV_SUB, SS_BUF_NV_SAT: the non-volatile merge cache of
+ *                     [Smullen 2010, §IV] (buf_nv.c): 512-byte sectors in the drive's
+ *                     non-volatile RAM, an inverted index (NVM sector -> LBA) with a small
+ *                     controller-side cache of it, page LRU; write policies writebuffer,
+ *                     sub-page writebuffer, saturating sub-page writebuffer; read policies
+ *                     (nv_read) none, selective caching, selective prefetching, both.
+ * [Gong 2010] is Gong's HBM thesis, [Smullen 2010] Smullen's merge cache (docs/REFERENCES.md).
  *
- * Durability: the buffer is volatile. A write returns once its data is in the buffer; it
+ * Durability of the merge cache: every write is durable when it returns, whether it went
+ * into the non-volatile RAM or past it to the flash (then the FTL is flushed first).
+ *
+ * Durability of the others: the buffer is volatile. A write returns once its data is in the buffer; it
  * is durable only after ss_buf_flush(), or when written with SS_FTL_FUA (then written
  * through to the FTL and made durable before return). Metadata never passes through here.
  */
@@ -43,8 +52,30 @@ enum ss_buf_policy {
 	SS_BUF_BPLRU = 3,
 	SS_BUF_LBCLOCK = 4,
 	SS_BUF_HBM = 5,
-	SS_BUF_POLICY_COUNT = 6,
+	SS_BUF_NV_WB = 6,   /* merge cache, writebuffer */
+	SS_BUF_NV_SUB = 7,  /* merge cache, sub-page writebuffer */
+	SS_BUF_NV_SAT = 8,  /* merge cache, saturating sub-page writebuffer */
+	SS_BUF_POLICY_COUNT = 9,
 };
+
+/* The merge cache's read policy [Smullen 2010, §IV-C, "Read Policies"]: a bit set. */
+enum ss_buf_nv_read {
+	SS_BUF_NV_READ_NONE = 0,
+	SS_BUF_NV_READ_CACHE = 1,     /* selective caching */
+	SS_BUF_NV_READ_PREFETCH = 2,  /* selective prefetching */
+	SS_BUF_NV_READ_BOTH = 3,
+};
+
+/* The board (SS_BUF_BOARD) has no NVRAM: no merge cache, and its code compiled out. */
+static inline int ss_buf_policy_is_nv(unsigned p)
+{
+#ifdef SS_BUF_BOARD
+	(void)p;
+	return 0;
+#else
+	return p >= SS_BUF_NV_WB && p <= SS_BUF_NV_SAT;
+#endif
+}
 
 /* Flushes by length (pages written to the FTL for one victim or one block of a FLUSH):
  * buckets 1, 2, 3-4, 5-8, 9-16, 17-32, 33-64, 65+. */
@@ -56,6 +87,7 @@ struct ss_buf_params {
 	uint32_t pages_per_block;   /* logical block for the block-level policies */
 	uint32_t hbm_threshold;     /* HBM THR_migrate: 0 = dynamic (§3.6), else static */
 	uint32_t read_ahead_pages;  /* staging area for sequential object reads; 0: none */
+	uint32_t nv_read;           /* merge cache: enum ss_buf_nv_read */
 };
 
 /* What the buffer sent to the FTL for one victim (or one block of a host FLUSH). */
@@ -81,11 +113,56 @@ struct ss_buf_stats {
 	uint32_t resident_pages, dirty_pages;
 	uint32_t block_region_pages; /* HBM */
 	uint32_t threshold;          /* HBM THR_migrate now */
+	/* the merge cache (padding_reads there: flash reads to merge a partly cached page) */
+	uint64_t nv_bypass_pages;    /* whole pages a sub-page policy sent past it */
+	uint64_t nv_read_cached;     /* pages cached by selective caching */
+	uint64_t nv_prefetched;      /* pages fetched by selective prefetching */
+	uint64_t nv_index_hits;      /* controller-side index cache lookups that hit */
+	uint64_t nv_index_misses;    /* ... that missed: a linear search of the inverted index */
+	uint64_t nv_ftl_flushes;     /* FTL flushes before slots were reused, or after bypass */
+	uint32_t nv_slots, nv_slots_used; /* 512-byte sectors: all, holding data */
+	uint32_t nv_recovered;       /* sectors found in the NVM at power-up */
 };
 
 const char *ss_buf_policy_name(enum ss_buf_policy p);
-/** \return the policy for a name ("none", "lru", "fab", "bplru", "lbclock", "hbm"), or -1. */
+/** \return the policy for a name ("none", "lru", "fab", "bplru", "lbclock", "hbm",
+ *  "nv-wb", "nv-sub", "nv-sat"), or -1. */
 int ss_buf_policy_parse(const char *name, uint32_t len);
+
+/** Parse a policy with, for the merge cache, its read policy after a '+' ("nv-wb+cache",
+ *  "nv-sat+prefetch", "nv-sub+both"): sets p->policy and p->nv_read. \return 0 or -1. */
+int ss_buf_parse(const char *name, uint32_t len, struct ss_buf_params *p);
+
+/** The name ss_buf_parse reads back, into out (at least 16 bytes). */
+void ss_buf_format_name(const struct ss_buf_params *p, char *out, uint32_t size);
+
+/** Non-volatile RAM for these parameters (0 but for the merge cache). ss_buf_dram_needed
+ *  counts it too: the NVM takes the place of that much of the drive's DRAM. */
+uint64_t ss_buf_nvram_needed(const struct ss_buf_params *p, uint32_t page_size);
+
+/** ss_buf_init for a merge cache: its sectors and inverted index in `nvram`
+ *  (ss_buf_nvram_needed bytes), kept across power cycles. `format` starts it empty;
+ *  otherwise what the NVM holds is recovered (the controller-side state rebuilt from the
+ *  inverted index). \return 0, -SS_EINVAL, -SS_ENOMEM, -SS_EBADMSG (the NVM holds a
+ *  merge cache of other parameters). */
+int ss_buf_init_nv(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size,
+		   void *nvram, uint64_t nvram_size, const struct ss_buf_params *p, int format);
+
+/** Whether the buffer takes sector-granular requests (the merge cache): then the block
+ *  commands call ss_buf_read_sectors / ss_buf_write_sectors instead of read-modify-write. */
+#ifdef SS_BUF_BOARD
+static inline int ss_buf_sector_io(const struct ss_buf *b)
+{
+	(void)b;
+	return 0;
+}
+#else
+int ss_buf_sector_io(const struct ss_buf *b);
+#endif
+
+/** Read / write `count` 512-byte sectors from `lba` (the merge cache only; one request). */
+int ss_buf_read_sectors(struct ss_buf *b, uint64_t lba, uint32_t count, void *out);
+int ss_buf_write_sectors(struct ss_buf *b, uint64_t lba, uint32_t count, const void *data);
 
 /** DRAM for a buffer of these parameters and page size (0 for SS_BUF_NONE). */
 uint64_t ss_buf_dram_needed(const struct ss_buf_params *p, uint32_t page_size);

@@ -5,6 +5,7 @@
 #include "emu_pkt.h"
 #include "emu_test.h"
 #include "smartssd/builtin_tasklets.h"
+#include "ss_buf.h"
 #include "ss_emu.h"
 #include "ss_proto.h"
 #include "ss_rt.h"
@@ -273,6 +274,80 @@ static void test_write_read_reopen(void)
 	}
 	CHECK(memcmp(rep + 64 + 4 * 512, out, 4 * 512) == 0);
 	CHECK_EQ(ss_emu_close(d), 0);
+}
+
+/* The merge cache (nv-wb) takes the block commands' sectors as they come: a 5-sector write
+ * into a page is 5 sectors in the NVM, no read-modify-write of the page; a close and a
+ * mount find them there (recovered from the NVM, never written to the flash); a mount that
+ * changes the buffer to hbm writes them to the flash first, and a later mount with the
+ * merge cache starts it empty (what the NVM held is older than the flash by then). The
+ * data is the same throughout. */
+static void check_file(struct ss_emu_drive *d, uint64_t lba, int round)
+{
+	static uint8_t in[16 * 512];
+	uint8_t cdb[16], sense[32], st;
+
+	rw_cdb(cdb, 0x25, lba, 16, 1);
+	CHECK_EQ(ss_emu_submit(d, cdb, in, sizeof(in), SS_EMU_DIR_FROM_DRIVE, sense,
+			       sizeof(sense), &st), 0);
+	for (int i = 0; i < 16 * 512; i++) {
+		uint8_t want = i >= 3 * 512 && i < 8 * 512 ? 0x3C : 0xA5;
+
+		if (in[i] != want) {
+			fprintf(stderr, "round %d byte %d: %02x, want %02x\n", round, i, in[i],
+				want);
+			CHECK(0);
+			break;
+		}
+	}
+}
+
+static void test_merge_cache_sectors(void)
+{
+	static const char *const policy[] = { "nv-wb", NULL, "hbm", "nv-wb" };
+	struct ss_emu_drive *d = format_small();
+	struct ss_emu_drive_opts o = small();
+	static uint8_t out[5 * 512], rep[REPLY_SECTORS * 512];
+	uint8_t cdb[16], sense[32], st;
+	struct ss_buf_params bp;
+	struct ss_buf_stats bs;
+	struct session ses;
+	char err[512];
+	uint64_t lba;
+
+	open_session(d, &ses, rep);
+	(void)make_file(d, &ses, 16 * 512, 0xA5, &lba);
+	CHECK_EQ(ss_emu_close(d), 0);
+	memset(out, 0x3C, sizeof(out));
+	for (int round = 0; round < 4; round++) {
+		o.buffer_policy = policy[round];
+		d = NULL;
+		CHECK_EQ(ss_emu_open(path, &o, &d, err, sizeof(err)), 0);
+		if (!d) {
+			fprintf(stderr, "open %s: %s\n", policy[round] ? policy[round] : "", err);
+			return;
+		}
+		ss_emu_buffer_stats(d, &bp, &bs);
+		CHECK_EQ(bp.policy, round == 2 ? SS_BUF_HBM : SS_BUF_NV_WB);
+		if (round == 0) {
+			CHECK_EQ(bs.nv_slots_used, 0);
+			rw_cdb(cdb, 0x35, lba + 3, 5, 0);
+			CHECK_EQ(ss_emu_submit(d, cdb, out, sizeof(out), SS_EMU_DIR_TO_DRIVE, sense,
+					       sizeof(sense), &st), 0);
+			ss_emu_buffer_stats(d, &bp, &bs);
+			CHECK_EQ(bs.nv_slots_used, 5);
+			CHECK_EQ(bs.padding_reads, 0);   /* nothing read to merge */
+			CHECK_EQ(bs.write_hits, 0);
+		} else if (round == 1) {
+			CHECK_EQ(bs.nv_recovered, 5);
+			CHECK_EQ(bs.nv_slots_used, 5);
+		} else if (round == 3) {
+			CHECK_EQ(bs.nv_recovered, 0);
+			CHECK_EQ(bs.nv_slots_used, 0);
+		}
+		check_file(d, lba, round);
+		CHECK_EQ(ss_emu_close(d), 0);
+	}
 }
 
 static void test_errors_carry_sense(void)
@@ -650,6 +725,7 @@ int main(void)
 	snprintf(path, sizeof(path), "%s/drive.img", dir);
 	RUN(test_identify_round_trip);
 	RUN(test_write_read_reopen);
+	RUN(test_merge_cache_sectors);
 	RUN(test_errors_carry_sense);
 	RUN(test_many_submitters);
 	RUN(test_open_errors);

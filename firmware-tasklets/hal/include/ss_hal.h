@@ -122,6 +122,15 @@ struct ss_hal_ops {
 	 *  section runs: it must not be cut half way. A watchdog that came due meanwhile acts
 	 *  on release. */
 	void (*section_mask)(void *ctx, int on);
+
+	/**
+	 * Optional (NULL: the drive has no non-volatile RAM). Map `size` bytes of the drive's
+	 * byte-addressable non-volatile RAM (the MRAM of [Smullen 2010, §IV-A]): what is stored
+	 * there survives power loss, store by store. The same size maps the same bytes on every
+	 * power-up; a different size, or a first map, gives zeros and sets *fresh.
+	 * \return the window, or NULL when there is none of that size.
+	 */
+	void *(*nvram_map)(void *ctx, size_t size, int *fresh);
 };
 
 struct ss_hal {
@@ -165,6 +174,10 @@ static inline void ss_hal_read_ahead(struct ss_hal *h, int on)
 	if (h->ops->read_ahead) {
 		h->ops->read_ahead(h->ctx, on);
 	}
+}
+static inline void *ss_hal_nvram_map(struct ss_hal *h, size_t size, int *fresh)
+{
+	return h->ops->nvram_map ? h->ops->nvram_map(h->ctx, size, fresh) : NULL;
 }
 static inline void ss_hal_read_ahead_wait(struct ss_hal *h)
 {

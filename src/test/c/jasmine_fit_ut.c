@@ -11,7 +11,10 @@
  * two policies), added to the firmware's figure for the whole flash (an upper bound: the
  * FTL would map only the rest, and ss_fw_dram_needed() counts the cache already). So does
  * the DRAM buffer at its default (firmware-tasklets/buffer/): the image is formatted with
- * the default buffer, which must be running after the format and after the mount.
+ * the default buffer, which must be running after the format and after the mount. The
+ * non-volatile merge cache (nv-wb) at the default size fits too, its NVM counted in the
+ * 64 MiB it takes the place of [Smullen 2010, §IV-A]: the image is mounted with it, and
+ * then with the default buffer again (which writes the merge cache back first).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +43,7 @@ static void check(int ok, const char *what)
 }
 
 /* The buffer the drive runs: the firmware's default policy (hbm) with some pages. */
-static void check_buffer(struct ss_emu_drive *d, const char *when)
+static void check_buffer(struct ss_emu_drive *d, const char *when, enum ss_buf_policy want)
 {
 	struct ss_buf_params bp;
 	struct ss_buf_stats st;
@@ -49,8 +52,16 @@ static void check_buffer(struct ss_emu_drive *d, const char *when)
 	ss_emu_buffer_stats(d, &bp, &st);
 	printf("buffer %s: policy %d, %u pages (%.2f MiB)\n", when, (int)bp.policy, bp.pages,
 	       (double)bp.pages * ss_emu_profile(d)->geo.page_size / 1048576.0);
-	snprintf(what, sizeof(what), "the default buffer (hbm, some pages) runs %s", when);
-	check(bp.policy == SS_BUF_HBM && bp.pages > 0, what);
+	if (want != SS_BUF_HBM) {
+		uint64_t nv = ss_buf_nvram_needed(&bp, ss_emu_profile(d)->geo.page_size);
+
+		printf("  its DRAM %llu B, of which NVM %llu B\n",
+		       (unsigned long long)ss_buf_dram_needed(&bp, ss_emu_profile(d)->geo.page_size),
+		       (unsigned long long)nv);
+		check(nv > 0, "the merge cache has its NVM");
+	}
+	snprintf(what, sizeof(what), "the buffer (policy %d, some pages) runs %s", (int)want, when);
+	check(bp.policy == want && bp.pages > 0, what);
 }
 
 static void report(const char *label, const struct ss_geometry *g)
@@ -92,7 +103,7 @@ int main(void)
 	struct ss_emu_drive *d = NULL;
 	char err[256] = "";
 	char dir[] = "/tmp/jasmine_fit_XXXXXX";
-	char path[sizeof(dir) + 16];
+	char path[sizeof(dir) + 24];
 	int rc;
 
 	rc = ss_emu_profile_load("jasmine-openssd", &p, err, sizeof(err));
@@ -129,7 +140,7 @@ int main(void)
 		fprintf(stderr, "  format: %d %s\n", rc, err);
 	} else {
 		check(ss_emu_profile(d)->capacity_bytes == p.capacity_bytes, "image capacity");
-		check_buffer(d, "after format");
+		check_buffer(d, "after format", SS_BUF_HBM);
 		check(ss_emu_close(d) == 0, "clean close after format");
 		d = NULL;
 		rc = ss_emu_open(path, &o, &d, err, sizeof(err));
@@ -137,10 +148,30 @@ int main(void)
 		if (rc != 0) {
 			fprintf(stderr, "  mount: %d %s\n", rc, err);
 		} else {
-			check_buffer(d, "after mount");
+			check_buffer(d, "after mount", SS_BUF_HBM);
 			check(ss_emu_close(d) == 0, "clean close after mount");
 		}
+		d = NULL;
+		o.buffer_policy = "nv-wb";
+		rc = ss_emu_open(path, &o, &d, err, sizeof(err));
+		check(rc == 0, "mount with the merge cache within 64 MiB");
+		if (rc != 0) {
+			fprintf(stderr, "  mount nv-wb: %d %s\n", rc, err);
+		} else {
+			check_buffer(d, "after a mount with nv-wb", SS_BUF_NV_WB);
+			check(ss_emu_close(d) == 0, "clean close with the merge cache");
+		}
+		d = NULL;
+		o.buffer_policy = "hbm";
+		rc = ss_emu_open(path, &o, &d, err, sizeof(err));
+		check(rc == 0, "mount back to hbm");
+		if (rc == 0) {
+			check_buffer(d, "after a mount back to hbm", SS_BUF_HBM);
+			check(ss_emu_close(d) == 0, "clean close after hbm");
+		}
 	}
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/jasmine.img.nvram", dir);
 	unlink(path);
 	rmdir(dir);
 	if (failures == 0) {

@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * The drive's own counters: FTL activity and wear; {@code powerOnNs} is modelled time. From
  * {@code bufferPolicy} on, the drive's DRAM buffer: its policy (the firmware's
- * {@code enum ss_buf_policy}: 0 none, 1 lru, 2 fab, 3 bplru, 4 lbclock, 5 hbm) and size in
+ * {@code enum ss_buf_policy}: 0 none, 1 lru, 2 fab, 3 bplru, 4 lbclock, 5 hbm, 6 nv-wb,
+ * 7 nv-sub, 8 nv-sat; in the second byte the merge cache's read policy) and size in
  * pages, pages read and written through it and the hits among them, merges (writes to a page
  * still dirty), BPLRU's padding reads, pages flushed to flash and victims evicted, flushes by
  * length in pages, and HBM's threshold and block-region size.

@@ -136,7 +136,8 @@ public final class SmartSsdDevice implements AutoCloseable {
      * The same with the drive's DRAM buffer chosen too: every host read and write goes
      * through it.
      *
-     * @param bufferPolicy    none, lru, fab, bplru, lbclock or hbm; null for the firmware's
+     * @param bufferPolicy    none, lru, fab, bplru, lbclock, hbm, or the merge cache nv-wb,
+     *                        nv-sub, nv-sat (with +cache, +prefetch or +both); null for the firmware's
      *                        default (hbm)
      * @param bufferBytes     its size, a multiple of the page size; 0 for the default (4 MiB,
      *                        or two erase blocks where that is more)

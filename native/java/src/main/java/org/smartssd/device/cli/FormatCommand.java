@@ -44,8 +44,10 @@ final class FormatCommand implements Callable<Integer> {
     Integer cacheShare;
 
     @Option(names = "--buffer", paramLabel = "POLICY", description = "the drive's DRAM buffer: "
-            + "none, lru, fab, bplru, lbclock or hbm (default: hbm); every read and write goes "
-            + "through it")
+            + "none, lru, fab, bplru, lbclock or hbm (default: hbm); or the non-volatile merge "
+            + "cache nv-wb, nv-sub or nv-sat, optionally with a read policy +cache, +prefetch "
+            + "or +both (e.g. nv-wb+both), whose writes are durable on return; every read and "
+            + "write goes through it")
     String buffer;
 
     @Option(names = "--buffer-size", paramLabel = "SIZE", description = "its size, e.g. 4M "

@@ -124,9 +124,17 @@ final class InfoCommand implements Callable<Integer> {
         }
     }
 
-    /** The firmware's enum ss_buf_policy by number. */
+    /** The firmware's enum ss_buf_policy by number, the merge cache's read policy (enum
+     *  ss_buf_nv_read) in the second byte. */
     static String bufferPolicy(long p) {
-        String[] names = {"none", "lru", "fab", "bplru", "lbclock", "hbm"};
-        return p >= 0 && p < names.length ? names[(int) p] : "policy " + p;
+        String[] names = {"none", "lru", "fab", "bplru", "lbclock", "hbm", "nv-wb", "nv-sub",
+            "nv-sat"};
+        String[] reads = {"", "+cache", "+prefetch", "+both"};
+        long policy = p & 0xff;
+        long read = p >> 8;
+        if (p < 0 || policy >= names.length || read >= reads.length) {
+            return "policy " + p;
+        }
+        return names[(int) policy] + reads[(int) read];
     }
 }

@@ -63,6 +63,19 @@ class CliTest {
     }
 
     @Test
+    void formatChoosesTheMergeCacheWithItsReadPolicy() {
+        String nv = "emu:" + dir.resolve("nv.img");
+        Run r = run("format", nv, "--capacity", "256M", "--buffer", "nv-wb+both",
+                "--buffer-size", "2M");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("buffer nv-wb+both of 256 pages");
+        assertThat(run("info", nv).out()).contains("buffer:           nv-wb+both, 256 pages");
+        Run bad = run("format", nv, "--capacity", "256M", "--buffer", "nv-wb+lots");
+        assertThat(bad.code()).isNotZero();
+        assertThat(bad.err()).contains("policy 'nv-wb+lots'");
+    }
+
+    @Test
     void formatTakesTheCacheShareAndTheBufferTogether() {
         String cb = "emu:" + dir.resolve("cb.img");
         Run r = run("format", cb, "--capacity", "640M", "--cache-share", "30", "--buffer", "lru",
