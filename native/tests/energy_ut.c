@@ -5,7 +5,8 @@
  * the shares add up exactly to the drive's energy over the period (the parent's own
  * readings of the model counters), and each task's share is within 1 nJ of its exact
  * proportional value, computed here from the task's own progress report and the profile's
- * prices read from the profile file.
+ * prices read from the profile file. Then in-process (emu:): tasks with no counted work
+ * share equally, the nJ left over going to the earlier joins.
  */
 #include <errno.h>
 #include <poll.h>
@@ -209,6 +210,50 @@ out:
 	_exit(r.rc ? 1 : 0);
 }
 
+/* emu: three tickets with no work: equal parts, whole nJ, ties to the earlier join. */
+static void test_in_process(void)
+{
+	static char data[256 * 1024];
+	struct ss_dev_task_share sh[3];
+	struct ss_dev_model before, after;
+	struct ss_dev *d = NULL;
+	struct devtest t;
+	uint64_t tk[3], oid, e;
+
+	if (devtest_format(&t, 0))
+		return;
+	CHECK_EQ(ss_dev_open(t.uri, NULL, &d), 0);
+	if (!d) {
+		devtest_cleanup(&t);
+		return;
+	}
+	memset(data, 'x', sizeof(data));
+	CHECK_EQ(ss_dev_model_counters(d, &before), 0);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(ss_dev_energy_join(d, 0, &tk[i]), 0);
+	CHECK_EQ(ss_dev_create(d, "/f", SS_DEV_FILE, 0, &oid), 0);
+	CHECK_EQ(ss_dev_write(d, oid, 0, data, sizeof(data), 0), (int64_t)sizeof(data));
+	CHECK_EQ(ss_dev_energy_leave(d, tk[2], 0), 0);
+	CHECK_EQ(ss_dev_energy_leave(d, tk[0], 1), 0);   /* abandoned: no work either */
+	CHECK_EQ(ss_dev_energy_share(d, tk[0], &sh[0]), -EAGAIN);
+	CHECK_EQ(ss_dev_energy_leave(d, tk[1], 0), 0);
+	CHECK_EQ(ss_dev_model_counters(d, &after), 0);
+	for (int i = 0; i < 3; i++)
+		CHECK_EQ(ss_dev_energy_share(d, tk[i], &sh[i]), 0);
+	e = after.energy_total_nj - before.energy_total_nj;
+	CHECK(e > 0);
+	CHECK_EQ(sh[0].period_nj, e);
+	CHECK_EQ(sh[0].tasks, 3);
+	CHECK_EQ(sh[0].clients, 1);
+	CHECK_EQ(sh[0].period_weight_pj, 0);
+	CHECK_EQ(sh[0].task_nj + sh[1].task_nj + sh[2].task_nj, e);
+	CHECK_EQ(sh[0].task_nj, e / 3 + (e % 3 > 0));
+	CHECK_EQ(sh[1].task_nj, e / 3 + (e % 3 > 1));
+	CHECK_EQ(sh[2].task_nj, e / 3);
+	CHECK_EQ(ss_dev_close(d), 0);
+	devtest_cleanup(&t);
+}
+
 int main(void)
 {
 	struct devtest t;
@@ -311,5 +356,6 @@ int main(void)
 	CHECK_EQ(ss_dev_energy_join(d, 424242, &bracket), -ENOENT);
 	CHECK_EQ(ss_dev_close(d), 0);
 	devtest_cleanup(&t);
+	test_in_process();
 	return ut_report("energy_ut");
 }
