@@ -205,11 +205,15 @@ static void conn_put(struct conn *c)
 		}
 		*pp = c->next;
 		srv.nconns--;
+		/* Under srv.lock, and only before stopping: the main thread closes the drive once
+		 * it has set stopping, and a connection may close after that. */
+		if (!srv.stopping) {
+			ss_emu_ledger_drop_client(srv.drive, c->client);
+		}
 		pthread_cond_broadcast(&srv.idle);
 	}
 	pthread_mutex_unlock(&srv.lock);
 	if (last) {
-		ss_emu_ledger_drop_client(srv.drive, c->client);
 		close(c->fd);
 		pthread_mutex_destroy(&c->wlock);
 		pthread_cond_destroy(&c->out_cv);
