@@ -37,8 +37,8 @@
 
 /* One in-flight request; lives in the submitter's frame while it waits. */
 struct ux_req {
-	struct ss_xfer *x;               /* a command, or NULL for the model counters */
-	uint8_t *model;                  /* model counters reply (SS_FRAME_MODEL_MAX bytes) */
+	struct ss_xfer *x;               /* a command, or NULL for model counters or the ledger */
+	uint8_t *model;                  /* their reply (SS_FRAME_MODEL_MAX bytes) */
 	uint32_t model_len;
 	pthread_cond_t cv;               /* done, or: the reader's role is free */
 	int done;
