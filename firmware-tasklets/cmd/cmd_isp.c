@@ -131,6 +131,27 @@ static struct fw_instance *instance_find(struct ss_fw *fw, uint64_t id)
 	return NULL;
 }
 
+int ss_fw_tasklet_work(struct ss_fw *fw, uint64_t instance, struct ss_fw_task_work *w)
+{
+	struct fw_instance *inst = instance_find(fw, instance);
+	struct ss_isp_progress pr;
+	int rc;
+
+	if (!inst) {
+		return -SS_ENOENT;
+	}
+	ss_memset(&pr, 0, sizeof(pr));
+	rc = ss_isp_poll(fw->isp, inst->id, &pr);
+	if (rc) {
+		return rc;
+	}
+	w->pages = pr.pages_done;
+	w->instructions = pr.instructions;
+	w->dram_accesses = pr.dram_accesses;
+	w->output_bytes = pr.output_bytes;
+	return 0;
+}
+
 void fw_isp_forget_all(struct ss_fw *fw)
 {
 	for (uint32_t i = 0; i < FW_MAX_INSTANCES; i++) {

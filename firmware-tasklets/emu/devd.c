@@ -35,6 +35,7 @@
 #include "devd_internal.h"
 #include "ss_devd_frame.h"
 #include "ss_emu.h"
+#include "ss_emu_ledger.h"
 #include "ss_proto.h"
 #include "ss_fw.h"
 #include "ss_rt.h"
@@ -78,6 +79,7 @@ struct conn {
 	struct conn *next;         /* in the server's list */
 	uint8_t *buf;              /* the reader's data buffer (direct execution) */
 	uint32_t buf_cap;          /* its size, taken from the buffer budget */
+	uint64_t client;           /* its key in the drive's energy ledger */
 };
 
 struct req {
@@ -203,6 +205,11 @@ static void conn_put(struct conn *c)
 		}
 		*pp = c->next;
 		srv.nconns--;
+		/* Under srv.lock, and only before stopping: the main thread closes the drive once
+		 * it has set stopping, and a connection may close after that. */
+		if (!srv.stopping) {
+			ss_emu_ledger_drop_client(srv.drive, c->client);
+		}
 		pthread_cond_broadcast(&srv.idle);
 	}
 	pthread_mutex_unlock(&srv.lock);
@@ -243,6 +250,52 @@ static void answer_refused(struct req *r, const uint8_t sense[8])
 	r->out_len = 0;
 }
 
+/* A share's field into the reply after its count and status, by name. */
+#define SHARE_PUT(sh, kind, name, bytes)                                                  \
+	ss_put_le64(r->model + 8 + offsetof(struct ss_wire_task_share, name), (sh).name);
+
+_Static_assert(sizeof(struct ss_emu_task_share) == sizeof(struct ss_wire_task_share),
+	       "the ledger's share has the fields of SS_REPLY_TASK_SHARE");
+_Static_assert(sizeof(struct ss_wire_task_share) <= 8 * MODEL_FIELDS,
+	       "a share fits the model reply's buffer");
+
+/* An energy-ledger request of the connection's client (ss_emu_ledger.h). */
+static void serve_ledger(struct req *r)
+{
+	struct ss_emu_task_share sh;
+	uint64_t ticket = 0;
+	uint32_t n = 0;
+	int rc;
+
+	switch (r->f.ledger_op) {
+	case SS_LEDGER_JOIN:
+		rc = ss_emu_ledger_join(srv.drive, r->c->client, r->f.ledger_arg, &ticket);
+		if (rc == 0) {
+			ss_put_le64(r->model + 8, ticket);
+			n = 1;
+		}
+		break;
+	case SS_LEDGER_LEAVE:
+		rc = ss_emu_ledger_leave(srv.drive, r->c->client, r->f.ledger_arg);
+		break;
+	case SS_LEDGER_ABANDON:
+		rc = ss_emu_ledger_abandon(srv.drive, r->c->client, r->f.ledger_arg);
+		break;
+	default:
+		rc = ss_emu_ledger_share(srv.drive, r->c->client, r->f.ledger_arg, &sh);
+		if (rc == 0) {
+			SS_REPLY_TASK_SHARE(SHARE_PUT, sh)
+			n = (uint32_t)(sizeof(struct ss_wire_task_share) / 8);
+		}
+		break;
+	}
+	ss_put_le32(r->model, n);
+	ss_put_le32(r->model + 4, (uint32_t)rc);
+	r->status = SS_EMU_SCSI_GOOD;
+	r->out = r->model;
+	r->out_len = 8 + 8 * n;
+}
+
 /* Execute a request; its answer is left in it. */
 static void serve(struct req *r)
 {
@@ -261,6 +314,10 @@ static void serve(struct req *r)
 		r->status = SS_EMU_SCSI_GOOD;
 		r->out = r->model;
 		r->out_len = sizeof(r->model);
+		return;
+	}
+	if (r->f.kind == SS_FRAME_LEDGER) {
+		serve_ledger(r);
 		return;
 	}
 	memset(r->sense, 0, sizeof(r->sense));
@@ -437,7 +494,7 @@ static int read_request(struct conn *c, struct req *r)
 			ss_frame_error_name(bad), r->f.dir, r->f.data_len, MAX_DATA);
 		return -1;
 	}
-	if (r->f.kind == SS_FRAME_MODEL || !c->allowed) {
+	if (r->f.kind != SS_FRAME_COMMAND || !c->allowed) {
 		return 0;   /* a refused peer's data is never read */
 	}
 	rc = read_data(c, r, deadline);
@@ -549,7 +606,7 @@ static void *reader(void *arg)
 			}
 			break;
 		}
-		if (srv.direct || r.f.kind == SS_FRAME_MODEL) {
+		if (srv.direct || r.f.kind != SS_FRAME_COMMAND) {
 			serve(&r);
 			reply(&r);
 			done(&r);
@@ -612,6 +669,7 @@ static void accept_one(int lfd)
 		return;
 	}
 	c->fd = fd;
+	c->client = ss_emu_ledger_client(srv.drive);
 	ss_frame_reader_init(&c->in, fd);
 	c->allowed = devd_access_check(&srv.access, fd, &c->peer) == 1;
 	c->refs = threads;

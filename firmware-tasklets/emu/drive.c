@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "drive_internal.h"
 #include "emu_internal.h"
 #include "emu_sat.h"
 #include "ss_emu.h"
@@ -58,6 +59,8 @@ struct ss_emu_drive {
 	int manual;                /* no controller: ss_emu_run_background() only */
 	pthread_t thread;
 	int thread_started;
+
+	struct emu_ledger *ledger; /* energy per task (ledger.c) */
 };
 
 static uint64_t wall_ns(const struct ss_emu_drive *d)
@@ -310,6 +313,11 @@ static struct ss_emu_drive *drive_new(const struct ss_emu_drive_opts *o)
 	if (d == NULL) {
 		return NULL;
 	}
+	d->ledger = emu_ledger_new();
+	if (d->ledger == NULL) {
+		free(d);
+		return NULL;
+	}
 	d->mode = o->time_mode;
 	d->manual = o->manual_background != 0;
 	pthread_mutex_init(&d->fw_lock, NULL);
@@ -330,6 +338,7 @@ static void drive_free(struct ss_emu_drive *d)
 	sem_destroy(&d->slots);
 	pthread_mutex_destroy(&d->lock);
 	pthread_mutex_destroy(&d->fw_lock);
+	emu_ledger_free(d->ledger);
 	free(d);
 }
 
@@ -502,6 +511,21 @@ void ss_emu_buffer_stats(struct ss_emu_drive *d, struct ss_buf_params *p, struct
 	pthread_mutex_lock(&d->fw_lock);
 	ss_fw_buffer_stats(d->fw, p, st);
 	pthread_mutex_unlock(&d->fw_lock);
+}
+
+struct emu_ledger *emu_drive_ledger(struct ss_emu_drive *d)
+{
+	return d->ledger;
+}
+
+int emu_drive_tasklet_work(struct ss_emu_drive *d, uint64_t instance, struct ss_fw_task_work *w)
+{
+	int rc;
+
+	pthread_mutex_lock(&d->fw_lock);
+	rc = ss_fw_tasklet_work(d->fw, instance, w);
+	pthread_mutex_unlock(&d->fw_lock);
+	return rc;
 }
 
 const struct ss_emu_profile *ss_emu_profile(struct ss_emu_drive *d)

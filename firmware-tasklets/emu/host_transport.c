@@ -18,15 +18,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ss_devd_frame.h"
 #include "ss_emu.h"
+#include "ss_emu_ledger.h"
 #include "ss_emu_profile.h"
+#include "ss_proto.h"
 #include "ss_transport_provider.h"
 
 #define EMU_ERR_MAX 256
+#define SS_MIN_U32(a, b) ((a) < (b) ? (uint32_t)(a) : (uint32_t)(b))
+
+_Static_assert(sizeof(struct ss_emu_task_share) == sizeof(struct ss_wire_task_share),
+	       "the ledger's share is SS_REPLY_TASK_SHARE's u64 fields, in order");
 
 struct emu_transport {
 	struct ss_transport base;
 	struct ss_emu_drive *drive;
+	uint64_t client;                /* this transport's key in the drive's energy ledger */
 	char path[];
 };
 
@@ -63,6 +71,38 @@ static int emu_model(struct ss_transport *t, struct ss_dev_model *m)
 	return 0;
 }
 
+static int emu_ledger(struct ss_transport *t, uint32_t op, uint64_t arg, uint64_t *out,
+		      uint32_t cap, uint32_t *n)
+{
+	struct emu_transport *e = (struct emu_transport *)t;
+	struct ss_emu_task_share sh;
+	uint64_t ticket;
+	int rc;
+
+	*n = 0;
+	switch (op) {
+	case SS_LEDGER_JOIN:
+		rc = ss_emu_ledger_join(e->drive, e->client, arg, &ticket);
+		if (rc == 0 && cap >= 1) {
+			out[0] = ticket;
+			*n = 1;
+		}
+		return rc;
+	case SS_LEDGER_LEAVE:
+		return ss_emu_ledger_leave(e->drive, e->client, arg);
+	case SS_LEDGER_ABANDON:
+		return ss_emu_ledger_abandon(e->drive, e->client, arg);
+	case SS_LEDGER_SHARE:
+		rc = ss_emu_ledger_share(e->drive, e->client, arg, &sh);
+		if (rc == 0) {
+			*n = (uint32_t)SS_MIN_U32(cap, sizeof(sh) / 8);
+			memcpy(out, &sh, *n * 8);
+		}
+		return rc;
+	}
+	return -EINVAL;
+}
+
 static void emu_close(struct ss_transport *t)
 {
 	struct emu_transport *e = (struct emu_transport *)t;
@@ -75,6 +115,7 @@ static const struct ss_transport_ops emu_ops = {
 	.name = "emu",
 	.submit = emu_submit,
 	.model = emu_model,
+	.ledger = emu_ledger,
 	.close = emu_close,
 };
 
@@ -131,6 +172,7 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 		free(e);
 		return rc;
 	}
+	e->client = ss_emu_ledger_client(e->drive);
 	e->base.ops = &emu_ops;
 	e->base.path = e->path;
 	*out = &e->base;

@@ -263,6 +263,40 @@ FIXED_REPLY(cacheInfo0, ss_dev_cache_info, ss_dev_cache_info, SS_REPLY_SSC_INFO,
 	    ss_wire_ssc_info)
 FIXED_REPLY(check0, ss_dev_check, ss_dev_check, SS_REPLY_CHECK, ss_wire_check)
 
+/* The drive's energy ledger (ss_dev_energy_*): a ticket (< 2^63), 0, or the share in the
+ * wire layout of SS_REPLY_TASK_SHARE. */
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_energyJoin0(JNIEnv *env,
+		jclass cls, jlong h, jlong instance)
+{
+	uint64_t ticket;
+	int rc = ss_dev_energy_join(dev(h), (uint64_t)instance, &ticket);
+
+	return rc < 0 ? fail(rc) : (jlong)ticket;
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_energyLeave0(JNIEnv *env,
+		jclass cls, jlong h, jlong ticket, jboolean abandon)
+{
+	return result(ss_dev_energy_leave(dev(h), (uint64_t)ticket, abandon ? 1 : 0));
+}
+
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_energyShare0(JNIEnv *env,
+		jclass cls, jlong h, jlong ticket, jobject out)
+{
+	uint8_t *o = scratch(env, out, 0);
+	struct ss_dev_task_share in;
+	const struct ss_dev_task_share *v = &in;
+	int rc;
+
+	if (o == NULL)
+		return -(jlong)EFAULT;
+	rc = ss_dev_energy_share(dev(h), (uint64_t)ticket, &in);
+	if (rc < 0)
+		return fail(rc);
+	SS_REPLY_TASK_SHARE(ENCODE, ss_wire_task_share)
+	return 0;
+}
+
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_flush0(JNIEnv *env, jclass cls,
 		jlong h)
 {
@@ -270,7 +304,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_flush0(JNIEnv *e
 }
 
 /* The layout of fixed reply `which` (0 drive info, 1 fsstat, 2 counters, 5 stat, 6 tasklet
- * progress, 7 model counters, 8 cache info, 9 check: the wire's; 3 the SMART summary, 4 one SMART attribute: as
+ * progress, 7 model counters, 8 cache info, 9 check, 10 energy share: the wire's; 3 the SMART summary, 4 one SMART attribute: as
  * packed here), one line
  * "name kind offset bytes" per field then "size <bytes>" (the SMART summary also says
  * "attrs <offset>", where the attributes start), from the field lists: the Java records'
@@ -323,6 +357,10 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(J
 	case 9:
 		SS_REPLY_CHECK(LAYOUT, ss_wire_check)
 		size = sizeof(struct ss_wire_check);
+		break;
+	case 10:
+		SS_REPLY_TASK_SHARE(LAYOUT, ss_wire_task_share)
+		size = sizeof(struct ss_wire_task_share);
 		break;
 	default:
 		return NULL;

@@ -48,6 +48,12 @@ struct ss_transport_ops {
 	int (*reconnect)(struct ss_transport *t);
 	/** Modelled time and energy; -ENOTSUP for real drives. */
 	int (*model)(struct ss_transport *t, struct ss_dev_model *m);
+	/** The drive's energy ledger (SS_LEDGER_* of ss_devd_frame.h) for this link's client:
+	 *  up to `cap` u64 fields of the reply into out, their count in *n. \return 0, the
+	 *  ledger's negative errno (-EAGAIN, -ENOENT, -ENOSPC, -EINVAL), or a transport
+	 *  failure; -ENOTSUP for real drives. */
+	int (*ledger)(struct ss_transport *t, uint32_t op, uint64_t arg, uint64_t *out,
+		      uint32_t cap, uint32_t *n);
 	void (*close)(struct ss_transport *t);
 };
 

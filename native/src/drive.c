@@ -6,6 +6,7 @@
 
 #include "device_internal.h"
 #include "errinfo.h"
+#include "ss_devd_frame.h"
 
 void ss_copy_trimmed(char *dst, const uint8_t *src, size_t n)
 {
@@ -94,4 +95,53 @@ int ss_dev_model_counters(struct ss_dev *d, struct ss_dev_model *m)
 		return ss_err(-EINVAL, 0, "model counters: NULL output");
 	memset(m, 0, sizeof(*m));
 	return d->tp->ops->model(d->tp, m);
+}
+
+static int energy_ledger(struct ss_dev *d, uint32_t op, uint64_t arg, uint64_t *out,
+			 uint32_t cap, const char *what)
+{
+	uint32_t n = 0;
+	int rc;
+
+	ss_err_clear();
+	rc = d->tp->ops->ledger(d->tp, op, arg, out, cap, &n);
+	if (rc == 0 && n < cap)
+		return ss_err(-EBADMSG, 0, "energy %s: the drive sent %u of %u fields", what, n, cap);
+	if (rc && !ss_dev_last_message()[0])
+		ss_err(rc, 0, "energy %s of %llu: %s", what, (unsigned long long)arg,
+		       rc == -EAGAIN ? "its period is still open (other tasks are running)"
+		       : rc == -ENOENT ? "no such ticket or tasklet instance of this client"
+		       : rc == -ENOSPC ? "the drive's ledger is full"
+		       : rc == -EINVAL ? "the task has left already" : strerror(-rc));
+	return rc;
+}
+
+int ss_dev_energy_join(struct ss_dev *d, uint64_t instance, uint64_t *ticket)
+{
+	if (!ticket)
+		return ss_err(-EINVAL, 0, "energy join: NULL ticket");
+	return energy_ledger(d, SS_LEDGER_JOIN, instance, ticket, 1, "join");
+}
+
+int ss_dev_energy_leave(struct ss_dev *d, uint64_t ticket, int abandon)
+{
+	return energy_ledger(d, abandon ? SS_LEDGER_ABANDON : SS_LEDGER_LEAVE, ticket, NULL, 0,
+			     abandon ? "abandon" : "leave");
+}
+
+#define SHARE_FIELD(a, kind, name, bytes) \
+	s->name = v[offsetof(struct ss_wire_task_share, name) / 8];
+
+int ss_dev_energy_share(struct ss_dev *d, uint64_t ticket, struct ss_dev_task_share *s)
+{
+	uint64_t v[sizeof(struct ss_wire_task_share) / 8];
+	int rc;
+
+	if (!s)
+		return ss_err(-EINVAL, 0, "energy share: NULL output");
+	rc = energy_ledger(d, SS_LEDGER_SHARE, ticket, v, (uint32_t)(sizeof(v) / 8), "share");
+	if (rc)
+		return rc;
+	SS_REPLY_TASK_SHARE(SHARE_FIELD, _)
+	return 0;
 }

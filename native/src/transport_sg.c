@@ -89,10 +89,23 @@ static void sg_close(struct ss_transport *t)
 	free(s);
 }
 
+static int sg_ledger(struct ss_transport *t, uint32_t op, uint64_t arg, uint64_t *out,
+		     uint32_t cap, uint32_t *n)
+{
+	(void)op;
+	(void)arg;
+	(void)out;
+	(void)cap;
+	*n = 0;
+	return ss_err(-ENOTSUP, 0, "sg %s: a real drive has no energy model to apportion",
+		      t->path);
+}
+
 static const struct ss_transport_ops sg_ops = {
 	.name = "sg",
 	.submit = sg_submit,
 	.model = sg_model,
+	.ledger = sg_ledger,
 	.close = sg_close,
 };
 

@@ -37,8 +37,8 @@
 
 /* One in-flight request; lives in the submitter's frame while it waits. */
 struct ux_req {
-	struct ss_xfer *x;               /* a command, or NULL for the model counters */
-	uint8_t *model;                  /* model counters reply (SS_FRAME_MODEL_MAX bytes) */
+	struct ss_xfer *x;               /* a command, or NULL for model counters or the ledger */
+	uint8_t *model;                  /* their reply (SS_FRAME_MODEL_MAX bytes) */
 	uint32_t model_len;
 	pthread_cond_t cv;               /* done, or: the reader's role is free */
 	int done;
@@ -311,6 +311,31 @@ static int unix_model(struct ss_transport *t, struct ss_dev_model *m)
 	return 0;
 }
 
+static int unix_ledger(struct ss_transport *t, uint32_t op, uint64_t arg, uint64_t *out,
+		       uint32_t cap, uint32_t *n)
+{
+	struct unix_transport *u = (struct unix_transport *)t;
+	uint8_t hdr[SS_FRAME_REQUEST_HDR], buf[SS_FRAME_MODEL_MAX];
+	struct ux_req r = {.model = buf};
+	struct ss_frame_request f = {.kind = SS_FRAME_LEDGER, .ledger_op = op, .ledger_arg = arg};
+	int32_t status;
+	int rc;
+
+	*n = 0;
+	ss_frame_encode_request(hdr, &f);
+	rc = exchange(u, &r, hdr, NULL, 0);
+	if (rc)
+		return rc;
+	status = (int32_t)ss_get_le32(buf + 4);
+	if (status > 0)
+		return ss_err(-EBADMSG, 0, "unix %s: the daemon's ledger reply has status %d",
+			      u->path, (int)status);
+	for (uint32_t i = 0; i < cap; i++)
+		out[i] = ss_frame_model_at(buf, r.model_len, i);
+	*n = ss_get_le32(buf) < cap ? ss_get_le32(buf) : cap;
+	return status;
+}
+
 static void unix_close(struct ss_transport *t)
 {
 	struct unix_transport *u = (struct unix_transport *)t;
@@ -379,6 +404,7 @@ static const struct ss_transport_ops unix_ops = {
 	.submit = unix_submit,
 	.reconnect = unix_reconnect,
 	.model = unix_model,
+	.ledger = unix_ledger,
 	.close = unix_close,
 };
 

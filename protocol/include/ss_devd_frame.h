@@ -6,9 +6,12 @@
  *
  *   request: 32-byte header (magic "SSDQ", tag, CDB, dir, data_len), then data to the drive;
  *            or a model-counters request (magic "SSDM", tag, 24 zero bytes)
+ *            or an energy-ledger request (magic "SSDL", tag, op, 4 zero bytes, u64 arg,
+ *            8 zero bytes)
  *   reply:   48-byte header (magic "SSDA", tag, SCSI status, sense length, sense, data_len),
  *            then data from the drive; a model reply's data is a u32 count N, a u32 0 and
- *            N u64 counters
+ *            N u64 counters; a ledger reply's data is a u32 count N, an s32 status (0 or
+ *            a negative errno) and N u64 fields
  */
 #ifndef SS_DEVD_FRAME_H
 #define SS_DEVD_FRAME_H
@@ -21,6 +24,7 @@
 
 #define SS_FRAME_COMMAND_MAGIC 0x51445353u /* "SSDQ" */
 #define SS_FRAME_MODEL_MAGIC 0x4D445353u   /* "SSDM" */
+#define SS_FRAME_LEDGER_MAGIC 0x4C445353u  /* "SSDL" */
 #define SS_FRAME_REPLY_MAGIC 0x41445353u   /* "SSDA" */
 #define SS_FRAME_REQUEST_HDR 32u
 #define SS_FRAME_REPLY_HDR 48u
@@ -33,7 +37,13 @@
 #define SS_FRAME_DIR_TO_DRIVE 1u
 #define SS_FRAME_DIR_FROM_DRIVE 2u
 
-enum ss_frame_kind { SS_FRAME_COMMAND, SS_FRAME_MODEL };
+enum ss_frame_kind { SS_FRAME_COMMAND, SS_FRAME_MODEL, SS_FRAME_LEDGER };
+
+/* The energy ledger's operations (firmware-tasklets/emu/include/ss_emu_ledger.h). */
+#define SS_LEDGER_JOIN 1u      /* arg: tasklet instance (0: none); reply: [ticket] */
+#define SS_LEDGER_LEAVE 2u     /* arg: ticket; reply: [] */
+#define SS_LEDGER_ABANDON 3u   /* arg: ticket; reply: [] */
+#define SS_LEDGER_SHARE 4u     /* arg: ticket; reply: SS_REPLY_TASK_SHARE, or -EAGAIN */
 
 struct ss_frame_request {
 	enum ss_frame_kind kind;
@@ -41,6 +51,8 @@ struct ss_frame_request {
 	uint8_t cdb[16];        /* commands only */
 	uint32_t dir;
 	uint32_t data_len;      /* bytes of the data phase, either way */
+	uint32_t ledger_op;     /* ledger requests: SS_LEDGER_* */
+	uint64_t ledger_arg;
 };
 
 struct ss_frame_reply {
@@ -59,6 +71,7 @@ enum ss_frame_error {
 	SS_FRAME_BAD_DIR,
 	SS_FRAME_BAD_LENGTH,    /* past SS_FRAME_DATA_MAX, or data with dir 0 */
 	SS_FRAME_BAD_SENSE,
+	SS_FRAME_BAD_OP,        /* a ledger request with an unknown operation */
 };
 
 static inline const char *ss_frame_error_name(enum ss_frame_error e)
@@ -70,6 +83,7 @@ static inline const char *ss_frame_error_name(enum ss_frame_error e)
 	case SS_FRAME_BAD_DIR: return "bad direction";
 	case SS_FRAME_BAD_LENGTH: return "bad data length";
 	case SS_FRAME_BAD_SENSE: return "bad sense length";
+	case SS_FRAME_BAD_OP: return "unknown ledger operation";
 	}
 	return "unknown";
 }
@@ -81,6 +95,12 @@ static inline void ss_frame_encode_request(uint8_t h[SS_FRAME_REQUEST_HDR],
 	ss_put_le32(h + 4, r->tag);
 	if (r->kind == SS_FRAME_MODEL) {
 		ss_put_le32(h, SS_FRAME_MODEL_MAGIC);
+		return;
+	}
+	if (r->kind == SS_FRAME_LEDGER) {
+		ss_put_le32(h, SS_FRAME_LEDGER_MAGIC);
+		ss_put_le32(h + 8, r->ledger_op);
+		ss_put_le64(h + 16, r->ledger_arg);
 		return;
 	}
 	ss_put_le32(h, SS_FRAME_COMMAND_MAGIC);
@@ -103,6 +123,20 @@ static inline enum ss_frame_error ss_frame_decode_request(const uint8_t h[SS_FRA
 			}
 		}
 		r->kind = SS_FRAME_MODEL;
+		return SS_FRAME_OK;
+	}
+	if (magic == SS_FRAME_LEDGER_MAGIC) {
+		r->kind = SS_FRAME_LEDGER;
+		r->ledger_op = ss_get_le32(h + 8);
+		r->ledger_arg = ss_get_le64(h + 16);
+		for (unsigned i = 12; i < SS_FRAME_REQUEST_HDR; i++) {
+			if (h[i] != 0 && (i < 16 || i >= 24)) {
+				return SS_FRAME_BAD_RESERVED;
+			}
+		}
+		if (r->ledger_op < SS_LEDGER_JOIN || r->ledger_op > SS_LEDGER_SHARE) {
+			return SS_FRAME_BAD_OP;
+		}
 		return SS_FRAME_OK;
 	}
 	if (magic != SS_FRAME_COMMAND_MAGIC) {

@@ -284,6 +284,11 @@ struct ss_wire_model {
 	SS_REPLY_MODEL(SS_WIRE_MEMBER, _)
 } __attribute__((packed));
 
+/* An energy-ledger share (field list: SS_REPLY_TASK_SHARE), carried by smartssd-devd */
+struct ss_wire_task_share {
+	SS_REPLY_TASK_SHARE(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
 /* CHECK's reply (field list: SS_REPLY_CHECK) */
 struct ss_wire_check {
 	SS_REPLY_CHECK(SS_WIRE_MEMBER, _)
@@ -319,5 +324,8 @@ _Static_assert(sizeof(struct ss_wire_ssc_info) == 0 SS_REPLY_SSC_INFO(SS_REPLY_B
 	       "ssc info: struct and field list agree");
 _Static_assert(sizeof(struct ss_wire_model) == 0 SS_REPLY_MODEL(SS_REPLY_BYTES, _),
 	       "model: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_task_share) == 22 * 8, "wire task share size");
+_Static_assert(sizeof(struct ss_wire_task_share) == 0 SS_REPLY_TASK_SHARE(SS_REPLY_BYTES, _),
+	       "task share: struct and field list agree");
 
 #endif

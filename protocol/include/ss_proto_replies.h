@@ -151,6 +151,37 @@
 	X(a, u64, link_pj_per_byte, 8)
 
 /*
+ * An energy-ledger share (smartssd-devd's SSDL request, SS_LEDGER_SHARE; no drive command):
+ * 22 u64. The task's share of its period's energy and its priced work, the period's energy
+ * and summed weight, its tasks and clients, the task's counted work as the drive read it
+ * from its tasklet instance, and the drive's energy by component at the period's start and
+ * end. See firmware-tasklets/emu/include/ss_emu_ledger.h.
+ */
+#define SS_REPLY_TASK_SHARE(X, a)            \
+	X(a, u64, task_nj, 8)                \
+	X(a, u64, task_weight_pj, 8)         \
+	X(a, u64, period_nj, 8)              \
+	X(a, u64, period_weight_pj, 8)       \
+	X(a, u64, tasks, 8)                  \
+	X(a, u64, clients, 8)                \
+	X(a, u64, pages, 8)                  \
+	X(a, u64, instructions, 8)           \
+	X(a, u64, dram_accesses, 8)          \
+	X(a, u64, output_bytes, 8)           \
+	X(a, u64, start_nand_read_nj, 8)     \
+	X(a, u64, start_nand_program_nj, 8)  \
+	X(a, u64, start_nand_erase_nj, 8)    \
+	X(a, u64, start_link_nj, 8)          \
+	X(a, u64, start_isp_nj, 8)           \
+	X(a, u64, start_idle_nj, 8)          \
+	X(a, u64, end_nand_read_nj, 8)       \
+	X(a, u64, end_nand_program_nj, 8)    \
+	X(a, u64, end_nand_erase_nj, 8)      \
+	X(a, u64, end_link_nj, 8)            \
+	X(a, u64, end_isp_nj, 8)             \
+	X(a, u64, end_idle_nj, 8)
+
+/*
  * SSC_INFO: struct ss_wire_ssc_info, 112 bytes. The solid-state cache's shape and counters:
  * block_size (bytes, one flash page; 0 without a cache), share_permille of the flash,
  * capacity_blocks (flash pages for data and log), policy (0 SSC, 1 SSC-V), log_permille;

@@ -50,6 +50,26 @@ static void test_requests(void)
 	h[31] = 1;
 	CHECK(ss_frame_decode_request(h, &out) == SS_FRAME_BAD_RESERVED);
 
+	/* an energy-ledger request: op at 8, the u64 argument at 16, the rest zero */
+	in.kind = SS_FRAME_LEDGER;
+	in.ledger_op = SS_LEDGER_SHARE;
+	in.ledger_arg = 0x1122334455667788ull;
+	ss_frame_encode_request(h, &in);
+	CHECK(memcmp(h, "SSDL", 4) == 0 && h[8] == SS_LEDGER_SHARE && h[16] == 0x88 && h[23] == 0x11);
+	CHECK(ss_frame_decode_request(h, &out) == SS_FRAME_OK);
+	CHECK(out.kind == SS_FRAME_LEDGER && out.tag == in.tag && out.ledger_op == SS_LEDGER_SHARE &&
+	      out.ledger_arg == in.ledger_arg && out.data_len == 0);
+	h[12] = 1;
+	CHECK(ss_frame_decode_request(h, &out) == SS_FRAME_BAD_RESERVED);
+	h[12] = 0;
+	h[31] = 1;
+	CHECK(ss_frame_decode_request(h, &out) == SS_FRAME_BAD_RESERVED);
+	h[31] = 0;
+	ss_put_le32(h + 8, SS_LEDGER_SHARE + 1);
+	CHECK(ss_frame_decode_request(h, &out) == SS_FRAME_BAD_OP);
+	ss_put_le32(h + 8, 0);
+	CHECK(ss_frame_decode_request(h, &out) == SS_FRAME_BAD_OP);
+
 	in.kind = SS_FRAME_COMMAND;
 	in.dir = SS_FRAME_DIR_FROM_DRIVE;
 	in.data_len = SS_FRAME_DATA_MAX;

@@ -94,6 +94,19 @@ int ss_fw_shutdown(struct ss_fw *fw);
 void ss_fw_ata_command(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8_t *data,
 		       uint32_t len, struct ss_ata_result *res);
 
+/* A tasklet instance's own counted work so far, as its progress reports it. */
+struct ss_fw_task_work {
+	uint64_t pages;
+	uint64_t instructions;
+	uint64_t dram_accesses;
+	uint64_t output_bytes;
+};
+
+/** The counted work of tasklet instance `instance` (the handle CREATE_TASKLET returned).
+ *  For the emulator's per-task energy ledger, which prices it with the model's profile.
+ *  \return 0, or -SS_ENOENT when there is no such instance. */
+int ss_fw_tasklet_work(struct ss_fw *fw, uint64_t instance, struct ss_fw_task_work *w);
+
 /** One slice of background work (tasklets, GC, checkpoints).
  *  \return 1 when more background work remains, 0 when idle. */
 int ss_fw_idle(struct ss_fw *fw);

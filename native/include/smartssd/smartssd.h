@@ -183,6 +183,29 @@ struct ss_dev_model {
 /** \return 0, -ENOTSUP (a real drive has no model), or another negative errno. */
 int ss_dev_model_counters(struct ss_dev *d, struct ss_dev_model *m);
 
+/* The drive's energy ledger (emulated drives): the drive's modelled energy divided among
+ * the tasks (tasklet runs) that overlap on it, from whichever process, by each task's own
+ * counted work as the drive reads it from its tasklet instance; whole nJ that add up
+ * exactly to the drive's energy over the period (firmware-tasklets/emu/include/
+ * ss_emu_ledger.h). A ticket belongs to this handle's connection; when the connection
+ * closes its tasks leave with no work. The fields of SS_REPLY_TASK_SHARE, all uint64_t. */
+struct ss_dev_task_share {
+	SS_REPLY_TASK_SHARE(SS_API_MEMBER, _)
+};
+
+/** Join the drive's period for tasklet instance `instance` (0: no work of its own), before
+ *  the run is executed. \return 0 and *ticket, -ENOENT (no such instance), -ENOSPC (too
+ *  many tickets on the drive), -ENOTSUP (a real drive). */
+int ss_dev_energy_join(struct ss_dev *d, uint64_t instance, uint64_t *ticket);
+
+/** Leave: with the instance's counted work (call it before destroying the instance), or
+ *  with none when `abandon` (a failed run). \return 0, -ENOENT, -EINVAL (left already). */
+int ss_dev_energy_leave(struct ss_dev *d, uint64_t ticket, int abandon);
+
+/** The ticket's share once its period has ended (the ticket is then forgotten).
+ *  \return 0, -EAGAIN while other tasks of its period are still running, -ENOENT. */
+int ss_dev_energy_share(struct ss_dev *d, uint64_t ticket, struct ss_dev_task_share *s);
+
 /* ---- namespace and object data ---------------------------------------------------- */
 
 /* oid, parent (uint64_t), type (enum ss_dev_type), nchildren (uint32_t), size, ctime_ns,

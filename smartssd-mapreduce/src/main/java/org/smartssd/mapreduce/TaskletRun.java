@@ -17,7 +17,6 @@ import org.smartssd.device.SharedDriveEnergy;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletSpec;
-import org.smartssd.device.TaskWork;
 
 /**
  * One tasklet run over one byte range of one object, the way Kang Fig. 6.5 drives it:
@@ -43,7 +42,7 @@ public final class TaskletRun implements Closeable {
     private final long instance;
     private final int pageSize;
     private final EnergyAccountant.Measurement energy;
-    private final SharedDriveEnergy.Participant sharing;
+    private final SharedDriveEnergy.Ticket sharing;
     private final Duration timeout;
     private final LinkedBlockingQueue<Object> reports = new LinkedBlockingQueue<>();
     private final Thread poller;
@@ -57,7 +56,7 @@ public final class TaskletRun implements Closeable {
 
     private TaskletRun(SmartSsdDevice device, TaskletSpec spec, String outputPath, long instance,
                        int pageSize, EnergyAccountant.Measurement energy,
-                       SharedDriveEnergy.Participant sharing, Duration timeout) {
+                       SharedDriveEnergy.Ticket sharing, Duration timeout) {
         this.device = device;
         this.pageSize = pageSize;
         this.spec = spec;
@@ -77,7 +76,8 @@ public final class TaskletRun implements Closeable {
      * @param accountant measures the run's energy from before execute to the output read;
      *                   null to skip (the drive is then not asked for model counters). The
      *                   device energy is the run's share of the drive's energy over the
-     *                   runs that overlap it on the same drive ({@link SharedDriveEnergy})
+     *                   runs that overlap it on the same drive, from any process
+     *                   ({@link SharedDriveEnergy})
      */
     public static TaskletRun start(SmartSsdDevice device, TaskletSpec spec, InputRange range,
                                    String outputPath, Duration timeout,
@@ -93,14 +93,14 @@ public final class TaskletRun implements Closeable {
             throw e;
         }
         EnergyAccountant.Measurement m = null;
-        SharedDriveEnergy.Participant sharing = null;
+        SharedDriveEnergy.Ticket sharing = null;
         try {
-            sharing = accountant == null ? null : join(device);
+            sharing = accountant == null ? null : join(device, instance);
             m = begin(accountant);
             device.execute(instance, List.of(range));
         } catch (IOException | RuntimeException e) {
             if (sharing != null) {
-                sharing.abandon(device);
+                sharing.abandon();
             }
             destroyQuietly(device, instance, e);
             removeQuietly(device, outputPath, e);
@@ -124,9 +124,9 @@ public final class TaskletRun implements Closeable {
         }
     }
 
-    private static SharedDriveEnergy.Participant join(SmartSsdDevice device) {
+    private static SharedDriveEnergy.Ticket join(SmartSsdDevice device, long instance) {
         try {
-            return SharedDriveEnergy.of(device).join(device);
+            return SharedDriveEnergy.join(device, instance).orElse(null);
         } catch (IOException e) {
             LOG.warn("the drive's energy cannot be shared out for this tasklet run: {}",
                     e.toString());
@@ -214,8 +214,8 @@ public final class TaskletRun implements Closeable {
             return;
         }
         try {
-            share = sharing.leave(device, TaskWork.of(last), timeout).orElse(null);
-            if (share != null && report != null) {
+            share = sharing.leave(timeout);
+            if (report != null) {
                 report = report.withDeviceShare(share);
             }
         } catch (IOException e) {
@@ -227,7 +227,7 @@ public final class TaskletRun implements Closeable {
 
     private void abandonShare() {
         if (sharing != null) {
-            sharing.abandon(device);
+            sharing.abandon();
         }
     }
 

@@ -34,10 +34,11 @@ import org.smartssd.device.tasklet.BuiltinTasklet;
 import org.smartssd.device.tasklet.Grep;
 
 /**
- * Two tasklet runs at once on one emulated drive: their device energies are shares of the
- * drive's, which add up to the drive's energy over their period exactly, each in proportion
- * to its own counted work priced with the profile's constants (read here from the profile
- * file, not from the drive).
+ * Two tasklet runs at once on one in-process emulated drive (emu:): their device energies
+ * are shares of the drive's, kept by the drive's energy ledger, which add up to the drive's
+ * energy over their period exactly, each in proportion to its own counted work priced with
+ * the profile's constants (read here from the profile file, not from the drive). The same
+ * ledger across processes on a daemon-served drive: native/tests/energy_ut.c.
  */
 class SharedDriveEnergyTest {
     private static final Duration TIMEOUT = Duration.ofMinutes(2);
@@ -61,7 +62,7 @@ class SharedDriveEnergyTest {
             // runs have left, with no work of its own: the period is then exactly what the
             // test brackets with its own readings of the drive's counters.
             ModelCounters before = dev.modelCounters().orElseThrow();
-            SharedDriveEnergy.Participant bracket = SharedDriveEnergy.of(dev).join(dev);
+            SharedDriveEnergy.Ticket bracket = SharedDriveEnergy.join(dev, 0).orElseThrow();
             List<TaskletRun> runs = new ArrayList<>();
             List<Future<?>> done = new ArrayList<>();
             try {
@@ -75,8 +76,7 @@ class SharedDriveEnergyTest {
                         return null;
                     }));
                 }
-                SharedDriveEnergy.Share mine = bracket.leave(dev, org.smartssd.device.TaskWork.NONE,
-                        TIMEOUT).orElseThrow();
+                SharedDriveEnergy.Share mine = bracket.leave(TIMEOUT);
                 for (Future<?> f : done) {
                     f.get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
                 }
@@ -86,6 +86,7 @@ class SharedDriveEnergyTest {
                 SharedDriveEnergy.Share a = runs.get(0).energyShare();
                 SharedDriveEnergy.Share b = runs.get(1).energyShare();
                 assertThat(a.tasks()).as("both runs and the bracket in one period").isEqualTo(3);
+                assertThat(a.clients()).as("one process, one connection").isEqualTo(1);
                 assertThat(mine.taskNj()).as("no work, no energy").isZero();
                 assertThat(a.periodNj()).isEqualTo(driveNj);
                 assertThat(a.taskNj() + b.taskNj()).as("shares add up to the drive's energy")
@@ -105,7 +106,7 @@ class SharedDriveEnergyTest {
                 assertExactShare(b.taskNj(), driveNj, wb, wa + wb);
                 assertThat(b.taskNj()).isGreaterThan(a.taskNj());
             } finally {
-                bracket.abandon(dev);
+                bracket.abandon();
                 for (TaskletRun r : runs) {
                     r.close();
                 }
@@ -113,17 +114,6 @@ class SharedDriveEnergyTest {
         } finally {
             pool.shutdownNow();
         }
-    }
-
-    @Test
-    void apportioningAddsUpExactlyAndFavoursLargestRemainders() {
-        assertThat(SharedDriveEnergy.apportion(10, new long[] {1, 1, 1})).containsExactly(4, 3, 3);
-        assertThat(SharedDriveEnergy.apportion(100, new long[] {1, 2, 7})).containsExactly(10, 20, 70);
-        assertThat(SharedDriveEnergy.apportion(7, new long[] {0, 0})).containsExactly(4, 3);
-        assertThat(SharedDriveEnergy.apportion(5, new long[] {0, 3, 1})).containsExactly(0, 4, 1);
-        long big = Long.MAX_VALUE / 4;
-        long[] s = SharedDriveEnergy.apportion(big, new long[] {Long.MAX_VALUE / 3, 17, 1});
-        assertThat(s[0] + s[1] + s[2]).isEqualTo(big);
     }
 
     /** |share - total x w / sum| < 1 nJ. */

@@ -3,6 +3,7 @@ package org.smartssd.device;
 
 import java.io.IOException;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** The drive part of {@link SmartSsdDevice}: identity, space, durability, counters, SMART. */
 final class DriveOps {
@@ -56,6 +57,33 @@ final class DriveOps {
             }
             s.check(rc, "model counters");
             return Optional.of(ModelCounters.decode(out));
+        });
+    }
+
+    OptionalLong energyJoin(long instance) throws IOException {
+        return s.withHandle(h -> {
+            long rc = SmartSsdDevice.energyJoin0(h, instance);
+            if (rc < 0 && Errors.errnoOf(rc) == Errno.ENOTSUP) {
+                return OptionalLong.empty();
+            }
+            return OptionalLong.of(s.check(rc, "energy join of tasklet instance",
+                    Long.toUnsignedString(instance)));
+        });
+    }
+
+    void energyLeave(long ticket, boolean abandon) throws IOException {
+        s.withHandle(h -> s.check(SmartSsdDevice.energyLeave0(h, ticket, abandon),
+                abandon ? "energy abandon of ticket" : "energy leave of ticket", ticket));
+    }
+
+    Optional<SharedDriveEnergy.Share> energyShare(long ticket) throws IOException {
+        return s.withScratch((h, out) -> {
+            long rc = SmartSsdDevice.energyShare0(h, ticket, out);
+            if (rc < 0 && Errors.errnoOf(rc) == Errno.EAGAIN) {
+                return Optional.empty();
+            }
+            s.check(rc, "energy share of ticket", ticket);
+            return Optional.of(SharedDriveEnergy.Share.decode(out));
         });
     }
 

@@ -45,16 +45,14 @@ public record EnergyReport(double deviceJoules, boolean deviceModelled, DeviceEn
      * exact), and the components are the period's, scaled by the share's fraction.
      */
     public EnergyReport withDeviceShare(SharedDriveEnergy.Share s) {
-        ModelCounters a = s.start();
-        ModelCounters b = s.end();
         double f = s.fraction();
         DeviceEnergy parts = new DeviceEnergy(
-                f * (b.energyNandReadNj() - a.energyNandReadNj()) / 1e9,
-                f * (b.energyNandProgramNj() - a.energyNandProgramNj()) / 1e9,
-                f * (b.energyNandEraseNj() - a.energyNandEraseNj()) / 1e9,
-                f * (b.energyLinkNj() - a.energyLinkNj()) / 1e9,
-                f * (b.energyIspNj() - a.energyIspNj()) / 1e9,
-                f * (b.energyIdleNj() - a.energyIdleNj()) / 1e9);
+                f * (s.endNandReadNj() - s.startNandReadNj()) / 1e9,
+                f * (s.endNandProgramNj() - s.startNandProgramNj()) / 1e9,
+                f * (s.endNandEraseNj() - s.startNandEraseNj()) / 1e9,
+                f * (s.endLinkNj() - s.startLinkNj()) / 1e9,
+                f * (s.endIspNj() - s.startIspNj()) / 1e9,
+                f * (s.endIdleNj() - s.startIdleNj()) / 1e9);
         return new EnergyReport(s.taskNj() / 1e9, true, parts, deviceTimeNs, linkBytes,
                 wallSeconds, hostCpuSeconds, procCpuSeconds, hostIdleJoules, hostBusyJoules,
                 raplJoules, hostMeasured, profile);

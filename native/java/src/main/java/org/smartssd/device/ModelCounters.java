@@ -7,8 +7,8 @@ import java.util.List;
  * The emulated drive's timing and energy model: every figure follows from counted operations
  * and the drive's profile, never from host wall-clock. Energies are in nanojoules.
  *
- * @param prices the profile's prices of a tasklet's own counted work, which apportion the
- *               drive's energy among the tasks sharing it ({@link SharedDriveEnergy})
+ * @param prices the profile's prices of a tasklet's own counted work, with which the drive's
+ *               energy ledger apportions its energy among tasks ({@link SharedDriveEnergy})
  */
 public record ModelCounters(long nowNs, long hostCommands, long linkBytesIn, long linkBytesOut,
                             long pageReads, long pagePrograms, long blockErases,

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 
 /**
@@ -255,6 +256,28 @@ public final class SmartSsdDevice implements AutoCloseable {
         return drive.modelCounters();
     }
 
+    /**
+     * Joins the drive's energy ledger for tasklet instance {@code instance} (0: a task with no
+     * work of its own), before the run is executed ({@link SharedDriveEnergy}).
+     *
+     * @return the ticket; empty for a real drive, which has no energy model
+     */
+    public OptionalLong energyJoin(long instance) throws IOException {
+        return drive.energyJoin(instance);
+    }
+
+    /** Leaves the drive's energy ledger: with the instance's counted work as the drive
+     *  reads it (before the instance is destroyed), or with none when {@code abandon}. */
+    public void energyLeave(long ticket, boolean abandon) throws IOException {
+        drive.energyLeave(ticket, abandon);
+    }
+
+    /** The ticket's share of the drive's energy; empty while tasks of its period run. Once
+     *  returned, the ticket is forgotten. */
+    public Optional<SharedDriveEnergy.Share> energyShare(long ticket) throws IOException {
+        return drive.energyShare(ticket);
+    }
+
     /** SMART health as libatasmart parses the drive's SMART data. */
     public SmartHealth health() throws IOException {
         return drive.health();
@@ -490,6 +513,12 @@ public final class SmartSsdDevice implements AutoCloseable {
     static native long check0(long h, ByteBuffer out);
 
     static native long model0(long h, ByteBuffer out);
+
+    static native long energyJoin0(long h, long instance);
+
+    static native long energyLeave0(long h, long ticket, boolean abandon);
+
+    static native long energyShare0(long h, long ticket, ByteBuffer out);
 
     /** The wire layout of fixed reply {@code which} (0 drive info, 1 fsstat, 2 counters) as
      *  the C field lists define it: lines "name kind offset bytes", then "size bytes". */

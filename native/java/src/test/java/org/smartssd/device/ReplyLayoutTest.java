@@ -40,7 +40,9 @@ class ReplyLayoutTest {
                 Arguments.of(new Reply(8, CacheCounters.FIELDS, CacheCounters.class,
                         CacheCounters::decode)),
                 Arguments.of(new Reply(9, DriveCheck.FIELDS, DriveCheck.class,
-                        DriveCheck::decode)));
+                        DriveCheck::decode)),
+                Arguments.of(new Reply(10, SharedDriveEnergy.Share.FIELDS,
+                        SharedDriveEnergy.Share.class, SharedDriveEnergy.Share::decode)));
     }
 
     @ParameterizedTest(name = "layout {0}")
