@@ -259,7 +259,7 @@ static void get_bytes(struct reader *r, uint8_t *p, uint32_t n)
 
 int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 {
-	uint32_t first = slot * c->slot_blocks, entries, body_crc;
+	uint32_t first = slot * c->slot_blocks, entries, body_crc, bad;
 	struct reader r = { .c = c, .first_ppn = ssc_ppn(c, first, 0) };
 	uint8_t hdr[HDR_BYTES], e[SSC_BLK_ENTRY_FIXED];
 	uint64_t epoch;
@@ -279,6 +279,7 @@ int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 	c->seq = ss_get_le64(hdr + 16);
 	c->cur_slot = slot;
 	c->free_count = c->log_count = c->data_count = c->cached = c->dirty = 0;
+	bad = 0;
 	for (uint32_t b = 0; b < c->nblocks && r.rc == 0; b++) {
 		struct ssc_block *blk = &c->blocks[b];
 
@@ -317,8 +318,11 @@ int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 		c->cached += blk->valid;
 		c->dirty += blk->dirty;
 		if ((b < c->first_cache_block) != (blk->state == SSC_BLK_META) ||
-		    blk->state > SSC_BLK_META || (blk->state == SSC_BLK_FREE && blk->valid)) {
+		    blk->state > SSC_BLK_BAD ||
+		    ((blk->state == SSC_BLK_FREE || blk->state == SSC_BLK_BAD) && blk->valid)) {
 			r.rc = -SS_EBADMSG;
+		} else if (blk->state == SSC_BLK_BAD) {
+			bad++;
 		} else if (blk->state == SSC_BLK_FREE) {
 			c->free_count++;
 		} else if (blk->state == SSC_BLK_LOG) {
@@ -344,7 +348,7 @@ int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 	if (r.rc) {
 		return r.rc;
 	}
-	if (r.crc != body_crc || c->log_count > c->log_cap) {
+	if (r.crc != body_crc || c->log_count > c->log_cap || ssc_exclude_bad(c, bad) != 0) {
 		return -SS_EBADMSG;
 	}
 	return 0;

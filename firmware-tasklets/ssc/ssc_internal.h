@@ -103,6 +103,7 @@ enum ssc_block_state {
 	SSC_BLK_LOG = 1,
 	SSC_BLK_DATA = 2,
 	SSC_BLK_META = 3,   /* checkpoint slots */
+	SSC_BLK_BAD = 4,    /* a cache block that failed its erase at format: never used */
 };
 #define SSC_BF_NEED_ERASE 0x1u
 
@@ -153,6 +154,7 @@ struct ss_ssc {
 	uint32_t free_count;
 	uint32_t log_count;
 	uint32_t data_count;
+	uint32_t bad_count;       /* SSC_BLK_BAD blocks, out of the pool and the data cap */
 	uint32_t cached;
 	uint32_t dirty;
 
@@ -168,6 +170,9 @@ struct ss_ssc {
 };
 
 /* ssc_layout.c */
+/** Take `bad` failed cache blocks out of the data cap. \return 0, -SS_EIO when too few
+ *  good blocks remain for the log and one data block. */
+int ssc_exclude_bad(struct ss_ssc *c, uint32_t bad);
 int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
 	       const struct ss_ssc_params *p);
 int ssc_params_check(const struct ss_geometry *g, const struct ss_ssc_params *p);

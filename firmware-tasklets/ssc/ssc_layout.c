@@ -100,6 +100,17 @@ uint64_t ss_ssc_dram_needed(const struct ss_geometry *geo, const struct ss_ssc_p
 	return compute(geo, p, &z) ? 0 : z.total;
 }
 
+int ssc_exclude_bad(struct ss_ssc *c, uint32_t bad)
+{
+	/* the caps were computed for every cache block good; the log keeps its share */
+	if ((uint64_t)bad + c->log_cap + 2 > c->cache_blocks) {
+		return -SS_EIO;
+	}
+	c->bad_count = bad;
+	c->data_cap -= bad;
+	return 0;
+}
+
 int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
 	       const struct ss_ssc_params *p)
 {

@@ -13,6 +13,7 @@ int ss_ssc_format(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t 
 		  const struct ss_ssc_params *p)
 {
 	struct ss_ssc *c;
+	uint32_t bad = 0;
 	int rc;
 
 	if (out == NULL || hal == NULL || p == NULL) {
@@ -26,9 +27,22 @@ int ss_ssc_format(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t 
 		rc = ss_hal_block_erase(hal, b);
 		c->st.block_erases++;
 		c->blocks[b].erase_count = 1;
+		/* A cache block that cannot be erased (factory bad, or worn out in an earlier
+		 * life) is left out for good, as the FTL retires one; the checkpoint keeps its
+		 * state. The checkpoint slots sit at fixed blocks, so one of them must be good. */
+		if (rc == -SS_EIO && b >= c->first_cache_block) {
+			c->blocks[b].state = SSC_BLK_BAD;
+			c->free_count--;
+			bad++;
+			continue;
+		}
 		if (rc) {
 			return rc;
 		}
+	}
+	rc = ssc_exclude_bad(c, bad);
+	if (rc) {
+		return rc;
 	}
 	c->cur_slot = 1;
 	c->epoch = 0;
@@ -106,7 +120,8 @@ void ss_ssc_get_stats(const struct ss_ssc *c, struct ss_ssc_stats *st)
 	st->log_blocks = c->log_count;
 	st->data_blocks = c->data_count;
 	st->free_blocks = c->free_count;
-	st->cache_blocks = c->cache_blocks;
+	st->cache_blocks = c->cache_blocks - c->bad_count;
+	st->bad_blocks = c->bad_count;
 	st->map_dram_bytes = c->map_dram;
 	st->min_erase_count = UINT32_MAX;
 	st->max_erase_count = 0;
