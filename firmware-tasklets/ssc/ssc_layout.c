@@ -51,7 +51,7 @@ int ssc_params_check(const struct ss_geometry *g, const struct ss_ssc_params *p)
 		return -SS_EINVAL;
 	}
 	ssc_meta_layout(g, &body, &ck, &la);
-	if ((uint64_t)2 * (ck + la) + MIN_CACHE_BLOCKS > ss_geo_blocks(g)) {
+	if ((uint64_t)ssc_meta_window(ck, la) + MIN_CACHE_BLOCKS > ss_geo_blocks(g)) {
 		return -SS_EINVAL;
 	}
 	return 0;
@@ -71,7 +71,7 @@ static int compute(const struct ss_geometry *g, const struct ss_ssc_params *p, s
 		return rc;
 	}
 	ssc_meta_layout(g, &body, &ck, &la);
-	z->first_cache = 2 * (ck + la);
+	z->first_cache = ssc_meta_window(ck, la);
 	z->cache_blocks = nblocks - z->first_cache;
 	z->log_cap = SS_MAX(1u, (uint32_t)SS_DIV_ROUND_UP((uint64_t)z->cache_blocks * p->log_permille,
 							  1000));

@@ -281,7 +281,7 @@ static void test_full(void)
 
 /* Factory-bad cache blocks in the emulator's failed-block table (independent of the
  * cache), and the emulator's count of refused erases and programs. */
-static uint32_t bad_in_cache(struct fx *f)
+static uint32_t bad_in_part(struct fx *f)
 {
 	uint32_t n = 0, first = f->fw->ssc_view.block_offset;
 
@@ -326,7 +326,7 @@ static void test_factory_bad_jasmine(void)
 
 	fx_create_with(&f, &o);
 	fx_open_session(&f);
-	bad = bad_in_cache(&f);
+	bad = bad_in_part(&f);
 	CHECK(bad > 0);
 	CHECK_EQ(cache_bad_blocks(&f), bad);
 	CHECK_EQ(call(&f, SS_OP_SSC_INFO, 0, 0, NULL, 0, sizeof(struct ss_wire_ssc_info), &r), 0);
@@ -339,19 +339,23 @@ static void test_factory_bad_jasmine(void)
 }
 
 /*
- * Small flashes on the same profile, 8 KiB pages: one with a factory-bad block in the
- * cache's part, filled with dirty data until the cache refuses (every block acknowledged
- * reads back, also after a power loss, and the cache never touched the bad block again);
- * one whose first label block is factory bad (the label goes to the next good one).
+ * Small flashes on the same profile, 8 KiB pages, each filled with dirty data until the
+ * cache refuses (every block acknowledged reads back, also after a power loss, and no
+ * erase or program is refused after format: the bad blocks were never touched again):
+ * a factory-bad block among the cache blocks; one where the checkpoint slots would
+ * start (they move to the next run of good blocks); a factory-bad first label block (the
+ * label goes to the next good one).
  */
 static void test_factory_bad_small(void)
 {
 	static const struct {
 		uint32_t channels, bpd;
-		int cache_bad, label_bad;
+		uint32_t part_bad, cache_bad;
+		int label_bad;
 	} table[] = {
-		{ 32, 12, 1, 0 },   /* the cache part's block 48 is factory bad */
-		{ 4, 44, 0, 1 },    /* the label row's first block is */
+		{ 32, 12, 1, 1, 0 },   /* the cache part's block 48 is factory bad */
+		{ 8, 56, 2, 1, 0 },    /* its blocks 0 (the first checkpoint slot's) and 24 are */
+		{ 4, 44, 0, 0, 1 },    /* the label row's first block is */
 	};
 
 	for (size_t t = 0; t < SS_ARRAY_SIZE(table); t++) {
@@ -366,8 +370,8 @@ static void test_factory_bad_small(void)
 
 		fx_create_with(&f, &o);
 		fx_open_session(&f);
-		CHECK_EQ(bad_in_cache(&f), (uint32_t)table[t].cache_bad);
-		CHECK_EQ(cache_bad_blocks(&f), (uint32_t)table[t].cache_bad);
+		CHECK_EQ(bad_in_part(&f), table[t].part_bad);
+		CHECK_EQ(cache_bad_blocks(&f), table[t].cache_bad);
 		CHECK_EQ(ss_emu_flash_block_info(f.flash, (table[t].bpd - 1) * table[t].channels,
 						 &bi), 0);
 		CHECK_EQ(bi.factory_bad != 0, table[t].label_bad);
@@ -395,7 +399,12 @@ static void test_factory_bad_small(void)
 			fill(want, b, 9);
 			CHECK(r.v[0] == 1 && memcmp(r.payload + 8, want, BS) == 0);
 		}
-		CHECK_EQ(cache_bad_blocks(&f), (uint32_t)table[t].cache_bad);
+		CHECK_EQ(cache_bad_blocks(&f), table[t].cache_bad);
+		fx_remount(&f);
+		fx_open_session(&f);
+		CHECK_EQ(call(&f, SS_OP_SSC_EXISTS, 0, acked, NULL, 0, (uint32_t)(acked + 7) / 8,
+			      &r), 0);
+		CHECK_EQ(r.v[0], acked);
 		fx_destroy(&f);
 	}
 }
