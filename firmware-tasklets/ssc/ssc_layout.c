@@ -10,7 +10,8 @@
 #include "ssc_internal.h"
 
 #define ARENA_ALIGN 8u
-#define MIN_CACHE_BLOCKS 8u
+/* the smallest cache part that runs: a log block, a free block for merges, data blocks */
+#define MIN_CACHE_BLOCKS 6u
 
 void ss_ssc_default_params(struct ss_ssc_params *p, enum ss_ssc_policy policy)
 {

@@ -332,6 +332,7 @@ static void test_factory_bad_jasmine(void)
 	CHECK_EQ(call(&f, SS_OP_SSC_INFO, 0, 0, NULL, 0, sizeof(struct ss_wire_ssc_info), &r), 0);
 	CHECK_EQ(fx_get(r.payload + offsetof(struct ss_wire_ssc_info, share_permille), 4),
 		 SS_SSC_SHARE_DEFAULT_PERMILLE);
+	CHECK_EQ(fx_get(r.payload + offsetof(struct ss_wire_ssc_info, bad_blocks), 4), bad);
 	fx_remount(&f);
 	fx_open_session(&f);
 	CHECK_EQ(cache_bad_blocks(&f), bad);
