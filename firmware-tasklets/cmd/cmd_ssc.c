@@ -117,7 +117,7 @@ void fw_ssc_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 	PUT64(nand_page_writes, st.nand_page_writes);
 	PUT64(block_erases, st.block_erases);
 	PUT32(write_amplification_milli, wa);
-	PUT32(reserved, 0);
+	PUT32(bad_blocks, st.bad_blocks);
 	PUT64(map_dram_bytes, st.map_dram_bytes);
 #undef PUT32
 #undef PUT64

@@ -97,7 +97,7 @@ static void block_free(struct ss_ssc *c, uint32_t b)
 
 static bool cache_block(const struct ss_ssc *c, uint32_t b)
 {
-	return b >= c->first_cache_block && b < c->nblocks;
+	return b >= c->first_cache_block && b < c->nblocks && c->blocks[b].state != SSC_BLK_BAD;
 }
 
 static int apply_map(struct ss_ssc *c, const struct ssc_rec *r)

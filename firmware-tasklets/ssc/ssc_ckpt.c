@@ -12,7 +12,7 @@
  * Header (the page after the body): 0 magic  4 version  8 epoch(8)  16 seq(8)  24 policy
  *   25 zero  26 log_permille(2)  28 group_commit_records  32 blocks  36 pages_per_block
  *   40 page_size  44 body_pages  48 body_bytes(8)  56 page-map entries  60 body crc
- *   64 zero(60)  124 crc of bytes 0..123
+ *   64 first block of slot 0  68 of slot 1  72 this slot  76 zero(48)  124 crc of 0..123
  */
 #include "ssc_internal.h"
 
@@ -61,7 +61,7 @@ static void put_bytes(struct stream *w, const uint8_t *p, uint32_t n)
 
 int ssc_checkpoint(struct ss_ssc *c)
 {
-	uint32_t target = 1 - c->cur_slot, first = target * c->slot_blocks;
+	uint32_t target = 1 - c->cur_slot, first = ssc_slot_first(c, target);
 	struct stream w = { .c = c, .first_ppn = ssc_ppn(c, first, 0) };
 	struct ssc_spare s = { .kind = SSC_KIND_CKPT, .lba = c->epoch + 1 };
 	uint32_t entries = 0;
@@ -138,6 +138,9 @@ int ssc_checkpoint(struct ss_ssc *c)
 	ss_put_le64(h + 48, w.bytes);
 	ss_put_le32(h + 56, entries);
 	ss_put_le32(h + 60, w.crc);
+	ss_put_le32(h + 64, c->slot_at[0]);
+	ss_put_le32(h + 68, c->slot_at[1]);
+	ss_put_le32(h + 72, target);
 	ss_put_le32(h + HDR_CRC_OFF, ss_crc32c(0, h, HDR_CRC_OFF));
 	s.seq = w.page;
 	rc = ssc_program(c, w.first_ppn + w.page, h, &s);
@@ -186,32 +189,51 @@ static int slot_header(struct ss_hal *hal, uint32_t first, uint32_t ckpt_blocks,
 	return 0;
 }
 
-int ssc_ckpt_find(struct ss_hal *hal, uint32_t slot_first[2], uint32_t ckpt_blocks,
-		  uint32_t body_pages, uint8_t *page, uint8_t *spare, uint32_t *slot,
-		  struct ss_ssc_params *p)
+int ssc_ckpt_find(struct ss_hal *hal, uint32_t body_pages, uint32_t ckpt_blocks,
+		  uint32_t log_area_blocks, uint8_t *page, uint8_t *spare, uint32_t slot_at[2],
+		  uint32_t *slot, uint64_t *epoch, struct ss_ssc_params *p)
 {
-	uint64_t epoch[2] = { 0, 0 };
-	int have[2];
+	uint32_t sb = ckpt_blocks + log_area_blocks, window = ssc_meta_window(ckpt_blocks,
+									     log_area_blocks);
+	uint32_t best_first = SSC_NONE;
+	uint64_t e;
 
-	for (uint32_t k = 0; k < 2; k++) {
-		have[k] = slot_header(hal, slot_first[k], ckpt_blocks, body_pages, page, spare,
-				      &epoch[k]) == 0;
+	/* A header counts only where it says it is: the slot it names starts here, and both
+	 * slots it records lie in the window in order. Among those the newest epoch wins
+	 * (format continues the epochs past any checkpoint it finds, so a stale one in a
+	 * block that failed its erase never wins). */
+	for (uint32_t first = 0; first + ckpt_blocks <= window; first++) {
+		uint32_t s0, s1, k;
+
+		if (slot_header(hal, first, ckpt_blocks, body_pages, page, spare, &e) != 0) {
+			continue;
+		}
+		s0 = ss_get_le32(page + 64);
+		s1 = ss_get_le32(page + 68);
+		k = ss_get_le32(page + 72);
+		if (k > 1 || s0 + sb > s1 || s1 > window - sb || (k ? s1 : s0) != first ||
+		    (best_first != SSC_NONE && e <= *epoch)) {
+			continue;
+		}
+		best_first = first;
+		slot_at[0] = s0;
+		slot_at[1] = s1;
+		*slot = k;
+		*epoch = e;
 	}
-	if (!have[0] && !have[1]) {
+	if (best_first == SSC_NONE) {
 		struct ssc_spare s;
 
-		for (uint32_t k = 0; k < 2; k++) {
-			if (ss_hal_page_read(hal, slot_first[k] * hal->geo.pages_per_block, NULL,
-					     spare) != 0 ||
+		for (uint32_t b = 0; b < window; b++) {
+			if (ss_hal_page_read(hal, b * hal->geo.pages_per_block, NULL, spare) != 0 ||
 			    ssc_spare_decode(spare, &s) != SSC_SPARE_ERASED) {
 				return -SS_EBADMSG;
 			}
 		}
 		return -SS_ENODATA;
 	}
-	*slot = have[1] && (!have[0] || epoch[1] > epoch[0]) ? 1 : 0;
 	/* reread the chosen header into `page` */
-	slot_header(hal, slot_first[*slot], ckpt_blocks, body_pages, page, spare, &epoch[*slot]);
+	slot_header(hal, best_first, ckpt_blocks, body_pages, page, spare, &e);
 	if (ss_get_le32(page + 32) != ss_geo_blocks(&hal->geo) ||
 	    ss_get_le32(page + 36) != hal->geo.pages_per_block ||
 	    ss_get_le32(page + 40) != hal->geo.page_size) {
@@ -259,7 +281,7 @@ static void get_bytes(struct reader *r, uint8_t *p, uint32_t n)
 
 int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 {
-	uint32_t first = slot * c->slot_blocks, entries, body_crc;
+	uint32_t first = ssc_slot_first(c, slot), entries, body_crc, bad;
 	struct reader r = { .c = c, .first_ppn = ssc_ppn(c, first, 0) };
 	uint8_t hdr[HDR_BYTES], e[SSC_BLK_ENTRY_FIXED];
 	uint64_t epoch;
@@ -279,6 +301,7 @@ int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 	c->seq = ss_get_le64(hdr + 16);
 	c->cur_slot = slot;
 	c->free_count = c->log_count = c->data_count = c->cached = c->dirty = 0;
+	bad = 0;
 	for (uint32_t b = 0; b < c->nblocks && r.rc == 0; b++) {
 		struct ssc_block *blk = &c->blocks[b];
 
@@ -317,8 +340,11 @@ int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 		c->cached += blk->valid;
 		c->dirty += blk->dirty;
 		if ((b < c->first_cache_block) != (blk->state == SSC_BLK_META) ||
-		    blk->state > SSC_BLK_META || (blk->state == SSC_BLK_FREE && blk->valid)) {
+		    blk->state > SSC_BLK_BAD ||
+		    ((blk->state == SSC_BLK_FREE || blk->state == SSC_BLK_BAD) && blk->valid)) {
 			r.rc = -SS_EBADMSG;
+		} else if (blk->state == SSC_BLK_BAD) {
+			bad++;
 		} else if (blk->state == SSC_BLK_FREE) {
 			c->free_count++;
 		} else if (blk->state == SSC_BLK_LOG) {
@@ -344,7 +370,7 @@ int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 	if (r.rc) {
 		return r.rc;
 	}
-	if (r.crc != body_crc || c->log_count > c->log_cap) {
+	if (r.crc != body_crc || c->log_count > c->log_cap || ssc_exclude_bad(c, bad) != 0) {
 		return -SS_EBADMSG;
 	}
 	return 0;

@@ -3,9 +3,12 @@
  * sources share.
  *
  * Flash layout (blocks of the HAL the cache owns):
- *   [0, slot)        checkpoint slot 0: checkpoint blocks, then its operation-log blocks
- *   [slot, 2*slot)   checkpoint slot 1
- *   [2*slot, n)      cache blocks: data blocks (block-mapped: a group's cached blocks in
+ *   [0, 3*slot)      the metadata window: checkpoint slot 0 (checkpoint blocks, then its
+ *                    operation-log blocks) on the first run of `slot` good blocks, slot 1
+ *                    on the next run after it. Format finds them; every checkpoint header
+ *                    records both places, and mount finds the newest header by a scan.
+ *                    The window's other blocks are unused (bad ones among them).
+ *   [3*slot, n)      cache blocks: data blocks (block-mapped: a group's cached blocks in
  *                    offset order, packed; the layout bitmap says which offsets it holds),
  *                    log blocks (page-mapped), free blocks
  * A checkpoint is written to the slot not in use; its header page is written last. New
@@ -95,7 +98,8 @@ struct ssc_rec {
 
 /* ---- checkpoint header (ssc_ckpt.c) ---- */
 #define SSC_CKPT_MAGIC 0x4B435353u    /* "SSCK" */
-#define SSC_CKPT_VERSION 2u            /* 2: packed data blocks, layout bitmaps */
+#define SSC_CKPT_VERSION 3u            /* 2: packed data blocks, layout bitmaps;
+					* 3: the slots' places in the header, BAD blocks */
 #define SSC_BLK_ENTRY_FIXED 32u       /* group, seq, born, erase count, wp, state */
 
 enum ssc_block_state {
@@ -103,6 +107,7 @@ enum ssc_block_state {
 	SSC_BLK_LOG = 1,
 	SSC_BLK_DATA = 2,
 	SSC_BLK_META = 3,   /* checkpoint slots */
+	SSC_BLK_BAD = 4,    /* a cache block that failed its erase at format: never used */
 };
 #define SSC_BF_NEED_ERASE 0x1u
 
@@ -132,6 +137,7 @@ struct ss_ssc {
 	uint32_t ckpt_blocks;     /* per slot, header included */
 	uint32_t log_area_blocks; /* per slot */
 	uint32_t slot_blocks;
+	uint32_t slot_at[2];      /* first block of each checkpoint slot */
 	uint32_t first_cache_block;
 	uint32_t cache_blocks;
 	uint32_t log_cap;         /* log blocks allowed (SSC: fixed share; SSC-V: ceiling) */
@@ -153,6 +159,7 @@ struct ss_ssc {
 	uint32_t free_count;
 	uint32_t log_count;
 	uint32_t data_count;
+	uint32_t bad_count;       /* SSC_BLK_BAD blocks, out of the pool and the data cap */
 	uint32_t cached;
 	uint32_t dirty;
 
@@ -168,12 +175,25 @@ struct ss_ssc {
 };
 
 /* ssc_layout.c */
+/** Take `bad` failed cache blocks out of the data cap. \return 0, -SS_EIO when too few
+ *  good blocks remain for the log and one data block. */
+int ssc_exclude_bad(struct ss_ssc *c, uint32_t bad);
 int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
 	       const struct ss_ssc_params *p);
 int ssc_params_check(const struct ss_geometry *g, const struct ss_ssc_params *p);
 void ssc_meta_layout(const struct ss_geometry *g, uint32_t *body_pages, uint32_t *ckpt_blocks,
 		     uint32_t *log_area_blocks);
 
+/* The metadata window: room for both slots and one more, so one bad block anywhere in it
+ * still leaves two runs of `slot` good blocks. */
+static inline uint32_t ssc_meta_window(uint32_t ckpt_blocks, uint32_t log_area_blocks)
+{
+	return 3 * (ckpt_blocks + log_area_blocks);
+}
+static inline uint32_t ssc_slot_first(const struct ss_ssc *c, uint32_t slot)
+{
+	return c->slot_at[slot];
+}
 static inline uint32_t ssc_ppn(const struct ss_ssc *c, uint32_t block, uint32_t page)
 {
 	return block * c->ppb + page;
@@ -236,9 +256,12 @@ int ssc_erase(struct ss_ssc *c, uint32_t block);
 
 /* ssc_ckpt.c */
 int ssc_checkpoint(struct ss_ssc *c);
-int ssc_ckpt_find(struct ss_hal *hal, uint32_t slot_first[2], uint32_t ckpt_blocks,
-		  uint32_t body_pages, uint8_t *page, uint8_t *spare, uint32_t *slot,
-		  struct ss_ssc_params *p);
+/** The newest intact checkpoint in the metadata window: both slots' places, its slot,
+ *  epoch and parameters. \return 0, -SS_ENODATA when the window holds no cache metadata
+ *  at all, -SS_EBADMSG when it holds some but no intact checkpoint. */
+int ssc_ckpt_find(struct ss_hal *hal, uint32_t body_pages, uint32_t ckpt_blocks,
+		  uint32_t log_area_blocks, uint8_t *page, uint8_t *spare, uint32_t slot_at[2],
+		  uint32_t *slot, uint64_t *epoch, struct ss_ssc_params *p);
 int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot);
 
 /* ssc_io.c */

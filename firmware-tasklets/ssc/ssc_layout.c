@@ -10,7 +10,8 @@
 #include "ssc_internal.h"
 
 #define ARENA_ALIGN 8u
-#define MIN_CACHE_BLOCKS 8u
+/* the smallest cache part that runs: a log block, a free block for merges, data blocks */
+#define MIN_CACHE_BLOCKS 6u
 
 void ss_ssc_default_params(struct ss_ssc_params *p, enum ss_ssc_policy policy)
 {
@@ -51,7 +52,7 @@ int ssc_params_check(const struct ss_geometry *g, const struct ss_ssc_params *p)
 		return -SS_EINVAL;
 	}
 	ssc_meta_layout(g, &body, &ck, &la);
-	if ((uint64_t)2 * (ck + la) + MIN_CACHE_BLOCKS > ss_geo_blocks(g)) {
+	if ((uint64_t)ssc_meta_window(ck, la) + MIN_CACHE_BLOCKS > ss_geo_blocks(g)) {
 		return -SS_EINVAL;
 	}
 	return 0;
@@ -71,7 +72,7 @@ static int compute(const struct ss_geometry *g, const struct ss_ssc_params *p, s
 		return rc;
 	}
 	ssc_meta_layout(g, &body, &ck, &la);
-	z->first_cache = 2 * (ck + la);
+	z->first_cache = ssc_meta_window(ck, la);
 	z->cache_blocks = nblocks - z->first_cache;
 	z->log_cap = SS_MAX(1u, (uint32_t)SS_DIV_ROUND_UP((uint64_t)z->cache_blocks * p->log_permille,
 							  1000));
@@ -98,6 +99,17 @@ uint64_t ss_ssc_dram_needed(const struct ss_geometry *geo, const struct ss_ssc_p
 	struct sizes z;
 
 	return compute(geo, p, &z) ? 0 : z.total;
+}
+
+int ssc_exclude_bad(struct ss_ssc *c, uint32_t bad)
+{
+	/* the caps were computed for every cache block good; the log keeps its share */
+	if ((uint64_t)bad + c->log_cap + 2 > c->cache_blocks) {
+		return -SS_EIO;
+	}
+	c->bad_count = bad;
+	c->data_cap -= bad;
+	return 0;
 }
 
 int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size,

@@ -103,7 +103,7 @@ int ssc_commit(struct ss_ssc *c)
 	ss_memset(p + SSC_LOG_HDR_BYTES + (size_t)c->pending * SSC_REC_BYTES, 0,
 		  c->page_size - SSC_LOG_HDR_BYTES - (size_t)c->pending * SSC_REC_BYTES);
 	ss_put_le32(p + 28, page_crc(p, c->pending));
-	ppn = ssc_ppn(c, c->cur_slot * c->slot_blocks + c->ckpt_blocks, 0) + c->log_page;
+	ppn = ssc_ppn(c, ssc_slot_first(c, c->cur_slot) + c->ckpt_blocks, 0) + c->log_page;
 	ss_memset(&s, 0, sizeof(s));
 	s.kind = SSC_KIND_LOG;
 	s.lba = c->epoch;
@@ -123,7 +123,7 @@ int ssc_commit(struct ss_ssc *c)
 int ssc_replay(struct ss_ssc *c)
 {
 	uint32_t area = c->log_area_blocks * c->ppb;
-	uint32_t ppn0 = ssc_ppn(c, c->cur_slot * c->slot_blocks + c->ckpt_blocks, 0);
+	uint32_t ppn0 = ssc_ppn(c, ssc_slot_first(c, c->cur_slot) + c->ckpt_blocks, 0);
 	uint8_t *p = c->logbuf;
 	int rc = 0;
 

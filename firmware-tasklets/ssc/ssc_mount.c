@@ -12,7 +12,10 @@
 int ss_ssc_format(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
 		  const struct ss_ssc_params *p)
 {
+	uint32_t bad = 0, run = 0, slots = 0, at[2], slot;
+	struct ss_ssc_params old;
 	struct ss_ssc *c;
+	uint64_t epoch;
 	int rc;
 
 	if (out == NULL || hal == NULL || p == NULL) {
@@ -22,16 +25,46 @@ int ss_ssc_format(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t 
 	if (rc) {
 		return rc;
 	}
+	/* Epochs go on from any checkpoint an earlier format left, so that one, should it
+	 * survive in a block that now fails its erase, is never the newest at mount. */
+	c->epoch = 0;
+	if (ssc_ckpt_find(hal, c->ckpt_body_pages, c->ckpt_blocks, c->log_area_blocks, c->buf,
+			  c->spare, at, &slot, &epoch, &old) == 0) {
+		c->epoch = epoch;
+	}
 	for (uint32_t b = 0; b < c->nblocks; b++) {
 		rc = ss_hal_block_erase(hal, b);
 		c->st.block_erases++;
 		c->blocks[b].erase_count = 1;
+		/* A block that cannot be erased (factory bad, or worn out in an earlier life) is
+		 * left out for good, as the FTL retires one: in the metadata window each slot
+		 * goes to the next run of `slot_blocks` good blocks; a cache block is marked
+		 * BAD, which the checkpoint keeps. */
+		if (rc == -SS_EIO) {
+			run = 0;
+			if (b >= c->first_cache_block) {
+				c->blocks[b].state = SSC_BLK_BAD;
+				c->free_count--;
+				bad++;
+			}
+			continue;
+		}
 		if (rc) {
 			return rc;
 		}
+		if (b < c->first_cache_block && ++run == c->slot_blocks && slots < 2) {
+			c->slot_at[slots++] = b + 1 - c->slot_blocks;
+			run = 0;
+		}
+	}
+	if (slots < 2) {
+		return -SS_EIO;   /* no two runs of good blocks for the checkpoint slots */
+	}
+	rc = ssc_exclude_bad(c, bad);
+	if (rc) {
+		return rc;
 	}
 	c->cur_slot = 1;
-	c->epoch = 0;
 	rc = ssc_checkpoint(c);
 	if (rc) {
 		return rc;
@@ -42,8 +75,9 @@ int ss_ssc_format(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t 
 
 int ss_ssc_mount(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size)
 {
-	uint32_t body, ck, la, first[2], slot;
+	uint32_t body, ck, la, slot_at[2], slot;
 	struct ss_ssc_params p;
+	uint64_t epoch;
 	struct ss_ssc *c;
 	uint8_t *page, *spare;
 	int rc;
@@ -57,12 +91,10 @@ int ss_ssc_mount(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t d
 											  : -SS_ENOMEM;
 	}
 	ssc_meta_layout(&hal->geo, &body, &ck, &la);
-	first[0] = 0;
-	first[1] = ck + la;
 	/* the arena is scratch until the layout is known */
 	page = dram;
 	spare = (uint8_t *)dram + hal->geo.page_size;
-	rc = ssc_ckpt_find(hal, first, ck, body, page, spare, &slot, &p);
+	rc = ssc_ckpt_find(hal, body, ck, la, page, spare, slot_at, &slot, &epoch, &p);
 	if (rc) {
 		return rc;
 	}
@@ -70,6 +102,8 @@ int ss_ssc_mount(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t d
 	if (rc) {
 		return rc == -SS_EINVAL ? -SS_EBADMSG : rc;
 	}
+	c->slot_at[0] = slot_at[0];
+	c->slot_at[1] = slot_at[1];
 	rc = ssc_ckpt_load(c, slot);
 	if (rc == 0) {
 		rc = ssc_replay(c);
@@ -106,7 +140,8 @@ void ss_ssc_get_stats(const struct ss_ssc *c, struct ss_ssc_stats *st)
 	st->log_blocks = c->log_count;
 	st->data_blocks = c->data_count;
 	st->free_blocks = c->free_count;
-	st->cache_blocks = c->cache_blocks;
+	st->cache_blocks = c->cache_blocks - c->bad_count;
+	st->bad_blocks = c->bad_count;
 	st->map_dram_bytes = c->map_dram;
 	st->min_erase_count = UINT32_MAX;
 	st->max_erase_count = 0;

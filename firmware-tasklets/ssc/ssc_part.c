@@ -2,7 +2,9 @@
  * The partition label and the HAL views of the FTL's and the cache's blocks
  * (ss_ssc_part.h). The label page: 0 magic  4 version  8 share_permille  12 ftl_rows
  * 16 ssc_rows  20 blocks_per_die  24 dies  28 crc of bytes 0..27; the same in both copies,
- * on the first two blocks of the last row.
+ * on the first two good blocks of the last row (one block per die). A block that fails
+ * its erase or program (factory bad) is skipped, as the FTL skips one; the reader scans
+ * the row. Format erases the whole row first, so no older label is left beside the new.
  */
 #include "ss_rt.h"
 #include "ss_ssc_part.h"
@@ -30,9 +32,9 @@ int ss_ssc_part_plan(const struct ss_geometry *g, uint32_t share_permille,
 	return 0;
 }
 
-static uint32_t label_block(const struct ss_geometry *g, uint32_t copy)
+static uint32_t label_block(const struct ss_geometry *g, uint32_t i)
 {
-	return (g->blocks_per_die - 1) * ss_geo_dies(g) + copy;
+	return (g->blocks_per_die - 1) * ss_geo_dies(g) + i;
 }
 
 int ss_ssc_part_format(struct ss_hal *hal, uint32_t share_permille, void *scratch,
@@ -41,6 +43,7 @@ int ss_ssc_part_format(struct ss_hal *hal, uint32_t share_permille, void *scratc
 	const struct ss_geometry *g = &hal->geo;
 	uint8_t *page = scratch, *spare = page + g->page_size;
 	int rc = ss_ssc_part_plan(g, share_permille, out);
+	uint32_t copies = 0;
 
 	if (rc) {
 		return rc;
@@ -57,18 +60,26 @@ int ss_ssc_part_format(struct ss_hal *hal, uint32_t share_permille, void *scratc
 	ss_put_le32(page + 28, ss_crc32c(0, page, 28));
 	/* the spare holds the same 32 bytes, so the label is found without ECC'd data */
 	ss_memcpy(spare, page, PART_BYTES);
-	for (uint32_t copy = 0; copy < 2; copy++) {
-		uint32_t b = label_block(g, copy);
+	for (uint32_t i = 0; i < ss_geo_dies(g); i++) {
+		rc = ss_hal_block_erase(hal, label_block(g, i));
+		if (rc && rc != -SS_EIO) {
+			return rc;
+		}
+	}
+	for (uint32_t i = 0; i < ss_geo_dies(g) && copies < 2; i++) {
+		uint32_t b = label_block(g, i);
 
-		rc = ss_hal_block_erase(hal, b);
-		if (rc == 0) {
-			rc = ss_hal_page_program(hal, b * g->pages_per_block, page, spare);
+		rc = ss_hal_page_program(hal, b * g->pages_per_block, page, spare);
+		if (rc == -SS_EIO) {
+			continue;
 		}
 		if (rc) {
 			return rc;
 		}
+		copies++;
 	}
-	return ss_hal_sync(hal);
+	/* one good block of the row is enough; none means the label cannot be kept */
+	return copies ? ss_hal_sync(hal) : -SS_EIO;
 }
 
 int ss_ssc_part_read(struct ss_hal *hal, void *scratch, struct ss_ssc_part *out)
@@ -80,13 +91,14 @@ int ss_ssc_part_read(struct ss_hal *hal, void *scratch, struct ss_ssc_part *out)
 	if (g->blocks_per_die < 3 || ss_geo_dies(g) < 2) {
 		return -SS_EINVAL;
 	}
-	for (uint32_t copy = 0; copy < 2; copy++) {
-		if (ss_hal_page_read(hal, label_block(g, copy) * g->pages_per_block, page, spare) != 0) {
+	for (uint32_t i = 0; i < ss_geo_dies(g); i++) {
+		if (ss_hal_page_read(hal, label_block(g, i) * g->pages_per_block, page, spare) != 0) {
 			continue;
 		}
-		/* Without the magic the row holds no label: erased, or an FTL's data on a flash
-		 * formatted before labels existed (which is to be mounted as having no cache). */
-		if (ss_get_le32(page) != PART_MAGIC) {
+		/* Without the magic (in the data and the same bytes in the spare) the block holds
+		 * no label: erased, factory bad, or an FTL's data on a flash formatted before
+		 * labels existed (which is to be mounted as having no cache). */
+		if (ss_get_le32(page) != PART_MAGIC || ss_memcmp(spare, page, PART_BYTES) != 0) {
 			continue;
 		}
 		found_any = 1;

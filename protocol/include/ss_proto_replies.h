@@ -184,10 +184,11 @@
 /*
  * SSC_INFO: struct ss_wire_ssc_info, 112 bytes. The solid-state cache's shape and counters:
  * block_size (bytes, one flash page; 0 without a cache), share_permille of the flash,
- * capacity_blocks (flash pages for data and log), policy (0 SSC, 1 SSC-V), log_permille;
- * read hits and misses, silent evictions (clean pages, and erase blocks, dropped by garbage
- * collection), dirty and cached blocks now, host and NAND page writes, erases, write
- * amplification in thousandths, the DRAM of the maps.
+ * capacity_blocks (flash pages for data and log, on good erase blocks), policy (0 SSC,
+ * 1 SSC-V), log_permille; read hits and misses, silent evictions (clean pages, and erase
+ * blocks, dropped by garbage collection), dirty and cached blocks now, host and NAND page
+ * writes, erases, write amplification in thousandths, bad_blocks (erase blocks of the
+ * cache left out because their erase failed at format), the DRAM of the maps.
  */
 #define SS_REPLY_SSC_INFO(X, a)              \
 	X(a, u32, block_size, 4)             \
@@ -205,7 +206,7 @@
 	X(a, u64, nand_page_writes, 8)       \
 	X(a, u64, block_erases, 8)           \
 	X(a, u32, write_amplification_milli, 4) \
-	X(a, rsv32, reserved, 4)             \
+	X(a, u32, bad_blocks, 4)             \
 	X(a, u64, map_dram_bytes, 8)
 
 /* CHECK: struct ss_wire_check, 72 bytes. problem: 0 consistent, else what the check found

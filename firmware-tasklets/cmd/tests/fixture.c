@@ -92,7 +92,8 @@ static void open_image(struct fx *f, int create)
 
 	memset(&o, 0, sizeof(o));
 	o.geo = f->opts.geo;
-	if (o.geo.channels == 0) {
+	o.profile = f->opts.profile;
+	if (o.geo.channels == 0 && o.profile == NULL) {
 		o.geo.channels = FX_CHANNELS;
 		o.geo.ways = 1;
 		o.geo.blocks_per_die = FX_BLOCKS_PER_DIE;
@@ -101,7 +102,7 @@ static void open_image(struct fx *f, int create)
 		o.geo.spare_size = 256;
 	}
 	o.endurance = create ? f->opts.endurance : 0;
-	o.dram_bytes = ss_fw_dram_needed(&o.geo);
+	o.dram_bytes = o.geo.channels ? ss_fw_dram_needed(&o.geo) : 0;
 	o.create = create;
 	rc = ss_emu_flash_open(f->path, &o, &f->flash, err, sizeof(err));
 	if (rc) {

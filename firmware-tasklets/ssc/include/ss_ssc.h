@@ -148,7 +148,8 @@ struct ss_ssc_stats {
 	uint32_t log_blocks;
 	uint32_t data_blocks;
 	uint32_t free_blocks;
-	uint32_t cache_blocks;         /* blocks for data and log (not metadata) */
+	uint32_t cache_blocks;         /* good blocks for data and log (not metadata) */
+	uint32_t bad_blocks;           /* cache blocks left out: their erase failed at format */
 	uint32_t min_erase_count;
 	uint32_t max_erase_count;
 	uint64_t map_dram_bytes;       /* the sparse maps and block table */

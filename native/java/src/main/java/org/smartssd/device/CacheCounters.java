@@ -9,14 +9,17 @@ import java.util.List;
  * holding them) that garbage collection dropped instead of copying; dirty and cached blocks
  * are counts now; write amplification is NAND page writes per host page write, in
  * thousandths. Hits, misses, evictions, page writes and erases count since the drive was
- * powered on (mounted); dirty and cached blocks are the cache's state. A drive formatted
- * without a cache reports a block size of 0.
+ * powered on (mounted); dirty and cached blocks are the cache's state. Bad blocks are erase
+ * blocks of the cache's part left out because their erase failed at format (factory bad);
+ * the capacity counts good ones only. A drive formatted without a cache reports a block
+ * size of 0.
  */
 public record CacheCounters(long blockSize, long sharePermille, long capacityBlocks, long policy, long logPermille,
                             long readHits, long readMisses, long silentEvictedPages,
                             long silentEvictedBlocks, long dirtyBlocks, long
                             cachedBlocks, long hostPageWrites, long nandPageWrites, long
-                            blockErases, long writeAmplificationMilli, long mapDramBytes) {
+                            blockErases, long writeAmplificationMilli, long badBlocks,
+                            long mapDramBytes) {
     // SSC_INFO's reply, struct ss_wire_ssc_info (SS_REPLY_SSC_INFO in ss_proto_replies.h)
     static final int BLOCK_SIZE = 0;
     static final int SHARE_PERMILLE = 4;
@@ -33,7 +36,7 @@ public record CacheCounters(long blockSize, long sharePermille, long capacityBlo
     static final int NAND_PAGE_WRITES = 80;
     static final int BLOCK_ERASES = 88;
     static final int WRITE_AMPLIFICATION_MILLI = 96;
-    static final int RESERVED = 100;
+    static final int BAD_BLOCKS = 100;
     static final int MAP_DRAM_BYTES = 104;
 
     static final List<WireField> FIELDS = List.of(
@@ -52,7 +55,7 @@ public record CacheCounters(long blockSize, long sharePermille, long capacityBlo
             WireField.u64("nand_page_writes", NAND_PAGE_WRITES),
             WireField.u64("block_erases", BLOCK_ERASES),
             WireField.u32("write_amplification_milli", WRITE_AMPLIFICATION_MILLI),
-            WireField.rsv32("reserved", RESERVED),
+            WireField.u32("bad_blocks", BAD_BLOCKS),
             WireField.u64("map_dram_bytes", MAP_DRAM_BYTES));
 
     /** Decodes the reply's wire bytes at b's start. */
@@ -66,7 +69,7 @@ public record CacheCounters(long blockSize, long sharePermille, long capacityBlo
                 le.getLong(SILENT_EVICTED_BLOCKS), le.getLong(DIRTY_BLOCKS),
                 le.getLong(CACHED_BLOCKS), le.getLong(HOST_PAGE_WRITES),
                 le.getLong(NAND_PAGE_WRITES), le.getLong(BLOCK_ERASES),
-                WireField.u32(le, WRITE_AMPLIFICATION_MILLI),
+                WireField.u32(le, WRITE_AMPLIFICATION_MILLI), WireField.u32(le, BAD_BLOCKS),
                 le.getLong(MAP_DRAM_BYTES));
     }
 

@@ -100,6 +100,8 @@ final class InfoCommand implements Callable<Integer> {
                         + "%.3f)%n", k.hits(), k.misses(), k.hitRatio());
                 o.printf("cache blocks:     %d cached, %d dirty%n", k.cachedBlocks(),
                         k.dirtyBlocks());
+                o.printf("cache bad blocks: %d erase blocks left out (failed at format)%n",
+                        k.badBlocks());
                 o.printf("silent evictions: %d blocks (%d erase blocks) since power-on%n",
                         k.silentEvictedPages(), k.silentEvictedBlocks());
                 o.printf("cache write amp.: %.3f (%d host, %d nand page writes since "
