@@ -202,6 +202,10 @@ public final class TableLayout implements Serializable {
                     + "field list such as 'ts:u32@0, url:bytes(16)@4'");
         }
         if (options.containsKey("sep")) {
+            if (options.containsKey("recordSize")) {
+                throw new IllegalArgumentException("option 'recordSize' is for fixed-width "
+                        + "records; a text layout (option 'sep') takes 'maxLineLength'");
+            }
             return parseText(layout.trim(), textOf(options));
         }
         if (options.containsKey("lineSep") || options.containsKey("maxLineLength")) {

@@ -262,6 +262,8 @@ class SmartSsdTextTest {
         assertThatThrownBy(() -> spark.read().format("smartssd").option("layout", "wc98")
                 .option("lineSep", ";").load(path))
                 .hasMessageContaining("options 'lineSep' and 'maxLineLength' are for text");
+        assertThatThrownBy(() -> reader(",").option("recordSize", "20").load(path))
+                .hasMessageContaining("option 'recordSize' is for fixed-width records");
         assertThatThrownBy(() -> spark.sql("SELECT nosuch FROM tx").collect())
                 .hasMessageContaining("nosuch");
     }
