@@ -137,7 +137,16 @@ class DeviceJobYarnTest {
             assertThat(hosts).as("NodeManagers' hosts").containsExactlyInAnyOrder(host(0),
                     host(1), host(2));
         }
-        conf.setLong("mapreduce.input.fileinputformat.split.maxsize", 100_000);
+        // One split a drive. With two or more maps on one node, the MapReduce AM re-sends
+        // that node's ask after each assignment, with a count that does not yet subtract
+        // the containers the scheduler allocated since the AM's last heartbeat; the scheduler
+        // takes the count as new and allocates more containers there than maps remain
+        // (YARN-1902; YARN-11702 adds a correction after Hadoop 3.4). The AM hands such a
+        // surplus container to another node's pending map as rack-local: 14 of 15 maps were
+        // data-local once in CI, in the auto-placement test below. With one map a node, a
+        // node's ask only ever falls to 0, so every surplus arrives after the maps are
+        // assigned and is released; locality is then the scheduler's delay alone.
+        conf.setLong("mapreduce.input.fileinputformat.split.maxsize", PER_NODE * Requests.SIZE);
         Requests data = new Requests(NODES * PER_NODE, REGIONS, 7);
         byte[] all = data.bytes();
         int per = PER_NODE * Requests.SIZE;
@@ -181,7 +190,7 @@ class DeviceJobYarnTest {
         // than there are splits; a task's data-locality is counted per launched attempt, so
         // all of them must be local, and there must be one for each task at least.
         long maps = job.getTaskReports(TaskType.MAP).length;
-        assertThat(maps).isEqualTo(NODES * 2); // 200 000 bytes per drive in 100 000-byte splits
+        assertThat(maps).isEqualTo(NODES);
         long launched = c.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue();
         assertThat(launched).isGreaterThanOrEqualTo(maps);
         assertThat(c.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue())
@@ -248,8 +257,8 @@ class DeviceJobYarnTest {
         assertThat(onDevice + onHost).isEqualTo(maps);
         assertThat(onDevice).as("splits in the drives").isPositive();
         assertThat(onHost).as("splits on the hosts").isPositive();
-        // Locality is the other test's subject. Here it failed once in CI (14 of 15 maps
-        // data-local, the MapReduce AM handing a container to another node's map), a race
-        // not yet found; this test checks placement, not where YARN put the containers.
+        // Locality is the other test's subject: with five maps a node, the AM's stale asks
+        // (see there) can put a map on another node's container, so this test checks
+        // placement, not where YARN put the containers.
     }
 }
