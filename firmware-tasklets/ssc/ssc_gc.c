@@ -21,18 +21,17 @@
 /* Cap ages so cost * age products stay within 64 bits. */
 #define AGE_MAX (1ull << 48)
 
-int ssc_erase(struct ss_ssc *c, uint32_t block)
+/* The record that freed a block must be durable before its data is gone. */
+static int commit_before_erase(struct ss_ssc *c)
 {
-	int rc;
+	return c->pending ? ssc_commit(c) : 0;
+}
 
-	/* the record that freed this block must be durable before its data is gone */
-	if (c->pending) {
-		rc = ssc_commit(c);
-		if (rc) {
-			return rc;
-		}
-	}
-	rc = ss_hal_block_erase(c->hal, block);
+/* Erase a block whose freeing record is committed. \return the flash's answer. */
+static int erase_committed(struct ss_ssc *c, uint32_t block)
+{
+	int rc = ss_hal_block_erase(c->hal, block);
+
 	c->st.block_erases++;
 	c->blocks[block].erase_count++;
 	if (rc == 0) {
@@ -40,6 +39,7 @@ int ssc_erase(struct ss_ssc *c, uint32_t block)
 	}
 	return rc;
 }
+
 
 /* Retire free block b for good: durable before anything relies on it being gone. */
 static int retire(struct ss_ssc *c, uint32_t b)
@@ -76,7 +76,11 @@ static int take_free(struct ss_ssc *c, uint32_t *out)
 		return -SS_ENOSPC;
 	}
 	if (c->blocks[best].flags & SSC_BF_NEED_ERASE) {
-		rc = worn(c, best) ? -SS_EIO : ssc_erase(c, best);
+		rc = commit_before_erase(c);
+		if (rc) {
+			return rc;  /* not the block's fault: an -SS_EIO here is the log's */
+		}
+		rc = worn(c, best) ? -SS_EIO : erase_committed(c, best);
 		if (rc == -SS_EIO) {
 			rc = retire(c, best);
 			return rc ? rc : 1;

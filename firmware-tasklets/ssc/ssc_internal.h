@@ -262,7 +262,6 @@ uint32_t ssc_recs_per_page(const struct ss_ssc *c);
 
 /* ssc_gc.c */
 int ssc_open_log_page(struct ss_ssc *c, uint32_t *ppn);
-int ssc_erase(struct ss_ssc *c, uint32_t block);
 
 /* ssc_ckpt.c */
 int ssc_checkpoint(struct ss_ssc *c);
