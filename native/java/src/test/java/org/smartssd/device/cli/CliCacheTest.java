@@ -8,6 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.CacheCounters;
+import org.smartssd.device.CacheFullException;
 import org.smartssd.device.Devd;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.SolidStateCache;
@@ -139,6 +140,71 @@ class CliCacheTest {
             assertThat(List.of(after.hitBytes(), after.filledBytes(), after.dirtyWrittenBytes(),
                     after.cleanOps(), after.cleanedBytes(), after.evictedBlocks()))
                     .isEqualTo(List.of(7 * bs, 4 * bs, 5 * bs, 2L, 5 * bs, 2L));
+        }
+    }
+
+    /**
+     * A profile rating its blocks at 12 erases: write-clean traffic over ever new blocks
+     * (group-committed, so the cache's blocks wear faster than its checkpoint slots) wears
+     * cache blocks out; the drive retires them, info shows them and the smaller capacity,
+     * and they stay retired across a restart of smartssd-devd.
+     */
+    @Test
+    void wornCacheBlocksAreRetiredAndInfoShowsThemAcrossARestart() throws Exception {
+        Path profile = dir.resolve("worn.profile");
+        java.nio.file.Files.writeString(profile, java.nio.file.Files.readString(
+                        TestDrives.tinyProfile(dir))
+                .replaceFirst("(?m)^endurance = .*$", "endurance = 12")
+                .replaceFirst("(?m)^endurance_spread_permille = .*$",
+                        "endurance_spread_permille = 0"));
+        String uri = "emu:" + dir.resolve("w.img");
+        Run f = CliUsageTest.run("format", uri, "--profile", profile.toString(), "--capacity",
+                "128M");
+        assertThat(f.code()).as(f.err()).isZero();
+        CacheCounters fresh;
+        CacheCounters worn;
+        try (Devd devd = Devd.start(dir.resolve("w.img"), dir.resolve("w.sock"),
+                Duration.ofSeconds(30)); SmartSsdDevice d = SmartSsdDevice.open(devd.uri())) {
+            SolidStateCache cache = d.cache();
+            fresh = cache.counters();
+            assertThat(fresh.endurance()).isEqualTo(12);
+            int n = 64;
+            byte[] data = new byte[cache.blockSize() * n];
+            long next = 0;
+            // 12 erases of every cache block is 12 x its capacity written; bounded at 40 x
+            long limit = 40 * fresh.capacityBlocks();
+            worn = fresh;
+            // wear-levelled, the blocks reach the rating together: they retire in a burst,
+            // and the cache may run out of good blocks at once (the typed full error)
+            try {
+                while (worn.retiredBlocks() == 0) {
+                    assertThat(next).as("blocks written before any cache block wore out")
+                            .isLessThan(limit);
+                    cache.writeClean(next, data, 0, n);
+                    next += n;
+                    if (next % (16L * n) == 0) {
+                        worn = cache.counters();
+                    }
+                }
+            } catch (CacheFullException e) {
+                assertThat(e.getMessage()).contains("no good blocks left");
+            }
+            worn = cache.counters();
+            assertThat(worn.retiredBlocks()).isPositive();
+            assertThat(worn.capacityBlocks()).isLessThan(fresh.capacityBlocks());
+            assertThat((fresh.capacityBlocks() - worn.capacityBlocks()) % worn.retiredBlocks())
+                    .isZero(); // whole erase blocks
+            Run info = CliUsageTest.run("info", devd.uri());
+            assertThat(info.code()).as(info.err()).isZero();
+            assertThat(info.out()).contains("cache:            25.0 % of the flash, "
+                            + worn.capacityBlocks() + " blocks of")
+                    .contains(worn.retiredBlocks() + " retired worn out (endurance 12 erases)");
+        }
+        try (Devd devd = Devd.start(dir.resolve("w.img"), dir.resolve("w.sock"),
+                Duration.ofSeconds(30)); SmartSsdDevice d = SmartSsdDevice.open(devd.uri())) {
+            CacheCounters again = d.cache().counters();
+            assertThat(again.retiredBlocks()).isEqualTo(worn.retiredBlocks());
+            assertThat(again.capacityBlocks()).isEqualTo(worn.capacityBlocks());
         }
     }
 }
