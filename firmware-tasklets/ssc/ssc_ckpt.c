@@ -23,6 +23,7 @@
 #define HDR_CRC_OFF 124u
 #define PM_ENTRY_BYTES 12u
 #define HDR_COUNTERS_OFF 76u
+#define VERSION_RETIRED 4u   /* the first with RETIRED blocks */
 
 /* The counters the header keeps, in header order. */
 #define SSC_CKPT_COUNTERS(X) \
@@ -363,7 +364,7 @@ int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 		c->dirty += blk->dirty;
 		if ((b < c->first_cache_block) != (blk->state == SSC_BLK_META) ||
 		    blk->state > SSC_BLK_RETIRED ||
-		    (blk->state == SSC_BLK_RETIRED && ss_get_le32(hdr + 4) < 4) ||
+		    (blk->state == SSC_BLK_RETIRED && ss_get_le32(hdr + 4) < VERSION_RETIRED) ||
 		    ((blk->state == SSC_BLK_FREE || blk->state == SSC_BLK_BAD ||
 		      blk->state == SSC_BLK_RETIRED) && blk->valid)) {
 			r.rc = -SS_EBADMSG;
