@@ -34,14 +34,24 @@ struct attr {
 };
 
 /* The cache's attributes: read hits, read misses, silently evicted blocks, dirty blocks,
- * write amplification in thousandths (raw values). */
-#define CACHE_ATTRS 5u
+ * write amplification in thousandths (raw values; since mount); then, since format and
+ * kept across restarts, in cache blocks: hits, fills (write-clean), dirty writes, clean
+ * operations (count), blocks cleaned, blocks evicted, and the cache's retired erase
+ * blocks (count). */
+#define CACHE_ATTRS 12u
 #define MAX_ATTRS (FW_SMART_ATTRS + CACHE_ATTRS)
 #define ATTR_CACHE_HITS 160
 #define ATTR_CACHE_MISSES 161
 #define ATTR_CACHE_SILENT_EVICTIONS 162
 #define ATTR_CACHE_DIRTY 163
 #define ATTR_CACHE_WRITE_AMP 164
+#define ATTR_CACHE_HIT_BLOCKS 165
+#define ATTR_CACHE_FILLED_BLOCKS 166
+#define ATTR_CACHE_DIRTY_WRITTEN_BLOCKS 167
+#define ATTR_CACHE_CLEAN_OPS 168
+#define ATTR_CACHE_CLEANED_BLOCKS 169
+#define ATTR_CACHE_EVICTED_BLOCKS 170
+#define ATTR_CACHE_RETIRED_BLOCKS 171
 
 /* 100 while nothing is used up, falling to 1 as `used` reaches `budget`. */
 static uint8_t health(uint64_t used, uint64_t budget)
@@ -95,6 +105,14 @@ static uint32_t attributes(struct ss_fw *fw, struct attr *a)
 	a[12] = (struct attr){ ATTR_CACHE_DIRTY, F_ONLINE, 100, 0, cs.dirty_pages };
 	a[13] = (struct attr){ ATTR_CACHE_WRITE_AMP, F_ONLINE, 100, 0,
 			       ss_ssc_write_amplification_milli(fw->ssc) };
+	a[14] = (struct attr){ ATTR_CACHE_HIT_BLOCKS, F_ONLINE, 100, 0, cs.hit_blocks };
+	a[15] = (struct attr){ ATTR_CACHE_FILLED_BLOCKS, F_ONLINE, 100, 0, cs.filled_blocks };
+	a[16] = (struct attr){ ATTR_CACHE_DIRTY_WRITTEN_BLOCKS, F_ONLINE, 100, 0,
+			       cs.dirty_written_blocks };
+	a[17] = (struct attr){ ATTR_CACHE_CLEAN_OPS, F_ONLINE, 100, 0, cs.clean_ops };
+	a[18] = (struct attr){ ATTR_CACHE_CLEANED_BLOCKS, F_ONLINE, 100, 0, cs.cleaned_blocks };
+	a[19] = (struct attr){ ATTR_CACHE_EVICTED_BLOCKS, F_ONLINE, 100, 0, cs.evicted_blocks };
+	a[20] = (struct attr){ ATTR_CACHE_RETIRED_BLOCKS, F_ONLINE, 100, 0, cs.retired_blocks };
 	return MAX_ATTRS;
 }
 

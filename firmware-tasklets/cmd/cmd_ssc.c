@@ -119,6 +119,14 @@ void fw_ssc_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 	PUT32(write_amplification_milli, wa);
 	PUT32(bad_blocks, st.bad_blocks);
 	PUT64(map_dram_bytes, st.map_dram_bytes);
+	PUT64(hit_bytes, st.hit_blocks * bs);
+	PUT64(filled_bytes, st.filled_blocks * bs);
+	PUT64(dirty_written_bytes, st.dirty_written_blocks * bs);
+	PUT64(clean_ops, st.clean_ops);
+	PUT64(cleaned_bytes, st.cleaned_blocks * bs);
+	PUT64(evicted_blocks, st.evicted_blocks);
+	PUT32(retired_blocks, st.retired_blocks);
+	PUT32(endurance, st.endurance);
 #undef PUT32
 #undef PUT64
 	rep->payload_len = sizeof(struct ss_wire_ssc_info);
@@ -155,11 +163,6 @@ static int write_clean(struct ss_ssc *c, uint64_t lba, const uint8_t *data)
 static int evict(struct ss_ssc *c, uint64_t lba, const uint8_t *data)
 {
 	return ss_ssc_evict(c, lba);
-}
-
-static int clean(struct ss_ssc *c, uint64_t lba, const uint8_t *data)
-{
-	return ss_ssc_clean(c, lba);
 }
 
 static void ssc_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep,
@@ -233,9 +236,18 @@ void fw_ssc_evict(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 
 void fw_ssc_clean(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
-	if (have_cache(fw, rep)) {
-		ssc_each(fw, rq, rep, clean, 0);
+	int rc;
+
+	if (!have_cache(fw, rep)) {
+		return;
 	}
+	/* one command, one clean operation in the cache's counters: a completed write-back */
+	rc = ss_ssc_clean_range(fw->ssc, rq->oid, rq->length);
+	if (rc) {
+		ssc_error(rep, rc);
+		return;
+	}
+	rep->value[0] = rq->length;
 }
 
 void fw_ssc_exists(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)

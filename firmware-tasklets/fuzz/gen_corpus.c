@@ -141,6 +141,12 @@ int main(int argc, char **argv)
 	begin(); send(VALID, SS_OP_COUNTERS, 0, 0, 0, 0, 512, NULL, 0); finish("op30-counters");
 	begin(); send(VALID, SS_OP_CHECK, 0, 0, 0, 0, 512, NULL, 0); finish("op31-check");
 	begin(); send(VALID, SS_OP_SSC_INFO, 0, 0, 0, 0, 512, NULL, 0); finish("op40-ssc-info");
+	/* the traffic counters after a write, a clean and an evict; a reply_max one field short */
+	begin(); ssc_write(SS_OP_SSC_WRITE_DIRTY, SSC_FIRST);
+	send(VALID, SS_OP_SSC_CLEAN, 0, SSC_FIRST, 0, 1, 0, NULL, 0);
+	send(VALID, SS_OP_SSC_EVICT, 0, SSC_FIRST, 0, 1, 0, NULL, 0);
+	send(VALID, SS_OP_SSC_INFO, 0, 0, 0, 0, 168, NULL, 0); finish("op40-ssc-info-traffic");
+	begin(); send(VALID, SS_OP_SSC_INFO, 0, 0, 0, 0, 160, NULL, 0); finish("op40-ssc-info-short");
 	begin(); ssc_write(SS_OP_SSC_WRITE_DIRTY, SSC_FIRST); finish("op41-ssc-write-dirty");
 	begin(); ssc_write(SS_OP_SSC_WRITE_CLEAN, SSC_FIRST + 1); finish("op42-ssc-write-clean");
 	/* two blocks, the first present: the bitmap (8 bytes), then both blocks */

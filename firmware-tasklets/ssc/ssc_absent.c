@@ -80,6 +80,12 @@ int ss_ssc_clean(struct ss_ssc *c, uint64_t lba)
 	return -SS_ENOSYS;
 }
 
+int ss_ssc_clean_range(struct ss_ssc *c, uint64_t lba, uint64_t count)
+{
+	(void)c, (void)lba, (void)count;
+	return -SS_ENOSYS;
+}
+
 int ss_ssc_exists(const struct ss_ssc *c, uint64_t lba, uint32_t count, uint8_t *bitmap)
 {
 	(void)c, (void)lba, (void)count, (void)bitmap;

@@ -97,7 +97,8 @@ static void block_free(struct ss_ssc *c, uint32_t b)
 
 static bool cache_block(const struct ss_ssc *c, uint32_t b)
 {
-	return b >= c->first_cache_block && b < c->nblocks && c->blocks[b].state != SSC_BLK_BAD;
+	return b >= c->first_cache_block && b < c->nblocks && c->blocks[b].state != SSC_BLK_BAD &&
+	       c->blocks[b].state != SSC_BLK_RETIRED;
 }
 
 static int apply_map(struct ss_ssc *c, const struct ssc_rec *r)
@@ -131,6 +132,11 @@ static int apply_map(struct ss_ssc *c, const struct ssc_rec *r)
 		return rc == -SS_ENOSPC ? -SS_EBADMSG : rc;
 	}
 	page_add(c, r->block, r->dirty != 0);
+	if (r->dirty) {
+		c->st.dirty_written_blocks++;
+	} else {
+		c->st.filled_blocks++;
+	}
 	blk->seq = r->seq;
 	if (page + 1u > blk->wp) {
 		blk->wp = (uint16_t)(page + 1);
@@ -151,6 +157,7 @@ static int apply_clean(struct ss_ssc *c, const struct ssc_rec *r)
 	ssc_bit_clear(c->dirty_bm, c, b, i);
 	c->blocks[b].dirty--;
 	c->dirty--;
+	c->st.cleaned_blocks++;
 	return 0;
 }
 
@@ -266,13 +273,36 @@ static int apply_free(struct ss_ssc *c, const struct ssc_rec *r)
 	return 0;
 }
 
+/* A free block worn out: out of the pool and the data cap for good. Its last contents
+ * were dropped (clean) or moved (dirty) by the records that freed it. */
+static int apply_retire(struct ss_ssc *c, const struct ssc_rec *r)
+{
+	uint32_t b = r->block;
+
+	if (!cache_block(c, b) || c->blocks[b].state != SSC_BLK_FREE || c->open == b) {
+		return -SS_EBADMSG;
+	}
+	c->blocks[b].state = SSC_BLK_RETIRED;
+	c->blocks[b].flags = 0;
+	c->free_count--;
+	ssc_shrink_for_retired(c);
+	return 0;
+}
+
+static void apply_unmap(struct ss_ssc *c, const struct ssc_rec *r)
+{
+	if (unlink_lba(c, r->key) == 0 && r->dirty == SSC_UNMAP_HOST) {
+		c->st.evicted_blocks++;
+	}
+}
+
 int ssc_apply(struct ss_ssc *c, const struct ssc_rec *r)
 {
 	switch (r->type) {
 	case SSC_R_MAP:
 		return apply_map(c, r);
 	case SSC_R_UNMAP:
-		unlink_lba(c, r->key);
+		apply_unmap(c, r);
 		return 0;
 	case SSC_R_CLEAN:
 		return apply_clean(c, r);
@@ -284,6 +314,8 @@ int ssc_apply(struct ss_ssc *c, const struct ssc_rec *r)
 		return apply_silent(c, r);
 	case SSC_R_FREE:
 		return apply_free(c, r);
+	case SSC_R_RETIRE:
+		return apply_retire(c, r);
 	default:
 		return -SS_EBADMSG;
 	}

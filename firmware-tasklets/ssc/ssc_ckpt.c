@@ -12,13 +12,23 @@
  * Header (the page after the body): 0 magic  4 version  8 epoch(8)  16 seq(8)  24 policy
  *   25 zero  26 log_permille(2)  28 group_commit_records  32 blocks  36 pages_per_block
  *   40 page_size  44 body_pages  48 body_bytes(8)  56 page-map entries  60 body crc
- *   64 first block of slot 0  68 of slot 1  72 this slot  76 zero(48)  124 crc of 0..123
+ *   64 first block of slot 0  68 of slot 1  72 this slot  76 the traffic counters (8 each):
+ *   hits, fills, dirty writes, clean operations, cleaned blocks, evicted blocks
+ *   124 crc of 0..123. Version 3 had zeros at 76..123 and no RETIRED blocks: it reads as
+ *   counters at 0.
  */
 #include "ssc_internal.h"
 
 #define HDR_BYTES 128u
 #define HDR_CRC_OFF 124u
 #define PM_ENTRY_BYTES 12u
+#define HDR_COUNTERS_OFF 76u
+#define VERSION_RETIRED 4u   /* the first with RETIRED blocks */
+
+/* The counters the header keeps, in header order. */
+#define SSC_CKPT_COUNTERS(X) \
+	X(hit_blocks) X(filled_blocks) X(dirty_written_blocks) X(clean_ops) X(cleaned_blocks) \
+	X(evicted_blocks)
 
 struct stream {
 	struct ss_ssc *c;
@@ -141,6 +151,12 @@ int ssc_checkpoint(struct ss_ssc *c)
 	ss_put_le32(h + 64, c->slot_at[0]);
 	ss_put_le32(h + 68, c->slot_at[1]);
 	ss_put_le32(h + 72, target);
+	{
+		uint8_t *at = h + HDR_COUNTERS_OFF;
+#define PUT_COUNTER(name) ss_put_le64(at, c->st.name), at += 8;
+		SSC_CKPT_COUNTERS(PUT_COUNTER)
+#undef PUT_COUNTER
+	}
 	ss_put_le32(h + HDR_CRC_OFF, ss_crc32c(0, h, HDR_CRC_OFF));
 	s.seq = w.page;
 	rc = ssc_program(c, w.first_ppn + w.page, h, &s);
@@ -180,7 +196,8 @@ static int slot_header(struct ss_hal *hal, uint32_t first, uint32_t ckpt_blocks,
 	if (ss_hal_page_read(hal, first * ppb + last, page, spare) != 0 ||
 	    ssc_spare_decode(spare, &s) != SSC_SPARE_OK ||
 	    ss_crc32c(0, page, hal->geo.page_size) != s.data_crc ||
-	    ss_get_le32(page) != SSC_CKPT_MAGIC || ss_get_le32(page + 4) != SSC_CKPT_VERSION ||
+	    ss_get_le32(page) != SSC_CKPT_MAGIC || ss_get_le32(page + 4) < SSC_CKPT_VERSION_MIN ||
+	    ss_get_le32(page + 4) > SSC_CKPT_VERSION ||
 	    ss_get_le32(page + HDR_CRC_OFF) != ss_crc32c(0, page, HDR_CRC_OFF) ||
 	    ss_get_le32(page + 44) != last || ss_get_le64(page + 8) != s.lba) {
 		return 1;   /* interrupted before its header: not a checkpoint */
@@ -281,7 +298,7 @@ static void get_bytes(struct reader *r, uint8_t *p, uint32_t n)
 
 int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 {
-	uint32_t first = ssc_slot_first(c, slot), entries, body_crc, bad;
+	uint32_t first = ssc_slot_first(c, slot), entries, body_crc, bad, retired;
 	struct reader r = { .c = c, .first_ppn = ssc_ppn(c, first, 0) };
 	uint8_t hdr[HDR_BYTES], e[SSC_BLK_ENTRY_FIXED];
 	uint64_t epoch;
@@ -300,8 +317,14 @@ int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 	c->epoch = epoch;
 	c->seq = ss_get_le64(hdr + 16);
 	c->cur_slot = slot;
+	{
+		const uint8_t *at = hdr + HDR_COUNTERS_OFF;
+#define GET_COUNTER(name) c->st.name = ss_get_le64(at), at += 8;
+		SSC_CKPT_COUNTERS(GET_COUNTER)
+#undef GET_COUNTER
+	}
 	c->free_count = c->log_count = c->data_count = c->cached = c->dirty = 0;
-	bad = 0;
+	bad = retired = 0;
 	for (uint32_t b = 0; b < c->nblocks && r.rc == 0; b++) {
 		struct ssc_block *blk = &c->blocks[b];
 
@@ -340,11 +363,15 @@ int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 		c->cached += blk->valid;
 		c->dirty += blk->dirty;
 		if ((b < c->first_cache_block) != (blk->state == SSC_BLK_META) ||
-		    blk->state > SSC_BLK_BAD ||
-		    ((blk->state == SSC_BLK_FREE || blk->state == SSC_BLK_BAD) && blk->valid)) {
+		    blk->state > SSC_BLK_RETIRED ||
+		    (blk->state == SSC_BLK_RETIRED && ss_get_le32(hdr + 4) < VERSION_RETIRED) ||
+		    ((blk->state == SSC_BLK_FREE || blk->state == SSC_BLK_BAD ||
+		      blk->state == SSC_BLK_RETIRED) && blk->valid)) {
 			r.rc = -SS_EBADMSG;
 		} else if (blk->state == SSC_BLK_BAD) {
 			bad++;
+		} else if (blk->state == SSC_BLK_RETIRED) {
+			retired++;
 		} else if (blk->state == SSC_BLK_FREE) {
 			c->free_count++;
 		} else if (blk->state == SSC_BLK_LOG) {
@@ -372,6 +399,10 @@ int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot)
 	}
 	if (r.crc != body_crc || c->log_count > c->log_cap || ssc_exclude_bad(c, bad) != 0) {
 		return -SS_EBADMSG;
+	}
+	c->retired_count = 0;
+	while (c->retired_count < retired) {
+		ssc_shrink_for_retired(c);
 	}
 	return 0;
 }

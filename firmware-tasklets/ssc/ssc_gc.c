@@ -21,18 +21,17 @@
 /* Cap ages so cost * age products stay within 64 bits. */
 #define AGE_MAX (1ull << 48)
 
-int ssc_erase(struct ss_ssc *c, uint32_t block)
+/* The record that freed a block must be durable before its data is gone. */
+static int commit_before_erase(struct ss_ssc *c)
 {
-	int rc;
+	return c->pending ? ssc_commit(c) : 0;
+}
 
-	/* the record that freed this block must be durable before its data is gone */
-	if (c->pending) {
-		rc = ssc_commit(c);
-		if (rc) {
-			return rc;
-		}
-	}
-	rc = ss_hal_block_erase(c->hal, block);
+/* Erase a block whose freeing record is committed. \return the flash's answer. */
+static int erase_committed(struct ss_ssc *c, uint32_t block)
+{
+	int rc = ss_hal_block_erase(c->hal, block);
+
 	c->st.block_erases++;
 	c->blocks[block].erase_count++;
 	if (rc == 0) {
@@ -41,7 +40,27 @@ int ssc_erase(struct ss_ssc *c, uint32_t block)
 	return rc;
 }
 
-/* Wear-aware: the free block erased least often. */
+
+/* Retire free block b for good: durable before anything relies on it being gone. */
+static int retire(struct ss_ssc *c, uint32_t b)
+{
+	struct ssc_rec r = { .type = SSC_R_RETIRE, .block = b };
+	int rc = ssc_log(c, &r);
+
+	return rc ? rc : ssc_commit(c);
+}
+
+/* Worn out: erased as often as the flash is rated for (the profile's endurance). */
+static bool worn(const struct ss_ssc *c, uint32_t b)
+{
+	return c->hal->endurance != 0 && c->blocks[b].erase_count >= c->hal->endurance;
+}
+
+/* Wear-aware: the free block erased least often. A free block due for an erase that is
+ * worn out, or whose erase fails, is retired instead (free blocks hold nothing: the
+ * records that freed them moved their dirty pages or dropped clean ones).
+ * \return 0 with *out, 1 when a block was retired (the caller checks its room again),
+ *         -SS_ENOSPC when no block is free, or an error. */
 static int take_free(struct ss_ssc *c, uint32_t *out)
 {
 	uint32_t best = SSC_NONE;
@@ -57,7 +76,15 @@ static int take_free(struct ss_ssc *c, uint32_t *out)
 		return -SS_ENOSPC;
 	}
 	if (c->blocks[best].flags & SSC_BF_NEED_ERASE) {
-		rc = ssc_erase(c, best);
+		rc = commit_before_erase(c);
+		if (rc) {
+			return rc;  /* not the block's fault: an -SS_EIO here is the log's */
+		}
+		rc = worn(c, best) ? -SS_EIO : erase_committed(c, best);
+		if (rc == -SS_EIO) {
+			rc = retire(c, best);
+			return rc ? rc : 1;
+		}
 		if (rc) {
 			return rc;
 		}
@@ -106,7 +133,11 @@ static int alloc_data_block(struct ss_ssc *c, uint64_t group, uint32_t *out)
 		int rc;
 
 		if (c->free_count >= 1 && c->data_count - replaces < c->data_cap) {
-			return take_free(c, out);
+			rc = take_free(c, out);
+			if (rc != 1) {
+				return rc;
+			}
+			continue;
 		}
 		rc = silent_evict_one(c);
 		if (rc) {
@@ -268,17 +299,20 @@ static int alloc_log_block(struct ss_ssc *c, uint32_t *out)
 			return rc > 0 ? -SS_ENOSPC : rc;
 		}
 	}
-	/* keep one free block for the target of a merge */
-	while (c->free_count < 2 || c->log_count >= c->log_cap) {
-		rc = c->log_count < c->log_cap ? silent_evict_one(c) : 1;
-		if (rc == 1) {
-			rc = recycle_oldest(c);
+	do {
+		/* keep one free block for the target of a merge */
+		while (c->free_count < 2 || c->log_count >= c->log_cap) {
+			rc = c->log_count < c->log_cap ? silent_evict_one(c) : 1;
+			if (rc == 1) {
+				rc = recycle_oldest(c);
+			}
+			if (rc) {
+				return rc > 0 ? -SS_ENOSPC : rc;
+			}
 		}
-		if (rc) {
-			return rc > 0 ? -SS_ENOSPC : rc;
-		}
-	}
-	return take_free(c, out);
+		rc = take_free(c, out);
+	} while (rc == 1);
+	return rc;
 }
 
 int ssc_open_log_page(struct ss_ssc *c, uint32_t *ppn)

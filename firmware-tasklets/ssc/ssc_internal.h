@@ -78,13 +78,15 @@ enum ssc_spare_status ssc_spare_decode(const uint8_t *raw, struct ssc_spare *s);
 /* ---- operation log records (ssc_log.c) ---- */
 enum ssc_rec_type {
 	SSC_R_MAP = 1,     /* lba -> ppn, dirty flag: a write */
-	SSC_R_UNMAP = 2,   /* lba: evict */
+	SSC_R_UNMAP = 2,   /* lba: evict (dirty = SSC_UNMAP_HOST), or GC dropping a clean page */
 	SSC_R_CLEAN = 3,   /* lba: clean */
 	SSC_R_MERGE = 4,   /* key = group, block = new data block: full merge */
 	SSC_R_SWITCH = 5,  /* key = group, block = log block becoming its data block */
 	SSC_R_SILENT = 6,  /* block: data block silently evicted */
 	SSC_R_FREE = 7,    /* block: log block with no valid page returned to the free pool */
+	SSC_R_RETIRE = 8,  /* block: a free block worn out, never used again */
 };
+#define SSC_UNMAP_HOST 1u  /* an UNMAP's dirty byte: the host's evict, counted as one */
 struct ssc_rec {
 	uint8_t type;
 	uint8_t dirty;
@@ -98,8 +100,10 @@ struct ssc_rec {
 
 /* ---- checkpoint header (ssc_ckpt.c) ---- */
 #define SSC_CKPT_MAGIC 0x4B435353u    /* "SSCK" */
-#define SSC_CKPT_VERSION 3u            /* 2: packed data blocks, layout bitmaps;
-					* 3: the slots' places in the header, BAD blocks */
+#define SSC_CKPT_VERSION 4u            /* 2: packed data blocks, layout bitmaps;
+					* 3: the slots' places in the header, BAD blocks;
+					* 4: RETIRED blocks, the traffic counters */
+#define SSC_CKPT_VERSION_MIN 3u        /* read as 4 without retired blocks, counters 0 */
 #define SSC_BLK_ENTRY_FIXED 32u       /* group, seq, born, erase count, wp, state */
 
 enum ssc_block_state {
@@ -108,6 +112,8 @@ enum ssc_block_state {
 	SSC_BLK_DATA = 2,
 	SSC_BLK_META = 3,   /* checkpoint slots */
 	SSC_BLK_BAD = 4,    /* a cache block that failed its erase at format: never used */
+	SSC_BLK_RETIRED = 5,/* worn out in use (erase count at the endurance, or a failed
+			     * erase): its data had moved, never erased or used again */
 };
 #define SSC_BF_NEED_ERASE 0x1u
 
@@ -160,6 +166,7 @@ struct ss_ssc {
 	uint32_t log_count;
 	uint32_t data_count;
 	uint32_t bad_count;       /* SSC_BLK_BAD blocks, out of the pool and the data cap */
+	uint32_t retired_count;   /* SSC_BLK_RETIRED blocks, out of the pool and the caps */
 	uint32_t cached;
 	uint32_t dirty;
 
@@ -178,6 +185,9 @@ struct ss_ssc {
 /** Take `bad` failed cache blocks out of the data cap. \return 0, -SS_EIO when too few
  *  good blocks remain for the log and one data block. */
 int ssc_exclude_bad(struct ss_ssc *c, uint32_t bad);
+/** Count one more retired block and take it out of the data cap (down to 0; the log keeps
+ *  its cap, and free blocks running out then makes writes fail with -SS_ENOSPC). */
+void ssc_shrink_for_retired(struct ss_ssc *c);
 int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
 	       const struct ss_ssc_params *p);
 int ssc_params_check(const struct ss_geometry *g, const struct ss_ssc_params *p);
@@ -252,7 +262,6 @@ uint32_t ssc_recs_per_page(const struct ss_ssc *c);
 
 /* ssc_gc.c */
 int ssc_open_log_page(struct ss_ssc *c, uint32_t *ppn);
-int ssc_erase(struct ss_ssc *c, uint32_t block);
 
 /* ssc_ckpt.c */
 int ssc_checkpoint(struct ss_ssc *c);

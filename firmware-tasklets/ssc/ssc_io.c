@@ -118,12 +118,13 @@ int ss_ssc_read(struct ss_ssc *c, uint64_t lba, void *buf)
 		return rc < 0 ? rc : -SS_EIO;
 	}
 	c->st.read_hits++;
+	c->st.hit_blocks++;
 	return 0;
 }
 
 int ss_ssc_evict(struct ss_ssc *c, uint64_t lba)
 {
-	struct ssc_rec r = { .type = SSC_R_UNMAP, .key = lba };
+	struct ssc_rec r = { .type = SSC_R_UNMAP, .dirty = SSC_UNMAP_HOST, .key = lba };
 	struct ssc_loc loc;
 	int rc;
 
@@ -154,6 +155,22 @@ int ss_ssc_clean(struct ss_ssc *c, uint64_t lba)
 	}
 	rc = ssc_log(c, &r);
 	return rc ? rc : maybe_group_commit(c);
+}
+
+int ss_ssc_clean_range(struct ss_ssc *c, uint64_t lba, uint64_t count)
+{
+	if (count == 0 || lba > SSC_KEY_EMPTY - count) {
+		return -SS_EINVAL;
+	}
+	for (uint64_t i = 0; i < count; i++) {
+		int rc = ss_ssc_clean(c, lba + i);
+
+		if (rc) {
+			return rc;
+		}
+	}
+	c->st.clean_ops++;
+	return 0;
 }
 
 int ss_ssc_exists(const struct ss_ssc *c, uint64_t lba, uint32_t count, uint8_t *bitmap)

@@ -112,6 +112,14 @@ int ssc_exclude_bad(struct ss_ssc *c, uint32_t bad)
 	return 0;
 }
 
+void ssc_shrink_for_retired(struct ss_ssc *c)
+{
+	c->retired_count++;
+	if (c->data_cap > 0) {
+		c->data_cap--;
+	}
+}
+
 int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
 	       const struct ss_ssc_params *p)
 {

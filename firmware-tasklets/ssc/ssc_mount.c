@@ -140,8 +140,10 @@ void ss_ssc_get_stats(const struct ss_ssc *c, struct ss_ssc_stats *st)
 	st->log_blocks = c->log_count;
 	st->data_blocks = c->data_count;
 	st->free_blocks = c->free_count;
-	st->cache_blocks = c->cache_blocks - c->bad_count;
+	st->cache_blocks = c->cache_blocks - c->bad_count - c->retired_count;
 	st->bad_blocks = c->bad_count;
+	st->retired_blocks = c->retired_count;
+	st->endurance = c->hal->endurance;
 	st->map_dram_bytes = c->map_dram;
 	st->min_erase_count = UINT32_MAX;
 	st->max_erase_count = 0;

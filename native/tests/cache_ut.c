@@ -164,6 +164,14 @@ static void test_write_clean(struct ss_dev *d)
 	free(b);
 }
 
+static uint64_t ci_block_size(struct ss_dev *d)
+{
+	struct ss_dev_cache_info ci;
+
+	CHECK_EQ(ss_dev_cache_info(d, &ci), 0);
+	return ci.block_size;
+}
+
 static void test_read(struct ss_dev *d)
 {
 	uint64_t base = 1ull << 33;
@@ -195,6 +203,25 @@ static void test_read(struct ss_dev *d)
 		}
 	}
 	CHECK_EQ(found, 5);
+	/* and the traffic since format (165-171), in cache blocks */
+	{
+		uint64_t bs = ci_block_size(d);
+		const uint64_t traffic[7] = { after.hit_bytes / bs, after.filled_bytes / bs,
+					      after.dirty_written_bytes / bs, after.clean_ops,
+					      after.cleaned_bytes / bs, after.evicted_blocks,
+					      after.retired_blocks };
+
+		CHECK(after.hit_bytes - before.hit_bytes == 10 * bs);
+		CHECK(after.dirty_written_bytes - before.dirty_written_bytes == 10 * bs);
+		found = 0;
+		for (int i = 0; i < n; i++) {
+			if (attrs[i].id >= 165 && attrs[i].id <= 171) {
+				CHECK_EQ(attrs[i].raw, traffic[attrs[i].id - 165]);
+				found++;
+			}
+		}
+		CHECK_EQ(found, 7);
+	}
 }
 
 static void test_evict(struct ss_dev *d)

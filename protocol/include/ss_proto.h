@@ -319,7 +319,7 @@ _Static_assert(sizeof(struct ss_wire_stat) == 0 SS_REPLY_STAT(SS_REPLY_BYTES, _)
 _Static_assert(sizeof(struct ss_wire_progress) == 0 SS_REPLY_PROGRESS(SS_REPLY_BYTES, _),
 	       "progress: struct and field list agree");
 _Static_assert(sizeof(struct ss_wire_model) == 35 * 8, "wire model size");
-_Static_assert(sizeof(struct ss_wire_ssc_info) == 112, "wire ssc info size");
+_Static_assert(sizeof(struct ss_wire_ssc_info) == 168, "wire ssc info size");
 _Static_assert(sizeof(struct ss_wire_ssc_info) == 0 SS_REPLY_SSC_INFO(SS_REPLY_BYTES, _),
 	       "ssc info: struct and field list agree");
 _Static_assert(sizeof(struct ss_wire_model) == 0 SS_REPLY_MODEL(SS_REPLY_BYTES, _),

@@ -182,13 +182,18 @@
 	X(a, u64, end_idle_nj, 8)
 
 /*
- * SSC_INFO: struct ss_wire_ssc_info, 112 bytes. The solid-state cache's shape and counters:
+ * SSC_INFO: struct ss_wire_ssc_info, 168 bytes. The solid-state cache's shape and counters:
  * block_size (bytes, one flash page; 0 without a cache), share_permille of the flash,
  * capacity_blocks (flash pages for data and log, on good erase blocks), policy (0 SSC,
  * 1 SSC-V), log_permille; read hits and misses, silent evictions (clean pages, and erase
  * blocks, dropped by garbage collection), dirty and cached blocks now, host and NAND page
  * writes, erases, write amplification in thousandths, bad_blocks (erase blocks of the
- * cache left out because their erase failed at format), the DRAM of the maps.
+ * cache left out because their erase failed at format), the DRAM of the maps. Then the
+ * cache manager's traffic since format, kept across restarts in the cache's checkpoints:
+ * bytes read as hits, bytes written by write-clean (fills) and by write-dirty, clean
+ * operations (SSC_CLEAN commands completed: write-backs) and the bytes they turned clean,
+ * blocks evicted by SSC_EVICT; retired_blocks (erase blocks worn out in use, never used
+ * again; capacity_blocks leaves them out) and the endurance (erases) that retires one.
  */
 #define SS_REPLY_SSC_INFO(X, a)              \
 	X(a, u32, block_size, 4)             \
@@ -207,7 +212,15 @@
 	X(a, u64, block_erases, 8)           \
 	X(a, u32, write_amplification_milli, 4) \
 	X(a, u32, bad_blocks, 4)             \
-	X(a, u64, map_dram_bytes, 8)
+	X(a, u64, map_dram_bytes, 8)         \
+	X(a, u64, hit_bytes, 8)              \
+	X(a, u64, filled_bytes, 8)           \
+	X(a, u64, dirty_written_bytes, 8)    \
+	X(a, u64, clean_ops, 8)              \
+	X(a, u64, cleaned_bytes, 8)          \
+	X(a, u64, evicted_blocks, 8)         \
+	X(a, u32, retired_blocks, 4)         \
+	X(a, u32, endurance, 4)
 
 /* CHECK: struct ss_wire_check, 72 bytes. problem: 0 consistent, else what the check found
  * wrong first (enum ss_os_problem of firmware-tasklets/objstore, PROTOCOL.md section 5);

@@ -278,6 +278,10 @@ static void test_vectors(struct fx *f)
 		[16] = 0x89, 0x67, 0x45, 0x23, 0x01, [32] = 0x40, [52] = 0x08,
 		[60] = 0x4a, 0x6e, 0x3f, 0xdb,
 	};
+	static const uint8_t info5[64] = {
+		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x40, 0x00, 0x05, 0x00, 0x05, 0x00,
+		[52] = 0xa8, [60] = 0x10, 0x0d, 0x07, 0xcd,
+	};
 	static const uint8_t setattr5[72] = {
 		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x50, 0x00, 0x04, 0x00, 0x05, 0x00, 0x01,
 		[16] = 0x02, [20] = 0x01, [32] = 0x06, [48] = 0x08,
@@ -302,6 +306,9 @@ static void test_vectors(struct fx *f)
 			     .payload_len = 8 };
 	CHECK_EQ(fx_encode(&p, pkt), 512);
 	CHECK(memcmp(pkt, setattr5, 72) == 0);
+	p = (struct fx_pkt){ .opcode = SS_OP_SSC_INFO, .tag = 0x00050005, .reply_max = 168 };
+	CHECK_EQ(fx_encode(&p, pkt), 512);
+	CHECK(memcmp(pkt, info5, 64) == 0);
 	memset(pkt, 0, 512);
 	memcpy(pkt, open7, 64);
 	fx_send_raw(f, 7, pkt, 512, &res);

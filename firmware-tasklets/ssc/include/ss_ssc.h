@@ -125,6 +125,10 @@ int ss_ssc_clean(struct ss_ssc *c, uint64_t lba);
  */
 int ss_ssc_exists(const struct ss_ssc *c, uint64_t lba, uint32_t count, uint8_t *bitmap);
 
+/** ss_ssc_clean() of blocks [lba, lba + count), counted as one clean operation (a
+ *  write-back the host completed) once every block is done. \return as ss_ssc_clean(). */
+int ss_ssc_clean_range(struct ss_ssc *c, uint64_t lba, uint64_t count);
+
 /** Commit every buffered operation now. \return 0 or -SS_EIO. */
 int ss_ssc_flush(struct ss_ssc *c);
 
@@ -153,6 +157,18 @@ struct ss_ssc_stats {
 	uint32_t min_erase_count;
 	uint32_t max_erase_count;
 	uint64_t map_dram_bytes;       /* the sparse maps and block table */
+	/* The cache manager's traffic since format, kept in every checkpoint. Those counted
+	 * from log records (fills, dirty writes, cleaned and evicted blocks) survive a crash
+	 * for every record that did; hits and clean operations are not logged, and a crash
+	 * loses the ones since the last checkpoint (an unmount writes one). */
+	uint64_t hit_blocks;           /* reads served from the cache */
+	uint64_t filled_blocks;        /* written by write-clean */
+	uint64_t dirty_written_blocks; /* written by write-dirty */
+	uint64_t clean_ops;            /* ss_ssc_clean_range() calls completed */
+	uint64_t cleaned_blocks;       /* blocks turned from dirty to clean */
+	uint64_t evicted_blocks;       /* cached blocks dropped by ss_ssc_evict() */
+	uint32_t retired_blocks;       /* cache blocks retired worn out, never used again */
+	uint32_t endurance;            /* erases after which a block is retired (0: never) */
 };
 
 void ss_ssc_get_stats(const struct ss_ssc *c, struct ss_ssc_stats *st);

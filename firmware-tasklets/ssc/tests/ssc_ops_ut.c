@@ -337,6 +337,120 @@ static void test_group_commit(void)
 	}
 }
 
+/* The traffic counters (hits, fills, dirty writes, clean operations, cleaned and evicted
+ * blocks) against a model's own count of the same workload; kept across an unmount and,
+ * for the logged ones, across a crash. */
+struct traffic {
+	uint64_t hits, fills, dirty_writes, clean_ops, cleaned, evicted;
+};
+
+static void traffic_workload(struct ss_ssc *c, uint64_t base, uint8_t *state, uint32_t n,
+			     uint64_t *rnd, uint32_t ops, struct traffic *t)
+{
+	static uint8_t buf[ST_PAGE];
+
+	/* state: 0 absent, 1 clean, 2 dirty */
+	for (uint32_t i = 0; i < ops; i++) {
+		uint32_t k = (uint32_t)(fte_rand(rnd) % n), op = (uint32_t)(fte_rand(rnd) % 5);
+
+		st_fill(buf, base + k, i + 1);
+		if (op == 0) {
+			CHECK_EQ(ss_ssc_write_dirty(c, base + k, buf), 0);
+			t->dirty_writes++;
+			state[k] = 2;
+		} else if (op == 1) {
+			CHECK_EQ(ss_ssc_write_clean(c, base + k, buf), 0);
+			t->fills++;
+			state[k] = 1;
+		} else if (op == 2) {
+			uint32_t len = 1 + (uint32_t)(fte_rand(rnd) % 8);
+
+			len = SS_MIN(len, n - k);
+			CHECK_EQ(ss_ssc_clean_range(c, base + k, len), 0);
+			t->clean_ops++;
+			for (uint32_t j = k; j < k + len; j++) {
+				t->cleaned += state[j] == 2;
+				state[j] = state[j] ? 1 : 0;
+			}
+		} else if (op == 3) {
+			CHECK_EQ(ss_ssc_evict(c, base + k), 0);
+			t->evicted += state[k] != 0;
+			state[k] = 0;
+		} else {
+			int rc = ss_ssc_read(c, base + k, buf);
+
+			CHECK_EQ(rc, state[k] ? 0 : SS_SSC_MISS);
+			t->hits += rc == 0;
+		}
+	}
+}
+
+static void check_traffic(struct ss_ssc *c, const struct traffic *t, const char *when)
+{
+	struct ss_ssc_stats st;
+
+	ss_ssc_get_stats(c, &st);
+	CHECK_EQ(st.silent_evicted_pages, 0);  /* the model's presence is exact */
+	if (st.hit_blocks != t->hits || st.filled_blocks != t->fills ||
+	    st.dirty_written_blocks != t->dirty_writes || st.clean_ops != t->clean_ops ||
+	    st.cleaned_blocks != t->cleaned || st.evicted_blocks != t->evicted) {
+		fprintf(stderr, "%s: counters %llu %llu %llu %llu %llu %llu, model %llu %llu %llu "
+			"%llu %llu %llu\n", when, (unsigned long long)st.hit_blocks,
+			(unsigned long long)st.filled_blocks,
+			(unsigned long long)st.dirty_written_blocks,
+			(unsigned long long)st.clean_ops, (unsigned long long)st.cleaned_blocks,
+			(unsigned long long)st.evicted_blocks, (unsigned long long)t->hits,
+			(unsigned long long)t->fills, (unsigned long long)t->dirty_writes,
+			(unsigned long long)t->clean_ops, (unsigned long long)t->cleaned,
+			(unsigned long long)t->evicted);
+		CHECK(0);
+	}
+}
+
+static void test_traffic_counters(void)
+{
+	struct ss_geometry g = fte_geo(16, 16);
+	struct ss_ssc_params p;
+	struct ss_ssc_stats st;
+	struct ss_ssc *c = NULL;
+	static uint8_t state[300];
+	const uint64_t base = 0x7000000000ull;
+	struct traffic t = { 0 }, at_mount;
+	uint64_t rnd = 11;
+	struct fte e;
+
+	memset(state, 0, sizeof(state));
+	/* SSC: SSC-V drops clean log pages when it recycles, which a model cannot foresee */
+	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
+	fte_create(&e, &g, 0);
+	CHECK_EQ(st_format(&e, &c, &p), 0);
+	check_traffic(c, &t, "after format");
+	traffic_workload(c, base, state, 300, &rnd, 2000, &t);
+	CHECK(t.hits > 0 && t.fills > 0 && t.dirty_writes > 0 && t.cleaned > 0 && t.evicted > 0);
+	check_traffic(c, &t, "live");
+	ss_ssc_get_stats(c, &st);
+	CHECK(st.checkpoints > 1);  /* the counters went through checkpoints on the way */
+	CHECK_EQ(ss_ssc_unmount(c), 0);
+	fte_close(&e);
+	fte_reopen(&e);
+	CHECK_EQ(st_mount(&e, &c), 0);
+	check_traffic(c, &t, "after an unmount and a mount");
+	/* a crash after a flush: the logged counters come back by replay; hits and clean
+	 * operations since the mount's checkpoint are lost */
+	at_mount = t;
+	traffic_workload(c, base, state, 300, &rnd, 20, &t);
+	CHECK_EQ(ss_ssc_flush(c), 0);
+	ss_ssc_get_stats(c, &st);
+	CHECK_EQ(st.checkpoints, 1);  /* the mount's own, no later one */
+	fte_close(&e);
+	fte_reopen(&e);
+	CHECK_EQ(st_mount(&e, &c), 0);
+	t.hits = at_mount.hits;
+	t.clean_ops = at_mount.clean_ops;
+	check_traffic(c, &t, "after a crash");
+	fte_destroy(&e);
+}
+
 int main(void)
 {
 	RUN(test_unformatted_and_params);
@@ -344,5 +458,6 @@ int main(void)
 	RUN(test_exists_and_counters);
 	RUN(test_replay);
 	RUN(test_group_commit);
+	RUN(test_traffic_counters);
 	return fte_failures ? 1 : 0;
 }

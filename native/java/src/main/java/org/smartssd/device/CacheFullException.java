@@ -2,7 +2,9 @@ package org.smartssd.device;
 
 /**
  * The solid-state cache is full of dirty blocks: the write was refused and nothing was
- * dropped (dirty data is never evicted silently). Clean or evict blocks, then retry.
+ * dropped (dirty data is never evicted silently). Clean or evict blocks, then retry. A
+ * cache whose erase blocks wore out ({@link CacheCounters#retiredBlocks()}) refuses writes
+ * the same way once too few good blocks are left.
  */
 public class CacheFullException extends DriveFullException {
     private static final long serialVersionUID = 1L;

@@ -157,7 +157,8 @@ public final class SolidStateCache {
                         blocks(first, n)));
             } catch (DriveFullException e) {
                 throw new CacheFullException(e.getMessage() + " (the cache is full of dirty "
-                        + "blocks; blocks before " + Long.toUnsignedString(first)
+                        + "blocks, or has no good blocks left: smartssd info counts the retired "
+                        + "ones; blocks before " + Long.toUnsignedString(first)
                         + " were written; clean or evict some and retry)",
                         e.status().errno(), e.status().reasonCode());
             }

@@ -100,8 +100,15 @@ final class InfoCommand implements Callable<Integer> {
                         + "%.3f)%n", k.hits(), k.misses(), k.hitRatio());
                 o.printf("cache blocks:     %d cached, %d dirty%n", k.cachedBlocks(),
                         k.dirtyBlocks());
-                o.printf("cache bad blocks: %d erase blocks left out (failed at format)%n",
-                        k.badBlocks());
+                o.printf("cache bad blocks: %d erase blocks left out (failed at format), "
+                        + "%d retired worn out (endurance %d erases)%n",
+                        k.badBlocks(), k.retiredBlocks(), k.endurance());
+                o.printf("cache traffic:    %d bytes read as hits, %d filled (write-clean), "
+                        + "%d written dirty since format%n",
+                        k.hitBytes(), k.filledBytes(), k.dirtyWrittenBytes());
+                o.printf("cache write-back: %d clean operations, %d bytes cleaned, %d blocks "
+                        + "evicted since format%n",
+                        k.cleanOps(), k.cleanedBytes(), k.evictedBlocks());
                 o.printf("silent evictions: %d blocks (%d erase blocks) since power-on%n",
                         k.silentEvictedPages(), k.silentEvictedBlocks());
                 o.printf("cache write amp.: %.3f (%d host, %d nand page writes since "

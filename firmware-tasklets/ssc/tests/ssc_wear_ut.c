@@ -1,0 +1,285 @@
+/* Worn cache blocks are retired: with a low endurance on a tiny flash, hammered writes wear
+ * blocks out; a worn block is never erased again (the emulator's own erase counts say so),
+ * no acknowledged dirty block is lost, the capacity shrinks by each retired block, the
+ * retired set survives a crash and an unmount, and when the blocks run out writes fail
+ * with -SS_ENOSPC. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ss_rt.h"
+#include "ssc_internal.h"
+#include "ssc_test.h"
+
+#define SPACE 1200u
+#define DIRTY_SPACE 48u       /* dirty writes go to the first blocks of the space */
+#define ENDURANCE 30u       /* the rated endurance the cache retires blocks at */
+/* What the emulated blocks really last. The checkpoint slots are erased at every
+ * checkpoint and wear about five times faster than cache blocks under this traffic; they
+ * are not retired or moved (README, known limits), so the flash outlasts the rating. */
+#define FLASH_ENDURANCE 1000u
+#define BASE 0x00000E0D00000000ull
+
+struct model {
+	uint64_t ver[SPACE];
+	uint8_t dirty[SPACE];
+};
+
+struct wear {
+	uint32_t nblocks;
+	uint8_t retired[1024];
+	uint32_t erases_at_retirement[1024];
+};
+
+static void verify(struct ss_ssc *c, const struct model *m, const char *when)
+{
+	static uint8_t buf[ST_PAGE];
+	uint32_t bad = 0;
+
+	for (uint32_t k = 0; k < SPACE; k++) {
+		int rc = ss_ssc_read(c, BASE + k, buf);
+		long long v = rc == 0 ? st_classify(buf, BASE + k) : rc == SS_SSC_MISS ? 0 : -1;
+
+		if (m->dirty[k] ? v != (long long)m->ver[k]
+				: (v != 0 && v != (long long)m->ver[k])) {
+			if (bad++ < 5) {
+				fprintf(stderr, "%s: block %u reads %lld (rc %d); model v%llu %s\n", when,
+					k, v, rc, (unsigned long long)m->ver[k],
+					m->dirty[k] ? "dirty" : "clean");
+			}
+		}
+	}
+	CHECK_EQ(bad, 0);
+}
+
+static uint32_t flash_erases(struct fte *e, uint32_t b)
+{
+	struct ss_emu_block_info bi;
+
+	CHECK_EQ(ss_emu_flash_block_info(e->flash, b, &bi), 0);
+	return bi.erase_count;
+}
+
+/* Note blocks retired since the last look, with the flash's erase count then; a block
+ * retired before must still be retired and never erased since. \return retired blocks. */
+static uint32_t track(struct fte *e, const struct ss_ssc *c, struct wear *w)
+{
+	uint32_t n = 0;
+
+	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+		bool now = c->blocks[b].state == SSC_BLK_RETIRED;
+
+		if (w->retired[b]) {
+			CHECK(now);
+			CHECK_EQ(flash_erases(e, b), w->erases_at_retirement[b]);
+		} else if (now) {
+			w->retired[b] = 1;
+			w->erases_at_retirement[b] = flash_erases(e, b);
+			CHECK(w->erases_at_retirement[b] <= ENDURANCE);
+		}
+		n += now;
+	}
+	return n;
+}
+
+/* Write until the cache refuses or `stop_at` blocks are retired: mostly write-clean over
+ * SPACE (silent eviction keeps room), a dirty minority on DIRTY_SPACE blocks which the
+ * host cleans now and then. \return the status that ended it (0: retired enough). */
+static int hammer(struct fte *e, struct ss_ssc *c, struct model *m, struct wear *w,
+		  uint64_t *rnd, uint64_t *version, uint32_t stop_at)
+{
+	static uint8_t buf[ST_PAGE];
+
+	for (uint32_t i = 0;; i++) {
+		uint32_t r = (uint32_t)(fte_rand(rnd) % 100);
+		uint32_t k = (uint32_t)(fte_rand(rnd) % (r < 10 ? DIRTY_SPACE : SPACE));
+		int rc;
+
+		st_fill(buf, BASE + k, ++*version);
+		if (r < 10) {
+			rc = ss_ssc_write_dirty(c, BASE + k, buf);
+			if (rc == 0) {
+				m->ver[k] = *version;
+				m->dirty[k] = 1;
+			}
+		} else if (r < 13) {
+			rc = ss_ssc_clean(c, BASE + k);
+			if (rc == 0) {
+				m->dirty[k] = 0;
+			}
+		} else if (m->dirty[k]) {
+			continue;   /* the host never overwrites its dirty data with a clean copy */
+		} else {
+			rc = ss_ssc_write_clean(c, BASE + k, buf);
+			if (rc == 0) {
+				m->ver[k] = *version;
+			}
+		}
+		if (rc) {
+			return rc;
+		}
+		if (i % 64 == 0 && track(e, c, w) >= stop_at) {
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static void test_retire_worn_blocks(void)
+{
+	static struct model m;
+	static struct wear w;
+	struct ss_geometry g = fte_geo(24, 16);
+	struct ss_ssc_params p;
+	struct ss_ssc_stats st0, st;
+	struct ss_ssc *c = NULL;
+	uint64_t rnd = 4242, version = 0;
+	uint32_t retired, before;
+	struct fte e;
+	int rc;
+
+	memset(&m, 0, sizeof(m));
+	memset(&w, 0, sizeof(w));
+	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
+	fte_create(&e, &g, FLASH_ENDURANCE);
+	e.hal->endurance = ENDURANCE;  /* the HAL's rated figure, as a profile gives it */
+	CHECK_EQ(st_format(&e, &c, &p), 0);
+	CHECK(c->nblocks <= sizeof(w.retired));
+	ss_ssc_get_stats(c, &st0);
+	CHECK_EQ(st0.endurance, ENDURANCE);
+	CHECK_EQ(st0.retired_blocks, 0);
+
+	/* wear some blocks out, then a crash: the retired set and every dirty block survive */
+	CHECK_EQ(hammer(&e, c, &m, &w, &rnd, &version, 10), 0);
+	retired = track(&e, c, &w);
+	CHECK(retired >= 10);
+	ss_ssc_get_stats(c, &st);
+	CHECK_EQ(st.retired_blocks, retired);
+	CHECK_EQ(st.cache_blocks, st0.cache_blocks - retired);
+	verify(c, &m, "after the first retirements");
+	fte_close(&e);
+	fte_reopen(&e);
+	e.hal->endurance = ENDURANCE;
+	CHECK_EQ(st_mount(&e, &c), 0);
+	CHECK_EQ(track(&e, c, &w), retired);
+	verify(c, &m, "after a crash");
+
+	/* on until the cache runs out of blocks: writes fail cleanly, nothing dirty is lost */
+	before = retired;
+	rc = hammer(&e, c, &m, &w, &rnd, &version, UINT32_MAX);
+	CHECK_EQ(rc, -SS_ENOSPC);
+	retired = track(&e, c, &w);
+	CHECK(retired > before);
+	ss_ssc_get_stats(c, &st);
+	CHECK_EQ(st.retired_blocks, retired);
+	CHECK_EQ(st.cache_blocks, st0.cache_blocks - retired);
+	verify(c, &m, "when the cache ran out of blocks");
+	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+		CHECK(flash_erases(&e, b) <= ENDURANCE);  /* never erased past the rating */
+	}
+	printf("%u of %u cache blocks retired at %u erases; %llu versions written; the dirty "
+	       "blocks all read back\n", retired, st0.cache_blocks, ENDURANCE,
+	       (unsigned long long)version);
+
+	/* an unmount and a mount keep the retired set */
+	CHECK_EQ(ss_ssc_unmount(c), 0);
+	fte_close(&e);
+	fte_reopen(&e);
+	e.hal->endurance = ENDURANCE;
+	CHECK_EQ(st_mount(&e, &c), 0);
+	CHECK_EQ(track(&e, c, &w), retired);
+	ss_ssc_get_stats(c, &st);
+	CHECK_EQ(st.retired_blocks, retired);
+	verify(c, &m, "after an unmount and a mount");
+	fte_destroy(&e);
+}
+
+/* Blocks that wear out below the rating (the profile's endurance spread lets a block last
+ * 10 % less): their erase fails, and the cache retires them on the spot instead of
+ * failing the write. Every fourth cache block here dies after WEAK_LIFE erases. */
+#define WEAK_LIFE 4u
+static struct {
+	int (*erase)(void *ctx, uint32_t block);
+	uint32_t first_cache;
+	uint32_t erases[1024];
+	uint32_t attempts_after_failure[1024];
+} weak;
+
+static bool is_weak(uint32_t b)
+{
+	return b >= weak.first_cache && (b - weak.first_cache) % 4 == 0;
+}
+
+static int weak_erase(void *ctx, uint32_t block)
+{
+	if (is_weak(block) && weak.erases[block] >= WEAK_LIFE) {
+		weak.attempts_after_failure[block] += weak.erases[block] > WEAK_LIFE;
+		weak.erases[block] = WEAK_LIFE + 1;
+		return -SS_EIO;
+	}
+	weak.erases[block]++;
+	return weak.erase(ctx, block);
+}
+
+static void test_retire_failed_erase(void)
+{
+	static struct model m;
+	static struct wear w;
+	struct ss_geometry g = fte_geo(24, 16);
+	struct ss_ssc_params p;
+	struct ss_ssc_stats st;
+	struct ss_ssc *c = NULL;
+	uint64_t rnd = 77, version = 0;
+	uint32_t weak_blocks = 0, retired_weak = 0;
+	struct fte e;
+
+	memset(&m, 0, sizeof(m));
+	memset(&w, 0, sizeof(w));
+	memset(&weak, 0, sizeof(weak));
+	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC_V);
+	fte_create(&e, &g, FLASH_ENDURANCE);
+	fte_wrap(&e);
+	e.hal->endurance = ENDURANCE;
+	weak.erase = e.fault.ops.block_erase;
+	e.fault.ops.block_erase = weak_erase;
+	CHECK_EQ(st_format(&e, &c, &p), 0);
+	weak.first_cache = c->first_cache_block;
+	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+		weak_blocks += is_weak(b);
+	}
+	/* until every weak block has failed an erase and been retired */
+	CHECK_EQ(hammer(&e, c, &m, &w, &rnd, &version, weak_blocks), 0);
+	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+		if (w.retired[b]) {
+			CHECK(is_weak(b));   /* nothing else reached the rating */
+			retired_weak++;
+		}
+		CHECK_EQ(weak.attempts_after_failure[b], 0);
+	}
+	CHECK_EQ(retired_weak, weak_blocks);
+	ss_ssc_get_stats(c, &st);
+	CHECK_EQ(st.retired_blocks, weak_blocks);
+	verify(c, &m, "after the weak blocks failed");
+	fte_close(&e);
+	fte_reopen(&e);
+	fte_wrap(&e);
+	e.hal->endurance = ENDURANCE;
+	weak.erase = e.fault.ops.block_erase;
+	e.fault.ops.block_erase = weak_erase;
+	CHECK_EQ(st_mount(&e, &c), 0);
+	CHECK_EQ(track(&e, c, &w), weak_blocks);
+	verify(c, &m, "after a crash");
+	/* on to the rating: wear-levelled, the other blocks reach it together and run out */
+	CHECK_EQ(hammer(&e, c, &m, &w, &rnd, &version, weak_blocks + 1), -SS_ENOSPC);
+	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+		CHECK_EQ(weak.attempts_after_failure[b], 0);
+	}
+	verify(c, &m, "writing on after the crash");
+	fte_destroy(&e);
+}
+
+int main(void)
+{
+	RUN(test_retire_worn_blocks);
+	RUN(test_retire_failed_erase);
+	return fte_failures ? 1 : 0;
+}
