@@ -374,6 +374,30 @@ static void block_io(struct ss_emu_drive *d, uint8_t command, uint64_t lba, uint
 
 #define NV_FIELD(name) offsetof(struct ss_wire_counters, buffer_nv_##name)
 
+/* SMART READ DATA (B0h, D0h) through SAT, PIO data-in; \return attribute `id`'s raw value
+ * (-1 when absent). */
+static int64_t smart_raw(struct ss_emu_drive *d, uint8_t id)
+{
+	uint8_t cdb[16] = { 0x85, 4 << 1, 0x08 | 0x04 | 0x02 }, s[512], sense[32], st;
+
+	cdb[4] = 0xD0;     /* features: READ DATA */
+	cdb[6] = 1;        /* one sector */
+	cdb[10] = 0x4F;    /* LBA mid, high: the SMART signature */
+	cdb[12] = 0xC2;
+	cdb[14] = 0xB0;
+	CHECK_EQ(ss_emu_submit(d, cdb, s, sizeof(s), SS_EMU_DIR_FROM_DRIVE, sense, sizeof(sense),
+			       &st), 0);
+	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
+	for (int i = 0; i < 30; i++) {
+		const uint8_t *a = s + 2 + 12 * i;
+
+		if (a[0] == id) {
+			return (int64_t)(ss_get_le32(a + 5) | (uint64_t)ss_get_le16(a + 9) << 32);
+		}
+	}
+	return -1;
+}
+
 /* The merge cache's own counters in COUNTERS, on a worked example under nv-sub with
  * 16-sector pages P0, P1 (a file's two pages; the sub-page policy caches what is less
  * than a page and sends whole pages past the cache):
@@ -384,8 +408,9 @@ static void block_io(struct ss_emu_drive *d, uint8_t command, uint64_t lba, uint
  *   4. read all of P0: from the flash, the cached sectors laid over it (hits 6);
  *   5. write all of P0: bypassed (2), its cached sectors dropped (hits 7), the FTL
  *      flushed (2), which frees their slots (0 used).
- * The same figures from the firmware's own statistics; a host asking for the first 224
- * bytes, as hosts before these counters do, gets those 224. */
+ * The same figures from the firmware's own statistics and in SMART (155-157; 150 the read
+ * hit ratio, 1 of 2 pages: 500 thousandths); a host asking for the first 224 bytes, as
+ * hosts before these counters do, gets those 224. */
 static void test_merge_cache_counters(void)
 {
 	struct ss_emu_drive *d = format_small();
@@ -439,6 +464,12 @@ static void test_merge_cache_counters(void)
 	CHECK_EQ(bs.nv_index_hits, 7);
 	CHECK_EQ(bs.nv_index_misses, 1);
 	CHECK_EQ(bs.nv_ftl_flushes, 2);
+	CHECK_EQ(smart_raw(d, 155), 2);
+	CHECK_EQ(smart_raw(d, 156), 7);
+	CHECK_EQ(smart_raw(d, 157), 1);
+	CHECK_EQ(smart_raw(d, 150), 500);
+	CHECK_EQ(smart_raw(d, 151), 0);
+	CHECK_EQ(smart_raw(d, 152), (int64_t)bs.merges);
 
 	/* the first version's reply: 224 bytes, the same figures where it has them */
 	static uint8_t v1[REPLY_SECTORS * 512];
