@@ -17,7 +17,7 @@
 #   usage: [SIZES="1 2 4 8 16 32 64"] [THRESHOLD_SIZES="1 16"] benchmarks/run-buffer-replay.sh
 #          [REQUESTS, default 10000] [FOOTPRINT_MB, default 64]
 # (default buffer sizes 1, 4, 16, 64 MB; the threshold study at 16 MB, as Gong's Fig. 4.8(c))
-# (a 96 MiB file was refused with BAD_FIELD on the replay's 2 KB-page drive: not looked into)
+# (a 96 MiB footprint is refused with BAD_FIELD at the prefill: tools/replay/README.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 requests=${1:-10000}

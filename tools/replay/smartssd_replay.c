@@ -143,7 +143,11 @@ static uint32_t prepare(struct run *r, struct ss_dev_extent *ext)
 
 		memset(chunk, (int)(off >> 20), len);
 		if (ss_dev_write(d, oid, off, chunk, len, 0) != (int64_t)len) {
-			die("prefill write", ss_dev_last_message());
+			char what[64];
+
+			snprintf(what, sizeof(what), "prefill write at MiB %llu of %llu",
+				 (unsigned long long)(off >> 20), (unsigned long long)(bytes >> 20));
+			die(what, ss_dev_last_message());
 		}
 	}
 	if (ss_dev_flush(d) != 0) {
