@@ -457,8 +457,13 @@ int main(int argc, char **argv)
 				      "nv-wb, nv-sub, nv-sat; the nv-* with +cache, +prefetch or "
 				      "+both)");
 	}
-	if (r.buffer_bytes == 0 && strcmp(r.policy, "none")) {
-		usage_error("buffer size", "must be more than 0");
+	if (check.policy != SS_BUF_NONE &&
+	    (r.buffer_bytes % r.page || r.buffer_bytes < 2ull * PPB * r.page)) {
+		char why[96];
+
+		snprintf(why, sizeof(why), "%llu bytes: a multiple of the %u-byte page, at least "
+			 "two %u-page blocks", (unsigned long long)r.buffer_bytes, r.page, PPB);
+		usage_error("buffer size", why);
 	}
 	if (!!gen + !!spc + !!msr + !!disksim != 1) {
 		usage_error("trace", "give exactly one of --gen KIND, --spc FILE, --msr FILE, "

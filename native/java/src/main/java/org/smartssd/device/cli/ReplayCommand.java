@@ -62,6 +62,11 @@ final class ReplayCommand implements java.util.concurrent.Callable<Integer> {
             + "end, each N long (whole MiB); without it only ASU 0 is accepted")
     String asuSize;
 
+    @Option(names = "--page-size", paramLabel = "N", defaultValue = "2K",
+            description = "the flash page: 2K (Gong's drive) or 4K (Smullen's); default "
+            + "${DEFAULT-VALUE}")
+    String pageSize;
+
     @Option(names = "--fua", description = "send every write with FUA (durable on completion)")
     boolean fua;
 
@@ -92,6 +97,11 @@ final class ReplayCommand implements java.util.concurrent.Callable<Integer> {
             }
             cmd.addAll(List.of("--asu-mb", Long.toString(asu >> 20)));
         }
+        long page = Sizes.parse(pageSize);
+        if (page != 2048 && page != 4096) {
+            throw new IllegalArgumentException("--page-size '" + pageSize + "': 2K or 4K");
+        }
+        cmd.addAll(List.of("--page-kb", Long.toString(page >> 10)));
         if (fua) {
             cmd.add("--fua");
         }

@@ -171,12 +171,12 @@ class CliReplayTest {
 
     @Test
     void theMergeCacheReportsItsOwnCounters() throws IOException {
-        Run r = run("replay", "--buffer", "nv-sub", "--buffer-size", "256K", "--capacity", "8M",
-                disksim().toString());
+        Run r = run("replay", "--buffer", "nv-sub", "--buffer-size", "512K", "--capacity", "8M",
+                "--page-size", "4K", disksim().toString());
         assertThat(r.code()).as(r.err()).isZero();
         Map<String, String> m = report(r.out());
-        assertThat(m.get("drive")).startsWith("8 MiB footprint");
-        assertThat(m.get("buffer")).startsWith("nv-sub, 262144 bytes");
+        assertThat(m.get("drive")).startsWith("8 MiB footprint, 4 KiB pages");
+        assertThat(m.get("buffer")).startsWith("nv-sub, 524288 bytes");
         assertThat(m).containsKeys("merge cache", "index cache");
     }
 
@@ -207,6 +207,14 @@ class CliReplayTest {
         Run size = run("replay", "--buffer-size", "lots", good.toString());
         assertThat(size.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(size.err()).contains("'lots' is not a size");
+
+        Run small = run("replay", "--page-size", "4K", "--buffer-size", "256K", good.toString());
+        assertThat(small.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(small.err()).contains("at least two 64-page blocks");
+
+        Run page = run("replay", "--page-size", "8K", good.toString());
+        assertThat(page.code()).isEqualTo(ExitCodes.USAGE);
+        assertThat(page.err()).contains("2K or 4K");
 
         Run asu = run("replay", "--asu-size", "100K", good.toString());
         assertThat(asu.code()).isEqualTo(ExitCodes.USAGE);
