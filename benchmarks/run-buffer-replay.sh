@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Gong's buffer policy comparison [Gong 2010, §4.3, Figs. 4.1-4.8] by block-trace replay
-# through the emulated drive (benchmarks/drive/trace_replay.c): BPLRU, FAB, LB-CLOCK and HBM
-# on traces generated in the shape of Financial, MSNFS, Exchange, CAMWEBDEV and the DiskSim
-# synthetic trace (Gong Tables 4.1 and 4.3), buffers of 1 to 64 MB; HBM's static thresholds
+# through the emulated drive (tools/replay/smartssd-replay, which `smartssd replay` runs too):
+# BPLRU, FAB, LB-CLOCK and HBM on traces generated in the shape of Financial, MSNFS, Exchange,
+# CAMWEBDEV and the DiskSim synthetic trace (Gong Tables 4.1 and 4.3), buffers of 1 to 64 MB;
+# HBM's static thresholds
 # 2, 4, 8, 64 against its dynamic one. Then Smullen's merge cache comparison [Smullen 2010,
 # §V-B, Figs. 4-7]: no merge cache (volatile acknowledgements, and every write FUA as the
 # paper's baseline's writes are durable) against nv-wb, nv-sub and nv-sat, and nv-wb with
@@ -16,7 +17,7 @@
 #   usage: [SIZES="1 2 4 8 16 32 64"] [THRESHOLD_SIZES="1 16"] benchmarks/run-buffer-replay.sh
 #          [REQUESTS, default 10000] [FOOTPRINT_MB, default 64]
 # (default buffer sizes 1, 4, 16, 64 MB; the threshold study at 16 MB, as Gong's Fig. 4.8(c))
-# (a 96 MiB file was refused with BAD_FIELD on the replay's 2 KB-page drive: not looked into)
+# (a 96 MiB footprint is refused with BAD_FIELD at the prefill: tools/replay/README.md)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 requests=${1:-10000}
@@ -25,8 +26,8 @@ build=$root/native/target/cmake-release
 out=$root/benchmarks/out/$(date -u +%Y%m%dT%H%M%SZ)
 mkdir -p "$out"
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSS_SANITIZE=OFF >/dev/null
-cmake --build "$build" -j2 --target trace_replay >/dev/null
-replay=$build/benchmarks/drive/trace_replay
+cmake --build "$build" -j2 --target smartssd-replay >/dev/null
+replay=$build/tools/replay/smartssd-replay
 traces="financial msnfs exchange camwebdev synthetic"
 sizes=${SIZES:-"1 4 16 64"}
 

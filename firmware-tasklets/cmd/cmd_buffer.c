@@ -188,6 +188,32 @@ int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
 	return 0;
 }
 
+/* The merge cache's own counters (0 with another buffer): after what hosts of
+ * SS_WIRE_COUNTERS_V1_SIZE bytes know. */
+static void fw_merge_cache_counters(const struct ss_buf_stats *st, uint8_t *p)
+{
+	const uint64_t v[] = {
+		st->nv_bypass_pages, st->nv_read_cached, st->nv_prefetched,
+		st->nv_index_hits, st->nv_index_misses, st->nv_ftl_flushes,
+	};
+
+	_Static_assert(offsetof(struct ss_wire_counters, buffer_nv_bypass_pages) ==
+			       SS_WIRE_COUNTERS_V1_SIZE,
+		       "the merge cache's counters follow the first version's reply");
+	_Static_assert(offsetof(struct ss_wire_counters, buffer_nv_ftl_flushes) ==
+			       offsetof(struct ss_wire_counters, buffer_nv_bypass_pages) + 8 * 5,
+		       "the merge cache's u64 counters are consecutive on the wire");
+	for (uint32_t i = 0; i < SS_ARRAY_SIZE(v); i++) {
+		ss_put_le64(p + offsetof(struct ss_wire_counters, buffer_nv_bypass_pages) + 8 * i,
+			    v[i]);
+	}
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_nv_slots), st->nv_slots);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_nv_slots_used),
+		    st->nv_slots_used);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_nv_recovered), st->nv_recovered);
+	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_nv_reserved), 0);
+}
+
 void fw_buffer_counters(struct ss_fw *fw, uint8_t *p)
 {
 	const struct ss_buf_params *bp = ss_buf_get_params(fw->buf);
@@ -218,6 +244,7 @@ void fw_buffer_counters(struct ss_fw *fw, uint8_t *p)
 	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_threshold), st.threshold);
 	ss_put_le32(p + offsetof(struct ss_wire_counters, buffer_block_region_pages),
 		    st.block_region_pages);
+	fw_merge_cache_counters(&st, p);
 }
 
 void ss_fw_buffer_stats(const struct ss_fw *fw, struct ss_buf_params *p, struct ss_buf_stats *st)

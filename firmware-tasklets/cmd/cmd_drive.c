@@ -23,9 +23,13 @@ uint32_t fw_drive_fsstat_check(const struct fw_req *rq, uint32_t *cap)
 	return fixed_reply_check(rq, cap, sizeof(struct ss_wire_fsstat));
 }
 
+/* A host that knows only the first SS_WIRE_COUNTERS_V1_SIZE bytes gets those. */
 uint32_t fw_drive_counters_check(const struct fw_req *rq, uint32_t *cap)
 {
-	return fixed_reply_check(rq, cap, sizeof(struct ss_wire_counters));
+	uint32_t rc = fixed_reply_check(rq, cap, SS_WIRE_COUNTERS_V1_SIZE);
+
+	*cap = SS_MIN(rq->reply_max, (uint32_t)sizeof(struct ss_wire_counters));
+	return rc;
 }
 
 uint32_t fw_drive_check_check(const struct fw_req *rq, uint32_t *cap)
@@ -87,7 +91,7 @@ void fw_drive_fsstat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *r
 
 void fw_drive_counters(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
-	uint8_t *p = rep->payload;
+	uint8_t p[sizeof(struct ss_wire_counters)];
 	struct ss_ftl_stats st;
 
 	ss_ftl_get_stats(fw->ftl, &st);
@@ -106,7 +110,8 @@ void fw_drive_counters(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep 
 		    ss_ftl_write_amplification_milli(fw->ftl));
 	ss_put_le64(p + offsetof(struct ss_wire_counters, power_on_ns), ss_hal_now_ns(fw->hal));
 	fw_buffer_counters(fw, p);
-	rep->payload_len = sizeof(struct ss_wire_counters);
+	rep->payload_len = SS_MIN(rep->cap, (uint32_t)sizeof(p));
+	ss_memcpy(rep->payload, p, rep->payload_len);
 }
 
 void fw_drive_flush(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)

@@ -1,9 +1,10 @@
 /*
  * SMART (B0h): attribute data and thresholds from the FTL's and the firmware's own
  * counters, in the ATA layout libatasmart and smartctl parse. A drive with a solid-state
- * cache adds its counters as vendor-specific attributes (CACHE_ATTRS), informational
- * (value 100, no threshold), whose worst value is the current one: the lifetime record
- * keeps worst values for the first FW_SMART_ATTRS only.
+ * cache adds its counters as vendor-specific attributes (CACHE_ATTRS), and a drive with a
+ * DRAM buffer or merge cache its own (BUFFER_ATTRS), informational (value 100, no
+ * threshold), whose worst value is the current one: the lifetime record keeps worst values
+ * for the first FW_SMART_ATTRS only.
  */
 #include "cmd_internal.h"
 
@@ -39,7 +40,8 @@ struct attr {
  * operations (count), blocks cleaned, blocks evicted, and the cache's retired erase
  * blocks (count). */
 #define CACHE_ATTRS 12u
-#define MAX_ATTRS (FW_SMART_ATTRS + CACHE_ATTRS)
+#define BUFFER_ATTRS 8u
+#define MAX_ATTRS (FW_SMART_ATTRS + CACHE_ATTRS + BUFFER_ATTRS)
 #define ATTR_CACHE_HITS 160
 #define ATTR_CACHE_MISSES 161
 #define ATTR_CACHE_SILENT_EVICTIONS 162
@@ -53,6 +55,19 @@ struct attr {
 #define ATTR_CACHE_EVICTED_BLOCKS 170
 #define ATTR_CACHE_RETIRED_BLOCKS 171
 
+/* The buffer's attributes, since power-on: read and write hit ratios in thousandths,
+ * merges, extra reads (BPLRU's padding, the merge cache's merge reads), pages flushed to
+ * the flash, and the merge cache's own: whole pages sent past it, index-cache hits and
+ * misses (0 with another buffer). Ids libatasmart has no name for. */
+#define ATTR_BUFFER_READ_HIT_MILLI 150
+#define ATTR_BUFFER_WRITE_HIT_MILLI 151
+#define ATTR_BUFFER_MERGES 152
+#define ATTR_BUFFER_EXTRA_READS 153
+#define ATTR_BUFFER_FLUSHED_PAGES 154
+#define ATTR_MERGE_CACHE_BYPASSED 155
+#define ATTR_MERGE_CACHE_INDEX_HITS 156
+#define ATTR_MERGE_CACHE_INDEX_MISSES 157
+
 /* 100 while nothing is used up, falling to 1 as `used` reaches `budget`. */
 static uint8_t health(uint64_t used, uint64_t budget)
 {
@@ -65,9 +80,39 @@ static uint8_t health(uint64_t used, uint64_t budget)
 	return pct >= 99 ? 1 : (uint8_t)(100 - pct);
 }
 
+static uint64_t milli(uint64_t num, uint64_t den)
+{
+	return den ? num * 1000 / den : 0;
+}
+
+/* The buffer's attributes into a. \return how many (0: the drive has no buffer). */
+static uint32_t buffer_attributes(struct ss_fw *fw, struct attr *a)
+{
+	struct ss_buf_stats b;
+
+	if (!fw->buf || ss_buf_get_params(fw->buf)->policy == SS_BUF_NONE) {
+		return 0;
+	}
+	ss_buf_get_stats(fw->buf, &b);
+	a[0] = (struct attr){ ATTR_BUFFER_READ_HIT_MILLI, F_ONLINE, 100, 0,
+			      milli(b.read_hits, b.read_pages) };
+	a[1] = (struct attr){ ATTR_BUFFER_WRITE_HIT_MILLI, F_ONLINE, 100, 0,
+			      milli(b.write_hits, b.write_pages) };
+	a[2] = (struct attr){ ATTR_BUFFER_MERGES, F_ONLINE, 100, 0, b.merges };
+	a[3] = (struct attr){ ATTR_BUFFER_EXTRA_READS, F_ONLINE, 100, 0, b.padding_reads };
+	a[4] = (struct attr){ ATTR_BUFFER_FLUSHED_PAGES, F_ONLINE, 100, 0, b.flushed_pages };
+	a[5] = (struct attr){ ATTR_MERGE_CACHE_BYPASSED, F_ONLINE, 100, 0, b.nv_bypass_pages };
+	a[6] = (struct attr){ ATTR_MERGE_CACHE_INDEX_HITS, F_ONLINE, 100, 0, b.nv_index_hits };
+	a[7] = (struct attr){ ATTR_MERGE_CACHE_INDEX_MISSES, F_ONLINE, 100, 0,
+			      b.nv_index_misses };
+	return BUFFER_ATTRS;
+}
+
 /* \return the number of attributes filled into a (MAX_ATTRS room). */
 static uint32_t attributes(struct ss_fw *fw, struct attr *a)
 {
+	uint32_t n = FW_SMART_ATTRS;
+
 	struct ss_ssc_stats cs;
 	struct ss_ftl_stats st;
 	uint32_t blocks = ss_geo_blocks(&fw->hal->geo);
@@ -94,26 +139,30 @@ static uint32_t attributes(struct ss_fw *fw, struct attr *a)
 	a[6] = (struct attr){ 241, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.lbas_written };
 	a[7] = (struct attr){ 242, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.lbas_read };
 	a[8] = (struct attr){ 249, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.nand_writes };
-	if (!fw->ssc) {
-		return FW_SMART_ATTRS;
+	if (fw->ssc) {
+		ss_ssc_get_stats(fw->ssc, &cs);
+		a[9] = (struct attr){ ATTR_CACHE_HITS, F_ONLINE, 100, 0, cs.read_hits };
+		a[10] = (struct attr){ ATTR_CACHE_MISSES, F_ONLINE, 100, 0, cs.read_misses };
+		a[11] = (struct attr){ ATTR_CACHE_SILENT_EVICTIONS, F_ONLINE, 100, 0,
+				       cs.silent_evicted_pages };
+		a[12] = (struct attr){ ATTR_CACHE_DIRTY, F_ONLINE, 100, 0, cs.dirty_pages };
+		a[13] = (struct attr){ ATTR_CACHE_WRITE_AMP, F_ONLINE, 100, 0,
+				       ss_ssc_write_amplification_milli(fw->ssc) };
+		a[14] = (struct attr){ ATTR_CACHE_HIT_BLOCKS, F_ONLINE, 100, 0, cs.hit_blocks };
+		a[15] = (struct attr){ ATTR_CACHE_FILLED_BLOCKS, F_ONLINE, 100, 0,
+				       cs.filled_blocks };
+		a[16] = (struct attr){ ATTR_CACHE_DIRTY_WRITTEN_BLOCKS, F_ONLINE, 100, 0,
+				       cs.dirty_written_blocks };
+		a[17] = (struct attr){ ATTR_CACHE_CLEAN_OPS, F_ONLINE, 100, 0, cs.clean_ops };
+		a[18] = (struct attr){ ATTR_CACHE_CLEANED_BLOCKS, F_ONLINE, 100, 0,
+				       cs.cleaned_blocks };
+		a[19] = (struct attr){ ATTR_CACHE_EVICTED_BLOCKS, F_ONLINE, 100, 0,
+				       cs.evicted_blocks };
+		a[20] = (struct attr){ ATTR_CACHE_RETIRED_BLOCKS, F_ONLINE, 100, 0,
+				       cs.retired_blocks };
+		n += CACHE_ATTRS;
 	}
-	ss_ssc_get_stats(fw->ssc, &cs);
-	a[9] = (struct attr){ ATTR_CACHE_HITS, F_ONLINE, 100, 0, cs.read_hits };
-	a[10] = (struct attr){ ATTR_CACHE_MISSES, F_ONLINE, 100, 0, cs.read_misses };
-	a[11] = (struct attr){ ATTR_CACHE_SILENT_EVICTIONS, F_ONLINE, 100, 0,
-			       cs.silent_evicted_pages };
-	a[12] = (struct attr){ ATTR_CACHE_DIRTY, F_ONLINE, 100, 0, cs.dirty_pages };
-	a[13] = (struct attr){ ATTR_CACHE_WRITE_AMP, F_ONLINE, 100, 0,
-			       ss_ssc_write_amplification_milli(fw->ssc) };
-	a[14] = (struct attr){ ATTR_CACHE_HIT_BLOCKS, F_ONLINE, 100, 0, cs.hit_blocks };
-	a[15] = (struct attr){ ATTR_CACHE_FILLED_BLOCKS, F_ONLINE, 100, 0, cs.filled_blocks };
-	a[16] = (struct attr){ ATTR_CACHE_DIRTY_WRITTEN_BLOCKS, F_ONLINE, 100, 0,
-			       cs.dirty_written_blocks };
-	a[17] = (struct attr){ ATTR_CACHE_CLEAN_OPS, F_ONLINE, 100, 0, cs.clean_ops };
-	a[18] = (struct attr){ ATTR_CACHE_CLEANED_BLOCKS, F_ONLINE, 100, 0, cs.cleaned_blocks };
-	a[19] = (struct attr){ ATTR_CACHE_EVICTED_BLOCKS, F_ONLINE, 100, 0, cs.evicted_blocks };
-	a[20] = (struct attr){ ATTR_CACHE_RETIRED_BLOCKS, F_ONLINE, 100, 0, cs.retired_blocks };
-	return MAX_ATTRS;
+	return n + buffer_attributes(fw, a + n);
 }
 
 _Static_assert(2 + MAX_ATTRS * ATTR_SIZE <= 362, "attributes fit before the SMART tail");

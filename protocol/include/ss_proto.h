@@ -303,7 +303,9 @@ _Static_assert(sizeof(struct ss_wire_layout) == 8 + 16 * 8, "wire layout size");
 _Static_assert(sizeof(struct ss_wire_progress) == 72, "wire progress size");
 _Static_assert(sizeof(struct ss_drive_info) == 104, "drive info size");
 _Static_assert(sizeof(struct ss_wire_fsstat) == 32, "fsstat size");
-_Static_assert(sizeof(struct ss_wire_counters) == 224, "counters size");
+_Static_assert(sizeof(struct ss_wire_counters) == 288, "counters size");
+/* what hosts before the merge cache's counters ask for (COUNTERS' reply_max) */
+#define SS_WIRE_COUNTERS_V1_SIZE 224u
 _Static_assert(sizeof(struct ss_wire_check) == 72, "check size");
 _Static_assert(sizeof(struct ss_wire_check) == 0 SS_REPLY_CHECK(SS_REPLY_BYTES, _),
 	       "check field list");

@@ -40,8 +40,11 @@
 	X(a, u32, page_size, 4)              \
 	X(a, rsv32, reserved, 4)
 
-/* COUNTERS: struct ss_wire_counters, 224 bytes; power_on_ns is modelled device time; from
- * buffer_policy on, the drive's DRAM buffer (firmware-tasklets/buffer/) */
+/* COUNTERS: struct ss_wire_counters, 288 bytes; power_on_ns is modelled device time; from
+ * buffer_policy on, the drive's DRAM buffer (firmware-tasklets/buffer/); from
+ * buffer_nv_bypass_pages on, the merge cache's own (0 with another buffer). A host asking
+ * for the first 224 bytes (reply_max 224..287) gets those: the fields before the merge
+ * cache's keep their offsets. */
 #define SS_REPLY_COUNTERS(X, a)              \
 	X(a, u64, host_page_reads, 8)        \
 	X(a, u64, host_page_writes, 8)       \
@@ -75,7 +78,17 @@
 	X(a, u64, buffer_flushes_33_64, 8) \
 	X(a, u64, buffer_flushes_65, 8) \
 	X(a, u32, buffer_threshold, 4) \
-	X(a, u32, buffer_block_region_pages, 4)
+	X(a, u32, buffer_block_region_pages, 4) \
+	X(a, u64, buffer_nv_bypass_pages, 8) \
+	X(a, u64, buffer_nv_read_cached, 8) \
+	X(a, u64, buffer_nv_prefetched, 8) \
+	X(a, u64, buffer_nv_index_hits, 8) \
+	X(a, u64, buffer_nv_index_misses, 8) \
+	X(a, u64, buffer_nv_ftl_flushes, 8) \
+	X(a, u32, buffer_nv_slots, 4) \
+	X(a, u32, buffer_nv_slots_used, 4) \
+	X(a, u32, buffer_nv_recovered, 4) \
+	X(a, rsv32, buffer_nv_reserved, 4)
 
 /* STAT, LOOKUP: struct ss_wire_stat, 328 bytes */
 #define SS_REPLY_STAT(X, a)                  \

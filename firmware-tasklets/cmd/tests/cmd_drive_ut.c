@@ -68,7 +68,7 @@ int main(void)
 	p = (struct fx_pkt){ .opcode = SS_OP_COUNTERS };
 	CHECK_EQ(fx_call(&f, &p, &r), 0);
 	ss_emu_flash_get_counters(f.flash, &ec);
-	CHECK_EQ(r.payload_len, 224);
+	CHECK_EQ(r.payload_len, 288);
 	CHECK(le(r.payload + 8, 8) >= sizeof(big) / FX_PAGE_SIZE);   /* host page writes */
 	CHECK_EQ(le(r.payload + 24, 8), ec.page_programs);            /* NAND programs */
 	CHECK_EQ(le(r.payload + 32, 8), ec.block_erases);

@@ -287,6 +287,10 @@ static void test_vectors(struct fx *f)
 		[16] = 0x02, [20] = 0x01, [32] = 0x06, [48] = 0x08,
 		[60] = 0x71, 0xb9, 0xe0, 0x53, 'u', 's', 'e', 'r', '.', 'k', 'v', '1',
 	};
+	static const uint8_t counters5[64] = {
+		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x30, 0x00, 0x05, 0x00, 0x05, 0x00,
+		[52] = 0x20, 0x01, [60] = 0xc8, 0xd0, 0x82, 0x5a,
+	};
 	struct fx_pkt p = { .opcode = SS_OP_OPEN_SESSION, .tag = 7 };
 	struct ss_ata_result res;
 	struct fx_reply r;
@@ -309,6 +313,10 @@ static void test_vectors(struct fx *f)
 	p = (struct fx_pkt){ .opcode = SS_OP_SSC_INFO, .tag = 0x00050005, .reply_max = 168 };
 	CHECK_EQ(fx_encode(&p, pkt), 512);
 	CHECK(memcmp(pkt, info5, 64) == 0);
+	p = (struct fx_pkt){ .opcode = SS_OP_COUNTERS, .tag = 0x00050005,
+			     .reply_max = sizeof(struct ss_wire_counters) };
+	CHECK_EQ(fx_encode(&p, pkt), 512);
+	CHECK(memcmp(pkt, counters5, 64) == 0);
 	memset(pkt, 0, 512);
 	memcpy(pkt, open7, 64);
 	fx_send_raw(f, 7, pkt, 512, &res);

@@ -260,7 +260,7 @@ static void libatasmart(struct fx *f, uint64_t written, uint64_t read_sectors, u
 	CHECK_EQ(sk_disk_smart_parse(d, &spd), 0);
 	CHECK_EQ(spd->offline_data_collection_status, SK_SMART_OFFLINE_DATA_COLLECTION_STATUS_NEVER);
 	CHECK_EQ(sk_disk_smart_parse_attributes(d, attr_cb, &fd), 0);
-	CHECK_EQ(fd.seen, 9);
+	CHECK_EQ(fd.seen, 17);
 	CHECK_EQ(fd.r241, written);
 	CHECK_EQ(fd.r242, read_sectors);
 	CHECK_EQ(fd.r12, cycles);
@@ -285,7 +285,9 @@ static void test_counters(void)
 	uint64_t cap, oid;
 	uint32_t nread;
 	int n;
-	static const uint8_t ids[] = { 5, 9, 12, 174, 177, 194, 241, 242, 249 };
+	/* the fixture's drive has a buffer (hbm): its attributes 150-157 after the others */
+	static const uint8_t ids[] = { 5, 9, 12, 174, 177, 194, 241, 242, 249,
+				       150, 151, 152, 153, 154, 155, 156, 157 };
 
 	fx_create(&f, 0);
 	cap = capacity(&f);
@@ -343,6 +345,27 @@ static void test_counters(void)
 	read_smart(&f, d, t, &a);
 	CHECK_EQ(a.raw[find(&a, 177)], r.payload[64] | (r.payload[65] << 8));   /* avg erase */
 	CHECK_EQ(a.raw[find(&a, 5)], r.payload[48] | (r.payload[49] << 8));     /* retired */
+	/* the buffer's, as COUNTERS has them: hit ratios in thousandths, merges, padding
+	 * reads, flushed pages; the merge cache's 0 under hbm */
+	{
+		uint64_t rp = fx_get(r.payload + 88, 8), rh = fx_get(r.payload + 96, 8);
+		uint64_t wp = fx_get(r.payload + 104, 8), wh = fx_get(r.payload + 112, 8);
+
+		CHECK(rp > 0 && wp > 0);
+		CHECK_EQ(a.raw[find(&a, 150)], rh * 1000 / rp);
+		CHECK_EQ(a.raw[find(&a, 151)], wh * 1000 / wp);
+		CHECK_EQ(a.raw[find(&a, 152)], fx_get(r.payload + 120, 8));
+		CHECK_EQ(a.raw[find(&a, 153)], fx_get(r.payload + 128, 8));
+		CHECK_EQ(a.raw[find(&a, 154)], fx_get(r.payload + 136, 8));
+		CHECK_EQ(a.raw[find(&a, 155)], 0);
+		CHECK_EQ(a.raw[find(&a, 156)], 0);
+		CHECK_EQ(a.raw[find(&a, 157)], 0);
+		for (uint8_t id = 150; id <= 157; id++) {
+			CHECK_EQ(a.value[find(&a, id)], 100);
+			CHECK_EQ(a.thr[find(&a, id)], 0);
+			CHECK_EQ(a.flags[find(&a, id)], 0x2);
+		}
+	}
 
 	/* lifetime counters outlive power cycles: clean, then not */
 	p = (struct fx_pkt){ .opcode = SS_OP_FLUSH };

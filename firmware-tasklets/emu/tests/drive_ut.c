@@ -130,13 +130,14 @@ struct session {
 	uint16_t seq;
 };
 
-/* SEND one request, RECV its reply into rep (REPLY_SECTORS sectors). \return the reply's
- * status, or -1000 when either command was refused. */
-static int32_t obj_call(struct ss_emu_drive *d, struct session *ses, uint16_t opcode,
-			uint64_t oid, uint64_t offset, uint64_t length, const void *payload,
-			uint32_t plen, uint8_t *rep)
+/* SEND one request asking for at most reply_max bytes of reply, RECV its reply into rep
+ * (REPLY_SECTORS sectors). \return the reply's status, or -1000 when either command was
+ * refused. */
+static int32_t obj_call_max(struct ss_emu_drive *d, struct session *ses, uint16_t opcode,
+			    uint64_t oid, uint64_t offset, uint64_t length, const void *payload,
+			    uint32_t plen, uint32_t reply_max, uint8_t *rep)
 {
-	static uint8_t pkt[64 + 16384];
+	static uint8_t pkt[512 + 16384];   /* a header sector and 16 KiB of payload */
 	uint32_t tag = ((uint32_t)ses->id << 16) | ses->seq++;
 	uint32_t bytes = (64 + plen + 511) / 512 * 512;
 	uint8_t cdb[16], sense[32], st;
@@ -155,7 +156,7 @@ static int32_t obj_call(struct ss_emu_drive *d, struct session *ses, uint16_t op
 	ss_put_le64(pkt + 32, length);
 	ss_put_le64(pkt + 40, 1000);           /* host time */
 	ss_put_le32(pkt + 48, plen);
-	ss_put_le32(pkt + 52, REPLY_MAX);
+	ss_put_le32(pkt + 52, reply_max);
 	if (plen) {
 		memcpy(pkt + 64, payload, plen);
 	}
@@ -177,6 +178,13 @@ static int32_t obj_call(struct ss_emu_drive *d, struct session *ses, uint16_t op
 	CHECK_EQ(ss_get_le32(rep), 0x52445353u);  /* "SSDR" */
 	CHECK_EQ(ss_get_le32(rep + 8), tag);
 	return (int32_t)ss_get_le32(rep + 12);
+}
+
+static int32_t obj_call(struct ss_emu_drive *d, struct session *ses, uint16_t opcode,
+			uint64_t oid, uint64_t offset, uint64_t length, const void *payload,
+			uint32_t plen, uint8_t *rep)
+{
+	return obj_call_max(d, ses, opcode, oid, offset, length, payload, plen, REPLY_MAX, rep);
 }
 
 static void open_session(struct ss_emu_drive *d, struct session *ses, uint8_t *rep)
@@ -348,6 +356,131 @@ static void test_merge_cache_sectors(void)
 		check_file(d, lba, round);
 		CHECK_EQ(ss_emu_close(d), 0);
 	}
+}
+
+/* One block command through SAT: `command` 0x35 WRITE DMA EXT or 0x25 READ DMA EXT. */
+static void block_io(struct ss_emu_drive *d, uint8_t command, uint64_t lba, uint16_t count,
+		     uint8_t *data)
+{
+	uint8_t cdb[16], sense[32], st;
+	int in = command == 0x25;
+
+	rw_cdb(cdb, command, lba, count, in);
+	CHECK_EQ(ss_emu_submit(d, cdb, data, count * 512u, in ? SS_EMU_DIR_FROM_DRIVE
+							      : SS_EMU_DIR_TO_DRIVE,
+			       sense, sizeof(sense), &st), 0);
+	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
+}
+
+#define NV_FIELD(name) offsetof(struct ss_wire_counters, buffer_nv_##name)
+
+/* SMART READ DATA (B0h, D0h) through SAT, PIO data-in; \return attribute `id`'s raw value
+ * (-1 when absent). */
+static int64_t smart_raw(struct ss_emu_drive *d, uint8_t id)
+{
+	uint8_t cdb[16] = { 0x85, 4 << 1, 0x08 | 0x04 | 0x02 }, s[512], sense[32], st;
+
+	cdb[4] = 0xD0;     /* features: READ DATA */
+	cdb[6] = 1;        /* one sector */
+	cdb[10] = 0x4F;    /* LBA mid, high: the SMART signature */
+	cdb[12] = 0xC2;
+	cdb[14] = 0xB0;
+	CHECK_EQ(ss_emu_submit(d, cdb, s, sizeof(s), SS_EMU_DIR_FROM_DRIVE, sense, sizeof(sense),
+			       &st), 0);
+	CHECK_EQ(st, SS_EMU_SCSI_GOOD);
+	for (int i = 0; i < 30; i++) {
+		const uint8_t *a = s + 2 + 12 * i;
+
+		if (a[0] == id) {
+			return (int64_t)(ss_get_le32(a + 5) | (uint64_t)ss_get_le16(a + 9) << 32);
+		}
+	}
+	return -1;
+}
+
+/* The merge cache's own counters in COUNTERS, on a worked example under nv-sub with
+ * 16-sector pages P0, P1 (a file's two pages; the sub-page policy caches what is less
+ * than a page and sends whole pages past the cache):
+ *   1. write P0 sectors 3-7: cached; the index cache misses the new page's line, then
+ *      hits it for the 4 later sectors (1 miss, 4 hits); 5 sectors used;
+ *   2. write all of P1: bypassed (1), the FTL flushed at the command's end (1);
+ *   3. read P0 sectors 3-7: every sector cached, a read hit (hits 5);
+ *   4. read all of P0: from the flash, the cached sectors laid over it (hits 6);
+ *   5. write all of P0: bypassed (2), its cached sectors dropped (hits 7), the FTL
+ *      flushed (2), which frees their slots (0 used).
+ * The same figures from the firmware's own statistics and in SMART (155-157; 150 the read
+ * hit ratio, 1 of 2 pages: 500 thousandths); a host asking for the first 224 bytes, as
+ * hosts before these counters do, gets those 224. */
+static void test_merge_cache_counters(void)
+{
+	struct ss_emu_drive *d = format_small();
+	struct ss_emu_drive_opts o = small();
+	static uint8_t rep[REPLY_SECTORS * 512], page[16 * 512];
+	struct ss_buf_params bp;
+	struct ss_buf_stats bs;
+	struct session ses;
+	const uint8_t *c = rep + 64;
+	char err[512];
+	uint64_t lba;
+
+	open_session(d, &ses, rep);
+	(void)make_file(d, &ses, 32 * 512, 0xA5, &lba);
+	CHECK_EQ(lba % 16, 0);
+	CHECK_EQ(ss_emu_close(d), 0);
+	o.buffer_policy = "nv-sub";   /* counted from this power-up: the file's writes not */
+	d = NULL;
+	CHECK_EQ(ss_emu_open(path, &o, &d, err, sizeof(err)), 0);
+	if (!d) {
+		fprintf(stderr, "open nv-sub: %s\n", err);
+		return;
+	}
+	memset(page, 0x3C, sizeof(page));
+	block_io(d, 0x35, lba + 3, 5, page);
+	block_io(d, 0x35, lba + 16, 16, page);
+	block_io(d, 0x25, lba + 3, 5, page);
+	block_io(d, 0x25, lba, 16, page);
+	block_io(d, 0x35, lba, 16, page);
+
+	open_session(d, &ses, rep);
+	CHECK_EQ(obj_call(d, &ses, SS_OP_COUNTERS, 0, 0, 0, NULL, 0, rep), 0);
+	CHECK_EQ(ss_get_le32(rep + 20), sizeof(struct ss_wire_counters));
+	CHECK_EQ(ss_get_le32(c + offsetof(struct ss_wire_counters, buffer_policy)), SS_BUF_NV_SUB);
+	CHECK_EQ(ss_get_le64(c + offsetof(struct ss_wire_counters, buffer_write_pages)), 3);
+	CHECK_EQ(ss_get_le64(c + offsetof(struct ss_wire_counters, buffer_read_pages)), 2);
+	CHECK_EQ(ss_get_le64(c + offsetof(struct ss_wire_counters, buffer_read_hits)), 1);
+	CHECK_EQ(ss_get_le64(c + NV_FIELD(bypass_pages)), 2);
+	CHECK_EQ(ss_get_le64(c + NV_FIELD(index_misses)), 1);
+	CHECK_EQ(ss_get_le64(c + NV_FIELD(index_hits)), 7);
+	CHECK_EQ(ss_get_le64(c + NV_FIELD(ftl_flushes)), 2);
+	CHECK_EQ(ss_get_le64(c + NV_FIELD(read_cached)), 0);
+	CHECK_EQ(ss_get_le64(c + NV_FIELD(prefetched)), 0);
+	CHECK_EQ(ss_get_le32(c + NV_FIELD(slots_used)), 0);
+	CHECK_EQ(ss_get_le32(c + NV_FIELD(recovered)), 0);
+	CHECK_EQ(ss_get_le32(c + NV_FIELD(slots)),
+		 ss_get_le32(c + offsetof(struct ss_wire_counters, buffer_pages)) * 16);
+	CHECK_EQ(ss_get_le32(c + NV_FIELD(reserved)), 0);
+	ss_emu_buffer_stats(d, &bp, &bs);
+	CHECK_EQ(bs.nv_bypass_pages, 2);
+	CHECK_EQ(bs.nv_index_hits, 7);
+	CHECK_EQ(bs.nv_index_misses, 1);
+	CHECK_EQ(bs.nv_ftl_flushes, 2);
+	CHECK_EQ(smart_raw(d, 155), 2);
+	CHECK_EQ(smart_raw(d, 156), 7);
+	CHECK_EQ(smart_raw(d, 157), 1);
+	CHECK_EQ(smart_raw(d, 150), 500);
+	CHECK_EQ(smart_raw(d, 151), 0);
+	CHECK_EQ(smart_raw(d, 152), (int64_t)bs.merges);
+
+	/* the first version's reply: 224 bytes, the same figures where it has them */
+	static uint8_t v1[REPLY_SECTORS * 512];
+	CHECK_EQ(obj_call_max(d, &ses, SS_OP_COUNTERS, 0, 0, 0, NULL, 0, SS_WIRE_COUNTERS_V1_SIZE,
+			      v1), 0);
+	CHECK_EQ(ss_get_le32(v1 + 20), SS_WIRE_COUNTERS_V1_SIZE);
+	CHECK(memcmp(v1 + 64 + offsetof(struct ss_wire_counters, buffer_policy),
+		     c + offsetof(struct ss_wire_counters, buffer_policy),
+		     SS_WIRE_COUNTERS_V1_SIZE - offsetof(struct ss_wire_counters, buffer_policy)) ==
+	      0);
+	CHECK_EQ(ss_emu_close(d), 0);
 }
 
 static void test_errors_carry_sense(void)
@@ -726,6 +859,7 @@ int main(void)
 	RUN(test_identify_round_trip);
 	RUN(test_write_read_reopen);
 	RUN(test_merge_cache_sectors);
+	RUN(test_merge_cache_counters);
 	RUN(test_errors_carry_sense);
 	RUN(test_many_submitters);
 	RUN(test_open_errors);

@@ -1,12 +1,10 @@
 package org.smartssd.device;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,16 +14,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.stream.Stream;
 
 /**
  * The emulated-drive daemon {@code smartssd-devd}: finds its binary and runs it as a child
  * process serving one image on a unix socket ({@code unix:SOCKET}).
  *
- * <p>The binary is looked for, in order: the system property {@value #PROPERTY}; the
- * environment variable {@value #ENV}; under the C build output of a checkout
- * ({@code native/target/cmake-release}, found from the system properties
- * {@code smartssd.native.build} or {@code smartssd.home}); the {@code PATH}.
+ * <p>The binary is looked for as {@link NativeBinaries} says, the system property being
+ * {@value #PROPERTY} and the environment variable {@value #ENV}.
  */
 public final class Devd implements AutoCloseable {
     public static final String PROPERTY = "smartssd.devd";
@@ -42,49 +37,7 @@ public final class Devd implements AutoCloseable {
 
     /** The daemon binary, or empty with nothing found. */
     public static Optional<Path> locate() {
-        for (String explicit : new String[] {System.getProperty(PROPERTY), System.getenv(ENV)}) {
-            if (explicit != null && !explicit.isBlank()) {
-                Path p = Path.of(explicit);
-                return Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
-            }
-        }
-        List<Path> builds = new ArrayList<>();
-        String build = System.getProperty("smartssd.native.build");
-        if (build != null) {
-            builds.add(Path.of(build));
-        }
-        String home = System.getProperty("smartssd.home");
-        if (home != null) {
-            builds.add(Path.of(home, "native", "target", "cmake-release"));
-        }
-        for (Path b : builds) {
-            Optional<Path> found = search(b);
-            if (found.isPresent()) {
-                return found;
-            }
-        }
-        String path = System.getenv("PATH");
-        if (path != null) {
-            for (String dir : path.split(File.pathSeparator)) {
-                Path p = Path.of(dir, BINARY);
-                if (Files.isExecutable(p)) {
-                    return Optional.of(p);
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    private static Optional<Path> search(Path buildDir) {
-        if (!Files.isDirectory(buildDir)) {
-            return Optional.empty();
-        }
-        try (Stream<Path> s = Files.walk(buildDir, 6)) {
-            return s.filter(p -> p.getFileName().toString().equals(BINARY))
-                    .filter(Files::isExecutable).findFirst();
-        } catch (IOException | java.io.UncheckedIOException e) {
-            return Optional.empty();
-        }
+        return NativeBinaries.locate(BINARY, PROPERTY, ENV);
     }
 
     /** The binary, or an exception saying how to build it. */

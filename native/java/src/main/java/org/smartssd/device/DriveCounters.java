@@ -10,7 +10,11 @@ import java.util.List;
  * 7 nv-sub, 8 nv-sat; in the second byte the merge cache's read policy) and size in
  * pages, pages read and written through it and the hits among them, merges (writes to a page
  * still dirty), BPLRU's padding reads, pages flushed to flash and victims evicted, flushes by
- * length in pages, and HBM's threshold and block-region size.
+ * length in pages, and HBM's threshold and block-region size. From {@code bufferNvBypassPages}
+ * on, the non-volatile merge cache's own (0 with another buffer): whole pages a sub-page
+ * policy sent past it, pages selective caching took in and selective prefetching read,
+ * hits and misses of the controller-side index cache, the FTL flushes it made, and its
+ * 512-byte sectors: all, holding data, found in the NVM at power-up.
  */
 public record DriveCounters(long hostPageReads, long hostPageWrites, long nandPageReads,
                             long nandPageWrites, long blockErases, long gcPageMoves,
@@ -23,7 +27,12 @@ public record DriveCounters(long hostPageReads, long hostPageWrites, long nandPa
                             long bufferEvictions, long bufferFlushes1, long bufferFlushes2,
                             long bufferFlushes34, long bufferFlushes58, long bufferFlushes916,
                             long bufferFlushes1732, long bufferFlushes3364, long bufferFlushes65,
-                            long bufferThreshold, long bufferBlockRegionPages) {
+                            long bufferThreshold, long bufferBlockRegionPages,
+                            long bufferNvBypassPages, long bufferNvReadCached,
+                            long bufferNvPrefetched, long bufferNvIndexHits,
+                            long bufferNvIndexMisses, long bufferNvFtlFlushes,
+                            long bufferNvSlots, long bufferNvSlotsUsed,
+                            long bufferNvRecovered) {
     // COUNTERS' reply, struct ss_wire_counters (SS_REPLY_COUNTERS in ss_proto_replies.h)
     static final int HOST_PAGE_READS = 0;
     static final int HOST_PAGE_WRITES = 8;
@@ -58,6 +67,16 @@ public record DriveCounters(long hostPageReads, long hostPageWrites, long nandPa
     static final int BUFFER_FLUSHES_65 = 208;
     static final int BUFFER_THRESHOLD = 216;
     static final int BUFFER_BLOCK_REGION_PAGES = 220;
+    static final int BUFFER_NV_BYPASS_PAGES = 224;
+    static final int BUFFER_NV_READ_CACHED = 232;
+    static final int BUFFER_NV_PREFETCHED = 240;
+    static final int BUFFER_NV_INDEX_HITS = 248;
+    static final int BUFFER_NV_INDEX_MISSES = 256;
+    static final int BUFFER_NV_FTL_FLUSHES = 264;
+    static final int BUFFER_NV_SLOTS = 272;
+    static final int BUFFER_NV_SLOTS_USED = 276;
+    static final int BUFFER_NV_RECOVERED = 280;
+    static final int BUFFER_NV_RESERVED = 284;
 
     static final List<WireField> FIELDS = List.of(
             WireField.u64("host_page_reads", HOST_PAGE_READS),
@@ -92,7 +111,17 @@ public record DriveCounters(long hostPageReads, long hostPageWrites, long nandPa
             WireField.u64("buffer_flushes_33_64", BUFFER_FLUSHES_33_64),
             WireField.u64("buffer_flushes_65", BUFFER_FLUSHES_65),
             WireField.u32("buffer_threshold", BUFFER_THRESHOLD),
-            WireField.u32("buffer_block_region_pages", BUFFER_BLOCK_REGION_PAGES));
+            WireField.u32("buffer_block_region_pages", BUFFER_BLOCK_REGION_PAGES),
+            WireField.u64("buffer_nv_bypass_pages", BUFFER_NV_BYPASS_PAGES),
+            WireField.u64("buffer_nv_read_cached", BUFFER_NV_READ_CACHED),
+            WireField.u64("buffer_nv_prefetched", BUFFER_NV_PREFETCHED),
+            WireField.u64("buffer_nv_index_hits", BUFFER_NV_INDEX_HITS),
+            WireField.u64("buffer_nv_index_misses", BUFFER_NV_INDEX_MISSES),
+            WireField.u64("buffer_nv_ftl_flushes", BUFFER_NV_FTL_FLUSHES),
+            WireField.u32("buffer_nv_slots", BUFFER_NV_SLOTS),
+            WireField.u32("buffer_nv_slots_used", BUFFER_NV_SLOTS_USED),
+            WireField.u32("buffer_nv_recovered", BUFFER_NV_RECOVERED),
+            WireField.rsv32("buffer_nv_reserved", BUFFER_NV_RESERVED));
 
     /** Share of the pages read through the buffer that it held, 0 when none were read. */
     public double bufferReadHitRatio() {
@@ -102,6 +131,18 @@ public record DriveCounters(long hostPageReads, long hostPageWrites, long nandPa
     /** Share of the pages written through the buffer that it held already. */
     public double bufferWriteHitRatio() {
         return bufferWritePages == 0 ? 0 : (double) bufferWriteHits / bufferWritePages;
+    }
+
+    /** Whether the buffer is the non-volatile merge cache (nv-wb, nv-sub, nv-sat). */
+    public boolean bufferIsMergeCache() {
+        long p = bufferPolicy & 0xff;
+        return p >= 6 && p <= 8;
+    }
+
+    /** Share of the index-cache lookups that hit, 0 when there were none. */
+    public double bufferNvIndexHitRatio() {
+        long n = bufferNvIndexHits + bufferNvIndexMisses;
+        return n == 0 ? 0 : (double) bufferNvIndexHits / n;
     }
 
     /** Decodes the reply's wire bytes at b's start. */
@@ -124,6 +165,11 @@ public record DriveCounters(long hostPageReads, long hostPageWrites, long nandPa
                 le.getLong(BUFFER_FLUSHES_9_16), le.getLong(BUFFER_FLUSHES_17_32),
                 le.getLong(BUFFER_FLUSHES_33_64), le.getLong(BUFFER_FLUSHES_65),
                 WireField.u32(le, BUFFER_THRESHOLD), WireField.u32(le,
-                BUFFER_BLOCK_REGION_PAGES));
+                BUFFER_BLOCK_REGION_PAGES),
+                le.getLong(BUFFER_NV_BYPASS_PAGES), le.getLong(BUFFER_NV_READ_CACHED),
+                le.getLong(BUFFER_NV_PREFETCHED), le.getLong(BUFFER_NV_INDEX_HITS),
+                le.getLong(BUFFER_NV_INDEX_MISSES), le.getLong(BUFFER_NV_FTL_FLUSHES),
+                WireField.u32(le, BUFFER_NV_SLOTS), WireField.u32(le, BUFFER_NV_SLOTS_USED),
+                WireField.u32(le, BUFFER_NV_RECOVERED));
     }
 }

@@ -23,20 +23,22 @@ public final class ExitCodes {
     public static final int CONFLICT = 4;
     /** A local file could not be read or written. */
     public static final int LOCAL_IO = 5;
-    /** smartssd is not built or installed completely (native library, daemon binary). */
+    /** smartssd is not built or installed completely (native library, smartssd-devd,
+     *  smartssd-replay). */
     public static final int INSTALL = 6;
     /** {@code info --check} found the drive's object store inconsistent. */
     public static final int INCONSISTENT = 7;
 
     static final String HELP = "%nExit codes:%n"
             + "  0  success%n"
-            + "  1  usage: bad command line or argument%n"
+            + "  1  usage: bad command line or argument, or a malformed trace (replay)%n"
             + "  2  not found: no such path on the drive, or no such local file%n"
             + "  3  drive or link error: busy, full, tasklet failed, protocol mismatch,%n"
             + "     transport closed (is smartssd-devd running?)%n"
             + "  4  conflict: name exists, directory not empty, not a directory, is a directory%n"
             + "  5  local I/O error%n"
-            + "  6  smartssd incompletely built: native library or smartssd-devd missing%n"
+            + "  6  smartssd incompletely built: native library, smartssd-devd or%n"
+            + "     smartssd-replay missing%n"
             + "  7  info --check: the drive's object store is inconsistent%n";
 
     private ExitCodes() {

@@ -89,6 +89,16 @@ final class InfoCommand implements Callable<Integer> {
                     c.bufferFlushes1(), c.bufferFlushes2(), c.bufferFlushes34(),
                     c.bufferFlushes58(), c.bufferFlushes916(), c.bufferFlushes1732(),
                     c.bufferFlushes3364(), c.bufferFlushes65());
+            if (c.bufferIsMergeCache()) {
+                o.printf("merge cache:      %d of %d sectors used, %d recovered at power-up; "
+                                + "%d pages bypassed, %d read-cached, %d prefetched, %d ftl "
+                                + "flushes%n", c.bufferNvSlotsUsed(), c.bufferNvSlots(),
+                        c.bufferNvRecovered(), c.bufferNvBypassPages(), c.bufferNvReadCached(),
+                        c.bufferNvPrefetched(), c.bufferNvFtlFlushes());
+                o.printf("index cache:      %d hits, %d misses (hit ratio %.3f)%n",
+                        c.bufferNvIndexHits(), c.bufferNvIndexMisses(),
+                        c.bufferNvIndexHitRatio());
+            }
             CacheCounters k = d.cacheCounters();
             if (k.blockSize() == 0) {
                 o.printf("cache:            none (formatted with a cache share of 0)%n");

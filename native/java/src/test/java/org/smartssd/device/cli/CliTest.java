@@ -69,10 +69,43 @@ class CliTest {
                 "--buffer-size", "2M");
         assertThat(r.code()).as(r.err()).isZero();
         assertThat(r.out()).contains("buffer nv-wb+both of 256 pages");
-        assertThat(run("info", nv).out()).contains("buffer:           nv-wb+both, 256 pages");
+        Run fresh = run("info", nv);
+        assertThat(fresh.out()).contains("buffer:           nv-wb+both, 256 pages")
+                // 256 pages of 8 KiB: 4096 sectors of 512 bytes, none used yet
+                .contains("merge cache:      0 of 4096 sectors used, 0 recovered at power-up; "
+                        + "0 pages bypassed")
+                .contains("index cache:      0 hits, 0 misses");
+        assertThat(run("info", uri).out()).doesNotContain("merge cache:")
+                .doesNotContain("index cache:");
         Run bad = run("format", nv, "--capacity", "256M", "--buffer", "nv-wb+lots");
         assertThat(bad.code()).isNotZero();
         assertThat(bad.err()).contains("policy 'nv-wb+lots'");
+    }
+
+    @Test
+    void infoShowsTheMergeCachesOwnCounters() throws Exception {
+        String nv = "emu:" + dir.resolve("sub.img");
+        Run r = run("format", nv, "--capacity", "256M", "--buffer", "nv-wb",
+                "--buffer-size", "2M");
+        assertThat(r.code()).as(r.err()).isZero();
+        // 8 whole 8 KiB pages of data, held by the writebuffer policy's NVM: info, a new
+        // power-up of the drive, finds their 128 sectors there
+        Path local = dir.resolve("eight-pages");
+        byte[] data = new byte[8 * 8192];
+        new Random(3).nextBytes(data);
+        Files.write(local, data);
+        Run put = run("put", nv, local.toString(), "/eight");
+        assertThat(put.code()).as(put.err()).isZero();
+        Run info = run("info", nv);
+        assertThat(info.code()).as(info.err()).isZero();
+        assertThat(info.out()).contains("buffer:           nv-wb, 256 pages")
+                .contains("merge cache:      128 of 4096 sectors used, 128 recovered at "
+                        + "power-up; 0 pages bypassed, 0 read-cached, 0 prefetched, 0 ftl "
+                        + "flushes")
+                .contains("index cache:      0 hits, 0 misses (hit ratio 0.000)");
+        Run get = run("get", nv, "/eight", dir.resolve("back").toString());
+        assertThat(get.code()).as(get.err()).isZero();
+        assertThat(Files.readAllBytes(dir.resolve("back"))).isEqualTo(data);
     }
 
     @Test

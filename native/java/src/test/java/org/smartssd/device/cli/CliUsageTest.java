@@ -25,7 +25,7 @@ class CliUsageTest {
     void helpListsSubcommandsAndExitCodes() {
         Run r = run("--help");
         assertThat(r.code()).isZero();
-        assertThat(r.out()).contains("format", "devd", "info", "health", "put", "get", "ls", "rm")
+        assertThat(r.out()).contains("format", "devd", "info", "health", "put", "get", "ls", "rm", "replay")
                 .contains("Exit codes:").contains("2  not found").contains("3  drive or link error");
     }
 
@@ -66,7 +66,7 @@ class CliUsageTest {
     @Test
     void everySubcommandHasHelpThatExitsZero() {
         for (String cmd : new String[] {"format", "devd", "info", "health", "put", "get", "ls",
-            "rm"}) {
+            "rm", "replay"}) {
             for (String[] args : new String[][] {{cmd, "--help"}, {cmd, "-h"}, {"help", cmd}}) {
                 Run r = run(args);
                 assertThat(r.code()).as("%s: %s", String.join(" ", args), r.err()).isZero();
