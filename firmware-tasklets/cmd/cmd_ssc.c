@@ -14,7 +14,7 @@ static bool range_ok(uint64_t first, uint64_t count)
 }
 
 /* A drive formatted without a cache answers ENOSYS, reason OK: nothing was malformed. */
-static bool have_cache(struct ss_fw *fw, struct fw_rep *rep)
+bool fw_ssc_have_cache(struct ss_fw *fw, struct fw_rep *rep)
 {
 	if (fw->ssc) {
 		return true;
@@ -167,7 +167,7 @@ static void ssc_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *
 {
 	uint32_t bs;
 
-	if (!have_cache(fw, rep)) {
+	if (!fw_ssc_have_cache(fw, rep)) {
 		return;
 	}
 	bs = ss_ssc_block_size(fw->ssc);
@@ -194,7 +194,7 @@ void fw_ssc_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 	uint64_t map, hits = 0;
 	uint8_t *data;
 
-	if (!have_cache(fw, rep)) {
+	if (!fw_ssc_have_cache(fw, rep)) {
 		return;
 	}
 	bs = ss_ssc_block_size(fw->ssc);
@@ -226,14 +226,14 @@ void fw_ssc_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 
 void fw_ssc_evict(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
-	if (have_cache(fw, rep)) {
+	if (fw_ssc_have_cache(fw, rep)) {
 		ssc_each(fw, rq, rep, evict, 0);
 	}
 }
 
 void fw_ssc_clean(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
-	if (have_cache(fw, rep)) {
+	if (fw_ssc_have_cache(fw, rep)) {
 		ssc_each(fw, rq, rep, clean, 0);
 	}
 }
@@ -243,7 +243,7 @@ void fw_ssc_exists(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep
 	uint32_t n = (uint32_t)((rq->length + 7) / 8), dirty = 0;
 	int rc;
 
-	if (!have_cache(fw, rep)) {
+	if (!fw_ssc_have_cache(fw, rep)) {
 		return;
 	}
 	rc = ss_ssc_exists(fw->ssc, rq->oid, (uint32_t)rq->length, rep->payload);

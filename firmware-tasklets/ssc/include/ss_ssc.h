@@ -25,6 +25,7 @@
 #ifndef SS_SSC_H
 #define SS_SSC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ss_hal.h"
@@ -124,6 +125,10 @@ int ss_ssc_clean(struct ss_ssc *c, uint64_t lba);
  * \return 0, -SS_EINVAL when count is 0 or above SS_SSC_EXISTS_MAX or the range wraps.
  */
 int ss_ssc_exists(const struct ss_ssc *c, uint64_t lba, uint32_t count, uint8_t *bitmap);
+
+/** True when block `lba` is cached (clean or dirty). Reads drive memory only; counts
+ *  neither a hit nor a miss (ssc_present.c). */
+bool ss_ssc_present(const struct ss_ssc *c, uint64_t lba);
 
 /** Commit every buffered operation now. \return 0 or -SS_EIO. */
 int ss_ssc_flush(struct ss_ssc *c);
