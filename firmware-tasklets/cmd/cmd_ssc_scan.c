@@ -6,6 +6,12 @@
  * host does the other records (those touching an absent block, or straddling a run's
  * edge) with its own copy of the operator and merges the two results.
  *
+ * With SS_SSC_SCAN_BLOCK_HEADER the blocks are the caching FileSystem's (smartssd-fs
+ * CacheBlock): a 64-byte header, then block_size - 64 bytes of the file. Each block read
+ * is checked against the file's version (digest, index, lengths, CRC-32C of its payload);
+ * one that fails stops the command with STALE_BLOCK, and the host then does the whole
+ * file: no block of another version ever reaches the tasklet.
+ *
  * The run goes to its end before the reply (ss_isp_run_source), not in idle slices:
  * commands are served one at a time, so no block can be evicted or rewritten between the
  * presence test and the read, and the blocks used are the blocks read.
@@ -20,6 +26,13 @@ _Static_assert(SS_SSC_SCAN_MAX_RUNS == SS_ISP_MAX_INPUTS, "one engine input per 
 struct scan_source {
 	struct ss_ssc *ssc;
 	uint32_t block_size;
+	uint32_t payload;           /* file bytes per block */
+	bool headers;               /* SS_SSC_SCAN_BLOCK_HEADER */
+	const uint8_t *digest;      /* the version's, with headers */
+	uint64_t file_bytes;
+	uint8_t *page;              /* one block */
+	uint64_t blocks_read;
+	bool stale;                 /* a block failed its header check */
 	struct fw_scan_run *run;
 };
 
@@ -32,18 +45,27 @@ static void get_range(const uint8_t *p, uint64_t *first, uint64_t *blocks, uint6
 
 /* Ranges of at least one block each, in file order without overlap, SS_SSC_RANGE_MAX
  * blocks in all; the reply room for SS_SSC_SCAN_MAX_RUNS runs. */
+static uint32_t ranges_offset(const struct fw_req *rq)
+{
+	return rq->flags & SS_SSC_SCAN_BLOCK_HEADER ? SS_SSC_VERSION_DIGEST_BYTES : 0;
+}
+
+/* Ranges of at least one block each, in file order without overlap, SS_SSC_RANGE_MAX
+ * blocks in all; the reply room for SS_SSC_SCAN_MAX_RUNS runs. */
 uint32_t fw_ssc_scan_check(const struct fw_req *rq, uint32_t *cap)
 {
-	uint32_t n = rq->payload_len / RANGE_SIZE;
+	uint32_t at = ranges_offset(rq);
+	uint32_t n = rq->payload_len > at ? (rq->payload_len - at) / RANGE_SIZE : 0;
 	uint64_t next_file_block = 0, total = 0;
 
-	if (rq->payload_len % RANGE_SIZE || n == 0 || n > SS_SSC_SCAN_MAX_RANGES) {
+	if (rq->payload_len < at || (rq->payload_len - at) % RANGE_SIZE || n == 0 ||
+	    n > SS_SSC_SCAN_MAX_RANGES) {
 		return SS_R_BAD_LENGTH;
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t first, blocks, fb;
 
-		get_range(rq->payload + i * RANGE_SIZE, &first, &blocks, &fb);
+		get_range(rq->payload + at + i * RANGE_SIZE, &first, &blocks, &fb);
 		if (blocks == 0 || first > UINT64_MAX - blocks || fb > UINT64_MAX - blocks ||
 		    fb < next_file_block || blocks > SS_SSC_RANGE_MAX - total) {
 			return SS_R_BAD_FIELD;
@@ -58,25 +80,67 @@ uint32_t fw_ssc_scan_check(const struct fw_req *rq, uint32_t *cap)
 	return rq->oid > UINT32_MAX ? SS_R_NO_SUCH_OBJECT : SS_R_OK;
 }
 
-/* The engine reads whole pages of one run: page-aligned `off`, `len` short only at the
- * file's end, into a buffer of whole pages. */
+static uint64_t get_be(const uint8_t *p, int n)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < n; i++) {
+		v = v << 8 | p[i];
+	}
+	return v;
+}
+
+/* Whether the block in s->page is block fb of the file's version: CacheBlock#matches. */
+static bool block_matches(const struct scan_source *s, uint64_t fb)
+{
+	const uint8_t *h = s->page;
+	uint64_t start = fb * s->payload;
+	uint64_t want = SS_MIN((uint64_t)s->payload, s->file_bytes - start);
+	uint64_t length = get_be(h + 16, 8);
+	uint32_t len = (uint32_t)get_be(h + 24, 4);
+
+	if (get_be(h, 4) != SS_SSC_BLOCK_MAGIC || get_be(h + 4, 2) != SS_SSC_BLOCK_LAYOUT ||
+	    get_be(h + 8, 8) != fb || len != want) {
+		return false;
+	}
+	if (length != s->file_bytes && !(length == UINT64_MAX && want == s->payload)) {
+		return false;
+	}
+	if (ss_memcmp(h + 32, s->digest, SS_SSC_VERSION_DIGEST_BYTES) != 0) {
+		return false;
+	}
+	return ss_crc32c(0, h + SS_SSC_BLOCK_HEADER_BYTES, len) == (uint32_t)get_be(h + 28, 4);
+}
+
+/* The engine reads pages of the file's bytes: [off, off + len), page-aligned, len short
+ * only at the file's end. The blocks of the run that hold them are read once each (a
+ * block across two batches twice) and their file bytes copied; bytes outside the run,
+ * which no record of the run touches, stay zero. */
 static int read_run(void *arg, uint32_t input, uint64_t off, uint8_t *buf, uint32_t len)
 {
 	struct scan_source *s = arg;
 	const struct fw_scan_run *r = &s->run[input];
-	uint64_t fb = off / s->block_size;
-	uint32_t pages = (uint32_t)SS_DIV_ROUND_UP(len, s->block_size);
+	uint64_t end = off + len;
+	uint64_t fb0 = SS_MAX(off / s->payload, r->file_block);
+	uint64_t fb1 = SS_MIN(SS_DIV_ROUND_UP(end, s->payload), r->file_block + r->blocks);
+	uint32_t skip = s->headers ? SS_SSC_BLOCK_HEADER_BYTES : 0;
 
-	if (fb < r->file_block || fb + pages > r->file_block + r->blocks) {
-		return -SS_EIO;   /* the engine left the run: a bug, not a miss */
-	}
-	for (uint32_t i = 0; i < pages; i++) {
-		int rc = ss_ssc_read(s->ssc, r->first_block + (fb - r->file_block) + i,
-				     buf + (uint64_t)i * s->block_size);
+	ss_memset(buf, 0, len);
+	for (uint64_t fb = fb0; fb < fb1; fb++) {
+		uint64_t from = SS_MAX(fb * s->payload, off);
+		uint64_t to = SS_MIN(SS_MIN((fb + 1) * s->payload, end), s->file_bytes);
+		int rc = ss_ssc_read(s->ssc, r->first_block + (fb - r->file_block), s->page);
 
 		if (rc) {
-			return rc == SS_SSC_MISS ? -SS_EIO : rc;
+			return rc == SS_SSC_MISS ? -SS_EIO : rc;   /* planned present: a bug */
 		}
+		s->blocks_read++;
+		if (s->headers && !block_matches(s, fb)) {
+			s->stale = true;   /* another version, or damaged */
+			return -SS_EPROTO;
+		}
+		ss_memcpy(buf + (from - off), s->page + skip + (from - fb * s->payload),
+			  (size_t)(to - from));
 	}
 	return 0;
 }
@@ -90,7 +154,7 @@ static bool add_run(struct scan_source *s, struct ss_isp_input *in, uint8_t *rep
 		    uint32_t *n, uint64_t range_first, uint64_t range_fb, uint64_t fb0,
 		    uint64_t fb1, uint64_t file_bytes, uint32_t rec)
 {
-	uint64_t bs = s->block_size;
+	uint64_t bs = s->payload;
 	uint64_t start = fb0 * bs, end = SS_MIN(fb1 * bs, file_bytes);
 	uint64_t k0 = SS_DIV_ROUND_UP(start, rec), k1 = end / rec;
 	uint64_t read0, read1;
@@ -127,12 +191,12 @@ static bool add_run(struct scan_source *s, struct ss_isp_input *in, uint8_t *rep
 static uint32_t plan_runs(struct ss_fw *fw, const struct fw_req *rq, struct scan_source *s,
 			  uint32_t rec, uint8_t *reply)
 {
-	uint32_t n = 0, nranges = rq->payload_len / RANGE_SIZE;
+	uint32_t at = ranges_offset(rq), n = 0, nranges = (rq->payload_len - at) / RANGE_SIZE;
 
 	for (uint32_t i = 0; i < nranges; i++) {
 		uint64_t first, blocks, fb, run_start = UINT64_MAX;
 
-		get_range(rq->payload + i * RANGE_SIZE, &first, &blocks, &fb);
+		get_range(rq->payload + at + i * RANGE_SIZE, &first, &blocks, &fb);
 		for (uint64_t b = 0; b <= blocks; b++) {
 			bool present = b < blocks && ss_ssc_present(fw->ssc, first + b);
 
@@ -152,10 +216,11 @@ static uint32_t plan_runs(struct ss_fw *fw, const struct fw_req *rq, struct scan
 
 void fw_ssc_scan(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
-	struct scan_source src = { .run = fw->scan_runs };
+	struct scan_source src = { .run = fw->scan_runs, .file_bytes = rq->offset,
+				   .page = fw->page_buf, .digest = rq->payload };
 	struct ss_isp_source source = { .read = read_run, .arg = &src, .size = rq->offset };
-	uint32_t instance = (uint32_t)rq->oid, rec, n;
-	uint64_t file_blocks, used = 0;
+	uint32_t instance = (uint32_t)rq->oid, rec, n, at = ranges_offset(rq);
+	uint64_t file_blocks;
 	struct ss_isp_progress pr;
 	int rc;
 
@@ -164,8 +229,10 @@ void fw_ssc_scan(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 	}
 	src.ssc = fw->ssc;
 	src.block_size = ss_ssc_block_size(fw->ssc);
-	if (src.block_size != fw->page_size) {
-		/* the engine reads in FTL pages; both parts of one flash share them */
+	src.headers = (rq->flags & SS_SSC_SCAN_BLOCK_HEADER) != 0;
+	src.payload = src.block_size - (src.headers ? SS_SSC_BLOCK_HEADER_BYTES : 0);
+	if (src.block_size > fw->page_size || src.block_size <= SS_SSC_BLOCK_HEADER_BYTES) {
+		/* page_buf holds one block; a header needs room after it */
 		fw_rep_error(rep, -SS_ENOSYS, SS_R_OK);
 		return;
 	}
@@ -182,11 +249,11 @@ void fw_ssc_scan(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 		fw_rep_error(rep, -SS_EINVAL, SS_R_BAD_LAYOUT);
 		return;
 	}
-	file_blocks = SS_DIV_ROUND_UP(rq->offset, src.block_size);
-	for (uint32_t i = 0; i < rq->payload_len / RANGE_SIZE; i++) {
+	file_blocks = SS_DIV_ROUND_UP(rq->offset, src.payload);
+	for (uint32_t i = 0; i < (rq->payload_len - at) / RANGE_SIZE; i++) {
 		uint64_t first, blocks, fb;
 
-		get_range(rq->payload + i * RANGE_SIZE, &first, &blocks, &fb);
+		get_range(rq->payload + at + i * RANGE_SIZE, &first, &blocks, &fb);
 		if (fb + blocks > file_blocks) {
 			fw_rep_error(rep, -SS_EINVAL, SS_R_BAD_FIELD);   /* past the file's end */
 			return;
@@ -197,16 +264,13 @@ void fw_ssc_scan(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 		/* no run: the tasklet is not run, and its output object is left as it was */
 		rc = ss_isp_run_source(fw->isp, instance, &source, fw->inputs, n);
 		if (rc) {
-			fw_rep_error(rep, rc, fw_isp_failure_reason(rc));
+			fw_rep_error(rep, rc, src.stale ? SS_R_STALE_BLOCK : fw_isp_failure_reason(rc));
 			return;
 		}
 		(void)ss_isp_poll(fw->isp, instance, &pr);
-		for (uint32_t i = 0; i < n; i++) {
-			used += src.run[i].blocks;
-		}
 	}
 	rep->value[0] = n ? pr.records : 0;
-	rep->value[1] = used;
+	rep->value[1] = src.blocks_read;
 	rep->value[2] = n;
 	rep->payload_len = n * RUN_SIZE;
 }

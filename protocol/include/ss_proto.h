@@ -162,6 +162,14 @@ enum ss_create_flags {
  * tasklet engine's inputs of one run, SS_ISP_MAX_INPUTS); the host does the rest. */
 #define SS_SSC_SCAN_MAX_RANGES 1024u
 #define SS_SSC_SCAN_MAX_RUNS 64u
+/* SSC_SCAN flag: the blocks are in the caching FileSystem's block format (PROTOCOL.md 4.5,
+ * smartssd-fs CacheBlock): a 64-byte header, checked against the file's version, then
+ * block_size - 64 bytes of the file. The payload starts with the version's 32-byte digest. */
+#define SS_SSC_SCAN_BLOCK_HEADER 0x1u
+#define SS_SSC_BLOCK_HEADER_BYTES 64u
+#define SS_SSC_BLOCK_MAGIC 0x53534342u     /* "SSCB", big-endian in the header */
+#define SS_SSC_BLOCK_LAYOUT 1u
+#define SS_SSC_VERSION_DIGEST_BYTES 32u
 /* SSC_READ's bitmap, padded to 8 bytes so the data that follows stays aligned */
 #define SS_SSC_BITMAP_BYTES(count) ((((uint64_t)(count) + 63u) / 64u) * 8u)
 
@@ -208,6 +216,7 @@ enum ss_reason {
 	SS_R_TASKLET_WATCHDOG = 34, /* the watchdog stopped a tasklet callback that did not return */
 	SS_R_NO_SUCH_ATTR = 35,     /* the object has no attribute of that name */
 	SS_R_STORE_DAMAGED = 36,    /* the object store failed its mount check: only CHECK works */
+	SS_R_STALE_BLOCK = 37,      /* SSC_SCAN: a cache block is not of the file's version */
 };
 
 /* ---- payload structures ---------------------------------------------------------- */

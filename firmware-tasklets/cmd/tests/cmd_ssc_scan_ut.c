@@ -367,6 +367,126 @@ static void test_run_cap(struct fx *f)
 	CHECK_EQ(n, records);
 }
 
+static void put_be(uint8_t *p, uint64_t v, int n)
+{
+	for (int i = n - 1; i >= 0; i--, v >>= 8) {
+		p[i] = (uint8_t)v;
+	}
+}
+
+/* Block fb of `file` (FILE_BYTES) in the caching FileSystem's block format (smartssd-fs
+ * CacheBlock): header, then PAYLOAD bytes of the file. */
+#define PAYLOAD (BS - 64)
+static void encode_block(uint8_t *dst, uint64_t fb, const uint8_t *digest, int any_length)
+{
+	uint64_t start = fb * PAYLOAD;
+	uint32_t len = (uint32_t)(FILE_BYTES - start < PAYLOAD ? FILE_BYTES - start : PAYLOAD);
+
+	memset(dst, 0, BS);
+	put_be(dst, 0x53534342u, 4);
+	put_be(dst + 4, 1, 2);
+	put_be(dst + 8, fb, 8);
+	put_be(dst + 16, any_length && len == PAYLOAD ? UINT64_MAX : FILE_BYTES, 8);
+	put_be(dst + 24, len, 4);
+	put_be(dst + 28, fx_crc32c(0, file + start, len), 4);
+	memcpy(dst + 32, digest, 32);
+	memcpy(dst + 64, file + start, len);
+}
+
+/* The same file in header blocks: 13 blocks at BASE_A. The drive's
+ * answer equals the model's for the records inside runs of present blocks; a block of
+ * another version (its digest), or with a wrong index, stops the scan with STALE_BLOCK. */
+static void test_headers(struct fx *f)
+{
+	enum { NB = (FILE_BYTES + PAYLOAD - 1) / PAYLOAD };
+	static const int present[NB] = { 1, 1, 0, 1, 1, 1, 0, 1, 1, 1, 1, 1, 1 };
+	static uint8_t blk[BS];
+	uint8_t digest[32], other[32], pl[32 + 24];
+	struct agg want = { 0 }, got;
+	uint64_t inst, pages, done = 0;
+	struct fx_reply r;
+	struct fx_pkt p = { .opcode = SS_OP_SSC_SCAN, .flags = SS_SSC_SCAN_BLOCK_HEADER,
+			    .offset = FILE_BYTES, .payload = pl, .payload_len = sizeof(pl) };
+
+	CHECK_EQ(NB, 13);   /* the last holds 460 bytes */
+	for (int i = 0; i < 32; i++) {
+		digest[i] = (uint8_t)(i * 37 + 1);
+		other[i] = digest[i] ^ (i == 31);
+	}
+	for (uint64_t fb = 0; fb < NB; fb++) {
+		struct fx_pkt w = { .opcode = SS_OP_SSC_WRITE_CLEAN, .oid = BASE_A + fb, .length = 1,
+				    .payload = blk, .payload_len = BS };
+
+		encode_block(blk, fb, digest, (int)(fb % 2));
+		CHECK_EQ(call(f, &w, &r), 0);
+		if (!present[fb]) {
+			evict_block(f, BASE_A + fb);
+		}
+	}
+	for (uint32_t k = 0; k < FILE_BYTES / REC; k++) {
+		uint64_t a = (uint64_t)k * REC / PAYLOAD, b = ((uint64_t)k * REC + REC - 1) / PAYLOAD;
+		int ok = 1;
+
+		for (uint64_t fb = a; fb <= b; fb++) {
+			ok &= present[fb];
+		}
+		if (ok) {
+			agg_add(&want, k);
+			done++;
+		}
+	}
+	memcpy(pl, digest, 32);
+	fx_put(pl + 32, BASE_A, 8);
+	fx_put(pl + 40, NB, 8);
+	fx_put(pl + 48, 0, 8);
+	inst = create_agg(f, create_output(f, "/scan/hdr"), 1);
+	p.oid = inst;
+	CHECK_EQ(call(f, &p, &r), 0);
+	CHECK_EQ(r.v[0], done);
+	CHECK_EQ(r.v[2], 3);   /* runs [0,2) [3,6) [7,13) */
+	read_agg(f, inst, &got, &pages);
+	for (int k = 0; k < NKEYS; k++) {
+		CHECK_EQ(got.cnt[k], want.cnt[k]);
+		CHECK_EQ(got.sum[k], want.sum[k]);
+	}
+	/* the file's version the host asks for is not the cached one: nothing is used */
+	memcpy(pl, other, 32);
+	CHECK_EQ(call(f, &p, &r), -SS_EPROTO);
+	CHECK_EQ(r.reason, SS_R_STALE_BLOCK);
+	memcpy(pl, digest, 32);
+	/* one block of another version behind the cache's back */
+	struct fx_pkt w = { .opcode = SS_OP_SSC_WRITE_CLEAN, .oid = BASE_A + 9, .length = 1,
+			    .payload = blk, .payload_len = BS };
+
+	encode_block(blk, 9, other, 0);
+	CHECK_EQ(call(f, &w, &r), 0);
+	CHECK_EQ(call(f, &p, &r), -SS_EPROTO);
+	CHECK_EQ(r.reason, SS_R_STALE_BLOCK);
+	/* a block at the wrong address (its header names another index) */
+	encode_block(blk, 8, digest, 0);
+	CHECK_EQ(call(f, &w, &r), 0);
+	CHECK_EQ(call(f, &p, &r), -SS_EPROTO);
+	CHECK_EQ(r.reason, SS_R_STALE_BLOCK);
+	/* a damaged payload (CRC) */
+	encode_block(blk, 9, digest, 0);
+	blk[100] ^= 1;
+	CHECK_EQ(call(f, &w, &r), 0);
+	CHECK_EQ(call(f, &p, &r), -SS_EPROTO);
+	CHECK_EQ(r.reason, SS_R_STALE_BLOCK);
+	/* put right, the answer is back */
+	encode_block(blk, 9, digest, 1);
+	CHECK_EQ(call(f, &w, &r), 0);
+	CHECK_EQ(call(f, &p, &r), 0);
+	CHECK_EQ(r.v[0], done);
+	/* a header scan's payload must hold the digest and whole ranges */
+	struct fx_pkt shortp = p;
+
+	shortp.payload_len = 32;
+	refused(f, shortp, SS_R_BAD_LENGTH);
+	shortp.payload_len = 31 + 24;
+	refused(f, shortp, SS_R_BAD_LENGTH);
+}
+
 static void test_no_cache(void)
 {
 	struct fx_opts o = { .cache_share_permille = 0 };
@@ -391,6 +511,7 @@ int main(void)
 	fx_open_session(&f);
 	test_sparse(&f);
 	test_run_cap(&f);
+	test_headers(&f);
 	fx_destroy(&f);
 	test_no_cache();
 	return fx_failures ? 1 : 0;
