@@ -825,13 +825,15 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheRange0(JNIE
 	}
 }
 
-/* ranges: first_block, blocks, file_block per range (n ranges); the runs go to the scratch
+/* ranges: first_block, blocks, file_block per range (n ranges); digest: null for raw
+ * blocks, else the version's 32 bytes (blocks with headers); the runs go to the scratch
  * `out` as file_block, blocks, first_record, records (4 x u64 each, native order).
  * \return the runs. */
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheScan0(JNIEnv *env,
-		jclass cls, jlong h, jlong instance, jlong file_bytes, jlongArray ranges, jint n,
-		jobject out)
+		jclass cls, jlong h, jlong instance, jlong file_bytes, jbyteArray digest,
+		jlongArray ranges, jint n, jobject out)
 {
+	jbyte dg[SS_SSC_VERSION_DIGEST_BYTES];
 	static const size_t run_bytes = 4 * sizeof(uint64_t);
 	struct ss_dev_scan_range rg[SS_SSC_SCAN_MAX_RANGES];
 	struct ss_dev_scan_run runs[SS_SSC_SCAN_MAX_RUNS];
@@ -842,14 +844,19 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheScan0(JNIEn
 	if (o == NULL || ranges == NULL || n <= 0 || n > (jint)SS_SSC_SCAN_MAX_RANGES ||
 	    (*env)->GetArrayLength(env, ranges) < 3 * n)
 		return -(jlong)EINVAL;
+	if (digest != NULL) {
+		if ((*env)->GetArrayLength(env, digest) != SS_SSC_VERSION_DIGEST_BYTES)
+			return -(jlong)EINVAL;
+		(*env)->GetByteArrayRegion(env, digest, 0, SS_SSC_VERSION_DIGEST_BYTES, dg);
+	}
 	(*env)->GetLongArrayRegion(env, ranges, 0, 3 * n, v);
 	for (jint i = 0; i < n; i++) {
 		rg[i].first_block = (uint64_t)v[3 * i];
 		rg[i].blocks = (uint64_t)v[3 * i + 1];
 		rg[i].file_block = (uint64_t)v[3 * i + 2];
 	}
-	rc = ss_dev_cache_scan(dev(h), (uint64_t)instance, (uint64_t)file_bytes, rg, (uint32_t)n,
-			       runs);
+	rc = ss_dev_cache_scan(dev(h), (uint64_t)instance, (uint64_t)file_bytes,
+			       digest != NULL ? (const uint8_t *)dg : NULL, rg, (uint32_t)n, runs);
 	for (int i = 0; i < rc; i++) {
 		put64(o, 4 * i, runs[i].file_block);
 		put64(o, 4 * i + 1, runs[i].blocks);
