@@ -18,6 +18,20 @@
  */
 #include "cmd_internal.h"
 
+#ifdef SS_FW_WITHOUT_SSC
+/* A firmware built without the cache engine (cross/arm7tdmi.sh, ssc/ssc_absent.c) has no
+ * room for the scan either: it answers as a drive without a cache. */
+uint32_t fw_ssc_scan_check(const struct fw_req *rq, uint32_t *cap)
+{
+	return SS_R_OK;
+}
+
+void fw_ssc_scan(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+{
+	(void)fw_ssc_have_cache(fw, rep);
+}
+#else
+
 #define RANGE_SIZE ((uint32_t)sizeof(struct ss_wire_ssc_scan_range))
 #define RUN_SIZE ((uint32_t)sizeof(struct ss_wire_ssc_scan_run))
 
@@ -274,3 +288,4 @@ void fw_ssc_scan(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 	rep->value[2] = n;
 	rep->payload_len = n * RUN_SIZE;
 }
+#endif
