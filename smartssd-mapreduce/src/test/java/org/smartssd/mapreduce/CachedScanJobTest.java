@@ -65,9 +65,11 @@ class CachedScanJobTest {
         return b.array();
     }
 
-    private Configuration conf() {
+    /** A drive name per test: the JVM keeps an embedded drive, and Hadoop a FileSystem, per
+     *  name, with the first test's backing folder. */
+    private Configuration conf(String drive) {
         Configuration conf = Drives.local(dir);
-        conf.set(SsCacheConstants.CACHE_PREFIX + "cscan" + SsCacheConstants.BACKING_SUFFIX,
+        conf.set(SsCacheConstants.CACHE_PREFIX + drive + SsCacheConstants.BACKING_SUFFIX,
                 dir.resolve("backing").toUri().toString());
         conf.setLong("mapreduce.input.fileinputformat.split.maxsize", SPLIT);
         // the smartssd:// copy is written first: its embedded drive needs the cache part too
@@ -123,7 +125,7 @@ class CachedScanJobTest {
 
     @Test
     void coldWarmPartialAndChangedFileEqualTheUncachedScan() throws Exception {
-        Configuration conf = conf();
+        Configuration conf = conf("cscan");
         Requests data = new Requests(N, 12, 7);
         Files.createDirectories(dir.resolve("backing/data"));
         java.nio.file.Path file = dir.resolve("backing/data/requests.bin");
@@ -189,5 +191,21 @@ class CachedScanJobTest {
         Counters again = run(conf, input, changed);
         assertThat(count(again, CacheScanCounters.STALE_SCANS)).isZero();
         assertThat(count(again, CacheScanCounters.RECORDS_IN_DRIVE)).isEqualTo(warmDrive);
+    }
+
+    @Test
+    void placementIsRefusedForCachedInputsByName() throws Exception {
+        Configuration conf = conf("cscanp");
+        Files.createDirectories(dir.resolve("backing/p"));
+        Files.write(dir.resolve("backing/p/r.bin"), bytes(new Requests(N, 3, 1)));
+        DeviceJob job = DeviceJob.getInstance(new Configuration(conf), "placed cached");
+        job.setDeviceMapper(SPEC);
+        job.setDeviceMapperFormat(AggregateFormat.class);
+        job.setHostMapper(RequestStatsHostMapper.class);
+        job.setPlacement(Placement.AUTO);
+        job.addInputPath(new Path("sscache://cscanp/p/r.bin"));
+        FileOutputFormat.setOutputPath(job, new Path(dir.resolve("out-p").toUri()));
+        org.assertj.core.api.Assertions.assertThatThrownBy(job::submit)
+                .hasMessageContaining(Placement.KEY).hasMessageContaining("sscache://");
     }
 }
