@@ -23,13 +23,19 @@ uint32_t fw_drive_fsstat_check(const struct fw_req *rq, uint32_t *cap)
 	return fixed_reply_check(rq, cap, sizeof(struct ss_wire_fsstat));
 }
 
-/* A host that knows only the first SS_WIRE_COUNTERS_V1_SIZE bytes gets those. */
+uint32_t fw_grown_reply_check(const struct fw_req *rq, uint32_t *cap, uint32_t first_size,
+			      uint32_t size)
+{
+	uint32_t rc = fixed_reply_check(rq, cap, first_size);
+
+	*cap = SS_MIN(rq->reply_max, size);
+	return rc;
+}
+
 uint32_t fw_drive_counters_check(const struct fw_req *rq, uint32_t *cap)
 {
-	uint32_t rc = fixed_reply_check(rq, cap, SS_WIRE_COUNTERS_V1_SIZE);
-
-	*cap = SS_MIN(rq->reply_max, (uint32_t)sizeof(struct ss_wire_counters));
-	return rc;
+	return fw_grown_reply_check(rq, cap, SS_WIRE_COUNTERS_V1_SIZE,
+				    sizeof(struct ss_wire_counters));
 }
 
 uint32_t fw_drive_check_check(const struct fw_req *rq, uint32_t *cap)

@@ -100,6 +100,13 @@ struct fw_lifetime {
 };
 
 
+/* A run of present cache blocks an SSC_SCAN gives the engine as one input. */
+struct fw_scan_run {
+	uint64_t first_block;   /* cache block of file block file_block */
+	uint64_t file_block;    /* the first block the engine reads */
+	uint64_t blocks;
+};
+
 struct ss_fw {
 	struct ss_hal *hal;
 	struct ss_hal *ftl_hal;        /* hal, or ftl_view when the flash has a cache part */
@@ -138,6 +145,7 @@ struct ss_fw {
 
 	struct fw_instance instances[FW_MAX_INSTANCES];
 	struct ss_isp_input inputs[SS_ISP_MAX_INPUTS];
+	struct fw_scan_run scan_runs[SS_SSC_SCAN_MAX_RUNS];   /* SSC_SCAN's, cmd_ssc_scan.c */
 
 	ss_oid_t record_oid;
 	struct fw_lifetime life;      /* as of now (power-on and NAND writes: at last sync) */
@@ -299,6 +307,10 @@ void fw_op_close_session(struct ss_fw *fw, const struct fw_req *rq, struct fw_re
 /* cmd_drive.c: whole-drive opcodes */
 uint32_t fw_drive_info_check(const struct fw_req *rq, uint32_t *cap);
 uint32_t fw_drive_fsstat_check(const struct fw_req *rq, uint32_t *cap);
+/* A fixed reply that grew: a host asking for at least its first version's `first_size`
+ * bytes gets as much of the `size`-byte reply as it asks for. */
+uint32_t fw_grown_reply_check(const struct fw_req *rq, uint32_t *cap, uint32_t first_size,
+			      uint32_t size);
 uint32_t fw_drive_counters_check(const struct fw_req *rq, uint32_t *cap);
 uint32_t fw_drive_check_check(const struct fw_req *rq, uint32_t *cap);
 void fw_drive_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
@@ -344,6 +356,8 @@ uint32_t fw_isp_create_check(const struct fw_req *rq, uint32_t *cap);
 uint32_t fw_isp_execute_check(const struct fw_req *rq, uint32_t *cap);
 uint32_t fw_isp_read_check(const struct fw_req *rq, uint32_t *cap);
 uint32_t fw_isp_destroy_check(const struct fw_req *rq, uint32_t *cap);
+/* The reason for a failed run's error. */
+uint32_t fw_isp_failure_reason(int err);
 void fw_isp_create(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_execute(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
@@ -363,6 +377,11 @@ void fw_ssc_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_ssc_evict(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_ssc_clean(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_ssc_exists(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+/* A drive without a cache answers ENOSYS (reason OK) and false. */
+bool fw_ssc_have_cache(struct ss_fw *fw, struct fw_rep *rep);
+/* cmd_ssc_scan.c: a tasklet over the cache's blocks of a file */
+uint32_t fw_ssc_scan_check(const struct fw_req *rq, uint32_t *cap);
+void fw_ssc_scan(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 
 /* Little-endian stores of wire structures */
 void fw_put_stat(uint8_t *p, const struct ss_obj_stat *st);

@@ -297,7 +297,7 @@ void fw_isp_execute(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 	rep->value[0] = rq->oid;
 }
 
-static uint32_t failure_reason(int err)
+uint32_t fw_isp_failure_reason(int err)
 {
 	switch (err) {
 	case -SS_ENOMEM:
@@ -368,7 +368,7 @@ void fw_isp_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 	rep->value[2] = pr.output_bytes;
 	if (pr.state == SS_ISP_FAILED) {
 		rep->status = pr.error < 0 ? pr.error : -SS_ECANCELED;
-		rep->reason = failure_reason(rep->status);
+		rep->reason = fw_isp_failure_reason(rep->status);
 	}
 	if (rep->slot && pr.state == SS_ISP_RUNNING && !rq->length) {
 		rep->slot->idle_poll = 1;

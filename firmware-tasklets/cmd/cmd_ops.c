@@ -54,6 +54,8 @@ const struct fw_op fw_ops[] = {
 	OP(SSC_EVICT, 0, SESSION, READS, fw_ssc_range_check, fw_ssc_evict),
 	OP(SSC_CLEAN, 0, SESSION, READS, fw_ssc_range_check, fw_ssc_clean),
 	OP(SSC_EXISTS, 0, SESSION, READS, fw_ssc_exists_check, fw_ssc_exists),
+	/* writes the instance's output object */
+	OP(SSC_SCAN, SS_SSC_SCAN_BLOCK_HEADER, SESSION, MUTATES, fw_ssc_scan_check, fw_ssc_scan),
 
 	/* attributes are metadata: none of their opcodes drops the read-ahead buffer */
 	OP(SET_ATTR, SS_ATTR_CREATE | SS_ATTR_REPLACE, SESSION, READS, fw_attr_set_check,

@@ -14,7 +14,7 @@ static bool range_ok(uint64_t first, uint64_t count)
 }
 
 /* A drive formatted without a cache answers ENOSYS, reason OK: nothing was malformed. */
-static bool have_cache(struct ss_fw *fw, struct fw_rep *rep)
+bool fw_ssc_have_cache(struct ss_fw *fw, struct fw_rep *rep)
 {
 	if (fw->ssc) {
 		return true;
@@ -33,11 +33,8 @@ static void ssc_error(struct fw_rep *rep, int rc)
 
 uint32_t fw_ssc_info_check(const struct fw_req *rq, uint32_t *cap)
 {
-	*cap = sizeof(struct ss_wire_ssc_info);
-	if (rq->payload_len) {
-		return SS_R_BAD_LENGTH;
-	}
-	return rq->reply_max < *cap ? SS_R_BAD_FIELD : SS_R_OK;
+	return fw_grown_reply_check(rq, cap, SS_WIRE_SSC_INFO_V1_SIZE,
+				    sizeof(struct ss_wire_ssc_info));
 }
 
 /* WRITE_DIRTY, WRITE_CLEAN: the data of `length` blocks (its size is checked against the
@@ -87,7 +84,7 @@ uint32_t fw_ssc_exists_check(const struct fw_req *rq, uint32_t *cap)
 
 void fw_ssc_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
-	uint8_t *p = rep->payload;
+	uint8_t p[sizeof(struct ss_wire_ssc_info)];
 	struct ss_ssc_params sp = { 0 };
 	struct ss_ssc_stats st = { 0 };
 	uint32_t bs = 0, wa = 0;
@@ -129,7 +126,8 @@ void fw_ssc_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 	PUT32(endurance, st.endurance);
 #undef PUT32
 #undef PUT64
-	rep->payload_len = sizeof(struct ss_wire_ssc_info);
+	rep->payload_len = SS_MIN(rep->cap, (uint32_t)sizeof(p));
+	ss_memcpy(rep->payload, p, rep->payload_len);
 }
 
 /* Block i of the range with its data (stride bytes each from the payload), stopping at
@@ -170,7 +168,7 @@ static void ssc_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *
 {
 	uint32_t bs;
 
-	if (!have_cache(fw, rep)) {
+	if (!fw_ssc_have_cache(fw, rep)) {
 		return;
 	}
 	bs = ss_ssc_block_size(fw->ssc);
@@ -197,7 +195,7 @@ void fw_ssc_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 	uint64_t map, hits = 0;
 	uint8_t *data;
 
-	if (!have_cache(fw, rep)) {
+	if (!fw_ssc_have_cache(fw, rep)) {
 		return;
 	}
 	bs = ss_ssc_block_size(fw->ssc);
@@ -229,7 +227,7 @@ void fw_ssc_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 
 void fw_ssc_evict(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
-	if (have_cache(fw, rep)) {
+	if (fw_ssc_have_cache(fw, rep)) {
 		ssc_each(fw, rq, rep, evict, 0);
 	}
 }
@@ -238,7 +236,7 @@ void fw_ssc_clean(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	int rc;
 
-	if (!have_cache(fw, rep)) {
+	if (!fw_ssc_have_cache(fw, rep)) {
 		return;
 	}
 	/* one command, one clean operation in the cache's counters: a completed write-back */
@@ -255,7 +253,7 @@ void fw_ssc_exists(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep
 	uint32_t n = (uint32_t)((rq->length + 7) / 8), dirty = 0;
 	int rc;
 
-	if (!have_cache(fw, rep)) {
+	if (!fw_ssc_have_cache(fw, rep)) {
 		return;
 	}
 	rc = ss_ssc_exists(fw->ssc, rq->oid, (uint32_t)rq->length, rep->payload);

@@ -31,7 +31,8 @@ image_limit=93696
 isa=(-mcpu=arm7tdmi -mthumb -mthumb-interwork)
 # the board's buffer has none and hbm: page LRU, FAB, BPLRU and LB-CLOCK are the emulator's
 # baselines for Gong's comparison, and the image would not fit the SRAM with them
-board=(-DSS_BUF_BOARD)
+# SS_FW_WITHOUT_SSC: the command layer's cache scan (cmd_ssc_scan.c) goes with the engine
+board=(-DSS_BUF_BOARD -DSS_FW_WITHOUT_SSC)
 # The SDK's own code, measured with its GNU build's flags (build_gnu/Makefile: -O2
 # -mcpu=arm7tdmi-s -mthumb-interwork, arm-none-eabi-gcc 12.2) on openssd/jasmine commit
 # 8ce6802: sata_{identify,cmd,isr,main,table}.c, initialize.c, mem_util.c, flash.c,

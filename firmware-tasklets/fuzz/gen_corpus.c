@@ -158,6 +158,14 @@ int main(int argc, char **argv)
 	send(VALID, SS_OP_SSC_CLEAN, 0, SSC_FIRST, 0, 1, 0, NULL, 0); finish("op45-ssc-clean");
 	begin(); ssc_write(SS_OP_SSC_WRITE_DIRTY, SSC_FIRST);
 	send(VALID, SS_OP_SSC_EXISTS, 0, SSC_FIRST, 0, 64, 8, NULL, 0); finish("op46-ssc-exists");
+	/* two cached blocks of a 8 KiB file, scanned by the instance of op20 (LAST_OID) */
+	begin(); ssc_write(SS_OP_SSC_WRITE_CLEAN, SSC_FIRST); ssc_write(SS_OP_SSC_WRITE_CLEAN, SSC_FIRST + 1);
+	send(VALID, SS_OP_CREATE_OBJECT, SS_CREATE_OBJ_OUTPUT | SS_CREATE_PARENTS, 0, 0, 0, 0, "/fz/so", 6);
+	ctn = tasklet_payload(ct);
+	send(VALID, SS_OP_CREATE_OBJECT, 0, 0, 0, 0, 0, ct, ctn);
+	send(VALID | FZ_LAST_OID, SS_OP_SSC_SCAN, 0, 0, 2 * SSC_BLOCK, 0, 2048,
+	     (uint8_t[24]){ SSC_FIRST & 0xFF, SSC_FIRST >> 8, [8] = 2 }, 24);
+	finish("op47-ssc-scan");
 	begin(); create("/fz/at", 1); set_attr("user.layout", "wc98"); finish("op50-set-attr");
 	begin(); create("/fz/at", 1); set_attr("user.layout", "wc98");
 	lookup("/fz/at");

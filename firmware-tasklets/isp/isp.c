@@ -282,12 +282,13 @@ void isp_input_pages(const struct isp_instance *in, uint32_t page_size, uint32_t
 	*end = SS_DIV_ROUND_UP(r.rd_end, page_size);
 }
 
+static int queue_run(struct ss_isp *isp, struct isp_instance *in, uint32_t n_inputs);
+
 int ss_isp_execute(struct ss_isp *isp, uint32_t instance, const struct ss_isp_input *inputs,
 		   uint32_t n_inputs)
 {
 	struct isp_instance *in = isp_instance_get(isp, instance);
 	struct ss_obj_stat st;
-	uint64_t total = 0;
 	int rc;
 
 	if (!in) {
@@ -313,6 +314,16 @@ int ss_isp_execute(struct ss_isp *isp, uint32_t instance, const struct ss_isp_in
 		in->in[i] = inputs[i];
 		in->in_size[i] = st.size;
 	}
+	return queue_run(isp, in, n_inputs);
+}
+
+/* Queue a run over the n inputs already in in->in. */
+static int queue_run(struct ss_isp *isp, struct isp_instance *in, uint32_t n_inputs)
+{
+	struct ss_obj_stat st;
+	uint64_t total = 0;
+	int rc;
+
 	rc = ss_os_stat(isp->os, in->output, &st);
 	if (rc) {
 		return rc;
@@ -333,6 +344,54 @@ int ss_isp_execute(struct ss_isp *isp, uint32_t instance, const struct ss_isp_in
 	in->input_open = false;
 	in->cur = 0;
 	return 0;
+}
+
+int ss_isp_run_source(struct ss_isp *isp, uint32_t instance, const struct ss_isp_source *src,
+		      const struct ss_isp_input *ranges, uint32_t n_ranges)
+{
+	struct isp_instance *in = isp_instance_get(isp, instance);
+	int rc;
+
+	if (!in) {
+		return -SS_ENOENT;
+	}
+	if (in->state == SS_ISP_RUNNING) {
+		return -SS_EBUSY;
+	}
+	if (!src || !src->read || !ranges || n_ranges == 0 || n_ranges > SS_ISP_MAX_INPUTS) {
+		return -SS_EINVAL;
+	}
+	for (uint32_t i = 0; i < n_ranges; i++) {
+		in->in[i] = ranges[i];
+		in->in[i].oid = 0;
+		in->in_size[i] = src->size;
+	}
+	in->src = src;
+	rc = queue_run(isp, in, n_ranges);
+	if (rc) {
+		in->src = NULL;
+		return rc;
+	}
+	ss_hal_set_timeline(isp->hal, SS_HAL_TL_ISP);
+	while (in->state == SS_ISP_RUNNING) {
+		ss_hal_watchdog_arm(isp->hal, isp->watchdog_ms);
+		isp_run(isp, in, SS_ISP_BATCH_PAGES);
+	}
+	ss_hal_watchdog_arm(isp->hal, 0);
+	ss_hal_set_timeline(isp->hal, SS_HAL_TL_HOST);
+	in->src = NULL;
+	return in->state == SS_ISP_DONE ? 0 : (in->error < 0 ? in->error : -SS_ECANCELED);
+}
+
+uint32_t ss_isp_fixed_record_size(struct ss_isp *isp, uint32_t instance)
+{
+	const struct isp_instance *in = isp_instance_get(isp, instance);
+
+	if (!in || !in->has_layout || !in->desc->on_records ||
+	    in->layout.kind != SS_LAYOUT_FIXED) {
+		return 0;
+	}
+	return in->layout.record_size;
 }
 
 int ss_isp_poll(struct ss_isp *isp, uint32_t instance, struct ss_isp_progress *p)

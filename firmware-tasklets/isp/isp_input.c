@@ -1,6 +1,6 @@
 /*
  * Input batches: which pages of an input to read next, reading them through the object
- * store, and the LBA of every page (for ss_record.lba).
+ * store (or a source, ss_isp_run_source), and the LBA of every page (for ss_record.lba).
  */
 #include "isp_internal.h"
 
@@ -76,6 +76,13 @@ int isp_batch_read(struct ss_isp *isp, const struct isp_instance *in, const stru
 	uint32_t nread = 0;
 	int rc;
 
+	if (in->src) {
+		/* no LBA: a cache block's flash page is the cache's, not the FTL's */
+		for (uint32_t i = 0; i < b->pages; i++) {
+			isp->lbas[slot][i] = SS_ISP_LBA_NONE;
+		}
+		return in->src->read(in->src->arg, in->cur, b->off, isp->batch[slot], b->len);
+	}
 	rc = ss_os_read_scan(isp->os, oid, b->off, isp->batch[slot], b->len, &nread);
 	if (rc) {
 		return rc;

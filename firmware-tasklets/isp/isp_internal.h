@@ -155,6 +155,8 @@ struct isp_instance {
 	uint32_t out_fill;                /* bytes buffered in outbuf */
 	uint64_t out_off;                 /* bytes written to the object */
 
+	/* set while ss_isp_run_source() runs: inputs come from it, not the store */
+	const struct ss_isp_source *src;
 	struct ss_isp_input in[SS_ISP_MAX_INPUTS];
 	uint64_t in_size[SS_ISP_MAX_INPUTS];
 	uint32_t n_in;

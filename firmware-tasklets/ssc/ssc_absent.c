@@ -115,3 +115,9 @@ void ss_ssc_get_params(const struct ss_ssc *c, struct ss_ssc_params *p)
 	(void)c;
 	ss_memset(p, 0, sizeof(*p));
 }
+
+bool ss_ssc_present(const struct ss_ssc *c, uint64_t lba)
+{
+	(void)c, (void)lba;
+	return false;
+}

@@ -824,3 +824,44 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheRange0(JNIE
 		return -(jlong)EINVAL;
 	}
 }
+
+/* ranges: first_block, blocks, file_block per range (n ranges); digest: null for raw
+ * blocks, else the version's 32 bytes (blocks with headers); the runs go to the scratch
+ * `out` as file_block, blocks, first_record, records (4 x u64 each, native order).
+ * \return the runs. */
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheScan0(JNIEnv *env,
+		jclass cls, jlong h, jlong instance, jlong file_bytes, jbyteArray digest,
+		jlongArray ranges, jint n, jobject out)
+{
+	jbyte dg[SS_SSC_VERSION_DIGEST_BYTES];
+	static const size_t run_bytes = 4 * sizeof(uint64_t);
+	struct ss_dev_scan_range rg[SS_SSC_SCAN_MAX_RANGES];
+	struct ss_dev_scan_run runs[SS_SSC_SCAN_MAX_RUNS];
+	jlong v[3 * SS_SSC_SCAN_MAX_RANGES];
+	uint8_t *o = scratch(env, out, (jint)(SS_SSC_SCAN_MAX_RUNS * run_bytes));
+	int rc;
+
+	if (o == NULL || ranges == NULL || n <= 0 || n > (jint)SS_SSC_SCAN_MAX_RANGES ||
+	    (*env)->GetArrayLength(env, ranges) < 3 * n)
+		return -(jlong)EINVAL;
+	if (digest != NULL) {
+		if ((*env)->GetArrayLength(env, digest) != SS_SSC_VERSION_DIGEST_BYTES)
+			return -(jlong)EINVAL;
+		(*env)->GetByteArrayRegion(env, digest, 0, SS_SSC_VERSION_DIGEST_BYTES, dg);
+	}
+	(*env)->GetLongArrayRegion(env, ranges, 0, 3 * n, v);
+	for (jint i = 0; i < n; i++) {
+		rg[i].first_block = (uint64_t)v[3 * i];
+		rg[i].blocks = (uint64_t)v[3 * i + 1];
+		rg[i].file_block = (uint64_t)v[3 * i + 2];
+	}
+	rc = ss_dev_cache_scan(dev(h), (uint64_t)instance, (uint64_t)file_bytes,
+			       digest != NULL ? (const uint8_t *)dg : NULL, rg, (uint32_t)n, runs);
+	for (int i = 0; i < rc; i++) {
+		put64(o, 4 * i, runs[i].file_block);
+		put64(o, 4 * i + 1, runs[i].blocks);
+		put64(o, 4 * i + 2, runs[i].first_record);
+		put64(o, 4 * i + 3, runs[i].records);
+	}
+	return result(rc);
+}

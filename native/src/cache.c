@@ -220,3 +220,52 @@ int64_t ss_dev_cache_exists(struct ss_dev *d, uint64_t first, uint64_t count, ui
 {
 	return cache_range(d, SS_OP_SSC_EXISTS, "cache exists", first, count, dirty);
 }
+
+int ss_dev_cache_scan(struct ss_dev *d, uint64_t instance, uint64_t file_bytes,
+		      const uint8_t *digest, const struct ss_dev_scan_range *ranges,
+		      uint32_t n_ranges, struct ss_dev_scan_run *runs)
+{
+	uint8_t pl[SS_SSC_VERSION_DIGEST_BYTES +
+		   SS_SSC_SCAN_MAX_RANGES * sizeof(struct ss_wire_ssc_scan_range)];
+	const uint32_t rsz = sizeof(struct ss_wire_ssc_scan_range);
+	const uint32_t usz = sizeof(struct ss_wire_ssc_scan_run);
+	const uint32_t at = digest ? SS_SSC_VERSION_DIGEST_BYTES : 0;
+	struct ss_pkt_req req = {.opcode = SS_OP_SSC_SCAN, .oid = instance, .offset = file_bytes,
+				 .flags = digest ? SS_SSC_SCAN_BLOCK_HEADER : 0,
+				 .reply_max = SS_SSC_SCAN_MAX_RUNS * usz};
+	struct ss_pkt_seg seg = {pl, at + (size_t)n_ranges * rsz};
+	struct ss_pkt_reply rep;
+	int rc;
+
+	ss_err_clear();
+	if (!ranges || !runs || n_ranges == 0 || n_ranges > SS_SSC_SCAN_MAX_RANGES)
+		return ss_err(-EINVAL, 0, "cache scan: %u ranges (1 to %u, and room for the runs)",
+			      n_ranges, SS_SSC_SCAN_MAX_RANGES);
+	if (digest)
+		memcpy(pl, digest, SS_SSC_VERSION_DIGEST_BYTES);
+	for (uint32_t i = 0; i < n_ranges; i++) {
+		uint8_t *p = pl + at + (size_t)i * rsz;
+
+		ss_put_le64(p + offsetof(struct ss_wire_ssc_scan_range, first_block),
+			    ranges[i].first_block);
+		ss_put_le64(p + offsetof(struct ss_wire_ssc_scan_range, blocks), ranges[i].blocks);
+		ss_put_le64(p + offsetof(struct ss_wire_ssc_scan_range, file_block),
+			    ranges[i].file_block);
+	}
+	rc = cache_exec(d, &req, &seg, &rep);
+	if (rc)
+		return rc;
+	if (rep.value2 > SS_SSC_SCAN_MAX_RUNS || rep.payload_len != rep.value2 * usz)
+		return ss_err(-EPROTO, 0, "SSC_SCAN reply: %llu runs in %u bytes",
+			      (unsigned long long)rep.value2, rep.payload_len);
+	for (uint32_t i = 0; i < rep.value2; i++) {
+		const uint8_t *p = rep.payload + (size_t)i * usz;
+
+		runs[i].file_block = ss_get_le64(p + offsetof(struct ss_wire_ssc_scan_run, file_block));
+		runs[i].blocks = ss_get_le64(p + offsetof(struct ss_wire_ssc_scan_run, blocks));
+		runs[i].first_record =
+			ss_get_le64(p + offsetof(struct ss_wire_ssc_scan_run, first_record));
+		runs[i].records = ss_get_le64(p + offsetof(struct ss_wire_ssc_scan_run, records));
+	}
+	return (int)rep.value2;
+}

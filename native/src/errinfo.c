@@ -113,6 +113,7 @@ static const struct {
 	[SS_R_TASKLET_WATCHDOG] = {"TASKLET_WATCHDOG", ETIMEDOUT},
 	[SS_R_NO_SUCH_ATTR] = {"NO_SUCH_ATTR", ENODATA},
 	[SS_R_STORE_DAMAGED] = {"STORE_DAMAGED", EIO},
+	[SS_R_STALE_BLOCK] = {"STALE_BLOCK", EPROTO},
 };
 
 const char *ss_dev_reason_name(int reason)

@@ -124,6 +124,11 @@ _Static_assert(sizeof(struct ss_reply_hdr) == SS_PKT_HDR_SIZE, "reply header is 
 	X(SSC_CLEAN, 0x45)      /* may revert to dirty after a crash -> value0 blocks */   \
 	X(SSC_EXISTS, 0x46)     /* -> value0 dirty blocks; payload = present-and-dirty     \
 				   bitmap, ceil(length / 8) bytes */                       \
+	X(SSC_SCAN, 0x47)       /* oid = instance (FIXED records), offset = file bytes;    \
+				   payload ss_wire_ssc_scan_range... of one file, in file  \
+				   order -> runs the instance over the present blocks'     \
+				   whole records now; value0 records, value1 blocks used,  \
+				   value2 runs; payload ss_wire_ssc_scan_run... */         \
 	/* named attributes of an object; oid = the object */                              \
 	X(SET_ATTR, 0x50)       /* length = name bytes; payload = name, value;             \
 				   flags SS_ATTR_CREATE / SS_ATTR_REPLACE */               \
@@ -153,6 +158,18 @@ enum ss_create_flags {
 /* Cache ranges: blocks [oid, oid + length), 1 <= length, oid + length <= UINT64_MAX.
  * Bitmaps are LSB first: bit i of byte i / 8 is block oid + i. */
 #define SS_SSC_RANGE_MAX (1u << 20)   /* blocks one EVICT, CLEAN or EXISTS may name */
+/* SSC_SCAN: ranges one command may name, and runs of present blocks it may use (the
+ * tasklet engine's inputs of one run, SS_ISP_MAX_INPUTS); the host does the rest. */
+#define SS_SSC_SCAN_MAX_RANGES 1024u
+#define SS_SSC_SCAN_MAX_RUNS 64u
+/* SSC_SCAN flag: the blocks are in the caching FileSystem's block format (PROTOCOL.md 4.5,
+ * smartssd-fs CacheBlock): a 64-byte header, checked against the file's version, then
+ * block_size - 64 bytes of the file. The payload starts with the version's 32-byte digest. */
+#define SS_SSC_SCAN_BLOCK_HEADER 0x1u
+#define SS_SSC_BLOCK_HEADER_BYTES 64u
+#define SS_SSC_BLOCK_MAGIC 0x53534342u     /* "SSCB", big-endian in the header */
+#define SS_SSC_BLOCK_LAYOUT 1u
+#define SS_SSC_VERSION_DIGEST_BYTES 32u
 /* SSC_READ's bitmap, padded to 8 bytes so the data that follows stays aligned */
 #define SS_SSC_BITMAP_BYTES(count) ((((uint64_t)(count) + 63u) / 64u) * 8u)
 
@@ -199,6 +216,7 @@ enum ss_reason {
 	SS_R_TASKLET_WATCHDOG = 34, /* the watchdog stopped a tasklet callback that did not return */
 	SS_R_NO_SUCH_ATTR = 35,     /* the object has no attribute of that name */
 	SS_R_STORE_DAMAGED = 36,    /* the object store failed its mount check: only CHECK works */
+	SS_R_STALE_BLOCK = 37,      /* SSC_SCAN: a cache block is not of the file's version */
 };
 
 /* ---- payload structures ---------------------------------------------------------- */
@@ -274,6 +292,23 @@ struct ss_wire_input {
 	uint64_t length;
 } __attribute__((packed));
 
+/* SSC_SCAN's request: `blocks` cache blocks from `first_block`, holding the file's blocks
+ * from `file_block` on (block = SSC_INFO's block_size bytes of the file). */
+struct ss_wire_ssc_scan_range {
+	uint64_t first_block;
+	uint64_t blocks;
+	uint64_t file_block;
+} __attribute__((packed));
+
+/* SSC_SCAN's reply, one per run of present blocks the drive used: blocks [file_block,
+ * file_block + blocks) of the file, and the records wholly inside them it processed. */
+struct ss_wire_ssc_scan_run {
+	uint64_t file_block;
+	uint64_t blocks;
+	uint64_t first_record;
+	uint64_t records;
+} __attribute__((packed));
+
 /* READ_OBJECT's progress (field list: SS_REPLY_PROGRESS) */
 struct ss_wire_progress {
 	SS_REPLY_PROGRESS(SS_WIRE_MEMBER, _)
@@ -306,6 +341,8 @@ _Static_assert(sizeof(struct ss_wire_fsstat) == 32, "fsstat size");
 _Static_assert(sizeof(struct ss_wire_counters) == 288, "counters size");
 /* what hosts before the merge cache's counters ask for (COUNTERS' reply_max) */
 #define SS_WIRE_COUNTERS_V1_SIZE 224u
+/* SSC_INFO as its first hosts know it (up to `bad_blocks`, `map_dram_bytes`). */
+#define SS_WIRE_SSC_INFO_V1_SIZE 112u
 _Static_assert(sizeof(struct ss_wire_check) == 72, "check size");
 _Static_assert(sizeof(struct ss_wire_check) == 0 SS_REPLY_CHECK(SS_REPLY_BYTES, _),
 	       "check field list");
@@ -322,6 +359,10 @@ _Static_assert(sizeof(struct ss_wire_progress) == 0 SS_REPLY_PROGRESS(SS_REPLY_B
 	       "progress: struct and field list agree");
 _Static_assert(sizeof(struct ss_wire_model) == 35 * 8, "wire model size");
 _Static_assert(sizeof(struct ss_wire_ssc_info) == 168, "wire ssc info size");
+_Static_assert(offsetof(struct ss_wire_ssc_info, hit_bytes) == SS_WIRE_SSC_INFO_V1_SIZE,
+	       "SSC_INFO's first version ends before the traffic counters");
+_Static_assert(sizeof(struct ss_wire_ssc_scan_range) == 24, "wire scan range size");
+_Static_assert(sizeof(struct ss_wire_ssc_scan_run) == 32, "wire scan run size");
 _Static_assert(sizeof(struct ss_wire_ssc_info) == 0 SS_REPLY_SSC_INFO(SS_REPLY_BYTES, _),
 	       "ssc info: struct and field list agree");
 _Static_assert(sizeof(struct ss_wire_model) == 0 SS_REPLY_MODEL(SS_REPLY_BYTES, _),

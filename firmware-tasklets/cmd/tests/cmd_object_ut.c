@@ -291,6 +291,12 @@ static void test_vectors(struct fx *f)
 		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x30, 0x00, 0x05, 0x00, 0x05, 0x00,
 		[52] = 0x20, 0x01, [60] = 0xc8, 0xd0, 0x82, 0x5a,
 	};
+	static const uint8_t scan5[88] = {
+		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x47, 0x00, 0x05, 0x00, 0x05, 0x00,
+		[16] = 0x01, 0x01, [25] = 0x50, [48] = 0x18, [53] = 0x08,
+		[60] = 0x3e, 0x23, 0x28, 0xf5, 0x89, 0x67, 0x45, 0x23, 0x01, [72] = 0x03,
+	};
+	static const uint8_t scan_range[24] = { 0x89, 0x67, 0x45, 0x23, 0x01, [8] = 0x03 };
 	struct fx_pkt p = { .opcode = SS_OP_OPEN_SESSION, .tag = 7 };
 	struct ss_ata_result res;
 	struct fx_reply r;
@@ -317,6 +323,11 @@ static void test_vectors(struct fx *f)
 			     .reply_max = sizeof(struct ss_wire_counters) };
 	CHECK_EQ(fx_encode(&p, pkt), 512);
 	CHECK(memcmp(pkt, counters5, 64) == 0);
+	p = (struct fx_pkt){ .opcode = SS_OP_SSC_SCAN, .tag = 0x00050005, .oid = 0x101,
+			     .offset = 0x5000, .reply_max = 2048, .payload = scan_range,
+			     .payload_len = 24 };
+	CHECK_EQ(fx_encode(&p, pkt), 512);
+	CHECK(memcmp(pkt, scan5, 88) == 0);
 	memset(pkt, 0, 512);
 	memcpy(pkt, open7, 64);
 	fx_send_raw(f, 7, pkt, 512, &res);

@@ -137,6 +137,11 @@ static void test_ops(void)
 	CHECK_EQ(fx_get(r.payload + offsetof(struct ss_wire_ssc_info, block_size), 4), BS);
 	CHECK_EQ(fx_get(r.payload + offsetof(struct ss_wire_ssc_info, share_permille), 4), 250);
 	CHECK(fx_get(r.payload + offsetof(struct ss_wire_ssc_info, capacity_blocks), 8) > 0);
+	/* a host of the first version asks for its 112 bytes and gets exactly those */
+	CHECK_EQ(call(&f, SS_OP_SSC_INFO, 0, 0, NULL, 0, SS_WIRE_SSC_INFO_V1_SIZE, &r), 0);
+	CHECK_EQ(r.payload_len, SS_WIRE_SSC_INFO_V1_SIZE);
+	CHECK_EQ(fx_get(r.payload + offsetof(struct ss_wire_ssc_info, block_size), 4), BS);
+	CHECK(call(&f, SS_OP_SSC_INFO, 0, 0, NULL, 0, SS_WIRE_SSC_INFO_V1_SIZE - 1, &r) != 0);
 	check_model(&f, &m, "empty");
 
 	CHECK_EQ(write_blocks(&f, 1, BASE, 20, 1), 0);

@@ -137,6 +137,33 @@ int ss_isp_create(struct ss_isp *isp, uint32_t tasklet_id, const void *params,
 int ss_isp_execute(struct ss_isp *isp, uint32_t instance, const struct ss_isp_input *in,
 		   uint32_t n_inputs);
 
+/*
+ * Input that is not an object of the store: the solid-state cache's blocks of one file
+ * (cmd/cmd_ssc_scan.c). Every input range of the run is in the byte space of one file of
+ * `size` bytes; read() fills `len` bytes at the page-aligned byte `off` of input `input`.
+ * The split rules are those of objects.
+ */
+struct ss_isp_source {
+	int (*read)(void *arg, uint32_t input, uint64_t off, uint8_t *buf, uint32_t len);
+	void *arg;
+	uint64_t size;
+};
+
+/**
+ * Run an instance over byte ranges of a source, to its end, now rather than in idle
+ * slices: the command calling it holds the drive, so the source cannot change under the
+ * run. The time is charged on the ISP timeline as a slice's is. The result is in the
+ * output object, the counts in ss_isp_poll(); the ranges' oid is ignored.
+ * \return 0 when the run is DONE, the run's error when it FAILED, -SS_ENOENT,
+ *         -SS_EBUSY while the instance is queued or running, -SS_EINVAL.
+ */
+int ss_isp_run_source(struct ss_isp *isp, uint32_t instance, const struct ss_isp_source *src,
+		      const struct ss_isp_input *ranges, uint32_t n_ranges);
+
+/** The record size of an instance of a records tasklet with a FIXED layout; 0 for any
+ *  other instance (TEXT, pages, unknown). */
+uint32_t ss_isp_fixed_record_size(struct ss_isp *isp, uint32_t instance);
+
 /** \return 0, -SS_ENOENT for an unknown instance. */
 int ss_isp_poll(struct ss_isp *isp, uint32_t instance, struct ss_isp_progress *p);
 

@@ -25,6 +25,7 @@
 #ifndef SS_SSC_H
 #define SS_SSC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ss_hal.h"
@@ -128,6 +129,10 @@ int ss_ssc_exists(const struct ss_ssc *c, uint64_t lba, uint32_t count, uint8_t 
 /** ss_ssc_clean() of blocks [lba, lba + count), counted as one clean operation (a
  *  write-back the host completed) once every block is done. \return as ss_ssc_clean(). */
 int ss_ssc_clean_range(struct ss_ssc *c, uint64_t lba, uint64_t count);
+
+/** True when block `lba` is cached (clean or dirty). Reads drive memory only; counts
+ *  neither a hit nor a miss (ssc_present.c). */
+bool ss_ssc_present(const struct ss_ssc *c, uint64_t lba);
 
 /** Commit every buffered operation now. \return 0 or -SS_EIO. */
 int ss_ssc_flush(struct ss_ssc *c);

@@ -465,6 +465,39 @@ int ss_dev_cache_clean(struct ss_dev *d, uint64_t first, uint64_t count);
  *  \return the number of such blocks, or negative errno. */
 int64_t ss_dev_cache_exists(struct ss_dev *d, uint64_t first, uint64_t count, uint8_t *dirty);
 
+/* A range of a cache scan: `blocks` cache blocks from `first_block` hold the file's blocks
+ * from `file_block` on. */
+struct ss_dev_scan_range {
+	uint64_t first_block;
+	uint64_t blocks;
+	uint64_t file_block;
+};
+
+/* What a cache scan did in the drive: it read file blocks [file_block, file_block +
+ * blocks) and ran the tasklet over records [first_record, first_record + records). */
+struct ss_dev_scan_run {
+	uint64_t file_block;
+	uint64_t blocks;
+	uint64_t first_record;
+	uint64_t records;
+};
+
+/**
+ * Run a tasklet instance (FIXED layout) over the cached blocks of one file of file_bytes
+ * bytes, in the drive, now (SSC_SCAN): the records lying wholly inside runs of blocks
+ * present, at most SS_SSC_SCAN_MAX_RUNS runs; the result is in the instance's output
+ * (ss_dev_tasklet_read). ranges: 1..SS_SSC_SCAN_MAX_RANGES, in file order; runs: room
+ * for SS_SSC_SCAN_MAX_RUNS. digest: NULL for blocks that are raw file bytes, else the
+ * file version's 32-byte digest, and the blocks are in the caching FileSystem's format
+ * (PROTOCOL.md 4.5, checked as they are read). \return the runs done (0: the tasklet did
+ * not run), or negative errno: -ENOSYS without a cache, -ENOENT for an unknown instance,
+ * -EINVAL (reason BAD_LAYOUT) for one that is not FIXED records, -EINVAL for bad ranges,
+ * -EPROTO (reason STALE_BLOCK) for a block not of the digest's version.
+ */
+int ss_dev_cache_scan(struct ss_dev *d, uint64_t instance, uint64_t file_bytes,
+		      const uint8_t *digest, const struct ss_dev_scan_range *ranges,
+		      uint32_t n_ranges, struct ss_dev_scan_run *runs);
+
 /* ---- SMART health (parsed by libatasmart) ----------------------------------------- */
 
 /* Values equal libatasmart's SkSmartOverall. */

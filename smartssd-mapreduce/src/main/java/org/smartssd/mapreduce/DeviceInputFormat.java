@@ -1,5 +1,11 @@
 package org.smartssd.mapreduce;
 
+import org.smartssd.fs.sscache.SsCacheFileSystem;
+
+import org.smartssd.fs.sscache.SsCacheConstants;
+
+import org.apache.hadoop.fs.FileSystem;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -60,12 +66,52 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
     @SuppressWarnings({"unchecked", "rawtypes"})
     public RecordReader<TaskletProgress, TaskletRun> createRecordReader(InputSplit split,
             TaskAttemptContext context) throws IOException {
+        if (split instanceof FileSplit f && isCached(f.getPath())) {
+            return (RecordReader) new NoRecords();   // CachedScanRunner reads the split
+        }
         if (split instanceof PlacedSplit p && p.side() == Placement.HOST) {
             PlacementCalibration c = PlacementCalibration.load(context.getConfiguration(),
                     p.getPath().toUri().getAuthority());
             return (RecordReader) new FixedLengthRecordReader(c.recordSize());
         }
         return new TaskletRunReader();
+    }
+
+    /** Whether {@code p} is an {@code sscache://} file: its splits run as scans through the
+     *  cache ({@link CachedScanRunner}). */
+    static boolean isCached(Path p) {
+        return SsCacheConstants.SCHEME.equals(p.toUri().getScheme());
+    }
+
+    /** The reader of a cache split: none, the map runner scans the split itself. */
+    private static final class NoRecords extends RecordReader<Object, Object> {
+        @Override
+        public void initialize(InputSplit split, TaskAttemptContext context) {
+        }
+
+        @Override
+        public boolean nextKeyValue() {
+            return false;
+        }
+
+        @Override
+        public Object getCurrentKey() {
+            return null;
+        }
+
+        @Override
+        public Object getCurrentValue() {
+            return null;
+        }
+
+        @Override
+        public float getProgress() {
+            return 1f;
+        }
+
+        @Override
+        public void close() {
+        }
     }
 
     @Override
@@ -79,6 +125,11 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
     public List<InputSplit> getSplits(JobContext job) throws IOException {
         List<FileSplit> splits = extentSplits(job);
         Optional<Placement> placement = Placement.of(job.getConfiguration());
+        if (placement.isPresent() && splits.stream().anyMatch(s -> isCached(s.getPath()))) {
+            throw new IOException(Placement.KEY + " is not planned for sscache:// inputs: "
+                    + "their splits run in the drive over the cached blocks and on the host "
+                    + "over the rest; unset it");
+        }
         return placement.isPresent() ? place(job, placement.get(), splits)
                 : new ArrayList<>(splits);
     }
@@ -92,7 +143,8 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
         for (FileStatus f : files) {
             long splitSize = computeSplitSize(f.getBlockSize(), minSize, maxSize);
             byDrive.computeIfAbsent(f.getPath().toUri().getAuthority(), d -> new ArrayList<>())
-                    .addAll(fileSplits(job, f, splitSize));
+                    .addAll(isCached(f.getPath()) ? cacheSplits(job, f, splitSize)
+                            : fileSplits(job, f, splitSize));
         }
         job.getConfiguration().setLong(NUM_INPUT_FILES, files.size());
         return interleave(byDrive.values());
@@ -209,6 +261,32 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
     }
 
     /**
+     * Splits of an {@code sscache://} file: the split size rounded down to whole cache
+     * blocks (at least one), so that each split's blocks are its own and the drive, which
+     * scans only the split's blocks, never does a record of another split; a last piece
+     * under 10 % joins the split before it. Each names the hosts caching its first block.
+     */
+    private List<FileSplit> cacheSplits(JobContext job, FileStatus f, long splitSize)
+            throws IOException {
+        Path path = f.getPath();
+        long len = f.getLen();
+        SsCacheFileSystem fs = (SsCacheFileSystem) path.getFileSystem(job.getConfiguration());
+        long payload = fs.cachedFile(path).payload();
+        long size = Math.max(payload, splitSize / payload * payload);
+        List<FileSplit> out = new ArrayList<>();
+        long at = 0;
+        while (at < len || out.isEmpty()) {
+            long n = (double) (len - at) / size > SPLIT_SLOP ? size : len - at;
+            BlockLocation[] locs = n == 0 ? new BlockLocation[0]
+                    : fs.getFileBlockLocations(f, at, n);
+            out.add(makeSplit(path, at, n, locs.length == 0 ? new String[0]
+                    : locs[0].getHosts()));
+            at += n;
+        }
+        return out;
+    }
+
+    /**
      * The byte runs [start, end) of a file's extents in file order, within [0, len); the
      * whole file as one run when the object has no extents (stored inline).
      */
@@ -243,10 +321,11 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
     protected List<FileStatus> listStatus(JobContext job) throws IOException {
         List<FileStatus> files = super.listStatus(job);
         for (FileStatus f : files) {
-            if (!(f.getPath().getFileSystem(job.getConfiguration())
-                    instanceof SmartSsdFileSystem)) {
+            FileSystem fs = f.getPath().getFileSystem(job.getConfiguration());
+            if (!(fs instanceof SmartSsdFileSystem) && !(fs instanceof SsCacheFileSystem)) {
                 throw new IOException("device job input " + f.getPath() + " is not on a Smart "
-                        + "SSD: a device job reads smartssd://NAME/... files");
+                        + "SSD: a device job reads smartssd://NAME/... files, or "
+                        + "sscache://NAME/... files through the drive's cache");
             }
         }
         return files;

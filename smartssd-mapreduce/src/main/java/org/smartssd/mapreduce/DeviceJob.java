@@ -174,8 +174,8 @@ public class DeviceJob extends Job {
         TaskletSpec spec = ReflectionUtils.newInstance(getDeviceMapperClass(conf), conf)
                 .tasklet(conf);
         for (FileSplit fs : new DeviceInputFormat().extentSplits(this)) {
-            if (fs.getLength() == 0) {
-                continue;
+            if (fs.getLength() == 0 || DeviceInputFormat.isCached(fs.getPath())) {
+                continue;   // a cache split's scan refuses a bad spec in its task
             }
             DeviceAccess target = DeviceAccess.of(fs.getPath(), conf);
             String out = scratchDir(conf) + "/preflight-" + UUID.randomUUID() + ".out";

@@ -26,6 +26,11 @@ public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K
     @Override
     @SuppressWarnings("unchecked")
     public void run(Context context) throws IOException, InterruptedException {
+        if (context.getInputSplit() instanceof FileSplit f
+                && DeviceInputFormat.isCached(f.getPath())) {
+            CachedScanRunner.run(context, f);
+            return;
+        }
         if (context.getInputSplit() instanceof PlacedSplit p && p.side() == Placement.HOST) {
             HostSplitRunner.run(context, p);
             return;

@@ -133,6 +133,8 @@ public final class Errors {
                 return "the drive restarted; the next call opens a new session";
             case STORE_DAMAGED:
                 return "run 'smartssd info --check' to see what is wrong";
+            case STALE_BLOCK:
+                return "scan the file on the host; its reads replace the stale blocks";
             default:
                 return null;
         }
@@ -230,6 +232,8 @@ public final class Errors {
                 return new MediaErrorException(text, errno, reason);
             case STORE_DAMAGED:
                 return new StoreDamagedException(text, errno, reason);
+            case STALE_BLOCK:
+                return new StaleCacheBlockException(text, errno, reason);
             case LBA_RANGE:
             case LBA_PROTECTED:
                 return new LbaAccessException(text, errno, reason);

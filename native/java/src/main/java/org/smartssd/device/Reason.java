@@ -43,9 +43,10 @@ public enum Reason {
     TASKLET_WATCHDOG(34, "the watchdog stopped a tasklet that did not return"),
     NO_SUCH_ATTR(35, "the object has no attribute of that name"),
     STORE_DAMAGED(36, "the drive's object store is damaged: it failed the check its mount"
-            + " makes");
+            + " makes"),
+    STALE_BLOCK(37, "a cache block scanned in the drive is not of the file's version");
 
-    private static final Reason[] BY_CODE = new Reason[37];
+    private static final Reason[] BY_CODE = new Reason[38];
 
     static {
         for (Reason r : values()) {

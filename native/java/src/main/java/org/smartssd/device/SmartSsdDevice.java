@@ -504,6 +504,9 @@ public final class SmartSsdDevice implements AutoCloseable {
 
     static native long cacheRange0(long h, int op, long first, long count, ByteBuffer out);
 
+    static native long cacheScan0(long h, long instance, long fileBytes, byte[] digest,
+                                  long[] ranges, int n, ByteBuffer out);
+
     static native long fsstat0(long h, ByteBuffer out);
 
     static native long flush0(long h);

@@ -137,6 +137,73 @@ public final class SolidStateCache {
         return dirty;
     }
 
+    /** Blocks {@code count} cache blocks from {@code firstBlock} hold the file's blocks from
+     *  {@code fileBlock} on. */
+    public record ScanRange(long firstBlock, long blocks, long fileBlock) {
+        public ScanRange {
+            if (blocks <= 0 || fileBlock < 0) {
+                throw new IllegalArgumentException("scan range of " + blocks
+                        + " blocks from file block " + fileBlock);
+            }
+        }
+    }
+
+    /** What a scan did in the drive: it read file blocks [fileBlock, fileBlock + blocks)
+     *  and ran the tasklet over records [firstRecord, firstRecord + records). */
+    public record ScanRun(long fileBlock, long blocks, long firstRecord, long records) {
+    }
+
+    /** Ranges one {@link #scan} takes (SS_SSC_SCAN_MAX_RANGES). */
+    public static final int SCAN_MAX_RANGES = 1024;
+    /** Runs of present blocks one scan uses at most; the rest is the host's. */
+    public static final int SCAN_MAX_RUNS = 64;
+
+    /**
+     * Runs tasklet instance {@code instance} (a FIXED layout, from
+     * {@link SmartSsdDevice#createTasklet}) in the drive, now, over the records of one file
+     * of {@code fileBytes} bytes that lie wholly inside runs of cached blocks (SSC_SCAN).
+     * Its result is in the instance's output ({@link SmartSsdDevice#readOutput}); with no
+     * run the tasklet does not run. The records outside the returned runs are the
+     * caller's.
+     *
+     * @param versionDigest null when each cache block is {@link #blockSize()} raw bytes of
+     *        the file; else the file version's 32-byte digest, and the blocks are the
+     *        caching FileSystem's (a 64-byte header, checked in the drive)
+     * @throws StaleCacheBlockException when a block read is not of that version: use none
+     *         of the run
+     */
+    public java.util.List<ScanRun> scan(long instance, long fileBytes, byte[] versionDigest,
+                                        java.util.List<ScanRange> ranges) throws IOException {
+        if (ranges.isEmpty() || ranges.size() > SCAN_MAX_RANGES) {
+            throw new IllegalArgumentException("a scan takes 1 to " + SCAN_MAX_RANGES
+                    + " ranges, got " + ranges.size());
+        }
+        if (versionDigest != null && versionDigest.length != 32) {
+            throw new IllegalArgumentException("a version digest has 32 bytes, got "
+                    + versionDigest.length);
+        }
+        long[] r = new long[3 * ranges.size()];
+        for (int i = 0; i < ranges.size(); i++) {
+            ScanRange g = ranges.get(i);
+            checkRange(g.firstBlock(), (int) Math.min(Integer.MAX_VALUE, g.blocks()));
+            r[3 * i] = g.firstBlock();
+            r[3 * i + 1] = g.blocks();
+            r[3 * i + 2] = g.fileBlock();
+        }
+        return s.withScratch((h, out) -> {
+            int n = (int) s.check(SmartSsdDevice.cacheScan0(h, instance, fileBytes,
+                    versionDigest, r, ranges.size(), out), "cache scan",
+                    "tasklet " + instance + " over " + ranges.size() + " range(s) of a "
+                    + fileBytes + "-byte file");
+            java.util.List<ScanRun> runs = new java.util.ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                runs.add(new ScanRun(out.getLong(32 * i), out.getLong(32 * i + 8),
+                        out.getLong(32 * i + 16), out.getLong(32 * i + 24)));
+            }
+            return runs;
+        });
+    }
+
     /** The cache's counters now: hits, misses, silent evictions, dirty blocks, write
      *  amplification, ... */
     public CacheCounters counters() throws IOException {

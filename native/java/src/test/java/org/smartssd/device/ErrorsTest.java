@@ -81,6 +81,7 @@ class ErrorsTest {
         "TASKLET_WATCHDOG, TaskletFailedException",
         "NO_SUCH_ATTR, NoSuchAttributeException",
         "STORE_DAMAGED, StoreDamagedException",
+        "STALE_BLOCK, StaleCacheBlockException",
     })
     void everyReasonHasItsTypedException(String reason, String type) {
         Reason r = Reason.valueOf(reason);
@@ -94,8 +95,8 @@ class ErrorsTest {
 
     @Test
     void everyNonZeroReasonIsCoveredByTheTable() {
-        // the table above lists 36 reasons: all but OK
-        assertThat(Reason.values()).hasSize(37);
+        // the table above lists 37 reasons: all but OK
+        assertThat(Reason.values()).hasSize(38);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")

@@ -8,9 +8,11 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.AfterEach;
+import org.smartssd.device.tasklet.GroupAggregate;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -174,6 +176,67 @@ class SolidStateCacheTest {
                 c.read(b, 1, got, 0);
                 assertThat(got).as("block %d", b).isEqualTo(pattern(b, 3, bs));
             }
+        }
+    }
+
+    /**
+     * SSC_SCAN through the Java API: 100-byte records over raw cache blocks with every
+     * other block evicted. The drive's group counts are those of exactly the records that
+     * lie inside a present block (the test's own model); the runs name them.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"emu", "unix"})
+    void scanRunsTheTaskletOverPresentBlocks(String transport) throws Exception {
+        try (SmartSsdDevice d = SmartSsdDevice.open(drive(transport, 25))) {
+            SolidStateCache c = d.cache();
+            int bs = c.blockSize();
+            int blocks = 9;
+            int rec = 100;
+            long fileBytes = (long) blocks * bs - 57;
+            byte[] file = new byte[blocks * bs];
+            new Random(11).nextBytes(file);
+            for (int k = 0; (k + 1) * rec <= fileBytes; k++) {
+                file[k * rec] = (byte) (k % 5);
+            }
+            long base = 0x3000_0000L;
+            c.writeClean(base, file, 0, blocks);
+            for (int b = 1; b < blocks; b += 2) {
+                c.evict(base + b, 1);
+            }
+            long[] want = new long[5];
+            long wantRecords = 0;
+            for (long k = 0; (k + 1) * rec <= fileBytes; k++) {
+                long first = k * rec / bs;
+                long last = (k * rec + rec - 1) / bs;
+                if (first == last && first % 2 == 0) {
+                    want[file[(int) (k * rec)]]++;
+                    wantRecords++;
+                }
+            }
+            RecordLayout layout = RecordLayout.fixed(rec,
+                    List.of(RecordLayout.Field.of(0, RecordLayout.FieldType.U8)));
+            long out = d.createOutput("/scan/out", SmartSsdDevice.CreateOption.PARENTS);
+            long inst = d.createTasklet(GroupAggregate.groupBy(0).value(0)
+                    .ops(GroupAggregate.Op.COUNT).spec(layout, 64 * 1024, 0), out);
+            List<SolidStateCache.ScanRun> runs = c.scan(inst, fileBytes, null,
+                    List.of(new SolidStateCache.ScanRange(base, blocks, 0)));
+            assertThat(runs).hasSize((blocks + 1) / 2);
+            long records = 0;
+            for (SolidStateCache.ScanRun r : runs) {
+                assertThat(r.fileBlock() % 2).isZero();
+                assertThat(r.blocks()).isEqualTo(1);
+                records += r.records();
+            }
+            assertThat(records).isEqualTo(wantRecords);
+            long[] got = new long[5];
+            for (GroupAggregate.Item it : GroupAggregate.decode(d.readAllOutput(inst)).items()) {
+                got[(int) it.key1()] += it.count();
+            }
+            assertThat(got).isEqualTo(want);
+            assertThatThrownBy(() -> c.scan(inst, fileBytes, new byte[32],
+                    List.of(new SolidStateCache.ScanRange(base, blocks, 0))))
+                    .isInstanceOf(StaleCacheBlockException.class);
+            d.destroy(inst);
         }
     }
 }

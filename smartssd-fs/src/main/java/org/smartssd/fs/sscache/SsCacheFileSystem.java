@@ -173,6 +173,30 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
         return io.cache();
     }
 
+    /**
+     * What a scan in the drive needs to read {@code f} through the cache (device jobs): the
+     * version the backing store has now, so a file changed behind the cache's back is
+     * scanned as its new version and no old block is used.
+     *
+     * @throws IOException also for a file written in write-back mode and not yet on the
+     *         backing store: a scan reads the backing store's version
+     */
+    public CachedFile cachedFile(Path f) throws IOException {
+        checkOpen();
+        Path b = toBacking(f);
+        if (writeBack != null && writeBack.manager().pending(key(b)).isPresent()) {
+            throw new IOException(f + " is not yet written back: a scan in the drive reads "
+                    + "the backing store's version of a file");
+        }
+        FileStatus st = backing.getFileStatus(b);
+        if (st.isDirectory()) {
+            throw new FileNotFoundException(f + " is a directory");
+        }
+        FileVersion v = FileVersion.of(st);
+        return new CachedFile(lease.device(), io.cache(), v, v.digest(),
+                CacheBlock.Addresses.dataBase(v.pathKey()), io.payload());
+    }
+
     /** The backing file system (this instance's own). */
     public FileSystem backing() {
         return backing;
