@@ -13,6 +13,7 @@ import org.smartssd.device.tasklet.BuiltinTasklet;
 import org.smartssd.device.tasklet.Filter;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.device.tasklet.TopN;
+import org.smartssd.device.tasklet.WhereParams;
 import org.smartssd.spark.TableLayout.Column;
 
 /**
