@@ -15,16 +15,16 @@ import java.util.Map;
  * while the other still has more than one split's work left. Ties go to the drive, whose run
  * moves only results over the link.
  */
-final class SplitPlanner {
+public final class SplitPlanner {
     /** One split's estimates: where its drive and its host are, and both versions' times. */
-    record Estimate(String drive, String node, long deviceNs, long hostNs, long length) {
+    public record Estimate(String drive, String node, long deviceNs, long hostNs, long length) {
     }
 
     private SplitPlanner() {
     }
 
     /** The side of each split, in the given order. */
-    static List<Placement> plan(List<Estimate> splits, Placement mode,
+    public static List<Placement> plan(List<Estimate> splits, Placement mode,
                                 Map<String, Long> driveQueueNs) {
         List<Placement> sides = new ArrayList<>();
         for (int i = 0; i < splits.size(); i++) {
