@@ -38,8 +38,9 @@ class SmartSsdPlacementTest {
     static final int MX_RECORDS = 10_000;
     static final int LINES = 6_000;
     static final String SPLIT = "mapreduce.input.fileinputformat.split.maxsize";
-    /** Host CPU per byte for auto, configured so neither side takes every partition. */
-    static final String HOST_RATE = "4";
+    /** Host CPU per byte for auto, configured near the device's cost per byte (Q1: about
+     *  17 ns with the link) so that both sides take partitions. */
+    static final String HOST_RATE = "12";
     static final List<String> PLACEMENTS = List.of("device", "host", "auto");
 
     static final String Q1 = "SELECT region, count(*) FROM {t} GROUP BY region";
@@ -84,25 +85,14 @@ class SmartSsdPlacementTest {
                 SparkDrive.WC98_DDL)).createOrReplaceTempView("wc_ref");
         spark.createDataFrame(SparkDrive.mixedRows(mx), StructType.fromDDL(
                 SparkDrive.MIXED_DDL)).createOrReplaceTempView("mx_ref");
-        textReference("tx", local, "\n", ",");
-        textReference("tt", localTab, ";", "\\t");
+        SmartSsdTextTest.reference(spark, "tx", local, "\n", ",");
+        SmartSsdTextTest.reference(spark, "tt", localTab, ";", "\t");
         wcPartitions = nonEmptyPartitions("wc_device");
     }
 
     private DataFrameReader reader(String placement) {
         return spark.read().format("smartssd").option("placement", placement)
                 .option(Placement.HOST_NS_PER_BYTE, HOST_RATE);
-    }
-
-    /** Spark without the connector: its text reader, split and cast by Spark SQL. */
-    private void textReference(String name, Path local, String lineSep, String sepRegex) {
-        spark.read().option("lineSep", lineSep).text(local.toString())
-                .createOrReplaceTempView(name + "_raw");
-        spark.sql("SELECT try_cast(try_element_at(c, 1) AS BIGINT) id, "
-                + "try_cast(try_element_at(c, 2) AS INT) n, try_element_at(c, 3) name, "
-                + "try_cast(try_element_at(c, 4) AS INT) k FROM (SELECT split(value, '"
-                + sepRegex + "', -1) c FROM " + name + "_raw)")
-                .createOrReplaceTempView(name + "_ref");
     }
 
     private int nonEmptyPartitions(String view) {

@@ -36,6 +36,7 @@ public final class HostTasklet {
     private final Predicate where;
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final long[] v = new long[1];
+    private final long[] key = new long[2];
     private long records;
     private long items;
     private long matches;
@@ -211,20 +212,11 @@ public final class HostTasklet {
 
     private void aggregate(byte[] b, int off, int len) {
         int[] k = agg.keys();
-        long k1 = 0;
-        long k2 = 0;
-        if (k.length >= 1) {
-            if (!intField(k[0], b, off, len)) {
-                return;
-            }
-            k1 = v[0];
+        if (!keys(k, b, off, len)) {
+            return;
         }
-        if (k.length >= 2) {
-            if (!intField(k[1], b, off, len)) {
-                return;
-            }
-            k2 = v[0];
-        }
+        long k1 = key[0];
+        long k2 = key[1];
         if (k.length >= 3) {
             if (!intField(k[2], b, off, len)) {
                 return;
@@ -262,22 +254,27 @@ public final class HostTasklet {
         }
     }
 
+    /** The first two of {@code k} into key[0], key[1] (0 when unused); false: one has no
+     *  value, and the drive skips the record. */
+    private boolean keys(int[] k, byte[] b, int off, int len) {
+        for (int i = 0; i < 2; i++) {
+            key[i] = 0;
+            if (i < k.length) {
+                if (!intField(k[i], b, off, len)) {
+                    return false;
+                }
+                key[i] = v[0];
+            }
+        }
+        return true;
+    }
+
     private void rank(byte[] b, int off, int len) {
-        int[] k = top.keys();
-        long k1 = 0;
-        long k2 = 0;
-        if (k.length >= 1) {
-            if (!intField(k[0], b, off, len)) {
-                return;
-            }
-            k1 = v[0];
+        if (!keys(top.keys(), b, off, len)) {
+            return;
         }
-        if (k.length == 2) {
-            if (!intField(k[1], b, off, len)) {
-                return;
-            }
-            k2 = v[0];
-        }
+        long k1 = key[0];
+        long k2 = key[1];
         if (!intField(top.value(), b, off, len)) {
             return;
         }
@@ -386,21 +383,11 @@ public final class HostTasklet {
         return k.length == 0;
     }
 
-    private static int width(FieldType t) {
-        return switch (t) {
-            case U8 -> 1;
-            case U16 -> 2;
-            case U32, I32 -> 4;
-            case U64, I64 -> 8;
-            case BYTES -> 0;
-        };
-    }
-
     /** Integer field {@code f} into {@code v[0]} as the drive reads it; false: no value. */
     private boolean intField(int f, byte[] b, int off, int len) {
         Field fd = layout.fields().get(f);
         FieldType t = fd.type();
-        int w = width(t);
+        int w = t.bits() / 8;
         boolean signed = t == FieldType.I32 || t == FieldType.I64;
         long raw = 0;
         if (layout.kind() == RecordLayout.Kind.FIXED) {
