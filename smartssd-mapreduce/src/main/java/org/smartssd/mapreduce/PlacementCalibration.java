@@ -45,10 +45,11 @@ import org.smartssd.device.TaskletSpec;
  *   <li>the link's time per byte: {@value Placement#LINK_NS_PER_BYTE}, else the drive's
  *       model (link busy time over link bytes while the host reads {@value #HOST_SAMPLE_BYTES}
  *       bytes of the split), else SATA 3 Gb/s;</li>
- *   <li>the host's CPU time per byte and per record of the job's host mapper:
+ *   <li>the host's CPU time per byte and per record of the host version (the job's host
+ *       mapper, or any {@link HostOperator}: the Spark connector's host tasklets):
  *       {@value Placement#HOST_NS_PER_BYTE} and {@value Placement#HOST_NS_PER_RECORD} when
  *       configured (deterministic: benchmarks and tests set them), else measured once per JVM
- *       and mapper class by running the mapper over those real records in memory, the least
+ *       and host version by running it over those real records in memory, the least
  *       thread CPU time of {@value #HOST_ROUNDS} rounds. That measures the operator, not
  *       Hadoop's stream: configure the rate where the I/O path matters.</li>
  * </ul>
@@ -199,8 +200,8 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
                     k -> new double[] {measureHost(host, sample)})[0];
             src += "; host rate measured over " + sample.length + " B of records";
         }
-        return new PlacementCalibration(page, layout.recordSize(), fw, instr, dram, perPage, perRun, link,
-                perByte, perRecord, src);
+        return new PlacementCalibration(page, layout.recordSize(), fw, instr, dram, perPage,
+                perRun, link, perByte, perRecord, src);
     }
 
     /** One probe run over [start, start + len): {pages, priced ns}. */
