@@ -106,18 +106,18 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
         return Math.round(isp + outputBytes * linkNsPerByte);
     }
 
-    /** Probes the drive of {@code first} (a non-empty split) and takes the rate of the host
-     *  mapper (a device job's host version over fixed-size records; null: none). */
+    /** A device job's host mapper as the host version (null: none), after checking that
+     *  the tasklet reads fixed-size records, which is what the mapper is given. */
     @SuppressWarnings("rawtypes")
-    static PlacementCalibration probe(Configuration conf, TaskletSpec spec, FileSplit first,
-                                      Class<? extends Mapper> hostMapper) throws IOException {
+    static HostOperator hostMapper(Configuration conf, TaskletSpec spec,
+                                   Class<? extends Mapper> hostMapper) throws IOException {
         RecordLayout layout = spec.layout();
         if (layout == null || layout.kind() != RecordLayout.Kind.FIXED) {
             throw new IOException(Placement.KEY + ": the host version reads fixed-size records; "
                     + "tasklet " + spec.taskletId() + " has layout " + layout);
         }
         int rec = layout.recordSize();
-        return probe(conf, spec, first, hostMapper == null ? null : new HostOperator() {
+        return hostMapper == null ? null : new HostOperator() {
             @Override
             public String name() {
                 return hostMapper.getName() + "/" + rec;
@@ -127,7 +127,7 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
             public void run(byte[] sample) throws IOException, InterruptedException {
                 runMapper(conf, hostMapper, sample, rec);
             }
-        });
+        };
     }
 
     /** Probes the drive of {@code first} (a non-empty split) and takes the rate of
@@ -194,7 +194,7 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
         } else if (host == null) {
             // placement=device without a host version: nothing to weigh, no estimate
             perByte = 0;
-            src += "; no host version, host not estimated";
+            src += "; no host mapper, host not estimated";
         } else {
             perByte = MEASURED_HOST.computeIfAbsent(host.name(),
                     k -> new double[] {measureHost(host, sample)})[0];

@@ -186,25 +186,10 @@ class SmartSsdPlacementTest {
         String aqe = spark.conf().get("spark.sql.adaptive.enabled");
         spark.conf().set("spark.sql.adaptive.enabled", "false");
         try {
-            return scanMetrics(spark.sql(sql.replace("{t}", view)), sql);
+            return SmartSsdPushdownTest.metrics(spark.sql(sql.replace("{t}", view)));
         } finally {
             spark.conf().set("spark.sql.adaptive.enabled", aqe);
         }
-    }
-
-    private static Map<String, Long> scanMetrics(Dataset<Row> df, String sql) {
-        df.collect();
-        for (org.apache.spark.sql.execution.SparkPlan leaf : scala.jdk.javaapi
-                .CollectionConverters.asJava(df.queryExecution().executedPlan()
-                        .collectLeaves())) {
-            if (leaf.metrics().contains(DriveMetrics.ON_HOST)) {
-                Map<String, Long> m = new java.util.HashMap<>();
-                scala.jdk.javaapi.CollectionConverters.asJava(leaf.metrics())
-                        .forEach((k, v) -> m.put(k, v.value()));
-                return m;
-            }
-        }
-        throw new AssertionError("no scan with placement metrics for " + sql);
     }
 
     @Test
