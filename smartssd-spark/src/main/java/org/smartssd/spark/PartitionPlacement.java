@@ -64,14 +64,7 @@ final class PartitionPlacement {
             public void run(byte[] sample) throws IOException {
                 HostTasklet h = HostTasklet.of(spec);
                 SplitRecords.cut(layout, sample.length, 0, sample.length,
-                        (pos, b, off, len) -> {
-                            int k = (int) Math.min(len, sample.length - pos);
-                            if (k <= 0) {
-                                return -1;
-                            }
-                            System.arraycopy(sample, (int) pos, b, off, k);
-                            return k;
-                        }, h::accept);
+                        SplitRecords.Input.of(sample), h::accept);
                 h.finish();
             }
         };

@@ -21,6 +21,18 @@ public final class SplitRecords {
     public interface Input {
         /** Up to {@code len} bytes at {@code pos}; -1 at the end. */
         int read(long pos, byte[] b, int off, int len) throws IOException;
+
+        /** Reads of bytes in memory (a calibration sample, a test's object). */
+        static Input of(byte[] data) {
+            return (pos, b, off, len) -> {
+                int n = (int) Math.min(len, data.length - pos);
+                if (n <= 0) {
+                    return -1;
+                }
+                System.arraycopy(data, (int) pos, b, off, n);
+                return n;
+            };
+        }
     }
 
     /** Takes one record (bytes {@code [off, off + len)} of {@code b}, valid during the call);

@@ -50,27 +50,15 @@ class HostTaskletTest {
 
     static List<byte[]> cut(RecordLayout l, byte[] data, long start, long len) throws IOException {
         List<byte[]> out = new ArrayList<>();
-        SplitRecords.cut(l, data.length, start, len, (pos, b, off, n) -> {
-            int k = (int) Math.min(n, data.length - pos);
-            if (k <= 0) {
-                return -1;
-            }
-            System.arraycopy(data, (int) pos, b, off, k);
-            return k;
-        }, (b, off, n) -> out.add(Arrays.copyOfRange(b, off, off + n)));
+        SplitRecords.cut(l, data.length, start, len, SplitRecords.Input.of(data),
+                (b, off, n) -> out.add(Arrays.copyOfRange(b, off, off + n)));
         return out;
     }
 
     static byte[] run(TaskletSpec spec, byte[] data, long start, long len) throws IOException {
         HostTasklet h = HostTasklet.of(spec);
-        SplitRecords.cut(spec.layout(), data.length, start, len, (pos, b, off, n) -> {
-            int k = (int) Math.min(n, data.length - pos);
-            if (k <= 0) {
-                return -1;
-            }
-            System.arraycopy(data, (int) pos, b, off, k);
-            return k;
-        }, h::accept);
+        SplitRecords.cut(spec.layout(), data.length, start, len, SplitRecords.Input.of(data),
+                h::accept);
         return h.finish();
     }
 
