@@ -9,7 +9,6 @@ import org.apache.hadoop.fs.FileSystem;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -34,8 +33,6 @@ import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.fs.SmartSsdFileSystem;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Splits of {@code smartssd://} files for device jobs, from the file's extents on its drive:
@@ -53,7 +50,6 @@ import org.slf4j.LoggerFactory;
  * run on all drives at once.
  */
 public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletRun> {
-    private static final Logger LOG = LoggerFactory.getLogger(DeviceInputFormat.class);
 
     /**
      * The drive's progress reports of the split's tasklet run; for a split placed on the host
@@ -169,41 +165,16 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
                     + "version of the map: set " + Placement.HOST_MAPPER_CLASS
                     + " (DeviceJob.setHostMapper)");
         }
-        Map<String, PlacementCalibration> cal = new LinkedHashMap<>();
-        Map<String, Long> queues = new HashMap<>();
-        List<SplitPlanner.Estimate> est = new ArrayList<>();
-        for (FileSplit s : splits) {
-            String drive = s.getPath().toUri().getAuthority();
-            if (s.getLength() == 0) {
-                est.add(new SplitPlanner.Estimate(drive, "", 0, 0, 0));
-                continue;
-            }
-            PlacementCalibration c = cal.get(drive);
-            if (c == null) {
-                c = PlacementCalibration.probe(conf, spec, s, hostMapper);
-                cal.put(drive, c);
-                queues.put(drive, DriveQueue.pendingNs(drive));
-            }
-            String node = s.getLocations().length > 0 ? s.getLocations()[0] : "";
-            est.add(new SplitPlanner.Estimate(drive, node, c.deviceNs(s), c.hostNs(s),
-                    s.getLength()));
-        }
-        cal.forEach((d, c) -> c.store(conf, d));
-        List<Placement> sides = SplitPlanner.plan(est, mode, queues);
+        List<SplitPlanner.Placed> placed = SplitPlanner.place(conf, spec, splits, mode,
+                PlacementCalibration.hostMapper(conf, spec, hostMapper));
         List<InputSplit> out = new ArrayList<>();
-        long[] n = new long[2];
-        long[] ns = new long[2];
         for (int i = 0; i < splits.size(); i++) {
-            SplitPlanner.Estimate e = est.get(i);
-            Placement side = e.length() == 0 ? Placement.DEVICE : sides.get(i);
-            out.add(new PlacedSplit(splits.get(i), side, e.deviceNs(), e.hostNs()));
-            int k = side == Placement.DEVICE ? 0 : 1;
-            n[k]++;
-            ns[k] += k == 0 ? e.deviceNs() : e.hostNs();
+            SplitPlanner.Placed p = placed.get(i);
+            if (p.calibration() != null) {
+                p.calibration().store(conf, splits.get(i).getPath().toUri().getAuthority());
+            }
+            out.add(new PlacedSplit(splits.get(i), p.side(), p.deviceNs(), p.hostNs()));
         }
-        LOG.info("placement {}: {} splits on the device (estimated {} ns), {} on the host "
-                + "(estimated {} ns); drive queues {} ns; {}", mode.cliName(), n[0], ns[0], n[1],
-                ns[1], queues, cal);
         return out;
     }
 

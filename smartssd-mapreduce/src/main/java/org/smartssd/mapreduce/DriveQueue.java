@@ -10,17 +10,17 @@ import java.util.concurrent.atomic.AtomicLong;
  * starts a drive's side of the queue with it. The drive does not report its own queue, so
  * runs started by other JVMs (other YARN containers, other applications) are not seen.
  */
-final class DriveQueue {
+public final class DriveQueue {
     private static final Map<String, AtomicLong> PENDING_NS = new ConcurrentHashMap<>();
 
     private DriveQueue() {
     }
 
-    static void add(String drive, long ns) {
+    public static void add(String drive, long ns) {
         PENDING_NS.computeIfAbsent(drive, d -> new AtomicLong()).addAndGet(ns);
     }
 
-    static long pendingNs(String drive) {
+    public static long pendingNs(String drive) {
         AtomicLong v = PENDING_NS.get(drive);
         return v == null ? 0 : Math.max(0, v.get());
     }

@@ -45,20 +45,33 @@ import org.smartssd.device.TaskletSpec;
  *   <li>the link's time per byte: {@value Placement#LINK_NS_PER_BYTE}, else the drive's
  *       model (link busy time over link bytes while the host reads {@value #HOST_SAMPLE_BYTES}
  *       bytes of the split), else SATA 3 Gb/s;</li>
- *   <li>the host's CPU time per byte and per record of the job's host mapper:
+ *   <li>the host's CPU time per byte and per record of the host version (the job's host
+ *       mapper, or any {@link HostOperator}: the Spark connector's host tasklets):
  *       {@value Placement#HOST_NS_PER_BYTE} and {@value Placement#HOST_NS_PER_RECORD} when
  *       configured (deterministic: benchmarks and tests set them), else measured once per JVM
- *       and mapper class by running the mapper over those real records in memory, the least
+ *       and host version by running it over those real records in memory, the least
  *       thread CPU time of {@value #HOST_ROUNDS} rounds. That measures the operator, not
  *       Hadoop's stream: configure the rate where the I/O path matters.</li>
  * </ul>
  *
  * @param source how each figure was obtained, for the log and the job configuration
  */
-record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, double instrNs,
-                            double dramNs, double deviceNsPerPage, double deviceNsPerRun,
-                            double linkNsPerByte,
-                            double hostNsPerByte, double hostNsPerRecord, String source) {
+public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs,
+                                   double instrNs, double dramNs, double deviceNsPerPage,
+                                   double deviceNsPerRun, double linkNsPerByte,
+                                   double hostNsPerByte, double hostNsPerRecord, String source)
+        implements java.io.Serializable {
+    /**
+     * The host version of the operator, run over a sample of a split's raw bytes (whole
+     * records from the split's first record; TEXT: from the split's start) to measure the
+     * host's rate. {@link #name()} keys the once-per-JVM measurement.
+     */
+    public interface HostOperator {
+        String name();
+
+        void run(byte[] sample) throws IOException, InterruptedException;
+    }
+
     static final int PROBE_PAGES = 16;
     static final int HOST_SAMPLE_BYTES = 1 << 20;
     static final int HOST_ROUNDS = 3;
@@ -69,17 +82,17 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
 
     /** The device version's estimate for a split: its pages at the probed cost per page,
      *  plus the probed cost per run. */
-    long deviceNs(FileSplit s) {
+    public long deviceNs(FileSplit s) {
         long pages = (s.getLength() + pageSize - 1) / pageSize;
         return Math.round(deviceNsPerRun + pages * deviceNsPerPage);
     }
 
     /** The host version's estimate: the split over the link, then the host's rate. */
-    long hostNs(FileSplit s) {
+    public long hostNs(FileSplit s) {
         return hostNs(s.getLength(), s.getLength() / recordSize);
     }
 
-    long hostNs(long bytes, long records) {
+    public long hostNs(long bytes, long records) {
         if (hostNsPerByte == 0 && hostNsPerRecord == 0) {
             return 0;
         }
@@ -87,20 +100,42 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
     }
 
     /** The modelled ISP time of a finished run, by the same prices, plus its output. */
-    long deviceModelNs(TaskletProgress p, long outputBytes) {
+    public long deviceModelNs(TaskletProgress p, long outputBytes) {
         double isp = fwPageNs > 0 ? p.pagesDone() * fwPageNs + p.instructions() * instrNs
                 + p.dramAccesses() * dramNs : Math.max(0, p.finishedNs() - p.startedNs());
         return Math.round(isp + outputBytes * linkNsPerByte);
     }
 
-    /** Probes the drive of {@code first} (a non-empty split) and takes the host's rate. */
-    static PlacementCalibration probe(Configuration conf, TaskletSpec spec, FileSplit first,
-                                      Class<? extends Mapper> hostMapper) throws IOException {
+    /** A device job's host mapper as the host version (null: none), after checking that
+     *  the tasklet reads fixed-size records, which is what the mapper is given. */
+    @SuppressWarnings("rawtypes")
+    static HostOperator hostMapper(Configuration conf, TaskletSpec spec,
+                                   Class<? extends Mapper> hostMapper) throws IOException {
         RecordLayout layout = spec.layout();
         if (layout == null || layout.kind() != RecordLayout.Kind.FIXED) {
             throw new IOException(Placement.KEY + ": the host version reads fixed-size records; "
                     + "tasklet " + spec.taskletId() + " has layout " + layout);
         }
+        int rec = layout.recordSize();
+        return hostMapper == null ? null : new HostOperator() {
+            @Override
+            public String name() {
+                return hostMapper.getName() + "/" + rec;
+            }
+
+            @Override
+            public void run(byte[] sample) throws IOException, InterruptedException {
+                runMapper(conf, hostMapper, sample, rec);
+            }
+        };
+    }
+
+    /** Probes the drive of {@code first} (a non-empty split) and takes the rate of
+     *  {@code host} (null: no host version, the host is not estimated). */
+    public static PlacementCalibration probe(Configuration conf, TaskletSpec spec,
+                                             FileSplit first, HostOperator host)
+            throws IOException {
+        RecordLayout layout = spec.layout();
         DeviceAccess acc = DeviceAccess.of(first.getPath(), conf);
         int page = acc.device().info().pageSize();
         Optional<ModelCounters> before = acc.device().modelCounters();
@@ -123,7 +158,7 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
                 a[1], (long) a[0], b[1], (long) b[0]);
         before = acc.device().modelCounters();
 
-        int rec = layout.recordSize();
+        int rec = layout.kind() == RecordLayout.Kind.FIXED ? layout.recordSize() : 1;
         long firstRecord = (first.getStart() + rec - 1) / rec * rec;
         long sampleLen = Math.max(0, Math.min(first.getStart() + first.getLength() - firstRecord,
                 HOST_SAMPLE_BYTES)) / rec * rec;
@@ -156,17 +191,17 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
         if (!configuredHost.isEmpty()) {
             perByte = Double.parseDouble(configuredHost);
             src += "; host rate configured";
-        } else if (hostMapper == null) {
+        } else if (host == null) {
             // placement=device without a host version: nothing to weigh, no estimate
             perByte = 0;
             src += "; no host mapper, host not estimated";
         } else {
-            perByte = MEASURED_HOST.computeIfAbsent(hostMapper.getName() + "/" + rec,
-                    k -> new double[] {measureHost(conf, hostMapper, sample, rec)})[0];
+            perByte = MEASURED_HOST.computeIfAbsent(host.name(),
+                    k -> new double[] {measureHost(host, sample)})[0];
             src += "; host rate measured over " + sample.length + " B of records";
         }
-        return new PlacementCalibration(page, rec, fw, instr, dram, perPage, perRun, link,
-                perByte, perRecord, src);
+        return new PlacementCalibration(page, layout.recordSize(), fw, instr, dram, perPage,
+                perRun, link, perByte, perRecord, src);
     }
 
     /** One probe run over [start, start + len): {pages, priced ns}. */
@@ -220,10 +255,8 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
                 conf.getDouble(p + "host.ns-per-record", 0), conf.get(p + "source", ""));
     }
 
-    /** The host mapper's thread CPU time per byte over the sample, least of a few rounds. */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static double measureHost(Configuration conf, Class<? extends Mapper> cls,
-                                      byte[] sample, int rec) {
+    /** The host operator's thread CPU time per byte over the sample, least of a few rounds. */
+    private static double measureHost(HostOperator host, byte[] sample) {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         if (sample.length == 0 || !mx.isCurrentThreadCpuTimeSupported()) {
             throw new IllegalStateException("cannot measure the host's rate (no records or no "
@@ -231,19 +264,26 @@ record PlacementCalibration(int pageSize, int recordSize, double fwPageNs, doubl
         }
         long best = Long.MAX_VALUE;
         for (int round = 0; round < HOST_ROUNDS; round++) {
-            Mapper m = ReflectionUtils.newInstance(cls, conf);
-            MapContextImpl mc = new MapContextImpl(conf, new TaskAttemptID(),
-                    new SampleReader(sample, rec), new Discard(), null, new Reporter(), null);
             long t0 = mx.getCurrentThreadCpuTime();
             try {
-                m.run(new WrappedMapper().getMapContext(mc));
+                host.run(sample);
             } catch (IOException | InterruptedException e) {
-                throw new IllegalStateException("host mapper " + cls.getName() + " failed over "
+                throw new IllegalStateException("host version " + host.name() + " failed over "
                         + "the calibration sample: " + e.getMessage(), e);
             }
             best = Math.min(best, mx.getCurrentThreadCpuTime() - t0);
         }
         return best / (double) sample.length;
+    }
+
+    /** A host mapper over the sample's records, its output discarded. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void runMapper(Configuration conf, Class<? extends Mapper> cls, byte[] sample,
+                                  int rec) throws IOException, InterruptedException {
+        Mapper m = ReflectionUtils.newInstance(cls, conf);
+        MapContextImpl mc = new MapContextImpl(conf, new TaskAttemptID(),
+                new SampleReader(sample, rec), new Discard(), null, new Reporter(), null);
+        m.run(new WrappedMapper().getMapContext(mc));
     }
 
     /** Records of a sample in memory, as FixedLengthRecordReader hands them out. */

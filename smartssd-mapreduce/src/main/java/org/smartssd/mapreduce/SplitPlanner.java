@@ -1,10 +1,18 @@
 package org.smartssd.mapreduce;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.smartssd.device.TaskletSpec;
 
 /**
  * Assigns splits to the drive or the host as two workers draining one queue would: each
@@ -15,16 +23,73 @@ import java.util.Map;
  * while the other still has more than one split's work left. Ties go to the drive, whose run
  * moves only results over the link.
  */
-final class SplitPlanner {
+public final class SplitPlanner {
+    private static final Logger LOG = LoggerFactory.getLogger(SplitPlanner.class);
+
     /** One split's estimates: where its drive and its host are, and both versions' times. */
-    record Estimate(String drive, String node, long deviceNs, long hostNs, long length) {
+    public record Estimate(String drive, String node, long deviceNs, long hostNs, long length) {
+    }
+
+    /**
+     * One split's plan: its side, both estimates, and its drive's calibration (null for an
+     * empty split, which runs nothing and is left on the drive).
+     */
+    public record Placed(Placement side, long deviceNs, long hostNs,
+                         PlacementCalibration calibration) {
+    }
+
+    /**
+     * Plans each split's side, for a device job's splits and the Spark connector's
+     * partitions alike: calibrates each drive once (its first non-empty split;
+     * {@link PlacementCalibration}, with {@code host} the host version), estimates both
+     * versions of every split, and lets the drive and the host drain the queue of splits
+     * ({@link #plan}), each drive's side starting at its current queue ({@link DriveQueue}).
+     * Logs the counts, estimates and calibrations.
+     */
+    public static List<Placed> place(Configuration conf, TaskletSpec spec, List<FileSplit> splits,
+                                     Placement mode, PlacementCalibration.HostOperator host)
+            throws IOException {
+        Map<String, PlacementCalibration> cal = new LinkedHashMap<>();
+        Map<String, Long> queues = new HashMap<>();
+        List<Estimate> est = new ArrayList<>();
+        for (FileSplit s : splits) {
+            String drive = s.getPath().toUri().getAuthority();
+            if (s.getLength() == 0) {
+                est.add(new Estimate(drive, "", 0, 0, 0));
+                continue;
+            }
+            PlacementCalibration c = cal.get(drive);
+            if (c == null) {
+                c = PlacementCalibration.probe(conf, spec, s, host);
+                cal.put(drive, c);
+                queues.put(drive, DriveQueue.pendingNs(drive));
+            }
+            String node = s.getLocations().length > 0 ? s.getLocations()[0] : "";
+            est.add(new Estimate(drive, node, c.deviceNs(s), c.hostNs(s), s.getLength()));
+        }
+        List<Placement> sides = plan(est, mode, queues);
+        List<Placed> out = new ArrayList<>();
+        long[] n = new long[2];
+        long[] ns = new long[2];
+        for (int i = 0; i < splits.size(); i++) {
+            Estimate e = est.get(i);
+            Placement side = e.length() == 0 ? Placement.DEVICE : sides.get(i);
+            out.add(new Placed(side, e.deviceNs(), e.hostNs(), cal.get(e.drive())));
+            int k = side == Placement.DEVICE ? 0 : 1;
+            n[k]++;
+            ns[k] += k == 0 ? e.deviceNs() : e.hostNs();
+        }
+        LOG.info("placement {}: {} splits on the device (estimated {} ns), {} on the host "
+                + "(estimated {} ns); drive queues {} ns; {}", mode.cliName(), n[0], ns[0], n[1],
+                ns[1], queues, cal);
+        return out;
     }
 
     private SplitPlanner() {
     }
 
     /** The side of each split, in the given order. */
-    static List<Placement> plan(List<Estimate> splits, Placement mode,
+    public static List<Placement> plan(List<Estimate> splits, Placement mode,
                                 Map<String, Long> driveQueueNs) {
         List<Placement> sides = new ArrayList<>();
         for (int i = 0; i < splits.size(); i++) {

@@ -69,6 +69,8 @@ final class DriveFiles {
             drives.add(sfs.getUri().getAuthority());
         }
         Job job = Job.getInstance(c);
+        // the scan places its partitions itself (PartitionPlacement), not as a device job
+        job.getConfiguration().unset(org.smartssd.mapreduce.Placement.KEY);
         FileInputFormat.setInputPaths(job, qualified.toArray(new Path[0]));
         List<SmartSsdPartition> parts = new ArrayList<>();
         for (InputSplit s : new DeviceInputFormat().getSplits(job)) {

@@ -11,18 +11,34 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
  * the host link, modelled device time and modelled device energy. Device time and energy
  * come from the drive's model (an emulated drive's counted operations), never from host
  * clocks; concurrent tasks on one drive each count the drive's energy over their run.
+ *
+ * <p>A placed scan ({@link PartitionPlacement}) also counts the partitions run on each side
+ * and, beside the planner's estimate for the side each ran on, the modelled time of what ran
+ * (as smartssd-mapreduce's {@code PlacementCounters}): device, the run's counted work priced
+ * by the calibration plus its output over the link; host, the bytes read over the link plus
+ * the host's calibrated rate. {@code hostCpuNs} is the host version's measured thread CPU
+ * time, for comparison only.
  */
 final class DriveMetrics {
     static final String SCANNED = "driveBytesScanned";
     static final String LINK = "linkBytes";
     static final String TIME = "deviceTimeNs";
     static final String ENERGY = "deviceEnergyNj";
+    static final String ON_DEVICE = "partitionsOnDevice";
+    static final String ON_HOST = "partitionsOnHost";
+    static final String EST_DEVICE = "estimatedDeviceNs";
+    static final String MODELLED_DEVICE = "modelledDeviceNs";
+    static final String EST_HOST = "estimatedHostNs";
+    static final String MODELLED_HOST = "modelledHostNs";
+    static final String HOST_CPU = "hostCpuNs";
 
     private DriveMetrics() {
     }
 
     static CustomMetric[] all() {
-        return new CustomMetric[] {new Scanned(), new Link(), new Time(), new Energy()};
+        return new CustomMetric[] {new Scanned(), new Link(), new Time(), new Energy(),
+            new OnDevice(), new OnHost(), new EstimatedDevice(), new ModelledDevice(),
+            new EstimatedHost(), new ModelledHost(), new HostCpu()};
     }
 
     static CustomTaskMetric value(String name, long v) {
@@ -94,6 +110,71 @@ final class DriveMetrics {
         @Override
         public String aggregateTaskMetrics(long[] values) {
             return String.format(Locale.ROOT, "%.6f", sum(values) / 1e9);
+        }
+    }
+
+    /** A count summed over the tasks. */
+    abstract static class Sum extends CustomSumMetric {
+        private final String name;
+        private final String description;
+
+        Sum(String name, String description) {
+            this.name = name;
+            this.description = description;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public String description() {
+            return description;
+        }
+    }
+
+    public static final class OnDevice extends Sum {
+        public OnDevice() {
+            super(ON_DEVICE, "partitions whose pushed work ran in the drive (placed)");
+        }
+    }
+
+    public static final class OnHost extends Sum {
+        public OnHost() {
+            super(ON_HOST, "partitions whose pushed work ran on the host (placed)");
+        }
+    }
+
+    public static final class EstimatedDevice extends Sum {
+        public EstimatedDevice() {
+            super(EST_DEVICE, "planner's device estimate of the partitions run in the drive "
+                    + "(ns)");
+        }
+    }
+
+    public static final class ModelledDevice extends Sum {
+        public ModelledDevice() {
+            super(MODELLED_DEVICE, "modelled device time of the partitions run in the drive "
+                    + "(ns)");
+        }
+    }
+
+    public static final class EstimatedHost extends Sum {
+        public EstimatedHost() {
+            super(EST_HOST, "planner's host estimate of the partitions run on the host (ns)");
+        }
+    }
+
+    public static final class ModelledHost extends Sum {
+        public ModelledHost() {
+            super(MODELLED_HOST, "modelled host time of the partitions run on the host (ns)");
+        }
+    }
+
+    public static final class HostCpu extends Sum {
+        public HostCpu() {
+            super(HOST_CPU, "measured thread CPU time of the host versions (ns)");
         }
     }
 

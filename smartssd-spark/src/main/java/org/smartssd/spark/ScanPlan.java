@@ -13,17 +13,21 @@ import org.smartssd.device.tasklet.BuiltinTasklet;
 import org.smartssd.device.tasklet.Filter;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.device.tasklet.TopN;
+import org.smartssd.device.tasklet.WhereParams;
+import org.smartssd.mapreduce.Placement;
 import org.smartssd.spark.TableLayout.Column;
 
 /**
  * Everything a task needs to read its partition, decided once on the driver: how the
  * partition is read ({@link Mode}), the tasklet's params bytes (null for a plain read), the
- * columns returned and what was pushed (for EXPLAIN).
+ * columns returned, what was pushed (for EXPLAIN) and where the tasklet's work runs
+ * ({@link Placement}; null: not set, every partition in the drive and nothing planned).
  */
 record ScanPlan(String path, String drive, TableLayout layout, DriveConf conf,
                 Mode mode, byte[] params, int memoryBudget, int[] columns,
                 DriveAggregates.Plan aggregate, TopNSpec topN, int limit, String pushedFilters,
-                StructType readSchema, boolean columnar) implements Serializable {
+                StructType readSchema, boolean columnar, Placement placement)
+        implements Serializable {
 
     /** How a partition is read. */
     enum Mode {
@@ -103,9 +107,11 @@ record ScanPlan(String path, String drive, TableLayout layout, DriveConf conf,
             params = null;
             schema = schemaOf(layout, columns);
         }
+        Placement placement = options.placement() != null ? options.placement()
+                : Placement.of(conf.hadoop()).orElse(null);
         return new ScanPlan(files.paths(), files.drives(), layout, conf, mode, params,
                 budget, columns, aggregate, topN, limit, filters, schema,
-                mode == Mode.READ && options.columnar());
+                mode == Mode.READ && options.columnar(), placement);
     }
 
     /** Key domains of at most this many groups get a group table in the drive's SRAM. */

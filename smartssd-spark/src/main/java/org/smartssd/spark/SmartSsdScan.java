@@ -18,6 +18,7 @@ import org.apache.spark.sql.types.StructType;
 public class SmartSsdScan implements Scan, Batch {
     private final ScanPlan plan;
     private final List<SmartSsdPartition> partitions;
+    private SmartSsdPartition[] placed;
 
     SmartSsdScan(ScanPlan plan, List<SmartSsdPartition> partitions) {
         this.plan = plan;
@@ -37,6 +38,8 @@ public class SmartSsdScan implements Scan, Batch {
                 .append(", tasklet: ").append(plan.taskletName())
                 .append(plan.columnar() ? ", columnar" : "")
                 .append(", partitions: ").append(partitions.size())
+                .append(plan.placement() != null && plan.mode() != ScanPlan.Mode.READ
+                        ? ", placement: " + plan.placement().cliName() : "")
                 .append(", PushedFilters: ").append(plan.pushedFilters());
         DriveAggregates.Plan a = plan.aggregate();
         if (a != null) {
@@ -72,9 +75,20 @@ public class SmartSsdScan implements Scan, Batch {
         return this;
     }
 
+    /** The partitions, placed once ({@link PartitionPlacement}): calibrating runs the
+     *  tasklet on each drive, which a second planning of the same scan need not repeat. */
     @Override
-    public InputPartition[] planInputPartitions() {
-        return partitions.toArray(new InputPartition[0]);
+    public synchronized InputPartition[] planInputPartitions() {
+        if (placed == null) {
+            try {
+                placed = PartitionPlacement.place(plan, partitions)
+                        .toArray(new SmartSsdPartition[0]);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("placement " + plan.placement()
+                        + " of " + plan.path() + ": " + e.getMessage(), e);
+            }
+        }
+        return placed.clone();
     }
 
     @Override

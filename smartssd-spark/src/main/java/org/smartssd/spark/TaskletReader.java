@@ -1,6 +1,8 @@
 package org.smartssd.spark;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -8,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
@@ -21,17 +24,23 @@ import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.tasklet.Filter;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.device.tasklet.GroupKey;
+import org.smartssd.device.tasklet.HostTasklet;
 import org.smartssd.device.tasklet.IncompleteOutputException;
 import org.smartssd.device.tasklet.Projection;
+import org.smartssd.device.tasklet.SplitRecords;
 import org.smartssd.device.tasklet.TopN;
 import org.smartssd.device.tasklet.Trailer;
+import org.smartssd.mapreduce.DriveQueue;
 import org.smartssd.mapreduce.TaskletRun;
 import org.smartssd.spark.TableLayout.Column;
 
 /**
  * A partition read by one tasklet run over its byte range (Kang Fig. 6.5: create, execute,
  * poll, read the output); only the tasklet's output crosses the link. The output is decoded
- * into rows of the scan's read schema.
+ * into rows of the scan's read schema. A partition placed on the host
+ * ({@link PartitionPlacement}) reads its raw records over the link instead and runs the
+ * tasklet's host version ({@link HostTasklet}) here, whose output is the drive's, byte for
+ * byte, and is decoded the same way: Spark has been told the operations are pushed.
  */
 final class TaskletReader implements PartitionReader<InternalRow> {
     static final String SCRATCH = "/.smartssd-spark";
@@ -46,6 +55,13 @@ final class TaskletReader implements PartitionReader<InternalRow> {
     private long link;
     private long timeNs;
     private long energyNj;
+    private long onDevice;
+    private long onHost;
+    private long estimatedDeviceNs;
+    private long modelledDeviceNs;
+    private long estimatedHostNs;
+    private long modelledHostNs;
+    private long hostCpuNs;
 
     TaskletReader(ScanPlan plan, SmartSsdPartition part) {
         this.plan = plan;
@@ -69,6 +85,20 @@ final class TaskletReader implements PartitionReader<InternalRow> {
             return decode(null);
         }
         DriveTarget t = DriveTarget.of(plan, part);
+        if (part.onHost()) {
+            return decode(runOnHost(t));
+        }
+        String drive = new org.apache.hadoop.fs.Path(part.path()).toUri().getAuthority();
+        long queued = part.side() == null ? 0 : part.deviceEstimateNs();
+        DriveQueue.add(drive, queued);
+        try {
+            return decode(runOnDevice(t));
+        } finally {
+            DriveQueue.add(drive, -queued);
+        }
+    }
+
+    private byte[] runOnDevice(DriveTarget t) throws IOException {
         String out = SCRATCH + "/" + UUID.randomUUID() + ".out";
         InputRange range = new InputRange(t.stat().oid(), part.start(), part.length());
         try (TaskletRun run = TaskletRun.start(t.device(), plan.spec(), range, out, TIMEOUT,
@@ -87,12 +117,40 @@ final class TaskletReader implements PartitionReader<InternalRow> {
             EnergyReport e = run.energy();
             energyNj = e == null || Double.isNaN(e.deviceJoules()) ? 0
                     : Math.round(e.deviceJoules() * 1e9);
-            return decode(output);
+            if (part.side() != null) {
+                onDevice = 1;
+                estimatedDeviceNs = part.deviceEstimateNs();
+                modelledDeviceNs = part.calibration().deviceModelNs(last, output.length);
+            }
+            return output;
         } catch (IOException e) {
             throw new IOException(plan.taskletName() + " run over " + part.path() + " ["
                     + part.start() + ", " + (part.start() + part.length()) + ") failed: "
                     + e.getMessage(), e);
         }
+    }
+
+    /** The host version over the range's records, read through smartssd://. */
+    private byte[] runOnHost(DriveTarget t) throws IOException {
+        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+        long cpu0 = mx.getCurrentThreadCpuTime();
+        HostTasklet h = HostTasklet.of(plan.spec());
+        long bytes;
+        try (FSDataInputStream in = t.fs().open(t.path())) {
+            bytes = SplitRecords.cut(plan.layout().recordLayout(), part.fileLength(),
+                    part.start(), part.length(), in::read, h::accept);
+        } catch (IOException e) {
+            throw new IOException("host " + plan.taskletName() + " over " + part.path() + " ["
+                    + part.start() + ", " + (part.start() + part.length()) + ") failed: "
+                    + e.getMessage(), e);
+        }
+        byte[] output = h.finish();
+        link = bytes;
+        onHost = 1;
+        estimatedHostNs = part.hostEstimateNs();
+        modelledHostNs = part.calibration().hostNs(bytes, h.recordsIn());
+        hostCpuNs = Math.max(0, mx.getCurrentThreadCpuTime() - cpu0);
+        return output;
     }
 
     /** The rows of an output (null: the partition is empty and nothing ran). */
@@ -215,6 +273,13 @@ final class TaskletReader implements PartitionReader<InternalRow> {
             DriveMetrics.value(DriveMetrics.LINK, link),
             DriveMetrics.value(DriveMetrics.TIME, timeNs),
             DriveMetrics.value(DriveMetrics.ENERGY, energyNj),
+            DriveMetrics.value(DriveMetrics.ON_DEVICE, onDevice),
+            DriveMetrics.value(DriveMetrics.ON_HOST, onHost),
+            DriveMetrics.value(DriveMetrics.EST_DEVICE, estimatedDeviceNs),
+            DriveMetrics.value(DriveMetrics.MODELLED_DEVICE, modelledDeviceNs),
+            DriveMetrics.value(DriveMetrics.EST_HOST, estimatedHostNs),
+            DriveMetrics.value(DriveMetrics.MODELLED_HOST, modelledHostNs),
+            DriveMetrics.value(DriveMetrics.HOST_CPU, hostCpuNs),
         };
     }
 

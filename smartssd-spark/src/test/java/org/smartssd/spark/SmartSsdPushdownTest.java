@@ -319,7 +319,7 @@ class SmartSsdPushdownTest {
     }
 
     /** The scan node's SQL metrics after one run of the query. */
-    private java.util.Map<String, Long> metrics(Dataset<Row> df) {
+    static java.util.Map<String, Long> metrics(Dataset<Row> df) {
         df.collect();
         org.apache.spark.sql.execution.SparkPlan p = df.queryExecution().executedPlan();
         for (org.apache.spark.sql.execution.SparkPlan leaf

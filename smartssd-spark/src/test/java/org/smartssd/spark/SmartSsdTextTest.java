@@ -94,8 +94,13 @@ class SmartSsdTextTest {
                 .createOrReplaceTempView(name + "_nopush");
     }
 
-    /** Spark without the connector: its text reader, split and cast by Spark SQL. */
     private void reference(String name, Path local, String lineSep, String sep) {
+        reference(spark, name, local, lineSep, sep);
+    }
+
+    /** Spark without the connector: its text reader, split and cast by Spark SQL. */
+    static void reference(SparkSession spark, String name, Path local, String lineSep,
+                          String sep) {
         spark.read().option("lineSep", lineSep).text(local.toString())
                 .createOrReplaceTempView(name + "_raw");
         String regex = sep.equals("\t") ? "\\t" : sep;

@@ -1,0 +1,72 @@
+package org.smartssd.spark;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.smartssd.device.RecordLayout;
+import org.smartssd.device.TaskletSpec;
+import org.smartssd.device.tasklet.HostTasklet;
+import org.smartssd.device.tasklet.SplitRecords;
+import org.smartssd.mapreduce.Placement;
+import org.smartssd.mapreduce.PlacementCalibration;
+import org.smartssd.mapreduce.SplitPlanner;
+
+/**
+ * Where each partition's pushed work runs, decided on the driver as a device job decides it
+ * for its splits (smartssd-mapreduce's {@link Placement}): each drive calibrated once on its
+ * first non-empty partition ({@link PlacementCalibration}: the tasklet's counted work per
+ * page priced by the drive's profile, the link's rate, the host version's measured rate,
+ * here {@link HostTasklet}), both versions estimated per partition, and the drive and the host
+ * draining the one queue of partitions ({@link SplitPlanner#place}, the code that places a
+ * device job's splits). A plain record read (nothing pushed) is not placed: it runs on the
+ * host already.
+ */
+final class PartitionPlacement {
+    private PartitionPlacement() {
+    }
+
+    static List<SmartSsdPartition> place(ScanPlan plan, List<SmartSsdPartition> parts)
+            throws IOException {
+        if (plan.placement() == null || plan.mode() == ScanPlan.Mode.READ) {
+            return parts;
+        }
+        List<FileSplit> splits = new ArrayList<>();
+        for (SmartSsdPartition p : parts) {
+            splits.add(new FileSplit(new Path(p.path()), p.start(), p.length(), p.hosts()));
+        }
+        TaskletSpec spec = plan.spec();
+        List<SplitPlanner.Placed> placed = SplitPlanner.place(plan.conf().hadoop(), spec, splits,
+                plan.placement(), hostOperator(spec));
+        List<SmartSsdPartition> out = new ArrayList<>();
+        for (int i = 0; i < parts.size(); i++) {
+            SplitPlanner.Placed p = placed.get(i);
+            out.add(parts.get(i).placed(p.side(), p.deviceNs(), p.hostNs(), p.calibration()));
+        }
+        return out;
+    }
+
+    /** The host version over a calibration sample: the tasklet's work, output discarded. */
+    static PlacementCalibration.HostOperator hostOperator(TaskletSpec spec) {
+        RecordLayout layout = spec.layout();
+        String name = "smartssd-spark/" + spec.taskletId() + "/" + layout + "/"
+                + Arrays.hashCode(spec.params());
+        return new PlacementCalibration.HostOperator() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public void run(byte[] sample) throws IOException {
+                HostTasklet h = HostTasklet.of(spec);
+                SplitRecords.cut(layout, sample.length, 0, sample.length,
+                        SplitRecords.Input.of(sample), h::accept);
+                h.finish();
+            }
+        };
+    }
+}
