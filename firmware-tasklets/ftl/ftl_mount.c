@@ -198,8 +198,13 @@ static uint32_t reconcile(struct ss_ftl *f, uint64_t id)
 			continue;
 		}
 		if (c->status == FTL_SPARE_OK && c->kind == FTL_KIND_CKPT && c->ref == id) {
+			/* The checkpoint's table has this block's write pointer from before the
+			 * checkpoint's own pages reached it (0 for a block past the table pages):
+			 * taken as written, so the checkpoint that releases it marks it dirty and
+			 * it is erased before it is programmed again. */
 			k->state = FTL_BLK_CKPT;
 			k->flags = 0;
+			k->wp = (uint16_t)f->ppb;
 			continue;
 		}
 		if (c->status == FTL_SPARE_OK && c->kind != FTL_KIND_CKPT && c->seq <= id &&
