@@ -1,7 +1,6 @@
 package org.smartssd.mapreduce;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
@@ -72,24 +71,13 @@ final class CachedScanRunner {
         long k1 = Math.min((end + rec - 1) / rec, len / rec);
         List<ScanRun> runs = k1 > k0 ? deviceScan(context, spec, split, file) : List.of();
 
-        List<long[]> host = new ArrayList<>();
-        long next = k0;
-        long inDrive = 0;
-        for (ScanRun r : runs) {
-            if (r.firstRecord() < next || r.firstRecord() + r.records() > k1) {
-                throw new IOException("split " + split + ": the drive did records "
-                        + r.firstRecord() + "+" + r.records() + ", outside the split's "
-                        + k0 + ".." + k1 + " or out of order");
-            }
-            if (r.firstRecord() > next) {
-                host.add(new long[] {next, r.firstRecord()});
-            }
-            next = r.firstRecord() + r.records();
-            inDrive += r.records();
+        List<long[]> host;
+        try {
+            host = ScanRun.uncovered(runs, k0, k1);
+        } catch (IOException e) {
+            throw new IOException("split " + split + ": " + e.getMessage(), e);
         }
-        if (next < k1) {
-            host.add(new long[] {next, k1});
-        }
+        long inDrive = runs.stream().mapToLong(ScanRun::records).sum();
         long onHost = runHostMapper(context, split, fs, rec, host);
         context.getCounter(CacheScanCounters.CACHED_SPLITS).increment(1);
         context.getCounter(CacheScanCounters.RECORDS_IN_DRIVE).increment(inDrive);
