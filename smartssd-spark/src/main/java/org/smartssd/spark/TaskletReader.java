@@ -20,8 +20,6 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.smartssd.device.EnergyReport;
 import org.smartssd.device.InputRange;
 import org.smartssd.device.RecordLayout;
-import org.smartssd.device.SmartSsdDevice;
-import org.smartssd.device.SolidStateCache.ScanRange;
 import org.smartssd.device.SolidStateCache.ScanRun;
 import org.smartssd.device.StaleCacheBlockException;
 import org.smartssd.device.TaskletProgress;
@@ -211,43 +209,24 @@ final class TaskletReader implements PartitionReader<InternalRow> {
     /** The drive's side of {@link #runCached}: its output added to {@code outputs}; the runs
      *  it did (none when nothing is cached or a block was stale). */
     private List<ScanRun> scanCached(CachedFile file, List<byte[]> outputs) throws IOException {
-        List<ScanRange> ranges = file.ranges(part.start(), part.start() + part.length());
-        if (ranges.isEmpty()) {
-            return List.of();
-        }
-        SmartSsdDevice dev = file.device();
-        String out = SCRATCH + "/cached-" + UUID.randomUUID() + ".out";
-        long outOid = dev.createOutput(out, SmartSsdDevice.CreateOption.EXCLUSIVE,
-                SmartSsdDevice.CreateOption.PARENTS);
-        long instance = -1;
+        CachedFile.DriveScan scan;
         try {
-            instance = dev.createTasklet(plan.spec(), outOid);
-            List<ScanRun> runs;
-            try {
-                runs = file.cache().scan(instance, file.version().length(), file.digest(),
-                        ranges);
-            } catch (StaleCacheBlockException e) {
-                return List.of();
-            }
-            if (runs.isEmpty()) {
-                return runs;
-            }
-            TaskletProgress last = dev.poll(instance);
-            byte[] output = dev.readAllOutput(instance);
-            link += output.length;
-            timeNs += Math.max(0, last.finishedNs() - last.startedNs());
-            outputs.add(output);
-            return runs;
+            scan = file.scan(plan.spec(), SCRATCH + "/cached-" + UUID.randomUUID() + ".out",
+                    part.start(), part.start() + part.length());
+        } catch (StaleCacheBlockException e) {
+            return List.of();
         } catch (IOException e) {
             throw new IOException(plan.taskletName() + " scan of the cached blocks of "
                     + part.path() + " [" + part.start() + ", " + (part.start() + part.length())
                     + ") failed: " + e.getMessage(), e);
-        } finally {
-            if (instance >= 0) {
-                dev.destroy(instance);
-            }
-            dev.remove(out, false);
         }
+        if (!scan.runs().isEmpty()) {
+            TaskletProgress last = scan.progress();
+            link += scan.output().length;
+            timeNs += Math.max(0, last.finishedNs() - last.startedNs());
+            outputs.add(scan.output());
+        }
+        return scan.runs();
     }
 
     /** The rows of the outputs of the sides that ran (none: the range is empty), combined as

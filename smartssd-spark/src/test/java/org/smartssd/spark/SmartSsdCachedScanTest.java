@@ -36,7 +36,8 @@ import org.smartssd.fs.sscache.SsCacheFileSystem;
  * (every other block evicted: both sides in one partition). Each answer equals the same query
  * over a {@code smartssd://} copy and over rows decoded here independently of the connector;
  * the metrics split the records between drive and host as the test's own model of the
- * blocks says. Cold and partial read as one partition: the cache's stream reads 1 MiB
+ * blocks says. A file changed behind the cache's back is done on the host, with the new
+ * version's answer. Cold and partial read as one partition: the cache's stream reads 1 MiB
  * windows, so one partition's host reads would cache the blocks of partitions after it.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -52,6 +53,7 @@ class SmartSsdCachedScanTest {
     final Map<String, String> drive = new HashMap<>();
     CachedFile file;
     long blocks;
+    Path backing;
 
     @BeforeAll
     void load() throws Exception {
@@ -60,7 +62,7 @@ class SmartSsdCachedScanTest {
         Path dir = Files.createDirectories(d.dir.resolve("cached"));
         Path image = dir.resolve(DRIVE + ".img");
         SmartSsdDevice.formatEmulated(image, null, 512L << 20, 0, 25);
-        Path backing = Files.createDirectories(dir.resolve("backing"));
+        backing = Files.createDirectories(dir.resolve("backing"));
         drive.put("smartssd.device." + DRIVE + ".uri", "emu:" + image);
         drive.put(SsCacheConstants.CACHE_PREFIX + DRIVE + SsCacheConstants.BACKING_SUFFIX,
                 backing.toUri().toString());
@@ -183,6 +185,31 @@ class SmartSsdCachedScanTest {
         Map<String, Long> partial = check(sql, "cs_cached_one");
         assertThat(partial.get(DriveMetrics.CACHE_DRIVE_RECORDS)).as("partial: %s", sql)
                 .isEqualTo(partialDrive);
+    }
+
+    @Test
+    void aFileChangedBehindTheCachesBackIsDoneOnTheHost() throws Exception {
+        java.nio.file.Path changed = backing.resolve("data/changed.bin");
+        Files.write(changed, SparkDrive.wc98(N, REC, 21));
+        reader("1073741824").load("sscache://" + DRIVE + "/data/changed.bin")
+                .createOrReplaceTempView("cs_changed");
+        assertThat(spark.sql("SELECT * FROM cs_changed").collectAsList()).hasSize(N);
+
+        byte[] now = SparkDrive.wc98(N, REC, 22);
+        Files.write(changed, now);
+        Files.setLastModifiedTime(changed, java.nio.file.attribute.FileTime.fromMillis(
+                Files.getLastModifiedTime(changed).toMillis() + 10_000));
+        spark.createDataFrame(SparkDrive.wc98Rows(now, REC), StructType.fromDDL(
+                SparkDrive.WC98_DDL)).createOrReplaceTempView("cs_changed_ref");
+        String sql = queries().toList().get(1);
+        var df = spark.sql(sql.replace("{t}", "cs_changed"));
+        List<String> got = new java.util.ArrayList<>();
+        df.collectAsList().forEach(r -> got.add(r.toString()));
+        got.sort(null);
+        assertThat(got).isEqualTo(SparkDrive.sortedRows(spark, sql, "cs_changed_ref"));
+        Map<String, Long> m = SmartSsdPushdownTest.metricsOfLastRun(df);
+        assertThat(m.get(DriveMetrics.CACHE_DRIVE_RECORDS)).as("stale blocks: %s", m).isZero();
+        assertThat(m.get(DriveMetrics.CACHE_HOST_RECORDS)).isEqualTo(N);
     }
 
     @Test
