@@ -1,7 +1,6 @@
 package org.smartssd.mapreduce;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
@@ -22,8 +21,6 @@ import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
 import org.apache.hadoop.mapreduce.task.MapContextImpl;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.smartssd.device.RecordLayout;
-import org.smartssd.device.SmartSsdDevice;
-import org.smartssd.device.SolidStateCache.ScanRange;
 import org.smartssd.device.SolidStateCache.ScanRun;
 import org.smartssd.device.StaleCacheBlockException;
 import org.smartssd.device.TaskletProgress;
@@ -72,24 +69,13 @@ final class CachedScanRunner {
         long k1 = Math.min((end + rec - 1) / rec, len / rec);
         List<ScanRun> runs = k1 > k0 ? deviceScan(context, spec, split, file) : List.of();
 
-        List<long[]> host = new ArrayList<>();
-        long next = k0;
-        long inDrive = 0;
-        for (ScanRun r : runs) {
-            if (r.firstRecord() < next || r.firstRecord() + r.records() > k1) {
-                throw new IOException("split " + split + ": the drive did records "
-                        + r.firstRecord() + "+" + r.records() + ", outside the split's "
-                        + k0 + ".." + k1 + " or out of order");
-            }
-            if (r.firstRecord() > next) {
-                host.add(new long[] {next, r.firstRecord()});
-            }
-            next = r.firstRecord() + r.records();
-            inDrive += r.records();
+        List<long[]> host;
+        try {
+            host = ScanRun.uncovered(runs, k0, k1);
+        } catch (IOException e) {
+            throw new IOException("split " + split + ": " + e.getMessage(), e);
         }
-        if (next < k1) {
-            host.add(new long[] {next, k1});
-        }
+        long inDrive = runs.stream().mapToLong(ScanRun::records).sum();
         long onHost = runHostMapper(context, split, fs, rec, host);
         context.getCounter(CacheScanCounters.CACHED_SPLITS).increment(1);
         context.getCounter(CacheScanCounters.RECORDS_IN_DRIVE).increment(inDrive);
@@ -105,52 +91,34 @@ final class CachedScanRunner {
                                             FileSplit split, CachedFile file)
             throws IOException, InterruptedException {
         Configuration conf = context.getConfiguration();
-        List<ScanRange> ranges = file.ranges(split.getStart(),
-                split.getStart() + split.getLength());
-        if (ranges.isEmpty()) {
+        String outPath = DeviceJob.scratchDir(conf) + "/cached-" + UUID.randomUUID() + ".out";
+        CachedFile.DriveScan scan;
+        try {
+            scan = file.scan(spec, outPath, split.getStart(), split.getStart() + split.getLength());
+        } catch (StaleCacheBlockException e) {
+            context.getCounter(CacheScanCounters.STALE_SCANS).increment(1);
             return List.of();
         }
-        SmartSsdDevice dev = file.device();
-        String outPath = DeviceJob.scratchDir(conf) + "/cached-" + UUID.randomUUID() + ".out";
-        long out = dev.createOutput(outPath, SmartSsdDevice.CreateOption.EXCLUSIVE,
-                SmartSsdDevice.CreateOption.PARENTS);
-        long instance = -1;
-        try {
-            instance = dev.createTasklet(spec, out);
-            List<ScanRun> runs;
-            try {
-                runs = file.cache().scan(instance, file.version().length(), file.digest(),
-                        ranges);
-            } catch (StaleCacheBlockException e) {
-                context.getCounter(CacheScanCounters.STALE_SCANS).increment(1);
-                return List.of();
-            }
-            if (runs.isEmpty()) {
-                return runs;
-            }
-            TaskletProgress p = dev.poll(instance);
-            byte[] bytes = dev.readAllOutput(instance);
-            DeviceMapperFormat format = ReflectionUtils.newInstance(
-                    DeviceJob.getDeviceMapperFormatClass(conf), conf);
-            format.convert(new DeviceOutput(spec, split.getPath(), split.getStart(),
-                    split.getLength(), bytes, p), context::write);
-            long blocks = runs.stream().mapToLong(ScanRun::blocks).sum();
-            context.getCounter(CacheScanCounters.BLOCKS_READ_IN_DRIVE).increment(blocks);
-            context.getCounter(DeviceCounters.TASKLET_RUNS).increment(1);
-            context.getCounter(DeviceCounters.PAGES_SCANNED).increment(p.pagesDone());
-            context.getCounter(DeviceCounters.RECORDS_SCANNED).increment(p.records());
-            context.getCounter(DeviceCounters.OUTPUT_BYTES).increment(bytes.length);
-            context.getCounter(DeviceCounters.DEVICE_TIME_NS)
-                    .increment(Math.max(0, p.finishedNs() - p.startedNs()));
-            context.getCounter(DeviceCounters.DEVICE_INSTRUCTIONS).increment(p.instructions());
-            context.getCounter(DeviceCounters.DEVICE_DRAM_ACCESSES).increment(p.dramAccesses());
-            return runs;
-        } finally {
-            if (instance >= 0) {
-                dev.destroy(instance);
-            }
-            dev.remove(outPath, false);
+        if (scan.runs().isEmpty()) {
+            return scan.runs();
         }
+        TaskletProgress p = scan.progress();
+        byte[] bytes = scan.output();
+        DeviceMapperFormat format = ReflectionUtils.newInstance(
+                DeviceJob.getDeviceMapperFormatClass(conf), conf);
+        format.convert(new DeviceOutput(spec, split.getPath(), split.getStart(),
+                split.getLength(), bytes, p), context::write);
+        long blocks = scan.runs().stream().mapToLong(ScanRun::blocks).sum();
+        context.getCounter(CacheScanCounters.BLOCKS_READ_IN_DRIVE).increment(blocks);
+        context.getCounter(DeviceCounters.TASKLET_RUNS).increment(1);
+        context.getCounter(DeviceCounters.PAGES_SCANNED).increment(p.pagesDone());
+        context.getCounter(DeviceCounters.RECORDS_SCANNED).increment(p.records());
+        context.getCounter(DeviceCounters.OUTPUT_BYTES).increment(bytes.length);
+        context.getCounter(DeviceCounters.DEVICE_TIME_NS)
+                .increment(Math.max(0, p.finishedNs() - p.startedNs()));
+        context.getCounter(DeviceCounters.DEVICE_INSTRUCTIONS).increment(p.instructions());
+        context.getCounter(DeviceCounters.DEVICE_DRAM_ACCESSES).increment(p.dramAccesses());
+        return scan.runs();
     }
 
     /**

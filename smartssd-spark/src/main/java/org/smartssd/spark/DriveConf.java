@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.spark.sql.SparkSession;
 import org.smartssd.fs.SmartSsdFileSystem;
+import org.smartssd.fs.sscache.SsCacheFileSystem;
 
 /**
  * The Hadoop settings of the drives ({@code smartssd.*}, {@code fs.smartssd.*}, the split sizes: from
@@ -46,6 +47,7 @@ public record DriveConf(Map<String, String> entries) implements Serializable {
         Configuration c = new Configuration();
         c.setClassLoader(DriveConf.class.getClassLoader());
         c.set("fs.smartssd.impl", SmartSsdFileSystem.class.getName());
+        c.set("fs.sscache.impl", SsCacheFileSystem.class.getName());
         entries.forEach(c::set);
         return c;
     }

@@ -16,13 +16,15 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.smartssd.fs.SmartSsdFileSystem;
+import org.smartssd.fs.sscache.SsCacheFileSystem;
 import org.smartssd.mapreduce.DeviceInputFormat;
 
 /**
  * A table's files, on one drive or several: each file's length, checked against the record
  * size, and the partitions, which are {@link DeviceInputFormat}'s splits (one per extent,
  * long extents cut at the block size, each naming its drive's host; files on several drives
- * taken from each drive in turn, so a stage's first tasks keep every drive busy).
+ * taken from each drive in turn, so a stage's first tasks keep every drive busy). An
+ * {@code sscache://} file's partitions start on whole cache blocks, as a device job's splits.
  */
 final class DriveFiles {
     private final Map<String, Long> lengths;
@@ -45,9 +47,16 @@ final class DriveFiles {
         for (String path : paths) {
             Path p = new Path(path);
             FileSystem fs = p.getFileSystem(c);
-            if (!(fs instanceof SmartSsdFileSystem sfs)) {
+            boolean cached = fs instanceof SsCacheFileSystem;
+            if (!(fs instanceof SmartSsdFileSystem) && !cached) {
                 throw new IOException(path + " is not on a Smart SSD: the smartssd source reads "
-                        + "smartssd://NAME/... files");
+                        + "smartssd://NAME/... files, or sscache://NAME/... files through the "
+                        + "drive's cache");
+            }
+            if (cached && layout.isText()) {
+                throw new IOException(path + ": a scan through the drive's cache (sscache://) "
+                        + "needs fixed-width records (the drive scans cached blocks only for "
+                        + "FIXED layouts); delimited text (option sep) is not supported there");
             }
             FileStatus st = fs.getFileStatus(p);
             if (st.isDirectory()) {
@@ -66,7 +75,7 @@ final class DriveFiles {
                 throw new IOException(path + " is given twice");
             }
             qualified.add(q);
-            drives.add(sfs.getUri().getAuthority());
+            drives.add(fs.getUri().getAuthority());
         }
         Job job = Job.getInstance(c);
         // the scan places its partitions itself (PartitionPlacement), not as a device job

@@ -17,7 +17,8 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
  * (as smartssd-mapreduce's {@code PlacementCounters}): device, the run's counted work priced
  * by the calibration plus its output over the link; host, the bytes read over the link plus
  * the host's calibrated rate. {@code hostCpuNs} is the host version's measured thread CPU
- * time, for comparison only.
+ * time, for comparison only. A scan of an {@code sscache://} file counts the records (and
+ * bytes) done in the drive over cached blocks and those done on the host.
  */
 final class DriveMetrics {
     static final String SCANNED = "driveBytesScanned";
@@ -31,6 +32,10 @@ final class DriveMetrics {
     static final String EST_HOST = "estimatedHostNs";
     static final String MODELLED_HOST = "modelledHostNs";
     static final String HOST_CPU = "hostCpuNs";
+    static final String CACHE_DRIVE_RECORDS = "cachedRecordsInDrive";
+    static final String CACHE_DRIVE_BYTES = "cachedBytesInDrive";
+    static final String CACHE_HOST_RECORDS = "cachedRecordsOnHost";
+    static final String CACHE_HOST_BYTES = "cachedBytesOnHost";
 
     private DriveMetrics() {
     }
@@ -38,7 +43,8 @@ final class DriveMetrics {
     static CustomMetric[] all() {
         return new CustomMetric[] {new Scanned(), new Link(), new Time(), new Energy(),
             new OnDevice(), new OnHost(), new EstimatedDevice(), new ModelledDevice(),
-            new EstimatedHost(), new ModelledHost(), new HostCpu()};
+            new EstimatedHost(), new ModelledHost(), new HostCpu(), new CacheDriveRecords(),
+            new CacheDriveBytes(), new CacheHostRecords(), new CacheHostBytes()};
     }
 
     static CustomTaskMetric value(String name, long v) {
@@ -175,6 +181,32 @@ final class DriveMetrics {
     public static final class HostCpu extends Sum {
         public HostCpu() {
             super(HOST_CPU, "measured thread CPU time of the host versions (ns)");
+        }
+    }
+
+    public static final class CacheDriveRecords extends Sum {
+        public CacheDriveRecords() {
+            super(CACHE_DRIVE_RECORDS, "records of sscache:// files done in the drive over "
+                    + "cached blocks");
+        }
+    }
+
+    public static final class CacheDriveBytes extends Sum {
+        public CacheDriveBytes() {
+            super(CACHE_DRIVE_BYTES, "bytes of records of sscache:// files done in the drive");
+        }
+    }
+
+    public static final class CacheHostRecords extends Sum {
+        public CacheHostRecords() {
+            super(CACHE_HOST_RECORDS, "records of sscache:// files done on the host (misses, "
+                    + "records across block or partition edges, stale blocks)");
+        }
+    }
+
+    public static final class CacheHostBytes extends Sum {
+        public CacheHostBytes() {
+            super(CACHE_HOST_BYTES, "bytes of records of sscache:// files done on the host");
         }
     }
 

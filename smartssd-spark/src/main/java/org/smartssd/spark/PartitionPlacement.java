@@ -36,6 +36,11 @@ final class PartitionPlacement {
         }
         List<FileSplit> splits = new ArrayList<>();
         for (SmartSsdPartition p : parts) {
+            if (p.cached()) {
+                throw new IOException("placement is not planned for sscache:// files ("
+                        + p.path() + "): their partitions run in the drive over the cached "
+                        + "blocks and on the host over the rest");
+            }
             splits.add(new FileSplit(new Path(p.path()), p.start(), p.length(), p.hosts()));
         }
         TaskletSpec spec = plan.spec();

@@ -34,6 +34,12 @@ public record SmartSsdPartition(int index, String path, long fileLength, long st
         return side == Placement.HOST;
     }
 
+    /** Whether the range is of an {@code sscache://} file, read through the drive's cache. */
+    boolean cached() {
+        return org.smartssd.fs.sscache.SsCacheConstants.SCHEME.equals(
+                new org.apache.hadoop.fs.Path(path).toUri().getScheme());
+    }
+
     @Override
     public String[] preferredLocations() {
         return hosts.clone();

@@ -20,6 +20,8 @@ import org.apache.spark.unsafe.types.UTF8String;
 import org.smartssd.device.EnergyReport;
 import org.smartssd.device.InputRange;
 import org.smartssd.device.RecordLayout;
+import org.smartssd.device.SolidStateCache.ScanRun;
+import org.smartssd.device.StaleCacheBlockException;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.tasklet.Filter;
 import org.smartssd.device.tasklet.GroupAggregate;
@@ -30,6 +32,7 @@ import org.smartssd.device.tasklet.Projection;
 import org.smartssd.device.tasklet.SplitRecords;
 import org.smartssd.device.tasklet.TopN;
 import org.smartssd.device.tasklet.Trailer;
+import org.smartssd.fs.sscache.CachedFile;
 import org.smartssd.mapreduce.DriveQueue;
 import org.smartssd.mapreduce.TaskletRun;
 import org.smartssd.spark.TableLayout.Column;
@@ -40,7 +43,9 @@ import org.smartssd.spark.TableLayout.Column;
  * into rows of the scan's read schema. A partition placed on the host
  * ({@link PartitionPlacement}) reads its raw records over the link instead and runs the
  * tasklet's host version ({@link HostTasklet}) here, whose output is the drive's, byte for
- * byte, and is decoded the same way: Spark has been told the operations are pushed.
+ * byte, and is decoded the same way: Spark has been told the operations are pushed. A range
+ * of an {@code sscache://} file runs on both sides ({@link #runCached}), and the two outputs
+ * are decoded and combined as two partitions' partial results are.
  */
 final class TaskletReader implements PartitionReader<InternalRow> {
     static final String SCRATCH = "/.smartssd-spark";
@@ -62,6 +67,8 @@ final class TaskletReader implements PartitionReader<InternalRow> {
     private long estimatedHostNs;
     private long modelledHostNs;
     private long hostCpuNs;
+    private long cachedInDrive;
+    private long cachedOnHost;
 
     TaskletReader(ScanPlan plan, SmartSsdPartition part) {
         this.plan = plan;
@@ -82,17 +89,20 @@ final class TaskletReader implements PartitionReader<InternalRow> {
 
     private List<InternalRow> run() throws IOException {
         if (part.length() == 0) {
-            return decode(null);
+            return decode(List.of());
         }
         DriveTarget t = DriveTarget.of(plan, part);
+        if (t.cached() != null) {
+            return decode(runCached(t));
+        }
         if (part.onHost()) {
-            return decode(runOnHost(t));
+            return decode(List.of(runOnHost(t)));
         }
         String drive = new org.apache.hadoop.fs.Path(part.path()).toUri().getAuthority();
         long queued = part.side() == null ? 0 : part.deviceEstimateNs();
         DriveQueue.add(drive, queued);
         try {
-            return decode(runOnDevice(t));
+            return decode(List.of(runOnDevice(t)));
         } finally {
             DriveQueue.add(drive, -queued);
         }
@@ -153,12 +163,85 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         return output;
     }
 
-    /** The rows of an output (null: the partition is empty and nothing ran). */
-    private List<InternalRow> decode(byte[] output) throws IncompleteOutputException {
+    /**
+     * The range of an {@code sscache://} file: the tasklet in the drive over the records
+     * wholly inside runs of cached blocks (one SSC_SCAN, each block checked against the
+     * file's current version), then its host version over the other records, read through
+     * the cache (hits from the drive, misses from the backing store). A scan stopped by a
+     * stale block counts for nothing: the host does the whole range. \return the outputs of
+     * the sides that ran, each as the drive writes it.
+     */
+    private List<byte[]> runCached(DriveTarget t) throws IOException {
+        CachedFile file = t.cached();
+        int rec = plan.layout().recordSize();
+        long first = part.firstRecord(rec);
+        long end = part.endRecord(rec);
+        List<byte[]> outputs = new ArrayList<>();
+        List<ScanRun> runs = end > first ? scanCached(file, outputs) : List.of();
+        List<long[]> left;
+        try {
+            left = ScanRun.uncovered(runs, first, end);
+        } catch (IOException e) {
+            throw new IOException(part.path() + " [" + part.start() + ", "
+                    + (part.start() + part.length()) + "): " + e.getMessage(), e);
+        }
+        long inDrive = runs.stream().mapToLong(ScanRun::records).sum();
+        cachedInDrive += inDrive;
+        scanned += inDrive * rec;
+        if (!left.isEmpty()) {
+            HostTasklet h = HostTasklet.of(plan.spec());
+            try (FSDataInputStream in = t.fs().open(t.path())) {
+                for (long[] iv : left) {
+                    link += SplitRecords.cut(plan.layout().recordLayout(), part.fileLength(),
+                            iv[0] * rec, (iv[1] - iv[0]) * rec, in::read, h::accept);
+                }
+            } catch (IOException e) {
+                throw new IOException("host " + plan.taskletName() + " over the uncached "
+                        + "records of " + part.path() + " [" + part.start() + ", "
+                        + (part.start() + part.length()) + ") failed: " + e.getMessage(), e);
+            }
+            cachedOnHost += left.stream().mapToLong(iv -> iv[1] - iv[0]).sum();
+            outputs.add(h.finish());
+        }
+        return outputs;
+    }
+
+    /** The drive's side of {@link #runCached}: its output added to {@code outputs}; the runs
+     *  it did (none when nothing is cached or a block was stale). */
+    private List<ScanRun> scanCached(CachedFile file, List<byte[]> outputs) throws IOException {
+        CachedFile.DriveScan scan;
+        try {
+            scan = file.scan(plan.spec(), SCRATCH + "/cached-" + UUID.randomUUID() + ".out",
+                    part.start(), part.start() + part.length());
+        } catch (StaleCacheBlockException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw new IOException(plan.taskletName() + " scan of the cached blocks of "
+                    + part.path() + " [" + part.start() + ", " + (part.start() + part.length())
+                    + ") failed: " + e.getMessage(), e);
+        }
+        if (!scan.runs().isEmpty()) {
+            TaskletProgress last = scan.progress();
+            link += scan.output().length;
+            timeNs += Math.max(0, last.finishedNs() - last.startedNs());
+            outputs.add(scan.output());
+        }
+        return scan.runs();
+    }
+
+    /** The rows of the outputs of the sides that ran (none: the range is empty), combined as
+     *  partial results are. */
+    private List<InternalRow> decode(List<byte[]> outputs) throws IncompleteOutputException {
         return switch (plan.mode()) {
-            case FILTER -> output == null ? List.of() : filterRows(output);
-            case AGGREGATE -> aggregateRows(output);
-            case TOP_N -> output == null ? List.of() : topNRows(output);
+            case FILTER -> {
+                List<InternalRow> rows = new ArrayList<>();
+                for (byte[] o : outputs) {
+                    rows.addAll(filterRows(o));
+                }
+                yield rows;
+            }
+            case AGGREGATE -> aggregateRows(outputs);
+            case TOP_N -> outputs.isEmpty() ? List.of() : topNRows(outputs);
             case READ -> throw new IllegalStateException("a plain read runs no tasklet");
         };
     }
@@ -204,12 +287,13 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         return new GenericInternalRow(v);
     }
 
-    private List<InternalRow> aggregateRows(byte[] output) throws IncompleteOutputException {
+    private List<InternalRow> aggregateRows(List<byte[]> outputs)
+            throws IncompleteOutputException {
         DriveAggregates.Plan a = plan.aggregate();
         TableLayout layout = plan.layout();
         boolean signed = a.value() >= 0 && layout.columns().get(a.value()).signed();
         GroupAggregate.Merger m = new GroupAggregate.Merger(signed);
-        if (output != null) {
+        for (byte[] output : outputs) {
             m.addAll(GroupAggregate.decode(output).items());
         }
         Map<GroupKey, GroupAggregate.Item> groups = m.result();
@@ -244,12 +328,14 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         return rows;
     }
 
-    private List<InternalRow> topNRows(byte[] output) throws IncompleteOutputException {
+    private List<InternalRow> topNRows(List<byte[]> outputs) throws IncompleteOutputException {
         ScanPlan.TopNSpec spec = plan.topN();
         TableLayout layout = plan.layout();
         TopN.Merger m = new TopN.Merger(spec.n(), spec.ascending(),
                 layout.columns().get(spec.column()).signed());
-        m.addAll(TopN.decode(output).items());
+        for (byte[] output : outputs) {
+            m.addAll(TopN.decode(output).items());
+        }
         List<InternalRow> rows = new ArrayList<>();
         List<TopN.Item> best = m.result().getOrDefault(GroupKey.NONE, List.of());
         Projection proj = plan.columns().length == 0 ? null
@@ -280,6 +366,12 @@ final class TaskletReader implements PartitionReader<InternalRow> {
             DriveMetrics.value(DriveMetrics.EST_HOST, estimatedHostNs),
             DriveMetrics.value(DriveMetrics.MODELLED_HOST, modelledHostNs),
             DriveMetrics.value(DriveMetrics.HOST_CPU, hostCpuNs),
+            DriveMetrics.value(DriveMetrics.CACHE_DRIVE_RECORDS, cachedInDrive),
+            DriveMetrics.value(DriveMetrics.CACHE_DRIVE_BYTES,
+                    cachedInDrive * plan.layout().recordSize()),
+            DriveMetrics.value(DriveMetrics.CACHE_HOST_RECORDS, cachedOnHost),
+            DriveMetrics.value(DriveMetrics.CACHE_HOST_BYTES,
+                    cachedOnHost * plan.layout().recordSize()),
         };
     }
 

@@ -321,6 +321,11 @@ class SmartSsdPushdownTest {
     /** The scan node's SQL metrics after one run of the query. */
     static java.util.Map<String, Long> metrics(Dataset<Row> df) {
         df.collect();
+        return metricsOfLastRun(df);
+    }
+
+    /** The scan node's SQL metrics after {@code df} ran. */
+    static java.util.Map<String, Long> metricsOfLastRun(Dataset<Row> df) {
         org.apache.spark.sql.execution.SparkPlan p = df.queryExecution().executedPlan();
         for (org.apache.spark.sql.execution.SparkPlan leaf
                 : scala.jdk.javaapi.CollectionConverters.asJava(p.collectLeaves())) {

@@ -151,6 +151,33 @@ public final class SolidStateCache {
     /** What a scan did in the drive: it read file blocks [fileBlock, fileBlock + blocks)
      *  and ran the tasklet over records [firstRecord, firstRecord + records). */
     public record ScanRun(long fileBlock, long blocks, long firstRecord, long records) {
+        /**
+         * The records of [{@code first}, {@code end}) that {@code runs} (one scan's, in order)
+         * did not cover, as [a, b) intervals in order: the host's share of a scan.
+         *
+         * @throws IOException when a run lies outside [first, end) or out of order (the
+         *         drive did records that are not the caller's)
+         */
+        public static java.util.List<long[]> uncovered(java.util.List<ScanRun> runs,
+                                                       long first, long end) throws IOException {
+            java.util.List<long[]> left = new java.util.ArrayList<>();
+            long next = first;
+            for (ScanRun r : runs) {
+                if (r.firstRecord() < next || r.firstRecord() + r.records() > end) {
+                    throw new IOException("the drive did records " + r.firstRecord() + "+"
+                            + r.records() + ", outside records " + first + ".." + end
+                            + " or out of order");
+                }
+                if (r.firstRecord() > next) {
+                    left.add(new long[] {next, r.firstRecord()});
+                }
+                next = r.firstRecord() + r.records();
+            }
+            if (next < end) {
+                left.add(new long[] {next, end});
+            }
+            return left;
+        }
     }
 
     /** Ranges one {@link #scan} takes (SS_SSC_SCAN_MAX_RANGES). */

@@ -1,9 +1,14 @@
 package org.smartssd.fs.sscache;
 
+import java.io.IOException;
 import java.util.List;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.SolidStateCache;
 import org.smartssd.device.SolidStateCache.ScanRange;
+import org.smartssd.device.SolidStateCache.ScanRun;
+import org.smartssd.device.StaleCacheBlockException;
+import org.smartssd.device.TaskletProgress;
+import org.smartssd.device.TaskletSpec;
 
 /**
  * What a scan in the drive needs to read one file through the cache
@@ -29,6 +34,46 @@ public record CachedFile(SmartSsdDevice device, SolidStateCache cache, FileVersi
         last = Math.min(last, first + SCAN_MAX_BLOCKS);
         return last <= first ? List.of()
                 : List.of(new ScanRange(addressBase + first, last - first, first));
+    }
+
+    /** What one scan in the drive did: the runs of records it covered, and (when it covered
+     *  any) the tasklet's output and last progress. */
+    public record DriveScan(List<ScanRun> runs, byte[] output, TaskletProgress progress) {
+        static final DriveScan NONE = new DriveScan(List.of(), null, null);
+    }
+
+    /**
+     * Runs {@code spec} (a FIXED layout) in the drive over the records of file bytes
+     * [start, end) lying wholly inside runs of cached blocks (one SSC_SCAN), its output
+     * in the scratch object {@code outPath}, which is removed after. The records outside
+     * the returned runs are the caller's ({@link ScanRun#uncovered}).
+     *
+     * @throws StaleCacheBlockException a block read is of another version of the file: the
+     *         scan counts for nothing
+     */
+    public DriveScan scan(TaskletSpec spec, String outPath, long start, long end)
+            throws IOException {
+        List<ScanRange> ranges = ranges(start, end);
+        if (ranges.isEmpty()) {
+            return DriveScan.NONE;
+        }
+        long out = device.createOutput(outPath, SmartSsdDevice.CreateOption.EXCLUSIVE,
+                SmartSsdDevice.CreateOption.PARENTS);
+        long instance = -1;
+        try {
+            instance = device.createTasklet(spec, out);
+            List<ScanRun> runs = cache.scan(instance, version.length(), digest, ranges);
+            if (runs.isEmpty()) {
+                return DriveScan.NONE;
+            }
+            TaskletProgress p = device.poll(instance);
+            return new DriveScan(runs, device.readAllOutput(instance), p);
+        } finally {
+            if (instance >= 0) {
+                device.destroy(instance);
+            }
+            device.remove(outPath, false);
+        }
     }
 
     /** Blocks one scan may name (SS_SSC_RANGE_MAX). */
