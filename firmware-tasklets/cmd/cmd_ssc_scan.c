@@ -57,8 +57,7 @@ static void get_range(const uint8_t *p, uint64_t *first, uint64_t *blocks, uint6
 	*file_block = ss_get_le64(p + offsetof(struct ss_wire_ssc_scan_range, file_block));
 }
 
-/* Ranges of at least one block each, in file order without overlap, SS_SSC_RANGE_MAX
- * blocks in all; the reply room for SS_SSC_SCAN_MAX_RUNS runs. */
+/* Where the ranges start in the payload: after the file version's digest, with headers. */
 static uint32_t ranges_offset(const struct fw_req *rq)
 {
 	return rq->flags & SS_SSC_SCAN_BLOCK_HEADER ? SS_SSC_VERSION_DIGEST_BYTES : 0;
