@@ -57,13 +57,7 @@ for t in $traces; do
 done
 fi
 
-venv=$root/benchmarks/out/.venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
-  python3 -m venv "$venv" && "$venv/bin/pip" -q install -r "$root/benchmarks/requirements.txt" ||
-    echo "no matplotlib: CSV and summary only"
-fi
-py=$venv/bin/python
-[ -x "$py" ] || py=python3
+. "$root/benchmarks/plot-python.sh"
 
 if [ "$only" != smullen ]; then
 "$py" "$root/benchmarks/plot_buffer_replay.py" "$out" "$requests requests, ${footprint} MiB footprint"

@@ -33,11 +33,7 @@ mkdir -p "$out"
 cd "$root"
 
 # Python and matplotlib for the plots (once).
-venv=$root/benchmarks/out/.venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q -r "$root/benchmarks/requirements.txt"
-fi
+. "$root/benchmarks/plot-python.sh"
 
 echo "== build" >&2
 build=$root/native/target/cmake-release
@@ -60,7 +56,7 @@ status=0
 java "${jopts[@]}" -cp "$cp" org.smartssd.benchmarks.kang.LogAnalyzerSuite --out "$out" \
   --entries "$entries" --sizes "$sizes" > "$out/loganalyzer.txt" 2> "$out/loganalyzer.log" \
   || status=$?
-"$venv/bin/python" "$root/benchmarks/plot_kang.py" "$out" "$label, $entries entries"
+"$py" "$root/benchmarks/plot_kang.py" "$out" "$label, $entries entries"
 cat "$out/summary.md"
 echo
 echo "output: $out ($(cd "$out" && ls *.png 2>/dev/null | tr '\n' ' '))"

@@ -17,13 +17,7 @@ mkdir -p "$out"
   cat "$out/bounds.txt" >&2
   exit 1
 }
-venv=$root/benchmarks/out/.venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
-  python3 -m venv "$venv" && "$venv/bin/pip" -q install -r "$root/benchmarks/requirements.txt" ||
-    echo "no matplotlib: CSV only"
-fi
-py=$venv/bin/python
-[ -x "$py" ] || py=python3
+. "$root/benchmarks/plot-python.sh"
 "$py" "$root/benchmarks/plot_queue_depth.py" "$out"
 cat "$out/bounds.txt"
 column -s, -t "$out/queue_depth.csv"

@@ -42,11 +42,7 @@ out=${out:-$root/benchmarks/out/spark-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$out"
 cd "$root"
 
-venv=$root/benchmarks/out/.venv
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c 'import matplotlib' 2>/dev/null; then
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install -q -r "$root/benchmarks/requirements.txt"
-fi
+. "$root/benchmarks/plot-python.sh"
 
 echo "== build" >&2
 build=$root/native/target/cmake-release
@@ -90,7 +86,7 @@ echo "== Q1, Q2: $entries entries at $sizes B, $runs run(s) each" >&2
 java "${jopts[@]}" -cp "$cp" org.smartssd.benchmarks.spark.SparkSuite --out "$out" \
   --entries "$entries" --sizes "$sizes" --runs "$runs" 2> >(tee "$out/suite.log" >&2) \
   || status=$?
-"$venv/bin/python" "$root/benchmarks/plot_spark.py" "$out" "$label, $entries entries"
+"$py" "$root/benchmarks/plot_spark.py" "$out" "$label, $entries entries"
 rm -rf "$jars"
 cat "$out/summary.md"
 echo

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # FlashTier ch. 4 cache comparison by trace replay (benchmarks/drive/ssc_trace.c): native
 # (FTL + host map), SSC and SSC-V on the same emulated flash, counted operations only.
-# Writes benchmarks/out/<UTC time>/ssc_trace.csv and prints a Markdown table.
+# Writes benchmarks/out/<UTC time>/ssc_trace.csv and flashtier_ssc_trace.png (matplotlib,
+# pinned in benchmarks/requirements.txt) and prints a Markdown table.
 #   usage: benchmarks/run-ssc-trace.sh [--unique N] [--workloads homes,mail,usr,proj] [--msr FILE]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,3 +13,5 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSS_SANITIZE=OFF
 cmake --build "$build" -j2 --target ssc_trace >/dev/null
 "$build/benchmarks/drive/ssc_trace" --csv "$out/ssc_trace.csv" "$@"
 echo "CSV: $out/ssc_trace.csv"
+. "$root/benchmarks/plot-python.sh"
+"$py" "$root/benchmarks/plot_ssc_trace.py" "$out"
