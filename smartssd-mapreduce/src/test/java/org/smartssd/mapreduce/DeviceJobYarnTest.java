@@ -73,7 +73,7 @@ class DeviceJobYarnTest {
         conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 256);
         conf.setInt("yarn.app.mapreduce.am.resource.mb", 512);
         // every container is a JVM that starts, runs a few seconds and exits: the C1 compiler
-        // alone and one GC thread halve the CPU that a start costs on 2 shared cores
+        // alone and one GC thread cut the CPU that each start costs on 2 shared cores
         String jvm = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:-UsePerfData "
                 + System.getProperty("hadoop.jdk17.opens", "");
         conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx384m " + jvm);
