@@ -10,9 +10,10 @@
 #              copied there and never written to
 #   OPENSSD_SDK_DEFINES="NAME=VALUE ..." adds board defines to the shim's compile (e.g.
 #   SS_OPENSSD_SDK_DRAM_BYTES, openssd/README.md).
-#   SS_JASMINE_CACHE=1 puts the solid-state cache (ssc/) into the image too (nothing the
-#   shim reaches calls it: it is in only as an extra root). Measured on 2026-11-23 it does
-#   not fit (93,894 B, 198 B over), so the Jasmine build leaves it out by default.
+#   The feature set is cross/jasmine-features.sh, the same as cross/arm7tdmi.sh's.
+#   SS_JASMINE_CACHE=1 puts the solid-state cache's engine (ssc/) into the image too.
+#   Measured on 2026-11-23 it did not fit (93,894 B, 198 B over), so the Jasmine build
+#   leaves it out by default.
 #   needs: arm-none-eabi-gcc (Debian: apt-get install gcc-arm-none-eabi), GNU make.
 #
 # Steps:
@@ -20,15 +21,16 @@
 #    supplies the ftl_* entry points its SATA layer calls). The Makefile is written for
 #    Windows (RM = del, a ';'-separated VPATH); those two variables are overridden on the
 #    make command line, nothing else.
-# 2. The firmware core (protocol, rt, ftl, ssc, objstore, isp, tasklets, cmd) and the
+# 2. The firmware core (protocol and cross/jasmine-features.sh's modules) and the
 #    board shim (openssd_hal.c, openssd_main.c), compiled as Thumb code with
-#    interworking for the SDK's ARM7TDMI-S, against the SDK's headers.
+#    interworking for the SDK's ARM7TDMI-S and link-time optimisation, against the SDK's
+#    headers.
 # 3. One image linked the SDK's way (its LDFLAGS and ld_script, -lgcc): the SDK's objects,
 #    init.o first, then ours, with --gc-sections and the roots the board has: the SDK's
 #    start-up code (init.o, which calls Main) and the shim's ss_openssd_main (what the SATA
 #    glue calls; openssd/README.md), and with SS_JASMINE_CACHE=1 the solid-state cache's
-#    operations (as cross/arm7tdmi.sh counts them). This is the image whose size must fit. For comparison, the
-#    same objects are also linked without --gc-sections (every compiled function kept).
+#    operations. This is the image whose size must fit; cross/arm7tdmi.sh records its SDK
+#    side, so that CI, which has no SDK, fails when this image would not fit.
 # Exit status: 0 when the image fits, 1 when it does not, 2 on a usage or build error.
 set -euo pipefail
 
@@ -69,34 +71,31 @@ sdk_objs=(init.o ftl.o sata_identify.o sata_cmd.o sata_isr.o sata_main.o sata_ta
 
 # 2. The firmware core and the shim.
 mkdir -p "$out/obj"
-isa=(-mcpu=arm7tdmi-s -mthumb -mthumb-interwork)
-cflags=(-Os -std=gnu11 -ffreestanding -fno-builtin -nostdlib -ffunction-sections
-        -fdata-sections -Wall -Wno-unused-parameter)
-modules=(rt ftl ssc objstore isp tasklets cmd)
-includes=(-I"$fw/include" -I"$fw/hal/include" -I"$proto/include" -I"$fw/openssd/include")
-for m in "${modules[@]}"; do includes+=(-I"$fw/$m/include" -I"$fw/$m"); done
+# shellcheck source=../cross/jasmine-features.sh
+. "$fw/cross/jasmine-features.sh"
+includes=("${jasmine_includes[@]}" -I"$fw/openssd/include")
 defines=()
 for d in ${OPENSSD_SDK_DEFINES:-}; do defines+=(-D"$d"); done
 ours=()
 compile() {   # source, object name, extra flags...
   local src=$1 obj=$out/obj/$2
   shift 2
-  "${prefix}gcc" "${isa[@]}" "${cflags[@]}" "${includes[@]}" "$@" -c "$src" -o "$obj" ||
+  "${prefix}gcc" "${jasmine_isa[@]}" "${jasmine_cflags[@]}" "${includes[@]}" "$@" -c "$src" \
+    -o "$obj" ||
     die "compiling $src failed"
   ours+=("$obj")
 }
 for src in "$proto"/*.c; do compile "$src" "protocol_$(basename "${src%.c}").o"; done
-for m in "${modules[@]}"; do
-  for src in "$fw/$m"/*.c; do
-    [ -e "$src" ] || continue
-    compile "$src" "${m}_$(basename "${src%.c}").o"
-  done
+for m in "${jasmine_modules[@]}"; do
+  while read -r src; do
+    compile "$src" "${m}_$(basename "${src%.c}").o" "${jasmine_defines[@]}"
+  done < <(jasmine_sources "$m")
 done
-compile "$fw/cross/compiler_runtime.c" compiler_runtime.o
+compile "$fw/cross/compiler_runtime.c" compiler_runtime.o "${jasmine_runtime_cflags[@]}"
 # the shim sees the SDK's headers (jasmine.h pulls in the board's register map)
 for src in "$fw/openssd"/openssd_hal.c "$fw/openssd"/openssd_main.c; do
   compile "$src" "openssd_$(basename "${src%.c}").o" -I"$sdk/include" -I"$sdk/target_spw" \
-    -I"$sdk/ftl_dummy" "${defines[@]}"
+    -I"$sdk/ftl_dummy" "${jasmine_defines[@]}" "${defines[@]}"
 done
 
 # 3. One image, the SDK's way.
@@ -104,7 +103,8 @@ link() {   # output, extra linker flags...
   local elf=$1
   shift
   (cd "$out/sdk/build_gnu" &&
-    "${prefix}gcc" -static -nostartfiles -ffreestanding -T ld_script \
+    "${prefix}gcc" "${jasmine_isa[@]}" "${jasmine_ldflags[@]}" -static -nostartfiles \
+      -ffreestanding -T ld_script \
       -Wl,-O1,-Map="${elf%.elf}.map" "$@" "${sdk_objs[@]}" "${ours[@]}" -o "$elf" -lgcc) ||
     die "linking $elf failed"
 }
@@ -119,9 +119,10 @@ fi
 gc=(-Wl,--gc-sections)
 for r in "${roots[@]}"; do gc+=(-Wl,--require-defined="$r"); done
 link "$out/smartssd-jasmine.elf" "${gc[@]}"
-link "$out/smartssd-jasmine-nogc.elf"
 symbols=$("${prefix}nm" "$out/smartssd-jasmine.elf")
-for sym in Main disable_irq ss_openssd_main ss_fw_mount ss_fw_format ss_fw_ata_command ss_fw_idle; do
+# (link-time optimisation inlines the firmware's entry points into the shim; the link
+# itself fails when one is missing)
+for sym in Main disable_irq ss_openssd_main; do
   grep -q " T $sym\$" <<<"$symbols" || die "$sym is missing from the linked image"
 done
 [ "$(grep " T disable_irq\$" <<<"$symbols" | cut -c1-8)" = 00000044 ] ||
@@ -129,12 +130,10 @@ done
 
 sizes() { "${prefix}size" "$1" | awk 'NR==2 {print $1, $2, $3, $4}'; }
 read -r text data bss image < <(sizes "$out/smartssd-jasmine.elf")
-read -r _ _ _ every < <(sizes "$out/smartssd-jasmine-nogc.elf")
 read -r stext sdata sbss simage < <(sizes "$out/sdk/build_gnu/firmware.elf")
 echo "the SDK alone (its GNU build, FTL=dummy): text $stext B, data $sdata B, bss $sbss B = $simage B"
 echo "SDK + shim + firmware core ($features), linked with the SDK's ld_script: text $text B, data $data B," \
      "bss $bss B = $image B of $image_limit B below the stacks ($((image_limit - image)) B free)"
-echo "(without --gc-sections, every compiled function kept: $every B)"
 echo "image: $out/smartssd-jasmine.elf (map: $out/smartssd-jasmine.map)"
 if [ "$image" -gt "$image_limit" ]; then
   echo "FAIL: the image needs $image B; the Jasmine's SRAM holds $image_limit B below its stacks" >&2

@@ -1,0 +1,47 @@
+# The Jasmine board's feature set, sourced by cross/arm7tdmi.sh and openssd/build-with-sdk.sh
+# so that the size check and the build against the real SDK compile the same firmware.
+#
+# Every layer and every built-in tasklet, with two cuts that the 93,696 B of SRAM below the
+# SDK's stacks force:
+# - the DRAM buffer has only none and hbm (SS_BUF_BOARD): page LRU, FAB, BPLRU and LB-CLOCK
+#   are the emulator's baselines for Gong's comparison, and the board has no non-volatile RAM
+#   for the merge cache;
+# - the solid-state cache's engine is left out (12.8 KB of Thumb code): ssc/ssc_absent.c
+#   stands in, so that such a drive formats without a cache part and refuses to mount a flash
+#   that has one, and the command layer's cache scan goes with the engine
+#   (SS_FW_WITHOUT_SSC). SS_JASMINE_CACHE=1 puts the engine in, to measure it.
+#
+# Needs: fw (firmware-tasklets/) and proto (protocol/) set by the caller.
+
+jasmine_modules=(rt ftl buffer ssc objstore isp tasklets cmd)
+jasmine_defines=(-DSS_BUF_BOARD)
+if [ "${SS_JASMINE_CACHE:-0}" != 1 ]; then
+  jasmine_defines+=(-DSS_FW_WITHOUT_SSC)
+fi
+jasmine_includes=(-I"$fw/include" -I"$fw/hal/include" -I"$proto/include")
+for m in "${jasmine_modules[@]}"; do jasmine_includes+=(-I"$fw/$m/include" -I"$fw/$m"); done
+
+# jasmine_sources MODULE: the C files of MODULE that go into the image, one a line
+jasmine_sources() {
+  if [ "$1" = ssc ] && [ "${SS_JASMINE_CACHE:-0}" != 1 ]; then
+    printf '%s\n' "$fw/ssc/ssc_part.c" "$fw/ssc/ssc_absent.c"
+    return
+  fi
+  local src
+  for src in "$fw/$1"/*.c; do
+    # with the engine in, its stand-in goes
+    [ "$src" = "$fw/ssc/ssc_absent.c" ] && continue
+    [ -e "$src" ] && printf '%s\n' "$src"
+  done
+  return 0
+}
+
+# Thumb code with interworking (the SDK is ARM code), for the size: -Os with link-time
+# optimisation (5.0 KB smaller than -Os alone on 2026-11-27, 97,143 -> 92,105 B with the SDK)
+jasmine_isa=(-mcpu=arm7tdmi-s -mthumb -mthumb-interwork)
+jasmine_cflags=(-Os -flto -std=gnu11 -ffreestanding -fno-builtin -ffunction-sections
+                -fdata-sections -Wall -Wno-unused-parameter)
+jasmine_ldflags=(-Os -flto -flto-partition=none)
+# The compiler's own memcpy/memset, which GCC may call for struct copies: compiled without
+# -flto, so that the link-time code generation still finds them when it emits such a call.
+jasmine_runtime_cflags=(-Os -fno-lto -ffreestanding)
