@@ -95,8 +95,12 @@ public final class SplitRecords {
         boolean skipping = start != 0; // byte start-1 tells whether a line starts at start
         long lineStart = start;
         long read = 0;
-        while (pos < size) {
-            int n = in.read(pos, buf, 0, (int) Math.min(buf.length, size - pos));
+        // the last line starts before end and is at most max bytes: its delimiter lies before
+        // end + max, so nothing past that is read (a range much smaller than CHUNK would
+        // otherwise read up to CHUNK of the lines after it)
+        long stop = Math.min(size, end + max + 1);
+        while (pos < stop) {
+            int n = in.read(pos, buf, 0, (int) Math.min(buf.length, stop - pos));
             if (n <= 0) {
                 throw new EOFException("object of " + size + " bytes ends at " + pos);
             }
@@ -136,6 +140,7 @@ public final class SplitRecords {
             pos += n;
         }
         if (!skipping && lineLen > 0) {
+            // stop < size would have failed the line as too long first: this is the object's end
             sink.accept(line, 0, lineLen);
         }
         return read;

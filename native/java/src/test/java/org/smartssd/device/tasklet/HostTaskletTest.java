@@ -85,6 +85,32 @@ class HostTaskletTest {
     }
 
     @Test
+    void aTextRangeReadsNoFurtherThanItsLastLine() throws IOException {
+        // lines up to the layout's 64 bytes, the longest ones across range ends
+        StringBuilder sb = new StringBuilder();
+        Random r = new Random(3);
+        List<String> lines = new ArrayList<>();
+        while (sb.length() < 200_000) {
+            String line = r.nextInt(4) == 0 ? "w".repeat(64) : "n," + r.nextInt(1000);
+            lines.add(line);
+            sb.append(line).append('\n');
+        }
+        byte[] t = sb.toString().getBytes(StandardCharsets.US_ASCII);
+        for (int step : new int[] {100, 4096, 65536}) {
+            List<String> got = new ArrayList<>();
+            for (long s = 0; s < t.length; s += step) {
+                long read = SplitRecords.cut(TEXT, t.length, s, step, SplitRecords.Input.of(t),
+                        (b, off, n) -> got.add(new String(b, off, n,
+                                StandardCharsets.US_ASCII)));
+                // the byte before the range, the range, and its last line's end (64 + '\n')
+                assertThat(read).as("bytes read for [%d, +%d)", s, step)
+                        .isLessThanOrEqualTo(1 + step + 65);
+            }
+            assertThat(got).as("split every %d bytes", step).isEqualTo(lines);
+        }
+    }
+
+    @Test
     void aLineLongerThanTheLayoutsFailsNamingIt() {
         byte[] t = ("a\n" + "x".repeat(65) + "\nb").getBytes(StandardCharsets.US_ASCII);
         assertThatThrownBy(() -> cut(TEXT, t, 0, t.length))
