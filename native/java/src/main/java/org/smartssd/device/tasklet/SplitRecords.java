@@ -43,6 +43,8 @@ public final class SplitRecords {
     }
 
     static final int CHUNK = 1 << 20;
+    /** A text range's first read past its end, for the rest of its last line. */
+    static final int TAIL_READ = 128;
 
     private SplitRecords() {
     }
@@ -96,11 +98,16 @@ public final class SplitRecords {
         long lineStart = start;
         long read = 0;
         // the last line starts before end and is at most max bytes: its delimiter lies before
-        // end + max, so nothing past that is read (a range much smaller than CHUNK would
-        // otherwise read up to CHUNK of the lines after it)
+        // end + max, so nothing past that is read, and past end the reads grow from a short
+        // line's length, so a range reads about its own bytes, not CHUNK or max more
         long stop = Math.min(size, end + max + 1);
+        int tail = TAIL_READ;
         while (pos < stop) {
-            int n = in.read(pos, buf, 0, (int) Math.min(buf.length, stop - pos));
+            long want = pos < end ? end - pos : tail;
+            if (pos >= end) {
+                tail = Math.min(2 * tail, CHUNK);
+            }
+            int n = in.read(pos, buf, 0, (int) Math.min(buf.length, Math.min(stop - pos, want)));
             if (n <= 0) {
                 throw new EOFException("object of " + size + " bytes ends at " + pos);
             }
