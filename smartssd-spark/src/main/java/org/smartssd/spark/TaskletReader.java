@@ -188,7 +188,6 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         }
         long inDrive = runs.stream().mapToLong(ScanRun::records).sum();
         cachedInDrive += inDrive;
-        scanned += inDrive * rec;
         long limitLeft = limitLeft(outputs);
         if (!left.isEmpty() && limitLeft != 0) {
             HostTasklet h = HostTasklet.of(limitLeft > 0 ? plan.spec(limitLeft) : plan.spec());
@@ -241,6 +240,9 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         }
         if (!scan.runs().isEmpty()) {
             TaskletProgress last = scan.progress();
+            // the records the tasklet read: fewer than the runs hold when a limit stopped it
+            scanned += Trailer.of(scan.output(), plan.mode().tasklet).recordsIn()
+                    * plan.layout().recordSize();
             link += scan.output().length;
             timeNs += Math.max(0, last.finishedNs() - last.startedNs());
             outputs.add(scan.output());

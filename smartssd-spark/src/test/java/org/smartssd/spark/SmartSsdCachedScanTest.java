@@ -217,6 +217,8 @@ class SmartSsdCachedScanTest {
         assertThat(p.metrics().get(DriveMetrics.CACHE_DRIVE_RECORDS)).isPositive();
         assertThat(p.metrics().get(DriveMetrics.CACHE_HOST_RECORDS))
                 .as("the drive met the limit: the host read nothing").isZero();
+        assertThat(p.metrics().get(DriveMetrics.SCANNED)).as("the drive stopped at the limit")
+                .isLessThan(p.metrics().get(DriveMetrics.CACHE_DRIVE_RECORDS) * REC / 10);
 
         // a limit the drive's share cannot meet: the host adds only what is left of it
         int most = matching.size() - 1;
