@@ -158,6 +158,13 @@ record ScanPlan(String path, String drive, TableLayout layout, DriveConf conf,
         return new TaskletSpec(mode.tasklet.id(), layout.recordLayout(), params, memoryBudget, 0);
     }
 
+    /** The filter's spec with its limit lowered to {@code limit} (> 0): what a pushed LIMIT
+     *  leaves to one side of a partition after the other side's matches. */
+    TaskletSpec spec(long limit) {
+        byte[] p = Filter.parse(params).limit(limit).params();
+        return new TaskletSpec(mode.tasklet.id(), layout.recordLayout(), p, memoryBudget, 0);
+    }
+
     /** The tasklet's name, or the plain read. */
     String taskletName() {
         return mode.tasklet == null ? "none (record read)" : mode.tasklet.taskletName();

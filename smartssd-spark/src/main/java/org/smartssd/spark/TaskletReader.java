@@ -88,7 +88,8 @@ final class TaskletReader implements PartitionReader<InternalRow> {
     }
 
     private List<InternalRow> run() throws IOException {
-        if (part.length() == 0) {
+        if (part.length() == 0 || plan.mode() == ScanPlan.Mode.FILTER && plan.limit() == 0) {
+            // a filter's limit of 0 means none to the drive: LIMIT 0 runs nothing
             return decode(List.of());
         }
         DriveTarget t = DriveTarget.of(plan, part);
@@ -187,9 +188,9 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         }
         long inDrive = runs.stream().mapToLong(ScanRun::records).sum();
         cachedInDrive += inDrive;
-        scanned += inDrive * rec;
-        if (!left.isEmpty()) {
-            HostTasklet h = HostTasklet.of(plan.spec());
+        long limitLeft = limitLeft(outputs);
+        if (!left.isEmpty() && limitLeft != 0) {
+            HostTasklet h = HostTasklet.of(limitLeft > 0 ? plan.spec(limitLeft) : plan.spec());
             try (FSDataInputStream in = t.fs().open(t.path())) {
                 for (long[] iv : left) {
                     link += SplitRecords.cut(plan.layout().recordLayout(), part.fileLength(),
@@ -204,6 +205,23 @@ final class TaskletReader implements PartitionReader<InternalRow> {
             outputs.add(h.finish());
         }
         return outputs;
+    }
+
+    /**
+     * What a pushed LIMIT leaves to the host's side of {@link #runCached}: the limit less the
+     * drive's matches (0: nothing, the host reads no record); -1 without a limit. The limit
+     * is the partition's, not each side's: Spark was told it is pushed, and the drive's and
+     * the host's rows are appended into one partition.
+     */
+    private long limitLeft(List<byte[]> driveOutputs) throws IncompleteOutputException {
+        if (plan.mode() != ScanPlan.Mode.FILTER || plan.limit() < 0) {
+            return -1;
+        }
+        long matches = 0;
+        for (byte[] o : driveOutputs) {
+            matches += Trailer.of(o, plan.mode().tasklet).aux();
+        }
+        return Math.max(0, plan.limit() - matches);
     }
 
     /** The drive's side of {@link #runCached}: its output added to {@code outputs}; the runs
@@ -222,6 +240,9 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         }
         if (!scan.runs().isEmpty()) {
             TaskletProgress last = scan.progress();
+            // the records the tasklet read: fewer than the runs hold when a limit stopped it
+            scanned += Trailer.of(scan.output(), plan.mode().tasklet).recordsIn()
+                    * plan.layout().recordSize();
             link += scan.output().length;
             timeNs += Math.max(0, last.finishedNs() - last.startedNs());
             outputs.add(scan.output());

@@ -187,6 +187,73 @@ class SmartSsdCachedScanTest {
                 .isEqualTo(partialDrive);
     }
 
+    /**
+     * A pushed LIMIT is the partition's, not each side's: the drive's rows and the host's
+     * together are at most the limit, and the host reads nothing once the drive met it. The
+     * rows each partition's reader returns are counted directly (Spark's LIMIT above the scan
+     * would hide an excess from the answer).
+     */
+    @Test
+    void aPushedLimitBoundsThePartitionNotEachSide() throws Exception {
+        String sql = "SELECT timestamp FROM {t} WHERE clientID < 2000 LIMIT ";
+        java.util.Set<Long> matching = new java.util.HashSet<>();
+        spark.sql("SELECT timestamp FROM cs_ref WHERE clientID < 2000").collectAsList()
+                .forEach(r -> matching.add(r.getLong(0)));
+        assertThat(matching.size()).isBetween(100, N - 100);
+
+        evict(b -> true);
+        assertThat(spark.sql("SELECT * FROM cs_cached").collectAsList()).hasSize(N);
+        // warm, several partitions: each drive side alone meets the limit
+        for (SparkDrive.PartitionRead p : limited(sql + 7, "cs_cached", matching)) {
+            assertThat(p.rows()).as("warm partition %s", p.metrics()).hasSize(7);
+            assertThat(p.metrics().get(DriveMetrics.CACHE_HOST_RECORDS))
+                    .as("the host reads nothing once the drive met the limit").isZero();
+        }
+
+        // every other block: one partition, both sides hold matching records
+        evict(b -> b % 2 == 1);
+        SparkDrive.PartitionRead p = single(limited(sql + 7, "cs_cached_one", matching));
+        assertThat(p.rows()).hasSize(7);
+        assertThat(p.metrics().get(DriveMetrics.CACHE_DRIVE_RECORDS)).isPositive();
+        assertThat(p.metrics().get(DriveMetrics.CACHE_HOST_RECORDS))
+                .as("the drive met the limit: the host read nothing").isZero();
+        assertThat(p.metrics().get(DriveMetrics.SCANNED)).as("the drive stopped at the limit")
+                .isLessThan(p.metrics().get(DriveMetrics.CACHE_DRIVE_RECORDS) * REC / 10);
+
+        // a limit the drive's share cannot meet: the host adds only what is left of it
+        int most = matching.size() - 1;
+        p = single(limited(sql + most, "cs_cached_one", matching));
+        assertThat(p.rows()).as("both sides together").hasSize(most);
+        assertThat(p.metrics().get(DriveMetrics.CACHE_DRIVE_RECORDS)).isPositive();
+        assertThat(p.metrics().get(DriveMetrics.CACHE_HOST_RECORDS)).isPositive();
+        assertThat(spark.sql("SELECT count(*) FROM (" + sql.replace("{t}", "cs_cached_one")
+                + most + ")").first().getLong(0)).isEqualTo(most);
+    }
+
+    /** The partitions of {@code sql} over {@code view} as their readers return them, each
+     *  row a distinct one of {@code matching} (timestamps are unique). */
+    private List<SparkDrive.PartitionRead> limited(String sql, String view,
+                                                   java.util.Set<Long> matching)
+            throws Exception {
+        var df = spark.sql(sql.replace("{t}", view));
+        assertThat(df.queryExecution().executedPlan().toString()).as(sql)
+                .contains("tasklet: filter").contains("PushedLimit");
+        List<SparkDrive.PartitionRead> parts = SparkDrive.readPartitions(df);
+        java.util.Set<Long> seen = new java.util.HashSet<>();
+        for (SparkDrive.PartitionRead p : parts) {
+            for (var r : p.rows()) {
+                assertThat(matching).as(sql).contains(r.getLong(0));
+                assertThat(seen.add(r.getLong(0))).as("row returned twice: %s", sql).isTrue();
+            }
+        }
+        return parts;
+    }
+
+    private static SparkDrive.PartitionRead single(List<SparkDrive.PartitionRead> parts) {
+        assertThat(parts).hasSize(1);
+        return parts.get(0);
+    }
+
     @Test
     void aFileChangedBehindTheCachesBackIsDoneOnTheHost() throws Exception {
         java.nio.file.Path changed = backing.resolve("data/changed.bin");

@@ -2,6 +2,7 @@ package org.smartssd.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.withinPercentage;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -50,6 +51,8 @@ class SmartSsdPlacementTest {
     String wcPath;
     int wcPartitions;
     long wcBytes;
+    String txPath;
+    long txBytes;
 
     @BeforeAll
     void load() throws Exception {
@@ -63,6 +66,8 @@ class SmartSsdPlacementTest {
         wcBytes = wc.length;
         String mxPath = drive.put("/place/mx", mx);
         String csvPath = drive.put("/place/t.csv", csv.getBytes(StandardCharsets.UTF_8));
+        txPath = csvPath;
+        txBytes = csv.getBytes(StandardCharsets.UTF_8).length;
         String tabPath = drive.put("/place/t.tsv", tab.getBytes(StandardCharsets.UTF_8));
         Path local = drive.dir.resolve("place-t.csv");
         Files.writeString(local, csv);
@@ -224,6 +229,86 @@ class SmartSsdPlacementTest {
                 .isGreaterThan(0);
         System.out.println("placement metrics of Q1: device " + dev + "\nhost " + host
                 + "\nauto " + auto);
+    }
+
+    /**
+     * A pushed LIMIT over smartssd:// in every placement: each partition's reader returns at
+     * most the limit (exactly it here: every partition holds more matches), drive and host
+     * alike, and the rows are distinct matching records.
+     */
+    @Test
+    void aPushedLimitBoundsEveryPartitionInEveryPlacement() throws Exception {
+        java.util.Set<Long> matching = new java.util.HashSet<>();
+        spark.sql("SELECT timestamp FROM wc_ref WHERE type = 3").collectAsList()
+                .forEach(r -> matching.add(r.getLong(0)));
+        String sql = "SELECT timestamp FROM {t} WHERE type = 3 LIMIT 25";
+        for (String p : PLACEMENTS) {
+            java.util.Set<Long> seen = new java.util.HashSet<>();
+            long[] sides = new long[2];
+            for (SparkDrive.PartitionRead part
+                    : SparkDrive.readPartitions(spark.sql(sql.replace("{t}", "wc_" + p)))) {
+                if (part.metrics().get(DriveMetrics.ON_DEVICE)
+                        + part.metrics().get(DriveMetrics.ON_HOST) == 0) {
+                    continue; // an empty partition runs nothing
+                }
+                assertThat(part.rows()).as("placement %s: %s", p, part.metrics()).hasSize(25);
+                for (var r : part.rows()) {
+                    assertThat(matching).contains(r.getLong(0));
+                    assertThat(seen.add(r.getLong(0))).as("returned twice").isTrue();
+                }
+                sides[0] += part.metrics().get(DriveMetrics.ON_DEVICE);
+                sides[1] += part.metrics().get(DriveMetrics.ON_HOST);
+            }
+            assertThat(sides[0] + sides[1]).as(p).isEqualTo(wcPartitions);
+            if (p.equals("auto")) {
+                assertThat(sides[0]).as("auto: on the device").isPositive();
+                assertThat(sides[1]).as("auto: on the host").isPositive();
+            }
+        }
+    }
+
+    /**
+     * Text at the test's host rate goes wholly to the host, and rightly: the drive's model
+     * prices its text filter at about 100 ns a byte (lines and columns cut byte by byte by the
+     * ISP core) against about 2 ns for wc98's fixed records, and the host's 12 ns/B plus the
+     * link's 4 is far less. Both estimates are the models of the runs they predict (device:
+     * the run's counted work priced; host: the bytes it read over the link at the rates), and
+     * with the host's rate near the drive's cost of text, auto uses both sides.
+     */
+    @Test
+    void textPlacementFollowsTheDrivesModelOfText() {
+        String q = "SELECT id, n FROM {t} WHERE n > 500";
+        Map<String, Long> dev = metrics(q, "tx_device");
+        Map<String, Long> host = metrics(q, "tx_host");
+        assertThat(dev.get(DriveMetrics.EST_DEVICE)).as("device: estimate vs model %s", dev)
+                .isCloseTo(dev.get(DriveMetrics.MODELLED_DEVICE), withinPercentage(10));
+        assertThat(host.get(DriveMetrics.EST_HOST)).as("host: estimate vs model %s", host)
+                .isCloseTo(host.get(DriveMetrics.MODELLED_HOST), withinPercentage(10));
+        double deviceNsPerByte = dev.get(DriveMetrics.EST_DEVICE) / (double) txBytes;
+        double hostNsPerByte = host.get(DriveMetrics.EST_HOST) / (double) txBytes;
+        assertThat(deviceNsPerByte).as("text in the drive costs more than on the host at %s "
+                + "ns/B", HOST_RATE).isGreaterThan(2 * hostNsPerByte);
+        Map<String, Long> auto = metrics(q, "tx_auto");
+        assertThat(auto.get(DriveMetrics.ON_HOST)).isEqualTo(host.get(DriveMetrics.ON_HOST));
+        assertThat(auto.get(DriveMetrics.ON_DEVICE)).isZero();
+
+        // the host's rate set so that a partition costs the same on either side
+        double linkNsPerByte = hostNsPerByte - Double.parseDouble(HOST_RATE);
+        spark.read().format("smartssd").option("placement", "auto")
+                .option(Placement.HOST_NS_PER_BYTE,
+                        String.valueOf(deviceNsPerByte - linkNsPerByte))
+                .option("layout", SmartSsdTextTest.LAYOUT).option("sep", ",")
+                .option(SPLIT, "16384").load(txPath).createOrReplaceTempView("tx_even");
+        Map<String, Long> even = metrics(q, "tx_even");
+        assertThat(even.get(DriveMetrics.ON_DEVICE)).as("even rates: %s", even).isPositive();
+        assertThat(even.get(DriveMetrics.ON_HOST)).as("even rates: %s", even).isPositive();
+        assertThat(SparkDrive.sortedRows(spark, q, "tx_even"))
+                .isEqualTo(SparkDrive.sortedRows(spark, q, "tx_ref"));
+        System.out.printf("text placement: device estimated %d ns (modelled %d), host "
+                + "estimated %d ns (modelled %d) over %d B; even rates: %s%n",
+                dev.get(DriveMetrics.EST_DEVICE), dev.get(DriveMetrics.MODELLED_DEVICE),
+                host.get(DriveMetrics.EST_HOST), host.get(DriveMetrics.MODELLED_HOST), txBytes,
+                even);
     }
 
     @Test

@@ -8,15 +8,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
 
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReader;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.execution.SparkPlan;
+import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
 import org.smartssd.device.SmartSsdDevice;
+import scala.jdk.javaapi.CollectionConverters;
 
 /**
  * One emulated drive ({@code emu:} image in a temp folder) and one Spark {@code local[2]}
@@ -65,6 +77,46 @@ final class SparkDrive {
             out.add(r.toString());
         }
         out.sort(null);
+        return out;
+    }
+
+    /** What one partition's reader handed Spark: its rows and its task metrics. */
+    record PartitionRead(List<InternalRow> rows, Map<String, Long> metrics) {
+    }
+
+    /**
+     * Every partition of {@code df}'s smartssd scan read here, on the driver, through the
+     * connector's own reader factory: what each partition gives Spark before any operator
+     * above the scan (a LIMIT above the scan stops pulling rows, so neither the answer nor the
+     * scan's row count shows a partition that returns too many).
+     */
+    static List<PartitionRead> readPartitions(Dataset<Row> df) throws IOException {
+        BatchScanExec scan = null;
+        for (SparkPlan leaf : CollectionConverters.asJava(
+                df.queryExecution().executedPlan().collectLeaves())) {
+            if (leaf instanceof BatchScanExec b && b.scan() instanceof SmartSsdScan) {
+                scan = b;
+            }
+        }
+        if (scan == null) {
+            throw new AssertionError("no smartssd scan in " + df.queryExecution().executedPlan());
+        }
+        Batch batch = scan.scan().toBatch();
+        PartitionReaderFactory factory = batch.createReaderFactory();
+        List<PartitionRead> out = new ArrayList<>();
+        for (InputPartition p : batch.planInputPartitions()) {
+            List<InternalRow> rows = new ArrayList<>();
+            Map<String, Long> metrics = new HashMap<>();
+            try (PartitionReader<InternalRow> r = factory.createReader(p)) {
+                while (r.next()) {
+                    rows.add(r.get().copy());
+                }
+                for (CustomTaskMetric m : r.currentMetricsValues()) {
+                    metrics.put(m.name(), m.value());
+                }
+            }
+            out.add(new PartitionRead(rows, metrics));
+        }
         return out;
     }
 

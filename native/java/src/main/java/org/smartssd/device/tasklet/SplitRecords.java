@@ -43,6 +43,8 @@ public final class SplitRecords {
     }
 
     static final int CHUNK = 1 << 20;
+    /** A text range's first read past its end, for the rest of its last line. */
+    static final int TAIL_READ = 128;
 
     private SplitRecords() {
     }
@@ -95,8 +97,17 @@ public final class SplitRecords {
         boolean skipping = start != 0; // byte start-1 tells whether a line starts at start
         long lineStart = start;
         long read = 0;
-        while (pos < size) {
-            int n = in.read(pos, buf, 0, (int) Math.min(buf.length, size - pos));
+        // the last line starts before end and is at most max bytes: its delimiter lies before
+        // end + max, so nothing past that is read, and past end the reads grow from a short
+        // line's length, so a range reads about its own bytes, not CHUNK or max more
+        long stop = Math.min(size, end + max + 1);
+        int tail = TAIL_READ;
+        while (pos < stop) {
+            long want = pos < end ? end - pos : tail;
+            if (pos >= end) {
+                tail = Math.min(2 * tail, CHUNK);
+            }
+            int n = in.read(pos, buf, 0, (int) Math.min(buf.length, Math.min(stop - pos, want)));
             if (n <= 0) {
                 throw new EOFException("object of " + size + " bytes ends at " + pos);
             }
@@ -136,6 +147,7 @@ public final class SplitRecords {
             pos += n;
         }
         if (!skipping && lineLen > 0) {
+            // stop < size would have failed the line as too long first: this is the object's end
             sink.accept(line, 0, lineLen);
         }
         return read;

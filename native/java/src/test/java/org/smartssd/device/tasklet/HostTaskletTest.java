@@ -85,6 +85,45 @@ class HostTaskletTest {
     }
 
     @Test
+    void aTextRangeReadsNoFurtherThanItsLastLine() throws IOException {
+        // short lines and some of 1500 bytes, in a layout that allows 4096 (the connector's
+        // default)
+        RecordLayout longLines = RecordLayout.text('\n', ',', 4096, TEXT.fields());
+        StringBuilder sb = new StringBuilder();
+        Random r = new Random(3);
+        List<String> lines = new ArrayList<>();
+        while (sb.length() < 200_000) {
+            int kind = r.nextInt(100);
+            String line = kind == 0 ? "L".repeat(1500) : kind < 25 ? "w".repeat(64)
+                    : "n," + r.nextInt(1000);
+            lines.add(line);
+            sb.append(line).append('\n');
+        }
+        byte[] t = sb.toString().getBytes(StandardCharsets.US_ASCII);
+        for (int step : new int[] {100, 4096, 65536}) {
+            List<String> got = new ArrayList<>();
+            for (long s = 0; s < t.length; s += step) {
+                long read = SplitRecords.cut(longLines, t.length, s, step,
+                        SplitRecords.Input.of(t),
+                        (b, off, n) -> got.add(new String(b, off, n,
+                                StandardCharsets.US_ASCII)));
+                // the byte before the range, the range, and the rest of its last line in
+                // reads that double from TAIL_READ: less than twice that rest plus TAIL_READ,
+                // however long a line the layout allows
+                long end = Math.min(t.length, s + step);
+                long lineEnd = end - 1;
+                while (lineEnd < t.length && t[(int) lineEnd] != '\n') {
+                    lineEnd++;
+                }
+                long rest = Math.min(t.length, lineEnd + 1) - end;
+                assertThat(read).as("bytes read for [%d, +%d)", s, step)
+                        .isLessThanOrEqualTo(1 + step + 2 * rest + SplitRecords.TAIL_READ);
+            }
+            assertThat(got).as("split every %d bytes", step).isEqualTo(lines);
+        }
+    }
+
+    @Test
     void aLineLongerThanTheLayoutsFailsNamingIt() {
         byte[] t = ("a\n" + "x".repeat(65) + "\nb").getBytes(StandardCharsets.US_ASCII);
         assertThatThrownBy(() -> cut(TEXT, t, 0, t.length))
