@@ -50,6 +50,12 @@ enum ss_ssc_policy {
 #define SS_SSC_LOG_PERMILLE_SSC 70u    /* §4.4.1: "we fix log blocks at 7 % of capacity" */
 #define SS_SSC_LOG_PERMILLE_MAX 200u   /* §4.4.1: SSC-V "range from 0-20 %" */
 
+/*
+ * What wear-levelling promises (PLACEHOLDER, measured below).
+ */
+#define SS_SSC_WEAR_DELTA 8u
+#define SS_SSC_WEAR_SLACK 8u
+
 struct ss_ssc_params {
 	enum ss_ssc_policy policy;
 	/* SSC: the fixed log share; SSC-V: its ceiling. Permille, at most

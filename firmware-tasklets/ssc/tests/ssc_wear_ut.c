@@ -277,8 +277,155 @@ static void test_retire_failed_erase(void)
 	fte_destroy(&e);
 }
 
+/*
+ * Checkpoints wear no block faster than the rest: a skewed write-dirty workload (a hot
+ * tenth of the space takes 90 % of the writes; the host writes back, i.e. cleans, its
+ * oldest dirty blocks past a dirty ceiling, as the cache manager does) runs for
+ * CKPT_ROUNDS checkpoints. Every write-dirty commits a log page, so checkpoints come every
+ * log area's worth of commits. The spread between the most and the least erased good block
+ * of the whole cache (checkpoint and cache blocks alike, by the emulator's own counts) must
+ * stay within SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK (ss_ssc.h).
+ */
+#define CKPT_ROUNDS 400u
+#define SKEW_SPACE 600u
+#define SKEW_HOT 60u
+#define SKEW_DIRTY_MAX 24u
+
+struct spread {
+	uint32_t min, max;
+	uint64_t ckpt_sum, cache_sum;
+	uint32_t ckpt_n, cache_n, ckpt_max, cache_max;
+};
+
+/* Erase counts by the emulator; "checkpoint blocks" are the ones holding metadata now. */
+static void measure(struct fte *e, const struct ss_ssc *c, struct spread *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->min = UINT32_MAX;
+	for (uint32_t b = 0; b < c->nblocks; b++) {
+		uint32_t n = flash_erases(e, b);
+
+		if (c->blocks[b].state == SSC_BLK_BAD || c->blocks[b].state == SSC_BLK_RETIRED) {
+			continue;
+		}
+		s->min = SS_MIN(s->min, n);
+		s->max = SS_MAX(s->max, n);
+		if (c->blocks[b].state == SSC_BLK_META) {
+			s->ckpt_sum += n;
+			s->ckpt_n++;
+			s->ckpt_max = SS_MAX(s->ckpt_max, n);
+		} else {
+			s->cache_sum += n;
+			s->cache_n++;
+			s->cache_max = SS_MAX(s->cache_max, n);
+		}
+	}
+}
+
+/* The skewed write-dirty workload until `rounds` more checkpoints; the host cleans its
+ * oldest dirty block past SKEW_DIRTY_MAX. \return the first failing status, else 0. */
+static int skewed_dirty(struct ss_ssc *c, struct model *m, uint64_t *rnd, uint64_t *version,
+			uint32_t rounds, uint32_t *worst_spread, struct fte *e)
+{
+	static uint8_t buf[ST_PAGE];
+	static uint32_t fifo[SPACE];
+	static uint32_t head, tail;
+	struct ss_ssc_stats st;
+	uint64_t until;
+	uint32_t dirty = 0;
+
+	for (uint32_t k = 0; k < SKEW_SPACE; k++) {
+		dirty += m->dirty[k];
+	}
+	ss_ssc_get_stats(c, &st);
+	until = st.checkpoints + rounds;
+	while (st.checkpoints < until) {
+		uint32_t r = (uint32_t)(fte_rand(rnd) % 100);
+		uint32_t k = (uint32_t)(r < 90 ? fte_rand(rnd) % SKEW_HOT
+					       : SKEW_HOT + fte_rand(rnd) % (SKEW_SPACE - SKEW_HOT));
+		struct spread s;
+		int rc;
+
+		st_fill(buf, BASE + k, ++*version);
+		rc = ss_ssc_write_dirty(c, BASE + k, buf);
+		if (rc) {
+			return rc;
+		}
+		m->ver[k] = *version;
+		if (!m->dirty[k]) {
+			m->dirty[k] = 1;
+			fifo[tail++ % SPACE] = k;
+			dirty++;
+		}
+		while (dirty > SKEW_DIRTY_MAX) {
+			uint32_t old = fifo[head++ % SPACE];
+
+			rc = ss_ssc_clean(c, BASE + old);
+			if (rc) {
+				return rc;
+			}
+			m->dirty[old] = 0;
+			dirty--;
+		}
+		ss_ssc_get_stats(c, &st);
+		if (st.checkpoints % 16 == 0) {
+			measure(e, c, &s);
+			*worst_spread = SS_MAX(*worst_spread, s.max - s.min);
+		}
+	}
+	return 0;
+}
+
+static void print_spread(const char *when, struct fte *e, const struct ss_ssc *c,
+			 uint32_t worst)
+{
+	struct ss_ssc_stats st;
+	struct spread s;
+
+	measure(e, c, &s);
+	ss_ssc_get_stats(c, &st);
+	printf("%s: %llu checkpoints, %llu erases; checkpoint blocks (%u) avg %llu max %u, cache "
+	       "blocks (%u) avg %llu max %u; whole cache min %u max %u, worst spread %u (bound "
+	       "%u)\n", when, (unsigned long long)st.checkpoints,
+	       (unsigned long long)st.block_erases, s.ckpt_n,
+	       (unsigned long long)(s.ckpt_n ? s.ckpt_sum / s.ckpt_n : 0), s.ckpt_max, s.cache_n,
+	       (unsigned long long)(s.cache_n ? s.cache_sum / s.cache_n : 0), s.cache_max, s.min,
+	       s.max, worst, SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK);
+}
+
+static void test_checkpoint_wear_spread(void)
+{
+	static struct model m;
+	struct ss_geometry g = fte_geo(24, 16);
+	struct ss_ssc_params p;
+	struct ss_ssc *c = NULL;
+	uint64_t rnd = ss_test_seed(9191), version = 0;
+	uint32_t worst = 0;
+	struct spread s;
+	struct fte e;
+
+	memset(&m, 0, sizeof(m));
+	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
+	fte_create(&e, &g, 100000);   /* nothing wears out: the spread alone is measured */
+	REQUIRE(st_format(&e, &c, &p) == 0);
+	CHECK_EQ(skewed_dirty(c, &m, &rnd, &version, CKPT_ROUNDS, &worst, &e), 0);
+	measure(&e, &c[0], &s);
+	worst = SS_MAX(worst, s.max - s.min);
+	print_spread("skewed write-dirty", &e, c, worst);
+	CHECK(s.min > 0);
+	CHECK(worst <= SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK);
+	verify(c, &m, "after the skewed write-dirty workload");
+	CHECK_EQ(ss_ssc_unmount(c), 0);
+	fte_close(&e);
+	fte_reopen(&e);
+	REQUIRE(st_mount(&e, &c) == 0);
+	verify(c, &m, "after a remount");
+	fte_destroy(&e);
+}
+
 int main(void)
 {
+	RUN(test_checkpoint_wear_spread);
 	RUN(test_retire_worn_blocks);
 	RUN(test_retire_failed_erase);
 	return fte_failures ? 1 : 0;
