@@ -85,10 +85,17 @@ int ss_ssc_format(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t 
 
 /**
  * Mount: the newest intact checkpoint, then roll forward over the operation log.
- * \return 0, -SS_ENODATA when the flash holds no cache, -SS_EBADMSG when the log or a
- *         checkpoint contradicts itself, -SS_ENOMEM, -SS_EIO.
+ * \return 0, -SS_ENODATA when the flash holds no cache, -SS_EPROTO when the newest
+ *         checkpoint has another format version (ss_ssc_image_version() names it; images
+ *         before version 5 kept checkpoints in a fixed window: reformat the cache),
+ *         -SS_EBADMSG when the log or a checkpoint contradicts itself, -SS_ENOMEM, -SS_EIO.
  */
 int ss_ssc_mount(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size);
+
+/** The format version of the newest intact checkpoint on `hal` (the one this firmware
+ *  writes is 5), with `dram` as scratch (a page and a spare).
+ *  \return 0 with *version, -SS_ENODATA when the flash holds no cache, -SS_EBADMSG. */
+int ss_ssc_image_version(struct ss_hal *hal, void *dram, uint64_t dram_size, uint32_t *version);
 
 /** Commit the log and write a checkpoint, so the next mount replays nothing.
  *  \return 0 or -SS_EIO. The cache stays usable either way. */

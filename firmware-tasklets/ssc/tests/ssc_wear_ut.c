@@ -13,9 +13,8 @@
 #define SPACE 1200u
 #define DIRTY_SPACE 48u       /* dirty writes go to the first blocks of the space */
 #define ENDURANCE 30u       /* the rated endurance the cache retires blocks at */
-/* What the emulated blocks really last. The checkpoint slots are erased at every
- * checkpoint and wear about five times faster than cache blocks under this traffic; they
- * are not retired or moved (README, known limits), so the flash outlasts the rating. */
+/* What the emulated blocks really last: more than the rating, so that the cache's own
+ * retiring is what is tested. */
 #define FLASH_ENDURANCE 1000u
 #define BASE 0x00000E0D00000000ull
 
@@ -65,7 +64,7 @@ static uint32_t track(struct fte *e, const struct ss_ssc *c, struct wear *w)
 {
 	uint32_t n = 0;
 
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	for (uint32_t b = 0u; b < c->nblocks; b++) {
 		bool now = c->blocks[b].state == SSC_BLK_RETIRED;
 
 		if (w->retired[b]) {
@@ -173,20 +172,23 @@ static void test_retire_worn_blocks(void)
 	CHECK_EQ(st.retired_blocks, retired);
 	CHECK_EQ(st.cache_blocks, st0.cache_blocks - retired);
 	verify(c, &m, "when the cache ran out of blocks");
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	for (uint32_t b = 0u; b < c->nblocks; b++) {
 		CHECK(flash_erases(&e, b) <= ENDURANCE);  /* never erased past the rating */
 	}
 	printf("%u of %u cache blocks retired at %u erases; %llu versions written; the dirty "
 	       "blocks all read back\n", retired, st0.cache_blocks, ENDURANCE,
 	       (unsigned long long)version);
 
-	/* an unmount and a mount keep the retired set */
+	/* an unmount and a mount keep the retired set (the mount's checkpoint may retire
+	 * more: the free blocks it meets at the rating) */
 	CHECK_EQ(ss_ssc_unmount(c), 0);
 	fte_close(&e);
 	fte_reopen(&e);
 	e.hal->endurance = ENDURANCE;
 	CHECK_EQ(st_mount(&e, &c), 0);
-	CHECK_EQ(track(&e, c, &w), retired);
+	before = retired;
+	retired = track(&e, c, &w);
+	CHECK(retired >= before);
 	ss_ssc_get_stats(c, &st);
 	CHECK_EQ(st.retired_blocks, retired);
 	verify(c, &m, "after an unmount and a mount");
@@ -242,13 +244,13 @@ static void test_retire_failed_erase(void)
 	weak.erase = e.fault.ops.block_erase;
 	e.fault.ops.block_erase = weak_erase;
 	CHECK_EQ(st_format(&e, &c, &p), 0);
-	weak.first_cache = c->first_cache_block;
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	weak.first_cache = 0;
+	for (uint32_t b = 0u; b < c->nblocks; b++) {
 		weak_blocks += is_weak(b);
 	}
 	/* until every weak block has failed an erase and been retired */
 	CHECK_EQ(hammer(&e, c, &m, &w, &rnd, &version, weak_blocks), 0);
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	for (uint32_t b = 0u; b < c->nblocks; b++) {
 		if (w.retired[b]) {
 			CHECK(is_weak(b));   /* nothing else reached the rating */
 			retired_weak++;
@@ -269,8 +271,8 @@ static void test_retire_failed_erase(void)
 	CHECK_EQ(track(&e, c, &w), weak_blocks);
 	verify(c, &m, "after a crash");
 	/* on to the rating: wear-levelled, the other blocks reach it together and run out */
-	CHECK_EQ(hammer(&e, c, &m, &w, &rnd, &version, weak_blocks + 1), -SS_ENOSPC);
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	CHECK_EQ(hammer(&e, c, &m, &w, &rnd, &version, UINT32_MAX), -SS_ENOSPC);
+	for (uint32_t b = 0u; b < c->nblocks; b++) {
 		CHECK_EQ(weak.attempts_after_failure[b], 0);
 	}
 	verify(c, &m, "writing on after the crash");
