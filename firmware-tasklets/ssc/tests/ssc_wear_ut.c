@@ -331,13 +331,12 @@ static int skewed_dirty(struct ss_ssc *c, struct model *m, uint64_t *rnd, uint64
 {
 	static uint8_t buf[ST_PAGE];
 	static uint32_t fifo[SPACE];
-	static uint32_t head, tail;
+	uint32_t head = 0, tail = 0, dirty = 0;
 	struct ss_ssc_stats st;
 	uint64_t until;
-	uint32_t dirty = 0;
 
 	for (uint32_t k = 0; k < SKEW_SPACE; k++) {
-		dirty += m->dirty[k];
+		REQUIRE(!m->dirty[k]);   /* the host's write-back queue starts empty */
 	}
 	ss_ssc_get_stats(c, &st);
 	until = st.checkpoints + rounds;
@@ -425,8 +424,203 @@ static void test_checkpoint_wear_spread(void)
 	fte_destroy(&e);
 }
 
+/*
+ * A checkpoint block that fails: its erase, or the program of a checkpoint page, fails
+ * once, in the middle of the write-dirty whose commit folds the full log into a checkpoint.
+ * The block is retired, the checkpoint goes to other blocks, the write-dirty succeeds,
+ * and after a crash and a mount every dirty block reads back equal.
+ */
+static struct {
+	int (*erase)(void *ctx, uint32_t block);
+	int (*program)(void *ctx, uint32_t ppn, const void *data, const void *spare);
+	int fail_erases;          /* erases still to fail */
+	long long fail_program;   /* programs to let through before one fails; < 0: none */
+	uint32_t ppb;
+	uint32_t failed_block;
+} inject;
+
+static int inject_erase(void *ctx, uint32_t block)
+{
+	if (inject.fail_erases > 0) {
+		inject.fail_erases--;
+		inject.failed_block = block;
+		return -SS_EIO;
+	}
+	return inject.erase(ctx, block);
+}
+
+static int inject_program(void *ctx, uint32_t ppn, const void *data, const void *spare)
+{
+	if (inject.fail_program == 0) {
+		inject.fail_program = -1;
+		inject.failed_block = ppn / inject.ppb;
+		return -SS_EIO;
+	}
+	if (inject.fail_program > 0) {
+		inject.fail_program--;
+	}
+	return inject.program(ctx, ppn, data, spare);
+}
+
+/* Dirty writes until the log is full and the open log block has room: the next
+ * write-dirty programs its data page, then its commit writes a checkpoint. */
+static void until_checkpoint_due(struct ss_ssc *c, struct model *m, uint64_t *rnd,
+				 uint64_t *version)
+{
+	static uint8_t buf[ST_PAGE];
+
+	for (uint32_t i = 0; i < 100000; i++) {
+		uint32_t k = (uint32_t)(fte_rand(rnd) % DIRTY_SPACE);
+
+		if (c->log_page >= c->log_area_blocks * c->ppb && c->open != SSC_NONE &&
+		    c->blocks[c->open].wp + 1u < c->ppb) {
+			return;
+		}
+		st_fill(buf, BASE + k, ++*version);
+		REQUIRE(ss_ssc_write_dirty(c, BASE + k, buf) == 0);
+		m->ver[k] = *version;
+		m->dirty[k] = 1;
+	}
+	REQUIRE(!"no checkpoint came due");
+}
+
+static void checkpoint_block_fails(bool erase)
+{
+	static struct model m;
+	static uint8_t buf[ST_PAGE];
+	struct ss_geometry g = fte_geo(24, 16);
+	struct ss_ssc_params p;
+	struct ss_ssc_stats st0, st;
+	struct ss_ssc *c = NULL;
+	uint64_t rnd = erase ? 515 : 616, version = 0;
+	uint32_t k = 7, worst = 0;
+	struct fte e;
+
+	memset(&m, 0, sizeof(m));
+	memset(&inject, 0, sizeof(inject));
+	inject.fail_program = -1;
+	inject.ppb = g.pages_per_block;
+	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
+	fte_create(&e, &g, 100000);
+	fte_wrap(&e);
+	inject.erase = e.fault.ops.block_erase;
+	inject.program = e.fault.ops.page_program;
+	e.fault.ops.block_erase = inject_erase;
+	e.fault.ops.page_program = inject_program;
+	REQUIRE(st_format(&e, &c, &p) == 0);
+	/* traffic first, so that the checkpoint's blocks come from a used pool (they need an
+	 * erase), then a few checkpoints of dirty writes */
+	CHECK_EQ(skewed_dirty(c, &m, &rnd, &version, 60, &worst, &e), 0);
+	for (uint32_t round = 0; round < 3; round++) {
+		until_checkpoint_due(c, &m, &rnd, &version);
+		st_fill(buf, BASE + k, ++version);
+		REQUIRE(ss_ssc_write_dirty(c, BASE + k, buf) == 0);
+		m.ver[k] = version;
+		m.dirty[k] = 1;
+	}
+	until_checkpoint_due(c, &m, &rnd, &version);
+	ss_ssc_get_stats(c, &st0);
+	if (erase) {
+		inject.fail_erases = 1;
+	} else {
+		inject.fail_program = 1;   /* the data page goes through, the first checkpoint page fails */
+	}
+	inject.failed_block = SSC_NONE;
+	st_fill(buf, BASE + k, ++version);
+	CHECK_EQ(ss_ssc_write_dirty(c, BASE + k, buf), 0);
+	m.ver[k] = version;
+	m.dirty[k] = 1;
+	ss_ssc_get_stats(c, &st);
+	REQUIRE(inject.failed_block != SSC_NONE);
+	CHECK_EQ(c->blocks[inject.failed_block].state, SSC_BLK_RETIRED);
+	CHECK_EQ(st.checkpoints, st0.checkpoints + 1);
+	CHECK_EQ(st.retired_blocks, st0.retired_blocks + 1);
+	CHECK_EQ(st.cache_blocks, st0.cache_blocks - 1);
+	for (uint32_t i = 0; i < c->slot_blocks; i++) {
+		CHECK(c->meta_cur[i] != inject.failed_block);
+	}
+	verify(c, &m, erase ? "after a checkpoint block's erase failed"
+			    : "after a checkpoint page's program failed");
+	printf("checkpoint block %u failed its %s: retired, the checkpoint went to blocks %u..%u "
+	       "(listed), the write-dirty succeeded\n", inject.failed_block,
+	       erase ? "erase" : "program", c->meta_cur[0], c->meta_cur[c->slot_blocks - 1]);
+	/* a crash: the newest checkpoint is the one written elsewhere; nothing dirty lost */
+	fte_close(&e);
+	fte_reopen(&e);
+	REQUIRE(st_mount(&e, &c) == 0);
+	CHECK_EQ(c->blocks[inject.failed_block].state, SSC_BLK_RETIRED);
+	ss_ssc_get_stats(c, &st);
+	CHECK_EQ(st.retired_blocks, st0.retired_blocks + 1);
+	verify(c, &m, "after a crash and a mount");
+	/* and on: writes, an unmount, a mount */
+	for (uint32_t i = 0; i < 200; i++) {
+		k = (uint32_t)(fte_rand(&rnd) % DIRTY_SPACE);
+		st_fill(buf, BASE + k, ++version);
+		REQUIRE(ss_ssc_write_dirty(c, BASE + k, buf) == 0);
+		m.ver[k] = version;
+		m.dirty[k] = 1;
+	}
+	CHECK_EQ(ss_ssc_unmount(c), 0);
+	fte_close(&e);
+	fte_reopen(&e);
+	REQUIRE(st_mount(&e, &c) == 0);
+	verify(c, &m, "after an unmount and a mount");
+	fte_destroy(&e);
+}
+
+static void test_checkpoint_erase_fails(void) { checkpoint_block_fails(true); }
+static void test_checkpoint_program_fails(void) { checkpoint_block_fails(false); }
+
+/* An image of checkpoint version 4 (a fixed metadata window, before checkpoints moved into
+ * the pool): mount refuses it with -SS_EPROTO, and ss_ssc_image_version() names 4. The
+ * header is the version-4 layout: magic, version, epoch, ..., body pages at 44, a CRC of
+ * bytes 0..123 at 124 (an empty body here). */
+static void test_old_version_refused(void)
+{
+	struct ss_geometry g = fte_geo(24, 16);
+	static uint8_t page[ST_PAGE];
+	uint8_t spare[64];
+	struct ssc_spare s = { .kind = SSC_KIND_CKPT, .lba = 3, .seq = 0 };
+	struct ss_ssc *c = NULL;
+	uint32_t version = 0;
+	struct fte e;
+
+	fte_create(&e, &g, 100000);
+	memset(page, 0, sizeof(page));
+	ss_put_le32(page, SSC_CKPT_MAGIC);
+	ss_put_le32(page + 4, 4);
+	ss_put_le64(page + 8, 3);
+	ss_put_le32(page + 32, ss_geo_blocks(&g));
+	ss_put_le32(page + 36, g.pages_per_block);
+	ss_put_le32(page + 40, ST_PAGE);
+	ss_put_le32(page + 44, 0);
+	ss_put_le32(page + 124, ss_crc32c(0, page, 124));
+	s.data_crc = ss_crc32c(0, page, ST_PAGE);
+	memset(spare, 0xFF, sizeof(spare));
+	ssc_spare_encode(spare, &s);
+	REQUIRE(ss_hal_page_program(e.hal, 0, page, spare) == 0);
+	CHECK_EQ(st_mount(&e, &c), -SS_EPROTO);
+	CHECK_EQ(ss_ssc_image_version(e.hal, e.hal->dram, e.hal->dram_size, &version), 0);
+	CHECK_EQ(version, 4);
+	/* a format starts a version-5 cache on it */
+	{
+		struct ss_ssc_params p;
+
+		ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
+		REQUIRE(st_format(&e, &c, &p) == 0);
+		CHECK_EQ(ss_ssc_unmount(c), 0);
+		CHECK_EQ(st_mount(&e, &c), 0);
+		CHECK_EQ(ss_ssc_image_version(e.hal, e.hal->dram, e.hal->dram_size, &version), 0);
+		CHECK_EQ(version, SSC_CKPT_VERSION);
+	}
+	fte_destroy(&e);
+}
+
 int main(void)
 {
+	RUN(test_checkpoint_erase_fails);
+	RUN(test_checkpoint_program_fails);
+	RUN(test_old_version_refused);
 	RUN(test_checkpoint_wear_spread);
 	RUN(test_retire_worn_blocks);
 	RUN(test_retire_failed_erase);
