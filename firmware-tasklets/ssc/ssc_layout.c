@@ -2,10 +2,10 @@
  * Geometry and parameter checks, the metadata layout on flash, and the DRAM the cache
  * carves from its arena: nothing is allocated after this.
  *
- * DRAM per cache: the block table (sizeof(struct ssc_block) per block) and three bitmaps
+ * DRAM per cache: the block table (sizeof(struct ssc_block) per block), three bitmaps
  * (valid, dirty, data-block layout: one bit per page), the page map sized for the log ceiling (log_cap *
  * pages_per_block entries) and the block map (one entry per block), 12 B per map bucket at
- * most 3/4 full, and three page-sized buffers.
+ * most 3/4 full, three page-sized buffers, and the block lists of two checkpoints.
  */
 #include "ssc_internal.h"
 

@@ -284,7 +284,7 @@ static void test_retire_failed_erase(void)
  * tenth of the space takes 90 % of the writes; the host writes back, i.e. cleans, its
  * oldest dirty blocks past a dirty ceiling, as the cache manager does) runs for
  * CKPT_ROUNDS checkpoints. Every write-dirty commits a log page, so checkpoints come every
- * log area's worth of commits. The spread between the most and the least erased good block
+ * log area's worth of commits (SS_WEAR_CHECKPOINTS sets another count). The spread between the most and the least erased good block
  * of the whole cache (checkpoint and cache blocks alike, by the emulator's own counts) must
  * stay within SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK (ss_ssc.h).
  */
@@ -409,7 +409,10 @@ static void test_checkpoint_wear_spread(void)
 	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
 	fte_create(&e, &g, 100000);   /* nothing wears out: the spread alone is measured */
 	REQUIRE(st_format(&e, &c, &p) == 0);
-	CHECK_EQ(skewed_dirty(c, &m, &rnd, &version, CKPT_ROUNDS, &worst, &e), 0);
+	CHECK_EQ(skewed_dirty(c, &m, &rnd, &version,
+			      getenv("SS_WEAR_CHECKPOINTS") ? (uint32_t)atoi(getenv("SS_WEAR_CHECKPOINTS"))
+							    : CKPT_ROUNDS,
+			      &worst, &e), 0);
 	measure(&e, &c[0], &s);
 	worst = SS_MAX(worst, s.max - s.min);
 	print_spread("skewed write-dirty", &e, c, worst);
