@@ -120,8 +120,10 @@ int ssc_take_meta_block(struct ss_ssc *c, uint32_t *out)
 			blk = &c->blocks[b];
 			/* a block freed by a record still pending holds data the durable state
 			 * may still need until the checkpoint being written counts */
+			/* a worn one is left for the writes' path to retire, with a record */
 			if (blk->state == SSC_BLK_FREE && b != c->open &&
-			    (!(blk->flags & SSC_BF_NEED_ERASE) || blk->seq <= c->committed_seq) &&
+			    (!(blk->flags & SSC_BF_NEED_ERASE) ||
+			     (blk->seq <= c->committed_seq && !worn(c, b))) &&
 			    (best == SSC_NONE || blk->erase_count < c->blocks[best].erase_count)) {
 				best = b;
 			}
@@ -131,7 +133,7 @@ int ssc_take_meta_block(struct ss_ssc *c, uint32_t *out)
 		}
 		blk = &c->blocks[best];
 		if (blk->flags & SSC_BF_NEED_ERASE) {
-			rc = worn(c, best) ? -SS_EIO : erase_committed(c, best);
+			rc = erase_committed(c, best);
 			if (rc == -SS_EIO) {
 				struct ssc_rec r = { .type = SSC_R_RETIRE, .block = best };
 

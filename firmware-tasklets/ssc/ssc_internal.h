@@ -258,9 +258,10 @@ uint32_t ssc_recs_per_page(const struct ss_ssc *c);
 
 /* ssc_gc.c */
 int ssc_open_log_page(struct ss_ssc *c, uint32_t *ppn);
-/** A block for the checkpoint being written: the least erased free block that nothing
- *  uncommitted freed, erased, state META. A worn block or one whose erase fails is retired
- *  in DRAM only (the checkpoint records it). \return 0, -SS_ENOSPC, or an error. */
+/** A block for the checkpoint being written: the least erased free block that is not
+ *  worn out and that nothing uncommitted freed, erased, state META. One whose erase fails
+ *  is retired in DRAM only (the checkpoint records it). \return 0, -SS_ENOSPC, or an
+ *  error. */
 int ssc_take_meta_block(struct ss_ssc *c, uint32_t *out);
 
 /* ssc_ckpt.c */
