@@ -118,9 +118,9 @@ int ssc_take_meta_block(struct ss_ssc *c, uint32_t *out)
 
 		for (uint32_t b = 0; b < c->nblocks; b++) {
 			blk = &c->blocks[b];
-			/* a block freed by a record still pending holds data the durable state
-			 * may still need until the checkpoint being written counts */
-			/* a worn one is left for the writes' path to retire, with a record */
+			/* not one freed by a record still pending (the durable state may need
+			 * its data until this checkpoint counts), nor a worn one (the writes'
+			 * path retires those, with a record) */
 			if (blk->state == SSC_BLK_FREE && b != c->open &&
 			    (!(blk->flags & SSC_BF_NEED_ERASE) ||
 			     (blk->seq <= c->committed_seq && !worn(c, b))) &&

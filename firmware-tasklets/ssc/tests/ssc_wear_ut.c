@@ -189,6 +189,31 @@ static void test_retire_worn_blocks(void)
 	ss_ssc_get_stats(c, &st);
 	CHECK_EQ(st.retired_blocks, retired);
 	verify(c, &m, "after an unmount and a mount");
+
+	/* every mount writes a checkpoint, on usable blocks, until none is left: then the
+	 * cache still mounts and serves its dirty data, and refuses what must be durable */
+	{
+		static uint8_t buf[ST_PAGE];
+		uint32_t mounts = 0;
+
+		while (c->log_page < c->log_area_blocks * c->ppb && mounts < 1000) {
+			fte_close(&e);
+			fte_reopen(&e);
+			e.hal->endurance = ENDURANCE;
+			REQUIRE(st_mount(&e, &c) == 0);
+			mounts++;
+		}
+		CHECK(c->log_page >= c->log_area_blocks * c->ppb);
+		verify(c, &m, "mounted with no block left for a checkpoint");
+		st_fill(buf, BASE, ++version);
+		CHECK_EQ(ss_ssc_write_dirty(c, BASE, buf), -SS_ENOSPC);
+		verify(c, &m, "after a refused write");
+		for (uint32_t b = 0; b < c->nblocks; b++) {
+			CHECK(flash_erases(&e, b) <= ENDURANCE);
+		}
+		printf("%u more mounts until no block was left for a checkpoint; then a read-only "
+		       "mount, every dirty block readable\n", mounts);
+	}
 	fte_destroy(&e);
 }
 
