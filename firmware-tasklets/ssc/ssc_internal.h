@@ -145,7 +145,8 @@ struct ss_ssc {
 	uint32_t *meta_cur;       /* the newest checkpoint's blocks, then its log's */
 	uint32_t *meta_new;       /* the one being written */
 	bool meta_cur_valid;
-	uint32_t cache_blocks;    /* blocks for data and log: the pool less two checkpoints */
+	uint32_t cache_blocks;    /* blocks for data and log: the pool less the checkpoints'
+				   * reserve */
 	uint32_t log_cap;         /* log blocks allowed (SSC: fixed share; SSC-V: ceiling) */
 	uint32_t data_cap;        /* data blocks allowed */
 
@@ -194,6 +195,11 @@ int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dra
 int ssc_params_check(const struct ss_geometry *g, const struct ss_ssc_params *p);
 void ssc_meta_layout(const struct ss_geometry *g, uint32_t *body_pages, uint32_t *ckpt_blocks,
 		     uint32_t *log_area_blocks);
+
+/* Checkpoints' blocks kept out of the caps, in checkpoints (slot_blocks each): the newest,
+ * the one being written, and one for checkpoint blocks that fail and are retired. The
+ * capacity is the one version 4 reported with its metadata window of three slots. */
+#define SSC_META_RESERVE 3u
 
 static inline uint32_t ssc_ppn(const struct ss_ssc *c, uint32_t block, uint32_t page)
 {

@@ -52,8 +52,8 @@ int ssc_params_check(const struct ss_geometry *g, const struct ss_ssc_params *p)
 		return -SS_EINVAL;
 	}
 	ssc_meta_layout(g, &body, &ck, &la);
-	/* two checkpoints' blocks, listed in a header page, and a cache that runs */
-	if (2ull * (ck + la) + MIN_CACHE_BLOCKS > ss_geo_blocks(g) ||
+	/* the checkpoints' reserve, their blocks listed in a header page, and a cache that runs */
+	if ((uint64_t)SSC_META_RESERVE * (ck + la) + MIN_CACHE_BLOCKS > ss_geo_blocks(g) ||
 	    SSC_CKPT_HDR_LIST_OFF + 4ull * (ck + la) > g->page_size) {
 		return -SS_EINVAL;
 	}
@@ -74,9 +74,8 @@ static int compute(const struct ss_geometry *g, const struct ss_ssc_params *p, s
 		return rc;
 	}
 	ssc_meta_layout(g, &body, &ck, &la);
-	/* the pool less the blocks of two checkpoints (the newest and the one being written) */
 	z->slot_blocks = ck + la;
-	z->cache_blocks = nblocks - 2 * z->slot_blocks;
+	z->cache_blocks = nblocks - SSC_META_RESERVE * z->slot_blocks;
 	z->log_cap = SS_MAX(1u, (uint32_t)SS_DIV_ROUND_UP((uint64_t)z->cache_blocks * p->log_permille,
 							  1000));
 	/* one free block always stays for the target of a merge */
@@ -108,8 +107,8 @@ uint64_t ss_ssc_dram_needed(const struct ss_geometry *geo, const struct ss_ssc_p
 
 int ssc_exclude_bad(struct ss_ssc *c, uint32_t bad)
 {
-	/* the caps were computed for every block good; the log keeps its share, and two
-	 * checkpoints' blocks stay outside cache_blocks */
+	/* the caps were computed for every block good; the log keeps its share, and the
+	 * checkpoints' reserve stays outside cache_blocks */
 	if ((uint64_t)bad + c->log_cap + 2 > c->cache_blocks) {
 		return -SS_EIO;
 	}

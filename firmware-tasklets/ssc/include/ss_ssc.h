@@ -180,7 +180,7 @@ struct ss_ssc_stats {
 	uint32_t log_blocks;
 	uint32_t data_blocks;
 	uint32_t free_blocks;
-	uint32_t cache_blocks;         /* good blocks for data and log (the pool less two
+	uint32_t cache_blocks;         /* good blocks for data and log (the pool less three
 					* checkpoints' blocks) */
 	uint32_t bad_blocks;           /* cache blocks left out: their erase failed at format */
 	uint32_t min_erase_count;      /* over every good block, checkpoint blocks included */
