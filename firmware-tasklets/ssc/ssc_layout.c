@@ -4,7 +4,7 @@
  *
  * DRAM per cache: the block table (sizeof(struct ssc_block) per block), three bitmaps
  * (valid, dirty, data-block layout: one bit per page), the page map sized for the log ceiling (log_cap *
- * pages_per_block entries) and the block map (one entry per block), 12 B per map bucket at
+ * pages_per_block entries) and the block map (one entry per block of the pool), 12 B per map bucket at
  * most 3/4 full, three page-sized buffers, and the block lists of two checkpoints.
  */
 #include "ssc_internal.h"
@@ -86,7 +86,9 @@ static int compute(const struct ss_geometry *g, const struct ss_ssc_params *p, s
 	z->bitmaps = 3 * SS_ALIGN_UP((uint64_t)nblocks * z->bm_words * 4, ARENA_ALIGN);
 	z->meta_lists = 2 * SS_ALIGN_UP((uint64_t)z->slot_blocks * 4, ARENA_ALIGN);
 	z->page_map = ssc_map_bytes(z->log_cap * g->pages_per_block);
-	z->block_map = ssc_map_bytes(z->cache_blocks);
+	/* a switch merge turns a log block into a data block past the data cap, so data
+	 * blocks may take any block of the pool but the checkpoint's */
+	z->block_map = ssc_map_bytes(nblocks);
 	if (z->page_map == 0 || z->block_map == 0) {
 		return -SS_EINVAL;
 	}
@@ -174,7 +176,7 @@ int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dra
 	}
 	rc = ssc_map_init(&c->page_map, pm, z.log_cap * c->ppb);
 	if (rc == 0) {
-		rc = ssc_map_init(&c->block_map, bm, z.cache_blocks);
+		rc = ssc_map_init(&c->block_map, bm, c->nblocks);
 	}
 	if (rc) {
 		return rc;
