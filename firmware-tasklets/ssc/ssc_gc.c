@@ -196,7 +196,8 @@ static int alloc_data_block(struct ss_ssc *c, uint64_t group, uint32_t *out)
 		uint32_t old, replaces = ssc_map_get(&c->block_map, group, &old) == 0;
 		int rc;
 
-		if (c->free_count >= 1 + c->slot_blocks && c->data_count - replaces < c->data_cap) {
+		if (c->free_count >= 1 + ssc_meta_free_reserve(c) &&
+		    c->data_count - replaces < c->data_cap) {
 			rc = take_free(c, out);
 			if (rc != 1) {
 				return rc;
@@ -364,8 +365,8 @@ static int alloc_log_block(struct ss_ssc *c, uint32_t *out)
 		}
 	}
 	do {
-		/* keep one free block for the target of a merge, and the next checkpoint's */
-		while (c->free_count < 2 + c->slot_blocks || c->log_count >= c->log_cap) {
+		/* keep one free block for the target of a merge, and the checkpoints' */
+		while (c->free_count < 2 + ssc_meta_free_reserve(c) || c->log_count >= c->log_cap) {
 			rc = c->log_count < c->log_cap ? silent_evict_one(c) : 1;
 			if (rc == 1) {
 				rc = recycle_oldest(c);

@@ -201,6 +201,15 @@ void ssc_meta_layout(const struct ss_geometry *g, uint32_t *body_pages, uint32_t
  * capacity is the one version 4 reported with its metadata window of three slots. */
 #define SSC_META_RESERVE 3u
 
+/* Free blocks the writes leave alone: the next checkpoint's and one checkpoint's worth for
+ * blocks that fail. With the newest checkpoint's blocks, data and log blocks then stay
+ * within cache_blocks, as if the reserve were not in the pool (a switch merge turns a
+ * log block into a data block past the data cap: only the free blocks bound them). */
+static inline uint32_t ssc_meta_free_reserve(const struct ss_ssc *c)
+{
+	return (SSC_META_RESERVE - 1) * c->slot_blocks;
+}
+
 static inline uint32_t ssc_ppn(const struct ss_ssc *c, uint32_t block, uint32_t page)
 {
 	return block * c->ppb + page;
