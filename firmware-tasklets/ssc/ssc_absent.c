@@ -31,6 +31,12 @@ int ss_ssc_format(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t 
 	return -SS_ENOSYS;
 }
 
+int ss_ssc_image_version(struct ss_hal *hal, void *dram, uint64_t dram_size, uint32_t *version)
+{
+	(void)hal, (void)dram, (void)dram_size, (void)version;
+	return -SS_ENOSYS;
+}
+
 int ss_ssc_mount(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size)
 {
 	(void)hal, (void)dram, (void)dram_size;

@@ -71,7 +71,9 @@ static int unlink_lba(struct ss_ssc *c, uint64_t lba)
 	return 0;
 }
 
-static void block_free(struct ss_ssc *c, uint32_t b)
+/* Block b freed by the record with sequence number seq: it may be erased once that
+ * record is committed (seq, which a free block keeps, says when). */
+static void block_free(struct ss_ssc *c, uint32_t b, uint64_t seq)
 {
 	struct ssc_block *blk = &c->blocks[b];
 
@@ -86,6 +88,7 @@ static void block_free(struct ss_ssc *c, uint32_t b)
 	}
 	blk->state = SSC_BLK_FREE;
 	blk->flags |= SSC_BF_NEED_ERASE;
+	blk->seq = seq;
 	blk->valid = 0;
 	blk->dirty = 0;
 	blk->wp = 0;
@@ -97,8 +100,8 @@ static void block_free(struct ss_ssc *c, uint32_t b)
 
 static bool cache_block(const struct ss_ssc *c, uint32_t b)
 {
-	return b >= c->first_cache_block && b < c->nblocks && c->blocks[b].state != SSC_BLK_BAD &&
-	       c->blocks[b].state != SSC_BLK_RETIRED;
+	return b < c->nblocks && c->blocks[b].state != SSC_BLK_BAD &&
+	       c->blocks[b].state != SSC_BLK_RETIRED && c->blocks[b].state != SSC_BLK_META;
 }
 
 static int apply_map(struct ss_ssc *c, const struct ssc_rec *r)
@@ -197,7 +200,7 @@ static int apply_merge(struct ss_ssc *c, const struct ssc_rec *r)
 		if (c->blocks[old].valid != 0) {
 			return -SS_EBADMSG;
 		}
-		block_free(c, old);
+		block_free(c, old, r->seq);
 	}
 	return ssc_map_put(&c->block_map, r->key, nb) ? -SS_EBADMSG : 0;
 }
@@ -224,7 +227,7 @@ static int apply_switch(struct ss_ssc *c, const struct ssc_rec *r)
 		if (c->blocks[old].valid != 0) {
 			return -SS_EBADMSG;
 		}
-		block_free(c, old);
+		block_free(c, old, r->seq);
 	}
 	for (uint32_t i = 0; i < c->ppb; i++) {
 		ssc_map_del(&c->page_map, first + i);
@@ -258,7 +261,7 @@ static int apply_silent(struct ss_ssc *c, const struct ssc_rec *r)
 	}
 	c->cached -= blk->valid;
 	blk->valid = 0;
-	block_free(c, b);
+	block_free(c, b, r->seq);
 	return 0;
 }
 
@@ -269,7 +272,7 @@ static int apply_free(struct ss_ssc *c, const struct ssc_rec *r)
 	if (!cache_block(c, b) || c->blocks[b].state != SSC_BLK_LOG || c->blocks[b].valid != 0) {
 		return -SS_EBADMSG;
 	}
-	block_free(c, b);
+	block_free(c, b, r->seq);
 	return 0;
 }
 

@@ -58,21 +58,34 @@ static bool worn(const struct ss_ssc *c, uint32_t b)
 
 /* Wear-aware: the free block erased least often. A free block due for an erase that is
  * worn out, or whose erase fails, is retired instead (free blocks hold nothing: the
- * records that freed them moved their dirty pages or dropped clean ones).
+ * records that freed them moved their dirty pages or dropped clean ones). The last
+ * `slot_blocks` usable free blocks are the next checkpoint's: without them no state
+ * change could become durable, so the cache refuses writes first.
  * \return 0 with *out, 1 when a block was retired (the caller checks its room again),
  *         -SS_ENOSPC when no block is free, or an error. */
 static int take_free(struct ss_ssc *c, uint32_t *out)
 {
-	uint32_t best = SSC_NONE;
+	uint32_t best = SSC_NONE, usable = 0, worn_out = SSC_NONE;
 	int rc;
 
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
-		if (c->blocks[b].state == SSC_BLK_FREE && b != c->open &&
-		    (best == SSC_NONE || c->blocks[b].erase_count < c->blocks[best].erase_count)) {
+	for (uint32_t b = 0; b < c->nblocks; b++) {
+		if (c->blocks[b].state != SSC_BLK_FREE || b == c->open) {
+			continue;
+		}
+		if ((c->blocks[b].flags & SSC_BF_NEED_ERASE) && worn(c, b)) {
+			worn_out = b;
+			continue;
+		}
+		usable++;
+		if (best == SSC_NONE || c->blocks[b].erase_count < c->blocks[best].erase_count) {
 			best = b;
 		}
 	}
-	if (best == SSC_NONE) {
+	if (worn_out != SSC_NONE) {
+		rc = retire(c, worn_out);
+		return rc ? rc : 1;
+	}
+	if (best == SSC_NONE || usable <= c->slot_blocks) {
 		return -SS_ENOSPC;
 	}
 	if (c->blocks[best].flags & SSC_BF_NEED_ERASE) {
@@ -80,7 +93,10 @@ static int take_free(struct ss_ssc *c, uint32_t *out)
 		if (rc) {
 			return rc;  /* not the block's fault: an -SS_EIO here is the log's */
 		}
-		rc = worn(c, best) ? -SS_EIO : erase_committed(c, best);
+		if (c->blocks[best].state != SSC_BLK_FREE) {
+			return 1;   /* the commit wrote a checkpoint, which took the block */
+		}
+		rc = erase_committed(c, best);
 		if (rc == -SS_EIO) {
 			rc = retire(c, best);
 			return rc ? rc : 1;
@@ -91,6 +107,54 @@ static int take_free(struct ss_ssc *c, uint32_t *out)
 	}
 	*out = best;
 	return 0;
+}
+
+int ssc_take_meta_block(struct ss_ssc *c, uint32_t *out)
+{
+	for (;;) {
+		uint32_t best = SSC_NONE;
+		struct ssc_block *blk;
+		int rc;
+
+		for (uint32_t b = 0; b < c->nblocks; b++) {
+			blk = &c->blocks[b];
+			/* not one freed by a record still pending (the durable state may need
+			 * its data until this checkpoint counts), nor a worn one (the writes'
+			 * path retires those, with a record) */
+			if (blk->state == SSC_BLK_FREE && b != c->open &&
+			    (!(blk->flags & SSC_BF_NEED_ERASE) ||
+			     (blk->seq <= c->committed_seq && !worn(c, b))) &&
+			    (best == SSC_NONE || blk->erase_count < c->blocks[best].erase_count)) {
+				best = b;
+			}
+		}
+		if (best == SSC_NONE) {
+			return -SS_ENOSPC;
+		}
+		blk = &c->blocks[best];
+		if (blk->flags & SSC_BF_NEED_ERASE) {
+			rc = erase_committed(c, best);
+			if (rc == -SS_EIO) {
+				struct ssc_rec r = { .type = SSC_R_RETIRE, .block = best };
+
+				/* no log record: the log may be what is being folded into this
+				 * checkpoint, which records the block as retired */
+				rc = ssc_apply(c, &r);
+				if (rc) {
+					return rc;
+				}
+				continue;
+			}
+			if (rc) {
+				return rc;
+			}
+		}
+		blk->state = SSC_BLK_META;
+		blk->flags = 0;
+		c->free_count--;
+		*out = best;
+		return 0;
+	}
 }
 
 static uint64_t age_of(const struct ss_ssc *c, const struct ssc_block *blk)
@@ -106,7 +170,7 @@ static int silent_evict_one(struct ss_ssc *c)
 	uint32_t best = SSC_NONE;
 	struct ssc_rec r = { .type = SSC_R_SILENT };
 
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	for (uint32_t b = 0; b < c->nblocks; b++) {
 		const struct ssc_block *blk = &c->blocks[b];
 
 		if (blk->state != SSC_BLK_DATA || blk->dirty != 0) {
@@ -132,7 +196,8 @@ static int alloc_data_block(struct ss_ssc *c, uint64_t group, uint32_t *out)
 		uint32_t old, replaces = ssc_map_get(&c->block_map, group, &old) == 0;
 		int rc;
 
-		if (c->free_count >= 1 && c->data_count - replaces < c->data_cap) {
+		if (c->free_count >= 1 + ssc_meta_free_reserve(c) &&
+		    c->data_count - replaces < c->data_cap) {
 			rc = take_free(c, out);
 			if (rc != 1) {
 				return rc;
@@ -232,7 +297,7 @@ static int recycle_oldest(struct ss_ssc *c)
 	uint64_t group = 0;
 	int rc;
 
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	for (uint32_t b = 0; b < c->nblocks; b++) {
 		if (c->blocks[b].state == SSC_BLK_LOG &&
 		    (L == SSC_NONE || c->blocks[b].born < c->blocks[L].born)) {
 			L = b;
@@ -300,8 +365,8 @@ static int alloc_log_block(struct ss_ssc *c, uint32_t *out)
 		}
 	}
 	do {
-		/* keep one free block for the target of a merge */
-		while (c->free_count < 2 || c->log_count >= c->log_cap) {
+		/* keep one free block for the target of a merge, and the checkpoints' */
+		while (c->free_count < 2 + ssc_meta_free_reserve(c) || c->log_count >= c->log_cap) {
 			rc = c->log_count < c->log_cap ? silent_evict_one(c) : 1;
 			if (rc == 1) {
 				rc = recycle_oldest(c);

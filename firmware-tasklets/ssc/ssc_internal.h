@@ -2,17 +2,14 @@
  * Private to the solid-state cache: DRAM state, on-flash formats, and the helpers the
  * sources share.
  *
- * Flash layout (blocks of the HAL the cache owns):
- *   [0, 3*slot)      the metadata window: checkpoint slot 0 (checkpoint blocks, then its
- *                    operation-log blocks) on the first run of `slot` good blocks, slot 1
- *                    on the next run after it. Format finds them; every checkpoint header
- *                    records both places, and mount finds the newest header by a scan.
- *                    The window's other blocks are unused (bad ones among them).
- *   [3*slot, n)      cache blocks: data blocks (block-mapped: a group's cached blocks in
- *                    offset order, packed; the layout bitmap says which offsets it holds),
- *                    log blocks (page-mapped), free blocks
- * A checkpoint is written to the slot not in use; its header page is written last. New
- * log pages go to the log blocks of the slot of the newest checkpoint.
+ * Flash layout (blocks of the HAL the cache owns): one pool. Every good block is a data
+ * block (block-mapped: a group's cached blocks in offset order, packed; the layout bitmap
+ * says which offsets it holds), a log block (page-mapped), a free block, or a metadata
+ * block: a checkpoint takes `slot_blocks` blocks from the free pool, least erased first
+ * (its checkpoint blocks, then its operation-log blocks), and the previous checkpoint's
+ * go back to the pool once it is durable, so metadata wears no block faster than data.
+ * Its header page, written last, lists its blocks; mount finds the newest header by a
+ * scan of every block's first page.
  *
  * Every state change is a log record, applied by the same ssc_apply_* function live and
  * at replay, so a replayed prefix of the log rebuilds exactly the state it described.
@@ -100,17 +97,19 @@ struct ssc_rec {
 
 /* ---- checkpoint header (ssc_ckpt.c) ---- */
 #define SSC_CKPT_MAGIC 0x4B435353u    /* "SSCK" */
-#define SSC_CKPT_VERSION 4u            /* 2: packed data blocks, layout bitmaps;
+#define SSC_CKPT_VERSION 5u            /* 2: packed data blocks, layout bitmaps;
 					* 3: the slots' places in the header, BAD blocks;
-					* 4: RETIRED blocks, the traffic counters */
-#define SSC_CKPT_VERSION_MIN 3u        /* read as 4 without retired blocks, counters 0 */
+					* 4: RETIRED blocks, the traffic counters;
+					* 5: checkpoints on blocks of the pool, listed in
+					*    the header (no fixed metadata window) */
+#define SSC_CKPT_HDR_LIST_OFF 128u    /* the header's list of the checkpoint's blocks */
 #define SSC_BLK_ENTRY_FIXED 32u       /* group, seq, born, erase count, wp, state */
 
 enum ssc_block_state {
 	SSC_BLK_FREE = 0,
 	SSC_BLK_LOG = 1,
 	SSC_BLK_DATA = 2,
-	SSC_BLK_META = 3,   /* checkpoint slots */
+	SSC_BLK_META = 3,   /* a checkpoint's blocks and its log's, taken from the pool */
 	SSC_BLK_BAD = 4,    /* a cache block that failed its erase at format: never used */
 	SSC_BLK_RETIRED = 5,/* worn out in use (erase count at the endurance, or a failed
 			     * erase): its data had moved, never erased or used again */
@@ -140,12 +139,14 @@ struct ss_ssc {
 
 	/* metadata layout */
 	uint32_t ckpt_body_pages;
-	uint32_t ckpt_blocks;     /* per slot, header included */
-	uint32_t log_area_blocks; /* per slot */
-	uint32_t slot_blocks;
-	uint32_t slot_at[2];      /* first block of each checkpoint slot */
-	uint32_t first_cache_block;
-	uint32_t cache_blocks;
+	uint32_t ckpt_blocks;     /* per checkpoint, header included */
+	uint32_t log_area_blocks; /* per checkpoint */
+	uint32_t slot_blocks;     /* both: the blocks one checkpoint takes from the pool */
+	uint32_t *meta_cur;       /* the newest checkpoint's blocks, then its log's */
+	uint32_t *meta_new;       /* the one being written */
+	bool meta_cur_valid;
+	uint32_t cache_blocks;    /* blocks for data and log: the pool less the checkpoints'
+				   * reserve */
 	uint32_t log_cap;         /* log blocks allowed (SSC: fixed share; SSC-V: ceiling) */
 	uint32_t data_cap;        /* data blocks allowed */
 
@@ -172,9 +173,10 @@ struct ss_ssc {
 
 	uint64_t seq;             /* last record seq issued */
 	uint32_t pending;         /* records in logbuf not yet committed */
-	uint32_t log_page;        /* next page in the current slot's log area */
-	uint32_t cur_slot;
+	uint64_t committed_seq;   /* records up to here are durable */
+	uint32_t log_page;        /* next page in the newest checkpoint's log blocks */
 	uint64_t epoch;           /* of the newest checkpoint */
+	uint64_t next_epoch;      /* for the next one: past every epoch seen on the flash */
 	bool unsynced;            /* data programmed since the last sync */
 	bool replaying;
 
@@ -194,19 +196,28 @@ int ssc_params_check(const struct ss_geometry *g, const struct ss_ssc_params *p)
 void ssc_meta_layout(const struct ss_geometry *g, uint32_t *body_pages, uint32_t *ckpt_blocks,
 		     uint32_t *log_area_blocks);
 
-/* The metadata window: room for both slots and one more, so one bad block anywhere in it
- * still leaves two runs of `slot` good blocks. */
-static inline uint32_t ssc_meta_window(uint32_t ckpt_blocks, uint32_t log_area_blocks)
+/* Checkpoints' blocks kept out of the caps, in checkpoints (slot_blocks each): the newest,
+ * the one being written, and one for checkpoint blocks that fail and are retired. The
+ * capacity is the one version 4 reported with its metadata window of three slots. */
+#define SSC_META_RESERVE 3u
+
+/* Free blocks the writes leave alone: the next checkpoint's and one checkpoint's worth for
+ * blocks that fail. With the newest checkpoint's blocks, data and log blocks then stay
+ * within cache_blocks, as if the reserve were not in the pool (a switch merge turns a
+ * log block into a data block past the data cap: only the free blocks bound them). */
+static inline uint32_t ssc_meta_free_reserve(const struct ss_ssc *c)
 {
-	return 3 * (ckpt_blocks + log_area_blocks);
+	return (SSC_META_RESERVE - 1) * c->slot_blocks;
 }
-static inline uint32_t ssc_slot_first(const struct ss_ssc *c, uint32_t slot)
-{
-	return c->slot_at[slot];
-}
+
 static inline uint32_t ssc_ppn(const struct ss_ssc *c, uint32_t block, uint32_t page)
 {
 	return block * c->ppb + page;
+}
+/* Page `page` of the newest checkpoint's operation log. */
+static inline uint32_t ssc_log_ppn(const struct ss_ssc *c, uint32_t page)
+{
+	return ssc_ppn(c, c->meta_cur[c->ckpt_blocks + page / c->ppb], page % c->ppb);
 }
 static inline bool ssc_bit(const uint32_t *bm, const struct ss_ssc *c, uint32_t b, uint32_t i)
 {
@@ -262,16 +273,27 @@ uint32_t ssc_recs_per_page(const struct ss_ssc *c);
 
 /* ssc_gc.c */
 int ssc_open_log_page(struct ss_ssc *c, uint32_t *ppn);
+/** A block for the checkpoint being written: the least erased free block that is not
+ *  worn out and that nothing uncommitted freed, erased, state META. One whose erase fails
+ *  is retired in DRAM only (the checkpoint records it). \return 0, -SS_ENOSPC, or an
+ *  error. */
+int ssc_take_meta_block(struct ss_ssc *c, uint32_t *out);
 
 /* ssc_ckpt.c */
 int ssc_checkpoint(struct ss_ssc *c);
-/** The newest intact checkpoint in the metadata window: both slots' places, its slot,
- *  epoch and parameters. \return 0, -SS_ENODATA when the window holds no cache metadata
- *  at all, -SS_EBADMSG when it holds some but no intact checkpoint. */
+struct ssc_found {
+	uint32_t first;      /* the block holding the checkpoint's first page */
+	uint64_t epoch;
+	uint64_t max_epoch;  /* the highest epoch on any checkpoint page, torn ones too */
+	uint32_t version;    /* of the newest header (an older version is refused) */
+};
+/** The newest intact checkpoint on the flash, by a scan of every block's first page, and
+ *  its parameters. \return 0, -SS_ENODATA when the flash holds no cache metadata at all,
+ *  -SS_EPROTO when the newest header has another version (f->version), -SS_EBADMSG when
+ *  there is metadata but no intact checkpoint. */
 int ssc_ckpt_find(struct ss_hal *hal, uint32_t body_pages, uint32_t ckpt_blocks,
-		  uint32_t log_area_blocks, uint8_t *page, uint8_t *spare, uint32_t slot_at[2],
-		  uint32_t *slot, uint64_t *epoch, struct ss_ssc_params *p);
-int ssc_ckpt_load(struct ss_ssc *c, uint32_t slot);
+		  uint8_t *page, uint8_t *spare, struct ssc_found *f, struct ss_ssc_params *p);
+int ssc_ckpt_load(struct ss_ssc *c, const struct ssc_found *f);
 
 /* ssc_io.c */
 int ssc_program(struct ss_ssc *c, uint32_t ppn, const void *data, const struct ssc_spare *s);

@@ -2,10 +2,10 @@
  * Geometry and parameter checks, the metadata layout on flash, and the DRAM the cache
  * carves from its arena: nothing is allocated after this.
  *
- * DRAM per cache: the block table (sizeof(struct ssc_block) per block) and three bitmaps
+ * DRAM per cache: the block table (sizeof(struct ssc_block) per block), three bitmaps
  * (valid, dirty, data-block layout: one bit per page), the page map sized for the log ceiling (log_cap *
- * pages_per_block entries) and the block map (one entry per block), 12 B per map bucket at
- * most 3/4 full, and three page-sized buffers.
+ * pages_per_block entries) and the block map (one entry per block of the pool), 12 B per map bucket at
+ * most 3/4 full, three page-sized buffers, and the block lists of two checkpoints.
  */
 #include "ssc_internal.h"
 
@@ -52,15 +52,17 @@ int ssc_params_check(const struct ss_geometry *g, const struct ss_ssc_params *p)
 		return -SS_EINVAL;
 	}
 	ssc_meta_layout(g, &body, &ck, &la);
-	if ((uint64_t)ssc_meta_window(ck, la) + MIN_CACHE_BLOCKS > ss_geo_blocks(g)) {
+	/* the checkpoints' reserve, their blocks listed in a header page, and a cache that runs */
+	if ((uint64_t)SSC_META_RESERVE * (ck + la) + MIN_CACHE_BLOCKS > ss_geo_blocks(g) ||
+	    SSC_CKPT_HDR_LIST_OFF + 4ull * (ck + la) > g->page_size) {
 		return -SS_EINVAL;
 	}
 	return 0;
 }
 
 struct sizes {
-	uint32_t cache_blocks, first_cache, log_cap, data_cap, bm_words;
-	uint64_t blocks, bitmaps, page_map, block_map, buffers, total;
+	uint32_t cache_blocks, slot_blocks, log_cap, data_cap, bm_words;
+	uint64_t blocks, bitmaps, meta_lists, page_map, block_map, buffers, total;
 };
 
 static int compute(const struct ss_geometry *g, const struct ss_ssc_params *p, struct sizes *z)
@@ -72,8 +74,8 @@ static int compute(const struct ss_geometry *g, const struct ss_ssc_params *p, s
 		return rc;
 	}
 	ssc_meta_layout(g, &body, &ck, &la);
-	z->first_cache = ssc_meta_window(ck, la);
-	z->cache_blocks = nblocks - z->first_cache;
+	z->slot_blocks = ck + la;
+	z->cache_blocks = nblocks - SSC_META_RESERVE * z->slot_blocks;
 	z->log_cap = SS_MAX(1u, (uint32_t)SS_DIV_ROUND_UP((uint64_t)z->cache_blocks * p->log_permille,
 							  1000));
 	/* one free block always stays for the target of a merge */
@@ -82,14 +84,18 @@ static int compute(const struct ss_geometry *g, const struct ss_ssc_params *p, s
 	z->bm_words = SS_DIV_ROUND_UP(g->pages_per_block, 32);
 	z->blocks = SS_ALIGN_UP((uint64_t)nblocks * sizeof(struct ssc_block), ARENA_ALIGN);
 	z->bitmaps = 3 * SS_ALIGN_UP((uint64_t)nblocks * z->bm_words * 4, ARENA_ALIGN);
+	z->meta_lists = 2 * SS_ALIGN_UP((uint64_t)z->slot_blocks * 4, ARENA_ALIGN);
 	z->page_map = ssc_map_bytes(z->log_cap * g->pages_per_block);
-	z->block_map = ssc_map_bytes(z->cache_blocks);
+	/* a switch merge turns a log block into a data block past the data cap, so data
+	 * blocks may take any block of the pool but the checkpoint's */
+	z->block_map = ssc_map_bytes(nblocks);
 	if (z->page_map == 0 || z->block_map == 0) {
 		return -SS_EINVAL;
 	}
 	z->buffers = 2 * SS_ALIGN_UP((uint64_t)g->page_size, ARENA_ALIGN) +
 		     SS_ALIGN_UP(g->spare_size, ARENA_ALIGN);
 	z->total = SS_ALIGN_UP(sizeof(struct ss_ssc), ARENA_ALIGN) + z->blocks + z->bitmaps +
+		   z->meta_lists +
 		   z->page_map + z->block_map + z->buffers + 64 /* arena alignment slack */;
 	return 0;
 }
@@ -103,7 +109,8 @@ uint64_t ss_ssc_dram_needed(const struct ss_geometry *geo, const struct ss_ssc_p
 
 int ssc_exclude_bad(struct ss_ssc *c, uint32_t bad)
 {
-	/* the caps were computed for every cache block good; the log keeps its share */
+	/* the caps were computed for every block good; the log keeps its share, and the
+	 * checkpoints' reserve stays outside cache_blocks */
 	if ((uint64_t)bad + c->log_cap + 2 > c->cache_blocks) {
 		return -SS_EIO;
 	}
@@ -149,7 +156,6 @@ int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dra
 	c->bm_words = z.bm_words;
 	ssc_meta_layout(&hal->geo, &c->ckpt_body_pages, &c->ckpt_blocks, &c->log_area_blocks);
 	c->slot_blocks = c->ckpt_blocks + c->log_area_blocks;
-	c->first_cache_block = z.first_cache;
 	c->cache_blocks = z.cache_blocks;
 	c->log_cap = z.log_cap;
 	c->data_cap = z.data_cap;
@@ -157,27 +163,29 @@ int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dra
 	c->valid_bm = ss_arena_alloc(&a, (size_t)z.bitmaps / 3, ARENA_ALIGN);
 	c->dirty_bm = ss_arena_alloc(&a, (size_t)z.bitmaps / 3, ARENA_ALIGN);
 	c->layout_bm = ss_arena_alloc(&a, (size_t)z.bitmaps / 3, ARENA_ALIGN);
+	c->meta_cur = ss_arena_alloc(&a, (size_t)z.meta_lists / 2, ARENA_ALIGN);
+	c->meta_new = ss_arena_alloc(&a, (size_t)z.meta_lists / 2, ARENA_ALIGN);
 	pm = ss_arena_alloc(&a, (size_t)z.page_map, ARENA_ALIGN);
 	bm = ss_arena_alloc(&a, (size_t)z.block_map, ARENA_ALIGN);
 	c->buf = ss_arena_alloc(&a, c->page_size, ARENA_ALIGN);
 	c->logbuf = ss_arena_alloc(&a, c->page_size, ARENA_ALIGN);
 	c->spare = ss_arena_alloc(&a, c->spare_size, ARENA_ALIGN);
-	if (!c->blocks || !c->valid_bm || !c->dirty_bm || !c->layout_bm || !pm || !bm || !c->buf || !c->logbuf ||
-	    !c->spare) {
+	if (!c->blocks || !c->valid_bm || !c->dirty_bm || !c->layout_bm || !c->meta_cur ||
+	    !c->meta_new || !pm || !bm || !c->buf || !c->logbuf || !c->spare) {
 		return -SS_ENOMEM;
 	}
 	rc = ssc_map_init(&c->page_map, pm, z.log_cap * c->ppb);
 	if (rc == 0) {
-		rc = ssc_map_init(&c->block_map, bm, z.cache_blocks);
+		rc = ssc_map_init(&c->block_map, bm, c->nblocks);
 	}
 	if (rc) {
 		return rc;
 	}
 	c->map_dram = z.blocks + z.bitmaps + z.page_map + z.block_map;
 	for (uint32_t b = 0; b < c->nblocks; b++) {
-		c->blocks[b].state = b < c->first_cache_block ? SSC_BLK_META : SSC_BLK_FREE;
+		c->blocks[b].state = SSC_BLK_FREE;
 	}
-	c->free_count = c->cache_blocks;
+	c->free_count = c->nblocks;
 	c->open = SSC_NONE;
 	*out = c;
 	return 0;

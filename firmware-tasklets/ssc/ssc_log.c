@@ -1,6 +1,6 @@
 /*
  * The operation log (§4.3.2 "Logging"): records of every state change, buffered in one
- * DRAM page and programmed into the current checkpoint slot's log blocks. Operations
+ * DRAM page and programmed into the newest checkpoint's log blocks. Operations
  * with immediate guarantees (write-dirty, evict, a write-clean that replaces data) commit
  * synchronously; the buffered ones (write-clean of an absent block, clean) are group
  * committed. A commit first syncs the data pages its records point to, then programs the
@@ -103,7 +103,7 @@ int ssc_commit(struct ss_ssc *c)
 	ss_memset(p + SSC_LOG_HDR_BYTES + (size_t)c->pending * SSC_REC_BYTES, 0,
 		  c->page_size - SSC_LOG_HDR_BYTES - (size_t)c->pending * SSC_REC_BYTES);
 	ss_put_le32(p + 28, page_crc(p, c->pending));
-	ppn = ssc_ppn(c, ssc_slot_first(c, c->cur_slot) + c->ckpt_blocks, 0) + c->log_page;
+	ppn = ssc_log_ppn(c, c->log_page);
 	ss_memset(&s, 0, sizeof(s));
 	s.kind = SSC_KIND_LOG;
 	s.lba = c->epoch;
@@ -116,6 +116,7 @@ int ssc_commit(struct ss_ssc *c)
 		return ssc_checkpoint(c);
 	}
 	c->pending = 0;
+	c->committed_seq = c->seq;
 	c->st.log_commits++;
 	return ssc_sync(c);
 }
@@ -123,7 +124,6 @@ int ssc_commit(struct ss_ssc *c)
 int ssc_replay(struct ss_ssc *c)
 {
 	uint32_t area = c->log_area_blocks * c->ppb;
-	uint32_t ppn0 = ssc_ppn(c, ssc_slot_first(c, c->cur_slot) + c->ckpt_blocks, 0);
 	uint8_t *p = c->logbuf;
 	int rc = 0;
 
@@ -133,7 +133,7 @@ int ssc_replay(struct ss_ssc *c)
 		struct ssc_spare s;
 		uint32_t count;
 
-		if (ssc_read_page(c, ppn0 + c->log_page, p, &s) != 0 || s.kind != SSC_KIND_LOG ||
+		if (ssc_read_page(c, ssc_log_ppn(c, c->log_page), p, &s) != 0 || s.kind != SSC_KIND_LOG ||
 		    s.lba != c->epoch) {
 			break;
 		}
@@ -160,6 +160,7 @@ int ssc_replay(struct ss_ssc *c)
 		}
 	}
 out:
+	c->committed_seq = c->seq;
 	c->replaying = false;
 	return rc;
 }

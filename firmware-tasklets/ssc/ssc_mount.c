@@ -12,10 +12,10 @@
 int ss_ssc_format(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
 		  const struct ss_ssc_params *p)
 {
-	uint32_t bad = 0, run = 0, slots = 0, at[2], slot;
 	struct ss_ssc_params old;
+	struct ssc_found found;
+	uint32_t bad = 0;
 	struct ss_ssc *c;
-	uint64_t epoch;
 	int rc;
 
 	if (out == NULL || hal == NULL || p == NULL) {
@@ -25,46 +25,31 @@ int ss_ssc_format(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t 
 	if (rc) {
 		return rc;
 	}
-	/* Epochs go on from any checkpoint an earlier format left, so that one, should it
+	/* Epochs go on past any checkpoint page an earlier format left, so that one, should it
 	 * survive in a block that now fails its erase, is never the newest at mount. */
-	c->epoch = 0;
-	if (ssc_ckpt_find(hal, c->ckpt_body_pages, c->ckpt_blocks, c->log_area_blocks, c->buf,
-			  c->spare, at, &slot, &epoch, &old) == 0) {
-		c->epoch = epoch;
-	}
+	ssc_ckpt_find(hal, c->ckpt_body_pages, c->ckpt_blocks, c->buf, c->spare, &found, &old);
+	c->next_epoch = found.max_epoch + 1;
 	for (uint32_t b = 0; b < c->nblocks; b++) {
 		rc = ss_hal_block_erase(hal, b);
 		c->st.block_erases++;
 		c->blocks[b].erase_count = 1;
 		/* A block that cannot be erased (factory bad, or worn out in an earlier life) is
-		 * left out for good, as the FTL retires one: in the metadata window each slot
-		 * goes to the next run of `slot_blocks` good blocks; a cache block is marked
-		 * BAD, which the checkpoint keeps. */
+		 * left out for good, as the FTL retires one: marked BAD, which the checkpoint
+		 * keeps. */
 		if (rc == -SS_EIO) {
-			run = 0;
-			if (b >= c->first_cache_block) {
-				c->blocks[b].state = SSC_BLK_BAD;
-				c->free_count--;
-				bad++;
-			}
+			c->blocks[b].state = SSC_BLK_BAD;
+			c->free_count--;
+			bad++;
 			continue;
 		}
 		if (rc) {
 			return rc;
 		}
-		if (b < c->first_cache_block && ++run == c->slot_blocks && slots < 2) {
-			c->slot_at[slots++] = b + 1 - c->slot_blocks;
-			run = 0;
-		}
-	}
-	if (slots < 2) {
-		return -SS_EIO;   /* no two runs of good blocks for the checkpoint slots */
 	}
 	rc = ssc_exclude_bad(c, bad);
 	if (rc) {
 		return rc;
 	}
-	c->cur_slot = 1;
 	rc = ssc_checkpoint(c);
 	if (rc) {
 		return rc;
@@ -73,16 +58,13 @@ int ss_ssc_format(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t 
 	return 0;
 }
 
-int ss_ssc_mount(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size)
+/* Find the newest checkpoint with the arena as scratch until the layout is known. */
+static int find_newest(struct ss_hal *hal, void *dram, uint64_t dram_size, struct ssc_found *f,
+		       struct ss_ssc_params *p)
 {
-	uint32_t body, ck, la, slot_at[2], slot;
-	struct ss_ssc_params p;
-	uint64_t epoch;
-	struct ss_ssc *c;
-	uint8_t *page, *spare;
-	int rc;
+	uint32_t body, ck, la;
 
-	if (out == NULL || hal == NULL || dram == NULL) {
+	if (hal == NULL || dram == NULL) {
 		return -SS_EINVAL;
 	}
 	if (hal->geo.page_size < 512 || hal->geo.spare_size < SSC_SPARE_BYTES ||
@@ -91,10 +73,33 @@ int ss_ssc_mount(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t d
 											  : -SS_ENOMEM;
 	}
 	ssc_meta_layout(&hal->geo, &body, &ck, &la);
-	/* the arena is scratch until the layout is known */
-	page = dram;
-	spare = (uint8_t *)dram + hal->geo.page_size;
-	rc = ssc_ckpt_find(hal, body, ck, la, page, spare, slot_at, &slot, &epoch, &p);
+	return ssc_ckpt_find(hal, body, ck, dram, (uint8_t *)dram + hal->geo.page_size, f, p);
+}
+
+int ss_ssc_image_version(struct ss_hal *hal, void *dram, uint64_t dram_size, uint32_t *version)
+{
+	struct ss_ssc_params p;
+	struct ssc_found f;
+	int rc = find_newest(hal, dram, dram_size, &f, &p);
+
+	if (rc == 0 || rc == -SS_EPROTO) {
+		*version = f.version;
+		return 0;
+	}
+	return rc;
+}
+
+int ss_ssc_mount(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dram_size)
+{
+	struct ss_ssc_params p;
+	struct ssc_found f;
+	struct ss_ssc *c;
+	int rc;
+
+	if (out == NULL) {
+		return -SS_EINVAL;
+	}
+	rc = find_newest(hal, dram, dram_size, &f, &p);
 	if (rc) {
 		return rc;
 	}
@@ -102,22 +107,27 @@ int ss_ssc_mount(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t d
 	if (rc) {
 		return rc == -SS_EINVAL ? -SS_EBADMSG : rc;
 	}
-	c->slot_at[0] = slot_at[0];
-	c->slot_at[1] = slot_at[1];
-	rc = ssc_ckpt_load(c, slot);
+	rc = ssc_ckpt_load(c, &f);
 	if (rc == 0) {
 		rc = ssc_replay(c);
 	}
 	if (rc) {
 		return rc;
 	}
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	for (uint32_t b = 0; b < c->nblocks; b++) {
 		if (c->blocks[b].state == SSC_BLK_FREE) {
 			c->blocks[b].flags |= SSC_BF_NEED_ERASE;
 		}
 	}
 	c->open = SSC_NONE;
 	rc = ssc_checkpoint(c);
+	if (rc == -SS_ENOSPC) {
+		/* Worn out: no free block left for a checkpoint. The cache still serves reads
+		 * (the dirty data must be readable to be written back); its log is closed, as
+		 * its end may be torn, so anything that must become durable fails. */
+		c->log_page = c->log_area_blocks * c->ppb;
+		rc = 0;
+	}
 	if (rc) {
 		return rc;
 	}
@@ -147,7 +157,10 @@ void ss_ssc_get_stats(const struct ss_ssc *c, struct ss_ssc_stats *st)
 	st->map_dram_bytes = c->map_dram;
 	st->min_erase_count = UINT32_MAX;
 	st->max_erase_count = 0;
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	for (uint32_t b = 0; b < c->nblocks; b++) {
+		if (c->blocks[b].state == SSC_BLK_BAD || c->blocks[b].state == SSC_BLK_RETIRED) {
+			continue;
+		}
 		st->min_erase_count = SS_MIN(st->min_erase_count, c->blocks[b].erase_count);
 		st->max_erase_count = SS_MAX(st->max_erase_count, c->blocks[b].erase_count);
 	}

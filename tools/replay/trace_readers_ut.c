@@ -4,17 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ss_test.h"
 #include "trace.h"
-
-static int failures;
-
-#define CHECK(c)                                                                          \
-	do {                                                                              \
-		if (!(c)) {                                                               \
-			fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #c); \
-			failures++;                                                       \
-		}                                                                         \
-	} while (0)
 
 static long read_str(const char *text, int kind, uint64_t asu, struct trace *t, char *err)
 {
@@ -91,7 +82,7 @@ int main(void)
 		if (w < write[k] - 0.02 || w > write[k] + 0.02 || s < kb[k] * 0.9 || s > kb[k] * 1.1) {
 			fprintf(stderr, "%s: write share %.3f (table %.2f), mean %.2f KB (table %.2f)\n",
 				trace_kind_name((enum trace_kind)k), w, write[k], s, kb[k]);
-			failures++;
+			ss_test_failures++;
 		}
 		trace_free(&t);
 	}
@@ -132,12 +123,12 @@ int main(void)
 			fprintf(stderr, "%s: write share %.3f (Table I %.3f), small %.3f (%.3f), "
 				"overwrites %.3f (%.3f)\n", trace_kind_name((enum trace_kind)k), w,
 				want_w, small, want_small, again, want_over);
-			failures++;
+			ss_test_failures++;
 		}
 		fprintf(stderr, "%s: write share %.3f, small %.3f, overwrites %.3f\n",
 			trace_kind_name((enum trace_kind)k), w, small, again);
 		trace_free(&t);
 	}
-	fprintf(stderr, "%s\n", failures ? "FAILED" : "trace readers: all checks passed");
-	return failures ? 1 : 0;
+	fprintf(stderr, "%s\n", ss_test_failures ? "FAILED" : "trace readers: all checks passed");
+	return ss_test_failures ? 1 : 0;
 }

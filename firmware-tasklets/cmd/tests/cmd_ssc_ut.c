@@ -347,9 +347,9 @@ static void test_factory_bad_jasmine(void)
  * Small flashes on the same profile, 8 KiB pages, each filled with dirty data until the
  * cache refuses (every block acknowledged reads back, also after a power loss, and no
  * erase or program is refused after format: the bad blocks were never touched again):
- * a factory-bad block among the cache blocks; one where the checkpoint slots would
- * start (they move to the next run of good blocks); a factory-bad first label block (the
- * label goes to the next good one).
+ * a factory-bad block among the cache blocks; the part's first block bad (checkpoints
+ * have no fixed place: it is left out of the pool like any other); a factory-bad first
+ * label block (the label goes to the next good one).
  */
 static void test_factory_bad_small(void)
 {
@@ -359,7 +359,7 @@ static void test_factory_bad_small(void)
 		int label_bad;
 	} table[] = {
 		{ 32, 12, 1, 1, 0 },   /* the cache part's block 48 is factory bad */
-		{ 8, 56, 2, 1, 0 },    /* its blocks 0 (the first checkpoint slot's) and 24 are */
+		{ 8, 56, 2, 2, 0 },    /* its blocks 0 and 24 are */
 		{ 4, 44, 0, 0, 1 },    /* the label row's first block is */
 	};
 

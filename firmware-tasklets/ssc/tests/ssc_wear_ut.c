@@ -13,9 +13,8 @@
 #define SPACE 1200u
 #define DIRTY_SPACE 48u       /* dirty writes go to the first blocks of the space */
 #define ENDURANCE 30u       /* the rated endurance the cache retires blocks at */
-/* What the emulated blocks really last. The checkpoint slots are erased at every
- * checkpoint and wear about five times faster than cache blocks under this traffic; they
- * are not retired or moved (README, known limits), so the flash outlasts the rating. */
+/* What the emulated blocks really last: more than the rating, so that the cache's own
+ * retiring is what is tested. */
 #define FLASH_ENDURANCE 1000u
 #define BASE 0x00000E0D00000000ull
 
@@ -65,7 +64,7 @@ static uint32_t track(struct fte *e, const struct ss_ssc *c, struct wear *w)
 {
 	uint32_t n = 0;
 
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	for (uint32_t b = 0u; b < c->nblocks; b++) {
 		bool now = c->blocks[b].state == SSC_BLK_RETIRED;
 
 		if (w->retired[b]) {
@@ -173,7 +172,7 @@ static void test_retire_worn_blocks(void)
 	CHECK_EQ(st.retired_blocks, retired);
 	CHECK_EQ(st.cache_blocks, st0.cache_blocks - retired);
 	verify(c, &m, "when the cache ran out of blocks");
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	for (uint32_t b = 0u; b < c->nblocks; b++) {
 		CHECK(flash_erases(&e, b) <= ENDURANCE);  /* never erased past the rating */
 	}
 	printf("%u of %u cache blocks retired at %u erases; %llu versions written; the dirty "
@@ -190,6 +189,31 @@ static void test_retire_worn_blocks(void)
 	ss_ssc_get_stats(c, &st);
 	CHECK_EQ(st.retired_blocks, retired);
 	verify(c, &m, "after an unmount and a mount");
+
+	/* every mount writes a checkpoint, on usable blocks, until none is left: then the
+	 * cache still mounts and serves its dirty data, and refuses what must be durable */
+	{
+		static uint8_t buf[ST_PAGE];
+		uint32_t mounts = 0;
+
+		while (c->log_page < c->log_area_blocks * c->ppb && mounts < 1000) {
+			fte_close(&e);
+			fte_reopen(&e);
+			e.hal->endurance = ENDURANCE;
+			REQUIRE(st_mount(&e, &c) == 0);
+			mounts++;
+		}
+		CHECK(c->log_page >= c->log_area_blocks * c->ppb);
+		verify(c, &m, "mounted with no block left for a checkpoint");
+		st_fill(buf, BASE, ++version);
+		CHECK_EQ(ss_ssc_write_dirty(c, BASE, buf), -SS_ENOSPC);
+		verify(c, &m, "after a refused write");
+		for (uint32_t b = 0; b < c->nblocks; b++) {
+			CHECK(flash_erases(&e, b) <= ENDURANCE);
+		}
+		printf("%u more mounts until no block was left for a checkpoint; then a read-only "
+		       "mount, every dirty block readable\n", mounts);
+	}
 	fte_destroy(&e);
 }
 
@@ -242,13 +266,13 @@ static void test_retire_failed_erase(void)
 	weak.erase = e.fault.ops.block_erase;
 	e.fault.ops.block_erase = weak_erase;
 	CHECK_EQ(st_format(&e, &c, &p), 0);
-	weak.first_cache = c->first_cache_block;
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	weak.first_cache = 0;
+	for (uint32_t b = 0u; b < c->nblocks; b++) {
 		weak_blocks += is_weak(b);
 	}
 	/* until every weak block has failed an erase and been retired */
 	CHECK_EQ(hammer(&e, c, &m, &w, &rnd, &version, weak_blocks), 0);
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	for (uint32_t b = 0u; b < c->nblocks; b++) {
 		if (w.retired[b]) {
 			CHECK(is_weak(b));   /* nothing else reached the rating */
 			retired_weak++;
@@ -269,16 +293,360 @@ static void test_retire_failed_erase(void)
 	CHECK_EQ(track(&e, c, &w), weak_blocks);
 	verify(c, &m, "after a crash");
 	/* on to the rating: wear-levelled, the other blocks reach it together and run out */
-	CHECK_EQ(hammer(&e, c, &m, &w, &rnd, &version, weak_blocks + 1), -SS_ENOSPC);
-	for (uint32_t b = c->first_cache_block; b < c->nblocks; b++) {
+	CHECK_EQ(hammer(&e, c, &m, &w, &rnd, &version, UINT32_MAX), -SS_ENOSPC);
+	for (uint32_t b = 0u; b < c->nblocks; b++) {
 		CHECK_EQ(weak.attempts_after_failure[b], 0);
 	}
 	verify(c, &m, "writing on after the crash");
 	fte_destroy(&e);
 }
 
+/*
+ * Checkpoints wear no block faster than the rest: a skewed write-dirty workload (a hot
+ * tenth of the space takes 90 % of the writes; the host writes back, i.e. cleans, its
+ * oldest dirty blocks past a dirty ceiling, as the cache manager does) runs for
+ * CKPT_ROUNDS checkpoints. Every write-dirty commits a log page, so checkpoints come every
+ * log area's worth of commits (SS_WEAR_CHECKPOINTS sets another count). The spread between the most and the least erased good block
+ * of the whole cache (checkpoint and cache blocks alike, by the emulator's own counts) must
+ * stay within SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK (ss_ssc.h).
+ */
+#define CKPT_ROUNDS 400u
+#define SKEW_SPACE 600u
+#define SKEW_HOT 60u
+#define SKEW_DIRTY_MAX 24u
+
+struct spread {
+	uint32_t min, max;
+	uint64_t ckpt_sum, cache_sum;
+	uint32_t ckpt_n, cache_n, ckpt_max, cache_max;
+};
+
+/* Erase counts by the emulator; "checkpoint blocks" are the ones holding metadata now. */
+static void measure(struct fte *e, const struct ss_ssc *c, struct spread *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->min = UINT32_MAX;
+	for (uint32_t b = 0; b < c->nblocks; b++) {
+		uint32_t n = flash_erases(e, b);
+
+		if (c->blocks[b].state == SSC_BLK_BAD || c->blocks[b].state == SSC_BLK_RETIRED) {
+			continue;
+		}
+		s->min = SS_MIN(s->min, n);
+		s->max = SS_MAX(s->max, n);
+		if (c->blocks[b].state == SSC_BLK_META) {
+			s->ckpt_sum += n;
+			s->ckpt_n++;
+			s->ckpt_max = SS_MAX(s->ckpt_max, n);
+		} else {
+			s->cache_sum += n;
+			s->cache_n++;
+			s->cache_max = SS_MAX(s->cache_max, n);
+		}
+	}
+}
+
+/* The skewed write-dirty workload until `rounds` more checkpoints; the host cleans its
+ * oldest dirty block past SKEW_DIRTY_MAX. \return the first failing status, else 0. */
+static int skewed_dirty(struct ss_ssc *c, struct model *m, uint64_t *rnd, uint64_t *version,
+			uint32_t rounds, uint32_t *worst_spread, struct fte *e)
+{
+	static uint8_t buf[ST_PAGE];
+	static uint32_t fifo[SPACE];
+	uint32_t head = 0, tail = 0, dirty = 0;
+	struct ss_ssc_stats st;
+	uint64_t until;
+
+	for (uint32_t k = 0; k < SKEW_SPACE; k++) {
+		REQUIRE(!m->dirty[k]);   /* the host's write-back queue starts empty */
+	}
+	ss_ssc_get_stats(c, &st);
+	until = st.checkpoints + rounds;
+	while (st.checkpoints < until) {
+		uint32_t r = (uint32_t)(fte_rand(rnd) % 100);
+		uint32_t k = (uint32_t)(r < 90 ? fte_rand(rnd) % SKEW_HOT
+					       : SKEW_HOT + fte_rand(rnd) % (SKEW_SPACE - SKEW_HOT));
+		struct spread s;
+		int rc;
+
+		st_fill(buf, BASE + k, ++*version);
+		rc = ss_ssc_write_dirty(c, BASE + k, buf);
+		if (rc) {
+			return rc;
+		}
+		m->ver[k] = *version;
+		if (!m->dirty[k]) {
+			m->dirty[k] = 1;
+			fifo[tail++ % SPACE] = k;
+			dirty++;
+		}
+		while (dirty > SKEW_DIRTY_MAX) {
+			uint32_t old = fifo[head++ % SPACE];
+
+			rc = ss_ssc_clean(c, BASE + old);
+			if (rc) {
+				return rc;
+			}
+			m->dirty[old] = 0;
+			dirty--;
+		}
+		ss_ssc_get_stats(c, &st);
+		if (st.checkpoints % 16 == 0) {
+			measure(e, c, &s);
+			*worst_spread = SS_MAX(*worst_spread, s.max - s.min);
+		}
+	}
+	return 0;
+}
+
+static void print_spread(const char *when, struct fte *e, const struct ss_ssc *c,
+			 uint32_t worst)
+{
+	struct ss_ssc_stats st;
+	struct spread s;
+
+	measure(e, c, &s);
+	ss_ssc_get_stats(c, &st);
+	printf("%s: %llu checkpoints, %llu erases; checkpoint blocks (%u) avg %llu max %u, cache "
+	       "blocks (%u) avg %llu max %u; whole cache min %u max %u, worst spread %u (bound "
+	       "%u)\n", when, (unsigned long long)st.checkpoints,
+	       (unsigned long long)st.block_erases, s.ckpt_n,
+	       (unsigned long long)(s.ckpt_n ? s.ckpt_sum / s.ckpt_n : 0), s.ckpt_max, s.cache_n,
+	       (unsigned long long)(s.cache_n ? s.cache_sum / s.cache_n : 0), s.cache_max, s.min,
+	       s.max, worst, SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK);
+}
+
+static void test_checkpoint_wear_spread(void)
+{
+	static struct model m;
+	struct ss_geometry g = fte_geo(24, 16);
+	struct ss_ssc_params p;
+	struct ss_ssc *c = NULL;
+	uint64_t rnd = ss_test_seed(9191), version = 0;
+	uint32_t worst = 0;
+	struct spread s;
+	struct fte e;
+
+	memset(&m, 0, sizeof(m));
+	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
+	fte_create(&e, &g, 100000);   /* nothing wears out: the spread alone is measured */
+	REQUIRE(st_format(&e, &c, &p) == 0);
+	CHECK_EQ(skewed_dirty(c, &m, &rnd, &version,
+			      getenv("SS_WEAR_CHECKPOINTS") ? (uint32_t)atoi(getenv("SS_WEAR_CHECKPOINTS"))
+							    : CKPT_ROUNDS,
+			      &worst, &e), 0);
+	measure(&e, &c[0], &s);
+	worst = SS_MAX(worst, s.max - s.min);
+	print_spread("skewed write-dirty", &e, c, worst);
+	CHECK(s.min > 0);
+	CHECK(worst <= SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK);
+	verify(c, &m, "after the skewed write-dirty workload");
+	CHECK_EQ(ss_ssc_unmount(c), 0);
+	fte_close(&e);
+	fte_reopen(&e);
+	REQUIRE(st_mount(&e, &c) == 0);
+	verify(c, &m, "after a remount");
+	fte_destroy(&e);
+}
+
+/*
+ * A checkpoint block that fails: its erase, or the program of a checkpoint page, fails
+ * once, in the middle of the write-dirty whose commit folds the full log into a checkpoint.
+ * The block is retired, the checkpoint goes to other blocks, the write-dirty succeeds,
+ * and after a crash and a mount every dirty block reads back equal.
+ */
+static struct {
+	int (*erase)(void *ctx, uint32_t block);
+	int (*program)(void *ctx, uint32_t ppn, const void *data, const void *spare);
+	int fail_erases;          /* erases still to fail */
+	long long fail_program;   /* programs to let through before one fails; < 0: none */
+	uint32_t ppb;
+	uint32_t failed_block;
+} inject;
+
+static int inject_erase(void *ctx, uint32_t block)
+{
+	if (inject.fail_erases > 0) {
+		inject.fail_erases--;
+		inject.failed_block = block;
+		return -SS_EIO;
+	}
+	return inject.erase(ctx, block);
+}
+
+static int inject_program(void *ctx, uint32_t ppn, const void *data, const void *spare)
+{
+	if (inject.fail_program == 0) {
+		inject.fail_program = -1;
+		inject.failed_block = ppn / inject.ppb;
+		return -SS_EIO;
+	}
+	if (inject.fail_program > 0) {
+		inject.fail_program--;
+	}
+	return inject.program(ctx, ppn, data, spare);
+}
+
+/* Dirty writes until the log is full and the open log block has room: the next
+ * write-dirty programs its data page, then its commit writes a checkpoint. */
+static void until_checkpoint_due(struct ss_ssc *c, struct model *m, uint64_t *rnd,
+				 uint64_t *version)
+{
+	static uint8_t buf[ST_PAGE];
+
+	for (uint32_t i = 0; i < 100000; i++) {
+		uint32_t k = (uint32_t)(fte_rand(rnd) % DIRTY_SPACE);
+
+		if (c->log_page >= c->log_area_blocks * c->ppb && c->open != SSC_NONE &&
+		    c->blocks[c->open].wp + 1u < c->ppb) {
+			return;
+		}
+		st_fill(buf, BASE + k, ++*version);
+		REQUIRE(ss_ssc_write_dirty(c, BASE + k, buf) == 0);
+		m->ver[k] = *version;
+		m->dirty[k] = 1;
+	}
+	REQUIRE(!"no checkpoint came due");
+}
+
+static void checkpoint_block_fails(bool erase)
+{
+	static struct model m;
+	static uint8_t buf[ST_PAGE];
+	struct ss_geometry g = fte_geo(24, 16);
+	struct ss_ssc_params p;
+	struct ss_ssc_stats st0, st;
+	struct ss_ssc *c = NULL;
+	uint64_t rnd = erase ? 515 : 616, version = 0;
+	uint32_t k = 7, worst = 0;
+	struct fte e;
+
+	memset(&m, 0, sizeof(m));
+	memset(&inject, 0, sizeof(inject));
+	inject.fail_program = -1;
+	inject.ppb = g.pages_per_block;
+	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
+	fte_create(&e, &g, 100000);
+	fte_wrap(&e);
+	inject.erase = e.fault.ops.block_erase;
+	inject.program = e.fault.ops.page_program;
+	e.fault.ops.block_erase = inject_erase;
+	e.fault.ops.page_program = inject_program;
+	REQUIRE(st_format(&e, &c, &p) == 0);
+	/* traffic first, so that the checkpoint's blocks come from a used pool (they need an
+	 * erase), then a few checkpoints of dirty writes */
+	CHECK_EQ(skewed_dirty(c, &m, &rnd, &version, 60, &worst, &e), 0);
+	for (uint32_t round = 0; round < 3; round++) {
+		until_checkpoint_due(c, &m, &rnd, &version);
+		st_fill(buf, BASE + k, ++version);
+		REQUIRE(ss_ssc_write_dirty(c, BASE + k, buf) == 0);
+		m.ver[k] = version;
+		m.dirty[k] = 1;
+	}
+	until_checkpoint_due(c, &m, &rnd, &version);
+	ss_ssc_get_stats(c, &st0);
+	if (erase) {
+		inject.fail_erases = 1;
+	} else {
+		inject.fail_program = 1;   /* the data page goes through, the first checkpoint page fails */
+	}
+	inject.failed_block = SSC_NONE;
+	st_fill(buf, BASE + k, ++version);
+	CHECK_EQ(ss_ssc_write_dirty(c, BASE + k, buf), 0);
+	m.ver[k] = version;
+	m.dirty[k] = 1;
+	ss_ssc_get_stats(c, &st);
+	REQUIRE(inject.failed_block != SSC_NONE);
+	CHECK_EQ(c->blocks[inject.failed_block].state, SSC_BLK_RETIRED);
+	CHECK_EQ(st.checkpoints, st0.checkpoints + 1);
+	CHECK_EQ(st.retired_blocks, st0.retired_blocks + 1);
+	CHECK_EQ(st.cache_blocks, st0.cache_blocks - 1);
+	for (uint32_t i = 0; i < c->slot_blocks; i++) {
+		CHECK(c->meta_cur[i] != inject.failed_block);
+	}
+	verify(c, &m, erase ? "after a checkpoint block's erase failed"
+			    : "after a checkpoint page's program failed");
+	printf("checkpoint block %u failed its %s: retired, the checkpoint went to blocks %u..%u "
+	       "(listed), the write-dirty succeeded\n", inject.failed_block,
+	       erase ? "erase" : "program", c->meta_cur[0], c->meta_cur[c->slot_blocks - 1]);
+	/* a crash: the newest checkpoint is the one written elsewhere; nothing dirty lost */
+	fte_close(&e);
+	fte_reopen(&e);
+	REQUIRE(st_mount(&e, &c) == 0);
+	CHECK_EQ(c->blocks[inject.failed_block].state, SSC_BLK_RETIRED);
+	ss_ssc_get_stats(c, &st);
+	CHECK_EQ(st.retired_blocks, st0.retired_blocks + 1);
+	verify(c, &m, "after a crash and a mount");
+	/* and on: writes, an unmount, a mount */
+	for (uint32_t i = 0; i < 200; i++) {
+		k = (uint32_t)(fte_rand(&rnd) % DIRTY_SPACE);
+		st_fill(buf, BASE + k, ++version);
+		REQUIRE(ss_ssc_write_dirty(c, BASE + k, buf) == 0);
+		m.ver[k] = version;
+		m.dirty[k] = 1;
+	}
+	CHECK_EQ(ss_ssc_unmount(c), 0);
+	fte_close(&e);
+	fte_reopen(&e);
+	REQUIRE(st_mount(&e, &c) == 0);
+	verify(c, &m, "after an unmount and a mount");
+	fte_destroy(&e);
+}
+
+static void test_checkpoint_erase_fails(void) { checkpoint_block_fails(true); }
+static void test_checkpoint_program_fails(void) { checkpoint_block_fails(false); }
+
+/* An image of checkpoint version 4 (a fixed metadata window, before checkpoints moved into
+ * the pool): mount refuses it with -SS_EPROTO, and ss_ssc_image_version() names 4. The
+ * header is the version-4 layout: magic, version, epoch, ..., body pages at 44, a CRC of
+ * bytes 0..123 at 124 (an empty body here). */
+static void test_old_version_refused(void)
+{
+	struct ss_geometry g = fte_geo(24, 16);
+	static uint8_t page[ST_PAGE];
+	uint8_t spare[64];
+	struct ssc_spare s = { .kind = SSC_KIND_CKPT, .lba = 3, .seq = 0 };
+	struct ss_ssc *c = NULL;
+	uint32_t version = 0;
+	struct fte e;
+
+	fte_create(&e, &g, 100000);
+	memset(page, 0, sizeof(page));
+	ss_put_le32(page, SSC_CKPT_MAGIC);
+	ss_put_le32(page + 4, 4);
+	ss_put_le64(page + 8, 3);
+	ss_put_le32(page + 32, ss_geo_blocks(&g));
+	ss_put_le32(page + 36, g.pages_per_block);
+	ss_put_le32(page + 40, ST_PAGE);
+	ss_put_le32(page + 44, 0);
+	ss_put_le32(page + 124, ss_crc32c(0, page, 124));
+	s.data_crc = ss_crc32c(0, page, ST_PAGE);
+	memset(spare, 0xFF, sizeof(spare));
+	ssc_spare_encode(spare, &s);
+	REQUIRE(ss_hal_page_program(e.hal, 0, page, spare) == 0);
+	CHECK_EQ(st_mount(&e, &c), -SS_EPROTO);
+	CHECK_EQ(ss_ssc_image_version(e.hal, e.hal->dram, e.hal->dram_size, &version), 0);
+	CHECK_EQ(version, 4);
+	/* a format starts a version-5 cache on it */
+	{
+		struct ss_ssc_params p;
+
+		ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
+		REQUIRE(st_format(&e, &c, &p) == 0);
+		CHECK_EQ(ss_ssc_unmount(c), 0);
+		CHECK_EQ(st_mount(&e, &c), 0);
+		CHECK_EQ(ss_ssc_image_version(e.hal, e.hal->dram, e.hal->dram_size, &version), 0);
+		CHECK_EQ(version, SSC_CKPT_VERSION);
+	}
+	fte_destroy(&e);
+}
+
 int main(void)
 {
+	RUN(test_checkpoint_erase_fails);
+	RUN(test_checkpoint_program_fails);
+	RUN(test_old_version_refused);
+	RUN(test_checkpoint_wear_spread);
 	RUN(test_retire_worn_blocks);
 	RUN(test_retire_failed_erase);
 	return fte_failures ? 1 : 0;
