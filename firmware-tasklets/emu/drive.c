@@ -454,6 +454,11 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 			emu_errf(err, errlen, "image %s is not formatted (format it first)", path);
 		} else if (rc == -SS_EBADMSG) {
 			emu_errf(err, errlen, "image %s: the firmware's metadata is corrupt", path);
+		} else if (rc == -SS_EPROTO) {
+			emu_errf(err, errlen, "image %s was written in an on-flash format that this "
+				 "firmware does not read (a newer object store, or a solid-state cache "
+				 "checkpoint of another version): serve it with the firmware that wrote "
+				 "it, or format it again", path);
 		} else if (rc == -SS_EINVAL && rebuffer) {
 			emu_errf(err, errlen, "image %s: bad buffer: policy '%s', %llu bytes, "
 				 "threshold %u (see ss_fw_format_params)", path,
