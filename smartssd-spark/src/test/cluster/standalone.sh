@@ -9,7 +9,8 @@
 # runs it through bin/ensure-deps), else the pyspark package that python3 imports. Without one
 # (or with another version than the pinned 4.1.3) the check is skipped, saying so; exit 0.
 # Needs the ordinary build first (mvn verify: the connector's -all.jar, the test classes and
-# smartssd-devd). Every port is chosen by the OS; every wait is bounded and says what it
+# smartssd-devd, and examples/loganalyzer for the README's example; exit 2 when any is
+# missing). Every port is chosen by the OS; every wait is bounded and says what it
 # waited for. Usage: standalone.sh [WORKERS (default 3)]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../../../.." && pwd)
@@ -35,8 +36,10 @@ fi
 all_jar=$(compgen -G "$ROOT/smartssd-spark/target/smartssd-spark-*-all.jar" | head -1 || true)
 classes=$ROOT/smartssd-spark/target/test-classes
 devd=$ROOT/native/target/cmake-release/firmware-tasklets/emu/smartssd-devd
-for need in "$all_jar" "$classes/org/smartssd/spark/StandaloneClusterCheck.class" "$devd"; do
-    [[ -n "$need" && -e "$need" ]] || { echo "standalone.sh: missing ${need:-the -all.jar}: run 'mvn verify' first" >&2; exit 1; }
+# the README check runs bin/loganalyzer, which needs its module's classpath file
+analyzer=$ROOT/examples/loganalyzer/target/classpath.txt
+for need in "$all_jar" "$classes/org/smartssd/spark/StandaloneClusterCheck.class" "$devd" "$analyzer"; do
+    [[ -n "$need" && -e "$need" ]] || { echo "standalone.sh: missing ${need:-the -all.jar}: run 'mvn verify' (all modules) first" >&2; exit 2; }
 done
 
 # The README's pyspark example as written, on this distribution's pyspark (a local session)
