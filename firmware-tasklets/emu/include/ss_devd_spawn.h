@@ -2,6 +2,7 @@
  * Start smartssd-devd as a child and wait, bounded, for its readiness signal: the daemon
  * writes "READY=1\n" on the pipe it is given with --ready-fd once its socket listens.
  * Never a poll on the socket file or a sleep: the file can exist before anyone listens.
+ * Also a bounded wait for a child's exit (a daemon that should refuse to start, or stop).
  * Header-only, for the C tests and tools that start daemons.
  */
 #ifndef SS_DEVD_SPAWN_H
@@ -13,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -26,6 +28,49 @@ static inline long long ss_devd_spawn_now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * Wait up to timeout_ms for child `pid` to exit, woken by its exit (a pidfd), never by a
+ * sleep. \return 0 and its wait status in *status; or -ETIMEDOUT after writing `what` and
+ * the time waited into err: the child is then killed and reaped, so a test that expected
+ * an exit fails with a message instead of hanging.
+ */
+static inline int ss_devd_wait_exit(pid_t pid, int timeout_ms, int *status, const char *what,
+				    char *err, size_t err_cap)
+{
+	long long deadline = ss_devd_spawn_now_ms() + timeout_ms;
+	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (pfd < 0) {
+		snprintf(err, err_cap, "pidfd_open(%d): %s", (int)pid, strerror(errno));
+		return -errno;
+	}
+	for (;;) {
+		long long left = deadline - ss_devd_spawn_now_ms();
+		struct pollfd pf = { .fd = pfd, .events = POLLIN };
+		int r = left > 0 ? poll(&pf, 1, (int)left) : 0;
+
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r > 0) {
+			break;
+		}
+		close(pfd);
+		kill(pid, SIGKILL);
+		waitpid(pid, status, 0);
+		snprintf(err, err_cap, "%s did not exit within %d ms (killed)", what, timeout_ms);
+		return -ETIMEDOUT;
+	}
+	close(pfd);
+	while (waitpid(pid, status, 0) < 0) {
+		if (errno != EINTR) {
+			snprintf(err, err_cap, "waitpid(%d): %s", (int)pid, strerror(errno));
+			return -errno;
+		}
+	}
+	return 0;
 }
 
 /*
@@ -114,7 +159,10 @@ static inline int ss_devd_spawn(const char *bin, const char *const *args, int ti
 	if (have > 0) {
 		kill(child, SIGKILL);
 	}
-	if (waitpid(child, &status, 0) == child && WIFEXITED(status)) {
+	if (ss_devd_wait_exit(child, timeout_ms, &status, bin, err, err_cap) != 0) {
+		return -ECHILD;   /* err says it did not exit */
+	}
+	if (WIFEXITED(status)) {
 		snprintf(err, err_cap, "%s exited with status %d before it was ready", bin,
 			 WEXITSTATUS(status));
 	} else {

@@ -138,6 +138,22 @@ static int format_small(const char *path, struct ss_emu_drive_opts *o, char *err
 	return ss_emu_format(path, o, NULL, err, cap);
 }
 
+/* A child the test expects to exit: its wait status, or -1 with a message after EXIT_WAIT_MS
+ * (the child is then killed): a daemon that should have refused to start, or failed to
+ * stop, fails the test instead of hanging it. */
+#define EXIT_WAIT_MS 60000
+static int exit_status(pid_t pid, const char *what)
+{
+	char err[256];
+	int status = -1;
+
+	if (ss_devd_wait_exit(pid, EXIT_WAIT_MS, &status, what, err, sizeof(err)) != 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	return status;
+}
+
 static pid_t start_daemon_on(const char *img, const char *path, const char *mode)
 {
 	const char *args[] = { "--image", img, "--socket", path, "--time-mode", mode, NULL };
@@ -294,8 +310,8 @@ static void test_daemon(void)
 
 	/* SIGTERM: exit 0, socket removed */
 	kill(pid, SIGTERM);
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	status = exit_status(pid, "smartssd-devd after SIGTERM");
+	CHECK(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	CHECK(stat(sock, &st) != 0 && errno == ENOENT);
 
 	/* the drive was shut down cleanly: it opens again in-process */
@@ -334,8 +350,8 @@ static void test_daemon_realtime(void)
 	CHECK_EQ(tags, 0xE);
 	close(fd);
 	kill(pid, SIGTERM);
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	status = exit_status(pid, "smartssd-devd (realtime) after SIGTERM");
+	CHECK(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 static void test_daemon_usage_errors(void)
@@ -347,8 +363,8 @@ static void test_daemon_usage_errors(void)
 		execl(SS_DEVD_PATH, "smartssd-devd", "--image", image, (char *)NULL);
 		_exit(127);
 	}
-	waitpid(pid, &status, 0);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 2);
+	status = exit_status(pid, "smartssd-devd without --socket");
+	CHECK(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 2);
 }
 
 /* Status of smartssd-devd run with args to its end (it must fail fast). */
@@ -367,8 +383,8 @@ static int run_to_exit(const char *const *args)
 		execv(SS_DEVD_PATH, (char *const *)argv);
 		_exit(127);
 	}
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	status = exit_status(pid, "smartssd-devd, expected to refuse to start");
+	return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 static void stop_daemon(pid_t pid)
@@ -376,8 +392,8 @@ static void stop_daemon(pid_t pid)
 	int status = -1;
 
 	kill(pid, SIGTERM);
-	CHECK_EQ(waitpid(pid, &status, 0), pid);
-	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	status = exit_status(pid, "smartssd-devd after SIGTERM");
+	CHECK(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 /* One IDENTIFY on a fresh connection: the daemon answers. */
@@ -536,10 +552,10 @@ static int listen_at(const char *path)
 /*
  * The daemon started as systemd starts it for a .socket unit: lfd as fd 3, LISTEN_FDS=1
  * and LISTEN_PID naming the child; readiness on --ready-fd 4. \return the pid once it
- * signalled ready (*exit_status -1), or -1 with *exit_status its exit status when it
- * exited instead (bounded: 60 s).
+ * signalled ready (*exit_code -1), or -1 with *exit_code its exit status when it
+ * exited instead (bounded: 60 s each).
  */
-static pid_t start_activated(int lfd, int *exit_status)
+static pid_t start_activated(int lfd, int *exit_code)
 {
 	const char *argv[] = { "smartssd-devd", "--image", image, "--socket", sock,
 			       "--ready-fd", "4", NULL };
@@ -548,7 +564,7 @@ static pid_t start_activated(int lfd, int *exit_status)
 	struct pollfd p;
 	pid_t pid;
 
-	*exit_status = -1;
+	*exit_code = -1;
 	if (pipe(rp) != 0) {
 		return -1;
 	}
@@ -575,12 +591,9 @@ static pid_t start_activated(int lfd, int *exit_status)
 		return pid;
 	}
 	close(rp[0]);
-	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status)) {
-		*exit_status = WEXITSTATUS(status);
-	} else {
-		fprintf(stderr, "start_activated: no READY=1 within 60 s and no exit\n");
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
+	status = exit_status(pid, "smartssd-devd (socket-activated) without READY=1");
+	if (status != -1 && WIFEXITED(status)) {
+		*exit_code = WEXITSTATUS(status);
 	}
 	return -1;
 }
@@ -679,8 +692,8 @@ static int identify_as(uid_t uid)
 		_exit(r.sense_len >= 4 && r.sense[1] == 0x07 && r.sense[2] == 0x74 &&
 		      r.sense[3] == 0x71 ? 3 : 13);
 	}
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	status = exit_status(pid, "the client process");
+	return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 /* Only allowed users reach the drive; everyone else gets ACCESS DENIED, and the socket
