@@ -26,13 +26,18 @@ public final class Devd implements AutoCloseable {
     public static final String PROPERTY = "smartssd.devd";
     public static final String ENV = "SMARTSSD_DEVD";
     public static final String BINARY = "smartssd-devd";
+    /* How long an error waits for the daemon's end once it is killed. */
+    private static final Duration STDERR_END = Duration.ofSeconds(10);
+    private static final int LAST_LINES = 20;
 
     private final Process process;
     private final Path socket;
+    private final Path stderrFile;   // null when the daemon writes where this process does
 
-    private Devd(Process process, Path socket) {
+    private Devd(Process process, Path socket, Path stderrFile) {
         this.process = process;
         this.socket = socket;
+        this.stderrFile = stderrFile;
     }
 
     /** The daemon binary, or empty with nothing found. */
@@ -80,12 +85,24 @@ public final class Devd implements AutoCloseable {
         cmd.addAll(daemonArgs);
         cmd.addAll(List.of("--ready-fd", "1"));
         ProcessBuilder pb = new ProcessBuilder(cmd);
+        // A file, not a pipe: once the daemon has exited, everything it wrote is in the
+        // file, while a pipe's reader may not have read its last words yet (the loop of 50
+        // rounds caught an error without them).
+        Path stderrFile = null;
         if (inheritStderr) {
             pb.redirectError(ProcessBuilder.Redirect.INHERIT);
+        } else {
+            stderrFile = java.nio.file.Files.createTempFile("smartssd-devd-", ".stderr");
+            pb.redirectError(stderrFile.toFile());
         }
-        Process p = pb.start();
-        LogTail log = inheritStderr ? new LogTail()
-                : LogTail.drain(p.getErrorStream(), "smartssd-devd stderr " + socket);
+        Process p;
+        try {
+            p = pb.start();
+        } catch (IOException e) {
+            deleteQuietly(stderrFile);
+            throw e;
+        }
+        Path log = stderrFile;
         CompletableFuture<Boolean> ready = new CompletableFuture<>();
         Thread watcher = new Thread(() -> ready.complete(readsReady(p.getInputStream())),
                 "smartssd-devd ready " + socket);
@@ -95,16 +112,17 @@ public final class Devd implements AutoCloseable {
         try {
             signalled = ready.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            p.destroyForcibly();
+            String said = lastWords(p, log);
             throw new IOException(BINARY + " did not signal readiness on " + socket + " within "
-                    + timeout + " (command: " + cmd + ")" + log.describe());
+                    + timeout + " (command: " + cmd + ")" + said);
         } catch (InterruptedException e) {
             p.destroyForcibly();
+            deleteQuietly(log);
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("interrupted waiting for " + BINARY
                     + " to serve " + socket);
         } catch (ExecutionException e) {
-            p.destroyForcibly();
+            lastWords(p, log);
             throw new IOException("cannot read " + BINARY + "'s readiness", e.getCause());
         }
         if (!signalled) {
@@ -116,11 +134,48 @@ public final class Devd implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 status = "closed its readiness pipe";
             }
-            p.destroyForcibly();
+            String said = lastWords(p, log);
             throw new IOException(BINARY + " " + status + " before listening on " + socket
-                    + " (command: " + cmd + ")" + log.describe());
+                    + " (command: " + cmd + ")" + said);
         }
-        return new Devd(p, socket);
+        return new Devd(p, socket, stderrFile);
+    }
+
+    /**
+     * Kills the daemon if it still runs, waits for its end (bounded), and returns the last
+     * lines it wrote to its stderr file ("" when it inherited this process's), deleting it.
+     */
+    private static String lastWords(Process p, Path stderrFile) {
+        p.destroyForcibly();
+        try {
+            p.waitFor(STDERR_END.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (stderrFile == null) {
+            return "";
+        }
+        try {
+            List<String> lines = java.nio.file.Files.readAllLines(stderrFile,
+                    StandardCharsets.UTF_8);
+            List<String> tail = lines.subList(Math.max(0, lines.size() - LAST_LINES),
+                    lines.size());
+            return tail.isEmpty() ? "" : "; it said: " + String.join(" | ", tail);
+        } catch (IOException e) {
+            return "; its stderr (" + stderrFile + ") could not be read: " + e.getMessage();
+        } finally {
+            deleteQuietly(stderrFile);
+        }
+    }
+
+    private static void deleteQuietly(Path file) {
+        if (file != null) {
+            try {
+                java.nio.file.Files.deleteIfExists(file);
+            } catch (IOException e) {
+                // a temporary file left behind; nothing depends on it
+            }
+        }
     }
 
     private static Path socketOf(List<String> args) {
@@ -151,40 +206,6 @@ public final class Devd implements AutoCloseable {
         return false;
     }
 
-    /** The last lines a child wrote on a stream, drained so the child never blocks on it. */
-    private static final class LogTail {
-        private static final int LINES = 20;
-        private final java.util.ArrayDeque<String> lines = new java.util.ArrayDeque<>();
-
-        static LogTail drain(InputStream in, String name) {
-            LogTail tail = new LogTail();
-            Thread t = new Thread(() -> {
-                try (BufferedReader r = new BufferedReader(
-                        new InputStreamReader(in, StandardCharsets.UTF_8))) {
-                    for (String line; (line = r.readLine()) != null; ) {
-                        tail.add(line);
-                    }
-                } catch (IOException e) {
-                    // the child is gone; what was read is kept
-                }
-            }, name);
-            t.setDaemon(true);
-            t.start();
-            return tail;
-        }
-
-        private synchronized void add(String line) {
-            if (lines.size() == LINES) {
-                lines.removeFirst();
-            }
-            lines.addLast(line);
-        }
-
-        synchronized String describe() {
-            return lines.isEmpty() ? "" : "; it said: " + String.join(" | ", lines);
-        }
-    }
-
     /** {@code unix:} URI of the served drive. */
     public String uri() {
         return "unix:" + socket;
@@ -198,6 +219,7 @@ public final class Devd implements AutoCloseable {
     public void kill() throws InterruptedException {
         process.destroyForcibly();
         process.waitFor();
+        deleteQuietly(stderrFile);
     }
 
     /** Stops the daemon (SIGTERM, then SIGKILL after 5 s). */
@@ -213,5 +235,6 @@ public final class Devd implements AutoCloseable {
             process.destroyForcibly();
             Thread.currentThread().interrupt();
         }
+        deleteQuietly(stderrFile);
     }
 }

@@ -89,4 +89,32 @@ class DevdStartTest {
         assertThatThrownBy(() -> Devd.start(List.of("--image", "x.img"), READY, false))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("--socket");
     }
+
+    /**
+     * A daemon's last words are in the error even when its exit is seen before they are read
+     * (a race: the loop of 50 rounds once got "exited with status 1" without "is not a
+     * socket"). This stand-in closes its ready pipe and writes 20,000 lines to stderr before
+     * its last words: with its stderr on a pipe, the exit was usually seen long before the
+     * words were read (and they were lost when the JDK closed the pipe at the exit).
+     */
+    @Test
+    void theDaemonsLastWordsAreInTheErrorEvenWhenTheyComeAfterItsExit() throws Exception {
+        Path late = dir.resolve("late-devd");
+        Files.writeString(late, "#!/bin/sh\nexec 1>&-\nseq 20000 >&2\necho 'refusing: late words' >&2\nexit 1\n");
+        late.toFile().setExecutable(true);
+        String before = System.getProperty(Devd.PROPERTY);
+        System.setProperty(Devd.PROPERTY, late.toString());
+        try {
+            assertThatThrownBy(() -> Devd.start(dir.resolve("d.img"), dir.resolve("d.sock"), READY))
+                    .isInstanceOf(IOException.class)
+                    .hasMessageContaining("exited with status 1")
+                    .hasMessageContaining("refusing: late words");
+        } finally {
+            if (before == null) {
+                System.clearProperty(Devd.PROPERTY);
+            } else {
+                System.setProperty(Devd.PROPERTY, before);
+            }
+        }
+    }
 }
