@@ -102,7 +102,6 @@ public final class Devd implements AutoCloseable {
             deleteQuietly(stderrFile);
             throw e;
         }
-        Path log = stderrFile;
         CompletableFuture<Boolean> ready = new CompletableFuture<>();
         Thread watcher = new Thread(() -> ready.complete(readsReady(p.getInputStream())),
                 "smartssd-devd ready " + socket);
@@ -112,17 +111,17 @@ public final class Devd implements AutoCloseable {
         try {
             signalled = ready.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
-            String said = lastWords(p, log);
+            String said = lastWords(p, stderrFile);
             throw new IOException(BINARY + " did not signal readiness on " + socket + " within "
                     + timeout + " (command: " + cmd + ")" + said);
         } catch (InterruptedException e) {
             p.destroyForcibly();
-            deleteQuietly(log);
+            deleteQuietly(stderrFile);
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("interrupted waiting for " + BINARY
                     + " to serve " + socket);
         } catch (ExecutionException e) {
-            lastWords(p, log);
+            lastWords(p, stderrFile);
             throw new IOException("cannot read " + BINARY + "'s readiness", e.getCause());
         }
         if (!signalled) {
@@ -134,7 +133,7 @@ public final class Devd implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 status = "closed its readiness pipe";
             }
-            String said = lastWords(p, log);
+            String said = lastWords(p, stderrFile);
             throw new IOException(BINARY + " " + status + " before listening on " + socket
                     + " (command: " + cmd + ")" + said);
         }
