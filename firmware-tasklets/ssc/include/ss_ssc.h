@@ -172,6 +172,8 @@ struct ss_ssc_stats {
 	uint64_t full_merges;
 	uint64_t switch_merges;
 	uint64_t merge_page_copies;
+	uint64_t wear_level_migrations; /* cold data blocks moved onto worn blocks (ssc_gc.c) */
+	uint64_t wear_level_copies;     /* pages those migrations copied (in merge_page_copies too) */
 	uint64_t log_commits;          /* operation-log pages programmed */
 	uint64_t checkpoints;
 	uint64_t replayed_records;     /* by the last mount */
