@@ -311,8 +311,9 @@ static bool wear_level_needed(const struct ss_ssc *c, uint32_t *victim)
 /* Move the coldest data block's group onto the most erased free block (a full merge, the
  * one record SSC_R_MERGE: atomic and durable as any merge), returning the cold block to
  * the pool, where its low count makes it the next block taken. At most one per wl_every
- * erases, and only with a free block to spare beyond the checkpoints' reserve: levelling
- * never evicts cached data to make room. \return 0 (also when nothing was done) or an
+ * erases, and only with a free block beyond the checkpoints' reserve, as any merge:
+ * levelling never evicts cached data to make room (it runs after a log block's allocation,
+ * which did). \return 0 (also when nothing was done) or an
  * error of the flash or the log. */
 static int wear_level_step(struct ss_ssc *c)
 {
@@ -321,7 +322,7 @@ static int wear_level_step(struct ss_ssc *c)
 	int rc;
 
 	if (c->st.block_erases - c->wl_last_erases < c->wl_every ||
-	    c->free_count < 2 + ssc_meta_free_reserve(c) || !wear_level_needed(c, &v)) {
+	    c->free_count < 1 + ssc_meta_free_reserve(c) || !wear_level_needed(c, &v)) {
 		return 0;
 	}
 	c->wl_last_erases = c->st.block_erases;
@@ -331,6 +332,15 @@ static int wear_level_step(struct ss_ssc *c)
 	}
 	if (c->blocks[v].state != SSC_BLK_DATA) {
 		return 0;   /* the commit before nb's erase wrote a checkpoint, or so: next time */
+	}
+	if (c->blocks[v].valid == 0) {
+		/* every page of it was evicted or rewritten: nothing to move, only to free
+		 * (the group's log pages, if any, stay where they are) */
+		struct ssc_rec r = { .type = SSC_R_SILENT, .block = v };
+
+		rc = ssc_log(c, &r);
+		c->st.wear_level_migrations += rc == 0;
+		return rc;
 	}
 	rc = full_merge_into(c, c->blocks[v].group, nb);
 	if (rc == 0) {
@@ -468,15 +478,17 @@ int ssc_open_log_page(struct ss_ssc *c, uint32_t *ppn)
 		uint32_t b;
 
 		c->open = SSC_NONE;
-		rc = wear_level_step(c);
-		if (rc == 0) {
-			rc = alloc_log_block(c, &b);
-		}
+		rc = alloc_log_block(c, &b);
 		if (rc) {
 			return rc;
 		}
 		c->open = b;
 		c->blocks[b].wp = 0;
+		/* after the allocation, which made room: a full cache levels too */
+		rc = wear_level_step(c);
+		if (rc) {
+			return rc;
+		}
 	}
 	*ppn = ssc_ppn(c, c->open, c->blocks[c->open].wp);
 	return 0;
