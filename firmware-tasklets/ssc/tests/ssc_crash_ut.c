@@ -344,10 +344,16 @@ static unsigned check_recovered(struct ss_ssc *c, struct model *m, int inflight,
 	return bad;
 }
 
-static void crash_series(enum ss_ssc_policy pol)
+static unsigned crash_iterations(void)
 {
 	const char *env = getenv("SS_CRASH_ITERATIONS");
-	unsigned iterations = env ? (unsigned)strtoul(env, NULL, 10) : 50;
+
+	return env ? (unsigned)strtoul(env, NULL, 10) : 50;
+}
+
+static void crash_series(enum ss_ssc_policy pol)
+{
+	unsigned iterations = crash_iterations();
 	struct ss_geometry g = fte_geo(16, 16);
 	static struct model m;
 	struct ss_ssc_params p;
@@ -470,8 +476,7 @@ static struct ss_ssc *fresh_cache(struct fte *e, struct cutter *x, struct ss_geo
 
 static void migration_crash_series(enum ss_ssc_policy pol)
 {
-	const char *env = getenv("SS_CRASH_ITERATIONS");
-	unsigned iterations = env ? (unsigned)strtoul(env, NULL, 10) : 50;
+	unsigned iterations = crash_iterations();
 	struct ss_geometry g = fte_geo(16, 16);
 	static struct model m;
 	struct tally t;

@@ -416,6 +416,36 @@ static void print_spread(const char *when, struct fte *e, const struct ss_ssc *c
 	       s.max, worst, SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK);
 }
 
+/* Run skewed_dirty for SS_WEAR_CHECKPOINTS (else `rounds`) checkpoints; the whole cache's
+ * worst spread must stay within the bound and every block read back. */
+static void skewed_within_bound(struct fte *e, struct ss_ssc *c, struct model *m,
+				    uint64_t *rnd, uint64_t *version, uint32_t rounds,
+				    const char *what)
+{
+	const char *env = getenv("SS_WEAR_CHECKPOINTS");
+	uint32_t worst = 0;
+	struct spread s;
+
+	CHECK_EQ(skewed_dirty(c, m, rnd, version, env ? (uint32_t)atoi(env) : rounds, &worst, e),
+		 0);
+	measure(e, c, &s);
+	worst = SS_MAX(worst, s.max - s.min);
+	print_spread(what, e, c, worst);
+	CHECK(s.min > 0);
+	CHECK(worst <= SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK);
+	verify(c, m, what);
+}
+
+/* An unmount and a mount: every block reads back. */
+static void remount_verify(struct fte *e, struct ss_ssc *c, const struct model *m)
+{
+	CHECK_EQ(ss_ssc_unmount(c), 0);
+	fte_close(e);
+	fte_reopen(e);
+	REQUIRE(st_mount(e, &c) == 0);
+	verify(c, m, "after a remount");
+}
+
 static void test_checkpoint_wear_spread(void)
 {
 	static struct model m;
@@ -423,29 +453,14 @@ static void test_checkpoint_wear_spread(void)
 	struct ss_ssc_params p;
 	struct ss_ssc *c = NULL;
 	uint64_t rnd = ss_test_seed(9191), version = 0;
-	uint32_t worst = 0;
-	struct spread s;
 	struct fte e;
 
 	memset(&m, 0, sizeof(m));
 	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
 	fte_create(&e, &g, 100000);   /* nothing wears out: the spread alone is measured */
 	REQUIRE(st_format(&e, &c, &p) == 0);
-	CHECK_EQ(skewed_dirty(c, &m, &rnd, &version,
-			      getenv("SS_WEAR_CHECKPOINTS") ? (uint32_t)atoi(getenv("SS_WEAR_CHECKPOINTS"))
-							    : CKPT_ROUNDS,
-			      &worst, &e), 0);
-	measure(&e, &c[0], &s);
-	worst = SS_MAX(worst, s.max - s.min);
-	print_spread("skewed write-dirty", &e, c, worst);
-	CHECK(s.min > 0);
-	CHECK(worst <= SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK);
-	verify(c, &m, "after the skewed write-dirty workload");
-	CHECK_EQ(ss_ssc_unmount(c), 0);
-	fte_close(&e);
-	fte_reopen(&e);
-	REQUIRE(st_mount(&e, &c) == 0);
-	verify(c, &m, "after a remount");
+	skewed_within_bound(&e, c, &m, &rnd, &version, CKPT_ROUNDS, "skewed write-dirty");
+	remount_verify(&e, c, &m);
 	fte_destroy(&e);
 }
 
@@ -490,8 +505,7 @@ static void test_pinned_cold_data_wear_spread(void)
 	struct ss_ssc_stats st;
 	struct ss_ssc *c = NULL;
 	uint64_t rnd = ss_test_seed(5150), version = 0;
-	uint32_t worst = 0, pinned_clean_left = 0;
-	struct spread s;
+	uint32_t pinned_clean_left = 0;
 	struct fte e;
 
 	memset(&m, 0, sizeof(m));
@@ -499,13 +513,8 @@ static void test_pinned_cold_data_wear_spread(void)
 	fte_create(&e, &g, 100000);
 	REQUIRE(st_format(&e, &c, &p) == 0);
 	pin_cold(c, &m, &version);
-	CHECK_EQ(skewed_dirty(c, &m, &rnd, &version,
-			      getenv("SS_WEAR_CHECKPOINTS") ? (uint32_t)atoi(getenv("SS_WEAR_CHECKPOINTS"))
-							    : PINNED_ROUNDS,
-			      &worst, &e), 0);
-	measure(&e, c, &s);
-	worst = SS_MAX(worst, s.max - s.min);
-	print_spread("pinned cold data under skewed write-dirty", &e, c, worst);
+	skewed_within_bound(&e, c, &m, &rnd, &version, PINNED_ROUNDS,
+			    "pinned cold data under skewed write-dirty");
 	ss_ssc_get_stats(c, &st);
 	for (uint32_t i = PINNED_DIRTY_GROUPS * c->ppb;
 	     i < (PINNED_DIRTY_GROUPS + PINNED_CLEAN_GROUPS) * c->ppb; i++) {
@@ -517,13 +526,7 @@ static void test_pinned_cold_data_wear_spread(void)
 	       (unsigned long long)st.wear_level_copies, ss_ssc_write_amplification_milli(c) / 1000,
 	       ss_ssc_write_amplification_milli(c) % 1000, pinned_clean_left,
 	       PINNED_CLEAN_GROUPS * c->ppb);
-	CHECK(worst <= SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK);
-	verify(c, &m, "after pinned cold data and skewed write-dirty traffic");
-	CHECK_EQ(ss_ssc_unmount(c), 0);
-	fte_close(&e);
-	fte_reopen(&e);
-	REQUIRE(st_mount(&e, &c) == 0);
-	verify(c, &m, "after a remount");
+	remount_verify(&e, c, &m);
 	fte_destroy(&e);
 }
 
