@@ -60,10 +60,11 @@ enum ss_ssc_policy {
  * may fall behind before it is moved) plus SS_SSC_WEAR_SLACK (the drift while the moves
  * are rate-limited, and the erase of the block moved to). Measured (ssc_wear_ut, 96 blocks
  * of 16 pages, a hot tenth taking 90 % of the write-dirty traffic):
- * test_checkpoint_wear_spread a worst spread of 7 over 400 checkpoints and 9 over 6000;
- * test_pinned_cold_data_wear_spread, with 16 of the blocks pinned by cold dirty and clean
- * data, 10 to 11 over 1200 checkpoints (seven seeds) and 10 over 6000, where without
- * levelling it reached 67 over 1200. Before version 5 the checkpoint blocks alone were
+ * test_checkpoint_wear_spread a worst spread of 7 to 8 over 400 checkpoints (seven seeds)
+ * and 10 over 6000; test_pinned_cold_data_wear_spread, with 16 of the blocks pinned by cold
+ * dirty and clean data, 10 over 1200 checkpoints (seven seeds) and 11 over 6000, where
+ * without levelling it reached 67 over 1200. FlashTier's trace replays: 3 to 12
+ * (benchmarks/README.md). Before version 5 the checkpoint blocks alone were
  * erased at every checkpoint: 202 erases against the cache blocks' 12 over 400 checkpoints.
  */
 #define SS_SSC_WEAR_DELTA 8u
