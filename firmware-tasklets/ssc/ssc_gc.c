@@ -341,8 +341,7 @@ static bool wear_level_needed(const struct ss_ssc *c, uint32_t *victim)
  * the pool, where its low count makes it the next block taken. At most one per wl_every
  * erases, and only with a free block beyond the checkpoints' reserve, as any merge:
  * levelling never evicts cached data to make room (it runs after a log block's allocation,
- * which did). \return 0 (also when nothing was done) or an
- * error of the flash or the log. */
+ * which did). \return 0 (also when nothing was done) or an error of the flash or the log. */
 static int wear_level_step(struct ss_ssc *c)
 {
 	uint64_t copies = c->st.merge_page_copies;
@@ -354,13 +353,6 @@ static int wear_level_step(struct ss_ssc *c)
 		return 0;
 	}
 	c->wl_last_erases = c->st.block_erases;
-	rc = take_free_by(c, PICK_MOST_ERASED, &nb);
-	if (rc) {
-		return rc == 1 || rc == -SS_ENOSPC ? 0 : rc;
-	}
-	if (c->blocks[v].state != SSC_BLK_DATA) {
-		return 0;   /* the commit before nb's erase wrote a checkpoint, or so: next time */
-	}
 	if (c->blocks[v].valid == 0) {
 		/* every page of it was evicted or rewritten: nothing to move, only to free
 		 * (the group's log pages, if any, stay where they are) */
@@ -369,6 +361,13 @@ static int wear_level_step(struct ss_ssc *c)
 		rc = ssc_log(c, &r);
 		c->st.wear_level_migrations += rc == 0;
 		return rc;
+	}
+	rc = take_free_by(c, PICK_MOST_ERASED, &nb);
+	if (rc) {
+		return rc == 1 || rc == -SS_ENOSPC ? 0 : rc;
+	}
+	if (c->blocks[v].state != SSC_BLK_DATA) {
+		return 0;   /* the commit before nb's erase wrote a checkpoint, or so: next time */
 	}
 	rc = full_merge_into(c, c->blocks[v].group, nb);
 	if (rc == 0) {
