@@ -559,12 +559,15 @@ static void run_ssc(const struct trace *t, const char *path, uint32_t bpd, uint3
 	res->device_mem = s1.map_dram_bytes;
 	res->cached_end = s1.cached_pages;
 	fprintf(stderr, "%s: %u data + %u log + %u free blocks, %llu silently evicted pages, "
-		"%llu full / %llu switch merges, %llu copies\n", res->sys,
+		"%llu full / %llu switch merges, %llu copies; %llu wear-levelling migrations "
+		"(%llu of the copies)\n", res->sys,
 		s1.data_blocks, s1.log_blocks, s1.free_blocks,
 		(unsigned long long)(s1.silent_evicted_pages - s0.silent_evicted_pages),
 		(unsigned long long)(s1.full_merges - s0.full_merges),
 		(unsigned long long)(s1.switch_merges - s0.switch_merges),
-		(unsigned long long)(s1.merge_page_copies - s0.merge_page_copies));
+		(unsigned long long)(s1.merge_page_copies - s0.merge_page_copies),
+		(unsigned long long)(s1.wear_level_migrations - s0.wear_level_migrations),
+		(unsigned long long)(s1.wear_level_copies - s0.wear_level_copies));
 	/* dirty blocks only: lba 8 + two LRU links 8, and the hash */
 	res->host_mem = (uint64_t)d.cap * (8 + 8) + (d.map.mask + 1) * 12;
 	lru_free(&d.lru);

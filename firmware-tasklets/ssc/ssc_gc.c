@@ -15,6 +15,12 @@
  *          shrinks by merging when it cannot: a variable log share. Recycling a log block
  *          also evicts its clean pages instead of merging them ("silent eviction ... with
  *          merge operations for SSC-V when recycling log blocks", §4.4.1).
+ *
+ * Static wear-levelling (as the FTL's, ftl_gc.c): data the host never rewrites, cleans or
+ * evicts pins its block's erase count while the pool cycles through the rest. When the
+ * most erased good block is more than wl_delta ahead of the least erased data block,
+ * that block's group is fully merged onto the most erased free block, and the cold block
+ * goes back to the pool, where its low count makes it the next block taken.
  */
 #include "ssc_internal.h"
 
@@ -56,34 +62,59 @@ static bool worn(const struct ss_ssc *c, uint32_t b)
 	return c->hal->endurance != 0 && c->blocks[b].erase_count >= c->hal->endurance;
 }
 
-/* Wear-aware: the free block erased least often. A free block due for an erase that is
+enum pick {
+	PICK_LEAST_ERASED,
+	PICK_MOST_ERASED,
+	/* least erased among the blocks whose freeing record is committed, if any (a log
+	 * block: see alloc_log_block) */
+	PICK_LEAST_ERASED_SETTLED,
+};
+
+static bool better(const struct ss_ssc *c, enum pick how, uint32_t b, uint32_t best)
+{
+	return best == SSC_NONE ||
+	       (how == PICK_MOST_ERASED ? c->blocks[b].erase_count > c->blocks[best].erase_count
+					: c->blocks[b].erase_count < c->blocks[best].erase_count);
+}
+
+/* Wear-aware: the free block erased least often (most often for static wear-levelling's
+ * cold data, which then wears it no further). A free block due for an erase that is
  * worn out, or whose erase fails, is retired instead (free blocks hold nothing: the
  * records that freed them moved their dirty pages or dropped clean ones). The last
  * `slot_blocks` usable free blocks are the next checkpoint's: without them no state
  * change could become durable, so the cache refuses writes first.
  * \return 0 with *out, 1 when a block was retired (the caller checks its room again),
  *         -SS_ENOSPC when no block is free, or an error. */
-static int take_free(struct ss_ssc *c, uint32_t *out)
+static int take_free_by(struct ss_ssc *c, enum pick how, uint32_t *out)
 {
-	uint32_t best = SSC_NONE, usable = 0, worn_out = SSC_NONE;
+	uint32_t best = SSC_NONE, settled = SSC_NONE, usable = 0, worn_out = SSC_NONE;
 	int rc;
 
 	for (uint32_t b = 0; b < c->nblocks; b++) {
-		if (c->blocks[b].state != SSC_BLK_FREE || b == c->open) {
+		const struct ssc_block *blk = &c->blocks[b];
+
+		if (blk->state != SSC_BLK_FREE || b == c->open) {
 			continue;
 		}
-		if ((c->blocks[b].flags & SSC_BF_NEED_ERASE) && worn(c, b)) {
+		if ((blk->flags & SSC_BF_NEED_ERASE) && worn(c, b)) {
 			worn_out = b;
 			continue;
 		}
 		usable++;
-		if (best == SSC_NONE || c->blocks[b].erase_count < c->blocks[best].erase_count) {
+		if (better(c, how, b, best)) {
 			best = b;
+		}
+		if ((!(blk->flags & SSC_BF_NEED_ERASE) || blk->seq <= c->committed_seq) &&
+		    better(c, how, b, settled)) {
+			settled = b;
 		}
 	}
 	if (worn_out != SSC_NONE) {
 		rc = retire(c, worn_out);
 		return rc ? rc : 1;
+	}
+	if (how == PICK_LEAST_ERASED_SETTLED && settled != SSC_NONE) {
+		best = settled;
 	}
 	if (best == SSC_NONE || usable <= c->slot_blocks) {
 		return -SS_ENOSPC;
@@ -107,6 +138,11 @@ static int take_free(struct ss_ssc *c, uint32_t *out)
 	}
 	*out = best;
 	return 0;
+}
+
+static int take_free(struct ss_ssc *c, uint32_t *out)
+{
+	return take_free_by(c, PICK_LEAST_ERASED, out);
 }
 
 int ssc_take_meta_block(struct ss_ssc *c, uint32_t *out)
@@ -211,19 +247,19 @@ static int alloc_data_block(struct ss_ssc *c, uint64_t group, uint32_t *out)
 	}
 }
 
-static int full_merge(struct ss_ssc *c, uint64_t group)
+/* Full merge of `group` into free block nb, taken and erased: its cached blocks are
+ * copied in offset order, then the SSC_R_MERGE record maps the group to nb and frees its
+ * old data block (erased only once the record is committed). A crash before the record is
+ * durable leaves the group where it was and nb free, erased again before use.
+ * \return 0 (also when nothing of the group is cached: nb stays free), or an error. */
+static int full_merge_into(struct ss_ssc *c, uint64_t group, uint32_t nb)
 {
 	struct ssc_rec r = { .type = SSC_R_MERGE, .key = group };
 	uint64_t first = group * c->ppb;
-	uint32_t nb, page = 0;
+	uint32_t page = 0;
 	bool any = false;
 	int rc;
 
-	rc = alloc_data_block(c, group, &nb);
-	if (rc) {
-		return rc;
-	}
-	/* locate after allocating: allocation may have evicted part of the group */
 	for (uint32_t i = 0; i < c->ppb; i++) {
 		struct ssc_loc loc;
 
@@ -252,12 +288,93 @@ static int full_merge(struct ss_ssc *c, uint64_t group)
 		c->st.merge_page_copies++;
 		rc = ssc_program(c, ssc_ppn(c, nb, page++), c->buf, &s);
 		if (rc) {
+			/* nb is still free but partly programmed: erase it before any use */
+			c->blocks[nb].flags |= SSC_BF_NEED_ERASE;
 			return rc;
 		}
 	}
 	r.block = nb;
 	c->st.full_merges++;
 	return ssc_log(c, &r);
+}
+
+static int full_merge(struct ss_ssc *c, uint64_t group)
+{
+	uint32_t nb;
+	int rc;
+
+	/* locate after allocating (full_merge_into does): allocation may have evicted part of
+	 * the group */
+	rc = alloc_data_block(c, group, &nb);
+	return rc ? rc : full_merge_into(c, group, nb);
+}
+
+/* Static wear-levelling, as the FTL's ftl_wear_level_needed() decides it: the spread
+ * between the most erased good block and the least erased block holding data. Only data
+ * blocks can be cold: log blocks are recycled in FIFO order, checkpoint blocks go back to
+ * the pool at the next checkpoint. \return true with *victim when it passes wl_delta. */
+static bool wear_level_needed(const struct ss_ssc *c, uint32_t *victim)
+{
+	uint32_t max = 0, min = UINT32_MAX, v = SSC_NONE;
+
+	for (uint32_t b = 0; b < c->nblocks; b++) {
+		const struct ssc_block *blk = &c->blocks[b];
+
+		if (blk->state == SSC_BLK_BAD || blk->state == SSC_BLK_RETIRED) {
+			continue;
+		}
+		max = SS_MAX(max, blk->erase_count);
+		if (blk->state == SSC_BLK_DATA && blk->erase_count < min) {
+			min = blk->erase_count;
+			v = b;
+		}
+	}
+	if (v == SSC_NONE || max - min <= c->wl_delta) {
+		return false;
+	}
+	*victim = v;
+	return true;
+}
+
+/* Move the coldest data block's group onto the most erased free block (a full merge, the
+ * one record SSC_R_MERGE: atomic and durable as any merge), returning the cold block to
+ * the pool, where its low count makes it the next block taken. At most one per wl_every
+ * erases, and only with a free block beyond the checkpoints' reserve, as any merge:
+ * levelling never evicts cached data to make room (it runs after a log block's allocation,
+ * which did). \return 0 (also when nothing was done) or an error of the flash or the log. */
+static int wear_level_step(struct ss_ssc *c)
+{
+	uint64_t copies = c->st.merge_page_copies;
+	uint32_t v, nb;
+	int rc;
+
+	if (c->st.block_erases - c->wl_last_erases < c->wl_every ||
+	    c->free_count < 1 + ssc_meta_free_reserve(c) || !wear_level_needed(c, &v)) {
+		return 0;
+	}
+	c->wl_last_erases = c->st.block_erases;
+	if (c->blocks[v].valid == 0) {
+		/* every page of it was evicted or rewritten: nothing to move, only to free
+		 * (the group's log pages, if any, stay where they are) */
+		struct ssc_rec r = { .type = SSC_R_SILENT, .block = v };
+
+		rc = ssc_log(c, &r);
+		c->st.wear_level_migrations += rc == 0;
+		return rc;
+	}
+	rc = take_free_by(c, PICK_MOST_ERASED, &nb);
+	if (rc) {
+		return rc == 1 || rc == -SS_ENOSPC ? 0 : rc;
+	}
+	if (c->blocks[v].state != SSC_BLK_DATA) {
+		return 0;   /* the commit before nb's erase wrote a checkpoint, or so: next time */
+	}
+	rc = full_merge_into(c, c->blocks[v].group, nb);
+	if (rc == 0) {
+		c->st.wear_level_migrations++;
+		c->st.wear_level_copies += c->st.merge_page_copies - copies;
+	}
+	return rc;
 }
 
 /* Does log block L hold exactly one group, page i at offset i, every page valid? */
@@ -375,7 +492,12 @@ static int alloc_log_block(struct ss_ssc *c, uint32_t *out)
 				return rc > 0 ? -SS_ENOSPC : rc;
 			}
 		}
-		rc = take_free(c, out);
+		/* Not the log block just recycled, whose freeing record is pending, while
+		 * another is free: taking it back at once kept the log on the same few blocks,
+		 * erased once per turn of the log while data blocks churn through merges (the
+		 * homes trace: log blocks at 117 erases, data blocks at 174-184). Left free, the
+		 * next merge takes it; and no commit is forced. */
+		rc = take_free_by(c, PICK_LEAST_ERASED_SETTLED, out);
 	} while (rc == 1);
 	return rc;
 }
@@ -394,6 +516,11 @@ int ssc_open_log_page(struct ss_ssc *c, uint32_t *ppn)
 		}
 		c->open = b;
 		c->blocks[b].wp = 0;
+		/* after the allocation, which made room: a full cache levels too */
+		rc = wear_level_step(c);
+		if (rc) {
+			return rc;
+		}
 	}
 	*ppn = ssc_ppn(c, c->open, c->blocks[c->open].wp);
 	return 0;

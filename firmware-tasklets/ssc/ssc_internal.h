@@ -178,6 +178,10 @@ struct ss_ssc {
 	uint64_t epoch;           /* of the newest checkpoint */
 	uint64_t next_epoch;      /* for the next one: past every epoch seen on the flash */
 	bool unsynced;            /* data programmed since the last sync */
+	uint32_t wl_delta;        /* static wear-levelling threshold (SS_SSC_WEAR_DELTA; tests
+				   * lower it to make migrations frequent) */
+	uint32_t wl_every;        /* at most one migration per this many erases (SSC_WL_EVERY) */
+	uint64_t wl_last_erases;  /* st.block_erases at the last migration */
 	bool replaying;
 
 	struct ss_ssc_stats st;
@@ -271,6 +275,15 @@ int ssc_sync(struct ss_ssc *c);
 int ssc_replay(struct ss_ssc *c);
 uint32_t ssc_recs_per_page(const struct ss_ssc *c);
 
+/* ssc_gc.c */
+/* Static wear-levelling runs at most once per this many erases. A block that holds data
+ * falls behind the pool's average by one erase per (good blocks) erases; migrating M such
+ * blocks once at one per SSC_WL_EVERY erases takes M x SSC_WL_EVERY erases, while the
+ * average rises M x SSC_WL_EVERY / blocks <= SSC_WL_EVERY (M <= blocks). Equal to
+ * SS_SSC_WEAR_DELTA, so even a cache full of cold data is levelled within one more delta;
+ * the cost is at most one block of copies per SSC_WL_EVERY erases (each erase frees a
+ * block of pages for the host): at most 1/8 of the pages programmed. */
+#define SSC_WL_EVERY SS_SSC_WEAR_DELTA
 /* ssc_gc.c */
 int ssc_open_log_page(struct ss_ssc *c, uint32_t *ppn);
 /** A block for the checkpoint being written: the least erased free block that is not

@@ -187,6 +187,8 @@ int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dra
 	}
 	c->free_count = c->nblocks;
 	c->open = SSC_NONE;
+	c->wl_delta = SS_SSC_WEAR_DELTA;
+	c->wl_every = SSC_WL_EVERY;
 	*out = c;
 	return 0;
 }

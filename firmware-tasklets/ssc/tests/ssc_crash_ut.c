@@ -57,7 +57,8 @@ static int c_program(void *ctx, uint32_t ppn, const void *data, const void *spar
 	if (x->cut) {
 		return 0;   /* power is gone; the firmware never learns */
 	}
-	if (kind == 0 || x->kind != kind || x->seen[kind]++ != x->at) {
+	/* every kind is counted, so that an uncut run can say where a cut would fall */
+	if (kind == 0 || x->seen[kind]++ != x->at || x->kind != kind) {
 		return ss_hal_page_program(x->inner, ppn, data, spare);
 	}
 	if (x->mode == FAIL_EIO) {
@@ -84,7 +85,7 @@ static int c_erase(void *ctx, uint32_t block)
 	if (x->cut) {
 		return 0;
 	}
-	if (x->kind == KIND_ERASE && x->seen[0]++ == x->at) {
+	if (x->seen[0]++ == x->at && x->kind == KIND_ERASE) {
 		x->cut = 1;
 		return x->mode == CUT_AFTER ? ss_hal_block_erase(x->inner, block) : 0;
 	}
@@ -155,12 +156,45 @@ static int read_ver(struct ss_ssc *c, uint32_t k, long long *v)
 
 /* Run operations until the cut or OPS. \return the index of the op in flight at the cut
  * (its kind in *fop, key in *fk, version in *fv), or -1 when no cut happened. */
+/* The cutter's event counts before and after the n-th operation that migrated cold data
+ * (static wear-levelling), seen in a run that was not cut; for erases, on to the end of
+ * the later operation that erased the cold block it freed. */
+struct probe {
+	unsigned want;               /* which migrating operation (0: the first) */
+	unsigned found;              /* migrating operations seen so far */
+	unsigned long long before[5], after[5];
+	int hit;
+	uint32_t cold;               /* the block it freed, until its erase; else SSC_NONE */
+	uint32_t cold_erases;
+};
+
+/* The block a migration freed: a data block before, free now, the least erased of those
+ * (the victim is the least erased data block; a merge in the same operation may free
+ * others). */
+static uint32_t freed_cold_block(const struct ss_ssc *c, const uint8_t *was_data)
+{
+	uint32_t v = SSC_NONE;
+
+	for (uint32_t b = 0; b < c->nblocks; b++) {
+		if (was_data[b] && c->blocks[b].state == SSC_BLK_FREE &&
+		    (v == SSC_NONE || c->blocks[b].erase_count < c->blocks[v].erase_count)) {
+			v = b;
+		}
+	}
+	return v;
+}
+
 static int run_ops(struct ss_ssc *c, struct cutter *x, struct model *m, uint64_t *seed,
-		   uint64_t *version, enum op *fop, uint32_t *fk, uint64_t *fv)
+		   uint64_t *version, enum op *fop, uint32_t *fk, uint64_t *fv, uint32_t ops,
+		   struct probe *pr)
 {
 	static uint8_t buf[ST_PAGE];
+	static uint8_t was_data[4096];
 
-	for (uint32_t i = 0; i < OPS; i++) {
+	REQUIRE(c->nblocks <= sizeof(was_data));
+	for (uint32_t i = 0; i < ops; i++) {
+		uint64_t migrations = c->st.wear_level_migrations;
+		unsigned long long seen[5];
 		uint32_t r = (uint32_t)(fte_rand(seed) % 100);
 		enum op op = r < 35 ? O_WCLEAN : r < 60 ? O_WDIRTY : r < 70 ? O_EVICT :
 			     r < 80 ? O_CLEAN : r < 95 ? O_READ : O_FLUSH;
@@ -169,6 +203,12 @@ static int run_ops(struct ss_ssc *c, struct cutter *x, struct model *m, uint64_t
 		long long got;
 		int rc = 0;
 
+		memcpy(seen, x->seen, sizeof(seen));
+		if (pr && !pr->hit) {
+			for (uint32_t b = 0; b < c->nblocks && b < sizeof(was_data); b++) {
+				was_data[b] = c->blocks[b].state == SSC_BLK_DATA;
+			}
+		}
 		switch (op) {
 		case O_WDIRTY:
 		case O_WCLEAN:
@@ -208,6 +248,20 @@ static int run_ops(struct ss_ssc *c, struct cutter *x, struct model *m, uint64_t
 			*fk = k;
 			*fv = v;
 			return (int)i;
+		}
+		if (pr && !pr->hit && c->st.wear_level_migrations != migrations &&
+		    pr->found++ == pr->want) {
+			memcpy(pr->before, seen, sizeof(seen));
+			memcpy(pr->after, x->seen, sizeof(seen));
+			pr->hit = 1;
+			pr->cold = freed_cold_block(c, was_data);
+			if (pr->cold != SSC_NONE) {
+				pr->cold_erases = c->blocks[pr->cold].erase_count;
+			}
+		} else if (pr && pr->hit && pr->cold != SSC_NONE &&
+			   c->blocks[pr->cold].erase_count != pr->cold_erases) {
+			pr->after[KIND_ERASE] = x->seen[KIND_ERASE];
+			pr->cold = SSC_NONE;
 		}
 		if (rc == -SS_ENOSPC && (op == O_WDIRTY || op == O_WCLEAN)) {
 			continue;   /* refused: nothing changed */
@@ -290,10 +344,16 @@ static unsigned check_recovered(struct ss_ssc *c, struct model *m, int inflight,
 	return bad;
 }
 
-static void crash_series(enum ss_ssc_policy pol)
+static unsigned crash_iterations(void)
 {
 	const char *env = getenv("SS_CRASH_ITERATIONS");
-	unsigned iterations = env ? (unsigned)strtoul(env, NULL, 10) : 50;
+
+	return env ? (unsigned)strtoul(env, NULL, 10) : 50;
+}
+
+static void crash_series(enum ss_ssc_policy pol)
+{
+	unsigned iterations = crash_iterations();
 	struct ss_geometry g = fte_geo(16, 16);
 	static struct model m;
 	struct ss_ssc_params p;
@@ -331,7 +391,7 @@ static void crash_series(enum ss_ssc_policy pol)
 		x.mode = (enum mode)((it / 10 + it) % 3);
 		x.at = fte_rand(&rnd) % range[x.kind];
 		memset(x.seen, 0, sizeof(x.seen));
-		inflight = run_ops(c, &x, &m, &seed, &version, &fop, &fk, &fv);
+		inflight = run_ops(c, &x, &m, &seed, &version, &fop, &fk, &fv, OPS, NULL);
 		if (inflight == -2) {
 			break;
 		}
@@ -384,6 +444,127 @@ static void crash_series(enum ss_ssc_policy pol)
 	fte_destroy(&e);
 }
 
+/*
+ * Power cuts inside a static wear-levelling migration: at one of its copies (data pages),
+ * at the log page that commits its SSC_R_MERGE record, or at an erase of its operation
+ * (the most erased free block it moves to, the cold block it frees), dropped, torn or
+ * right after. Each round formats a fresh cache with levelling forced often (threshold
+ * WL_FORCED_DELTA, one migration per WL_FORCED_EVERY erases), runs the workload once
+ * uncut to find the events of its n-th migrating operation (for erases, up to the erase of
+ * the cold block it freed, usually in a later operation), then runs the same workload
+ * again from a fresh format and cuts at one of those events (the runs are deterministic:
+ * same flash, same seed). After the mount the model of what was acknowledged holds.
+ */
+#define WL_FORCED_DELTA 2u
+#define WL_FORCED_EVERY 2u
+#define WL_OPS 2000u
+
+static struct ss_ssc *fresh_cache(struct fte *e, struct cutter *x, struct ss_geometry *g,
+				  enum ss_ssc_policy pol)
+{
+	struct ss_ssc_params p;
+	struct ss_ssc *c = NULL;
+
+	ss_ssc_default_params(&p, pol);
+	fte_create(e, g, 0);
+	cutter_wrap(x, e->hal);
+	REQUIRE(ss_ssc_format(&c, &x->hal, e->hal->dram, e->hal->dram_size, &p) == 0);
+	c->wl_delta = WL_FORCED_DELTA;
+	c->wl_every = WL_FORCED_EVERY;
+	return c;
+}
+
+static void migration_crash_series(enum ss_ssc_policy pol)
+{
+	unsigned iterations = crash_iterations();
+	struct ss_geometry g = fte_geo(16, 16);
+	static struct model m;
+	struct tally t;
+	uint64_t rnd = 0x3161u + (unsigned)pol;
+	unsigned cut_copies = 0, cut_logs = 0, cut_erases = 0, no_migration = 0;
+	unsigned long long migrations = 0;
+
+	memset(&t, 0, sizeof(t));
+	for (unsigned it = 0; it < iterations; it++) {
+		static const int kinds[3] = { SSC_KIND_DATA, SSC_KIND_LOG, KIND_ERASE };
+		struct probe pr = { .want = it % 8, .cold = SSC_NONE };
+		uint64_t seed = fte_rand(&rnd), s2 = seed, version = 0, fv = 0;
+		unsigned long long span;
+		enum op fop = O_READ;
+		struct ss_ssc *c;
+		struct cutter x;
+		uint32_t fk = 0;
+		int inflight, kind;
+		struct fte e;
+
+		/* the uncut run: where is the migration? */
+		memset(&m, 0, sizeof(m));
+		c = fresh_cache(&e, &x, &g, pol);
+		inflight = run_ops(c, &x, &m, &seed, &version, &fop, &fk, &fv, WL_OPS, &pr);
+		REQUIRE(inflight == -1);
+		migrations += c->st.wear_level_migrations;
+		fte_destroy(&e);
+		if (!pr.hit) {
+			no_migration++;
+			continue;
+		}
+		/* the same run, cut at one of that operation's events */
+		/* a migration of an emptied data block copies nothing: another kind then */
+		for (unsigned j = 0; j < 3; j++) {
+			kind = kinds[(it + j) % 3];
+			span = pr.after[kind] - pr.before[kind];
+			if (span > 0) {
+				break;
+			}
+		}
+		REQUIRE(span > 0);
+		memset(&m, 0, sizeof(m));
+		version = 0;
+		c = fresh_cache(&e, &x, &g, pol);
+		x.kind = kind;
+		x.mode = (enum mode)((it / 3 + it) % 3);
+		x.at = pr.before[kind] + fte_rand(&rnd) % span;
+		inflight = run_ops(c, &x, &m, &s2, &version, &fop, &fk, &fv, WL_OPS, NULL);
+		REQUIRE(inflight >= 0);
+		cut_copies += kind == SSC_KIND_DATA;
+		cut_logs += kind == SSC_KIND_LOG;
+		cut_erases += kind == KIND_ERASE;
+		t.by_mode[x.mode]++;
+		fte_close(&e);
+		fte_reopen(&e);
+		if (st_mount(&e, &c) != 0) {
+			fprintf(stderr, "round %u: mount failed after a cut in a migration at %s #%llu "
+				"mode %d\n", it, kind_name(kind), x.at, (int)x.mode);
+			CHECK(0);
+			fte_destroy(&e);
+			break;
+		}
+		{
+			unsigned bad = check_recovered(c, &m, inflight, fop, fk, fv, it, &t);
+
+			if (bad) {
+				fprintf(stderr, "round %u: cut in a migration at %s #%llu mode %d: %u "
+					"bad blocks\n", it, kind_name(kind), x.at, (int)x.mode, bad);
+			}
+			t.bad += bad;
+		}
+		t.cut_rounds++;
+		fte_destroy(&e);
+		if (t.bad) {
+			break;
+		}
+	}
+	printf("crashes inside migrations, policy %s: %u of %u rounds cut in a migrating "
+	       "operation (at a data page %u, a log page %u, an erase %u; before %u, torn %u, "
+	       "after %u), %u without a migration, %llu migrations in the uncut runs, %llu dirty "
+	       "blocks checked, %u bad blocks\n", pol == SS_SSC_POLICY_SSC ? "SSC" : "SSC-V",
+	       t.cut_rounds, iterations, cut_copies, cut_logs, cut_erases, t.by_mode[0],
+	       t.by_mode[1], t.by_mode[2], no_migration, migrations, t.dirty_checked, t.bad);
+	CHECK_EQ(t.bad, 0);
+	CHECK(iterations == 0 || t.cut_rounds >= iterations * 3 / 4);
+	CHECK(iterations < 10 || (cut_copies > 0 && cut_logs > 0 && cut_erases > 0));
+}
+
 /* A log page that fails to program must not hide the records committed after it: every
  * write-dirty acknowledged after the failure survives a remount. */
 static void test_log_program_failure(void)
@@ -428,11 +609,15 @@ static void test_log_program_failure(void)
 
 static void test_crash_ssc(void) { crash_series(SS_SSC_POLICY_SSC); }
 static void test_crash_sscv(void) { crash_series(SS_SSC_POLICY_SSC_V); }
+static void test_crash_in_migration_ssc(void) { migration_crash_series(SS_SSC_POLICY_SSC); }
+static void test_crash_in_migration_sscv(void) { migration_crash_series(SS_SSC_POLICY_SSC_V); }
 
 int main(void)
 {
 	RUN(test_log_program_failure);
 	RUN(test_crash_ssc);
 	RUN(test_crash_sscv);
+	RUN(test_crash_in_migration_ssc);
+	RUN(test_crash_in_migration_sscv);
 	return fte_failures ? 1 : 0;
 }

@@ -416,6 +416,36 @@ static void print_spread(const char *when, struct fte *e, const struct ss_ssc *c
 	       s.max, worst, SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK);
 }
 
+/* Run skewed_dirty for SS_WEAR_CHECKPOINTS (else `rounds`) checkpoints; the whole cache's
+ * worst spread must stay within the bound and every block read back. */
+static void skewed_within_bound(struct fte *e, struct ss_ssc *c, struct model *m,
+				    uint64_t *rnd, uint64_t *version, uint32_t rounds,
+				    const char *what)
+{
+	const char *env = getenv("SS_WEAR_CHECKPOINTS");
+	uint32_t worst = 0;
+	struct spread s;
+
+	CHECK_EQ(skewed_dirty(c, m, rnd, version, env ? (uint32_t)atoi(env) : rounds, &worst, e),
+		 0);
+	measure(e, c, &s);
+	worst = SS_MAX(worst, s.max - s.min);
+	print_spread(what, e, c, worst);
+	CHECK(s.min > 0);
+	CHECK(worst <= SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK);
+	verify(c, m, what);
+}
+
+/* An unmount and a mount: every block reads back. */
+static void remount_verify(struct fte *e, struct ss_ssc *c, const struct model *m)
+{
+	CHECK_EQ(ss_ssc_unmount(c), 0);
+	fte_close(e);
+	fte_reopen(e);
+	REQUIRE(st_mount(e, &c) == 0);
+	verify(c, m, "after a remount");
+}
+
 static void test_checkpoint_wear_spread(void)
 {
 	static struct model m;
@@ -423,29 +453,80 @@ static void test_checkpoint_wear_spread(void)
 	struct ss_ssc_params p;
 	struct ss_ssc *c = NULL;
 	uint64_t rnd = ss_test_seed(9191), version = 0;
-	uint32_t worst = 0;
-	struct spread s;
 	struct fte e;
 
 	memset(&m, 0, sizeof(m));
 	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
 	fte_create(&e, &g, 100000);   /* nothing wears out: the spread alone is measured */
 	REQUIRE(st_format(&e, &c, &p) == 0);
-	CHECK_EQ(skewed_dirty(c, &m, &rnd, &version,
-			      getenv("SS_WEAR_CHECKPOINTS") ? (uint32_t)atoi(getenv("SS_WEAR_CHECKPOINTS"))
-							    : CKPT_ROUNDS,
-			      &worst, &e), 0);
-	measure(&e, &c[0], &s);
-	worst = SS_MAX(worst, s.max - s.min);
-	print_spread("skewed write-dirty", &e, c, worst);
-	CHECK(s.min > 0);
-	CHECK(worst <= SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK);
-	verify(c, &m, "after the skewed write-dirty workload");
-	CHECK_EQ(ss_ssc_unmount(c), 0);
-	fte_close(&e);
-	fte_reopen(&e);
-	REQUIRE(st_mount(&e, &c) == 0);
-	verify(c, &m, "after a remount");
+	skewed_within_bound(&e, c, &m, &rnd, &version, CKPT_ROUNDS, "skewed write-dirty");
+	remount_verify(&e, c, &m);
+	fte_destroy(&e);
+}
+
+/*
+ * Static wear-levelling: cold data pinned in the cache must not pin its blocks' erase
+ * counts. Before the skewed write-dirty traffic, the host fills PINNED_DIRTY_GROUPS whole
+ * groups with dirty data it never rewrites, cleans or evicts, and PINNED_CLEAN_GROUPS
+ * with clean data it never evicts; then PINNED_ROUNDS checkpoints of the hot workload.
+ * Without levelling the pinned blocks stay at an erase or two while the rest climb to
+ * 60 and more; with it the spread of the whole cache stays within
+ * SS_SSC_WEAR_DELTA + SS_SSC_WEAR_SLACK, and every pinned block reads back as written.
+ */
+#define PINNED_ROUNDS 1200u
+#define PINNED_FIRST 608u           /* past SKEW_SPACE, group-aligned for 16-page blocks */
+#define PINNED_DIRTY_GROUPS 8u
+#define PINNED_CLEAN_GROUPS 8u
+
+static void pin_cold(struct ss_ssc *c, struct model *m, uint64_t *version)
+{
+	static uint8_t buf[ST_PAGE];
+	uint32_t ppb = c->ppb;
+
+	REQUIRE(PINNED_FIRST % ppb == 0);
+	REQUIRE(PINNED_FIRST + (PINNED_DIRTY_GROUPS + PINNED_CLEAN_GROUPS) * ppb <= SPACE);
+	for (uint32_t i = 0; i < (PINNED_DIRTY_GROUPS + PINNED_CLEAN_GROUPS) * ppb; i++) {
+		uint32_t k = PINNED_FIRST + i;
+		bool dirty = i < PINNED_DIRTY_GROUPS * ppb;
+
+		st_fill(buf, BASE + k, ++*version);
+		REQUIRE((dirty ? ss_ssc_write_dirty : ss_ssc_write_clean)(c, BASE + k, buf) == 0);
+		m->ver[k] = *version;
+		m->dirty[k] = dirty;
+	}
+	REQUIRE(ss_ssc_flush(c) == 0);
+}
+
+static void test_pinned_cold_data_wear_spread(void)
+{
+	static struct model m;
+	struct ss_geometry g = fte_geo(24, 16);
+	struct ss_ssc_params p;
+	struct ss_ssc_stats st;
+	struct ss_ssc *c = NULL;
+	uint64_t rnd = ss_test_seed(5150), version = 0;
+	uint32_t pinned_clean_left = 0;
+	struct fte e;
+
+	memset(&m, 0, sizeof(m));
+	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC);
+	fte_create(&e, &g, 100000);
+	REQUIRE(st_format(&e, &c, &p) == 0);
+	pin_cold(c, &m, &version);
+	skewed_within_bound(&e, c, &m, &rnd, &version, PINNED_ROUNDS,
+			    "pinned cold data under skewed write-dirty");
+	ss_ssc_get_stats(c, &st);
+	for (uint32_t i = PINNED_DIRTY_GROUPS * c->ppb;
+	     i < (PINNED_DIRTY_GROUPS + PINNED_CLEAN_GROUPS) * c->ppb; i++) {
+		pinned_clean_left += ss_ssc_present(c, BASE + PINNED_FIRST + i);
+	}
+	printf("wear-levelling migrations %llu (pages copied by them %llu), write amplification "
+	       "%u.%03u; pinned clean blocks still cached %u of %u\n",
+	       (unsigned long long)st.wear_level_migrations,
+	       (unsigned long long)st.wear_level_copies, ss_ssc_write_amplification_milli(c) / 1000,
+	       ss_ssc_write_amplification_milli(c) % 1000, pinned_clean_left,
+	       PINNED_CLEAN_GROUPS * c->ppb);
+	remount_verify(&e, c, &m);
 	fte_destroy(&e);
 }
 
@@ -647,6 +728,7 @@ int main(void)
 	RUN(test_checkpoint_program_fails);
 	RUN(test_old_version_refused);
 	RUN(test_checkpoint_wear_spread);
+	RUN(test_pinned_cold_data_wear_spread);
 	RUN(test_retire_worn_blocks);
 	RUN(test_retire_failed_erase);
 	return fte_failures ? 1 : 0;
