@@ -72,6 +72,7 @@ struct fw_reply {
 	uint64_t value[3];
 	uint64_t age;        /* order of arrival, for evicting session-0 leftovers */
 	uint8_t idle_poll;   /* a progress poll that found its run still going */
+	uint64_t failed_ordered_oid; /* a failed ORDERED WRITE's object (SS_OID_NONE: none) */
 };
 
 struct fw_session {
@@ -230,6 +231,8 @@ void fw_obj_recv(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8_t *da
 /* cmd_reply.c: reply slots, heap, sessions */
 void fw_replies_init(struct ss_fw *fw);
 struct fw_reply *fw_reply_find(struct ss_fw *fw, uint32_t tag);
+/* Whether a failed ORDERED WRITE of tag's session to oid still waits to be received. */
+bool fw_reply_ordered_write_failed(struct ss_fw *fw, uint32_t tag, uint64_t oid);
 int fw_reply_reserve(struct ss_fw *fw, uint32_t tag, uint16_t opcode, uint32_t cap,
 		     struct fw_reply **out);
 uint8_t *fw_reply_payload(struct ss_fw *fw, struct fw_reply *r);

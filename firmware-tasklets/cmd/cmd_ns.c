@@ -238,14 +238,23 @@ void fw_ns_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	int rc;
 
-	if (fw_oid_hidden(fw, rq->oid)) {
-		fw_rep_error(rep, -SS_ENOENT, 0);
+	bool ordered = (rq->flags & SS_WRITE_ORDERED) != 0;
+
+	if (ordered && fw_reply_ordered_write_failed(fw, rq->tag, rq->oid)) {
+		fw_rep_error(rep, -SS_ECANCELED, SS_R_CANCELED);
+		rep->slot->failed_ordered_oid = rq->oid;   /* the pieces after this one stop too */
 		return;
 	}
-	rc = ss_os_write(fw->os, rq->oid, rq->offset, rq->payload, rq->payload_len,
-			 (rq->flags & SS_WRITE_FUA) ? SS_OS_FUA : 0, rq->now_ns);
+	rc = fw_oid_hidden(fw, rq->oid) ? -SS_ENOENT
+					: ss_os_write(fw->os, rq->oid, rq->offset, rq->payload,
+						      rq->payload_len,
+						      (rq->flags & SS_WRITE_FUA) ? SS_OS_FUA : 0,
+						      rq->now_ns);
 	if (rc) {
 		fw_rep_error(rep, rc, 0);
+		if (ordered) {
+			rep->slot->failed_ordered_oid = rq->oid;
+		}
 		return;
 	}
 	fw->life.lbas_written += SS_DIV_ROUND_UP(rq->payload_len, SS_SECTOR);

@@ -25,7 +25,7 @@ const struct fw_op fw_ops[] = {
 	OP(LOOKUP, 0, SESSION, READS, fw_ns_lookup_check, fw_ns_lookup),
 	OP(CREATE, SS_CREATE_EXCL | SS_CREATE_PARENTS, SESSION, MUTATES, fw_ns_create_check,
 	   fw_ns_create),
-	OP(WRITE, SS_WRITE_FUA, SESSION, MUTATES, fw_ns_write_check, fw_ns_write),
+	OP(WRITE, SS_WRITE_FUA | SS_WRITE_ORDERED, SESSION, MUTATES, fw_ns_write_check, fw_ns_write),
 	OP(READ, 0, SESSION, READS, fw_ns_read_check, fw_ns_read),
 	OP(TRUNCATE, 0, SESSION, MUTATES, fw_ns_oid_check, fw_ns_truncate),
 	OP(REMOVE, SS_REMOVE_RECURSIVE, SESSION, MUTATES, fw_ns_remove_check, fw_ns_remove),

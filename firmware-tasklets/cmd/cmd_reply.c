@@ -52,6 +52,19 @@ struct fw_reply *fw_reply_find(struct ss_fw *fw, uint32_t tag)
 	return NULL;
 }
 
+bool fw_reply_ordered_write_failed(struct ss_fw *fw, uint32_t tag, uint64_t oid)
+{
+	for (uint32_t i = 0; i < FW_REPLY_SLOTS; i++) {
+		const struct fw_reply *r = &fw->replies[i];
+
+		if (r->used && r->failed_ordered_oid == oid &&
+		    tag_session(r->tag) == tag_session(tag)) {
+			return true;
+		}
+	}
+	return false;
+}
+
 int ss_fw_reply_waiting(struct ss_fw *fw, uint32_t tag)
 {
 	return fw_reply_find(fw, tag) != NULL;
@@ -183,6 +196,7 @@ int fw_reply_reserve(struct ss_fw *fw, uint32_t tag, uint16_t opcode, uint32_t c
 	r->value[0] = r->value[1] = r->value[2] = 0;
 	r->age = ++fw->reply_age;
 	r->idle_poll = 0;
+	r->failed_ordered_oid = SS_OID_NONE;
 	if (sid == 0) {
 		fw->session0_pending++;
 	} else {

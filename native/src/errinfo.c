@@ -114,6 +114,7 @@ static const struct {
 	[SS_R_NO_SUCH_ATTR] = {"NO_SUCH_ATTR", ENODATA},
 	[SS_R_STORE_DAMAGED] = {"STORE_DAMAGED", EIO},
 	[SS_R_STALE_BLOCK] = {"STALE_BLOCK", EPROTO},
+	[SS_R_CANCELED] = {"CANCELED", ECANCELED},
 };
 
 const char *ss_dev_reason_name(int reason)

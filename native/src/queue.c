@@ -1,8 +1,8 @@
 /*
- * Per-thread submission queues (smartssd.h, ss_dev_queue_*): reads sent as soon as they are
- * queued, each under its own tag, and received oldest first. The drive keeps each reply
- * under its tag, so up to `depth` commands of this queue, and those of other threads' queues
- * and plain calls, are in the drive together.
+ * Per-thread submission queues (smartssd.h, ss_dev_queue_*): reads and writes sent as soon
+ * as they are queued, each under its own tag, and received oldest first. The drive keeps
+ * each reply under its tag, so up to `depth` commands of this queue, and those of other
+ * threads' queues and plain calls, are in the drive together.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,9 +11,10 @@
 #include "device_internal.h"
 #include "errinfo.h"
 
-struct queued_read {
+/* A command in the drive: a READ (data in its reply) or a WRITE (data in its request). */
+struct queued_cmd {
 	struct ss_pkt_req req;
-	void *buf;
+	void *buf;                      /* a READ's destination, a WRITE's source */
 	uint32_t len;
 	uint32_t reply_sectors;
 };
@@ -21,13 +22,15 @@ struct queued_read {
 struct ss_dev_queue {
 	struct ss_dev *d;
 	uint32_t depth;
-	uint32_t head, n;               /* ring of outstanding reads, oldest at head */
+	uint32_t head, n;               /* ring of outstanding commands, oldest at head */
 	uint8_t *send;                  /* one request packet at a time */
+	size_t send_cap;
 	uint8_t *recv;                  /* one reply at a time */
-	struct queued_read r[];
+	struct queued_cmd r[];
 };
 
-#define SEND_BYTES SS_SECTOR            /* a READ request is its 64-byte header */
+#define READ_SEND_BYTES SS_SECTOR       /* a READ request is its 64-byte header */
+#define WRITE_SEND_BYTES (SS_PKT_HDR_SIZE + SS_DEV_QUEUE_WRITE_MAX + SS_SECTOR)
 #define RECV_BYTES (SS_PKT_HDR_SIZE + SS_DEV_QUEUE_READ_MAX + SS_SECTOR)
 
 int ss_dev_queue_open(struct ss_dev *d, uint32_t depth, struct ss_dev_queue **out)
@@ -43,7 +46,9 @@ int ss_dev_queue_open(struct ss_dev *d, uint32_t depth, struct ss_dev_queue **ou
 	q = calloc(1, sizeof(*q) + depth * sizeof(q->r[0]));
 	if (!q)
 		return ss_err(-ENOMEM, 0, "queue: out of memory");
-	q->send = malloc(SEND_BYTES);
+	/* a queue that writes grows its send buffer at its first write */
+	q->send = malloc(READ_SEND_BYTES);
+	q->send_cap = READ_SEND_BYTES;
 	q->recv = malloc(RECV_BYTES);
 	if (!q->send || !q->recv) {
 		free(q->send);
@@ -57,11 +62,49 @@ int ss_dev_queue_open(struct ss_dev *d, uint32_t depth, struct ss_dev_queue **ou
 	return 0;
 }
 
+/* Send c (req, buf, len set) as the queue's newest command. */
+static int queue_send(struct ss_dev_queue *q, struct queued_cmd *c, const char *what)
+{
+	struct ss_pkt_seg seg = { c->buf, c->len };
+	int writes = c->req.opcode == SS_OP_WRITE;
+	int rc;
+
+	if (writes && q->send_cap < WRITE_SEND_BYTES) {
+		uint8_t *bigger = realloc(q->send, WRITE_SEND_BYTES);
+
+		if (!bigger)
+			return ss_err(-ENOMEM, 0, "queue: out of memory");
+		q->send = bigger;
+		q->send_cap = WRITE_SEND_BYTES;
+	}
+	rc = ss_obj_send(q->d, &c->req, writes ? &seg : NULL, writes ? 1 : 0, q->send,
+			 q->send_cap, &c->reply_sectors);
+	if (rc)
+		return ss_err_context(rc, "queued %s oid %llu", what,
+				      (unsigned long long)c->req.oid);
+	q->n++;
+	return 0;
+}
+
+/* The slot for the next command, or NULL (-EBUSY recorded) when `depth` are outstanding. */
+static struct queued_cmd *queue_next(struct ss_dev_queue *q, const char *what)
+{
+	struct queued_cmd *c;
+
+	if (q->n == q->depth) {
+		ss_err(-EBUSY, 0, "queued %s: %u commands outstanding, the queue's depth", what,
+		       q->depth);
+		return NULL;
+	}
+	c = &q->r[(q->head + q->n) % q->depth];
+	memset(c, 0, sizeof(*c));
+	return c;
+}
+
 int ss_dev_queue_read(struct ss_dev_queue *q, uint64_t oid, uint64_t offset, void *buf,
 		      uint32_t len)
 {
-	struct queued_read *r;
-	int rc;
+	struct queued_cmd *c;
 
 	ss_err_clear();
 	if (!buf && len)
@@ -69,49 +112,78 @@ int ss_dev_queue_read(struct ss_dev_queue *q, uint64_t oid, uint64_t offset, voi
 	if (len > SS_DEV_QUEUE_READ_MAX)
 		return ss_err(-EINVAL, SS_R_BAD_FIELD, "queued read: %u bytes exceed %u", len,
 			      SS_DEV_QUEUE_READ_MAX);
-	if (q->n == q->depth)
-		return ss_err(-EBUSY, 0, "queued read: %u reads outstanding, the queue's depth",
-			      q->depth);
-	r = &q->r[(q->head + q->n) % q->depth];
-	memset(r, 0, sizeof(*r));
-	r->req.opcode = SS_OP_READ;
-	r->req.oid = oid;
-	r->req.offset = offset;
-	r->req.length = len;
-	r->req.reply_max = len;
-	r->buf = buf;
-	r->len = len;
-	rc = ss_obj_send(q->d, &r->req, NULL, 0, q->send, SEND_BYTES, &r->reply_sectors);
-	if (rc)
-		return ss_err_context(rc, "queued READ oid %llu", (unsigned long long)oid);
-	q->n++;
-	return 0;
+	if (!(c = queue_next(q, "read")))
+		return -EBUSY;
+	c->req.opcode = SS_OP_READ;
+	c->req.oid = oid;
+	c->req.offset = offset;
+	c->req.length = len;
+	c->req.reply_max = len;
+	c->buf = buf;
+	c->len = len;
+	return queue_send(q, c, "READ");
+}
+
+int ss_dev_queue_write(struct ss_dev_queue *q, uint64_t oid, uint64_t offset, const void *buf,
+		       uint32_t len, uint32_t flags)
+{
+	struct queued_cmd *c;
+
+	ss_err_clear();
+	if (!buf && len)
+		return ss_err(-EINVAL, 0, "queued write: NULL buffer");
+	if (len > SS_DEV_QUEUE_WRITE_MAX)
+		return ss_err(-EINVAL, SS_R_BAD_FIELD, "queued write: %u bytes exceed %u", len,
+			      SS_DEV_QUEUE_WRITE_MAX);
+	if (flags & ~(uint32_t)SS_DEV_WRITE_FUA)
+		return ss_err(-EINVAL, SS_R_BAD_FIELD, "queued write: unknown flags 0x%x", flags);
+	if (offset + len < offset)
+		return ss_err(-EINVAL, SS_R_BAD_FIELD, "queued write: offset+length overflows");
+	if (!(c = queue_next(q, "write")))
+		return -EBUSY;
+	c->req.opcode = SS_OP_WRITE;
+	c->req.oid = oid;
+	c->req.offset = offset;
+	c->req.length = len;
+	c->req.flags = flags | SS_WRITE_ORDERED;
+	c->buf = (void *)buf;
+	c->len = len;
+	return queue_send(q, c, "WRITE");
 }
 
 int64_t ss_dev_queue_reap(struct ss_dev_queue *q, void **buf)
 {
-	struct queued_read *r;
+	struct queued_cmd *c;
 	struct ss_pkt_reply rep;
-	int rc;
+	const char *what;
+	int reads, rc;
 
 	ss_err_clear();
 	if (q->n == 0)
 		return ss_err(-ENODATA, 0, "queue: nothing outstanding to reap");
-	r = &q->r[q->head];
+	c = &q->r[q->head];
 	q->head = (q->head + 1) % q->depth;
 	q->n--;
 	if (buf)
-		*buf = r->buf;
-	rc = ss_obj_recv(q->d, &r->req, q->recv, ss_pkt_wire_size(r->len), r->reply_sectors,
-			 &rep);
-	if (rc == 1)   /* the drive ran out of room for the reply: nothing was read */
+		*buf = c->buf;
+	reads = c->req.opcode == SS_OP_READ;
+	what = reads ? "READ" : "WRITE";
+	rc = ss_obj_recv(q->d, &c->req, q->recv, ss_pkt_wire_size(reads ? c->len : 0),
+			 c->reply_sectors, &rep);
+	if (rc == 1)   /* the drive ran out of room for the reply: nothing was done */
 		rc = -EAGAIN;
 	if (rc)
-		return ss_err_context(rc, "queued READ oid %llu", (unsigned long long)r->req.oid);
-	if (rep.payload_len > r->len)
+		return ss_err_context(rc, "queued %s oid %llu", what,
+				      (unsigned long long)c->req.oid);
+	if (!reads)
+		return rep.value0 == c->len ? (int64_t)c->len
+		       : ss_err(-EPROTO, 0, "queued WRITE oid %llu: %llu bytes written of %u",
+				(unsigned long long)c->req.oid, (unsigned long long)rep.value0,
+				c->len);
+	if (rep.payload_len > c->len)
 		return ss_err(-EPROTO, 0, "queued READ oid %llu: %u bytes returned for %u asked",
-			      (unsigned long long)r->req.oid, rep.payload_len, r->len);
-	memcpy(r->buf, rep.payload, rep.payload_len);
+			      (unsigned long long)c->req.oid, rep.payload_len, c->len);
+	memcpy(c->buf, rep.payload, rep.payload_len);
 	return rep.payload_len;
 }
 
@@ -129,6 +201,84 @@ void ss_dev_queue_close(struct ss_dev_queue *q)
 	free(q->send);
 	free(q->recv);
 	free(q);
+}
+
+/* Reap what q holds. \return the bytes written, or rc, or the first failure reaped; the
+ * message stays the failure's. */
+static int64_t drain_writes(struct ss_dev_queue *q, int64_t done, int rc)
+{
+	char why[SS_DEV_MSG_MAX];
+	int reason = ss_dev_last_reason();
+	int64_t got;
+
+	ss_dev_last_message_copy(why, sizeof(why));
+	while (q->n) {
+		got = ss_dev_queue_reap(q, NULL);
+		if (got >= 0) {
+			done += got;
+		} else if (!rc) {
+			rc = (int)got;
+			reason = ss_dev_last_reason();
+			ss_dev_last_message_copy(why, sizeof(why));
+		}
+	}
+	return rc ? ss_err(rc, reason, "%s", why) : done;
+}
+
+int64_t ss_dev_write_queued(struct ss_dev *d, uint64_t oid, uint64_t offset, const void *buf,
+			    size_t len, uint32_t flags, uint32_t depth)
+{
+	struct ss_dev_queue *q;
+	size_t sent = 0;
+	int64_t done = 0, got;
+	int rc;
+
+	ss_err_clear();
+	if (!buf && len)
+		return ss_err(-EINVAL, 0, "write: NULL buffer");
+	if (len > INT64_MAX || offset + len < offset)
+		return ss_err(-EINVAL, SS_R_BAD_FIELD, "write: offset+length overflows");
+	rc = ss_dev_queue_open(d, depth, &q);
+	if (rc)
+		return rc;
+	if (len == 0) {
+		ss_dev_queue_close(q);
+		return ss_dev_write(d, oid, offset, buf, 0, flags);
+	}
+	/* pieces in order, at most `depth` in the drive; the first failure stops the sending,
+	 * and the drive cancels the ORDERED pieces sent after it */
+	while (sent < len) {
+		uint32_t n = len - sent < SS_DEV_QUEUE_WRITE_MAX ? (uint32_t)(len - sent)
+								   : SS_DEV_QUEUE_WRITE_MAX;
+
+		rc = q->n == depth ? -EBUSY
+				   : ss_dev_queue_write(q, oid, offset + sent,
+							(const uint8_t *)buf + sent, n, flags);
+		if ((rc == -EBUSY || rc == -EAGAIN) && q->n) {
+			/* full, or the session's reply slots are taken: the oldest first */
+			got = ss_dev_queue_reap(q, NULL);
+			if (got < 0) {
+				rc = (int)got;
+				break;
+			}
+			done += got;
+			continue;
+		}
+		if (rc == -EAGAIN) {
+			/* other threads hold every reply slot: this piece the plain way, which
+			 * waits BUSY out, ORDERED as the pieces before it */
+			got = ss_dev_write(d, oid, offset + sent, (const uint8_t *)buf + sent, n,
+					   flags | SS_WRITE_ORDERED);
+			rc = got < 0 ? (int)got : 0;
+			done += got < 0 ? 0 : got;
+		}
+		if (rc)
+			break;
+		sent += n;
+	}
+	done = drain_writes(q, done, rc);
+	ss_dev_queue_close(q);
+	return done;
 }
 
 int64_t ss_dev_read_ranges(struct ss_dev *d, uint64_t oid, uint32_t n, const uint64_t *offsets,

@@ -375,9 +375,11 @@ static void test_table(void)
 	CHECK(!strcmp(ss_dev_reason_name(SS_R_STORE_DAMAGED), "STORE_DAMAGED"));
 	CHECK(!strcmp(ss_dev_reason_name(SS_R_STALE_BLOCK), "STALE_BLOCK"));
 	CHECK_EQ(ss_reason_errno(SS_R_STALE_BLOCK), EPROTO);
-	CHECK(!strcmp(ss_dev_reason_name(SS_R_STALE_BLOCK + 1), "UNKNOWN"));
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_CANCELED), "CANCELED"));
+	CHECK_EQ(ss_reason_errno(SS_R_CANCELED), ECANCELED);
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_CANCELED + 1), "UNKNOWN"));
 	CHECK(!strcmp(ss_dev_reason_name(-1), "UNKNOWN"));
-	for (int r = 1; r <= SS_R_STALE_BLOCK; r++)
+	for (int r = 1; r <= SS_R_CANCELED; r++)
 		CHECK(strcmp(ss_dev_reason_name(r), "UNKNOWN") != 0);
 	/* the message copy truncates and reports the full length */
 	{

@@ -4,7 +4,12 @@
  * against the pattern computed here), complete oldest first, refuse what is malformed, and
  * overlap in modelled time: depth 1 is modelled exactly as plain ss_dev_read, depth 4
  * on 4 channels at least halves the modelled time, and the same submissions give the same
- * modelled times twice.
+ * modelled times twice. Queued writes (ss_dev_queue_write, ss_dev_write_queued) write
+ * what a plain write does, overlap in modelled time when durable, and on a full drive
+ * leave exactly the pieces before the first that failed. (That no later piece is written
+ * past the hole a failed one leaves is the drive's ORDERED rule, tested in cmd_ns_ut: on
+ * this object store a full drive cannot show it, since a write past a hole allocates the
+ * hole too.)
  */
 #include "devtest.h"
 #include "ut.h"
@@ -14,6 +19,7 @@
 #define FILE_BYTES (FILE_PAGES * PAGE)
 #define READ_BYTES 4096u
 #define READS 64u
+#define WRITE_BYTES ((4u << 20) - 5)   /* 4 pieces, the last one short */
 
 static uint8_t want[FILE_BYTES];
 static uint64_t offsets[READS];
@@ -145,6 +151,99 @@ static void test_ranges(struct ss_dev *d, uint64_t oid)
 	CHECK_EQ(ss_dev_read_ranges(d, oid, 1, off, len, buf, 0, cnt), -EINVAL);
 }
 
+/* An object written by ss_dev_write_queued from `want` at `depth`. \return its modelled ns. */
+static uint64_t queued_write(struct ss_dev *d, const char *path, size_t len, uint32_t flags,
+			     uint32_t depth)
+{
+	static uint8_t back[FILE_BYTES];
+	uint64_t oid, t0;
+	struct ss_dev_stat st;
+
+	CHECK_EQ(ss_dev_create(d, path, SS_DEV_FILE, 0, &oid), 0);
+	t0 = host_now(d);
+	CHECK_EQ(ss_dev_write_queued(d, oid, 0, want, len, flags, depth), (int64_t)len);
+	t0 = host_now(d) - t0;
+	CHECK_EQ(ss_dev_stat(d, oid, &st), 0);
+	CHECK_EQ(st.size, len);
+	memset(back, 0, len);
+	CHECK_EQ(ss_dev_read(d, oid, 0, back, len), (int64_t)len);
+	CHECK(memcmp(back, want, len) == 0);
+	CHECK_EQ(ss_dev_remove(d, path, 0), 0);
+	return t0;
+}
+
+static void test_write_refusals(struct ss_dev *d, uint64_t oid)
+{
+	static uint8_t buf[READ_BYTES];
+	struct ss_dev_queue *q;
+
+	CHECK_EQ(ss_dev_queue_open(d, 1, &q), 0);
+	CHECK_EQ(ss_dev_queue_write(q, oid, 0, buf, SS_DEV_QUEUE_WRITE_MAX + 1, 0), -EINVAL);
+	CHECK(strstr(ss_dev_last_message(), "exceed") != NULL);
+	CHECK_EQ(ss_dev_queue_write(q, oid, 0, buf, READ_BYTES, 0x80), -EINVAL);
+	CHECK(strstr(ss_dev_last_message(), "flags") != NULL);
+	CHECK_EQ(ss_dev_queue_write(q, oid, UINT64_MAX - 10, buf, READ_BYTES, 0), -EINVAL);
+	CHECK_EQ(ss_dev_queue_write(q, oid, 0, NULL, READ_BYTES, 0), -EINVAL);
+	CHECK_EQ(ss_dev_queue_pending(q), 0);
+	/* a write and a read in one queue, oldest first: the read sees the write */
+	memcpy(buf, want, READ_BYTES);
+	CHECK_EQ(ss_dev_queue_write(q, oid, 0, buf, READ_BYTES, 0), 0);
+	CHECK_EQ(ss_dev_queue_read(q, oid, 0, buf, READ_BYTES), -EBUSY);
+	CHECK_EQ(ss_dev_queue_reap(q, NULL), (int64_t)READ_BYTES);
+	CHECK_EQ(ss_dev_queue_read(q, oid, 0, buf, READ_BYTES), 0);
+	CHECK_EQ(ss_dev_queue_reap(q, NULL), (int64_t)READ_BYTES);
+	CHECK(memcmp(buf, want, READ_BYTES) == 0);
+	/* a write to an object that does not exist fails at its reap, by name */
+	CHECK_EQ(ss_dev_queue_write(q, oid + 1000, 0, buf, READ_BYTES, 0), 0);
+	CHECK_EQ(ss_dev_queue_reap(q, NULL), -ENOENT);
+	CHECK(!strcmp(ss_dev_reason_name(ss_dev_last_reason()), "NO_SUCH_OBJECT"));
+	ss_dev_queue_close(q);
+	CHECK_EQ(ss_dev_write_queued(d, oid, 0, want, READ_BYTES, 0, 0), -EINVAL);
+	CHECK_EQ(ss_dev_write_queued(d, oid + 1000, 0, want, 3u << 20, 0, 4), -ENOENT);
+	CHECK(!strcmp(ss_dev_reason_name(ss_dev_last_reason()), "NO_SUCH_OBJECT"));
+}
+
+/*
+ * A queued write larger than the free space, 4 pieces in the drive at once: it fails with
+ * the drive's DRIVE_FULL (not the CANCELED of the pieces after it), and the object holds
+ * exactly the pieces before the one that failed: whole pieces, the written bytes, and no
+ * later piece (which would have made it longer).
+ */
+static void test_write_full(struct ss_dev *d)
+{
+	struct ss_dev_fsstat fs;
+	struct ss_dev_stat st;
+	struct ss_dev_check c;
+	uint8_t *big, *back;
+	uint64_t oid;
+	size_t len;
+
+	CHECK_EQ(ss_dev_fsstat(d, &fs), 0);
+	/* past the capacity: free_bytes counts only what is free now, not what GC will free */
+	len = (size_t)fs.capacity_bytes + (8u << 20);
+	big = malloc(len);
+	back = malloc(len);
+	CHECK(big != NULL && back != NULL);
+	for (size_t i = 0; i < len; i++)
+		big[i] = want[i % FILE_BYTES] ^ (uint8_t)(i / FILE_BYTES);
+	CHECK_EQ(ss_dev_create(d, "/big", SS_DEV_FILE, 0, &oid), 0);
+	CHECK_EQ(ss_dev_write_queued(d, oid, 0, big, len, 0, 4), -ENOSPC);
+	CHECK(!strcmp(ss_dev_reason_name(ss_dev_last_reason()), "DRIVE_FULL"));
+	CHECK_EQ(ss_dev_stat(d, oid, &st), 0);
+	printf("full drive: %llu free bytes, a queued write of %zu left %llu bytes\n",
+	       (unsigned long long)fs.free_bytes, len, (unsigned long long)st.size);
+	CHECK(st.size > 0);
+	CHECK(st.size < len);
+	CHECK_EQ(st.size % SS_DEV_QUEUE_WRITE_MAX, 0);
+	CHECK_EQ(ss_dev_read(d, oid, 0, back, st.size), (int64_t)st.size);
+	CHECK(memcmp(back, big, st.size) == 0);
+	CHECK_EQ(ss_dev_check(d, &c), 0);
+	CHECK_EQ(c.problem, 0);
+	CHECK_EQ(ss_dev_remove(d, "/big", 0), 0);
+	free(big);
+	free(back);
+}
+
 int main(int argc, char **argv)
 {
 	const char *transport = argc > 1 ? argv[1] : "emu";
@@ -152,7 +251,7 @@ int main(int argc, char **argv)
 	struct devtest t;
 	struct ss_dev *d = NULL;
 	char err[256] = "";
-	uint64_t oid, plain, q1, q4, q4b;
+	uint64_t oid, plain, q1, q4, q4b, w1, w4, f1, f4;
 
 	make_pattern();
 	/* the fixture's geometry (4 channels x 1 way), with no DRAM buffer, so every read
@@ -202,6 +301,22 @@ int main(int argc, char **argv)
 	CHECK_EQ(q1, plain);       /* depth 1 is modelled as plain commands are */
 	CHECK_EQ(q4, q4b);         /* one submission order, one set of modelled times */
 	CHECK(q4 * 2 < q1);        /* 4 channels: reads overlap */
+
+	test_write_refusals(d, oid);
+	/* 4 writes of 4 MiB on a drive with room for them: no garbage collection between
+	 * them, so each starts in the same state */
+	f1 = queued_write(d, "/w", WRITE_BYTES, SS_DEV_WRITE_FUA, 1);
+	f4 = queued_write(d, "/w", WRITE_BYTES, SS_DEV_WRITE_FUA, 4);
+	w1 = queued_write(d, "/w", WRITE_BYTES, 0, 1);
+	w4 = queued_write(d, "/w", WRITE_BYTES, 0, 4);
+	printf("modelled write of %u bytes: FUA depth 1 %llu ns, depth 4 %llu ns; buffered "
+	       "depth 1 %llu ns, depth 4 %llu ns\n", WRITE_BYTES, (unsigned long long)f1,
+	       (unsigned long long)f4, (unsigned long long)w1, (unsigned long long)w4);
+	/* durable pieces: the next one's transfer overlaps the programs of those before */
+	CHECK(f4 < f1);
+	/* buffered, the drive's write buffer overlaps them already at depth 1 */
+	CHECK(w4 <= w1);
+	test_write_full(d);
 	CHECK_EQ(ss_dev_close(d), 0);
 	devtest_cleanup(&t);
 	return ut_report("queue_ut");

@@ -88,7 +88,8 @@ _Static_assert(sizeof(struct ss_reply_hdr) == SS_PKT_HDR_SIZE, "reply header is 
 	X(LOOKUP, 0x10)         /* -> value0 oid, payload struct ss_wire_stat */           \
 	X(CREATE, 0x11)         /* offset = type, flags SS_CREATE_*, creates missing       \
 				   parents with SS_CREATE_PARENTS -> value0 oid */         \
-	X(WRITE, 0x12)          /* oid, offset; payload = data; flags SS_WRITE_FUA */      \
+	X(WRITE, 0x12)          /* oid, offset; payload = data; flags SS_WRITE_FUA,       \
+				   SS_WRITE_ORDERED */                                     \
 	X(READ, 0x13)           /* oid, offset, length -> payload data */                  \
 	X(TRUNCATE, 0x14)       /* oid, length = new size */                               \
 	X(REMOVE, 0x15)         /* path; flags SS_REMOVE_RECURSIVE */                      \
@@ -148,6 +149,11 @@ enum ss_create_flags {
 	SS_CREATE_OBJ_OUTPUT = 0x100,
 };
 #define SS_WRITE_FUA 0x1u
+/* Queued writes (io_uring's linked requests): an ORDERED WRITE is not run, and fails with
+ * CANCELED, while the reply of an earlier ORDERED WRITE of its session to the same object
+ * that failed has not been received. A host that queues the pieces of one write and stops
+ * at the first failure it receives thus never leaves a later piece written past a hole. */
+#define SS_WRITE_ORDERED 0x2u
 #define SS_REMOVE_RECURSIVE 0x1u
 #define SS_RENAME_NOREPLACE 0x1u
 #define SS_ATTR_CREATE 0x1u         /* SET_ATTR: fail with EXISTS when the name is set */
@@ -217,6 +223,7 @@ enum ss_reason {
 	SS_R_NO_SUCH_ATTR = 35,     /* the object has no attribute of that name */
 	SS_R_STORE_DAMAGED = 36,    /* the object store failed its mount check: only CHECK works */
 	SS_R_STALE_BLOCK = 37,      /* SSC_SCAN: a cache block is not of the file's version */
+	SS_R_CANCELED = 38,         /* an ORDERED WRITE after a failed one: not run */
 };
 
 /* ---- payload structures ---------------------------------------------------------- */

@@ -437,6 +437,83 @@ static void test_full(void)
 	fx_destroy(&f);
 }
 
+/* SEND a WRITE of `len` bytes of "abc..." under a fresh tag of the fixture's session;
+ * \return the tag (its reply is left waiting). */
+static uint32_t send_write(struct fx *f, uint64_t oid, uint64_t off, uint32_t len,
+			   uint32_t flags)
+{
+	static const char data[] = "abcdefghijklmnopqrstuvwxyz";
+	struct fx_pkt p = { .opcode = SS_OP_WRITE, .oid = oid, .offset = off, .payload = data,
+			    .payload_len = len, .flags = flags, .host_time = 1000 };
+	struct ss_ata_result res;
+
+	p.tag = fx_tag(f);
+	fx_send(f, &p, &res);
+	CHECK(!(res.status & SS_ATA_STATUS_ERR));
+	return p.tag;
+}
+
+/* RECV a WRITE's reply and check its status and reason. */
+static void expect_reply(struct fx *f, uint32_t tag, int32_t status, uint32_t reason)
+{
+	struct ss_ata_result res;
+	struct fx_reply r;
+
+	fx_recv(f, tag, 1, &r, &res);
+	CHECK(!(res.status & SS_ATA_STATUS_ERR));
+	if (r.status != status || r.reason != reason) {
+		fprintf(stderr, "WRITE tag 0x%x: status %d reason %u, want %d %u\n", tag, r.status,
+			r.reason, status, reason);
+		fx_failures++;
+	}
+}
+
+/*
+ * ORDERED writes (PROTOCOL.md 4.3, "Queued writes"): after one fails, the session's later
+ * ORDERED writes to that object are not run (CANCELED, and themselves failed) until the
+ * failed replies are received; unordered writes, other objects and other sessions run as
+ * always. The failure is a write to a directory (EISDIR): a canceled write says CANCELED
+ * where running it would have said IS_DIR.
+ */
+static void test_ordered_writes(struct fx *f)
+{
+	uint64_t dir, file;
+	uint16_t mine, other;
+	uint32_t w1, w2, w3, w4, w5, w6, w7;
+	uint8_t got[8];
+	uint32_t n;
+
+	CHECK_EQ(fx_create_path(f, "/ordered-dir", 2, 0, &dir), 0);
+	CHECK_EQ(fx_create_path(f, "/ordered-file", 1, 0, &file), 0);
+	w1 = send_write(f, dir, 0, 3, SS_WRITE_ORDERED);           /* fails: a directory */
+	w2 = send_write(f, dir, 3, 3, SS_WRITE_ORDERED);           /* canceled */
+	w3 = send_write(f, file, 0, 3, SS_WRITE_ORDERED);          /* another object: runs */
+	w4 = send_write(f, dir, 6, 3, 0);                          /* not ORDERED: runs */
+	mine = f->session;
+	fx_open_session(f);
+	other = f->session;
+	w5 = send_write(f, dir, 9, 3, SS_WRITE_ORDERED);           /* another session: runs */
+	expect_reply(f, w5, -SS_EISDIR, SS_R_IS_DIR);
+	f->session = mine;
+	expect_reply(f, w1, -SS_EISDIR, SS_R_IS_DIR);
+	/* w2, canceled, is a failure of its own: the chain holds until it is received too */
+	w6 = send_write(f, dir, 12, 3, SS_WRITE_ORDERED);
+	expect_reply(f, w2, -SS_ECANCELED, SS_R_CANCELED);
+	expect_reply(f, w6, -SS_ECANCELED, SS_R_CANCELED);
+	expect_reply(f, w3, 0, SS_R_OK);
+	expect_reply(f, w4, -SS_EISDIR, SS_R_IS_DIR);
+	/* every failure received: the next ORDERED write runs (and fails on its own) */
+	w7 = send_write(f, dir, 15, 3, SS_WRITE_ORDERED);
+	expect_reply(f, w7, -SS_EISDIR, SS_R_IS_DIR);
+	CHECK_EQ(fx_read(f, file, 0, got, sizeof(got), &n), 0);
+	CHECK_EQ(n, 3);
+	CHECK(memcmp(got, "abc", 3) == 0);
+	/* ORDERED is a WRITE flag only */
+	expect_reject(f, (struct fx_pkt){ .opcode = SS_OP_READ, .oid = file, .length = 3,
+					  .flags = SS_WRITE_ORDERED }, SS_R_BAD_FIELD);
+	CHECK(other != mine);
+}
+
 int main(void)
 {
 	struct fx f;
@@ -448,6 +525,7 @@ int main(void)
 	test_remove_rename(&f);
 	test_list_times(&f);
 	test_hidden(&f);
+	test_ordered_writes(&f);
 	fx_remount(&f);
 	fx_open_session(&f);
 	test_hidden(&f);

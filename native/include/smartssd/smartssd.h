@@ -238,14 +238,18 @@ int64_t ss_dev_read(struct ss_dev *d, uint64_t oid, uint64_t offset, void *buf, 
 /*
  * A submission queue, one per thread (after blk-mq's per-core software queues: Bjørling
  * et al., "Linux Block IO" [Bjørling 2015, ch. 3], §3.2, Fig. 5): up to `depth` reads
- * outstanding in the drive at once, each under its own tag of the device's session (the
- * drive's hardware queue: 32 reply slots per session, SATA NCQ). A read is sent when
- * queued and its data taken by ss_dev_queue_reap, oldest first. The emulated drive models
- * queued commands as overlapping (firmware-tasklets/emu/model.c, "Queue depth"). Not
- * thread-safe: one thread per queue.
+ * and writes outstanding in the drive at once, each under its own tag of the device's
+ * session (the drive's hardware queue: 32 reply slots per session, SATA NCQ). A command is
+ * sent when queued, and its outcome taken by ss_dev_queue_reap, oldest first. The drive
+ * runs commands in the order they are sent. Queued writes are ORDERED (PROTOCOL.md 4.3):
+ * once one fails, the drive runs none of this session's later queued writes to the same
+ * object until that failure is reaped. The emulated drive models queued commands as
+ * overlapping (firmware-tasklets/emu/model.c, "Queue depth"). Not thread-safe: one thread
+ * per queue.
  */
 #define SS_DEV_QUEUE_DEPTH_MAX 32u
 #define SS_DEV_QUEUE_READ_MAX (1u << 20)
+#define SS_DEV_QUEUE_WRITE_MAX (1u << 20)
 
 struct ss_dev_queue;
 
@@ -257,14 +261,26 @@ int ss_dev_queue_open(struct ss_dev *d, uint32_t depth, struct ss_dev_queue **ou
  *  threads (reap, or retry); or a negative errno (nothing queued). */
 int ss_dev_queue_read(struct ss_dev_queue *q, uint64_t oid, uint64_t offset, void *buf,
 		      uint32_t len);
-/** Take the oldest outstanding read's data into its buffer. *buf (may be NULL) gets that
- *  buffer. \return bytes read (short at the end of the object), -ENODATA when nothing is
- *  outstanding, or the read's negative errno. */
+/** Queue a write of len (at most SS_DEV_QUEUE_WRITE_MAX) bytes from buf at offset of oid;
+ *  flags 0 or SS_DEV_WRITE_FUA. buf must stay unchanged until reaped. \return as
+ *  ss_dev_queue_read. */
+int ss_dev_queue_write(struct ss_dev_queue *q, uint64_t oid, uint64_t offset, const void *buf,
+		       uint32_t len, uint32_t flags);
+/** Take the oldest outstanding command's outcome: a read's data into its buffer. *buf (may
+ *  be NULL) gets that buffer. \return bytes read (short at the end of the object) or
+ *  written, -ENODATA when nothing is outstanding, or the command's negative errno
+ *  (-ECANCELED, reason CANCELED, for a write after a failed one). */
 int64_t ss_dev_queue_reap(struct ss_dev_queue *q, void **buf);
 /** \return reads queued and not yet reaped. */
 uint32_t ss_dev_queue_pending(const struct ss_dev_queue *q);
 /** Reap (and drop) what is outstanding, then free the queue. NULL is allowed. */
 void ss_dev_queue_close(struct ss_dev_queue *q);
+/** ss_dev_write with up to `depth` (1..SS_DEV_QUEUE_DEPTH_MAX) pieces of
+ *  SS_DEV_QUEUE_WRITE_MAX bytes in the drive at once. On failure the object holds the
+ *  pieces before the first that failed, as with ss_dev_write, and none after it.
+ *  \return bytes written (== len) or the first failure's negative errno. */
+int64_t ss_dev_write_queued(struct ss_dev *d, uint64_t oid, uint64_t offset, const void *buf,
+			    size_t len, uint32_t flags, uint32_t depth);
 /** Read n ranges of oid (offsets[i], lens[i] bytes) into buf, back to back in range
  *  order, through a queue `depth` deep (ranges longer than SS_DEV_QUEUE_READ_MAX go in
  *  pieces); counts[i] gets range i's bytes (short at the object's end). For vectored reads.

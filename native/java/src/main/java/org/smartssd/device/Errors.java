@@ -135,6 +135,8 @@ public final class Errors {
                 return "run 'smartssd info --check' to see what is wrong";
             case STALE_BLOCK:
                 return "scan the file on the host; its reads replace the stale blocks";
+            case CANCELED:
+                return "the earlier write's error says what went wrong";
             default:
                 return null;
         }
@@ -234,6 +236,8 @@ public final class Errors {
                 return new StoreDamagedException(text, errno, reason);
             case STALE_BLOCK:
                 return new StaleCacheBlockException(text, errno, reason);
+            case CANCELED:
+                return new WriteCanceledException(text, errno, reason);
             case LBA_RANGE:
             case LBA_PROTECTED:
                 return new LbaAccessException(text, errno, reason);

@@ -44,9 +44,10 @@ public enum Reason {
     NO_SUCH_ATTR(35, "the object has no attribute of that name"),
     STORE_DAMAGED(36, "the drive's object store is damaged: it failed the check its mount"
             + " makes"),
-    STALE_BLOCK(37, "a cache block scanned in the drive is not of the file's version");
+    STALE_BLOCK(37, "a cache block scanned in the drive is not of the file's version"),
+    CANCELED(38, "not run: an earlier queued write to the object failed");
 
-    private static final Reason[] BY_CODE = new Reason[38];
+    private static final Reason[] BY_CODE = new Reason[39];
 
     static {
         for (Reason r : values()) {
