@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """queue_depth.png from run-queue-depth.sh's queue_depth.csv: IOPS against queue depth,
-   modelled and wall clock, each over its own depth-1 figure, for 4 KiB reads and tasklet
-   executes.
+   modelled and wall clock, each over its own depth-1 figure, for 4 KiB reads, tasklet
+   executes and 8 KiB writes (durable and buffered).
    usage: plot_queue_depth.py OUT_DIR"""
 import csv
 import os
@@ -26,9 +26,11 @@ if os.path.exists(bounds):
     m = re.search(r"link \d+ ns a read = (\d+) IOPS", open(bounds).read())
     link_iops = float(m.group(1)) if m else None
 
-fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
-for ax, work, title in ((axes[0], "read4k", "4 KiB random reads"),
-                        (axes[1], "execute", "tasklet executes (group-aggregate, 4 MiB)")):
+fig, axes = plt.subplots(2, 2, figsize=(11, 8.4))
+for ax, work, title in ((axes[0][0], "read4k", "4 KiB random reads"),
+                        (axes[0][1], "execute", "tasklet executes (group-aggregate, 4 MiB)"),
+                        (axes[1][0], "write8k_fua", "8 KiB writes, durable (FUA)"),
+                        (axes[1][1], "write8k", "8 KiB writes, buffered")):
     sel = [r for r in rows if r["workload"] == work]
     qd = [int(r["depth"]) for r in sel]
     ax.plot(qd, [float(r["modelled_vs_qd1"]) for r in sel], "o-", label="modelled")

@@ -4,12 +4,16 @@
  *   - 4 KiB random reads through one thread's submission queue (ss_dev_queue_*), `depth`
  *     outstanding, each checked against the bytes written;
  *   - tasklet executes (group-aggregate over 4 MiB of 32-byte records), `depth` runs in
- *     the drive at once, each answer checked against the counts written.
- * Every depth runs twice; the modelled figures of the two runs must be identical (one
+ *     the drive at once, each answer checked against the counts written;
+ *   - 8 KiB writes (a page each), durable (FUA) and buffered, appended to a new object
+ *     through one thread's submission queue, `depth` outstanding; the object is read back
+ *     and checked, then removed.
+ * Every depth runs twice; the modelled figures of the two read runs must be identical (one
  * submission order, one set of modelled times), else the benchmark fails. Wall-clock IOPS
  * are the host's, measured in the same run; both are given as ratios to depth 1.
  * CSV on stdout (benchmarks/run-queue-depth.sh); the model's bounds on stderr.
  *   usage: queue_depth [reads per depth, default 4096] [runs per depth, default 32]
+ *                      [writes per depth, default 1024]
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -21,6 +25,7 @@
 #include "smartssd/builtin_tasklets.h"
 
 #define READ_BYTES 4096u
+#define WRITE_BYTES 8192u   /* a page of kang-smartssd */
 #define FILE_BYTES (64u << 20)
 #define RECORDS_BYTES (4u << 20)
 #define ENTRY 32u
@@ -54,8 +59,20 @@ static uint8_t pattern_at(uint64_t i)
 struct result {
 	double wall_s;
 	uint64_t modelled_ns;
-	uint64_t link_busy_ns, channel_busy_ns, page_reads;
+	uint64_t link_busy_ns, channel_busy_ns, page_reads, page_programs;
 };
+
+/* The model's figures of what ran since m0, the host clock giving the modelled time. */
+static void model_since(struct ss_dev *d, const struct ss_dev_model *m0, struct result *r)
+{
+	struct ss_dev_model m1 = model(d);
+
+	r->modelled_ns = m1.host_now_ns - m0->host_now_ns;
+	r->link_busy_ns = m1.link_busy_ns - m0->link_busy_ns;
+	r->channel_busy_ns = m1.channel_busy_ns - m0->channel_busy_ns;
+	r->page_reads = m1.page_reads - m0->page_reads;
+	r->page_programs = m1.page_programs - m0->page_programs;
+}
 
 /* n random reads, `depth` outstanding. */
 static struct result reads(struct ss_dev *d, uint64_t oid, const uint64_t *off, uint32_t n,
@@ -64,7 +81,7 @@ static struct result reads(struct ss_dev *d, uint64_t oid, const uint64_t *off, 
 	static uint8_t bufs[SS_DEV_QUEUE_DEPTH_MAX][READ_BYTES];
 	uint64_t at[SS_DEV_QUEUE_DEPTH_MAX];
 	struct ss_dev_queue *q;
-	struct ss_dev_model m0 = model(d), m1;
+	struct ss_dev_model m0 = model(d);
 	uint32_t sent = 0, done = 0;
 	struct result r;
 	double t0 = wall_s();
@@ -96,11 +113,59 @@ static struct result reads(struct ss_dev *d, uint64_t oid, const uint64_t *off, 
 	}
 	ss_dev_queue_close(q);
 	r.wall_s = wall_s() - t0;
-	m1 = model(d);
-	r.modelled_ns = m1.host_now_ns - m0.host_now_ns;
-	r.link_busy_ns = m1.link_busy_ns - m0.link_busy_ns;
-	r.channel_busy_ns = m1.channel_busy_ns - m0.channel_busy_ns;
-	r.page_reads = m1.page_reads - m0.page_reads;
+	model_since(d, &m0, &r);
+	return r;
+}
+
+/* n page writes appended to a new object, `depth` outstanding; read back and checked. */
+static struct result writes(struct ss_dev *d, uint32_t n, uint32_t depth, uint32_t flags)
+{
+	static unsigned objects;
+	uint8_t *data = malloc((size_t)n * WRITE_BYTES), *back = malloc((size_t)n * WRITE_BYTES);
+	struct ss_dev_queue *q;
+	struct ss_dev_model m0;
+	uint32_t sent = 0, done = 0;
+	struct result r;
+	char path[64];
+	uint64_t oid;
+	double t0;
+
+	snprintf(path, sizeof(path), "/bench/w%u", objects++);
+	if (!data || !back || ss_dev_create(d, path, SS_DEV_FILE, 0, &oid) ||
+	    ss_dev_queue_open(d, depth, &q)) {
+		DIE("write object %s at depth %u", path, depth);
+	}
+	for (size_t i = 0; i < (size_t)n * WRITE_BYTES; i++) {
+		data[i] = pattern_at(i + objects);
+	}
+	m0 = model(d);
+	t0 = wall_s();
+	while (done < n) {
+		while (sent < n && ss_dev_queue_pending(q) < depth) {
+			if (ss_dev_queue_write(q, oid, (uint64_t)sent * WRITE_BYTES,
+					       data + (size_t)sent * WRITE_BYTES, WRITE_BYTES, flags)) {
+				DIE("queued write");
+			}
+			sent++;
+		}
+		if (ss_dev_queue_reap(q, NULL) != WRITE_BYTES) {
+			DIE("reap write");
+		}
+		done++;
+	}
+	r.wall_s = wall_s() - t0;
+	model_since(d, &m0, &r);
+	ss_dev_queue_close(q);
+	if (ss_dev_read(d, oid, 0, back, (size_t)n * WRITE_BYTES) != (int64_t)n * WRITE_BYTES ||
+	    memcmp(back, data, (size_t)n * WRITE_BYTES) != 0) {
+		fprintf(stderr, "FAIL: %s does not read back as written\n", path);
+		exit(1);
+	}
+	if (ss_dev_remove(d, path, 0) != 0 || ss_dev_flush(d) != 0) {
+		DIE("remove %s", path);
+	}
+	free(data);
+	free(back);
 	return r;
 }
 
@@ -156,7 +221,7 @@ static struct result executes(struct drive_fixture *f, uint64_t oid, uint32_t n,
 	uint64_t inst[ISP_INSTANCES], last_finish = 0, first_start = UINT64_MAX;
 	int busy[ISP_INSTANCES] = { 0 };
 	uint32_t started = 0, done = 0;
-	struct ss_dev_model m0 = model(f->dev), m1;
+	struct ss_dev_model m0 = model(f->dev);
 	struct result r;
 	double t0 = wall_s();
 
@@ -199,29 +264,39 @@ static struct result executes(struct drive_fixture *f, uint64_t oid, uint32_t n,
 		}
 	}
 	r.wall_s = wall_s() - t0;
-	m1 = model(f->dev);
+	model_since(f->dev, &m0, &r);
 	for (uint32_t i = 0; i < depth; i++) {
 		ss_dev_tasklet_destroy(f->dev, inst[i]);
 	}
 	r.modelled_ns = last_finish - first_start;
-	r.link_busy_ns = m1.link_busy_ns - m0.link_busy_ns;
-	r.channel_busy_ns = m1.channel_busy_ns - m0.channel_busy_ns;
-	r.page_reads = m1.page_reads - m0.page_reads;
 	return r;
+}
+
+static void row(const char *workload, uint32_t qd, uint32_t ops, const struct result *a,
+		const struct result *base, uint32_t channels)
+{
+	printf("%s,%u,%u,%.4f,%.1f,%.2f,%llu,%.1f,%.2f,%.1f,%.1f,%llu,%llu\n", workload, qd, ops,
+	       a->wall_s, ops / a->wall_s, base->wall_s / a->wall_s,
+	       (unsigned long long)a->modelled_ns, ops / (a->modelled_ns / 1e9),
+	       (double)base->modelled_ns / a->modelled_ns, 100.0 * a->link_busy_ns / a->modelled_ns,
+	       100.0 * a->channel_busy_ns / channels / a->modelled_ns,
+	       (unsigned long long)a->page_reads, (unsigned long long)a->page_programs);
 }
 
 int main(int argc, char **argv)
 {
 	uint32_t nreads = argc > 1 ? (uint32_t)atoi(argv[1]) : 4096;
 	uint32_t nruns = argc > 2 ? (uint32_t)atoi(argv[2]) : 32;
+	uint32_t nwrites = argc > 3 ? (uint32_t)atoi(argv[3]) : 1024;
 	struct drive_fixture f;
 	struct ss_dev_info info;
 	uint64_t *off = calloc(nreads, sizeof(*off)), regions[8], oid, roid, x = 12345;
 	uint8_t *chunk = malloc(1u << 20);
 	struct result base_r = { 0 }, base_e = { 0 };
 
-	if (!off || !chunk || nreads == 0 || nruns == 0) {
-		fprintf(stderr, "usage: queue_depth [reads per depth] [runs per depth]\n");
+	if (!off || !chunk || nreads == 0 || nruns == 0 || nwrites == 0) {
+		fprintf(stderr, "usage: queue_depth [reads per depth] [runs per depth] "
+			"[writes per depth]\n");
 		return 2;
 	}
 	drive_fixture_open(&f, "kang-smartssd", 0, "?buffer=none");
@@ -256,7 +331,7 @@ int main(int argc, char **argv)
 	fprintf(stderr, "drive: %u channels x %u ways, %u B pages\n", info.channels, info.ways,
 		info.page_size);
 	printf("workload,depth,ops,wall_s,wall_iops,wall_vs_qd1,modelled_ns,modelled_iops,"
-	       "modelled_vs_qd1,link_busy_pct,channel_busy_pct,page_reads\n");
+	       "modelled_vs_qd1,link_busy_pct,channel_busy_pct,page_reads,page_programs\n");
 	for (size_t k = 0; k < sizeof(depths) / sizeof(depths[0]); k++) {
 		uint32_t qd = depths[k];
 		struct result a = reads(f.dev, oid, off, nreads, qd);
@@ -270,13 +345,7 @@ int main(int argc, char **argv)
 		if (qd == 1) {
 			base_r = a;
 		}
-		printf("read4k,%u,%u,%.4f,%.0f,%.2f,%llu,%.0f,%.2f,%.1f,%.1f,%llu\n", qd, nreads,
-		       a.wall_s, nreads / a.wall_s, base_r.wall_s / a.wall_s,
-		       (unsigned long long)a.modelled_ns, nreads / (a.modelled_ns / 1e9),
-		       (double)base_r.modelled_ns / a.modelled_ns,
-		       100.0 * a.link_busy_ns / a.modelled_ns,
-		       100.0 * a.channel_busy_ns / info.channels / a.modelled_ns,
-		       (unsigned long long)a.page_reads);
+		row("read4k", qd, nreads, &a, &base_r, info.channels);
 		if (qd == 1) {
 			double link = (double)a.link_busy_ns / nreads;
 			double chan = (double)a.channel_busy_ns / a.page_reads;
@@ -310,13 +379,28 @@ int main(int argc, char **argv)
 		if (qd == 1) {
 			base_e = a;
 		}
-		printf("execute,%u,%u,%.4f,%.1f,%.2f,%llu,%.1f,%.2f,%.1f,%.1f,%llu\n", qd, nruns,
-		       a.wall_s, nruns / a.wall_s, base_e.wall_s / a.wall_s,
-		       (unsigned long long)a.modelled_ns, nruns / (a.modelled_ns / 1e9),
-		       (double)base_e.modelled_ns / a.modelled_ns,
-		       100.0 * a.link_busy_ns / a.modelled_ns,
-		       100.0 * a.channel_busy_ns / info.channels / a.modelled_ns,
-		       (unsigned long long)a.page_reads);
+		row("execute", qd, nruns, &a, &base_e, info.channels);
+	}
+	for (int fua = 1; fua >= 0; fua--) {
+		struct result base_w = { 0 };
+
+		for (size_t k = 0; k < sizeof(depths) / sizeof(depths[0]); k++) {
+			uint32_t qd = depths[k];
+			struct result a = writes(f.dev, nwrites, qd, fua ? SS_DEV_WRITE_FUA : 0);
+			struct result b = writes(f.dev, nwrites, qd, fua ? SS_DEV_WRITE_FUA : 0);
+
+			/* each run writes a new object where the one before was removed: the
+			 * flash it lands on, and what garbage collection does, may differ */
+			if (a.modelled_ns != b.modelled_ns) {
+				fprintf(stderr, "%s writes at depth %u: modelled %llu ns, then %llu ns\n",
+					fua ? "FUA" : "buffered", qd, (unsigned long long)a.modelled_ns,
+					(unsigned long long)b.modelled_ns);
+			}
+			if (qd == 1) {
+				base_w = a;
+			}
+			row(fua ? "write8k_fua" : "write8k", qd, nwrites, &a, &base_w, info.channels);
+		}
 	}
 	free(off);
 	free(chunk);

@@ -442,13 +442,18 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_create0(JNIEnv *
 	return id_result(rc, oid);
 }
 
+/* depth 1: one piece at a time (ss_dev_write); more: queued pieces (ss_dev_write_queued). */
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_write0(JNIEnv *env, jclass cls,
-		jlong h, jlong oid, jlong offset, jobject buf, jint pos, jint len, jint flags)
+		jlong h, jlong oid, jlong offset, jobject buf, jint pos, jint len, jint flags,
+		jint depth)
 {
 	uint8_t *b = region(env, buf, pos, len);
 
 	if (b == NULL)
 		return -(jlong)EFAULT;
+	if (depth > 1)
+		return result(ss_dev_write_queued(dev(h), (uint64_t)oid, (uint64_t)offset, b,
+						  (size_t)len, (uint32_t)flags, (uint32_t)depth));
 	return result(ss_dev_write(dev(h), (uint64_t)oid, (uint64_t)offset, b, (size_t)len,
 				   (uint32_t)flags));
 }

@@ -52,9 +52,16 @@ public final class SmartSsdConstants {
     public static final String BLOCK_SIZE = "fs.smartssd.block.size";
     public static final long BLOCK_SIZE_DEFAULT = 128L << 20;
 
-    /** Bytes an output stream collects before it sends one WRITE command. */
+    /** Bytes of one WRITE command an output stream sends (at most {@link #MAX_TRANSFER}). */
     public static final String WRITE_BUFFER = "fs.smartssd.write.buffer.size";
     public static final int WRITE_BUFFER_DEFAULT = 1 << 20;
+
+    /** WRITE commands an output stream keeps in the drive at once (1..32): it collects this
+     *  many buffers of {@link #WRITE_BUFFER} bytes, then sends them queued, so the transfer
+     *  of one overlaps the flash work of those before it. 1: one command at a time. */
+    public static final String WRITE_QUEUE_DEPTH = "fs.smartssd.write.queue.depth";
+    public static final int WRITE_QUEUE_DEPTH_DEFAULT = 4;
+    public static final int QUEUE_DEPTH_MAX = 32;
 
     /** Bytes an input stream asks for in one READ command when reading sequentially. */
     public static final String READAHEAD = "fs.smartssd.readahead.range";

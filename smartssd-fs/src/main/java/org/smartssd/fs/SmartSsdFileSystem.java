@@ -71,6 +71,7 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
     private DriveStore store;
     private DriveRegistry.Lease lease;
     private int writeBuffer;
+    private int writeQueueDepth;
     private int readahead;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Set<SmartSsdOutputStream> writers = ConcurrentHashMap.newKeySet();
@@ -123,6 +124,12 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
                 user, group, conf, ioStatistics, statistics);
         writeBuffer = (int) conf.getLongBytes(SmartSsdConstants.WRITE_BUFFER,
                 SmartSsdConstants.WRITE_BUFFER_DEFAULT);
+        writeQueueDepth = conf.getInt(SmartSsdConstants.WRITE_QUEUE_DEPTH,
+                SmartSsdConstants.WRITE_QUEUE_DEPTH_DEFAULT);
+        if (writeQueueDepth < 1 || writeQueueDepth > SmartSsdConstants.QUEUE_DEPTH_MAX) {
+            throw new IllegalArgumentException(SmartSsdConstants.WRITE_QUEUE_DEPTH + " = "
+                    + writeQueueDepth + " is outside 1.." + SmartSsdConstants.QUEUE_DEPTH_MAX);
+        }
         readahead = (int) conf.getLongBytes(SmartSsdConstants.READAHEAD,
                 SmartSsdConstants.READAHEAD_DEFAULT);
         lease = DriveRegistry.acquire(drive.uri(), SmartSsdDevice::open);
@@ -350,7 +357,7 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
 
     private SmartSsdOutputStream writer(Path p, long oid, long start, Progressable progress) {
         SmartSsdOutputStream out = new SmartSsdOutputStream(context, store, p, oid, start,
-                writeBuffer, progress, writers::remove);
+                writeBuffer, writeQueueDepth, progress, writers::remove);
         writers.add(out);
         return out;
     }

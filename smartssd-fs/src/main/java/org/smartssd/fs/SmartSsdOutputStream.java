@@ -22,8 +22,10 @@ import org.smartssd.fs.impl.StoreContext;
 
 /**
  * Writes one file on the drive, from a start offset (0 for create, the size for append).
- * Bytes collect in a buffer of {@link SmartSsdConstants#WRITE_BUFFER} bytes; a full buffer
- * is one WRITE command at the next offset, and the progress callback is told after each.
+ * Bytes collect in a buffer of {@link SmartSsdConstants#WRITE_QUEUE_DEPTH} pieces of
+ * {@link SmartSsdConstants#WRITE_BUFFER} bytes; a full buffer goes to the drive at the next
+ * offset as that many WRITE commands, all in the drive at once (queued), and the progress
+ * callback is told after each buffer.
  *
  * <ul>
  *   <li>{@link #hflush()}: the buffer goes to the drive; every process reading the file
@@ -37,7 +39,9 @@ import org.smartssd.fs.impl.StoreContext;
  *       writes throw; a second close does nothing.</li>
  * </ul>
  * A failed WRITE leaves the file as it was before that command (the drive writes all or
- * nothing); the stream then refuses further writes and close reports nothing more.
+ * nothing), and the drive runs none of the buffer's WRITEs after it (ORDERED writes): the
+ * file holds the bytes before it. The stream then refuses further writes and close reports
+ * nothing more.
  */
 public class SmartSsdOutputStream extends OutputStream implements Syncable, StreamCapabilities,
         IOStatisticsSource {
@@ -53,16 +57,19 @@ public class SmartSsdOutputStream extends OutputStream implements Syncable, Stre
                     StoreStatisticNames.OP_HFLUSH, StoreStatisticNames.OP_HSYNC)
             .build();
     private final ByteBuffer buffer;
+    private final int queueDepth;
     private long written;
     private boolean closed;
     private IOException failure;
 
     /**
-     * @param start   offset of the first byte written (the size, to append)
-     * @param onClose told once when the stream closes (the file system's open-writer set)
+     * @param start      offset of the first byte written (the size, to append)
+     * @param bufferSize bytes of one WRITE command
+     * @param queueDepth WRITE commands of a full buffer, sent queued
+     * @param onClose    told once when the stream closes (the file system's open-writer set)
      */
     public SmartSsdOutputStream(StoreContext ctx, ObjectIo io, Path path, long oid, long start,
-                                int bufferSize, Progressable progress,
+                                int bufferSize, int queueDepth, Progressable progress,
                                 Consumer<SmartSsdOutputStream> onClose) {
         this.ctx = ctx;
         this.io = io;
@@ -71,8 +78,13 @@ public class SmartSsdOutputStream extends OutputStream implements Syncable, Stre
         this.written = start;
         this.progress = progress;
         this.onClose = onClose;
-        int size = Math.max(4096, Math.min(bufferSize, SmartSsdConstants.MAX_TRANSFER));
-        this.buffer = ByteBuffer.allocateDirect(size);
+        if (queueDepth < 1 || queueDepth > SmartSsdConstants.QUEUE_DEPTH_MAX) {
+            throw new IllegalArgumentException(SmartSsdConstants.WRITE_QUEUE_DEPTH + " = "
+                    + queueDepth + " is outside 1.." + SmartSsdConstants.QUEUE_DEPTH_MAX);
+        }
+        int piece = Math.max(4096, Math.min(bufferSize, SmartSsdConstants.MAX_TRANSFER));
+        this.queueDepth = queueDepth;
+        this.buffer = ByteBuffer.allocateDirect(piece * queueDepth);
     }
 
     public Path path() {
@@ -118,14 +130,14 @@ public class SmartSsdOutputStream extends OutputStream implements Syncable, Stre
         stats.incrementCounter(StreamStatisticNames.STREAM_WRITE_BYTES, len);
     }
 
-    /** Sends the buffered bytes: one WRITE. */
+    /** Sends the buffered bytes: a WRITE per piece, queued. */
     private void drain() throws IOException {
         if (buffer.position() == 0) {
             return;
         }
         buffer.flip();
         try {
-            long n = io.write(oid, written, buffer);
+            long n = io.write(oid, written, buffer, queueDepth);
             written += n;
         } catch (IOException e) {
             stats.incrementCounter(StreamStatisticNames.STREAM_WRITE_EXCEPTIONS);

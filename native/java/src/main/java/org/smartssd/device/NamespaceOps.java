@@ -70,23 +70,32 @@ final class NamespaceOps {
                 "create " + type.name().toLowerCase(), path));
     }
 
-    long write(long oid, long offset, ByteBuffer src, boolean fua) throws IOException {
+    long write(long oid, long offset, ByteBuffer src, boolean fua, int depth)
+            throws IOException {
         checkOffset(offset);
+        checkDepth(depth);
         int len = src.remaining();
         if (!src.isDirect()) {
             return stagedWrite(oid, offset, src, fua);
         }
         return s.withHandle(h -> {
             long n = s.check(SmartSsdDevice.write0(h, oid, offset, src, src.position(), len,
-                    fua ? 1 : 0), "write", oid(oid) + " at " + offset);
+                    fua ? 1 : 0, depth), "write", oid(oid) + " at " + offset);
             src.position(src.position() + (int) n);
             s.bytesToDrive.addAndGet(n);
             return n;
         });
     }
 
-    /** The most reads a submission queue keeps in the drive (SS_DEV_QUEUE_DEPTH_MAX). */
+    /** The most commands a submission queue keeps in the drive (SS_DEV_QUEUE_DEPTH_MAX). */
     static final int QUEUE_DEPTH_MAX = 32;
+
+    private static void checkDepth(int depth) {
+        if (depth < 1 || depth > QUEUE_DEPTH_MAX) {
+            throw new IllegalArgumentException("queue depth " + depth + " is outside 1.."
+                    + QUEUE_DEPTH_MAX);
+        }
+    }
 
     int read(long oid, long offset, ByteBuffer dst) throws IOException {
         checkOffset(offset);
@@ -120,10 +129,7 @@ final class NamespaceOps {
             throw new IllegalArgumentException("the ranges need a direct buffer with " + total
                     + " bytes remaining");
         }
-        if (depth < 1 || depth > QUEUE_DEPTH_MAX) {
-            throw new IllegalArgumentException("queue depth " + depth + " is outside 1.."
-                    + QUEUE_DEPTH_MAX);
-        }
+        checkDepth(depth);
         int[] counts = new int[lens.length];
         int start = dst.position();
         int len = (int) total;
@@ -267,7 +273,7 @@ final class NamespaceOps {
                 int n = Math.min(st.capacity(), src.remaining());
                 ByteBuffer part = src.slice(src.position(), n);
                 st.put(part).flip();
-                write(oid, offset + total, st, fua);
+                write(oid, offset + total, st, fua, 1);
                 src.position(src.position() + n);
                 total += n;
             }

@@ -313,7 +313,20 @@ public final class SmartSsdDevice implements AutoCloseable {
     /** Writes all of {@code src}'s remaining bytes at {@code offset}; advances its position.
      *  One command per protocol-sized piece (up to 1 MiB). */
     public long write(long oid, long offset, ByteBuffer src, boolean fua) throws IOException {
-        return namespace.write(oid, offset, src, fua);
+        return namespace.write(oid, offset, src, fua, 1);
+    }
+
+    /**
+     * Writes all of {@code src}'s remaining bytes (a direct buffer) at {@code offset} in
+     * pieces of up to 1 MiB with up to {@code depth} (1..32) of them in the drive at once:
+     * one thread's submission queue (libsmartssd's {@code ss_dev_write_queued}), so the
+     * transfer of a piece overlaps the flash work of those before it. On failure the object
+     * holds the pieces before the first that failed and none after it (the drive's ORDERED
+     * writes), as one piece at a time would leave it.
+     */
+    public long write(long oid, long offset, ByteBuffer src, boolean fua, int depth)
+            throws IOException {
+        return namespace.write(oid, offset, src, fua, depth);
     }
 
     public long write(long oid, long offset, byte[] b, int off, int len, boolean fua)
@@ -536,7 +549,7 @@ public final class SmartSsdDevice implements AutoCloseable {
     static native long create0(long h, byte[] path, int type, int flags);
 
     static native long write0(long h, long oid, long offset, ByteBuffer buf, int pos,
-                                      int len, int flags);
+                                      int len, int flags, int depth);
 
     static native long read0(long h, long oid, long offset, ByteBuffer buf, int pos,
                                      int len);

@@ -179,6 +179,12 @@ public final class DriveStore implements GetFileStatusOperation.StatusCallbacks,
     }
 
     @Override
+    public long write(long oid, long offset, ByteBuffer src, int depth) throws IOException {
+        count("write");
+        return device.write(oid, offset, src, false, depth);
+    }
+
+    @Override
     public void flush() throws IOException {
         count("flush");
         device.flush();

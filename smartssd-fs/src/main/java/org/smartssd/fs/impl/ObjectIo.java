@@ -31,6 +31,15 @@ public interface ObjectIo {
     /** Writes all of {@code src}'s remaining bytes at {@code offset}, advancing it. */
     long write(long oid, long offset, ByteBuffer src) throws IOException;
 
+    /**
+     * The same with up to {@code depth} protocol-sized pieces in the drive at once; on
+     * failure the object holds the pieces before the first that failed and none after.
+     * This default writes them one after another.
+     */
+    default long write(long oid, long offset, ByteBuffer src, int depth) throws IOException {
+        return write(oid, offset, src);
+    }
+
     /** FLUSH: every completed change on the drive becomes durable. */
     void flush() throws IOException;
 

@@ -23,7 +23,9 @@ import picocli.CommandLine.ParentCommand;
         description = "Copy a local file onto the drive, creating missing parent "
         + "directories. Fails if PATH exists unless --force.")
 final class PutCommand implements Callable<Integer> {
-    static final int CHUNK = 1 << 20;
+    /** WRITEs of 1 MiB in the drive at once: a chunk's pieces are queued. */
+    static final int QUEUE_DEPTH = 4;
+    static final int CHUNK = QUEUE_DEPTH << 20;
     private static final int EEXIST = 17;
 
     @ParentCommand
@@ -89,7 +91,7 @@ final class PutCommand implements Callable<Integer> {
                         break;
                     }
                     buf.flip();
-                    d.write(oid, off, buf, false);
+                    d.write(oid, off, buf, false, QUEUE_DEPTH);
                     off += n;
                     bar.stepBy(n);
                 }
