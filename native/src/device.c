@@ -368,6 +368,19 @@ static int obj_exec(struct ss_dev *d, const struct ss_pkt_req *req_in,
 		    const struct ss_pkt_seg *segs, int nseg, struct ss_pkt_reply *rep,
 		    const char *subject, int opening);
 
+uint32_t ss_obj_link_gen(struct ss_dev *d)
+{
+	return __atomic_load_n(&d->link_gen, __ATOMIC_ACQUIRE);
+}
+
+int ss_obj_relink_unsent(struct ss_dev *d, int rc, uint16_t opcode, uint32_t gen)
+{
+	if (!relinkable(d, rc, 0, opcode))
+		return 0;
+	rc = relink(d, gen);
+	return rc ? rc : 1;
+}
+
 int ss_obj_exec(struct ss_dev *d, const struct ss_pkt_req *req_in,
 		const struct ss_pkt_seg *segs, int nseg, struct ss_pkt_reply *rep,
 		const char *subject)

@@ -61,6 +61,13 @@ int ss_obj_send(struct ss_dev *d, struct ss_pkt_req *req, const struct ss_pkt_se
 		int nseg, uint8_t *pkt, size_t cap, uint32_t *reply_sectors);
 int ss_obj_recv(struct ss_dev *d, const struct ss_pkt_req *req, uint8_t *buf, size_t rwire,
 		uint32_t reply_sectors, struct ss_pkt_reply *rep);
+/* The link's generation (sessions opened so far): read it before an ss_obj_send. */
+uint32_t ss_obj_link_gen(struct ss_dev *d);
+/* After ss_obj_send of `opcode` failed with rc (the request did not reach the drive):
+ * reconnect and open a new session where that cures it (the daemon restarted), as a plain
+ * command does, unless another thread did since generation `gen`. \return 1 when the
+ * request may be sent again, 0 when relinking does not cure rc, or a negative errno. */
+int ss_obj_relink_unsent(struct ss_dev *d, int rc, uint16_t opcode, uint32_t gen);
 
 /*
  * One field of a fixed reply from its wire struct W at `p` into the API struct at `out`

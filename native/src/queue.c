@@ -67,6 +67,7 @@ static int queue_send(struct ss_dev_queue *q, struct queued_cmd *c, const char *
 {
 	struct ss_pkt_seg seg = { c->buf, c->len };
 	int writes = c->req.opcode == SS_OP_WRITE;
+	uint32_t gen = ss_obj_link_gen(q->d);
 	int rc;
 
 	if (writes && q->send_cap < WRITE_SEND_BYTES) {
@@ -79,6 +80,18 @@ static int queue_send(struct ss_dev_queue *q, struct queued_cmd *c, const char *
 	}
 	rc = ss_obj_send(q->d, &c->req, writes ? &seg : NULL, writes ? 1 : 0, q->send,
 			 q->send_cap, &c->reply_sectors);
+	/* The daemon restarted since this handle's last command: reach it again, as a plain
+	 * command would, when none of this queue's commands is in flight (those would be
+	 * lost, and their reaps must say so). */
+	if (rc && q->n == 0) {
+		int again = ss_obj_relink_unsent(q->d, rc, c->req.opcode, gen);
+
+		if (again == 1)
+			rc = ss_obj_send(q->d, &c->req, writes ? &seg : NULL, writes ? 1 : 0,
+					 q->send, q->send_cap, &c->reply_sectors);
+		else if (again < 0)
+			rc = again;
+	}
 	if (rc)
 		return ss_err_context(rc, "queued %s oid %llu", what,
 				      (unsigned long long)c->req.oid);

@@ -219,8 +219,31 @@ static void test_daemon_killed(void)
 	CHECK(strstr(ss_dev_last_message(), "was not sent") != NULL);
 	CHECK(strstr(ss_dev_last_message(), "LOOKUP /w0/data") != NULL);
 	CHECK_EQ(ss_dev_flush(d), -ENOTCONN);
-	/* a new daemon on the same image: the same handle goes on, with a new session */
+	/* a new daemon on the same image: the same handle goes on, with a new session, its
+	 * first command a queued one (a queue reconnects as a plain command does) */
 	CHECK_EQ(devtest_start_daemon(&t), 0);
+	{
+		static uint8_t big[3u << 20];
+		uint64_t oid;
+
+		memset(big, 0x5a, sizeof(big));
+		CHECK_EQ(ss_dev_lookup(d, "/survives", &st), 0);
+		oid = st.oid;
+		devtest_kill_daemon(&t, SIGKILL);
+		CHECK_EQ(devtest_start_daemon(&t), 0);
+		CHECK_EQ(ss_dev_write_queued(d, oid, 0, big, sizeof(big), 0, 4), (int64_t)sizeof(big));
+		CHECK_EQ(ss_dev_flush(d), 0);   /* a kill is a power cut: the buffer is lost */
+		devtest_kill_daemon(&t, SIGKILL);
+		CHECK_EQ(devtest_start_daemon(&t), 0);
+		{
+			uint64_t off[1] = { 0 };
+			uint32_t len[1] = { 4096 }, cnt[1];
+			static uint8_t back[4096];
+
+			CHECK_EQ(ss_dev_read_ranges(d, oid, 1, off, len, back, 4, cnt), 4096);
+			CHECK(back[0] == 0x5a && back[4095] == 0x5a);
+		}
+	}
 	CHECK_EQ(ss_dev_lookup(d, "/survives", &st), 0);
 	CHECK_EQ(ss_dev_flush(d), 0);
 	devtest_kill_daemon(&t, SIGKILL);
