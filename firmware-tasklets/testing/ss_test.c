@@ -1,7 +1,13 @@
 #define _GNU_SOURCE
 #include "ss_test.h"
 
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include "ss_devd_spawn.h"
 
 int ss_test_failures;
 
@@ -34,4 +40,51 @@ void ss_test_tmpdir(char *dir, size_t cap, const char *prefix)
 		fprintf(stderr, "fatal: cannot make a scratch directory %s\n", dir);
 		exit(2);
 	}
+}
+
+static int child_wait_ms(void)
+{
+	const char *v = getenv("SS_TEST_CHILD_WAIT_S");
+	long s = v ? strtol(v, NULL, 10) : 300;
+
+	return (int)((s > 0 && s < 86400 ? s : 300) * 1000);
+}
+
+ssize_t ss_test_child_read(int fd, void *buf, size_t n, pid_t child, const char *what)
+{
+	int ms = child_wait_ms();
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int r = poll(&p, 1, ms);
+		ssize_t got;
+
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r == 0) {
+			fprintf(stderr, "child %d: nothing on its pipe within %d s while waiting for "
+				"%s (killed)\n", (int)child, ms / 1000, what);
+			kill(child, SIGKILL);
+			ss_test_failures++;
+			return -1;
+		}
+		got = read(fd, buf, n);
+		if (got < 0 && errno == EINTR) {
+			continue;
+		}
+		return got;
+	}
+}
+
+int ss_test_child_wait(pid_t child, int *status, const char *what)
+{
+	char err[256];
+
+	if (ss_devd_wait_exit(child, child_wait_ms(), status, what, err, sizeof(err)) != 0) {
+		fprintf(stderr, "child %d: %s\n", (int)child, err);
+		ss_test_failures++;
+		return -1;
+	}
+	return 0;
 }

@@ -19,6 +19,7 @@
 #include "smartssd/smartssd.h"
 #include "ss_devd_spawn.h"
 #include "ss_emu.h"
+#include "ut.h"
 
 struct devtest {
 	char dir[40];
@@ -127,11 +128,20 @@ static inline int devtest_wait_tasklet(struct ss_dev *d, uint64_t inst, struct s
 	}
 }
 
+/* Signal the daemon and reap it; a daemon that does not exit within 60 s (a SIGTERM it
+ * does not act on) is killed, and the test fails saying so. */
 static inline void devtest_kill_daemon(struct devtest *t, int sig)
 {
+	char err[256];
+	int status;
+
 	if (t->daemon > 0) {
 		kill(t->daemon, sig);
-		waitpid(t->daemon, NULL, 0);
+		if (ss_devd_wait_exit(t->daemon, 60000, &status, "smartssd-devd, signalled,", err,
+				      sizeof(err)) != 0) {
+			fprintf(stderr, "devtest: %s\n", err);
+			ut_failures++;
+		}
 		t->daemon = 0;
 	}
 }

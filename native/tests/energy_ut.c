@@ -127,6 +127,20 @@ static int read_all(int fd, void *buf, size_t n, const char *what)
 	return 0;
 }
 
+/* Reap a child, bounded by WAIT_MS. \return 0, or -ETIMEDOUT after saying what it waited for
+ * (the child is killed). */
+static int child_exit(pid_t pid, const char *what)
+{
+	char err[256];
+	int status;
+
+	if (ss_devd_wait_exit(pid, WAIT_MS, &status, what, err, sizeof(err)) != 0) {
+		fprintf(stderr, "energy_ut: %s\n", err);
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
 /* Poll the ledger until the ticket's period has ended (bounded). */
 static int wait_share(struct ss_dev *d, uint64_t ticket, struct ss_dev_task_share *s)
 {
@@ -300,7 +314,7 @@ int main(void)
 	/* every child holds its ticket: only then may the bracket leave */
 	for (int i = 0; i < 3; i++)
 		CHECK_EQ(read_all(to_parent[i][0], &b, 1, "a child's join"), 0);
-	CHECK_EQ(waitpid(kids[2], NULL, 0), kids[2]);
+	CHECK_EQ(child_exit(kids[2], "the third child's exit"), 0);
 	CHECK_EQ(ss_dev_energy_leave(d, bracket, 0), 0);
 	CHECK_EQ(ss_dev_energy_leave(d, bracket, 0), -EINVAL);
 	for (int i = 0; i < 2; i++) {
@@ -313,7 +327,7 @@ int main(void)
 	CHECK_EQ(ss_dev_model_counters(d, &after), 0);
 	close(go[1]);
 	for (int i = 0; i < 2; i++)
-		CHECK_EQ(waitpid(kids[i], NULL, 0), kids[i]);
+		CHECK_EQ(child_exit(kids[i], "a child's exit"), 0);
 
 	if (ut_failures == 0) {
 		uint64_t drive_nj = after.energy_total_nj - before.energy_total_nj;

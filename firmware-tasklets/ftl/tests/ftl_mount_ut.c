@@ -181,7 +181,8 @@ static void crash_rounds(struct ss_geometry g)
 		}
 		close(fds[1]);
 		while (n < SS_ARRAY_SIZE(log)) {
-			ssize_t r = read(fds[0], &log[n], sizeof(log[n]));
+			ssize_t r = ss_test_child_read(fds[0], &log[n], sizeof(log[n]), pid,
+						       "the child's next operation");
 
 			if (r != (ssize_t)sizeof(log[n])) {
 				break;
@@ -192,7 +193,9 @@ static void crash_rounds(struct ss_geometry g)
 			}
 		}
 		close(fds[0]);
-		waitpid(pid, &status, 0);
+		if (ss_test_child_wait(pid, &status, "the child's end") != 0) {
+			break;
+		}
 		if (WIFEXITED(status) && WEXITSTATUS(status) != 0) {
 			fprintf(stderr, "round %u: child failed with %d\n", it, WEXITSTATUS(status));
 			ss_test_failures++;

@@ -583,18 +583,19 @@ static void test_crash_consistency(void)
 		}
 		close(pfd[1]);
 		for (;;) {
-			ssize_t r = read(pfd[0], (char *)rep + nrep * 4, sizeof(rep) - (size_t)nrep * 4);
+			ssize_t r = ss_test_child_read(pfd[0], (char *)rep + nrep * 4,
+						       sizeof(rep) - (size_t)nrep * 4, pid,
+						       "the child's operation reports");
 
-			if (r < 0 && errno == EINTR) {
-				continue;
-			}
 			if (r <= 0) {
 				break;
 			}
 			nrep += (int)(r / 4);
 		}
 		close(pfd[0]);
-		REQUIRE(waitpid(pid, &status, 0) == pid);
+		if (ss_test_child_wait(pid, &status, "the child's cut") != 0) {
+			break;
+		}
 		if (!WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL) {
 			fprintf(stderr, "iteration %d: child was not cut at flash step %u (status %d)\n",
 				it, kill_at, status);

@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/types.h>
 
 /* Failed checks so far, in the whole test program. */
 extern int ss_test_failures;
@@ -60,5 +61,19 @@ uint64_t ss_test_seed(uint64_t dflt);
  * tested), else under /tmp, into dir[cap]. Exits the test on failure.
  */
 void ss_test_tmpdir(char *dir, size_t cap, const char *prefix);
+
+/*
+ * Waits on a forked child (the crash tests' children), each bounded by SS_TEST_CHILD_WAIT_S
+ * seconds (default 300): a child that hangs fails the test with a message naming `what` the
+ * test waited for, and is killed and reaped, instead of hanging the test until CTest's
+ * timeout.
+ */
+/** read(2) from the child's pipe fd: \return bytes read, 0 at its end, or -1 (a failure
+ *  counted and the child killed; reap it with ss_test_child_wait) when nothing came
+ *  within the bound. */
+ssize_t ss_test_child_read(int fd, void *buf, size_t n, pid_t child, const char *what);
+/** waitpid(2) for the child: \return 0 and its status, or -1 (a failure counted; the child
+ *  is killed and reaped) when it did not exit within the bound. */
+int ss_test_child_wait(pid_t child, int *status, const char *what);
 
 #endif
