@@ -587,8 +587,8 @@ static void test_isp_queue(struct fx *f)
 	static uint8_t data[1u << 20];
 	struct ss_emu_profile prof;
 	struct ss_bt_probe_params probe = { .accesses = 64, .compare = 7 };
-	uint64_t in, out_a, out_b, a, b, done, insn, dram, total_a, total_b, cost, want;
-	uint32_t reason, pages = 0;
+	uint64_t in, out_a, out_b, a, b, done, insn, dram, total_a, total_b, cost, want, b_done;
+	uint32_t reason;
 	char err[256];
 	struct ss_ata_result res;
 	struct queue q;
@@ -649,8 +649,9 @@ static void test_isp_queue(struct fx *f)
 	CHECK(insn > 0 && dram >= 64 * done);
 	/* b executed now: queued, no page done */
 	CHECK_EQ(execute(f, b, in, FX_PAGE_SIZE, 2 * FX_PAGE_SIZE, &reason), 0);
-	counted(f, b, &pages, &insn, &dram, &total_b);
+	counted(f, b, &b_done, &insn, &dram, &total_b);
 	CHECK_EQ(total_b, 2);
+	CHECK_EQ(b_done, 0);
 	counted(f, a, &done, &insn, &dram, &total_a);
 	cost = done * prof.fw_page_overhead_ns + (insn * prof.isp_ps_per_instruction + 999) / 1000 +
 	       dram * prof.dram_access_ns;
@@ -698,7 +699,6 @@ static void test_isp_queue(struct fx *f)
 			CHECK(FX_ABORTED(res, want_reason[i]));
 		}
 	}
-	(void)pages;
 	for (int i = 0; i < 2; i++) {
 		struct fx_pkt p = { .opcode = SS_OP_DESTROY_OBJECT, .oid = i ? b : a };
 		struct fx_reply r;
