@@ -398,24 +398,9 @@ int ss_isp_busy(const struct ss_isp *isp)
 	return 0;
 }
 
-/* a x b / c rounded down (c > 0), saturating at UINT64_MAX, without 128-bit arithmetic (the
- * firmware builds for 32-bit cores): exact while (a % c) x b fits 64 bits, which page
- * counts (b, and c > a % c) below 2^32 ensure; past that the small part is taken as b. */
-static uint64_t mul_div_sat(uint64_t a, uint64_t b, uint64_t c)
+static uint64_t mul_sat(uint64_t a, uint64_t b)
 {
-	uint64_t q = a / c, r = a % c, hi, lo;
-
-	if (b && q > UINT64_MAX / b) {
-		return UINT64_MAX;
-	}
-	hi = q * b;
-	lo = r && b > UINT64_MAX / r ? b : r * b / c;
-	return hi > UINT64_MAX - lo ? UINT64_MAX : hi + lo;
-}
-
-static uint64_t add_sat(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
 }
 
 void ss_isp_queue(struct ss_isp *isp, struct ss_isp_queue *q)
@@ -426,22 +411,19 @@ void ss_isp_queue(struct ss_isp *isp, struct ss_isp_queue *q)
 	for (uint32_t i = 0; i < SS_ISP_MAX_INSTANCES; i++) {
 		const struct isp_instance *in = &isp->inst[i];
 		const struct ss_isp_progress *p = &in->prog;
-		uint64_t left;
+		uint64_t left, per_page, owed;
 
 		if (!in->id || in->state != SS_ISP_RUNNING) {
 			continue;
 		}
 		left = p->pages_total > p->pages_done ? p->pages_total - p->pages_done : 0;
+		per_page = p->pages_done ? ss_hal_isp_price_ns(isp->hal, p->instructions,
+							       p->dram_accesses, p->pages_done) /
+						   p->pages_done
+					 : q->page_ns;
+		owed = mul_sat(left, per_page);
 		q->instances++;
-		q->pages_remaining = add_sat(q->pages_remaining, left);
-		if (p->pages_done == 0) {
-			q->backlog_ns = add_sat(q->backlog_ns, mul_div_sat(q->page_ns, left, 1));
-		} else {
-			uint64_t spent = ss_hal_isp_price_ns(isp->hal, p->instructions,
-							     p->dram_accesses, p->pages_done);
-
-			q->backlog_ns = add_sat(q->backlog_ns,
-						mul_div_sat(spent, left, p->pages_done));
-		}
+		q->pages_remaining += left;
+		q->backlog_ns = q->backlog_ns > UINT64_MAX - owed ? UINT64_MAX : q->backlog_ns + owed;
 	}
 }

@@ -579,7 +579,7 @@ static void counted(struct fx *f, uint64_t inst, uint64_t *pages, uint64_t *insn
  * ISP_QUEUE: the runs executing, their pages left and the backlog, against figures computed
  * here from each run's progress (its counted work) and the profile's prices, read from the
  * profile: a run part way owes its pages left at its own cost per page so far
- * (floor(cost x left / done)); a run with no page done owes its pages at a page's price
+ * (left x floor(cost / done)); a run with no page done owes its pages at a page's price
  * (fw_page_overhead_ns). Then nothing once they end; and the frames it refuses.
  */
 static void test_isp_queue(struct fx *f)
@@ -655,7 +655,7 @@ static void test_isp_queue(struct fx *f)
 	counted(f, a, &done, &insn, &dram, &total_a);
 	cost = done * prof.fw_page_overhead_ns + (insn * prof.isp_ps_per_instruction + 999) / 1000 +
 	       dram * prof.dram_access_ns;
-	want = cost * (total_a - done) / done + total_b * prof.fw_page_overhead_ns;
+	want = (total_a - done) * (cost / done) + total_b * prof.fw_page_overhead_ns;
 	isp_queue(f, &q);
 	CHECK_EQ(q.instances, 2);
 	CHECK_EQ(q.pages_remaining, total_a - done + total_b);

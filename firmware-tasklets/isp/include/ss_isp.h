@@ -195,8 +195,9 @@ struct ss_isp_queue {
 	uint32_t instances;       /* runs queued or running */
 	uint32_t priced;          /* 1: the hal prices the core's work (ss_hal_can_price_isp) */
 	uint64_t pages_remaining; /* sum of pages_total - pages_done */
-	uint64_t backlog_ns;      /* sum of pages left x the run's counted cost per page so far
-				   * (page_ns before its first page); saturates at UINT64_MAX */
+	uint64_t backlog_ns;      /* sum of pages left x the run's counted cost per page so far,
+				   * in whole ns (rounded down; page_ns before its first page);
+				   * saturates at UINT64_MAX */
 	uint64_t page_ns;         /* the price of a page with no counted work */
 };
 

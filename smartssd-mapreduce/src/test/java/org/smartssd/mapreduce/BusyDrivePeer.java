@@ -8,6 +8,7 @@ import java.util.List;
 
 import org.smartssd.device.InputRange;
 import org.smartssd.device.ObjectStat;
+import org.smartssd.device.RecordLayout;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletState;
@@ -28,7 +29,7 @@ public final class BusyDrivePeer {
             ObjectStat in = dev.lookup(args[1]);
             long out = dev.createOutput("/peer/busy.out", SmartSsdDevice.CreateOption.PARENTS);
             long inst = dev.createTasklet(new DramProbe(Long.parseLong(args[2]), 7)
-                    .spec(null, 4096, 0), out);
+                    .spec(RecordLayout.fixed(8192, List.of()), 4096, 0), out);
             dev.execute(inst, List.of(new InputRange(in.oid(), 0, in.size())));
             TaskletProgress p = dev.poll(inst);
             System.out.println("RUNNING " + p.pagesTotal());

@@ -103,8 +103,7 @@ class OtherJvmQueueTest {
                 assertThat(seen.ns()).isEqualTo(seen.drive().get().backlogNs());
                 assertThat(busy).as("splits on the drive while another JVM's run goes on (%s)",
                         seen).isLessThan(idle);
-                assertThat(DriveQueue.pending("busy", dev).drive()).get()
-                        .satisfies(q -> assertThat(q.instances()).isZero());
+                assertThat(DriveQueue.pendingNs("busy", dev)).as("the run gone").isZero();
                 assertThat(onDevice(plan(conf, input, dir))).as("the run gone").isEqualTo(idle);
             } finally {
                 io.shutdownNow();
