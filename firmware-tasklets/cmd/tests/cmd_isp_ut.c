@@ -112,7 +112,7 @@ struct prog {
 	uint32_t reason;
 	uint32_t state;
 	int32_t error;
-	uint64_t pages_done, pages_total, records, output_bytes;
+	uint64_t pages_done, pages_total, records, output_bytes, instructions, dram_accesses;
 	uint8_t *out;
 	uint32_t out_len;
 };
@@ -132,6 +132,8 @@ static void read_object(struct fx *f, uint64_t inst, uint64_t off, uint64_t len,
 		pr->pages_total = le(r.payload + 16, 8);
 		pr->records = le(r.payload + 24, 8);
 		pr->output_bytes = le(r.payload + 32, 8);
+		pr->instructions = le(r.payload + 40, 8);
+		pr->dram_accesses = le(r.payload + 48, 8);
 		CHECK_EQ(r.v[0], pr->pages_done);
 		CHECK_EQ(r.v[1], pr->pages_total);
 		CHECK_EQ(r.v[2], pr->output_bytes);
@@ -560,19 +562,19 @@ static void isp_queue(struct fx *f, struct queue *q)
 	CHECK_EQ(r.v[2], q->backlog_ns);
 }
 
-/* A progress poll's counted work: pages done, instructions, DRAM accesses. */
+/* A progress poll's counted work: pages done, instructions, DRAM accesses; pages total. */
 static void counted(struct fx *f, uint64_t inst, uint64_t *pages, uint64_t *insn, uint64_t *dram,
 		    uint64_t *total)
 {
-	struct fx_pkt p = { .opcode = SS_OP_READ_OBJECT, .oid = inst };
-	struct fx_reply r;
+	struct prog pr;
 
-	CHECK_EQ(fx_call(f, &p, &r), 0);
-	CHECK(r.payload_len >= 72);
-	*pages = le(r.payload + 8, 8);
-	*total = le(r.payload + 16, 8);
-	*insn = le(r.payload + 40, 8);
-	*dram = le(r.payload + 48, 8);
+	read_object(f, inst, 0, 0, &pr);
+	CHECK_EQ(pr.status, 0);
+	free(pr.out);
+	*pages = pr.pages_done;
+	*total = pr.pages_total;
+	*insn = pr.instructions;
+	*dram = pr.dram_accesses;
 }
 
 /*

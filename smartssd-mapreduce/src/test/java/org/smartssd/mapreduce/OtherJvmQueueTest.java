@@ -26,8 +26,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.Devd;
 import org.smartssd.device.SmartSsdDevice;
-import org.smartssd.device.tasklet.GroupAggregate;
-import org.smartssd.device.tasklet.GroupAggregate.Op;
 import org.smartssd.fs.SmartSsdFileSystem;
 
 /**
@@ -114,13 +112,8 @@ class OtherJvmQueueTest {
 
     private static List<InputSplit> plan(Configuration conf, org.apache.hadoop.fs.Path input,
                                          Path dir) throws Exception {
-        DeviceJob job = DeviceJob.getInstance(new Configuration(conf), "plan " + UUID.randomUUID());
-        job.setDeviceMapper(GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
-                .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).spec(Requests.LAYOUT, 64 * 1024, 0));
-        job.setDeviceMapperFormat(AggregateFormat.class);
-        job.setHostMapper(RequestStatsHostMapper.class);
-        job.setPlacement(Placement.AUTO);
-        job.setReducerClass(AggregateReducer.class);
+        DeviceJob job = Drives.placedAggregateJob(new Configuration(conf),
+                "plan " + UUID.randomUUID(), Placement.AUTO);
         job.addInputPath(input);
         FileOutputFormat.setOutputPath(job,
                 new org.apache.hadoop.fs.Path(dir.resolve("out-" + UUID.randomUUID()).toUri()));
