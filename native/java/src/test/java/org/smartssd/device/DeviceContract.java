@@ -321,6 +321,35 @@ abstract class DeviceContract {
         dev.destroy(inst);
     }
 
+    /** The drive's queue: nothing on an idle drive, a run's pages while it is under way (if
+     *  the drive has not finished it by the time it answers), nothing once it has ended. */
+    @Test
+    void ispQueueReportsRunsUnderWayOnly() throws Exception {
+        IspQueue idle = dev.ispQueue().orElseThrow();
+        assertThat(idle.instances()).isZero();
+        assertThat(idle.pagesRemaining()).isZero();
+        assertThat(idle.backlogNs()).isZero();
+        assertThat(idle.hasBacklogEstimate()).isTrue();
+        assertThat(idle.pageNs()).isPositive();
+        byte[] text = TestDrives.lines(200_000, 5).getBytes(StandardCharsets.US_ASCII);
+        long in = dev.create("/q.txt", ObjectType.FILE);
+        dev.write(in, 0, ByteBuffer.wrap(text), false);
+        long out = dev.createOutput("/q.out", true);
+        long inst = dev.createTasklet(new TaskletSpec(TestDrives.GREP, RecordLayout.lines(4096),
+                TestDrives.grepParams(false, "hit"), 64 * 1024, 0), out);
+        dev.execute(inst, List.of(InputRange.whole(in)));
+        IspQueue during = dev.ispQueue().orElseThrow();
+        long pages = (text.length + 8191) / 8192;
+        assertThat(during.instances()).isBetween(0L, 1L);
+        assertThat(during.pagesRemaining()).isBetween(0L, pages);
+        assertThat(during.backlogNs())
+                .isGreaterThanOrEqualTo(during.pagesRemaining() * idle.pageNs());
+        assertThat(dev.await(inst, Duration.ofSeconds(60), p -> { }).state())
+                .isEqualTo(TaskletState.DONE);
+        assertThat(dev.ispQueue()).contains(new IspQueue(0, 1, 0, 0, idle.pageNs()));
+        dev.destroy(inst);
+    }
+
     @Test
     void healthAttributesFollowTheDrivesCounters() throws Exception {
         SmartHealth before = dev.health();
