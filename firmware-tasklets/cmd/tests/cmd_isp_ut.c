@@ -649,6 +649,12 @@ static void test_isp_queue(struct fx *f)
 	}
 	CHECK(done > 0 && done < total_a);
 	CHECK(insn > 0 && dram >= 64 * done);
+	cost = done * prof.fw_page_overhead_ns + (insn * prof.isp_ps_per_instruction + 999) / 1000 +
+	       dram * prof.dram_access_ns;
+	isp_queue(f, &q);
+	CHECK_EQ(q.instances, 1);
+	CHECK_EQ(q.pages_remaining, total_a - done);
+	CHECK_EQ(q.backlog_ns, (total_a - done) * (cost / done));
 	/* b executed now: queued, no page done */
 	CHECK_EQ(execute(f, b, in, FX_PAGE_SIZE, 2 * FX_PAGE_SIZE, &reason), 0);
 	counted(f, b, &b_done, &insn, &dram, &total_b);
