@@ -8,10 +8,11 @@
  *         cmd_isp_ut's: the firmware stepped slice by slice.)
  *   unix  two processes on one smartssd-devd: this one starts a long run, a child process
  *         asks the drive and sees it. The daemon runs in realtime mode, where background
- *         work cannot run ahead of the wall clock, so the run (about 10 s of modelled ISP
- *         time) is still going when the child asks; that it was is checked, not assumed:
+ *         work cannot run ahead of the wall clock, so the run (about 15 s of modelled ISP
+ *         time, 24 slices) is still going when the child asks; that it was is checked, not assumed:
  *         the run's own polls before and after the child's query bracket what the child
- *         must have seen.
+ *         must have seen. The child asks once the run has done its first slice, so the
+ *         backlog it sees is priced from the run's counted work (50000 loads a page).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -28,10 +29,16 @@
 #include "ut.h"
 
 #define PAGE 8192u
-/* dram-probe loads per page: 100000 x 95 ns = 9.5 ms of modelled ISP time a page */
-#define HEAVY_ACCESSES 100000u
+/* The long run: 3072 pages of 50000 dram-probe loads, 4.8 ms of modelled ISP time a page,
+ * 0.6 s a slice of 128 pages (realtime mode paces slices to the wall clock), 24 slices. A
+ * command waits for the slice under way, whose loads cost real CPU too; small slices keep
+ * that wait short beside the run. */
+#define HEAVY_PAGES 3072u
+#define HEAVY_ACCESSES 50000u
 
 static uint64_t page_ns;   /* the profile's fw_page_overhead_ns */
+static uint64_t dram_ns;   /* the profile's dram_access_ns */
+static uint64_t insn_ps;   /* the profile's isp_ps_per_instruction */
 
 static int write_file(struct ss_dev *d, const char *path, uint32_t pages, uint64_t *oid)
 {
@@ -150,6 +157,28 @@ static int read_all(int fd, void *buf, size_t n, const char *what)
 	return 0;
 }
 
+/* Poll (the drive's progress, bounded) until the run has done a page. \return 0, or -1
+ * after saying why. */
+static int wait_started(struct ss_dev *d, uint64_t inst, struct ss_dev_progress *p)
+{
+	long long deadline = ss_devd_spawn_now_ms() + 120000;
+
+	for (;;) {
+		memset(p, 0, sizeof(*p));
+		if (ss_dev_tasklet_poll(d, inst, p)) {
+			fprintf(stderr, "isp_queue_ut: poll: %s\n", ss_dev_last_message());
+			return -1;
+		}
+		if (p->pages_done > 0 || p->state != SS_DEV_TASKLET_RUNNING)
+			return 0;
+		if (ss_devd_spawn_now_ms() > deadline) {
+			fprintf(stderr, "isp_queue_ut: the run did no page in 120 s\n");
+			return -1;
+		}
+		usleep(1000);
+	}
+}
+
 struct seen {
 	int rc;
 	struct ss_dev_isp_queue q;
@@ -193,7 +222,7 @@ static void test_unix(struct devtest *t)
 		return;
 	}
 	expect_empty(d, "a fresh drive");
-	CHECK_EQ(write_file(d, "/q/in", 1024, &in), 0);
+	CHECK_EQ(write_file(d, "/q/in", HEAVY_PAGES, &in), 0);
 	CHECK_EQ(pipe(go), 0);
 	CHECK_EQ(pipe(back), 0);
 	kid = fork();
@@ -206,7 +235,9 @@ static void test_unix(struct devtest *t)
 	close(back[1]);
 
 	CHECK_EQ(start_probe(d, "/q/long.out", in, HEAVY_ACCESSES, &inst), 0);
-	CHECK_EQ(ss_dev_tasklet_poll(d, inst, &before), 0);
+	/* part way: its first slice done, so its counted work prices its pages left */
+	if (wait_started(d, inst, &before))
+		ut_failures++;
 	CHECK_EQ(before.state, SS_DEV_TASKLET_RUNNING);
 	CHECK_EQ(write(go[1], "g", 1), 1);
 	CHECK_EQ(read_all(back[0], &s, sizeof(s), "the observer's report"), 0);
@@ -219,7 +250,7 @@ static void test_unix(struct devtest *t)
 	       (unsigned long long)before.pages_done, (unsigned long long)after.pages_done,
 	       (unsigned long long)after.pages_total);
 	if (after.state != SS_DEV_TASKLET_RUNNING) {
-		fprintf(stderr, "isp_queue_ut: the run (about 10 s of modelled time, paced to the "
+		fprintf(stderr, "isp_queue_ut: the run (about 15 s of modelled time, paced to the "
 			"wall clock) ended before the other process asked: no conclusion\n");
 		ut_failures++;
 	} else {
@@ -229,8 +260,18 @@ static void test_unix(struct devtest *t)
 		CHECK(s.q.pages_remaining <= before.pages_total - before.pages_done);
 		CHECK(s.q.pages_remaining >= after.pages_total - after.pages_done);
 		CHECK(s.q.pages_remaining > 0);
-		/* every page left costs at least a page's price, a started one its 100000 loads */
-		CHECK(s.q.backlog_ns >= s.q.pages_remaining * page_ns);
+		/* priced from the run's counted work: at least its 50000 loads a page */
+		CHECK(s.q.backlog_ns >= s.q.pages_remaining * (page_ns + HEAVY_ACCESSES * dram_ns));
+		if (before.pages_done == after.pages_done && before.pages_done > 0) {
+			/* no slice between the polls: the other process saw exactly this run's
+			 * counted work, so its figure is the one computed here from the profile */
+			uint64_t done = before.pages_done;
+			uint64_t cost = done * page_ns + (before.instructions * insn_ps + 999) / 1000 +
+					before.dram_accesses * dram_ns;
+
+			CHECK_EQ(s.q.pages_remaining, before.pages_total - done);
+			CHECK_EQ(s.q.backlog_ns, (before.pages_total - done) * (cost / done));
+		}
 	}
 	CHECK_EQ(ss_dev_tasklet_destroy(d, inst), 0);
 	expect_empty(d, "after DESTROY_OBJECT");
@@ -254,6 +295,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	page_ns = prof.fw_page_overhead_ns;
+	dram_ns = prof.dram_access_ns;
+	insn_ps = prof.isp_ps_per_instruction;
 	if (devtest_format(&t, 0))
 		return 1;
 	if (!strcmp(argv[1], "emu"))
