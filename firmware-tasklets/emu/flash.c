@@ -318,7 +318,7 @@ static uint64_t op_isp_price_ns(void *ctx, uint64_t instructions, uint64_t dram_
 	struct ss_emu_flash *f = ctx;
 
 	/* the profile is fixed while the image is open: no lock */
-	return emu_model_isp_ns(f->model.p, instructions, dram_accesses, pages);
+	return emu_model_isp_ns(&f->prof, instructions, dram_accesses, pages);
 }
 
 static uint64_t op_now_ns(void *ctx)
