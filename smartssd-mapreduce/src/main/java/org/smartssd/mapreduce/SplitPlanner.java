@@ -50,6 +50,23 @@ public final class SplitPlanner {
     public static List<Placed> place(Configuration conf, TaskletSpec spec, List<FileSplit> splits,
                                      Placement mode, PlacementCalibration.HostOperator host)
             throws IOException {
+        return place(conf, splits, mode, first -> PlacementCalibration.probe(conf, spec, first,
+                host));
+    }
+
+    /** How {@link #place} calibrates a drive, given its first non-empty split. */
+    @FunctionalInterface
+    interface Calibrator {
+        PlacementCalibration calibrate(FileSplit first) throws IOException;
+    }
+
+    /**
+     * {@link #place} with each drive's calibration from {@code calibrator}: the probes, or
+     * (OtherJvmQueueTest) the calibration a plan of the same splits probed, where the drive
+     * cannot run probes (a daemon whose background never runs holds another JVM's run still).
+     */
+    static List<Placed> place(Configuration conf, List<FileSplit> splits, Placement mode,
+                              Calibrator calibrator) throws IOException {
         Map<String, PlacementCalibration> cal = new LinkedHashMap<>();
         Map<String, Long> queues = new HashMap<>();
         Map<String, DriveQueue.Pending> pending = new LinkedHashMap<>();
@@ -62,7 +79,7 @@ public final class SplitPlanner {
             }
             PlacementCalibration c = cal.get(drive);
             if (c == null) {
-                c = PlacementCalibration.probe(conf, spec, s, host);
+                c = calibrator.calibrate(s);
                 cal.put(drive, c);
                 // after the probes, which ran to their end: the queue is other work's
                 DriveQueue.Pending q = DriveQueue.pending(drive,
