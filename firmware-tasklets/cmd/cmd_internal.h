@@ -359,12 +359,14 @@ uint32_t fw_isp_create_check(const struct fw_req *rq, uint32_t *cap);
 uint32_t fw_isp_execute_check(const struct fw_req *rq, uint32_t *cap);
 uint32_t fw_isp_read_check(const struct fw_req *rq, uint32_t *cap);
 uint32_t fw_isp_destroy_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_isp_queue_check(const struct fw_req *rq, uint32_t *cap);
 /* The reason for a failed run's error. */
 uint32_t fw_isp_failure_reason(int err);
 void fw_isp_create(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_execute(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_destroy(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_isp_queue(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_forget_all(struct ss_fw *fw);
 
 /* cmd_ssc.c: the solid-state cache */

@@ -1,7 +1,7 @@
 /*
  * In-storage processing opcodes (Kang §6.4.3): create_object (a tasklet instance, or an
  * output object), execute_object, read_object (also the progress poll) and
- * destroy_object, onto the ISP engine.
+ * destroy_object, onto the ISP engine; and isp_queue, the engine's queue.
  */
 #include "cmd_internal.h"
 
@@ -119,6 +119,36 @@ uint32_t fw_isp_destroy_check(const struct fw_req *rq, uint32_t *cap)
 		return SS_R_BAD_LENGTH;
 	}
 	return rq->oid > UINT32_MAX ? SS_R_NO_SUCH_OBJECT : SS_R_OK;
+}
+
+/* No payload, no oid, offset or length: nothing to ask about but the whole queue. */
+uint32_t fw_isp_queue_check(const struct fw_req *rq, uint32_t *cap)
+{
+	*cap = sizeof(struct ss_wire_isp_queue);
+	if (rq->payload_len) {
+		return SS_R_BAD_LENGTH;
+	}
+	if (rq->oid || rq->offset || rq->length || rq->reply_max < *cap) {
+		return SS_R_BAD_FIELD;
+	}
+	return SS_R_OK;
+}
+
+void fw_isp_queue(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
+{
+	struct ss_isp_queue q;
+	uint8_t *p = rep->payload;
+
+	ss_isp_queue(fw->isp, &q);
+	ss_put_le32(p + offsetof(struct ss_wire_isp_queue, instances), q.instances);
+	ss_put_le32(p + offsetof(struct ss_wire_isp_queue, priced), q.priced);
+	ss_put_le64(p + offsetof(struct ss_wire_isp_queue, pages_remaining), q.pages_remaining);
+	ss_put_le64(p + offsetof(struct ss_wire_isp_queue, backlog_ns), q.backlog_ns);
+	ss_put_le64(p + offsetof(struct ss_wire_isp_queue, page_ns), q.page_ns);
+	rep->payload_len = sizeof(struct ss_wire_isp_queue);
+	rep->value[0] = q.instances;
+	rep->value[1] = q.pages_remaining;
+	rep->value[2] = q.backlog_ns;
 }
 
 static struct fw_instance *instance_find(struct ss_fw *fw, uint64_t id)

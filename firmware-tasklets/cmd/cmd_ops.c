@@ -42,6 +42,7 @@ const struct fw_op fw_ops[] = {
 	OP(EXECUTE_OBJECT, 0, SESSION, MUTATES, fw_isp_execute_check, fw_isp_execute),
 	OP(READ_OBJECT, 0, SESSION, READS, fw_isp_read_check, fw_isp_read),
 	OP(DESTROY_OBJECT, 0, SESSION, MUTATES, fw_isp_destroy_check, fw_isp_destroy),
+	OP(ISP_QUEUE, 0, SESSION, READS, fw_isp_queue_check, fw_isp_queue),
 
 	OP(COUNTERS, 0, SESSION, READS, fw_drive_counters_check, fw_drive_counters),
 	OP(CHECK, 0, SESSION, READS, fw_drive_check_check, fw_drive_check),

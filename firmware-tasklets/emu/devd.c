@@ -703,6 +703,7 @@ static void usage(void)
 {
 	fprintf(stderr,
 		"usage: smartssd-devd --image FILE --socket PATH [--time-mode virtual|realtime]\n"
+		"                     [--background thread|manual]\n"
 		"                     [--format [--profile NAME|PATH] [--cache-share PCT]]\n"
 		"                     [--ready-fd N]\n"
 		"                     [--allow-uid USERS] [--allow-gid GROUPS]\n"
@@ -725,7 +726,11 @@ static void usage(void)
 		"(default 30 s), --buffer-mib of data buffers at once (default 256).\n"
 		"--spin-us: after each request, poll for the next one this long before sleeping\n"
 		"(default: $SMARTSSD_SPIN_US, else 50; 0: sleep at once): a request that comes\n"
-		"within it is served without a wake-up. An idle connection sleeps.\n");
+		"within it is served without a wake-up. An idle connection sleeps.\n"
+		"--background manual (for tests only; default: thread): no controller thread,\n"
+		"so no background work ever runs (no GC, no checkpoint, no tasklet run makes\n"
+		"progress): a run that was EXECUTEd stays queued with no page done until the\n"
+		"daemon ends, a fixed state that other processes can observe.\n");
 }
 
 /* Stop accepting, let the queued commands finish, then shut the drive down cleanly. */
@@ -801,6 +806,7 @@ int main(int argc, char **argv)
 		{ "image", required_argument, NULL, 'i' },
 		{ "socket", required_argument, NULL, 's' },
 		{ "time-mode", required_argument, NULL, 't' },
+		{ "background", required_argument, NULL, 'B' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "format", no_argument, NULL, 'f' },
 		{ "cache-share", required_argument, NULL, 'C' },
@@ -848,6 +854,14 @@ int main(int argc, char **argv)
 					"not '%s'\n", optarg);
 				return 2;
 			}
+			break;
+		case 'B':
+			if (strcmp(optarg, "thread") != 0 && strcmp(optarg, "manual") != 0) {
+				fprintf(stderr, "smartssd-devd: --background is thread or manual, "
+					"not '%s'\n", optarg);
+				return 2;
+			}
+			o.manual_background = strcmp(optarg, "manual") == 0;
 			break;
 		case 'p':
 			o.flash.profile = optarg;

@@ -115,6 +115,9 @@ uint64_t emu_model_read(struct emu_model *m, uint32_t die, uint64_t bytes);
 uint64_t emu_model_program(struct emu_model *m, uint32_t die, uint64_t bytes);
 uint64_t emu_model_erase(struct emu_model *m, uint32_t die);
 void emu_model_isp(struct emu_model *m, uint64_t instr, uint64_t dram, uint64_t pages);
+/** The ISP core time emu_model_isp charges for this work, by the profile's prices. */
+uint64_t emu_model_isp_ns(const struct ss_emu_profile *p, uint64_t instr, uint64_t dram,
+			  uint64_t pages);
 void emu_model_barrier(struct emu_model *m);
 /* Host timeline: a sync makes the command wait for every program issued so far. */
 void emu_model_sync(struct emu_model *m);

@@ -312,6 +312,15 @@ static void op_isp_account(void *ctx, uint64_t instructions, uint64_t dram_acces
 	pthread_mutex_unlock(&f->lock);
 }
 
+static uint64_t op_isp_price_ns(void *ctx, uint64_t instructions, uint64_t dram_accesses,
+			       uint64_t pages)
+{
+	struct ss_emu_flash *f = ctx;
+
+	/* the profile is fixed while the image is open: no lock */
+	return emu_model_isp_ns(&f->prof, instructions, dram_accesses, pages);
+}
+
 static uint64_t op_now_ns(void *ctx)
 {
 	struct ss_emu_flash *f = ctx;
@@ -395,6 +404,7 @@ static const struct ss_hal_ops emu_hal_ops = {
 	.barrier = op_barrier,
 	.set_timeline = op_set_timeline,
 	.isp_account = op_isp_account,
+	.isp_price_ns = op_isp_price_ns,
 	.now_ns = op_now_ns,
 	.read_ahead = op_read_ahead,
 	.read_ahead_wait = op_read_ahead_wait,

@@ -185,12 +185,17 @@ uint64_t emu_model_erase(struct emu_model *m, uint32_t die)
 	return done(m, end);
 }
 
+uint64_t emu_model_isp_ns(const struct ss_emu_profile *p, uint64_t instr, uint64_t dram,
+			  uint64_t pages)
+{
+	return pages * p->fw_page_overhead_ns + (instr * p->isp_ps_per_instruction + 999) / 1000 +
+	       dram * p->dram_access_ns;
+}
+
 void emu_model_isp(struct emu_model *m, uint64_t instr, uint64_t dram, uint64_t pages)
 {
 	const struct ss_emu_profile *p = m->p;
-	uint64_t cost = pages * p->fw_page_overhead_ns +
-			(instr * p->isp_ps_per_instruction + 999) / 1000 +
-			dram * p->dram_access_ns;
+	uint64_t cost = emu_model_isp_ns(p, instr, dram, pages);
 	uint64_t start = SS_MAX(m->cur[m->tl].issue, m->isp_free);
 
 	m->isp_free = start + cost;

@@ -187,6 +187,14 @@ int main(int argc, char **argv)
 	finish("op21-execute-object");
 	begin(); send(VALID | FZ_LAST_OID, SS_OP_READ_OBJECT, 0, 0, 0, 0, 4096, NULL, 0); finish("op22-read-object");
 	begin(); send(VALID | FZ_LAST_OID, SS_OP_DESTROY_OBJECT, 0, 0, 0, 0, 0, NULL, 0); finish("op23-destroy-object");
+	begin(); send(VALID, SS_OP_ISP_QUEUE, 0, 0, 0, 0, 32, NULL, 0); finish("op24-isp-queue");
+	/* a run executed (op21's), then the queue with it in; and a frame it refuses (oid) */
+	begin(); create("/fz/in", 1);
+	send(VALID | FZ_LAST_OID, SS_OP_WRITE, 0, 0, 0, 0, 0, rec, sizeof(rec));
+	send(VALID | FZ_LAST_OID, SS_OP_EXECUTE_OBJECT, 0, 0, 0, 0, 0, (uint8_t[24]){ 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16 }, 24);
+	send(VALID, SS_OP_ISP_QUEUE, 0, 0, 0, 0, 512, NULL, 0);
+	send(VALID | FZ_LAST_OID, SS_OP_ISP_QUEUE, 0, 0, 0, 0, 32, NULL, 0);
+	finish("op24-isp-queue-running");
 	/* a SEND left waiting, then its RECV */
 	begin(); send(FZ_FIX_CRC | FZ_FIX_LBA | FZ_SESSION | FZ_FIX_LENGTH, SS_OP_FSSTAT, 0, 0, 0, 0, 512, NULL, 0);
 	used += fz_record(file + used, SS_ATA_OBJ_RECV, 0, 0, 1, 0x100u + 0x40, NULL, 0); finish("ata8b-recv");

@@ -397,3 +397,33 @@ int ss_isp_busy(const struct ss_isp *isp)
 	}
 	return 0;
 }
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+void ss_isp_queue(struct ss_isp *isp, struct ss_isp_queue *q)
+{
+	ss_memset(q, 0, sizeof(*q));
+	q->priced = ss_hal_can_price_isp(isp->hal) ? 1u : 0u;
+	q->page_ns = ss_hal_isp_price_ns(isp->hal, 0, 0, 1);
+	for (uint32_t i = 0; i < SS_ISP_MAX_INSTANCES; i++) {
+		const struct isp_instance *in = &isp->inst[i];
+		const struct ss_isp_progress *p = &in->prog;
+		uint64_t left, per_page, owed;
+
+		if (!in->id || in->state != SS_ISP_RUNNING) {
+			continue;
+		}
+		left = p->pages_total > p->pages_done ? p->pages_total - p->pages_done : 0;
+		per_page = p->pages_done ? ss_hal_isp_price_ns(isp->hal, p->instructions,
+							       p->dram_accesses, p->pages_done) /
+						   p->pages_done
+					 : q->page_ns;
+		owed = mul_sat(left, per_page);
+		q->instances++;
+		q->pages_remaining += left;
+		q->backlog_ns = q->backlog_ns > UINT64_MAX - owed ? UINT64_MAX : q->backlog_ns + owed;
+	}
+}

@@ -262,6 +262,8 @@ FIXED_REPLY(model0, ss_dev_model, ss_dev_model_counters, SS_REPLY_MODEL, ss_wire
 FIXED_REPLY(cacheInfo0, ss_dev_cache_info, ss_dev_cache_info, SS_REPLY_SSC_INFO,
 	    ss_wire_ssc_info)
 FIXED_REPLY(check0, ss_dev_check, ss_dev_check, SS_REPLY_CHECK, ss_wire_check)
+FIXED_REPLY(ispQueue0, ss_dev_isp_queue, ss_dev_isp_queue, SS_REPLY_ISP_QUEUE,
+	    ss_wire_isp_queue)
 
 /* The drive's energy ledger (ss_dev_energy_*): a ticket (< 2^63), 0, or the share in the
  * wire layout of SS_REPLY_TASK_SHARE. */
@@ -304,7 +306,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_flush0(JNIEnv *e
 }
 
 /* The layout of fixed reply `which` (0 drive info, 1 fsstat, 2 counters, 5 stat, 6 tasklet
- * progress, 7 model counters, 8 cache info, 9 check, 10 energy share: the wire's; 3 the SMART summary, 4 one SMART attribute: as
+ * progress, 7 model counters, 8 cache info, 9 check, 10 energy share, 11 ISP queue: the wire's; 3 the SMART summary, 4 one SMART attribute: as
  * packed here), one line
  * "name kind offset bytes" per field then "size <bytes>" (the SMART summary also says
  * "attrs <offset>", where the attributes start), from the field lists: the Java records'
@@ -361,6 +363,10 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(J
 	case 10:
 		SS_REPLY_TASK_SHARE(LAYOUT, ss_wire_task_share)
 		size = sizeof(struct ss_wire_task_share);
+		break;
+	case 11:
+		SS_REPLY_ISP_QUEUE(LAYOUT, ss_wire_isp_queue)
+		size = sizeof(struct ss_wire_isp_queue);
 		break;
 	default:
 		return NULL;

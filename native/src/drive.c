@@ -1,5 +1,6 @@
 /*
- * Whole-drive commands: identity, space, durability, counters and the emulator's model.
+ * Whole-drive commands: identity, space, durability, counters, the in-storage queue and
+ * the emulator's model.
  */
 #include <errno.h>
 #include <string.h>
@@ -85,6 +86,18 @@ int ss_dev_check(struct ss_dev *d, struct ss_dev_check *out)
 	if (rc)
 		return rc;
 	SS_REPLY_CHECK(SS_DECODE, ss_wire_check)
+	return 0;
+}
+
+int ss_dev_isp_queue(struct ss_dev *d, struct ss_dev_isp_queue *out)
+{
+	const uint8_t *p;
+	int rc = query_fixed(d, SS_OP_ISP_QUEUE, sizeof(struct ss_wire_isp_queue), "ISP_QUEUE",
+			     &p);
+
+	if (rc)
+		return rc;
+	SS_REPLY_ISP_QUEUE(SS_DECODE, ss_wire_isp_queue)
 	return 0;
 }
 

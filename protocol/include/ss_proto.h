@@ -112,6 +112,8 @@ _Static_assert(sizeof(struct ss_reply_hdr) == SS_PKT_HDR_SIZE, "reply header is 
 				   payload ss_wire_progress + output bytes. The progress   \
 				   poll is this command with length 0. */                  \
 	X(DESTROY_OBJECT, 0x23) /* oid = instance */                                       \
+	X(ISP_QUEUE, 0x24)      /* -> payload ss_wire_isp_queue: the runs executing, their \
+				   pages left and the drive's estimate of their time */    \
 	X(COUNTERS, 0x30)       /* -> payload ss_wire_counters (FTL, energy inputs) */    \
 	X(CHECK, 0x31)          /* the object store's fsck -> payload ss_wire_check */     \
 	/* solid-state cache (FlashTier SSC); oid = first cache block, length = blocks */    \
@@ -336,6 +338,11 @@ struct ss_wire_check {
 	SS_REPLY_CHECK(SS_WIRE_MEMBER, _)
 } __attribute__((packed));
 
+/* ISP_QUEUE's reply (field list: SS_REPLY_ISP_QUEUE) */
+struct ss_wire_isp_queue {
+	SS_REPLY_ISP_QUEUE(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
 /* COUNTERS' reply (field list: SS_REPLY_COUNTERS) */
 struct ss_wire_counters {
 	SS_REPLY_COUNTERS(SS_WIRE_MEMBER, _)
@@ -350,6 +357,9 @@ _Static_assert(sizeof(struct ss_wire_counters) == 288, "counters size");
 #define SS_WIRE_COUNTERS_V1_SIZE 224u
 /* SSC_INFO as its first hosts know it (up to `bad_blocks`, `map_dram_bytes`). */
 #define SS_WIRE_SSC_INFO_V1_SIZE 112u
+_Static_assert(sizeof(struct ss_wire_isp_queue) == 32, "isp queue size");
+_Static_assert(sizeof(struct ss_wire_isp_queue) == 0 SS_REPLY_ISP_QUEUE(SS_REPLY_BYTES, _),
+	       "isp queue: struct and field list agree");
 _Static_assert(sizeof(struct ss_wire_check) == 72, "check size");
 _Static_assert(sizeof(struct ss_wire_check) == 0 SS_REPLY_CHECK(SS_REPLY_BYTES, _),
 	       "check field list");

@@ -120,6 +120,21 @@
 	X(a, u64, started_ns, 8)             \
 	X(a, u64, finished_ns, 8)
 
+/* ISP_QUEUE: struct ss_wire_isp_queue, 32 bytes. The drive's in-storage queue now:
+ * instances executing (executed and neither done nor failed: queued or running), the pages
+ * they have left (pages total - pages done, summed), and backlog_ns, the drive's estimate in
+ * modelled ns of the ISP core time they still need: per instance its pages left x its own
+ * counted cost per page so far in whole ns (pages, instructions and DRAM accesses priced as
+ * the core charges them, over the pages done, rounded down), or x page_ns, the price of a
+ * page with no counted work, before its first page. From counted work and the drive's constants only, never a clock. priced 0: the
+ * drive cannot price its core's work (backlog_ns and page_ns are then 0). */
+#define SS_REPLY_ISP_QUEUE(X, a)             \
+	X(a, u32, instances, 4)              \
+	X(a, u32, priced, 4)                 \
+	X(a, u64, pages_remaining, 8)        \
+	X(a, u64, backlog_ns, 8)             \
+	X(a, u64, page_ns, 8)
+
 /*
  * The emulator's timing and energy model: struct ss_wire_model, 280 bytes, the data of
  * smartssd-devd's model reply after its count (ss_devd_frame.h) and the emulator's own

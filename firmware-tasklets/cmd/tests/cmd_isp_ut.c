@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "fixture.h"
+#include "smartssd/builtin_tasklets.h"
+#include "ss_emu_profile.h"
 
 #define NREC 20000
 #define RECSZ 16
@@ -110,7 +112,7 @@ struct prog {
 	uint32_t reason;
 	uint32_t state;
 	int32_t error;
-	uint64_t pages_done, pages_total, records, output_bytes;
+	uint64_t pages_done, pages_total, records, output_bytes, instructions, dram_accesses;
 	uint8_t *out;
 	uint32_t out_len;
 };
@@ -130,6 +132,8 @@ static void read_object(struct fx *f, uint64_t inst, uint64_t off, uint64_t len,
 		pr->pages_total = le(r.payload + 16, 8);
 		pr->records = le(r.payload + 24, 8);
 		pr->output_bytes = le(r.payload + 32, 8);
+		pr->instructions = le(r.payload + 40, 8);
+		pr->dram_accesses = le(r.payload + 48, 8);
 		CHECK_EQ(r.v[0], pr->pages_done);
 		CHECK_EQ(r.v[1], pr->pages_total);
 		CHECK_EQ(r.v[2], pr->output_bytes);
@@ -530,12 +534,194 @@ static void test_failures(struct fx *f)
 	CHECK_EQ(fx_call(f, &p, &r), -SS_ENOENT);
 }
 
+struct queue {
+	uint64_t instances, priced, pages_remaining, backlog_ns, page_ns;
+};
+
+static uint8_t queue_payload[32];   /* the last reply's, as sent */
+
+static void isp_queue(struct fx *f, struct queue *q)
+{
+	struct fx_pkt p = { .opcode = SS_OP_ISP_QUEUE, .reply_max = 32 };
+	struct fx_reply r;
+
+	memset(q, 0xEE, sizeof(*q));
+	CHECK_EQ(fx_call(f, &p, &r), 0);
+	CHECK_EQ(r.payload_len, 32);
+	if (r.payload_len < 32) {
+		return;
+	}
+	memcpy(queue_payload, r.payload, 32);
+	q->instances = le(r.payload, 4);
+	q->priced = le(r.payload + 4, 4);
+	q->pages_remaining = le(r.payload + 8, 8);
+	q->backlog_ns = le(r.payload + 16, 8);
+	q->page_ns = le(r.payload + 24, 8);
+	CHECK_EQ(r.v[0], q->instances);
+	CHECK_EQ(r.v[1], q->pages_remaining);
+	CHECK_EQ(r.v[2], q->backlog_ns);
+}
+
+/* A progress poll's counted work: pages done, instructions, DRAM accesses; pages total. */
+static void counted(struct fx *f, uint64_t inst, uint64_t *pages, uint64_t *insn, uint64_t *dram,
+		    uint64_t *total)
+{
+	struct prog pr;
+
+	read_object(f, inst, 0, 0, &pr);
+	CHECK_EQ(pr.status, 0);
+	free(pr.out);
+	*pages = pr.pages_done;
+	*total = pr.pages_total;
+	*insn = pr.instructions;
+	*dram = pr.dram_accesses;
+}
+
+/*
+ * ISP_QUEUE: the runs executing, their pages left and the backlog, against figures computed
+ * here from each run's progress (its counted work) and the profile's prices, read from the
+ * profile: a run part way owes its pages left at its own cost per page so far
+ * (left x floor(cost / done)); a run with no page done owes its pages at a page's price
+ * (fw_page_overhead_ns). Then nothing once they end; and the frames it refuses.
+ */
+static void test_isp_queue(struct fx *f)
+{
+	static uint8_t data[1u << 20];
+	struct ss_emu_profile prof;
+	struct ss_bt_probe_params probe = { .accesses = 64, .compare = 7 };
+	uint64_t in, out_a, out_b, a, b, done, insn, dram, total_a, total_b, cost, want, b_done;
+	uint32_t reason;
+	char err[256];
+	struct ss_ata_result res;
+	struct queue q;
+	struct prog pr;
+	struct ct c;
+	int idles = 0;
+
+	CHECK_EQ(ss_emu_profile_load(NULL, &prof, err, sizeof(err)), 0);
+	CHECK(prof.fw_page_overhead_ns > 0);
+	for (size_t i = 0; i < sizeof(data); i++) {
+		data[i] = (uint8_t)(i * 13 + (i >> 11));
+	}
+	CHECK_EQ(fx_create_path(f, "/q/in", 1, SS_CREATE_PARENTS, &in), 0);
+	for (uint32_t k = 0; k < 3; k++) {    /* 3 MiB: 384 pages, three slices' work */
+		CHECK_EQ(fx_write(f, in, (uint64_t)k * sizeof(data), data, sizeof(data)), 0);
+	}
+	fx_idle(f);   /* whatever the writes left to do (GC, checkpoints), before the runs */
+
+	isp_queue(f, &q);
+	CHECK_EQ(q.instances, 0);
+	CHECK_EQ(q.pages_remaining, 0);
+	CHECK_EQ(q.backlog_ns, 0);
+	CHECK_EQ(q.priced, 1);
+	CHECK_EQ(q.page_ns, prof.fw_page_overhead_ns);
+
+	out_a = create_output(f, "/q/a.out");
+	out_b = create_output(f, "/q/b.out");
+	ct_init(&c, SS_BT_DRAM_PROBE, 4096, 0, out_a, &probe, sizeof(probe));
+	CHECK_EQ(create_instance(f, &c, &a, &reason), 0);
+	ct_init(&c, SS_BT_DRAM_PROBE, 4096, 0, out_b, &probe, sizeof(probe));
+	CHECK_EQ(create_instance(f, &c, &b, &reason), 0);
+	/* created, not executed: not in the queue */
+	isp_queue(f, &q);
+	CHECK_EQ(q.instances, 0);
+
+	CHECK_EQ(execute(f, a, in, 0, UINT64_MAX, &reason), 0);
+	counted(f, a, &done, &insn, &dram, &total_a);
+	CHECK_EQ(total_a, 3 * sizeof(data) / FX_PAGE_SIZE);
+	CHECK_EQ(done, 0);
+	isp_queue(f, &q);
+	CHECK_EQ(q.instances, 1);
+	CHECK_EQ(q.pages_remaining, total_a);
+	CHECK_EQ(q.backlog_ns, total_a * prof.fw_page_overhead_ns);
+	{
+		/* PROTOCOL.md section 8: this reply's payload on a kang-smartssd drive */
+		static const uint8_t doc[32] = { 0x01, [4] = 0x01, [8] = 0x80, 0x01,
+						 [16] = 0x00, 0xe3, 0x58, [24] = 0x42, 0x3b };
+
+		CHECK(memcmp(queue_payload, doc, 32) == 0);
+	}
+
+	/* run a part way: slices until some but not all of its pages are done */
+	while (done == 0 && idles++ < 1000) {
+		ss_fw_idle(f->fw);
+		counted(f, a, &done, &insn, &dram, &total_a);
+	}
+	CHECK(done > 0 && done < total_a);
+	CHECK(insn > 0 && dram >= 64 * done);
+	cost = done * prof.fw_page_overhead_ns + (insn * prof.isp_ps_per_instruction + 999) / 1000 +
+	       dram * prof.dram_access_ns;
+	isp_queue(f, &q);
+	CHECK_EQ(q.instances, 1);
+	CHECK_EQ(q.pages_remaining, total_a - done);
+	CHECK_EQ(q.backlog_ns, (total_a - done) * (cost / done));
+	/* b executed now: queued, no page done */
+	CHECK_EQ(execute(f, b, in, FX_PAGE_SIZE, 2 * FX_PAGE_SIZE, &reason), 0);
+	counted(f, b, &b_done, &insn, &dram, &total_b);
+	CHECK_EQ(total_b, 2);
+	CHECK_EQ(b_done, 0);
+	counted(f, a, &done, &insn, &dram, &total_a);
+	cost = done * prof.fw_page_overhead_ns + (insn * prof.isp_ps_per_instruction + 999) / 1000 +
+	       dram * prof.dram_access_ns;
+	want = (total_a - done) * (cost / done) + total_b * prof.fw_page_overhead_ns;
+	isp_queue(f, &q);
+	CHECK_EQ(q.instances, 2);
+	CHECK_EQ(q.pages_remaining, total_a - done + total_b);
+	CHECK_EQ(q.backlog_ns, want);
+	/* the same counts, the same figures: polls and queries do no work */
+	isp_queue(f, &q);
+	CHECK_EQ(q.backlog_ns, want);
+	printf("isp queue: %llu of %llu pages done, %llu ns counted, backlog %llu ns\n",
+	       (unsigned long long)done, (unsigned long long)total_a, (unsigned long long)cost,
+	       (unsigned long long)q.backlog_ns);
+
+	run_to_end(f, a, &pr);
+	CHECK_EQ(pr.state, 3);
+	run_to_end(f, b, &pr);
+	CHECK_EQ(pr.state, 3);
+	isp_queue(f, &q);
+	CHECK_EQ(q.instances, 0);
+	CHECK_EQ(q.pages_remaining, 0);
+	CHECK_EQ(q.backlog_ns, 0);
+
+	/* what it does not take: a payload, an oid, offset or length, flags, a short reply */
+	{
+		struct fx_pkt bad[] = {
+			{ .opcode = SS_OP_ISP_QUEUE, .reply_max = 32, .payload = "x", .payload_len = 1 },
+			{ .opcode = SS_OP_ISP_QUEUE, .reply_max = 32, .oid = a },
+			{ .opcode = SS_OP_ISP_QUEUE, .reply_max = 32, .offset = 1 },
+			{ .opcode = SS_OP_ISP_QUEUE, .reply_max = 32, .length = 1 },
+			{ .opcode = SS_OP_ISP_QUEUE, .reply_max = 32, .flags = 1 },
+			{ .opcode = SS_OP_ISP_QUEUE, .reply_max = 31 },
+		};
+		const uint32_t want_reason[] = { SS_R_BAD_LENGTH, SS_R_BAD_FIELD, SS_R_BAD_FIELD,
+						 SS_R_BAD_FIELD, SS_R_BAD_FIELD, SS_R_BAD_FIELD };
+
+		for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+			bad[i].tag = fx_tag(f);
+			fx_send(f, &bad[i], &res);
+			if (!FX_ABORTED(res, want_reason[i])) {
+				fprintf(stderr, "bad ISP_QUEUE frame %zu: status %#x reason %llu\n", i,
+					res.status, (unsigned long long)res.lba);
+			}
+			CHECK(FX_ABORTED(res, want_reason[i]));
+		}
+	}
+	for (int i = 0; i < 2; i++) {
+		struct fx_pkt p = { .opcode = SS_OP_DESTROY_OBJECT, .oid = i ? b : a };
+		struct fx_reply r;
+
+		CHECK_EQ(fx_call(f, &p, &r), 0);
+	}
+}
+
 int main(void)
 {
 	struct fx f;
 
 	fx_create(&f, 0);
 	fx_open_session(&f);
+	test_isp_queue(&f);
 	test_group_aggregate(&f);
 	test_grep(&f);
 	test_failures(&f);

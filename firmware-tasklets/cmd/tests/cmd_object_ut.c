@@ -296,6 +296,10 @@ static void test_vectors(struct fx *f)
 		[16] = 0x01, 0x01, [25] = 0x50, [48] = 0x18, [53] = 0x08,
 		[60] = 0x3e, 0x23, 0x28, 0xf5, 0x89, 0x67, 0x45, 0x23, 0x01, [72] = 0x03,
 	};
+	static const uint8_t queue6[64] = {
+		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x24, 0x00, 0x06, 0x00, 0x05, 0x00,
+		[52] = 0x20, [60] = 0x19, 0x62, 0xc5, 0xc2,
+	};
 	static const uint8_t scan_range[24] = { 0x89, 0x67, 0x45, 0x23, 0x01, [8] = 0x03 };
 	struct fx_pkt p = { .opcode = SS_OP_OPEN_SESSION, .tag = 7 };
 	struct ss_ata_result res;
@@ -328,6 +332,9 @@ static void test_vectors(struct fx *f)
 			     .payload_len = 24 };
 	CHECK_EQ(fx_encode(&p, pkt), 512);
 	CHECK(memcmp(pkt, scan5, 88) == 0);
+	p = (struct fx_pkt){ .opcode = SS_OP_ISP_QUEUE, .tag = 0x00050006, .reply_max = 32 };
+	CHECK_EQ(fx_encode(&p, pkt), 512);
+	CHECK(memcmp(pkt, queue6, 64) == 0);
 	memset(pkt, 0, 512);
 	memcpy(pkt, open7, 64);
 	fx_send_raw(f, 7, pkt, 512, &res);

@@ -65,6 +65,13 @@ static void w_isp(void *ctx, uint64_t i, uint64_t d, uint64_t p)
 	f->inner->ops->isp_account(f->inner->ctx, i, d, p);
 }
 
+static uint64_t w_price(void *ctx, uint64_t i, uint64_t d, uint64_t p)
+{
+	struct fx *f = ctx;
+
+	return f->inner->ops->isp_price_ns(f->inner->ctx, i, d, p);
+}
+
 static uint64_t w_now(void *ctx)
 {
 	struct fx *f = ctx;
@@ -77,7 +84,7 @@ static void wrap(struct fx *f)
 	f->inner = ss_emu_flash_hal(f->flash);
 	f->wops = (struct ss_hal_ops){ w_read, w_program, w_erase, w_sync, w_barrier,
 				       w_timeline, w_isp, w_now, NULL, NULL, NULL, NULL, NULL, NULL,
-				       NULL };
+				       NULL, w_price };
 	f->whal = *f->inner;
 	f->whal.ops = &f->wops;
 	f->whal.ctx = f;

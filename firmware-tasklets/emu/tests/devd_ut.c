@@ -167,6 +167,8 @@ static pid_t start_daemon_on(const char *img, const char *path, const char *mode
 	return pid;
 }
 
+static pid_t start_daemon_with(const char *mode, const char *const *extra);
+
 static pid_t start_daemon_mode(const char *mode)
 {
 	return start_daemon_on(image, sock, mode);
@@ -367,24 +369,46 @@ static void test_daemon_usage_errors(void)
 	CHECK(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 2);
 }
 
-/* Status of smartssd-devd run with args to its end (it must fail fast). */
-static int run_to_exit(const char *const *args)
+/* Status of smartssd-devd run with args to its end (it must fail fast); with `said`, what
+ * it wrote to stderr (up to cap - 1 bytes, through a file: the child cannot block on it). */
+static int run_to_exit_saying(const char *const *args, char *said, size_t cap)
 {
 	const char *argv[16] = { "smartssd-devd" };
-	int status = -1, n = 1;
+	char path[128];
+	int status = -1, n = 1, fd = -1;
 	pid_t pid;
 
 	while (*args != NULL && n < 15) {
 		argv[n++] = *args++;
 	}
 	argv[n] = NULL;
+	if (said != NULL) {
+		snprintf(path, sizeof(path), "%s/stderr.txt", dir);
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+		CHECK(fd >= 0);
+	}
 	pid = fork();
 	if (pid == 0) {
+		if (fd >= 0) {
+			dup2(fd, 2);
+		}
 		execv(SS_DEVD_PATH, (char *const *)argv);
 		_exit(127);
 	}
 	status = exit_status(pid, "smartssd-devd, expected to refuse to start");
+	if (fd >= 0) {
+		ssize_t got = pread(fd, said, cap - 1, 0);
+
+		said[got > 0 ? got : 0] = '\0';
+		close(fd);
+		unlink(path);
+	}
 	return status != -1 && WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int run_to_exit(const char *const *args)
+{
+	return run_to_exit_saying(args, NULL, 0);
 }
 
 static void stop_daemon(pid_t pid)
@@ -499,6 +523,36 @@ static void test_ready_fd_must_be_open(void)
 
 	CHECK_EQ(run_to_exit(args), 2);
 	CHECK_EQ(run_to_exit(junk), 2);
+}
+
+/* --background: thread (the default) or manual (no controller thread; isp_queue_ut
+ * relies on it); anything else is refused, naming the option and the value. */
+static void test_background_option(void)
+{
+	const char *bad[] = { "--image", image, "--socket", sock, "--background", "sometimes",
+			      NULL };
+	const char *manual[] = { "--background", "manual", NULL };
+	const char *thread[] = { "--background", "thread", NULL };
+	char said[4096];
+	pid_t pid;
+
+	CHECK_EQ(run_to_exit_saying(bad, said, sizeof(said)), 2);
+	if (strstr(said, "--background is thread or manual, not 'sometimes'") == NULL) {
+		fprintf(stderr, "devd_ut: --background sometimes: unexpected message: %s\n", said);
+		ss_test_failures++;
+	}
+	pid = start_daemon_with("virtual", manual);
+	CHECK(pid > 0);
+	if (pid > 0) {
+		CHECK(answers(sock));
+		stop_daemon(pid);
+	}
+	pid = start_daemon_with("realtime", thread);
+	CHECK(pid > 0);
+	if (pid > 0) {
+		CHECK(answers(sock));
+		stop_daemon(pid);
+	}
 }
 
 /* Under systemd (Type=notify) readiness is READY=1 on $NOTIFY_SOCKET. */
@@ -910,6 +964,7 @@ int main(void)
 	RUN(test_refuses_a_path_that_is_not_a_socket);
 	RUN(test_live_daemon_keeps_its_path);
 	RUN(test_ready_fd_must_be_open);
+	RUN(test_background_option);
 	RUN(test_sd_notify_ready);
 	RUN(test_socket_activation);
 	RUN(test_access_is_checked);

@@ -131,6 +131,14 @@ struct ss_hal_ops {
 	 * \return the window, or NULL when there is none of that size.
 	 */
 	void *(*nvram_map)(void *ctx, size_t size, int *fresh);
+
+	/**
+	 * Optional (NULL: the drive cannot price its core's work). The ISP core time, ns, that
+	 * isp_account charges for this counted work, without charging it: what the drive
+	 * estimates work still queued with (ISP_QUEUE).
+	 */
+	uint64_t (*isp_price_ns)(void *ctx, uint64_t instructions, uint64_t dram_accesses,
+				 uint64_t pages);
 };
 
 struct ss_hal {
@@ -168,6 +176,16 @@ static inline void ss_hal_set_timeline(struct ss_hal *h, enum ss_hal_timeline tl
 static inline void ss_hal_isp_account(struct ss_hal *h, uint64_t instr, uint64_t dram, uint64_t pages)
 {
 	h->ops->isp_account(h->ctx, instr, dram, pages);
+}
+static inline int ss_hal_can_price_isp(const struct ss_hal *h)
+{
+	return h->ops->isp_price_ns != 0;
+}
+/* 0 where the hal cannot price (ss_hal_can_price_isp). */
+static inline uint64_t ss_hal_isp_price_ns(struct ss_hal *h, uint64_t instr, uint64_t dram,
+					   uint64_t pages)
+{
+	return h->ops->isp_price_ns ? h->ops->isp_price_ns(h->ctx, instr, dram, pages) : 0;
 }
 static inline void ss_hal_read_ahead(struct ss_hal *h, int on)
 {

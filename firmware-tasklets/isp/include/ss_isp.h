@@ -190,6 +190,21 @@ int ss_isp_destroy(struct ss_isp *isp, uint32_t instance);
  *  \return 1 when work remains, 0 when idle. */
 int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages);
 
+/* The engine's queue: what ISP_QUEUE reports (SS_REPLY_ISP_QUEUE in ss_proto_replies.h). */
+struct ss_isp_queue {
+	uint32_t instances;       /* runs queued or running */
+	uint32_t priced;          /* 1: the hal prices the core's work (ss_hal_can_price_isp) */
+	uint64_t pages_remaining; /* sum of pages_total - pages_done */
+	uint64_t backlog_ns;      /* sum of pages left x the run's counted cost per page so far,
+				   * in whole ns (rounded down; page_ns before its first page);
+				   * saturates at UINT64_MAX */
+	uint64_t page_ns;         /* the price of a page with no counted work */
+};
+
+/** The runs queued or running and the core time they still need, priced by the hal from
+ *  each run's counted work: the same counts give the same figures. */
+void ss_isp_queue(struct ss_isp *isp, struct ss_isp_queue *q);
+
 /** \return 1 when a run is queued or running (ss_isp_run_slice() has work), else 0. */
 int ss_isp_busy(const struct ss_isp *isp);
 

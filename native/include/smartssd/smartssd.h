@@ -429,6 +429,19 @@ int64_t ss_dev_tasklet_read(struct ss_dev *d, uint64_t instance, uint64_t offset
 /** \return 0 or negative errno. */
 int ss_dev_tasklet_destroy(struct ss_dev *d, uint64_t instance);
 
+/* The drive's in-storage queue (ISP_QUEUE), every host's runs: instances executing (queued
+ * or running), priced (1: backlog_ns and page_ns are the drive's estimates; 0: it cannot
+ * price its work) (uint32_t); pages_remaining, backlog_ns (modelled ns of ISP core work:
+ * each run's pages left x its counted cost per page so far, or x page_ns before its first
+ * page), page_ns (uint64_t): SS_REPLY_ISP_QUEUE. */
+struct ss_dev_isp_queue {
+	SS_REPLY_ISP_QUEUE(SS_API_MEMBER, _)
+};
+
+/** \return 0, or negative errno: -ENOSYS with reason SS_R_BAD_OPCODE from a drive that
+ *  does not report its queue. */
+int ss_dev_isp_queue(struct ss_dev *d, struct ss_dev_isp_queue *q);
+
 /* ---- solid-state cache (FlashTier SSC) -------------------------------------------- */
 
 /*

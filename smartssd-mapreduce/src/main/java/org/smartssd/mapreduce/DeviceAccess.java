@@ -16,11 +16,7 @@ import org.smartssd.fs.SmartSsdFileSystem;
  */
 record DeviceAccess(SmartSsdFileSystem fs, SmartSsdDevice device, String key, ObjectStat stat) {
     static DeviceAccess of(Path file, Configuration conf) throws IOException {
-        FileSystem fs = file.getFileSystem(conf);
-        if (!(fs instanceof SmartSsdFileSystem s)) {
-            throw new IOException("a device job reads files on a Smart SSD (smartssd://NAME/...); "
-                    + file + " is on " + fs.getUri());
-        }
+        SmartSsdFileSystem s = fileSystem(file, conf);
         String key = s.storeContext().pathToKey(s.makeQualified(file));
         SmartSsdDevice dev = s.device();
         ObjectStat st = dev.lookup(key);
@@ -28,5 +24,15 @@ record DeviceAccess(SmartSsdFileSystem fs, SmartSsdDevice device, String key, Ob
             throw new IOException(file + " is a directory, not an input file");
         }
         return new DeviceAccess(s, dev, key, st);
+    }
+
+    /** The file system of a {@code smartssd://} file (no command). */
+    static SmartSsdFileSystem fileSystem(Path file, Configuration conf) throws IOException {
+        FileSystem fs = file.getFileSystem(conf);
+        if (!(fs instanceof SmartSsdFileSystem s)) {
+            throw new IOException("a device job reads files on a Smart SSD (smartssd://NAME/...); "
+                    + file + " is on " + fs.getUri());
+        }
+        return s;
     }
 }

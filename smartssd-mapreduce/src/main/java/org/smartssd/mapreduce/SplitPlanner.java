@@ -17,7 +17,8 @@ import org.smartssd.device.TaskletSpec;
 /**
  * Assigns splits to the drive or the host as two workers draining one queue would: each
  * split, largest first, goes to the side that would finish it first, given the work that side
- * already holds. A drive's side starts with the drive's current queue ({@link DriveQueue});
+ * already holds. A drive's side starts with the drive's current queue ({@link DriveQueue}:
+ * the drive's own report of the runs executing on it, from any JVM);
  * each node's host is one more worker (one stream of reads, Kang's host with NCQ off,
  * [Kang 2014, §6.5.1]). The faster side therefore takes more splits, and neither sits idle
  * while the other still has more than one split's work left. Ties go to the drive, whose run
@@ -49,8 +50,26 @@ public final class SplitPlanner {
     public static List<Placed> place(Configuration conf, TaskletSpec spec, List<FileSplit> splits,
                                      Placement mode, PlacementCalibration.HostOperator host)
             throws IOException {
+        return place(conf, splits, mode, first -> PlacementCalibration.probe(conf, spec, first,
+                host));
+    }
+
+    /** How {@link #place} calibrates a drive, given its first non-empty split. */
+    @FunctionalInterface
+    interface Calibrator {
+        PlacementCalibration calibrate(FileSplit first) throws IOException;
+    }
+
+    /**
+     * {@link #place} with each drive's calibration from {@code calibrator}: the probes, or
+     * (OtherJvmQueueTest) the calibration a plan of the same splits probed, where the drive
+     * cannot run probes (a daemon whose background never runs holds another JVM's run still).
+     */
+    static List<Placed> place(Configuration conf, List<FileSplit> splits, Placement mode,
+                              Calibrator calibrator) throws IOException {
         Map<String, PlacementCalibration> cal = new LinkedHashMap<>();
         Map<String, Long> queues = new HashMap<>();
+        Map<String, DriveQueue.Pending> pending = new LinkedHashMap<>();
         List<Estimate> est = new ArrayList<>();
         for (FileSplit s : splits) {
             String drive = s.getPath().toUri().getAuthority();
@@ -60,9 +79,13 @@ public final class SplitPlanner {
             }
             PlacementCalibration c = cal.get(drive);
             if (c == null) {
-                c = PlacementCalibration.probe(conf, spec, s, host);
+                c = calibrator.calibrate(s);
                 cal.put(drive, c);
-                queues.put(drive, DriveQueue.pendingNs(drive));
+                // after the probes, which ran to their end: the queue is other work's
+                DriveQueue.Pending q = DriveQueue.pending(drive,
+                        DeviceAccess.fileSystem(s.getPath(), conf).device());
+                pending.put(drive, q);
+                queues.put(drive, q.ns());
             }
             String node = s.getLocations().length > 0 ? s.getLocations()[0] : "";
             est.add(new Estimate(drive, node, c.deviceNs(s), c.hostNs(s), s.getLength()));
@@ -80,8 +103,8 @@ public final class SplitPlanner {
             ns[k] += k == 0 ? e.deviceNs() : e.hostNs();
         }
         LOG.info("placement {}: {} splits on the device (estimated {} ns), {} on the host "
-                + "(estimated {} ns); drive queues {} ns; {}", mode.cliName(), n[0], ns[0], n[1],
-                ns[1], queues, cal);
+                + "(estimated {} ns); drive queues {}; {}", mode.cliName(), n[0], ns[0], n[1],
+                ns[1], pending, cal);
         return out;
     }
 

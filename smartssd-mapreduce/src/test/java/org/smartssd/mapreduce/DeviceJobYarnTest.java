@@ -236,20 +236,12 @@ class DeviceJobYarnTest {
         Requests data = new Requests(NODES * PER_NODE, REGIONS, 11);
         byte[] all = data.bytes();
         int per = PER_NODE * Requests.SIZE;
-        DeviceJob job = DeviceJob.getInstance(conf, "auto placement on yarn");
+        DeviceJob job = Drives.placedAggregateJob(conf, "auto placement on yarn", Placement.AUTO);
         for (int i = 0; i < NODES; i++) {
             Path input = new Path("smartssd://y" + i + "/data/placed.bin");
             Drives.write(conf, input, Arrays.copyOfRange(all, i * per, (i + 1) * per));
             job.addInputPath(input);
         }
-        job.setDeviceMapper(GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
-                .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).spec(Requests.LAYOUT, 64 * 1024, 0));
-        job.setDeviceMapperFormat(AggregateFormat.class);
-        job.setHostMapper(RequestStatsHostMapper.class);
-        job.setPlacement(Placement.AUTO);
-        job.setReducerClass(AggregateReducer.class);
-        job.setNumReduceTasks(1);
-        job.setOutputFormatClass(SequenceFileOutputFormat.class);
         Path out = new Path(dir.resolve("out-placed").toUri());
         FileOutputFormat.setOutputPath(job, out);
         boolean ok = job.waitForCompletion(true);

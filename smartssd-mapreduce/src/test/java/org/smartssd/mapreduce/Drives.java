@@ -12,7 +12,10 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.smartssd.device.tasklet.GroupAggregate;
+import org.smartssd.device.tasklet.GroupAggregate.Op;
 
 /** Configurations and file helpers for the device job tests. */
 final class Drives {
@@ -30,6 +33,23 @@ final class Drives {
         conf.set("mapreduce.jobtracker.staging.root.dir", dir.resolve("staging").toString());
         conf.set("mapreduce.jobtracker.system.dir", dir.resolve("system").toString());
         return conf;
+    }
+
+    /** A group-aggregate job over {@link Requests} (count, sum, min, max by region) with the
+     *  host version {@link RequestStatsHostMapper}, in {@code placement}, one reduce, to a
+     *  SequenceFile; the caller adds inputs and the output folder. */
+    static DeviceJob placedAggregateJob(Configuration conf, String name, Placement placement)
+            throws IOException {
+        DeviceJob job = DeviceJob.getInstance(conf, name);
+        job.setDeviceMapper(GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
+                .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).spec(Requests.LAYOUT, 64 * 1024, 0));
+        job.setDeviceMapperFormat(AggregateFormat.class);
+        job.setHostMapper(RequestStatsHostMapper.class);
+        job.setPlacement(placement);
+        job.setReducerClass(AggregateReducer.class);
+        job.setNumReduceTasks(1);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        return job;
     }
 
     static void write(Configuration conf, org.apache.hadoop.fs.Path p, byte[] data)

@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.smartssd.device.TaskletSpec;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.device.tasklet.GroupAggregate.Op;
 
@@ -91,17 +90,9 @@ class PlacedJobTest {
     }
 
     private DeviceJob run(Configuration jobConf, Placement placement) throws Exception {
-        TaskletSpec spec = GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
-                .ops(Op.COUNT, Op.SUM, Op.MIN, Op.MAX).spec(Requests.LAYOUT, 64 * 1024, 0);
-        DeviceJob job = DeviceJob.getInstance(jobConf, "placed " + placement + " " + UUID.randomUUID());
-        job.setDeviceMapper(spec);
-        job.setDeviceMapperFormat(AggregateFormat.class);
-        job.setHostMapper(RequestStatsHostMapper.class);
-        job.setPlacement(placement);
-        job.setReducerClass(AggregateReducer.class);
-        job.setNumReduceTasks(1);
+        DeviceJob job = Drives.placedAggregateJob(jobConf,
+                "placed " + placement + " " + UUID.randomUUID(), placement);
         job.addInputPath(input);
-        job.setOutputFormatClass(SequenceFileOutputFormat.class);
         Path out = new Path(dir.resolve("out-" + UUID.randomUUID()).toUri());
         FileOutputFormat.setOutputPath(job, out);
         assertThat(job.waitForCompletion(false)).as("job: %s", job.failureReason()).isTrue();

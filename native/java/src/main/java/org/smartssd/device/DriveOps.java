@@ -48,6 +48,17 @@ final class DriveOps {
         });
     }
 
+    Optional<IspQueue> ispQueue() throws IOException {
+        return s.withScratch((h, out) -> {
+            long rc = SmartSsdDevice.ispQueue0(h, out);
+            if (rc < 0 && Errors.reasonOf(rc) == Reason.BAD_OPCODE.code()) {
+                return Optional.empty();
+            }
+            s.check(rc, "in-storage queue");
+            return Optional.of(IspQueue.decode(out));
+        });
+    }
+
     Optional<ModelCounters> modelCounters() throws IOException {
         return s.withScratch((h, out) -> {
             long rc = SmartSsdDevice.model0(h, out);

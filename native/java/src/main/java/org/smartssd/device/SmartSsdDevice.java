@@ -251,6 +251,15 @@ public final class SmartSsdDevice implements AutoCloseable {
         return drive.check();
     }
 
+    /**
+     * The drive's in-storage queue: the tasklet runs executing on it, whichever process or
+     * host started them, their pages left and the drive's own estimate of their ISP time
+     * (ISP_QUEUE). Empty for a drive that does not report it (it answers BAD_OPCODE).
+     */
+    public Optional<IspQueue> ispQueue() throws IOException {
+        return drive.ispQueue();
+    }
+
     /** The emulator's modelled time and energy; empty for a real drive, which has none. */
     public Optional<ModelCounters> modelCounters() throws IOException {
         return drive.modelCounters();
@@ -527,6 +536,8 @@ public final class SmartSsdDevice implements AutoCloseable {
     static native long counters0(long h, ByteBuffer out);
 
     static native long check0(long h, ByteBuffer out);
+
+    static native long ispQueue0(long h, ByteBuffer out);
 
     static native long model0(long h, ByteBuffer out);
 

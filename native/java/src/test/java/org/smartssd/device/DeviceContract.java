@@ -301,13 +301,8 @@ abstract class DeviceContract {
     @Test
     void awaitReportsMonotonicProgressToCompletion() throws Exception {
         byte[] text = TestDrives.lines(400_000, 3).getBytes(StandardCharsets.US_ASCII);
-        long in = dev.create("/big.txt", ObjectType.FILE);
-        dev.write(in, 0, ByteBuffer.wrap(text), false);
-        long out = dev.createOutput("/big.out", true);
-        long inst = dev.createTasklet(new TaskletSpec(TestDrives.GREP, RecordLayout.lines(4096),
-                TestDrives.grepParams(false, "hit"), 64 * 1024, 0), out);
         List<TaskletProgress> seen = new ArrayList<>();
-        dev.execute(inst, List.of(InputRange.whole(in)));
+        long inst = startGrep("/big", text);
         TaskletProgress last = dev.await(inst, Duration.ofSeconds(60), seen::add);
         assertThat(seen).isNotEmpty();
         for (int i = 1; i < seen.size(); i++) {
@@ -319,6 +314,42 @@ abstract class DeviceContract {
         assertThat(last.finishedNs()).isGreaterThan(last.startedNs());
         assertThat(last.instructions()).isPositive();
         dev.destroy(inst);
+    }
+
+    /** The drive's queue: nothing on an idle drive, a run's pages while it is under way (if
+     *  the drive has not finished it by the time it answers), nothing once it has ended. */
+    @Test
+    void ispQueueReportsRunsUnderWayOnly() throws Exception {
+        IspQueue idle = dev.ispQueue().orElseThrow();
+        assertThat(idle.instances()).isZero();
+        assertThat(idle.pagesRemaining()).isZero();
+        assertThat(idle.backlogNs()).isZero();
+        assertThat(idle.hasBacklogEstimate()).isTrue();
+        assertThat(idle.pageNs()).isPositive();
+        byte[] text = TestDrives.lines(200_000, 5).getBytes(StandardCharsets.US_ASCII);
+        long inst = startGrep("/q", text);
+        IspQueue during = dev.ispQueue().orElseThrow();
+        long pages = (text.length + 8191) / 8192;
+        assertThat(during.instances()).isBetween(0L, 1L);
+        assertThat(during.pagesRemaining()).isBetween(0L, pages);
+        assertThat(during.backlogNs())
+                .isGreaterThanOrEqualTo(during.pagesRemaining() * idle.pageNs());
+        assertThat(dev.await(inst, Duration.ofSeconds(60), p -> { }).state())
+                .isEqualTo(TaskletState.DONE);
+        assertThat(dev.ispQueue()).contains(new IspQueue(0, 1, 0, 0, idle.pageNs()));
+        dev.destroy(inst);
+    }
+
+    /** Writes {@code text} to NAME.txt and starts a grep run counting "hit" lines over it,
+     *  into NAME.out. Returns the instance. */
+    private long startGrep(String name, byte[] text) throws Exception {
+        long in = dev.create(name + ".txt", ObjectType.FILE);
+        dev.write(in, 0, ByteBuffer.wrap(text), false);
+        long out = dev.createOutput(name + ".out", true);
+        long inst = dev.createTasklet(new TaskletSpec(TestDrives.GREP, RecordLayout.lines(4096),
+                TestDrives.grepParams(false, "hit"), 64 * 1024, 0), out);
+        dev.execute(inst, List.of(InputRange.whole(in)));
+        return inst;
     }
 
     @Test
@@ -383,12 +414,7 @@ abstract class DeviceContract {
         EnergyAccountant.Measurement m = acc.begin();
         long link0 = dev.bytesToDrive() + dev.bytesFromDrive();
         byte[] text = TestDrives.lines(20_000, 5).getBytes(StandardCharsets.US_ASCII);
-        long in = dev.create("/e.txt", ObjectType.FILE);
-        dev.write(in, 0, ByteBuffer.wrap(text), false);
-        long out = dev.createOutput("/e.out", true);
-        long inst = dev.createTasklet(new TaskletSpec(TestDrives.GREP, RecordLayout.lines(4096),
-                TestDrives.grepParams(false, "hit"), 64 * 1024, 0), out);
-        dev.execute(inst, List.of(InputRange.whole(in)));
+        long inst = startGrep("/e", text);
         dev.await(inst, Duration.ofSeconds(60), null);
         long link1 = dev.bytesToDrive() + dev.bytesFromDrive();
         EnergyReport r = m.end();

@@ -42,7 +42,9 @@ class ReplyLayoutTest {
                 Arguments.of(new Reply(9, DriveCheck.FIELDS, DriveCheck.class,
                         DriveCheck::decode)),
                 Arguments.of(new Reply(10, SharedDriveEnergy.Share.FIELDS,
-                        SharedDriveEnergy.Share.class, SharedDriveEnergy.Share::decode)));
+                        SharedDriveEnergy.Share.class, SharedDriveEnergy.Share::decode)),
+                Arguments.of(new Reply(11, IspQueue.FIELDS, IspQueue.class,
+                        IspQueue::decode)));
     }
 
     @ParameterizedTest(name = "layout {0}")

@@ -61,6 +61,10 @@ final class InfoCommand implements Callable<Integer> {
                     i.ways(), i.pageSize());
             o.printf("queue depth:      %d%n", i.queueDepth());
             o.printf("isp batch:        %d pages%n", i.ispBatchPages());
+            o.printf("isp queue:        %s%n", d.ispQueue().map(q -> q.instances() + " runs, "
+                    + q.pagesRemaining() + " pages left" + (q.hasBacklogEstimate()
+                    ? String.format(java.util.Locale.ROOT, ", %.6f s of ISP work (modelled)",
+                            q.backlogNs() / 1e9) : "")).orElse("not reported by the drive"));
             o.printf("space:            %d of %d bytes free%n", s.freeBytes(), s.capacityBytes());
             o.printf("objects:          %d of %d%n", s.objects(), s.maxObjects());
             o.printf("host page reads:  %d%n", c.hostPageReads());

@@ -181,6 +181,7 @@ class CliTest {
         assertThat(r.code()).isZero();
         assertThat(r.out()).contains("transport:        emu").contains("KANG")
                 .contains("8192-byte pages").contains("objects:          1 of")
+                .contains("isp queue:        0 runs, 0 pages left, 0.000000 s of ISP work")
                 .contains("energy:").contains("(modelled)");
     }
 
