@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The emulator's scan rate against this machine's memory bandwidth, from one run
 # (benchmarks/drive/scan_rate.c): a group-aggregate over GiB of records on an emulated
-# kang-smartssd drive in virtual time, host wall-clock, next to one core's memory-read rate.
+# kang-smartssd drive in virtual time, host wall-clock, next to one core's memory-read rate;
+# then the same scan again, its image pages mapped already (CPU time).
 #   usage: benchmarks/run-scan-rate.sh [--profile] [GiB, default 1]
-#     --profile  also sample the scan (not the writing before it) with `perf record -g`,
+#     --profile  also sample the first scan (not the writing before it) with `perf record -g`,
 #                built with frame pointers, and print the profile's top entries; perf.data
 #                is kept in benchmarks/out/scan-profile/ (needs perf: Debian's linux-perf)
 set -euo pipefail

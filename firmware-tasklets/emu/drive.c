@@ -10,7 +10,6 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
-#include <sched.h>
 #include <semaphore.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -55,6 +54,8 @@ struct ss_emu_drive {
 
 	pthread_mutex_t lock;      /* background, and the controller's sleep */
 	pthread_cond_t work;       /* the controller waits for background work */
+	pthread_cond_t handoff;    /* and for waiting submitters to take fw_lock */
+	atomic_int parked;         /* the controller waits on handoff */
 	int background;            /* the firmware may have background work */
 	int manual;                /* no controller: ss_emu_run_background() only */
 	pthread_t thread;
@@ -192,6 +193,20 @@ static int background_ahead(struct ss_emu_drive *d, struct timespec *until)
 	return 1;
 }
 
+/* Until the submitters waiting for fw_lock have it: asleep, not yielding in a loop (on a
+ * busy machine the woken submitter may wait long for a CPU, all of it spent in
+ * sched_yield). ss_emu_submit wakes it when the last of them takes the lock. */
+static void wait_handoff(struct ss_emu_drive *d)
+{
+	pthread_mutex_lock(&d->lock);
+	atomic_store(&d->parked, 1);
+	while (atomic_load(&d->waiting) > 0 && !atomic_load(&d->stopping)) {
+		pthread_cond_wait(&d->handoff, &d->lock);
+	}
+	atomic_store(&d->parked, 0);
+	pthread_mutex_unlock(&d->lock);
+}
+
 static void *controller(void *arg)
 {
 	struct ss_emu_drive *d = arg;
@@ -214,13 +229,13 @@ static void *controller(void *arg)
 		pthread_mutex_unlock(&d->lock);
 		/* Host commands first: a submitter waiting for the lock goes before the slice. */
 		if (atomic_load(&d->waiting) > 0) {
-			sched_yield();
+			wait_handoff(d);
 			continue;
 		}
 		pthread_mutex_lock(&d->fw_lock);
 		if (atomic_load(&d->waiting) > 0) {
 			pthread_mutex_unlock(&d->fw_lock);
-			sched_yield();
+			wait_handoff(d);
 			continue;
 		}
 		slice(d);
@@ -257,7 +272,13 @@ int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uin
 	}
 	atomic_fetch_add(&d->waiting, 1);
 	pthread_mutex_lock(&d->fw_lock);
-	atomic_fetch_sub(&d->waiting, 1);
+	/* Sequentially consistent: either the controller sees waiting at 0, or this sees it
+	 * parked (wait_handoff) and wakes it. */
+	if (atomic_fetch_sub(&d->waiting, 1) == 1 && atomic_load(&d->parked)) {
+		pthread_mutex_lock(&d->lock);
+		pthread_cond_broadcast(&d->handoff);
+		pthread_mutex_unlock(&d->lock);
+	}
 	more = execute(d, &c);
 	pthread_mutex_unlock(&d->fw_lock);
 	sem_post(&d->slots);
@@ -325,6 +346,7 @@ static struct ss_emu_drive *drive_new(const struct ss_emu_drive_opts *o)
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&d->work, &ca);
+	pthread_cond_init(&d->handoff, &ca);
 	pthread_condattr_destroy(&ca);
 	sem_init(&d->slots, 0, SS_EMU_QUEUE_DEPTH);
 	clock_gettime(CLOCK_MONOTONIC, &d->epoch);
@@ -335,6 +357,7 @@ static void drive_free(struct ss_emu_drive *d)
 {
 	ss_emu_flash_close(d->flash);
 	pthread_cond_destroy(&d->work);
+	pthread_cond_destroy(&d->handoff);
 	sem_destroy(&d->slots);
 	pthread_mutex_destroy(&d->lock);
 	pthread_mutex_destroy(&d->fw_lock);
@@ -548,6 +571,7 @@ int ss_emu_close(struct ss_emu_drive *d)
 	pthread_mutex_lock(&d->lock);
 	atomic_store(&d->stopping, 1);
 	pthread_cond_broadcast(&d->work);
+	pthread_cond_broadcast(&d->handoff);
 	pthread_mutex_unlock(&d->lock);
 	if (d->thread_started) {
 		pthread_join(d->thread, NULL);

@@ -153,6 +153,7 @@ int ftl_erase_free(struct ss_ftl *f, uint32_t block)
 		return rc;
 	}
 	k->erase_count++;
+	ftl_wear_erased(f, block);
 	k->flags &= (uint8_t)~FTL_BF_DIRTY;
 	k->wp = 0;
 	k->valid = 0;

@@ -227,11 +227,31 @@ int ftl_gc_one(struct ss_ftl *f, uint32_t budget)
 	return gc_one_in(f, budget, FTL_NONE);
 }
 
-bool ftl_wear_level_needed(const struct ss_ftl *f, uint32_t *victim)
+/* An erase raised one block's count by one. A block that goes bad leaves the bounds valid
+ * (it leaves the set); counts loaded at mount come before any check, with the bounds
+ * still zeroed (unknown) by ftl_layout. */
+void ftl_wear_erased(struct ss_ftl *f, uint32_t block)
 {
-	uint32_t max = 0, min = FTL_NONE, v = FTL_NONE;
+	uint32_t now = f->blocks[block].erase_count;
+
+	if (!f->wear_known) {
+		return;
+	}
+	f->wear_hi = SS_MAX(f->wear_hi, now);
+	if (now - 1 == f->wear_lo && --f->wear_at_lo == 0) {
+		f->wear_known = false;   /* the least went up: recount at the next check */
+	}
+}
+
+bool ftl_wear_level_needed(struct ss_ftl *f, uint32_t *victim)
+{
+	uint32_t max = 0, min = FTL_NONE, v = FTL_NONE, lo = UINT32_MAX, at_lo = 0;
 
 	if (f->params.wear_level_delta == 0) {
+		return false;
+	}
+	/* The spread a victim could show is within the bounds': no scan while they say so. */
+	if (f->wear_known && f->wear_hi - f->wear_lo <= f->params.wear_level_delta) {
 		return false;
 	}
 	for (uint32_t b = 0; b < f->nblocks; b++) {
@@ -241,12 +261,21 @@ bool ftl_wear_level_needed(const struct ss_ftl *f, uint32_t *victim)
 			continue;
 		}
 		max = SS_MAX(max, k->erase_count);
+		if (k->erase_count < lo) {
+			lo = k->erase_count;
+			at_lo = 0;
+		}
+		at_lo += k->erase_count == lo;
 		if ((k->state == FTL_BLK_FULL || k->state == FTL_BLK_OPEN) && k->flags == 0 &&
 		    k->erase_count < min) {
 			min = k->erase_count;
 			v = b;
 		}
 	}
+	f->wear_known = at_lo > 0;
+	f->wear_lo = lo;
+	f->wear_hi = max;
+	f->wear_at_lo = at_lo;
 	if (v == FTL_NONE || max - min <= f->params.wear_level_delta) {
 		return false;
 	}

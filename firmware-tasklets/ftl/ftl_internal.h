@@ -160,6 +160,11 @@ struct ss_ftl {
 	uint32_t trims_per_page;
 
 	uint32_t gc_since_wl;
+	/* Bounds on the good blocks' erase counts, so that "no wear-levelling needed" takes no
+	 * scan (ftl_gc.c): wear_lo <= the least, wear_hi >= the greatest, and wear_at_lo good
+	 * blocks at most sit at wear_lo. Valid only while wear_known (zeroed: recount). */
+	bool wear_known;
+	uint32_t wear_lo, wear_hi, wear_at_lo;
 	struct ss_ftl_stats st;
 };
 
@@ -200,7 +205,8 @@ int ftl_trims_write(struct ss_ftl *f);
 /* ftl_gc.c */
 int ftl_gc_one(struct ss_ftl *f, uint32_t budget);
 int ftl_make_room(struct ss_ftl *f, uint32_t lane);
-bool ftl_wear_level_needed(const struct ss_ftl *f, uint32_t *victim);
+bool ftl_wear_level_needed(struct ss_ftl *f, uint32_t *victim);
+void ftl_wear_erased(struct ss_ftl *f, uint32_t block);
 int ftl_relocate(struct ss_ftl *f, uint32_t victim, uint64_t *moved);
 
 /* ftl_ckpt.c */

@@ -178,14 +178,22 @@ static int sink_emit_fixed(void *arg, const uint8_t *buf, uint64_t bo, const uin
 		uint64_t *ro = &isp->rec_off[isp->nrecs];
 		int rc;
 
-		for (uint32_t j = 0; j < k; j++, off += size) {
+		/* a page's records at a time: one LBA for all of them */
+		for (uint32_t j = 0; j < k;) {
 			for (; off >= page_end; page_end += ps) {
 				page++;
 			}
-			r[j].data = buf + (off - bo);
-			r[j].len = size;
-			r[j].lba = lbas[page];
-			ro[j] = off;
+			const uint64_t lba = lbas[page];
+			const uint32_t end = j + (uint32_t)SS_MIN((uint64_t)(k - j),
+								 (page_end - off + size - 1) / size);
+			const uint8_t *d = buf + (off - bo);
+
+			for (; j < end; j++, off += size, d += size) {
+				r[j].data = d;
+				r[j].len = size;
+				r[j].lba = lba;
+				ro[j] = off;
+			}
 		}
 		isp->nrecs += k;
 		*emitted += k;

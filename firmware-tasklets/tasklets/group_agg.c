@@ -7,6 +7,7 @@
 #include "tasklets_internal.h"
 
 #define AGG_MEMO 8u    /* groups remembered within one batch (a power of 2, <= 32; on the stack) */
+#define AGG_BLOCK 16u  /* records whose fields the fast path reads ahead (on the stack: small) */
 #define AGG_OPS_ALL (SS_BT_AGG_COUNT | SS_BT_AGG_SUM | SS_BT_AGG_MIN | SS_BT_AGG_MAX)
 
 struct agg {
@@ -261,77 +262,163 @@ static void count_bulk(struct ss_tasklet_ctx *ctx, struct agg *a, uint32_t n, ui
 	ss_tasklet_step(ctx, (uint32_t)steps);
 }
 
+/* The updates of records whose slots are known: count and sum (and min and max when asked). */
+static void agg_apply(struct agg *a, const uint32_t *slots, const uint64_t *vs, uint32_t n)
+{
+	uint64_t *const count = a->count, *const sum = a->sum;
+
+	for (uint32_t j = 0; j < n; j++) {
+		count[slots[j]]++;
+		sum[slots[j]] += vs[j];
+	}
+	if (a->ops & (SS_BT_AGG_MIN | SS_BT_AGG_MAX)) {
+		for (uint32_t j = 0; j < n; j++) {
+			uint64_t *mn = &a->min[slots[j]], *mx = &a->max[slots[j]];
+
+			*mn = less(a->value_signed, vs[j], *mn) ? vs[j] : *mn;
+			*mx = less(a->value_signed, *mx, vs[j]) ? vs[j] : *mx;
+		}
+	}
+}
+
+/* Groups seen in one batch, with what one record of each counts: a group's slot and probe
+ * count stay as they are until the table is cleared, which only agg_record does (the memo
+ * is then forgotten). Direct-mapped by the keys' low bits. */
+struct agg_memo {
+	uint32_t valid;           /* bit m: entry m holds a group */
+	struct {
+		uint64_t k1, k2;
+		uint32_t slot;
+		uint32_t state, steps;    /* counted per record of the group */
+		uint32_t work;            /* all of its counted work: fields, state, steps */
+	} e[AGG_MEMO];
+};
+
+static inline uint32_t agg_memo_index(uint64_t k1, uint64_t k2)
+{
+	return (uint32_t)(k1 ^ (k2 << 2)) & (AGG_MEMO - 1);
+}
+
+/* The running sums of what the records done so far count. */
+struct agg_tally {
+	uint64_t work, steps, state;
+	uint32_t done;
+};
+
+/*
+ * Records from j on whose groups the memo knows and whose work stays within room and
+ * steps_room: their slots into slots[], their counts into *t. No call, no store but the
+ * slots: the loop of the scan. \return the first record it did not take.
+ */
+static uint32_t agg_known_run(const struct agg_memo *memo, const uint64_t *k1s,
+			      const uint64_t *k2s, uint32_t j, uint32_t n, uint64_t room,
+			      uint64_t steps_room, uint32_t *slots, struct agg_tally *t)
+{
+	uint64_t work = t->work, steps = t->steps, state = t->state;
+	const uint32_t valid = memo->valid;
+	uint32_t start = j;
+
+	for (; j < n; j++) {
+		const uint32_t m = agg_memo_index(k1s[j], k2s[j]);
+
+		if (!(valid >> m & 1) || memo->e[m].k1 != k1s[j] || memo->e[m].k2 != k2s[j] ||
+		    work + memo->e[m].work > room || steps + memo->e[m].steps > steps_room) {
+			break;
+		}
+		work += memo->e[m].work;
+		steps += memo->e[m].steps;
+		state += memo->e[m].state;
+		slots[j] = memo->e[m].slot;
+	}
+	t->work = work;
+	t->steps = steps;
+	t->state = state;
+	t->done += j - start;
+	return j;
+}
+
 /*
  * The same work and counts as agg_record per record, counted once per batch: while the
  * batch's work stays within what the callback may still do, no limit can stop it part way,
  * so the order of counting changes nothing. A record that would pass a limit, or that
  * needs a spill (which writes output), is done by agg_record after the counts so far.
+ * AGG_BLOCK records at a time: their fields are read a field at a time (ss_field_read_n),
+ * then their groups found, then the groups updated; the updates of records before one
+ * that takes agg_record are made before it.
  */
 static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 			    const struct agg_readers *rd, const struct ss_record *r, uint32_t n)
 {
 	uint64_t steps_room, room = ss_tasklet_room(ctx, &steps_room);
-	uint64_t work = 0, steps = 0, state = 0;
-	uint32_t done = 0;
+	struct agg_tally t = { 0, 0, 0, 0 };
 	const uint32_t uw = a->update_words;
-	/* Groups seen in this batch: a group's slot and probe count stay as they are until
-	 * the table is cleared, which only agg_record does (the memo is then forgotten). */
-	struct {
-		uint64_t k1, k2;
-		uint32_t slot, probes;
-	} memo[AGG_MEMO];
-	uint32_t memo_valid = 0;
+	struct agg_memo memo;
+	uint64_t k1b[AGG_BLOCK], k2b[AGG_BLOCK], vb[AGG_BLOCK];
+	static const uint64_t zeros[AGG_BLOCK];
+	const uint64_t *k1s = a->nkeys >= 1 ? k1b : zeros, *k2s = a->nkeys == 2 ? k2b : zeros;
+	const uint64_t *vs = a->need_value ? vb : zeros;
+	uint32_t slots[AGG_BLOCK];
 
-	for (uint32_t i = 0; i < n; i++) {
-		const uint8_t *d = r[i].data;
-		uint64_t k1 = a->nkeys >= 1 ? ss_field_read(&rd->k1, d) : 0;
-		uint64_t k2 = a->nkeys == 2 ? ss_field_read(&rd->k2, d) : 0;
-		uint64_t v = a->need_value ? ss_field_read(&rd->v, d) : 0;
-		uint32_t m = (uint32_t)(k1 ^ (k2 << 2)) & (AGG_MEMO - 1);
-		uint32_t pos = 0, probes;
-		int64_t s;
+	memo.valid = 0;
+	for (uint32_t base = 0; base < n; base += AGG_BLOCK) {
+		uint32_t bn = SS_MIN(n - base, AGG_BLOCK), from = 0, j = 0;
 
-		if ((memo_valid >> m & 1) && memo[m].k1 == k1 && memo[m].k2 == k2) {
-			s = memo[m].slot;
-			probes = memo[m].probes;
-		} else {
-			s = bt_groups_find(&a->g, k1, k2, &pos, &probes);
+		/* an absent key or value reads as 0, from a block of zeros */
+		if (a->nkeys >= 1) {
+			ss_field_read_n(&rd->k1, r + base, bn, k1b);
 		}
-		uint64_t rec_state = (uint64_t)BT_GROUPS_PROBE_DRAM * probes + uw;
-		uint64_t rec_steps = (uint64_t)BT_GROUPS_PROBE_STEPS * probes + 2 + uw / 2;
-		int rc;
+		if (a->nkeys == 2) {
+			ss_field_read_n(&rd->k2, r + base, bn, k2b);
+		}
+		if (a->need_value) {
+			ss_field_read_n(&rd->v, r + base, bn, vb);
+		}
+		while ((j = agg_known_run(&memo, k1s, k2s, j, bn, room, steps_room, slots, &t)) < bn) {
+			/* a group the memo does not know, or a record past a limit */
+			const uint64_t k1 = k1s[j], k2 = k2s[j];
+			const uint32_t m = agg_memo_index(k1, k2);
+			uint32_t pos = 0, probes, rec_state, rec_steps;
+			int64_t s = bt_groups_find(&a->g, k1, k2, &pos, &probes);
+			int rc;
 
-		if (s == -SS_ENOSPC || work + rd->work + rec_state + rec_steps > room ||
-		    steps + rec_steps > steps_room) {
-			count_bulk(ctx, a, done, state, steps);
-			work = steps = state = 0;
-			done = 0;
-			rc = agg_record(ctx, a, &r[i]);
-			if (rc) {
-				return rc;
+			rec_state = BT_GROUPS_PROBE_DRAM * probes + uw;
+			rec_steps = BT_GROUPS_PROBE_STEPS * probes + 2 + uw / 2;
+			if (s == -SS_ENOSPC || t.work + rd->work + rec_state + rec_steps > room ||
+			    t.steps + rec_steps > steps_room) {
+				agg_apply(a, slots + from, vs + from, j - from);
+				a->records += j - from;
+				count_bulk(ctx, a, t.done, t.state, t.steps);
+				t = (struct agg_tally){ 0, 0, 0, 0 };
+				from = j + 1;
+				rc = agg_record(ctx, a, &r[base + j]);
+				if (rc) {
+					return rc;
+				}
+				room = ss_tasklet_room(ctx, &steps_room);
+				memo.valid = 0;
+				j++;
+				continue;
 			}
-			room = ss_tasklet_room(ctx, &steps_room);
-			memo_valid = 0;
-			continue;
+			if (s < 0) {
+				s = bt_groups_insert(&a->g, pos, k1, k2);
+				a->count[s] = 0;
+				a->sum[s] = 0;
+				a->min[s] = vs[j];
+				a->max[s] = vs[j];
+			}
+			memo.e[m].k1 = k1;
+			memo.e[m].k2 = k2;
+			memo.e[m].slot = (uint32_t)s;
+			memo.e[m].state = rec_state;
+			memo.e[m].steps = rec_steps;
+			memo.e[m].work = rd->work + rec_state + rec_steps;
+			memo.valid |= 1u << m;
+			/* the memo knows the group now: agg_known_run takes this record */
 		}
-		a->records++;
-		if (s < 0) {
-			update(a, bt_groups_insert(&a->g, pos, k1, k2), true, v);
-			s = a->g.n - 1;
-		} else {
-			update(a, s, false, v);
-		}
-		memo[m].k1 = k1;
-		memo[m].k2 = k2;
-		memo[m].slot = (uint32_t)s;
-		memo[m].probes = probes;
-		memo_valid |= 1u << m;
-		work += rd->work + rec_state + rec_steps;
-		state += rec_state;
-		steps += rec_steps;
-		done++;
+		agg_apply(a, slots + from, vs + from, bn - from);
+		a->records += bn - from;
 	}
-	count_bulk(ctx, a, done, state, steps);
+	count_bulk(ctx, a, t.done, t.state, t.steps);
 	return 0;
 }
 

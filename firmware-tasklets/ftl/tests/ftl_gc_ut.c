@@ -297,6 +297,88 @@ static void test_wear_spread(void)
 	CHECK(worst_off > 4 + SS_FTL_WL_SLACK(4));
 }
 
+/* The wear-levelling decision as a scan of every block, as it was before the bounds. */
+static bool wear_needed_by_scan(const struct ss_ftl *f, uint32_t *victim)
+{
+	uint32_t max = 0, min = FTL_NONE, v = FTL_NONE;
+
+	for (uint32_t b = 0; b < f->nblocks; b++) {
+		const struct ftl_block *k = &f->blocks[b];
+
+		if (k->state == FTL_BLK_BAD) {
+			continue;
+		}
+		max = SS_MAX(max, k->erase_count);
+		if ((k->state == FTL_BLK_FULL || k->state == FTL_BLK_OPEN) && k->flags == 0 &&
+		    k->erase_count < min) {
+			min = k->erase_count;
+			v = b;
+		}
+	}
+	if (f->params.wear_level_delta == 0 || v == FTL_NONE ||
+	    max - min <= f->params.wear_level_delta) {
+		return false;
+	}
+	*victim = v;
+	return true;
+}
+
+/* Random erases, retirements and state changes: the check that skips its scan while the
+ * erase-count bounds allow must decide as the full scan does, every time. */
+static void test_wear_bounds_decide_as_scan(void)
+{
+	static struct ftl_block blocks[24];
+	static const uint8_t states[] = { FTL_BLK_FREE, FTL_BLK_OPEN, FTL_BLK_FULL, FTL_BLK_CKPT };
+	struct ss_ftl f;
+	uint64_t rng = 77;
+	uint32_t needed = 0, skipped = 0;
+
+	memset(&f, 0, sizeof(f));
+	memset(blocks, 0, sizeof(blocks));
+	ss_ftl_default_params(&f.params);
+	f.params.wear_level_delta = 3;
+	f.nblocks = 24;
+	f.blocks = blocks;
+	for (uint32_t i = 0; i < 200000; i++) {
+		uint32_t b, op, want_v = FTL_NONE, got_v = FTL_NONE;
+		bool want, got;
+
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		b = (uint32_t)(rng >> 33) % f.nblocks;
+		op = (uint32_t)(rng >> 20) % 100;
+		if (blocks[b].state != FTL_BLK_BAD) {
+			if (op < 70) {
+				/* erase the least worn more often, so the spread stays near delta */
+				uint32_t c = (uint32_t)(rng >> 40) % f.nblocks;
+
+				b = blocks[c].erase_count < blocks[b].erase_count &&
+				    blocks[c].state != FTL_BLK_BAD ? c : b;
+				blocks[b].erase_count++;
+				ftl_wear_erased(&f, b);
+			} else if (op < 71) {
+				blocks[b].state = FTL_BLK_BAD;
+			} else if (op < 90) {
+				blocks[b].state = states[(rng >> 45) % 4];
+			} else {
+				blocks[b].flags = (uint8_t)((rng >> 50) % 4 == 0 ? FTL_BF_DIRTY : 0);
+			}
+		}
+		skipped += f.wear_known && f.wear_hi - f.wear_lo <= f.params.wear_level_delta;
+		want = wear_needed_by_scan(&f, &want_v);
+		got = ftl_wear_level_needed(&f, &got_v);
+		needed += want;
+		if (want != got || want_v != got_v) {
+			fprintf(stderr, "step %u: needed %d victim %u, want %d victim %u\n", i, got,
+				got_v, want, want_v);
+			ss_test_failures++;
+			return;
+		}
+	}
+	/* both ways were taken many times: the test can fail */
+	CHECK(needed > 1000);
+	CHECK(skipped > 1000);
+}
+
 static void test_greedy_uniform(void) { overwrite(SS_GC_GREEDY, 0); }
 static void test_greedy_skewed(void) { overwrite(SS_GC_GREEDY, 1); }
 static void test_cost_benefit_uniform(void) { overwrite(SS_GC_COST_BENEFIT, 0); }
@@ -366,6 +448,7 @@ int main(void)
 	RUN(test_victim_table);
 	RUN(test_background_pending_table);
 	RUN(test_wear_spread);
+	RUN(test_wear_bounds_decide_as_scan);
 	RUN(test_greedy_uniform);
 	RUN(test_greedy_skewed);
 	RUN(test_cost_benefit_uniform);

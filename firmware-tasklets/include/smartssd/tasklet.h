@@ -153,6 +153,45 @@ static inline uint64_t ss_field_read(const struct ss_field_reader *r, const uint
 	return (raw >> r->shift) & r->mask;
 }
 
+/** ss_field_read of each of the `n` records `recs`, into out[0..n): the field's width
+ *  chosen once for all of them, not per record. Counts nothing. */
+static inline void ss_field_read_n(const struct ss_field_reader *r, const struct ss_record *recs,
+				   uint32_t n, uint64_t *out)
+{
+	const uint32_t o = r->offset, sh = r->shift;
+	const uint64_t mask = r->mask;
+
+	switch (r->width) {
+	case 1:
+		for (uint32_t i = 0; i < n; i++) {
+			out[i] = ((uint64_t)recs[i].data[o] >> sh) & mask;
+		}
+		break;
+	case 2:
+		for (uint32_t i = 0; i < n; i++) {
+			out[i] = ((uint64_t)ss_get_be16(recs[i].data + o) >> sh) & mask;
+		}
+		break;
+	case 4:
+		if (r->sign32) {
+			for (uint32_t i = 0; i < n; i++) {
+				out[i] = ((uint64_t)(int64_t)(int32_t)ss_get_be32(recs[i].data + o) >> sh) &
+					 mask;
+			}
+		} else {
+			for (uint32_t i = 0; i < n; i++) {
+				out[i] = ((uint64_t)ss_get_be32(recs[i].data + o) >> sh) & mask;
+			}
+		}
+		break;
+	default:
+		for (uint32_t i = 0; i < n; i++) {
+			out[i] = (ss_get_be64(recs[i].data + o) >> sh) & mask;
+		}
+		break;
+	}
+}
+
 /** Count `n` reads of integer field `field` of a FIXED layout, as n ss_field_u64 would. */
 void ss_field_count(struct ss_tasklet_ctx *ctx, unsigned field, uint32_t n);
 
