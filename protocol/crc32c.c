@@ -68,7 +68,9 @@ __attribute__((target("sse4.2"))) static void crc32c_shift_init(void)
 			crc32c_shift_table[k][b] = (uint32_t)c64;
 		}
 	}
-	crc32c_shift_ready = 1;
+	/* the emulator's threads may race here: each writes the same table, and none reads
+	 * it before seeing the flag that follows the writes */
+	__atomic_store_n(&crc32c_shift_ready, 1, __ATOMIC_RELEASE);
 }
 
 static uint32_t crc32c_shift(uint32_t c)
@@ -85,7 +87,8 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_hw_update(uint32_t c, c
 	for (; len && ((uintptr_t)p & 7); len--) {
 		c64 = __builtin_ia32_crc32qi((uint32_t)c64, *p++);
 	}
-	if (len >= 3 * CRC_LANE && crc_unlikely(!crc32c_shift_ready)) {
+	if (len >= 3 * CRC_LANE &&
+	    crc_unlikely(!__atomic_load_n(&crc32c_shift_ready, __ATOMIC_ACQUIRE))) {
 		crc32c_shift_init();
 	}
 	for (; len >= 3 * CRC_LANE; len -= 3 * CRC_LANE, p += 3 * CRC_LANE) {

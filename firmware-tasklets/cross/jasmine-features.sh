@@ -1,7 +1,7 @@
 # The Jasmine board's feature set, sourced by cross/arm7tdmi.sh and openssd/build-with-sdk.sh
 # so that the size check and the build against the real SDK compile the same firmware.
 #
-# Every layer and every built-in tasklet, with two cuts that the 93,696 B of SRAM below the
+# Every layer and every built-in tasklet, with three cuts that the 93,696 B of SRAM below the
 # SDK's stacks force:
 # - the DRAM buffer has only none and hbm (SS_BUF_BOARD): page LRU, FAB, BPLRU and LB-CLOCK
 #   are the emulator's baselines for Gong's comparison, and the board has no non-volatile RAM
@@ -9,12 +9,15 @@
 # - the solid-state cache's engine is left out (12.8 KB of Thumb code): ssc/ssc_absent.c
 #   stands in, so that such a drive formats without a cache part and refuses to mount a flash
 #   that has one, and the command layer's cache scan goes with the engine
-#   (SS_FW_WITHOUT_SSC). SS_JASMINE_CACHE=1 puts the engine in, to measure it.
+#   (SS_FW_WITHOUT_SSC). SS_JASMINE_CACHE=1 puts the engine in, to measure it;
+# - group-aggregate's batch fast path (SS_TASKLETS_NO_FAST_PATH): every record takes the
+#   counted per-record path, which counts the same work (the fast path counts a batch at once
+#   to save the emulator's host CPU).
 #
 # Needs: fw (firmware-tasklets/) and proto (protocol/) set by the caller.
 
 jasmine_modules=(rt ftl buffer ssc objstore isp tasklets cmd)
-jasmine_defines=(-DSS_BUF_BOARD)
+jasmine_defines=(-DSS_BUF_BOARD -DSS_TASKLETS_NO_FAST_PATH)
 if [ "${SS_JASMINE_CACHE:-0}" != 1 ]; then
   jasmine_defines+=(-DSS_FW_WITHOUT_SSC)
 fi

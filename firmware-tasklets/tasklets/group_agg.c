@@ -35,6 +35,7 @@ static uint64_t pack(const struct agg *a, uint64_t k2, uint64_t k3, uint64_t k4)
 	return a->bits4 ? k << a->bits4 | (k4 & m4) : k;
 }
 
+#ifndef SS_TASKLETS_NO_FAST_PATH   /* left out where code space binds: jasmine-features.sh */
 /* The fast path's field readers, kept out of the state so that the state, and what its
  * allocation counts, stays as it was. */
 struct agg_readers {
@@ -63,6 +64,7 @@ static int fast_readers(struct ss_tasklet_ctx *ctx, const struct agg *a, struct 
 	}
 	return rc;
 }
+#endif
 
 static int agg_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 {
@@ -239,6 +241,7 @@ static int agg_record(struct ss_tasklet_ctx *ctx, struct agg *a, const struct ss
 	return ss_tasklet_step(ctx, 2 + a->update_words / 2) ? -SS_ETIME : 0;
 }
 
+#ifndef SS_TASKLETS_NO_FAST_PATH
 /* Count, in bulk, what agg_record would have counted for `n` records. */
 static void count_bulk(struct ss_tasklet_ctx *ctx, struct agg *a, uint32_t n, uint64_t state,
 		       uint64_t steps)
@@ -421,15 +424,18 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 	count_bulk(ctx, a, t.done, t.state, t.steps);
 	return 0;
 }
+#endif
 
 static int agg_records(struct ss_tasklet_ctx *ctx, const struct ss_record *r, uint32_t n)
 {
 	struct agg *a = ss_tasklet_state(ctx);
+#ifndef SS_TASKLETS_NO_FAST_PATH
 	struct agg_readers rd;
 
 	if (fast_readers(ctx, a, &rd) == 0) {
 		return agg_records_fast(ctx, a, &rd, r, n);
 	}
+#endif
 	for (uint32_t i = 0; i < n; i++) {
 		int rc = agg_record(ctx, a, &r[i]);
 
