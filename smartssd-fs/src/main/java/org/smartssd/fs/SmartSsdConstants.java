@@ -58,7 +58,8 @@ public final class SmartSsdConstants {
 
     /** WRITE commands an output stream keeps in the drive at once (1..32): it collects this
      *  many buffers of {@link #WRITE_BUFFER} bytes, then sends them queued, so the transfer
-     *  of one overlaps the flash work of those before it. 1: one command at a time. */
+     *  of one overlaps the flash work of those before it. 1: one command at a time. Each
+     *  open stream holds depth x the write buffer size of direct memory. */
     public static final String WRITE_QUEUE_DEPTH = "fs.smartssd.write.queue.depth";
     public static final int WRITE_QUEUE_DEPTH_DEFAULT = 4;
     public static final int QUEUE_DEPTH_MAX = 32;
