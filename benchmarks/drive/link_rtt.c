@@ -7,6 +7,10 @@
  *   - daemon poll: ss_dev_tasklet_poll over unix: to smartssd-devd (the same two
  *     exchanges, through libsmartssd, the daemon and the emulated firmware), with the
  *     client and the daemon blocking, then both spinning SPIN_US before they block;
+ *   - daemon execute + poll: ss_dev_tasklet_execute of a one-slice run, then one poll: two
+ *     round trips of the same frame sizes (an execute's SEND carries one sector, its reply
+ *     a header), so its reference is twice the bare ping-pong; the run is polled to its
+ *     end outside the timed part before the next execute;
  * each with both ends pinned to one CPU, then to two CPUs. p50 and p99 of N round trips,
  * and CPU per round trip: both ends' user + system time (getrusage for this process and
  * for the ping-pong peer, /proc/PID/stat ticks for the daemon) over the timed loop.
@@ -166,8 +170,25 @@ static double proc_cpu_us(pid_t pid)
 	return (ut + st) * 1e6 / sysconf(_SC_CLK_TCK);
 }
 
+/* Poll the run to its end, untimed, bounded. */
+static void run_to_end(struct ss_dev *dev, uint64_t inst)
+{
+	struct ss_dev_progress p;
+	uint64_t deadline = now_ns() + 30000000000ull;
+
+	do {
+		if (ss_dev_tasklet_poll(dev, inst, &p) != 0) {
+			DIE("poll");
+		}
+		if (now_ns() > deadline) {
+			DIE("a one-slice grep run still not done after 30 s");
+		}
+	} while (p.state != SS_DEV_TASKLET_DONE);
+}
+
+/* pair 0: a poll per round; 1: an execute and a poll (the run then polled to its end). */
 static void daemon_poll(const char *devd, const char *image, const char *sock, int cpu_a,
-			int cpu_b, unsigned spin_us, unsigned n, struct row *r)
+			int cpu_b, unsigned spin_us, int pair, unsigned n, struct row *r)
 {
 	static const char text[] = "GET /index.html 200\n";
 	static unsigned runs;
@@ -216,21 +237,28 @@ static void daemon_poll(const char *devd, const char *image, const char *sock, i
 		DIE("tasklet create");
 	}
 	in = (struct ss_dev_input){ .oid = oid, .offset = 0, .length = sizeof(text) - 1 };
-	if (ss_dev_tasklet_execute(dev, inst, &in, 1) != 0) {
+	if (!pair && ss_dev_tasklet_execute(dev, inst, &in, 1) != 0) {
 		DIE("execute");
 	}
 	for (unsigned i = 0; i < WARMUP + n; i++) {
-		uint64_t t = now_ns();
+		uint64_t t;
 
 		if (i == WARMUP) {
 			cpu0 = self_cpu_us();
 			dcpu0 = proc_cpu_us(pid);
+		}
+		t = now_ns();
+		if (pair && ss_dev_tasklet_execute(dev, inst, &in, 1) != 0) {
+			DIE("execute");
 		}
 		if (ss_dev_tasklet_poll(dev, inst, &p) != 0) {
 			DIE("poll");
 		}
 		if (i >= WARMUP) {
 			ns[i - WARMUP] = now_ns() - t;
+		}
+		if (pair && p.state != SS_DEV_TASKLET_DONE) {
+			run_to_end(dev, inst);
 		}
 	}
 	r->cpu_us = (self_cpu_us() - cpu0 + proc_cpu_us(pid) - dcpu0) / n;
@@ -254,7 +282,7 @@ int main(int argc, char **argv)
 	unsigned n = argc > 2 ? (unsigned)atoi(argv[2]) : 20000;
 	unsigned spin = argc > 3 ? (unsigned)atoi(argv[3]) : 50;
 	int cross = sysconf(_SC_NPROCESSORS_ONLN) > 1;
-	struct row bs, bx, dbs, dbx, dss, dsx;
+	struct row bs, bx, dbs, dbx, dss, dsx, ebs, ebx, ess, esx, bs2;
 	struct drive_fixture f;
 	char sock[320], what[64];
 
@@ -270,14 +298,18 @@ int main(int argc, char **argv)
 	if (cross) {
 		bare(0, 1, n, &bx);
 	}
-	daemon_poll(argv[1], f.image, sock, 0, 0, 0, n, &dbs);
-	if (cross) {
-		daemon_poll(argv[1], f.image, sock, 0, 1, 0, n, &dbx);
+	for (int pair = 0; pair <= 1; pair++) {
+		daemon_poll(argv[1], f.image, sock, 0, 0, 0, pair, n, pair ? &ebs : &dbs);
+		if (cross) {
+			daemon_poll(argv[1], f.image, sock, 0, 1, 0, pair, n, pair ? &ebx : &dbx);
+		}
+		daemon_poll(argv[1], f.image, sock, 0, 0, spin, pair, n, pair ? &ess : &dss);
+		if (cross) {
+			daemon_poll(argv[1], f.image, sock, 0, 1, spin, pair, n, pair ? &esx : &dsx);
+		}
 	}
-	daemon_poll(argv[1], f.image, sock, 0, 0, spin, n, &dss);
-	if (cross) {
-		daemon_poll(argv[1], f.image, sock, 0, 1, spin, n, &dsx);
-	}
+	bs2 = bs;
+	bs2.p50_us *= 2;   /* the pair is two round trips of the bare frames */
 
 	printf("%u round trips each; ratio = p50 / the same-CPU bare ping-pong's p50\n\n", n);
 	printf("| %-26s | %-5s | %8s | %8s | %10s | %6s |\n", "what", "CPUs", "p50 us", "p99 us",
@@ -295,6 +327,16 @@ int main(int argc, char **argv)
 	print_row(what, "same", &dss, &bs);
 	if (cross) {
 		print_row(what, "two", &dsx, &bs);
+	}
+	printf("\nexecute + poll: two round trips; ratio = p50 / twice the same-CPU bare p50\n\n");
+	print_row("execute + poll, blocking", "same", &ebs, &bs2);
+	if (cross) {
+		print_row("execute + poll, blocking", "two", &ebx, &bs2);
+	}
+	snprintf(what, sizeof(what), "execute + poll, spin %u us", spin);
+	print_row(what, "same", &ess, &bs2);
+	if (cross) {
+		print_row(what, "two", &esx, &bs2);
 	}
 	unlink(sock);
 	unlink(f.image);   /* its device was closed for the daemon: not drive_fixture_close */
