@@ -284,7 +284,6 @@ uint32_t ssc_recs_per_page(const struct ss_ssc *c);
  * the cost is at most one block of copies per SSC_WL_EVERY erases (each erase frees a
  * block of pages for the host): at most 1/8 of the pages programmed. */
 #define SSC_WL_EVERY SS_SSC_WEAR_DELTA
-/* ssc_gc.c */
 int ssc_open_log_page(struct ss_ssc *c, uint32_t *ppn);
 /** A block for the checkpoint being written: the least erased free block that is not
  *  worn out and that nothing uncommitted freed, erased, state META. One whose erase fails

@@ -116,7 +116,7 @@ static void cutter_wrap(struct cutter *x, struct ss_hal *inner)
 	x->inner = inner;
 	x->kind = -1;
 	x->ops = (struct ss_hal_ops){ c_read, c_program, c_erase, c_sync, c_barrier, c_timeline,
-				      c_isp, c_now, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+				      c_isp, c_now, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	x->hal = *inner;
 	x->hal.ops = &x->ops;
 	x->hal.ctx = x;
@@ -287,9 +287,11 @@ static int run_ops(struct ss_ssc *c, struct cutter *x, struct model *m, uint64_t
 	return -1;
 }
 
-/* Check every block after recovery; the observed state becomes the next round's base. */
-static unsigned check_recovered(struct ss_ssc *c, struct model *m, int inflight, enum op fop,
-				uint32_t fk, uint64_t fv, unsigned round, struct tally *t)
+/* Check every block after recovery from the cut `where` x made (at a write of `kind`);
+ * the observed state becomes the next round's base, and bad blocks count in t->bad. */
+static void check_recovered(struct ss_ssc *c, struct model *m, int inflight, enum op fop,
+			    uint32_t fk, uint64_t fv, unsigned round, struct tally *t,
+			    const char *where, const struct cutter *x, int kind)
 {
 	static uint8_t bm[NLBA / 8 + 1];
 	unsigned bad = 0;
@@ -341,7 +343,11 @@ static unsigned check_recovered(struct ss_ssc *c, struct model *m, int inflight,
 		m->ver[k] = got > 0 ? (uint64_t)got : 0;
 		m->need[k] = got == 0 ? ABSENT : bit ? DIRTY : CLEAN_MAYBE;
 	}
-	return bad;
+	if (bad) {
+		fprintf(stderr, "round %u: %s at %s #%llu mode %d: %u bad blocks\n", round, where,
+			kind_name(kind), x->at, (int)x->mode, bad);
+	}
+	t->bad += bad;
 }
 
 static unsigned crash_iterations(void)
@@ -414,15 +420,7 @@ static void crash_series(enum ss_ssc_policy pol)
 		}
 		ss_ssc_get_stats(c, &st);
 		t.replayed_max = SS_MAX(t.replayed_max, st.replayed_records);
-		{
-			unsigned bad = check_recovered(c, &m, inflight, fop, fk, fv, it, &t);
-
-			if (bad) {
-				fprintf(stderr, "round %u: cut at %s #%llu mode %d: %u bad blocks\n", it,
-					kind_name(x.kind), x.at, (int)x.mode, bad);
-			}
-			t.bad += bad;
-		}
+		check_recovered(c, &m, inflight, fop, fk, fv, it, &t, "cut", &x, x.kind);
 		t.rounds++;
 		fte_close(&e);
 		if (t.bad) {
@@ -539,15 +537,7 @@ static void migration_crash_series(enum ss_ssc_policy pol)
 			fte_destroy(&e);
 			break;
 		}
-		{
-			unsigned bad = check_recovered(c, &m, inflight, fop, fk, fv, it, &t);
-
-			if (bad) {
-				fprintf(stderr, "round %u: cut in a migration at %s #%llu mode %d: %u "
-					"bad blocks\n", it, kind_name(kind), x.at, (int)x.mode, bad);
-			}
-			t.bad += bad;
-		}
+		check_recovered(c, &m, inflight, fop, fk, fv, it, &t, "cut in a migration", &x, kind);
 		t.cut_rounds++;
 		fte_destroy(&e);
 		if (t.bad) {
