@@ -65,6 +65,9 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
         if (split instanceof FileSplit f && isCached(f.getPath())) {
             return (RecordReader) new NoRecords();   // CachedScanRunner reads the split
         }
+        if (split instanceof DrainSplit) {
+            return (RecordReader) new NoRecords();   // DrainRunner reads each of its splits
+        }
         if (split instanceof PlacedSplit p && p.side() == Placement.HOST) {
             PlacementCalibration c = PlacementCalibration.load(context.getConfiguration(),
                     p.getPath().toUri().getAuthority());
@@ -150,7 +153,9 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
      * Plans each split's side ({@link Placement}): calibrates each drive once (its first
      * non-empty split; {@link PlacementCalibration}), estimates both versions of every split,
      * and lets the drive and the host drain the queue of splits ({@link SplitPlanner}). The
-     * calibration goes into the job configuration for the tasks.
+     * calibration goes into the job configuration for the tasks. With {@code auto}, each
+     * node's splits become one {@link DrainSplit}, drained at run time ({@link SplitDrain}),
+     * unless {@value Placement#DRAIN} is false.
      */
     private static List<InputSplit> place(JobContext job, Placement mode, List<FileSplit> splits)
             throws IOException {
@@ -167,7 +172,7 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
         }
         List<SplitPlanner.Placed> placed = SplitPlanner.place(conf, spec, splits, mode,
                 PlacementCalibration.hostMapper(conf, spec, hostMapper));
-        List<InputSplit> out = new ArrayList<>();
+        List<PlacedSplit> out = new ArrayList<>();
         for (int i = 0; i < splits.size(); i++) {
             SplitPlanner.Placed p = placed.get(i);
             if (p.calibration() != null) {
@@ -175,7 +180,17 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
             }
             out.add(new PlacedSplit(splits.get(i), p.side(), p.deviceNs(), p.hostNs()));
         }
-        return out;
+        if (mode != Placement.AUTO || !conf.getBoolean(Placement.DRAIN, true)) {
+            return new ArrayList<>(out);
+        }
+        Map<String, List<PlacedSplit>> byNode = new LinkedHashMap<>();
+        for (PlacedSplit s : out) {
+            byNode.computeIfAbsent(s.getLocations().length > 0 ? s.getLocations()[0] : "",
+                    k -> new ArrayList<>()).add(s);
+        }
+        List<InputSplit> drains = new ArrayList<>();
+        byNode.forEach((node, mine) -> drains.add(new DrainSplit(node, mine)));
+        return drains;
     }
 
     /**

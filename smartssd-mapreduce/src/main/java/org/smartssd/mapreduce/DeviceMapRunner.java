@@ -6,6 +6,7 @@ import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.TaskInputOutputContext;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.smartssd.device.EnergyReport;
@@ -20,7 +21,8 @@ import org.smartssd.device.TaskletProgress;
  *
  * <p>MAP_INPUT_RECORDS is set to the records the drive examined (not the polls). A split
  * placed on the host ({@link Placement}) runs the job's host mapper instead
- * ({@link HostSplitRunner}).
+ * ({@link HostSplitRunner}); a node's splits drained at run time ({@link DrainSplit}) run
+ * on both sides at once ({@link DrainRunner}).
  */
 public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K, V> {
     @Override
@@ -31,13 +33,16 @@ public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K
             CachedScanRunner.run(context, f);
             return;
         }
+        if (context.getInputSplit() instanceof DrainSplit d) {
+            DrainRunner.run(context, d);
+            return;
+        }
         if (context.getInputSplit() instanceof PlacedSplit p && p.side() == Placement.HOST) {
             HostSplitRunner.run(context, p);
             return;
         }
         setup(context);
         try {
-            Configuration conf = context.getConfiguration();
             TaskletRun run = null;
             while (context.nextKeyValue()) {
                 run = context.getCurrentValue();
@@ -47,26 +52,41 @@ public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K
                 context.setStatus("device: empty split, nothing to run");
                 return;
             }
-            FileSplit split = (FileSplit) context.getInputSplit();
-            TaskletProgress done = run.last();
-            DeviceMapperFormat<K, V> format = ReflectionUtils.newInstance(
-                    (Class<DeviceMapperFormat<K, V>>) DeviceJob.getDeviceMapperFormatClass(conf),
-                    conf);
-            format.convert(new DeviceOutput(run.spec(), split.getPath(), split.getStart(),
-                    split.getLength(), run.output(), done), context::write);
-            count(context, run);
-            if (split instanceof PlacedSplit p) {
-                PlacementCalibration c = PlacementCalibration.load(conf,
-                        p.getPath().toUri().getAuthority());
-                inc(context, PlacementCounters.SPLITS_ON_DEVICE, 1);
-                inc(context, PlacementCounters.ESTIMATED_DEVICE_NS, p.deviceEstimateNs());
-                inc(context, PlacementCounters.MODELLED_DEVICE_NS,
-                        c.deviceModelNs(done, run.output().length));
-            }
-            context.getCounter(TaskCounter.MAP_INPUT_RECORDS).setValue(done.records());
+            output(context, (FileSplit) context.getInputSplit(), run, context::write);
+            context.getCounter(TaskCounter.MAP_INPUT_RECORDS).setValue(run.last().records());
         } finally {
             cleanup(context);
         }
+    }
+
+    /**
+     * A finished run's output through the job's format to {@code out}, the run added to the
+     * {@link DeviceCounters} and, for a placed split, to the {@link PlacementCounters}.
+     * Returns the run's modelled time (its counted work at the calibration's prices plus its
+     * output over the link) for a placed split, 0 for another.
+     */
+    @SuppressWarnings("unchecked")
+    static <K, V> long output(TaskInputOutputContext<?, ?, ?, ?> context, FileSplit split,
+                              TaskletRun run, DeviceMapperFormat.Emitter<K, V> out)
+            throws IOException, InterruptedException {
+        Configuration conf = context.getConfiguration();
+        TaskletProgress done = run.last();
+        DeviceMapperFormat<K, V> format = ReflectionUtils.newInstance(
+                (Class<DeviceMapperFormat<K, V>>) DeviceJob.getDeviceMapperFormatClass(conf),
+                conf);
+        format.convert(new DeviceOutput(run.spec(), split.getPath(), split.getStart(),
+                split.getLength(), run.output(), done), out);
+        count(context, run);
+        if (!(split instanceof PlacedSplit p)) {
+            return 0;
+        }
+        PlacementCalibration c = PlacementCalibration.load(conf,
+                p.getPath().toUri().getAuthority());
+        long modelled = c.deviceModelNs(done, run.output().length);
+        inc(context, PlacementCounters.SPLITS_ON_DEVICE, 1);
+        inc(context, PlacementCounters.ESTIMATED_DEVICE_NS, p.deviceEstimateNs());
+        inc(context, PlacementCounters.MODELLED_DEVICE_NS, modelled);
+        return modelled;
     }
 
     static String status(TaskletProgress p) {
@@ -75,7 +95,7 @@ public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K
                 p.records(), p.outputBytes());
     }
 
-    private void count(Context context, TaskletRun run) {
+    private static void count(TaskInputOutputContext<?, ?, ?, ?> context, TaskletRun run) {
         TaskletProgress p = run.last();
         inc(context, DeviceCounters.TASKLET_RUNS, 1);
         inc(context, DeviceCounters.PAGES_SCANNED, p.pagesDone());
@@ -107,7 +127,7 @@ public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K
         }
     }
 
-    private void inc(Context context, Enum<?> c, long v) {
+    private static void inc(TaskInputOutputContext<?, ?, ?, ?> context, Enum<?> c, long v) {
         context.getCounter(c).increment(v);
     }
 }

@@ -3,10 +3,13 @@ package org.smartssd.mapreduce;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.util.function.LongSupplier;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.TaskInputOutputContext;
 import org.apache.hadoop.util.ReflectionUtils;
 
 /**
@@ -21,10 +24,24 @@ final class HostSplitRunner {
     private HostSplitRunner() {
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
+    @SuppressWarnings("rawtypes")
     static void run(Mapper.Context context, PlacedSplit split)
             throws IOException, InterruptedException {
-        Configuration conf = context.getConfiguration();
+        Counter in = context.getCounter(TaskCounter.MAP_INPUT_RECORDS);
+        long records0 = in.getValue();
+        run(context, context, split, () -> in.getValue() - records0);
+    }
+
+    /**
+     * The host mapper over {@code records}, a map context whose reader reads {@code split},
+     * counted in {@code counters}; {@code recordsRead} says how many records it read.
+     * Returns the split's modelled host time.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static long run(TaskInputOutputContext<?, ?, ?, ?> counters, Mapper.Context records,
+                    PlacedSplit split, LongSupplier recordsRead)
+            throws IOException, InterruptedException {
+        Configuration conf = counters.getConfiguration();
         Class<? extends Mapper> cls = conf.getClass(Placement.HOST_MAPPER_CLASS, null,
                 Mapper.class);
         if (cls == null) {
@@ -33,22 +50,22 @@ final class HostSplitRunner {
         }
         PlacementCalibration c = PlacementCalibration.load(conf,
                 split.getPath().toUri().getAuthority());
-        long records0 = context.getCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long cpu0 = mx.getCurrentThreadCpuTime();
-        context.setStatus("host: " + cls.getSimpleName() + " over " + split.getLength()
+        records.setStatus("host: " + cls.getSimpleName() + " over " + split.getLength()
                 + " bytes");
-        ReflectionUtils.newInstance(cls, conf).run(context);
+        ReflectionUtils.newInstance(cls, conf).run(records);
         long cpu = mx.getCurrentThreadCpuTime() - cpu0;
-        long records = context.getCounter(TaskCounter.MAP_INPUT_RECORDS).getValue() - records0;
-        long bytes = records * c.recordSize();
-        context.getCounter(PlacementCounters.SPLITS_ON_HOST).increment(1);
-        context.getCounter(PlacementCounters.ESTIMATED_HOST_NS)
+        long n = recordsRead.getAsLong();
+        long bytes = n * c.recordSize();
+        long modelled = c.hostNs(bytes, n);
+        counters.getCounter(PlacementCounters.SPLITS_ON_HOST).increment(1);
+        counters.getCounter(PlacementCounters.ESTIMATED_HOST_NS)
                 .increment(split.hostEstimateNs());
-        context.getCounter(PlacementCounters.MODELLED_HOST_NS)
-                .increment(c.hostNs(bytes, records));
-        context.getCounter(PlacementCounters.HOST_BYTES_READ).increment(bytes);
-        context.getCounter(PlacementCounters.HOST_RECORDS).increment(records);
-        context.getCounter(PlacementCounters.HOST_CPU_NS).increment(Math.max(0, cpu));
+        counters.getCounter(PlacementCounters.MODELLED_HOST_NS).increment(modelled);
+        counters.getCounter(PlacementCounters.HOST_BYTES_READ).increment(bytes);
+        counters.getCounter(PlacementCounters.HOST_RECORDS).increment(n);
+        counters.getCounter(PlacementCounters.HOST_CPU_NS).increment(Math.max(0, cpu));
+        return modelled;
     }
 }

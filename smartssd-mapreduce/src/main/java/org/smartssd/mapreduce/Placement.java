@@ -32,6 +32,13 @@ public enum Placement {
     /** The host link's time per byte; unset: from the drive's model counters, or SATA 3 Gb/s
      *  (8192 B in 27,307 ns, [Kang 2014, §6.5.1]) on a drive without them. */
     public static final String LINK_NS_PER_BYTE = "smartssd.job.placement.link.ns-per-byte";
+    /**
+     * With {@code auto}: whether each node's splits are drained at run time by its drives and
+     * its host together ({@link SplitDrain}: one map task per node, where a split runs decided
+     * from the modelled times of the splits run so far), default true; false runs each split
+     * as its own task where the plan made before the job put it.
+     */
+    public static final String DRAIN = "smartssd.job.placement.auto.drain";
     /** Prefix of what the planner measured or took, written into the job for its tasks. */
     public static final String CALIBRATED = "smartssd.job.placement.calibrated.";
 

@@ -22,5 +22,9 @@ public enum PlacementCounters {
     HOST_BYTES_READ,
     HOST_RECORDS,
     /** The host versions' thread CPU time, measured (never modelled). */
-    HOST_CPU_NS
+    HOST_CPU_NS,
+    /** Rounds in which the drained splits ({@link SplitDrain}) were handed out. */
+    DRAIN_ROUNDS,
+    /** Drained splits that ran on the other side than the plan made before the job. */
+    SPLITS_MOVED_BY_DRAIN
 }

@@ -114,29 +114,43 @@ public final class SplitPlanner {
     /** The side of each split, in the given order. */
     public static List<Placement> plan(List<Estimate> splits, Placement mode,
                                 Map<String, Long> driveQueueNs) {
-        List<Placement> sides = new ArrayList<>();
-        for (int i = 0; i < splits.size(); i++) {
-            sides.add(mode == Placement.HOST ? Placement.HOST : Placement.DEVICE);
-        }
         if (mode != Placement.AUTO) {
+            List<Placement> sides = new ArrayList<>();
+            for (int i = 0; i < splits.size(); i++) {
+                sides.add(mode == Placement.HOST ? Placement.HOST : Placement.DEVICE);
+            }
             return sides;
         }
+        Map<String, Long> device = new HashMap<>(driveQueueNs);
+        return drain(splits, device, new HashMap<>());
+    }
+
+    /**
+     * The queue drained from the given clocks: each split, largest first, to the side that
+     * would finish it first, the drive's clock ({@code deviceClock}, by drive) or its node's
+     * host's ({@code hostClock}, by node), ties to the drive. Advances the clocks by the
+     * estimates of the splits each side takes; returns the sides in the given order.
+     * {@link #plan} starts it from the drives' queues, {@link SplitDrain} from the modelled
+     * clocks reached at run time.
+     */
+    static List<Placement> drain(List<Estimate> splits, Map<String, Long> deviceClock,
+                                 Map<String, Long> hostClock) {
+        List<Placement> sides = new ArrayList<>();
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < splits.size(); i++) {
+            sides.add(Placement.DEVICE);
             order.add(i);
         }
         order.sort(Comparator.comparingLong((Integer i) -> -splits.get(i).length()));
-        Map<String, Long> device = new HashMap<>();
-        Map<String, Long> host = new HashMap<>();
         for (int i : order) {
             Estimate e = splits.get(i);
-            long d = device.computeIfAbsent(e.drive(), k -> driveQueueNs.getOrDefault(k, 0L));
-            long h = host.getOrDefault(e.node(), 0L);
+            long d = deviceClock.getOrDefault(e.drive(), 0L);
+            long h = hostClock.getOrDefault(e.node(), 0L);
             if (h + e.hostNs() < d + e.deviceNs()) {
                 sides.set(i, Placement.HOST);
-                host.put(e.node(), h + e.hostNs());
+                hostClock.put(e.node(), h + e.hostNs());
             } else {
-                device.put(e.drive(), d + e.deviceNs());
+                deviceClock.put(e.drive(), d + e.deviceNs());
             }
         }
         return sides;
