@@ -23,8 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * gets fewer of the splits left, and the host more.
  *
  * <p>The work is handed out in rounds, as factoring hands out a parallel loop's iterations
- * [Hummel, Schonberg and Flynn 1992, "Factoring: a method for scheduling parallel loops",
- * CACM 35(8), §3, p. 92]: each round plans the splits left with {@link SplitPlanner#drain}
+ * [Hummel 1992, "Factoring: a method for scheduling parallel loops",
+ * Communications of the ACM 35(8)]: each round plans the splits left with {@link SplitPlanner#drain}
  * from the modelled clocks each side has reached, each side's estimates scaled by how far its
  * splits so far ran over or under theirs, and runs about half of each side's planned work
  * (at least one split; one split in the first round); the sides run their round's splits at once, one after another on each

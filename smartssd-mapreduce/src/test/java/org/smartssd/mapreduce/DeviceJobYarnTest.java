@@ -254,12 +254,13 @@ class DeviceJobYarnTest {
 
         Counters c = job.getCounters();
         long maps = job.getTaskReports(TaskType.MAP).length;
-        // 200 000 bytes per drive in 100 000-byte splits: the first of a drive's two goes to
-        // the drive, and the second to the host, which is done with it before the drive is
-        assertThat(maps).isEqualTo(NODES * 2);
+        // 200 000 bytes per drive in 100 000-byte splits, drained by one map task a node
+        // (DrainSplit): its first round gives one split to the drive, one to the host
+        assertThat(maps).isEqualTo(NODES);
         long onDevice = c.findCounter(PlacementCounters.SPLITS_ON_DEVICE).getValue();
         long onHost = c.findCounter(PlacementCounters.SPLITS_ON_HOST).getValue();
-        assertThat(onDevice + onHost).isEqualTo(maps);
+        assertThat(onDevice + onHost).isEqualTo(NODES * 2);
+        assertThat(c.findCounter(PlacementCounters.DRAIN_ROUNDS).getValue()).isEqualTo(NODES);
         assertThat(onDevice).as("splits in the drives").isPositive();
         assertThat(onHost).as("splits on the hosts").isPositive();
         // Locality is the other test's subject: with two maps a node, the AM's stale asks
