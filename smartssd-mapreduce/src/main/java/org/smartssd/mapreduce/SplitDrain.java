@@ -23,9 +23,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * gets fewer of the splits left, and the host more.
  *
  * <p>The work is handed out in rounds, as factoring hands out a parallel loop's iterations
- * [Hummel 1992, "Factoring: a method for scheduling parallel loops",
- * Communications of the ACM 35(8)]: each round plans the splits left with {@link SplitPlanner#drain}
- * from the modelled clocks each side has reached, each side's estimates scaled by how far its
+ * [Hummel 1992]: each round plans the splits left with {@link SplitPlanner#drain} from the
+ * modelled clocks each side has reached, each side's estimates scaled by how far its
  * splits so far ran over or under theirs, and runs about half of each side's planned work
  * (at least one split; one split in the first round); the sides run their round's splits at once, one after another on each
  * side (one ISP core per drive, one stream of reads per node, as the planner counts them).
