@@ -31,8 +31,10 @@ import org.smartssd.mapreduce.PlacementCounters;
  * Cost-based placement on every cell of Kang's Fig. 6.8 (Q1 and Q2 at 32, 64, 128 and 256 B
  * entries; [Kang 2014, §6.5.3.1, Fig. 6.8, p. 78]): the same {@link PlacedQueryJob} with every
  * split on the host (host-only: host-optimized's mapper), every split in the drive
- * (device-only) and placed by the planner (auto), on one embedded kang-smartssd drive, the
- * LocalJobRunner. Every answer must equal the one computed here from the bytes.
+ * (device-only), placed by the planner and drained at run time (auto, {@code SplitDrain}) and
+ * run where the plan made before the job put each split (plan only,
+ * {@value Placement#DRAIN} false), on one embedded kang-smartssd drive, the LocalJobRunner.
+ * Every answer must equal the one computed here from the bytes.
  *
  * <p>Modelled job time, from the job's counters and profile constants, never wall clock:
  * max(device side, host side, flash) + merge, where
@@ -68,7 +70,7 @@ public final class PlacementBenchmark {
 
     record Run(Placement placement, Answer answer, long deviceNs, long hostNs, long flashNs,
                long mergeNs, long estDeviceNs, long estHostNs, long onDevice, long onHost,
-               long hostPages, long wallNs, Configuration jobConf) {
+               long hostPages, long rounds, long moved, long wallNs, Configuration jobConf) {
         long modelledNs() {
             return Math.max(Math.max(deviceNs, hostNs), flashNs) + mergeNs;
         }
@@ -109,7 +111,8 @@ public final class PlacementBenchmark {
                      "auto_est_host_ms", "auto_flash_ms", "merge_ms", "host_ns_per_byte",
                      "host_ns_per_record", "link_ns_per_byte", "device_ns_per_page",
                      "device_ns_per_run", "auto_if_host_reads_cost_isp_ms",
-                     "wall_host_s", "wall_device_s", "wall_auto_s")) {
+                     "planned_ms", "planned_over_better", "drain_rounds", "drain_moved",
+                     "wall_host_s", "wall_device_s", "wall_auto_s", "wall_planned_s")) {
             for (int es : SIZES) {
                 TraceGenerator gen = new TraceGenerator(TraceGenerator.Options.of(entries, 68, es));
                 ByteArrayOutputStream b = new ByteArrayOutputStream((int) gen.totalBytes());
@@ -120,20 +123,22 @@ public final class PlacementBenchmark {
                         (trace.length / SPLITS / 8192 + 1) * 8192);
                 for (Query q : Query.values()) {
                     Answer reference = reference(q, trace, es);
-                    Map<Placement, Run> runs = new LinkedHashMap<>();
-                    for (Placement p : List.of(Placement.HOST, Placement.DEVICE,
-                            Placement.AUTO)) {
-                        Run r = run(la, work, q, p, f, split);
+                    Map<String, Run> runs = new LinkedHashMap<>();
+                    for (String mode : List.of("host", "device", "auto", "planned")) {
+                        Placement p = mode.equals("planned") ? Placement.AUTO
+                                : Placement.valueOf(mode.toUpperCase(Locale.ROOT));
+                        Run r = run(la, work, q, p, !mode.equals("planned"), f, split);
                         if (!r.answer().equals(reference)) {
-                            throw new IllegalStateException(q + " placement=" + p.cliName()
-                                    + " at " + es + " B answered " + r.answer().summary()
+                            throw new IllegalStateException(q + " " + mode + " at " + es
+                                    + " B answered " + r.answer().summary()
                                     + ", the bytes say " + reference.summary());
                         }
-                        runs.put(p, r);
+                        runs.put(mode, r);
                     }
-                    Run host = runs.get(Placement.HOST);
-                    Run dev = runs.get(Placement.DEVICE);
-                    Run auto = runs.get(Placement.AUTO);
+                    Run host = runs.get("host");
+                    Run dev = runs.get("device");
+                    Run auto = runs.get("auto");
+                    Run planned = runs.get("planned");
                     double better = Math.min(host.modelledNs(), dev.modelledNs());
                     String drive = f.path().toUri().getAuthority();
                     String cal = Placement.CALIBRATED + drive + ".";
@@ -148,15 +153,18 @@ public final class PlacementBenchmark {
                             jc.getDouble(cal + "link.ns-per-byte", 0),
                             jc.getDouble(cal + "device.ns-per-page", 0),
                             jc.getDouble(cal + "device.ns-per-run", 0),
-                            ms(auto.sharedCoreNs()),
-                            host.wallNs() / 1e9, dev.wallNs() / 1e9, auto.wallNs() / 1e9);
+                            ms(auto.sharedCoreNs()), ms(planned.modelledNs()),
+                            planned.modelledNs() / better, auto.rounds(), auto.moved(),
+                            host.wallNs() / 1e9, dev.wallNs() / 1e9, auto.wallNs() / 1e9,
+                            planned.wallNs() / 1e9);
                     table.add(String.format(Locale.ROOT,
-                            "| %s | %d | %.1f | %.1f | %.1f | %.3f | %d / %d | %.1f / %.1f "
-                                    + "| %.1f / %.1f | %.3f |",
+                            "| %s | %d | %.1f | %.1f | %.1f | %.3f | %.1f | %d / %d (%d moved, "
+                                    + "%d rounds) | %.1f / %.1f | %.1f / %.1f | %.3f |",
                             q.cliName().toUpperCase(Locale.ROOT),
                             es, ms(host.modelledNs()), ms(dev.modelledNs()),
                             ms(auto.modelledNs()), auto.modelledNs() / better,
-                            auto.onDevice(), auto.onHost(), ms(auto.estDeviceNs()),
+                            ms(planned.modelledNs()), auto.onDevice(), auto.onHost(),
+                            auto.moved(), auto.rounds(), ms(auto.estDeviceNs()),
                             ms(auto.deviceNs()), ms(auto.estHostNs()), ms(auto.hostNs()),
                             auto.sharedCoreNs() / better));
                     System.out.println(table.get(table.size() - 1) + "   calibration: "
@@ -166,20 +174,22 @@ public final class PlacementBenchmark {
             }
         }
         System.out.printf("%n%,d entries per file, splits of max(1 MiB, 1/%d of the file); "
-                + "modelled ms; auto / better = auto over the better of host-only and "
-                + "device-only%n", entries, SPLITS);
+                + "modelled ms; auto / better = auto (drained at run time) over the better of "
+                + "host-only and device-only; plan only = auto run where the plan made before "
+                + "the job put each split%n", entries, SPLITS);
         System.out.println("| query | entry B | host-only | device-only | auto | auto / better"
-                + " | auto splits device / host | device side est. / modelled | host side est."
-                + " / modelled | auto / better if host reads cost the ISP core |");
-        System.out.println("|---|---:|---:|---:|---:|---:|---|---|---|---:|");
+                + " | plan only | auto splits device / host | device side est. / modelled "
+                + "| host side est. / modelled | auto / better if host reads cost the ISP core |");
+        System.out.println("|---|---:|---:|---:|---:|---:|---:|---|---|---|---:|");
         table.forEach(System.out::println);
         System.out.println("CSV: " + outDir.resolve("placement.csv"));
     }
 
-    private static Run run(LogAnalyzer la, Path work, Query q, Placement p,
+    private static Run run(LogAnalyzer la, Path work, Query q, Placement p, boolean drain,
                            LogAnalyzer.DriveFile f, long split) throws Exception {
         Configuration conf = new Configuration(la.conf());
         conf.setLong("mapreduce.input.fileinputformat.split.maxsize", split);
+        conf.setBoolean(Placement.DRAIN, drain);
         org.apache.hadoop.fs.Path out = new org.apache.hadoop.fs.Path(work.resolve("out-"
                 + q.cliName() + "-" + p.cliName() + "-" + UUID.randomUUID()).toUri());
         long t0 = System.nanoTime();
@@ -197,8 +207,9 @@ public final class PlacementBenchmark {
                 v(c, PlacementCounters.ESTIMATED_DEVICE_NS),
                 v(c, PlacementCounters.ESTIMATED_HOST_NS),
                 v(c, PlacementCounters.SPLITS_ON_DEVICE), v(c, PlacementCounters.SPLITS_ON_HOST),
-                (hostBytes + HostCostModel.PAGE_BYTES - 1) / HostCostModel.PAGE_BYTES, wall,
-                r.jobConf());
+                (hostBytes + HostCostModel.PAGE_BYTES - 1) / HostCostModel.PAGE_BYTES,
+                v(c, PlacementCounters.DRAIN_ROUNDS), v(c, PlacementCounters.SPLITS_MOVED_BY_DRAIN),
+                wall, r.jobConf());
     }
 
     /** The answer from the bytes: a loop over the entries, the fields read by offset. */
