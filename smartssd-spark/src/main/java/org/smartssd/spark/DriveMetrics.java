@@ -18,7 +18,9 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
  * by the calibration plus its output over the link; host, the bytes read over the link plus
  * the host's calibrated rate. {@code hostCpuNs} is the host version's measured thread CPU
  * time, for comparison only. A scan of an {@code sscache://} file counts the records (and
- * bytes) done in the drive over cached blocks and those done on the host.
+ * bytes) done in the drive over cached blocks and those done on the host. A scan drained
+ * at run time ({@link DrainedPartition}) counts its rounds and the partitions that ran on
+ * the other side than the plan's.
  */
 final class DriveMetrics {
     static final String SCANNED = "driveBytesScanned";
@@ -36,6 +38,8 @@ final class DriveMetrics {
     static final String CACHE_DRIVE_BYTES = "cachedBytesInDrive";
     static final String CACHE_HOST_RECORDS = "cachedRecordsOnHost";
     static final String CACHE_HOST_BYTES = "cachedBytesOnHost";
+    static final String DRAIN_ROUNDS = "drainRounds";
+    static final String DRAIN_MOVED = "partitionsMovedByDrain";
 
     private DriveMetrics() {
     }
@@ -44,7 +48,8 @@ final class DriveMetrics {
         return new CustomMetric[] {new Scanned(), new Link(), new Time(), new Energy(),
             new OnDevice(), new OnHost(), new EstimatedDevice(), new ModelledDevice(),
             new EstimatedHost(), new ModelledHost(), new HostCpu(), new CacheDriveRecords(),
-            new CacheDriveBytes(), new CacheHostRecords(), new CacheHostBytes()};
+            new CacheDriveBytes(), new CacheHostRecords(), new CacheHostBytes(),
+            new DrainRounds(), new DrainMoved()};
     }
 
     static CustomTaskMetric value(String name, long v) {
@@ -217,6 +222,18 @@ final class DriveMetrics {
                 s += v;
             }
             return s;
+        }
+    }
+
+    public static final class DrainRounds extends Sum {
+        public DrainRounds() {
+            super(DRAIN_ROUNDS, "rounds in which drained partitions were handed out");
+        }
+    }
+
+    public static final class DrainMoved extends Sum {
+        public DrainMoved() {
+            super(DRAIN_MOVED, "drained partitions run on the other side than planned");
         }
     }
 }

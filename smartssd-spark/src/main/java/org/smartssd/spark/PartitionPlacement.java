@@ -3,10 +3,13 @@ package org.smartssd.spark;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.spark.sql.connector.read.InputPartition;
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.device.tasklet.HostTasklet;
@@ -22,17 +25,19 @@ import org.smartssd.mapreduce.SplitPlanner;
  * page priced by the drive's profile, the link's rate, the host version's measured rate,
  * here {@link HostTasklet}), both versions estimated per partition, and the drive and the host
  * draining the one queue of partitions ({@link SplitPlanner#place}, the code that places a
- * device job's splits). A plain record read (nothing pushed) is not placed: it runs on the
- * host already.
+ * device job's splits). With {@code auto} that plan is the start: each node's partitions
+ * become one {@link DrainedPartition}, drained at run time ({@link TaskletReader}, the device
+ * job's {@code SplitDrain}), unless {@code smartssd.job.placement.auto.drain} is false. A
+ * plain record read (nothing pushed) is not placed: it runs on the host already.
  */
 final class PartitionPlacement {
     private PartitionPlacement() {
     }
 
-    static List<SmartSsdPartition> place(ScanPlan plan, List<SmartSsdPartition> parts)
+    static List<InputPartition> place(ScanPlan plan, List<SmartSsdPartition> parts)
             throws IOException {
         if (plan.placement() == null || plan.mode() == ScanPlan.Mode.READ) {
-            return parts;
+            return new ArrayList<>(parts);
         }
         List<FileSplit> splits = new ArrayList<>();
         for (SmartSsdPartition p : parts) {
@@ -51,7 +56,20 @@ final class PartitionPlacement {
             SplitPlanner.Placed p = placed.get(i);
             out.add(parts.get(i).placed(p.side(), p.deviceNs(), p.hostNs(), p.calibration()));
         }
-        return out;
+        if (plan.placement() != Placement.AUTO
+                || !plan.conf().hadoop().getBoolean(Placement.DRAIN, true)) {
+            return new ArrayList<>(out);
+        }
+        // auto: each node's partitions drained at run time by its drives and its host
+        Map<String, List<SmartSsdPartition>> byNode = new LinkedHashMap<>();
+        for (SmartSsdPartition p : out) {
+            byNode.computeIfAbsent(p.hosts().length > 0 ? p.hosts()[0] : "",
+                    k -> new ArrayList<>()).add(p);
+        }
+        List<InputPartition> drained = new ArrayList<>();
+        byNode.forEach((node, mine) -> drained.add(new DrainedPartition(drained.size(), node,
+                mine)));
+        return drained;
     }
 
     /** The host version over a calibration sample: the tasklet's work, output discarded. */

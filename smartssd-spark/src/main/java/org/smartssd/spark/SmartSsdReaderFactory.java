@@ -8,7 +8,8 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
  * Opens a partition's reader: the plain record read (rows, or columnar batches when the scan
- * is columnar), or the partition's tasklet run.
+ * is columnar), the partition's tasklet run, or a node's partitions drained
+ * ({@link DrainedPartition}).
  */
 final class SmartSsdReaderFactory implements PartitionReaderFactory {
     private static final long serialVersionUID = 1L;
@@ -21,6 +22,9 @@ final class SmartSsdReaderFactory implements PartitionReaderFactory {
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
+        if (partition instanceof DrainedPartition d) {
+            return new TaskletReader(plan, d);
+        }
         SmartSsdPartition p = (SmartSsdPartition) partition;
         return plan.mode() == ScanPlan.Mode.READ ? new RecordReader(plan, p)
                 : new TaskletReader(plan, p);

@@ -18,7 +18,7 @@ import org.apache.spark.sql.types.StructType;
 public class SmartSsdScan implements Scan, Batch {
     private final ScanPlan plan;
     private final List<SmartSsdPartition> partitions;
-    private SmartSsdPartition[] placed;
+    private InputPartition[] placed;
 
     SmartSsdScan(ScanPlan plan, List<SmartSsdPartition> partitions) {
         this.plan = plan;
@@ -82,7 +82,7 @@ public class SmartSsdScan implements Scan, Batch {
         if (placed == null) {
             try {
                 placed = PartitionPlacement.place(plan, partitions)
-                        .toArray(new SmartSsdPartition[0]);
+                        .toArray(new InputPartition[0]);
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException("placement " + plan.placement()
                         + " of " + plan.path() + ": " + e.getMessage(), e);

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 
@@ -34,6 +35,9 @@ import org.smartssd.device.tasklet.TopN;
 import org.smartssd.device.tasklet.Trailer;
 import org.smartssd.fs.sscache.CachedFile;
 import org.smartssd.mapreduce.DriveQueue;
+import org.smartssd.mapreduce.Placement;
+import org.smartssd.mapreduce.SplitDrain;
+import org.smartssd.mapreduce.SplitPlanner;
 import org.smartssd.mapreduce.TaskletRun;
 import org.smartssd.spark.TableLayout.Column;
 
@@ -45,7 +49,8 @@ import org.smartssd.spark.TableLayout.Column;
  * tasklet's host version ({@link HostTasklet}) here, whose output is the drive's, byte for
  * byte, and is decoded the same way: Spark has been told the operations are pushed. A range
  * of an {@code sscache://} file runs on both sides ({@link #runCached}), and the two outputs
- * are decoded and combined as two partitions' partial results are.
+ * are decoded and combined as two partitions' partial results are; so are the parts of a
+ * node's partitions drained at run time ({@link DrainedPartition}, {@link #runDrained}).
  */
 final class TaskletReader implements PartitionReader<InternalRow> {
     static final String SCRATCH = "/.smartssd-spark";
@@ -53,7 +58,9 @@ final class TaskletReader implements PartitionReader<InternalRow> {
     private static final Duration TIMEOUT = Duration.ofHours(1);
 
     private final ScanPlan plan;
+    /** The partition; for a drained one ({@link DrainedPartition}) its first part. */
     private final SmartSsdPartition part;
+    private final DrainedPartition drained;
     private Iterator<InternalRow> rows;
     private InternalRow row;
     private long scanned;
@@ -69,10 +76,19 @@ final class TaskletReader implements PartitionReader<InternalRow> {
     private long hostCpuNs;
     private long cachedInDrive;
     private long cachedOnHost;
+    private long drainRounds;
+    private long drainMoved;
 
     TaskletReader(ScanPlan plan, SmartSsdPartition part) {
         this.plan = plan;
         this.part = part;
+        this.drained = null;
+    }
+
+    TaskletReader(ScanPlan plan, DrainedPartition drained) {
+        this.plan = plan;
+        this.part = drained.parts().get(0);
+        this.drained = drained;
     }
 
     @Override
@@ -88,28 +104,101 @@ final class TaskletReader implements PartitionReader<InternalRow> {
     }
 
     private List<InternalRow> run() throws IOException {
-        if (part.length() == 0 || plan.mode() == ScanPlan.Mode.FILTER && plan.limit() == 0) {
+        if (plan.mode() == ScanPlan.Mode.FILTER && plan.limit() == 0) {
             // a filter's limit of 0 means none to the drive: LIMIT 0 runs nothing
+            return decode(List.of());
+        }
+        if (drained != null) {
+            return runDrained();
+        }
+        if (part.length() == 0) {
             return decode(List.of());
         }
         DriveTarget t = DriveTarget.of(plan, part);
         if (t.cached() != null) {
             return decode(runCached(t));
         }
-        if (part.onHost()) {
-            return decode(List.of(runOnHost(t)));
-        }
-        String drive = new org.apache.hadoop.fs.Path(part.path()).toUri().getAuthority();
-        long queued = part.side() == null ? 0 : part.deviceEstimateNs();
+        return decode(List.of((part.onHost() ? runOnHost(t, part) : runQueued(t, part))
+                .output()));
+    }
+
+    /** A device run of {@code p}, its estimate held in this JVM's account of the drive's
+     *  queue while it runs. */
+    private Ran runQueued(DriveTarget t, SmartSsdPartition p) throws IOException {
+        String drive = new org.apache.hadoop.fs.Path(p.path()).toUri().getAuthority();
+        long queued = p.side() == null ? 0 : p.deviceEstimateNs();
         DriveQueue.add(drive, queued);
         try {
-            return decode(List.of(runOnDevice(t)));
+            return runOnDevice(t, p);
         } finally {
             DriveQueue.add(drive, -queued);
         }
     }
 
-    private byte[] runOnDevice(DriveTarget t) throws IOException {
+    /**
+     * A node's partitions drained by its drives and its host ({@link SplitDrain}, as a device
+     * job drains a node's splits), each drive's side starting at its queue as the drive reports
+     * it now. The outputs are decoded together, as partitions' partial results are combined;
+     * a pushed LIMIT is the partition's, so the rows of the parts are cut to it.
+     */
+    private List<InternalRow> runDrained() throws IOException {
+        List<SmartSsdPartition> parts = drained.parts();
+        List<SplitPlanner.Estimate> est = new ArrayList<>();
+        Map<String, Long> queues = new LinkedHashMap<>();
+        for (SmartSsdPartition p : parts) {
+            String drive = new org.apache.hadoop.fs.Path(p.path()).toUri().getAuthority();
+            est.add(new SplitPlanner.Estimate(drive, drained.node(), p.deviceEstimateNs(),
+                    p.hostEstimateNs(), p.length()));
+            if (!queues.containsKey(drive)) {
+                queues.put(drive, DriveQueue.pending(drive,
+                        DriveTarget.of(plan, p).device()).ns());
+            }
+        }
+        byte[][] outputs = new byte[parts.size()][];
+        SplitDrain.Outcome o;
+        try {
+            o = SplitDrain.run(est, queues, (i, side) -> {
+                SmartSsdPartition p = parts.get(i);
+                if (p.length() == 0) {
+                    return 0;
+                }
+                DriveTarget t = DriveTarget.of(plan, p);
+                Ran r = side == Placement.HOST ? runOnHost(t, p) : runQueued(t, p);
+                outputs[i] = r.output();
+                return r.modelledNs();
+            });
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("drain of " + parts.size()
+                    + " partitions interrupted");
+        }
+        synchronized (this) {
+            drainRounds += o.rounds();
+            for (int i = 0; i < parts.size(); i++) {
+                if (o.sides().get(i) != parts.get(i).side()) {
+                    drainMoved++;
+                }
+            }
+        }
+        List<byte[]> ran = new ArrayList<>();
+        for (byte[] b : outputs) {
+            if (b != null) {
+                ran.add(b);
+            }
+        }
+        List<InternalRow> rows = decode(ran);
+        if (plan.mode() == ScanPlan.Mode.FILTER && plan.limit() > 0
+                && rows.size() > plan.limit()) {
+            return new ArrayList<>(rows.subList(0, (int) plan.limit()));
+        }
+        return rows;
+    }
+
+    /** A run's output, as the drive writes it, and its modelled ns (0 unplaced). */
+    private record Ran(byte[] output, long modelledNs) {
+    }
+
+    private Ran runOnDevice(DriveTarget t, SmartSsdPartition part) throws IOException {
         String out = SCRATCH + "/" + UUID.randomUUID() + ".out";
         InputRange range = new InputRange(t.stat().oid(), part.start(), part.length());
         try (TaskletRun run = TaskletRun.start(t.device(), plan.spec(), range, out, TIMEOUT,
@@ -119,21 +208,25 @@ final class TaskletReader implements PartitionReader<InternalRow> {
             }
             TaskletProgress last = run.last();
             byte[] output = run.output();
-            // text: the partition's bytes, and the end of the line open at its end
-            scanned = plan.layout().isText() ? part.length()
-                    : Trailer.of(output, plan.mode().tasklet).recordsIn()
-                            * plan.layout().recordSize();
-            link = output.length;
-            timeNs = Math.max(0, last.finishedNs() - last.startedNs());
             EnergyReport e = run.energy();
-            energyNj = e == null || Double.isNaN(e.deviceJoules()) ? 0
-                    : Math.round(e.deviceJoules() * 1e9);
-            if (part.side() != null) {
-                onDevice = 1;
-                estimatedDeviceNs = part.deviceEstimateNs();
-                modelledDeviceNs = part.calibration().deviceModelNs(last, output.length);
+            long modelled = part.side() == null ? 0
+                    : part.calibration().deviceModelNs(last, output.length);
+            synchronized (this) {
+                // text: the partition's bytes, and the end of the line open at its end
+                scanned += plan.layout().isText() ? part.length()
+                        : Trailer.of(output, plan.mode().tasklet).recordsIn()
+                                * plan.layout().recordSize();
+                link += output.length;
+                timeNs += Math.max(0, last.finishedNs() - last.startedNs());
+                energyNj += e == null || Double.isNaN(e.deviceJoules()) ? 0
+                        : Math.round(e.deviceJoules() * 1e9);
+                if (part.side() != null) {
+                    onDevice++;
+                    estimatedDeviceNs += part.deviceEstimateNs();
+                    modelledDeviceNs += modelled;
+                }
             }
-            return output;
+            return new Ran(output, modelled);
         } catch (IOException e) {
             throw new IOException(plan.taskletName() + " run over " + part.path() + " ["
                     + part.start() + ", " + (part.start() + part.length()) + ") failed: "
@@ -142,7 +235,7 @@ final class TaskletReader implements PartitionReader<InternalRow> {
     }
 
     /** The host version over the range's records, read through smartssd://. */
-    private byte[] runOnHost(DriveTarget t) throws IOException {
+    private Ran runOnHost(DriveTarget t, SmartSsdPartition part) throws IOException {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         long cpu0 = mx.getCurrentThreadCpuTime();
         HostTasklet h = HostTasklet.of(plan.spec());
@@ -156,12 +249,15 @@ final class TaskletReader implements PartitionReader<InternalRow> {
                     + e.getMessage(), e);
         }
         byte[] output = h.finish();
-        link = bytes;
-        onHost = 1;
-        estimatedHostNs = part.hostEstimateNs();
-        modelledHostNs = part.calibration().hostNs(bytes, h.recordsIn());
-        hostCpuNs = Math.max(0, mx.getCurrentThreadCpuTime() - cpu0);
-        return output;
+        long modelled = part.calibration().hostNs(bytes, h.recordsIn());
+        synchronized (this) {
+            link += bytes;
+            onHost++;
+            estimatedHostNs += part.hostEstimateNs();
+            modelledHostNs += modelled;
+            hostCpuNs += Math.max(0, mx.getCurrentThreadCpuTime() - cpu0);
+        }
+        return new Ran(output, modelled);
     }
 
     /**
@@ -374,7 +470,7 @@ final class TaskletReader implements PartitionReader<InternalRow> {
     }
 
     @Override
-    public CustomTaskMetric[] currentMetricsValues() {
+    public synchronized CustomTaskMetric[] currentMetricsValues() {
         return new CustomTaskMetric[] {
             DriveMetrics.value(DriveMetrics.SCANNED, scanned),
             DriveMetrics.value(DriveMetrics.LINK, link),
@@ -393,6 +489,8 @@ final class TaskletReader implements PartitionReader<InternalRow> {
             DriveMetrics.value(DriveMetrics.CACHE_HOST_RECORDS, cachedOnHost),
             DriveMetrics.value(DriveMetrics.CACHE_HOST_BYTES,
                     cachedOnHost * plan.layout().recordSize()),
+            DriveMetrics.value(DriveMetrics.DRAIN_ROUNDS, drainRounds),
+            DriveMetrics.value(DriveMetrics.DRAIN_MOVED, drainMoved),
         };
     }
 

@@ -15,6 +15,7 @@ import org.apache.spark.sql.DataFrameReader;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.types.StructType;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -101,12 +102,8 @@ class SmartSsdPlacementTest {
     }
 
     private int nonEmptyPartitions(String view) {
-        SmartSsdScan scan = (SmartSsdScan) ((org.apache.spark.sql.execution.datasources.v2
-                .BatchScanExec) spark.table(view).queryExecution().executedPlan()
-                .collectLeaves().head()).scan();
         int n = 0;
-        for (org.apache.spark.sql.connector.read.InputPartition p
-                : scan.toBatch().planInputPartitions()) {
+        for (InputPartition p : partitions(view)) {
             n += ((SmartSsdPartition) p).length() > 0 ? 1 : 0;
         }
         return n;
@@ -309,6 +306,47 @@ class SmartSsdPlacementTest {
                 dev.get(DriveMetrics.EST_DEVICE), dev.get(DriveMetrics.MODELLED_DEVICE),
                 host.get(DriveMetrics.EST_HOST), host.get(DriveMetrics.MODELLED_HOST), txBytes,
                 even);
+    }
+
+    /**
+     * {@code auto} drains each node's partitions in one task (one node here: one Spark
+     * partition holding every range), and the plan-only scan keeps a partition a range; both
+     * answer as the reference, and a drained scan repeats its sides and modelled times.
+     */
+    @Test
+    void autoDrainsANodesPartitionsInOneTaskAndRepeatsToTheLastDigit() {
+        reader("auto").option(Placement.DRAIN, "false").option("layout", "wc98")
+                .option(SPLIT, "65536").load(wcPath).createOrReplaceTempView("wc_planned");
+        InputPartition[] drained = partitions("wc_auto");
+        assertThat(drained).hasSize(1);
+        assertThat(drained[0]).isInstanceOf(DrainedPartition.class);
+        assertThat(((DrainedPartition) drained[0]).parts().stream()
+                .filter(p -> p.length() > 0)).hasSize(wcPartitions);
+        assertThat(partitions("wc_planned")).allMatch(p -> p instanceof SmartSsdPartition);
+        for (String view : List.of("wc_auto", "wc_planned")) {
+            assertThat(SparkDrive.sortedRows(spark, Q1, view)).as(view)
+                    .isEqualTo(SparkDrive.sortedRows(spark, Q1, "wc_ref"));
+        }
+        Map<String, Long> planned = metrics(Q1, "wc_planned");
+        assertThat(planned.get(DriveMetrics.DRAIN_ROUNDS)).isZero();
+        Map<String, Long> first = metrics(Q1, "wc_auto");
+        Map<String, Long> again = metrics(Q1, "wc_auto");
+        assertThat(first.get(DriveMetrics.DRAIN_ROUNDS)).isGreaterThan(1);
+        assertThat(first.get(DriveMetrics.ON_DEVICE) + first.get(DriveMetrics.ON_HOST))
+                .isEqualTo(wcPartitions);
+        for (String m : List.of(DriveMetrics.ON_DEVICE, DriveMetrics.ON_HOST,
+                DriveMetrics.MODELLED_DEVICE, DriveMetrics.MODELLED_HOST,
+                DriveMetrics.DRAIN_ROUNDS, DriveMetrics.DRAIN_MOVED)) {
+            assertThat(again.get(m)).as("%s, run again", m).isEqualTo(first.get(m));
+        }
+        System.out.println("drained Q1: " + first + "\nplan only: " + planned);
+    }
+
+    private InputPartition[] partitions(String view) {
+        SmartSsdScan scan = (SmartSsdScan) ((org.apache.spark.sql.execution.datasources.v2
+                .BatchScanExec) spark.table(view).queryExecution().executedPlan()
+                .collectLeaves().head()).scan();
+        return scan.toBatch().planInputPartitions();
     }
 
     @Test
