@@ -643,6 +643,30 @@ out:
 	return NULL;
 }
 
+/*
+ * The connections whose peer has not hung up (srv.lock held). A connection the client has
+ * closed stays in the list until its threads see the end and wind down, which on a loaded
+ * machine can be long after the client's close() returned: counted against
+ * --max-connections, it would refuse a client that closed some connections and opened a
+ * new one at once. The kernel marks the daemon's end of a closed unix socket hung up before
+ * the client's close() returns, so the count is exact when the new connection arrives. An
+ * fd in the list is open: conn_put closes it only after taking it out, under srv.lock.
+ */
+static int live_conns_locked(void)
+{
+	int live = 0;
+
+	for (struct conn *c = srv.conns; c != NULL; c = c->next) {
+		struct pollfd pf = { .fd = c->fd, .events = POLLRDHUP };
+
+		if (poll(&pf, 1, 0) == 1 && (pf.revents & (POLLRDHUP | POLLHUP | POLLERR)) != 0) {
+			continue;
+		}
+		live++;
+	}
+	return live;
+}
+
 static void accept_one(int lfd)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
@@ -655,7 +679,7 @@ static void accept_one(int lfd)
 		return;
 	}
 	pthread_mutex_lock(&srv.lock);
-	full = srv.nconns >= srv.max_conns;
+	full = srv.nconns >= srv.max_conns && live_conns_locked() >= srv.max_conns;
 	pthread_mutex_unlock(&srv.lock);
 	if (full) {
 		fprintf(stderr, "smartssd-devd: %d connections open (--max-connections); closing a "

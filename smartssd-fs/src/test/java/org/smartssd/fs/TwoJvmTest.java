@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.File;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -50,7 +51,7 @@ class TwoJvmTest {
                 assertThat(fs.listStatus(new org.apache.hadoop.fs.Path("/shared"))).hasSize(4);
 
                 String text = "written by the second JVM";
-                List<String> out = runPeer(devd.uri(), text);
+                List<String> out = runPeer(dir, devd.uri(), text);
                 assertThat(out).filteredOn(l -> l.startsWith("FILE "))
                         .containsExactlyInAnyOrderElementsOf(expected);
                 assertThat(out).contains("DONE");
@@ -67,7 +68,7 @@ class TwoJvmTest {
         }
     }
 
-    private static List<String> runPeer(String uri, String text) throws Exception {
+    private static List<String> runPeer(Path dir, String uri, String text) throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> cmd = new ArrayList<>(List.of(java, "-cp",
                 System.getProperty("java.class.path")));
@@ -78,12 +79,17 @@ class TwoJvmTest {
             }
         }
         cmd.addAll(List.of(PeerMain.class.getName(), uri, text));
+        // its output to a file: reading a pipe to its end would wait without a bound
+        Path out = Files.createTempFile(dir, "peer", ".out");
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        String stdout = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("the second JVM did not finish: " + stdout);
+                .redirectOutput(out.toFile()).start();
+        boolean done = p.waitFor(300, TimeUnit.SECONDS);   // a hang detector, not a speed goal
+        if (!done) {
+            p.destroyForcibly().waitFor(60, TimeUnit.SECONDS);
+        }
+        String stdout = Files.readString(out, StandardCharsets.UTF_8);
+        if (!done) {
+            throw new AssertionError("the second JVM did not finish within 300 s: " + stdout);
         }
         assertThat(p.exitValue()).as("second JVM exit; its output: " + stdout).isZero();
         return List.of(stdout.split(File.separator.equals("/") ? "\n" : "\r?\n"));

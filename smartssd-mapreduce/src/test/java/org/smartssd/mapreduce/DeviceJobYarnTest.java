@@ -198,16 +198,19 @@ class DeviceJobYarnTest {
 
         Counters c = job.getCounters();
         // Map tasks, not attempts: speculative execution or a retry may launch more attempts
-        // than there are splits; a task's data-locality is counted per launched attempt, so
-        // all of them must be local, and there must be one for each task at least.
+        // than there are splits. The AM counts an attempt's locality when it gives the attempt
+        // a container, before the launch: a speculative attempt killed before it started (its
+        // task finished first) counts as data-local and not as launched (once here, under
+        // load: 4 data-local, 3 launched, 1 killed). So: no container went to a map on another
+        // node or rack, and every launched attempt had a data-local one.
         long maps = job.getTaskReports(TaskType.MAP).length;
         assertThat(maps).isEqualTo(NODES);
         long launched = c.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue();
         assertThat(launched).isGreaterThanOrEqualTo(maps);
-        assertThat(c.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue())
-                .as("data-local maps of %d launched", launched).isEqualTo(launched);
         assertThat(c.findCounter(JobCounter.RACK_LOCAL_MAPS).getValue()).isZero();
         assertThat(c.findCounter(JobCounter.OTHER_LOCAL_MAPS).getValue()).isZero();
+        assertThat(c.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue())
+                .as("data-local maps of %d launched", launched).isGreaterThanOrEqualTo(launched);
         assertThat(c.findCounter(DeviceCounters.TASKLET_RUNS).getValue()).isEqualTo(maps);
         assertThat(c.findCounter(DeviceCounters.RECORDS_SCANNED).getValue())
                 .isEqualTo(NODES * PER_NODE);

@@ -33,7 +33,9 @@ import org.smartssd.device.SmartSsdDevice;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SmartSsdDevdTest {
     static final int RECORDS = 50_000;
-    static final Duration CHILD_LIMIT = Duration.ofMinutes(4);
+    /** A hang detector, not a speed goal: at load 28 on 2 cores the local cluster's
+     *  executors took 1.75 min to register and the job ran past 4 min (the 50-round loop). */
+    static final Duration CHILD_LIMIT = Duration.ofMinutes(15);
 
     @TempDir
     static Path dir;

@@ -44,7 +44,8 @@ import org.smartssd.device.SmartSsdDevice;
 public final class StandaloneClusterCheck {
     static final int PER_DRIVE = 40_000;
     static final String SPLIT = "262144";
-    static final Duration EXECUTORS_WAIT = Duration.ofMinutes(3);
+    /** A hang detector: executors of a loaded 2-core machine register in minutes. */
+    static final Duration EXECUTORS_WAIT = Duration.ofMinutes(10);
 
     private StandaloneClusterCheck() {
     }
