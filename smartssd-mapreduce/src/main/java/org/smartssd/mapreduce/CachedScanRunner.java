@@ -8,17 +8,12 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.RecordReader;
-import org.apache.hadoop.mapreduce.RecordWriter;
-import org.apache.hadoop.mapreduce.StatusReporter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
-import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
-import org.apache.hadoop.mapreduce.task.MapContextImpl;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.SolidStateCache.ScanRun;
@@ -143,48 +138,9 @@ final class CachedScanRunner {
         }
         try (FSDataInputStream in = fs.open(split.getPath())) {
             RecordsReader reader = new RecordsReader(in, rec, intervals, total);
-            RecordWriter writer = new RecordWriter() {
-                @Override
-                public void write(Object key, Object value)
-                        throws IOException, InterruptedException {
-                    context.write(key, value);
-                }
-
-                @Override
-                public void close(TaskAttemptContext c) {
-                }
-            };
-            StatusReporter reporter = new StatusReporter() {
-                @Override
-                public Counter getCounter(Enum<?> name) {
-                    return context.getCounter(name);
-                }
-
-                @Override
-                public Counter getCounter(String group, String name) {
-                    return context.getCounter(group, name);
-                }
-
-                @Override
-                public void progress() {
-                    context.progress();
-                }
-
-                @Override
-                public float getProgress() {
-                    return reader.getProgress();
-                }
-
-                @Override
-                public void setStatus(String status) {
-                    context.setStatus(status);
-                }
-            };
-            MapContextImpl mc = new MapContextImpl(conf, context.getTaskAttemptID(), reader,
-                    writer, context.getOutputCommitter(), reporter, split);
             context.setStatus("host: " + cls.getSimpleName() + " over " + total
                     + " records not done in the drive");
-            ReflectionUtils.newInstance(cls, conf).run(new WrappedMapper().getMapContext(mc));
+            ReflectionUtils.newInstance(cls, conf).run(SubMapContext.of(context, reader, split));
         }
         return total;
     }

@@ -183,13 +183,15 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
         if (mode != Placement.AUTO || !conf.getBoolean(Placement.DRAIN, true)) {
             return new ArrayList<>(out);
         }
-        Map<String, List<PlacedSplit>> byNode = new LinkedHashMap<>();
-        for (PlacedSplit s : out) {
-            byNode.computeIfAbsent(s.getLocations().length > 0 ? s.getLocations()[0] : "",
-                    k -> new ArrayList<>()).add(s);
-        }
         List<InputSplit> drains = new ArrayList<>();
-        byNode.forEach((node, mine) -> drains.add(new DrainSplit(node, mine)));
+        SplitDrain.byNode(out, s -> {
+            try {
+                return s.getLocations();   // a FileSplit's: declared to throw, never does
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        })
+                .forEach((node, mine) -> drains.add(new DrainSplit(node, mine)));
         return drains;
     }
 

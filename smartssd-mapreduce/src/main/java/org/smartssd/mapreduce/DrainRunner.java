@@ -10,17 +10,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.RecordReader;
-import org.apache.hadoop.mapreduce.RecordWriter;
-import org.apache.hadoop.mapreduce.StatusReporter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FixedLengthRecordReader;
-import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
-import org.apache.hadoop.mapreduce.task.MapContextImpl;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,9 +23,9 @@ import org.slf4j.LoggerFactory;
  * The map task of a {@link DrainSplit}: its drives and its host drain the node's splits
  * ({@link SplitDrain}). A split on a drive runs as {@link DeviceMapRunner} runs one (the
  * tasklet, then the job's format); a split on the host as {@link HostSplitRunner} runs one
- * (the host mapper over the split's records, here in a map context of its own, as Hadoop's
- * {@code MultithreadedMapper} gives each of its threads). Both sides' outputs go to the task's
- * one output, one write at a time. Counts each split in the {@link PlacementCounters} as a
+ * (the host mapper over the split's records, in a map context of its own,
+ * {@link SubMapContext}). Both sides' outputs go to the task's one output, one write at a
+ * time. Counts each split in the {@link PlacementCounters} as a
  * planned split is counted, and the rounds in {@link PlacementCounters#DRAIN_ROUNDS}.
  */
 final class DrainRunner {
@@ -56,7 +51,6 @@ final class DrainRunner {
                         DeviceAccess.fileSystem(p.getPath(), conf).device()).ns());
             }
         }
-        Object out = new Object();   // the task's output and its framework counters
         AtomicLong records = new AtomicLong();
         SplitDrain.Outcome o = SplitDrain.run(est, queues, (i, side) -> {
             PlacedSplit p = parts.get(i);
@@ -64,9 +58,9 @@ final class DrainRunner {
                 return 0;
             }
             if (side == Placement.DEVICE) {
-                return device(context, p, out, records);
+                return device(context, p, records);
             }
-            return host(context, p, out, records);
+            return host(context, p, records);
         });
         context.getCounter(TaskCounter.MAP_INPUT_RECORDS).setValue(records.get());
         context.getCounter(PlacementCounters.DRAIN_ROUNDS).increment(o.rounds());
@@ -84,8 +78,7 @@ final class DrainRunner {
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    private static long device(Mapper.Context context, PlacedSplit p, Object out,
-                               AtomicLong records) throws IOException, InterruptedException {
+    private static long device(Mapper.Context context, PlacedSplit p, AtomicLong records) throws IOException, InterruptedException {
         TaskletRunReader reader = new TaskletRunReader();
         try {
             reader.initialize(p, context);
@@ -97,7 +90,7 @@ final class DrainRunner {
                 return 0;
             }
             long ns = DeviceMapRunner.output(context, p, run, (k, v) -> {
-                synchronized (out) {
+                synchronized (context) {   // as SubMapContext's writes
                     context.write(k, v);
                 }
             });
@@ -109,15 +102,11 @@ final class DrainRunner {
     }
 
     @SuppressWarnings({"rawtypes", "unchecked"})
-    private static long host(Mapper.Context context, PlacedSplit p, Object out,
-                             AtomicLong records) throws IOException, InterruptedException {
+    private static long host(Mapper.Context context, PlacedSplit p, AtomicLong records) throws IOException, InterruptedException {
         PlacementCalibration c = PlacementCalibration.load(context.getConfiguration(),
                 p.getPath().toUri().getAuthority());
         CountingReader reader = new CountingReader(new FixedLengthRecordReader(c.recordSize()));
-        MapContextImpl mc = new MapContextImpl(context.getConfiguration(),
-                context.getTaskAttemptID(), reader, new SerialWriter(context, out),
-                context.getOutputCommitter(), new SharedReporter(context, out), p);
-        Mapper.Context sub = new WrappedMapper().getMapContext(mc);
+        Mapper.Context sub = SubMapContext.of(context, reader, p);
         try {
             reader.initialize(p, sub);
             long ns = HostSplitRunner.run(context, sub, p, reader.records::get);
@@ -171,70 +160,6 @@ final class DrainRunner {
         @Override
         public void close() throws IOException {
             in.close();
-        }
-    }
-
-    /** The task's output, one write at a time across the drain's threads. */
-    @SuppressWarnings({"rawtypes", "unchecked"})
-    private static final class SerialWriter extends RecordWriter {
-        private final Mapper.Context context;
-        private final Object lock;
-
-        SerialWriter(Mapper.Context context, Object lock) {
-            this.context = context;
-            this.lock = lock;
-        }
-
-        @Override
-        public void write(Object key, Object value) throws IOException, InterruptedException {
-            synchronized (lock) {
-                context.write(key, value);
-            }
-        }
-
-        @Override
-        public void close(TaskAttemptContext c) {
-        }
-    }
-
-    /** The task's counters and status for a host split's own map context. */
-    @SuppressWarnings("rawtypes")
-    private static final class SharedReporter extends StatusReporter {
-        private final Mapper.Context context;
-        private final Object lock;
-
-        SharedReporter(Mapper.Context context, Object lock) {
-            this.context = context;
-            this.lock = lock;
-        }
-
-        @Override
-        public Counter getCounter(Enum<?> name) {
-            synchronized (lock) {
-                return context.getCounter(name);
-            }
-        }
-
-        @Override
-        public Counter getCounter(String group, String name) {
-            synchronized (lock) {
-                return context.getCounter(group, name);
-            }
-        }
-
-        @Override
-        public void progress() {
-            context.progress();
-        }
-
-        @Override
-        public float getProgress() {
-            return context.getProgress();
-        }
-
-        @Override
-        public void setStatus(String status) {
-            context.setStatus(status);
         }
     }
 }

@@ -191,6 +191,21 @@ public final class SplitDrain {
         return round;
     }
 
+    /**
+     * Items grouped by their node (the first of {@code hosts}, "" for none), in order of first
+     * appearance: what one drain runs (a device job's {@link DrainSplit}, the Spark
+     * connector's drained partition).
+     */
+    public static <T> Map<String, List<T>> byNode(List<T> items,
+                                                 java.util.function.Function<T, String[]> hosts) {
+        Map<String, List<T>> out = new LinkedHashMap<>();
+        for (T t : items) {
+            String[] h = hosts.apply(t);
+            out.computeIfAbsent(h.length > 0 ? h[0] : "", k -> new ArrayList<>()).add(t);
+        }
+        return out;
+    }
+
     /** An estimate scaled by the modelled over estimated time of the side's splits so far. */
     private static long scale(long estimateNs, long[] ran) {
         if (ran == null || ran[0] <= 0) {

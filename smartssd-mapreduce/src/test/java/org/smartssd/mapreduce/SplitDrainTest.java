@@ -75,6 +75,27 @@ class SplitDrainTest {
         return o;
     }
 
+    /**
+     * Drains {@code n} splits of the test's estimates at the given true costs; checks that
+     * the plan made from the estimates ends at {@code plan} and the drain below
+     * {@code ofPlan} of it and within {@code ofBound} of the fluid bound.
+     */
+    static SplitDrain.Outcome drainsBetter(int n, IntToLongFunction dev, IntToLongFunction host,
+                                           long plan, double ofPlan, double ofBound)
+            throws Exception {
+        List<SplitPlanner.Estimate> s = splits(n);
+        long planned = planned(s, dev, host);
+        SplitDrain.Outcome o = drain(s, Map.of(), dev, host);
+        double bound = fluid(n, dev, host);
+        if (plan > 0) {
+            assertThat(planned).as("the plan, made from the estimates").isEqualTo(plan);
+        }
+        assertThat((double) o.makespanNs()).as("drained (plan %d, bound %.0f)", planned, bound)
+                .isLessThan(planned * ofPlan)
+                .isLessThanOrEqualTo(bound * ofBound);
+        return o;
+    }
+
     @Test
     void exactEstimatesDrainAsThePlan() throws Exception {
         List<SplitPlanner.Estimate> s = splits(40);
@@ -91,38 +112,21 @@ class SplitDrainTest {
 
     @Test
     void aDriveSlowerThanItsEstimateGetsFewerSplits() throws Exception {
-        List<SplitPlanner.Estimate> s = splits(40);
         // the drive's true cost is 3x its estimate (its first split was cheaper than the
         // rest), the host's is as estimated
-        IntToLongFunction dev = i -> 3_000_000;
-        IntToLongFunction host = i -> 2_000_000;
-        long plan = planned(s, dev, host);
-        SplitDrain.Outcome o = drain(s, Map.of(), dev, host);
-        double bound = fluid(40, dev, host);
-        assertThat(plan).as("the plan, made from the estimates").isEqualTo(81_000_000);
-        assertThat((double) o.makespanNs()).as("drained (plan %d, bound %.0f)", plan, bound)
-                .isLessThan(plan * 0.65)
-                .isLessThanOrEqualTo(bound * 1.10);
+        SplitDrain.Outcome o = drainsBetter(40, i -> 3_000_000, i -> 2_000_000, 81_000_000,
+                0.65, 1.10);
         long onHost = o.sides().stream().filter(p -> p == Placement.HOST).count();
         assertThat(onHost).as("splits on the host").isGreaterThan(13);
     }
 
     @Test
     void aHostSlowerThanItsEstimateLeavesMoreToTheDrive() throws Exception {
-        List<SplitPlanner.Estimate> s = splits(40);
-        IntToLongFunction dev = i -> 1_000_000;
-        IntToLongFunction host = i -> 8_000_000;
-        long plan = planned(s, dev, host);
-        SplitDrain.Outcome o = drain(s, Map.of(), dev, host);
-        assertThat(plan).isEqualTo(13 * 8_000_000L);
-        assertThat((double) o.makespanNs()).as("drained, plan %d", plan)
-                .isLessThan(plan * 0.5)
-                .isLessThanOrEqualTo(fluid(40, dev, host) * 1.10);
+        drainsBetter(40, i -> 1_000_000, i -> 8_000_000, 13 * 8_000_000L, 0.5, 1.10);
     }
 
     @Test
     void costsThatChangeAlongTheFileAreFollowed() throws Exception {
-        List<SplitPlanner.Estimate> s = splits(64);
         // the first half of the file costs the drive what its estimate says, the second 4x
         Random rnd = new Random(7);
         long[] devCost = new long[64];
@@ -131,13 +135,7 @@ class SplitDrainTest {
             devCost[i] = (i < 32 ? 1_000_000 : 4_000_000) + rnd.nextInt(100_000);
             hostCost[i] = 2_000_000 + rnd.nextInt(100_000);
         }
-        IntToLongFunction dev = i -> devCost[i];
-        IntToLongFunction host = i -> hostCost[i];
-        long plan = planned(s, dev, host);
-        SplitDrain.Outcome o = drain(s, Map.of(), dev, host);
-        assertThat((double) o.makespanNs()).as("drained, plan %d", plan)
-                .isLessThan(plan * 0.85)
-                .isLessThanOrEqualTo(fluid(64, dev, host) * 1.15);
+        drainsBetter(64, i -> devCost[i], i -> hostCost[i], 0, 0.85, 1.15);
     }
 
     @Test

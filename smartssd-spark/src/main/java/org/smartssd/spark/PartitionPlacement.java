@@ -3,9 +3,7 @@ package org.smartssd.spark;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
@@ -16,6 +14,7 @@ import org.smartssd.device.tasklet.HostTasklet;
 import org.smartssd.device.tasklet.SplitRecords;
 import org.smartssd.mapreduce.Placement;
 import org.smartssd.mapreduce.PlacementCalibration;
+import org.smartssd.mapreduce.SplitDrain;
 import org.smartssd.mapreduce.SplitPlanner;
 
 /**
@@ -61,14 +60,9 @@ final class PartitionPlacement {
             return new ArrayList<>(out);
         }
         // auto: each node's partitions drained at run time by its drives and its host
-        Map<String, List<SmartSsdPartition>> byNode = new LinkedHashMap<>();
-        for (SmartSsdPartition p : out) {
-            byNode.computeIfAbsent(p.hosts().length > 0 ? p.hosts()[0] : "",
-                    k -> new ArrayList<>()).add(p);
-        }
         List<InputPartition> drained = new ArrayList<>();
-        byNode.forEach((node, mine) -> drained.add(new DrainedPartition(drained.size(), node,
-                mine)));
+        SplitDrain.byNode(out, SmartSsdPartition::hosts).forEach((node, mine) ->
+                drained.add(new DrainedPartition(drained.size(), node, mine)));
         return drained;
     }
 

@@ -103,7 +103,7 @@ class SmartSsdPlacementTest {
 
     private int nonEmptyPartitions(String view) {
         int n = 0;
-        for (InputPartition p : partitions(view)) {
+        for (InputPartition p : partitions("SELECT * FROM " + view)) {
             n += ((SmartSsdPartition) p).length() > 0 ? 1 : 0;
         }
         return n;
@@ -317,12 +317,14 @@ class SmartSsdPlacementTest {
     void autoDrainsANodesPartitionsInOneTaskAndRepeatsToTheLastDigit() {
         reader("auto").option(Placement.DRAIN, "false").option("layout", "wc98")
                 .option(SPLIT, "65536").load(wcPath).createOrReplaceTempView("wc_planned");
-        InputPartition[] drained = partitions("wc_auto");
+        InputPartition[] drained = partitions(Q1.replace("{t}", "wc_auto"));
         assertThat(drained).hasSize(1);
         assertThat(drained[0]).isInstanceOf(DrainedPartition.class);
         assertThat(((DrainedPartition) drained[0]).parts().stream()
                 .filter(p -> p.length() > 0)).hasSize(wcPartitions);
-        assertThat(partitions("wc_planned")).allMatch(p -> p instanceof SmartSsdPartition);
+        assertThat(partitions(Q1.replace("{t}", "wc_planned")))
+                .hasSize(drained[0] instanceof DrainedPartition d ? d.parts().size() : -1)
+                .allMatch(p -> p instanceof SmartSsdPartition s && s.side() != null);
         for (String view : List.of("wc_auto", "wc_planned")) {
             assertThat(SparkDrive.sortedRows(spark, Q1, view)).as(view)
                     .isEqualTo(SparkDrive.sortedRows(spark, Q1, "wc_ref"));
@@ -342,11 +344,19 @@ class SmartSsdPlacementTest {
         System.out.println("drained Q1: " + first + "\nplan only: " + planned);
     }
 
-    private InputPartition[] partitions(String view) {
-        SmartSsdScan scan = (SmartSsdScan) ((org.apache.spark.sql.execution.datasources.v2
-                .BatchScanExec) spark.table(view).queryExecution().executedPlan()
-                .collectLeaves().head()).scan();
-        return scan.toBatch().planInputPartitions();
+    /** The partitions of the scan of {@code sql}, a table ({@code SELECT * FROM view}: a
+     *  plain read, never placed) or a query whose operations are pushed. */
+    private InputPartition[] partitions(String sql) {
+        String aqe = spark.conf().get("spark.sql.adaptive.enabled");
+        spark.conf().set("spark.sql.adaptive.enabled", "false");
+        try {
+            SmartSsdScan scan = (SmartSsdScan) ((org.apache.spark.sql.execution.datasources.v2
+                    .BatchScanExec) spark.sql(sql).queryExecution().executedPlan()
+                    .collectLeaves().head()).scan();
+            return scan.toBatch().planInputPartitions();
+        } finally {
+            spark.conf().set("spark.sql.adaptive.enabled", aqe);
+        }
     }
 
     @Test
