@@ -41,10 +41,10 @@ static uint32_t die_of_block(const struct ss_emu_flash *f, uint32_t block)
 	return block % ss_geo_dies(&f->info.geo);
 }
 
-/* A page read under the flash lock. With `lent`, the data may be lent where it lies in the
- * mapped image (*lent points there) instead of copied into `data` (*lent == data). */
-static int page_read_locked(struct ss_emu_flash *f, uint32_t ppn, void *data, void *spare,
-			    const void **lent)
+/* A page read. With `lent`, the data may be lent where it lies in the mapped image (*lent
+ * points there) instead of copied into `data` (*lent == data). */
+static int page_read(struct ss_emu_flash *f, uint32_t ppn, void *data, void *spare,
+		     const void **lent)
 {
 	const struct ss_geometry *g = &f->info.geo;
 	const uint8_t *where;
@@ -54,9 +54,11 @@ static int page_read_locked(struct ss_emu_flash *f, uint32_t ppn, void *data, vo
 	if (lent) {
 		*lent = data;
 	}
+	pthread_mutex_lock(&f->lock);
 	if (ppn >= ss_geo_pages(g)) {
-		return refuse(f, -SS_EINVAL, "page read: page number %u is out of range (%llu "
-			      "pages)", ppn, (unsigned long long)ss_geo_pages(g));
+		rc = refuse(f, -SS_EINVAL, "page read: page number %u is out of range (%llu pages)",
+			    ppn, (unsigned long long)ss_geo_pages(g));
+		goto out;
 	}
 	block = ppn / g->pages_per_block;
 	page = ppn % g->pages_per_block;
@@ -80,48 +82,38 @@ static int page_read_locked(struct ss_emu_flash *f, uint32_t ppn, void *data, vo
 		rc = emu_image_read_page(f, ppn, spare, g->spare_size, g->page_size);
 	}
 	if (rc != 0) {
-		return refuse(f, -SS_EIO, "page read: image I/O error at page %u: %s", ppn,
-			      strerror(errno));
+		rc = refuse(f, -SS_EIO, "page read: image I/O error at page %u: %s", ppn,
+			    strerror(errno));
+		goto out;
 	}
 	emu_model_read(&f->model, die_of_block(f, block),
 		       (data ? g->page_size : 0) + (spare ? g->spare_size : 0));
-	return 0;
+out:
+	pthread_mutex_unlock(&f->lock);
+	return rc;
 }
 
 static int op_page_read(void *ctx, uint32_t ppn, void *data, void *spare)
 {
-	struct ss_emu_flash *f = ctx;
-	int rc;
-
-	pthread_mutex_lock(&f->lock);
-	rc = page_read_locked(f, ppn, data, spare, NULL);
-	pthread_mutex_unlock(&f->lock);
-	return rc;
+	return page_read(ctx, ppn, data, spare, NULL);
 }
 
 static int op_page_lend(void *ctx, uint32_t ppn, void *buf, void *spare, const void **data)
 {
-	struct ss_emu_flash *f = ctx;
-	int rc;
-
-	pthread_mutex_lock(&f->lock);
-	rc = page_read_locked(f, ppn, buf, spare, data);
-	pthread_mutex_unlock(&f->lock);
-	return rc;
+	return page_read(ctx, ppn, buf, spare, data);
 }
 
 static void op_page_return(void *ctx, const void *data)
 {
 	struct ss_emu_flash *f = ctx;
-	const uint8_t *p = data;
+	uintptr_t p = (uintptr_t)data, first = (uintptr_t)f->map + f->info.data_off;
 	struct emu_block *b;
 
-	if (f->map == NULL || p < f->map + f->info.data_off || p >= f->map + f->map_len) {
+	if (f->map == NULL || p < first || p >= (uintptr_t)f->map + f->map_len) {
 		return;   /* a copy in the borrower's buffer */
 	}
 	pthread_mutex_lock(&f->lock);
-	b = &f->blocks[(uint64_t)(p - f->map - f->info.data_off) / f->stride /
-		       f->info.geo.pages_per_block];
+	b = &f->blocks[(p - first) / f->stride / f->info.geo.pages_per_block];
 	if (b->lent > 0 && --b->lent == 0 && b->kept) {
 		emu_image_unkeep_block(f, (uint32_t)(b - f->blocks));
 	}
