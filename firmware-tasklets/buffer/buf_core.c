@@ -989,26 +989,6 @@ int ss_buf_read_scan(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out)
 	return do_read(b, lpn, count, out, READ_SCAN);
 }
 
-int ss_buf_read_scan_lend(struct ss_buf *b, uint32_t lpn, void *out, const void **page)
-{
-	bool from_flash;
-
-	*page = out;
-	if (!b || !out) {
-		return -SS_EINVAL;
-	}
-	if (range_bad(b, lpn, 1)) {
-		return -SS_ERANGE;
-	}
-	/* Only the flash's copy is lent: a frame or the staging area is rewritten in place. */
-	from_flash = !(b->ops && find_page(b, lpn) != BUF_NIL) && !staged(b, lpn);
-#ifndef SS_BUF_BOARD
-	from_flash = from_flash && !ss_buf_policy_is_nv(b->p.policy);
-#endif
-	return from_flash ? ss_ftl_read_lend(b->ftl, lpn, out, page)
-			  : do_read(b, lpn, 1, out, READ_SCAN);
-}
-
 int ss_buf_write(struct ss_buf *b, uint32_t lpn, uint32_t count, const void *data,
 		 enum ss_stream stream, unsigned flags)
 {

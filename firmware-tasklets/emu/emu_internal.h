@@ -41,11 +41,6 @@ struct emu_block {
 	uint32_t write_ptr;
 	uint32_t flags;
 	uint32_t endurance;
-	/* Not in the image: pages of this block lent out (hal page_lend) and not yet
-	 * returned; while `kept`, the block's mapped range is a private copy of the pages
-	 * as they were when it was erased under a loan (emu_image_keep_block). */
-	uint32_t lent;
-	uint8_t kept;
 };
 
 struct emu_cursor {
@@ -156,8 +151,6 @@ struct ss_emu_flash {
 	const uint8_t *map;       /* the image mapped read-only, or NULL: pages are read with
 				   * pread (writes always go through fd) */
 	size_t map_len;
-	int lend_ok;              /* map set and every block's range whole OS pages: pages
-				   * can be lent where they lie (hal page_lend) */
 	char *path;
 	struct ss_hal hal;
 	struct ss_emu_profile prof;
@@ -198,13 +191,6 @@ int emu_image_read_page(struct ss_emu_flash *f, uint32_t ppn, void *buf, size_t 
 /** Map the image for page reads (a copy from the page cache without a system call);
  *  where it cannot be mapped, reads stay preads. */
 void emu_image_map(struct ss_emu_flash *f);
-/** Where page `ppn` lies in the mapped image, or NULL: read it with pread. */
-const uint8_t *emu_image_mapped_page(const struct ss_emu_flash *f, uint32_t ppn);
-/** Replace `block`'s mapped range with a private copy of what it holds, so pages lent
- *  from it stay as they are through its erase and programs. \return 0 or -SS_ENOMEM. */
-int emu_image_keep_block(struct ss_emu_flash *f, uint32_t block);
-/** Map `block`'s range from the image again (its last loan returned). */
-void emu_image_unkeep_block(struct ss_emu_flash *f, uint32_t block);
 /** Page `ppn`'s data and spare, each into its own buffer, in one read of the image. */
 int emu_image_read_page_spare(struct ss_emu_flash *f, uint32_t ppn, void *data, void *spare);
 int emu_image_write_page(struct ss_emu_flash *f, uint32_t ppn, const void *buf);

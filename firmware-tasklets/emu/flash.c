@@ -41,19 +41,13 @@ static uint32_t die_of_block(const struct ss_emu_flash *f, uint32_t block)
 	return block % ss_geo_dies(&f->info.geo);
 }
 
-/* A page read. With `lent`, the data may be lent where it lies in the mapped image (*lent
- * points there) instead of copied into `data` (*lent == data). */
-static int page_read(struct ss_emu_flash *f, uint32_t ppn, void *data, void *spare,
-		     const void **lent)
+static int op_page_read(void *ctx, uint32_t ppn, void *data, void *spare)
 {
+	struct ss_emu_flash *f = ctx;
 	const struct ss_geometry *g = &f->info.geo;
-	const uint8_t *where;
 	uint32_t block, page;
 	int rc = 0;
 
-	if (lent) {
-		*lent = data;
-	}
 	pthread_mutex_lock(&f->lock);
 	if (ppn >= ss_geo_pages(g)) {
 		rc = refuse(f, -SS_EINVAL, "page read: page number %u is out of range (%llu pages)",
@@ -69,11 +63,6 @@ static int page_read(struct ss_emu_flash *f, uint32_t ppn, void *data, void *spa
 		if (spare != NULL) {
 			memset(spare, 0xff, g->spare_size);
 		}
-	} else if (lent && spare != NULL && f->lend_ok &&
-		   (where = emu_image_mapped_page(f, ppn)) != NULL) {
-		memcpy(spare, where + g->page_size, g->spare_size);
-		*lent = where;
-		f->blocks[block].lent++;
 	} else if (data != NULL && spare != NULL) {
 		rc = emu_image_read_page_spare(f, ppn, data, spare);
 	} else if (data != NULL) {
@@ -91,33 +80,6 @@ static int page_read(struct ss_emu_flash *f, uint32_t ppn, void *data, void *spa
 out:
 	pthread_mutex_unlock(&f->lock);
 	return rc;
-}
-
-static int op_page_read(void *ctx, uint32_t ppn, void *data, void *spare)
-{
-	return page_read(ctx, ppn, data, spare, NULL);
-}
-
-static int op_page_lend(void *ctx, uint32_t ppn, void *buf, void *spare, const void **data)
-{
-	return page_read(ctx, ppn, buf, spare, data);
-}
-
-static void op_page_return(void *ctx, const void *data)
-{
-	struct ss_emu_flash *f = ctx;
-	uintptr_t p = (uintptr_t)data, first = (uintptr_t)f->map + f->info.data_off;
-	struct emu_block *b;
-
-	if (f->map == NULL || p < first || p >= (uintptr_t)f->map + f->map_len) {
-		return;   /* a copy in the borrower's buffer */
-	}
-	pthread_mutex_lock(&f->lock);
-	b = &f->blocks[(p - first) / f->stride / f->info.geo.pages_per_block];
-	if (b->lent > 0 && --b->lent == 0 && b->kept) {
-		emu_image_unkeep_block(f, (uint32_t)(b - f->blocks));
-	}
-	pthread_mutex_unlock(&f->lock);
 }
 
 static int op_page_program(void *ctx, uint32_t ppn, const void *data, const void *spare)
@@ -216,13 +178,6 @@ static int op_block_erase(void *ctx, uint32_t block)
 		emu_model_erase(&f->model, die_of_block(f, block));
 		rc = refuse(f, -SS_EIO, "block erase: block %u wore out: it failed after %u "
 			    "erases, its endurance", block, b->erase_count);
-		goto out;
-	}
-	/* A lent page must read as it did until it is returned: the erase (its hole punch)
-	 * and later programs reach the file, not the borrower's copy of the block. */
-	if (b->lent > 0 && !b->kept && emu_image_keep_block(f, block) != 0) {
-		rc = refuse(f, -SS_EIO, "block erase: out of memory keeping block %u's lent "
-			    "pages", block);
 		goto out;
 	}
 	b->erase_count++;
@@ -443,8 +398,6 @@ uint64_t emu_flash_device_now(struct ss_emu_flash *f)
 
 static const struct ss_hal_ops emu_hal_ops = {
 	.page_read = op_page_read,
-	.page_lend = op_page_lend,
-	.page_return = op_page_return,
 	.page_program = op_page_program,
 	.block_erase = op_block_erase,
 	.sync = op_sync,

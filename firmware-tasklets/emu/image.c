@@ -189,66 +189,16 @@ void emu_image_map(struct ss_emu_flash *f)
 	/* MAP_SHARED: the page cache itself, so every pwrite through fd is seen at once */
 	m = mmap(NULL, (size_t)len, PROT_READ, MAP_SHARED, f->fd, 0);
 	if (m != MAP_FAILED) {
-		uint64_t os_page = (uint64_t)sysconf(_SC_PAGESIZE);
-
 		f->map = m;
 		f->map_len = (size_t)len;
-		/* a block's range is swapped for a private copy whole OS pages at a time */
-		f->lend_ok = f->info.data_off % os_page == 0 &&
-			     (f->info.geo.pages_per_block * f->stride) % os_page == 0;
-	}
-}
-
-const uint8_t *emu_image_mapped_page(const struct ss_emu_flash *f, uint32_t ppn)
-{
-	if (f->map == NULL || f->blocks[ppn / f->info.geo.pages_per_block].kept) {
-		return NULL;
-	}
-	return f->map + emu_page_offset(f, ppn);
-}
-
-int emu_image_keep_block(struct ss_emu_flash *f, uint32_t block)
-{
-	size_t len = (size_t)f->info.geo.pages_per_block * f->stride;
-	uint8_t *at = (uint8_t *)f->map + emu_page_offset(f, block * f->info.geo.pages_per_block);
-	uint8_t *copy = malloc(len);
-	void *m;
-
-	if (copy == NULL) {
-		return -SS_ENOMEM;
-	}
-	memcpy(copy, at, len);
-	m = mmap(at, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0);
-	if (m == MAP_FAILED) {
-		free(copy);
-		return -SS_ENOMEM;
-	}
-	memcpy(at, copy, len);
-	mprotect(at, len, PROT_READ);
-	free(copy);
-	f->blocks[block].kept = 1;
-	return 0;
-}
-
-void emu_image_unkeep_block(struct ss_emu_flash *f, uint32_t block)
-{
-	uint64_t off = emu_page_offset(f, block * f->info.geo.pages_per_block);
-	size_t len = (size_t)f->info.geo.pages_per_block * f->stride;
-
-	/* on failure the copy stays, and the block's pages are read with pread */
-	if (mmap((uint8_t *)f->map + off, len, PROT_READ, MAP_SHARED | MAP_FIXED, f->fd,
-		 (off_t)off) != MAP_FAILED) {
-		f->blocks[block].kept = 0;
 	}
 }
 
 int emu_image_read_page(struct ss_emu_flash *f, uint32_t ppn, void *buf, size_t len,
 			uint64_t at)
 {
-	const uint8_t *page = emu_image_mapped_page(f, ppn);
-
-	if (page) {
-		memcpy(buf, page + at, len);
+	if (f->map) {
+		memcpy(buf, f->map + emu_page_offset(f, ppn) + at, len);
 		return 0;
 	}
 	return read_all(f->fd, buf, len, emu_page_offset(f, ppn) + at);
@@ -259,13 +209,12 @@ int emu_image_read_page_spare(struct ss_emu_flash *f, uint32_t ppn, void *data, 
 	size_t ps = f->info.geo.page_size, ss = f->info.geo.spare_size;
 	uint64_t off = emu_page_offset(f, ppn);
 	struct iovec iov[2] = { { data, ps }, { spare, ss } };
-	const uint8_t *page = emu_image_mapped_page(f, ppn);
 	ssize_t n;
 	int rc;
 
-	if (page) {
-		memcpy(data, page, ps);
-		memcpy(spare, page + ps, ss);
+	if (f->map) {
+		memcpy(data, f->map + off, ps);
+		memcpy(spare, f->map + off + ps, ss);
 		return 0;
 	}
 	do {

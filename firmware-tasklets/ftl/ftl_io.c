@@ -28,17 +28,12 @@ int ss_ftl_lookup(const struct ss_ftl *ftl, uint32_t lpn, uint32_t *ppn)
 	return *ppn == FTL_NONE ? 1 : 0;
 }
 
-/* A page read, lent where it lies when `page` is not NULL (ss_ftl_read_lend). */
-static int read_page(struct ss_ftl *ftl, uint32_t lpn, void *buf, const void **page)
+int ss_ftl_read(struct ss_ftl *ftl, uint32_t lpn, void *buf)
 {
 	struct ftl_spare sp;
-	const void *data = buf;
 	uint32_t ppn;
 	int rc;
 
-	if (page) {
-		*page = buf;
-	}
 	if (ftl == NULL || buf == NULL) {
 		return -SS_EINVAL;
 	}
@@ -51,37 +46,17 @@ static int read_page(struct ss_ftl *ftl, uint32_t lpn, void *buf, const void **p
 		ss_memset(buf, 0, ftl->page_size);
 		return 1;
 	}
-	rc = page ? ss_hal_page_lend(ftl->hal, ppn, buf, ftl->spare_raw, &data)
-		  : ss_hal_page_read(ftl->hal, ppn, buf, ftl->spare_raw);
+	rc = ss_hal_page_read(ftl->hal, ppn, buf, ftl->spare_raw);
 	ftl->st.nand_page_reads++;
 	if (rc != 0) {
 		return rc == -SS_EIO ? -SS_EIO : rc;
 	}
 	/* The spare's CRC turns silent corruption into an error instead of wrong data. */
 	if (ftl_spare_decode(ftl->spare_raw, &sp) != FTL_SPARE_OK || sp.kind != FTL_KIND_DATA ||
-	    sp.lpn != lpn || sp.data_crc != ss_crc32c(0, data, ftl->page_size)) {
-		ss_hal_page_return(ftl->hal, data);
+	    sp.lpn != lpn || sp.data_crc != ss_crc32c(0, buf, ftl->page_size)) {
 		return -SS_EIO;
 	}
-	if (page) {
-		*page = data;
-	}
 	return 0;
-}
-
-int ss_ftl_read(struct ss_ftl *ftl, uint32_t lpn, void *buf)
-{
-	return read_page(ftl, lpn, buf, NULL);
-}
-
-int ss_ftl_read_lend(struct ss_ftl *ftl, uint32_t lpn, void *buf, const void **page)
-{
-	return read_page(ftl, lpn, buf, page);
-}
-
-void ss_ftl_page_return(struct ss_ftl *ftl, const void *page)
-{
-	ss_hal_page_return(ftl->hal, page);
 }
 
 static bool trim_pending(const struct ss_ftl *f, uint32_t lpn)

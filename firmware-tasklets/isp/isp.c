@@ -10,7 +10,6 @@ struct isp_fixed {
 	uint64_t isp;
 	uint64_t batch;
 	uint64_t lbas;
-	uint64_t pages;
 	uint64_t total;
 };
 
@@ -19,8 +18,7 @@ static void fixed_layout(uint32_t page_size, struct isp_fixed *f)
 	f->isp = SS_ALIGN_UP(sizeof(struct ss_isp), ISP_ALIGN);
 	f->batch = (uint64_t)SS_ISP_BATCH_PAGES * page_size;
 	f->lbas = SS_ALIGN_UP((uint64_t)SS_ISP_BATCH_PAGES * sizeof(uint64_t), ISP_ALIGN);
-	f->pages = SS_ALIGN_UP((uint64_t)SS_ISP_BATCH_PAGES * sizeof(const uint8_t *), ISP_ALIGN);
-	f->total = f->isp + 2 * f->batch + 2 * f->lbas + 2 * f->pages + ISP_ALIGN;
+	f->total = f->isp + 2 * f->batch + 2 * f->lbas + ISP_ALIGN;
 }
 
 uint64_t ss_isp_dram_needed(const struct ss_geometry *geo)
@@ -63,13 +61,6 @@ int ss_isp_init(struct ss_isp **out, struct ss_objstore *os, struct ss_hal *hal,
 	isp->lbas[0] = (uint64_t *)p;
 	isp->lbas[1] = (uint64_t *)(p + f.lbas);
 	p += 2 * f.lbas;
-	for (int k = 0; k < 2; k++) {
-		isp->pages[k] = (const uint8_t **)(p + k * f.pages);
-		for (uint32_t i = 0; i < SS_ISP_BATCH_PAGES; i++) {
-			isp->pages[k][i] = isp->batch[k] + (size_t)i * isp->page_size;
-		}
-	}
-	p += 2 * f.pages;
 	isp->pool = p;
 	isp->pool_size = (uint64_t)((uint8_t *)dram + dram_size - p) & ~(uint64_t)(ISP_ALIGN - 1);
 	*out = isp;

@@ -69,35 +69,13 @@ static int map_lbas(struct ss_isp *isp, ss_oid_t oid, const struct isp_batch *b,
 	return 0;
 }
 
-void isp_batch_return(struct ss_isp *isp, int slot)
-{
-	if (!isp->lent[slot]) {
-		return;
-	}
-	for (uint32_t i = 0; i < SS_ISP_BATCH_PAGES; i++) {
-		const uint8_t *own = isp->batch[slot] + (size_t)i * isp->page_size;
-
-		if (isp->pages[slot][i] != own) {
-			ss_os_page_return(isp->os, isp->pages[slot][i]);
-			isp->pages[slot][i] = own;
-		}
-	}
-	isp->lent[slot] = false;
-}
-
 int isp_batch_read(struct ss_isp *isp, const struct isp_instance *in, const struct isp_batch *b,
 		   int slot)
 {
 	ss_oid_t oid = in->in[in->cur].oid;
-	/* Pages are lent only where the engine just reads them (records a page holds whole,
-	 * see isp_reader_page_local): the store lends only whole pages read from the flash,
-	 * and the flash keeps a lent page as it was until it is returned, whatever GC or the
-	 * host do to its block meanwhile (ss_hal page_lend). */
-	bool lend = isp_reader_page_local(&in->rd);
 	uint32_t nread = 0;
 	int rc;
 
-	isp_batch_return(isp, slot);
 	if (in->src) {
 		/* no LBA: a cache block's flash page is the cache's, not the FTL's */
 		for (uint32_t i = 0; i < b->pages; i++) {
@@ -105,14 +83,11 @@ int isp_batch_read(struct ss_isp *isp, const struct isp_instance *in, const stru
 		}
 		return in->src->read(in->src->arg, in->cur, b->off, isp->batch[slot], b->len);
 	}
-	rc = ss_os_read_scan(isp->os, oid, b->off, isp->batch[slot], b->len, &nread,
-			     lend ? isp->pages[slot] : NULL);
+	rc = ss_os_read_scan(isp->os, oid, b->off, isp->batch[slot], b->len, &nread);
 	if (rc) {
 		return rc;
 	}
-	isp->lent[slot] = lend;
 	if (nread != b->len) {
-		isp_batch_return(isp, slot);
 		return -SS_EIO;   /* the input shrank under the run */
 	}
 	return map_lbas(isp, oid, b, isp->lbas[slot]);

@@ -12,12 +12,8 @@
 bool isp_batch_plan(const struct ss_isp *isp, const struct isp_instance *in, uint64_t from,
 		    uint32_t max_pages, bool nominal_only, struct isp_batch *b);
 
-/** Read a batch into batch buffer `slot` (or lend its pages: isp->pages[slot]) and map
- *  its pages' LBAs. \return 0 or -errno. */
+/** Read a batch into batch buffer `slot` and map its pages' LBAs. \return 0 or -errno. */
 int isp_batch_read(struct ss_isp *isp, const struct isp_instance *in, const struct isp_batch *b,
 		   int slot);
-
-/** Give back the pages of batch `slot` that are lent, once its records are consumed. */
-void isp_batch_return(struct ss_isp *isp, int slot);
 
 #endif

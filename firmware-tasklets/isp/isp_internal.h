@@ -79,11 +79,6 @@ void isp_reader_begin(struct isp_reader *r, enum isp_rd_kind kind, const struct 
 /** True when the reader is done with this input. */
 bool isp_reader_done(const struct isp_reader *r);
 
-/** True when no record can straddle two pages (FIXED records a page holds whole), so a
- *  batch's pages may lie apart (emit_fixed's records, one page's bytes each) and
- *  isp_reader_feed reads nothing of the contiguous `buf`. */
-bool isp_reader_page_local(const struct isp_reader *r);
-
 /** True when a TEXT line still open at rd_end needs the bytes at `next` (< size). */
 bool isp_reader_wants(const struct isp_reader *r, uint64_t next);
 
@@ -190,11 +185,6 @@ struct ss_isp {
 	struct isp_prefetch pref;
 	uint8_t *batch[2];
 	uint64_t *lbas[2];
-	/* Where each page of batch[k] lies: in batch[k], or lent where the flash holds it
-	 * (isp_batch_read); lent[k] while any is. The sink reads records through these. */
-	const uint8_t **pages[2];
-	bool lent[2];
-	const uint8_t *const *feed;       /* pages[] of the batch being processed */
 	uint32_t watchdog_ms;
 	uint64_t call_work_max;
 	struct ss_record recs[ISP_REC_CHUNK];

@@ -79,13 +79,6 @@ bool isp_reader_done(const struct isp_reader *r)
 	return r->phase == ISP_RD_DONE;
 }
 
-bool isp_reader_page_local(const struct isp_reader *r)
-{
-	/* FIXED records start at multiples of rec_size, and so do pages */
-	return r->kind == ISP_RD_FIXED && r->phase != ISP_RD_DONE &&
-	       r->page_size % r->rec_size == 0;
-}
-
 bool isp_reader_wants(const struct isp_reader *r, uint64_t next)
 {
 	return r->phase != ISP_RD_DONE && next < r->size;

@@ -171,7 +171,6 @@ static int sink_emit_fixed(void *arg, const uint8_t *buf, uint64_t bo, const uin
 	uint64_t page = (off - bo) / ps;
 	uint64_t page_end = bo + (page + 1) * ps;
 
-	(void)buf;   /* contiguous only where no page is lent: records are read via isp->feed */
 	*emitted = 0;
 	while (*emitted < count) {
 		uint32_t k = SS_MIN(count - *emitted, ISP_REC_CHUNK - isp->nrecs);
@@ -179,8 +178,7 @@ static int sink_emit_fixed(void *arg, const uint8_t *buf, uint64_t bo, const uin
 		uint64_t *ro = &isp->rec_off[isp->nrecs];
 		int rc;
 
-		/* a page's records at a time: one LBA for all of them, read where the page
-		 * lies (isp->feed: batch buffer or lent; a lent page holds its records whole) */
+		/* a page's records at a time: one LBA for all of them */
 		for (uint32_t j = 0; j < k;) {
 			for (; off >= page_end; page_end += ps) {
 				page++;
@@ -188,7 +186,7 @@ static int sink_emit_fixed(void *arg, const uint8_t *buf, uint64_t bo, const uin
 			const uint64_t lba = lbas[page];
 			const uint32_t end = j + (uint32_t)SS_MIN((uint64_t)(k - j),
 								 (page_end - off + size - 1) / size);
-			const uint8_t *d = isp->feed[page] + (off - (page_end - ps));
+			const uint8_t *d = buf + (off - bo);
 
 			for (; j < end; j++, off += size, d += size) {
 				r[j].data = d;
@@ -275,13 +273,11 @@ static int process(struct ss_isp *isp, struct isp_instance *in, const struct isp
 				 .flush = sink_flush, .arg = in };
 	int rc;
 
-	isp->feed = isp->pages[slot];
 	rc = isp_reader_feed(&in->rd, isp->batch[slot], b->off, b->len, isp->lbas[slot], &sink);
 	if (!rc) {
 		rc = deliver(isp, in);
 	}
 	isp->nrecs = 0;
-	isp_batch_return(isp, slot);
 	return rc;
 }
 
@@ -371,9 +367,6 @@ void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages)
 	run_batches(isp, in, max_pages, &pf);
 	isp->pref = pf;
 	isp->pref_owner = pf.have && in->state == SS_ISP_RUNNING ? in : NULL;
-	if (!isp->pref_owner) {
-		isp_batch_return(isp, pf.slot);   /* a prefetch no run will use */
-	}
 }
 
 int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages)

@@ -224,19 +224,8 @@ int ss_os_write(struct ss_objstore *os, ss_oid_t oid, uint64_t off, const void *
 	return (flags & SS_OS_FUA) ? ss_os_flush(os) : 0;
 }
 
-/* Give back the pages lent so far by os_read, which is failing. */
-static void return_lent(struct ss_objstore *os, uint8_t *out, const uint8_t **pages,
-			uint32_t n)
-{
-	for (uint32_t i = 0; pages && i < n; i++) {
-		if (pages[i] != out + (size_t)i * os->page_size) {
-			ss_ftl_page_return(os->ftl, pages[i]);
-		}
-	}
-}
-
-int os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, uint32_t len,
-	    uint32_t *nread, const uint8_t **pages)
+int ss_os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, uint32_t len,
+	       uint32_t *nread)
 {
 	uint32_t s, P = os->page_size, done = 0, n;
 	const struct os_rec *r;
@@ -251,15 +240,12 @@ int os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, uint3
 	if (off >= r->size || len == 0) {
 		return 0;
 	}
-	if (buf == NULL || (pages && off % P)) {
+	if (buf == NULL) {
 		return -SS_EINVAL;
 	}
 	n = (uint32_t)SS_MIN((uint64_t)len, r->size - off);
 	if (r->nextents == 0) {
 		ss_memcpy(out, os_rec_inline(r) + off, n);
-		for (uint32_t i = 0; pages && i < SS_DIV_ROUND_UP(n, P); i++) {
-			pages[i] = out + (size_t)i * P;
-		}
 		*nread = n;
 		return 0;
 	}
@@ -273,42 +259,25 @@ int os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, uint3
 			rc = -SS_EBADMSG;
 		}
 		if (rc) {
-			break;
+			*nread = done;
+			return rc;
 		}
-		if (pages && chunk == P) {
-			const void *page;
-
-			rc = os_io_read_lend(os, lpn, out + done, &page);
-			pages[done / P] = page;
-		} else if (a == 0 && chunk == P) {
+		if (a == 0 && chunk == P) {
 			rc = os_io_read(os, lpn, out + done);
 		} else {
 			rc = os_io_read(os, lpn, os->iobuf);
 			if (rc >= 0) {
 				ss_memcpy(out + done, os->iobuf + a, chunk);
 			}
-			if (pages) {
-				pages[done / P] = out + done;
-			}
 		}
 		if (rc < 0) {
-			break;
+			*nread = done;
+			return rc;
 		}
 		done += chunk;
 	}
-	if (rc < 0) {
-		return_lent(os, out, pages, done / P);
-		*nread = done;
-		return rc;
-	}
 	*nread = done;
 	return 0;
-}
-
-int ss_os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, uint32_t len,
-	       uint32_t *nread)
-{
-	return os_read(os, oid, off, buf, len, nread, NULL);
 }
 
 int ss_os_truncate(struct ss_objstore *os, ss_oid_t oid, uint64_t size, uint64_t now_ns)

@@ -16,12 +16,6 @@ int os_io_read(struct ss_objstore *os, uint32_t lpn, void *buf)
 			: ss_buf_read_stream(os->buf, lpn, 1, buf);
 }
 
-int os_io_read_lend(struct ss_objstore *os, uint32_t lpn, void *buf, const void **page)
-{
-	return os->buf ? ss_buf_read_scan_lend(os->buf, lpn, buf, page)
-		       : ss_ftl_read_lend(os->ftl, lpn, buf, page);
-}
-
 int os_io_write(struct ss_objstore *os, uint32_t lpn, const void *src, enum ss_stream st)
 {
 	return os->buf ? ss_buf_write(os->buf, lpn, 1, src, st, 0)
@@ -45,19 +39,14 @@ int os_meta_write(struct ss_objstore *os, uint32_t lpn, const void *src)
 }
 
 int ss_os_read_scan(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf,
-		    uint32_t len, uint32_t *nread, const uint8_t **pages)
+		    uint32_t len, uint32_t *nread)
 {
 	int rc;
 
 	os->scan = true;
-	rc = os_read(os, oid, off, buf, len, nread, pages);
+	rc = ss_os_read(os, oid, off, buf, len, nread);
 	os->scan = false;
 	return rc;
-}
-
-void ss_os_page_return(struct ss_objstore *os, const void *page)
-{
-	ss_ftl_page_return(os->ftl, page);
 }
 
 void ss_os_attach_buffer(struct ss_objstore *os, struct ss_buf *buf)

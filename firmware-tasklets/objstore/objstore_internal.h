@@ -249,11 +249,6 @@ int os_sb_load(struct ss_ftl *ftl, uint8_t *buf, struct os_sb *sb);
 
 /* io.c: data pages through the buffer when one is attached; metadata past it. */
 int os_io_read(struct ss_objstore *os, uint32_t lpn, void *buf);
-/* A scan's page read, lent where it lies when it can be (ss_os_read_scan's pages). */
-int os_io_read_lend(struct ss_objstore *os, uint32_t lpn, void *buf, const void **page);
-/* ss_os_read, and ss_os_read_scan's pages (NULL: none). */
-int os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, uint32_t len,
-	    uint32_t *nread, const uint8_t **pages);
 int os_io_write(struct ss_objstore *os, uint32_t lpn, const void *src, enum ss_stream st);
 int os_io_trim(struct ss_objstore *os, uint32_t lpn, uint32_t count);
 int os_io_flush(struct ss_objstore *os);

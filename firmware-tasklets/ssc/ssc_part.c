@@ -190,8 +190,7 @@ static void view_init(struct ss_hal_view *v, struct ss_hal *parent, uint32_t fir
 	v->ops = (struct ss_hal_ops){ v_read, v_program, v_erase, v_sync, v_barrier, v_timeline,
 				      v_isp, v_now, v_ra, v_ra_wait, v_wd_arm, v_section_run,
 				      v_section_abort, v_section_mask, NULL,
-				      NULL /* pricing: the ISP engine holds the drive's own hal */,
-				      NULL, NULL /* no lending: a partition's reads are copied */ };
+				      NULL /* pricing: the ISP engine holds the drive's own hal */ };
 	v->hal = *parent;
 	v->hal.geo.blocks_per_die = rows;
 	v->hal.ops = &v->ops;

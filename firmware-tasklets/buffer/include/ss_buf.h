@@ -206,11 +206,6 @@ int ss_buf_read_stream(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out
  *  counting nothing: tasklet input, which would otherwise flush the host's working set. */
 int ss_buf_read_scan(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out);
 
-/** ss_buf_read_scan of one page, where a page read from the flash may be lent where it
- *  lies (ss_ftl_read_lend): *page points at its bytes, `out` or the loan; the caller
- *  returns a loan with ss_ftl_page_return. */
-int ss_buf_read_scan_lend(struct ss_buf *b, uint32_t lpn, void *out, const void **page);
-
 /** Drop the pages from the buffer, dirty or not, without writing them: the caller is about
  *  to write them past the buffer (metadata pages) or they are being freed. */
 void ss_buf_invalidate(struct ss_buf *b, uint32_t lpn, uint32_t count);

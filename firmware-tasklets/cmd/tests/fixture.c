@@ -84,7 +84,7 @@ static void wrap(struct fx *f)
 	f->inner = ss_emu_flash_hal(f->flash);
 	f->wops = (struct ss_hal_ops){ w_read, w_program, w_erase, w_sync, w_barrier,
 				       w_timeline, w_isp, w_now, NULL, NULL, NULL, NULL, NULL, NULL,
-				       NULL, w_price, NULL, NULL };
+				       NULL, w_price };
 	f->whal = *f->inner;
 	f->whal.ops = &f->wops;
 	f->whal.ctx = f;

@@ -204,75 +204,6 @@ static void test_erase_whole_block(void)
 	ss_emu_flash_close(f);
 }
 
-/* A lent page reads as it was lent until it is returned, through its block's erase and
- * new programs; ordinary reads see the flash as it is meanwhile, and after the return. */
-static void test_lend_keeps_through_erase(void)
-{
-	/* 16 pages of 8,448 B: a block is whole OS pages, so the image's pages can be lent */
-	struct ss_emu_flash_opts o = small_opts(1);
-	static uint8_t data[PAGE], back[PAGE], spare[SPARE], sp[SPARE];
-	const uint32_t ppb = 16, blk = 3, lent_ppn = blk * ppb + 5, other = (blk + 1) * ppb;
-	struct ss_emu_flash *f = NULL;
-	const void *lent, *lent_other, *again;
-	struct ss_hal *h;
-	char err[512];
-
-	o.geo.pages_per_block = ppb;
-	CHECK_EQ(ss_emu_flash_open(path, &o, &f, err, sizeof(err)), 0);
-	h = ss_emu_flash_hal(f);
-	for (uint32_t p = 0; p < ppb; p++) {
-		fill(data, PAGE, p);
-		fill(spare, SPARE, 50 + p);
-		CHECK_EQ(ss_hal_page_program(h, blk * ppb + p, data, spare), 0);
-	}
-	fill(data, PAGE, 77);
-	CHECK_EQ(ss_hal_page_program(h, other, data, NULL), 0);
-
-	CHECK_EQ(ss_hal_page_lend(h, lent_ppn, back, sp, &lent), 0);
-	CHECK(lent != back);   /* lent where it lies, not copied */
-	fill(data, PAGE, 5);
-	fill(spare, SPARE, 55);
-	CHECK(memcmp(lent, data, PAGE) == 0 && memcmp(sp, spare, SPARE) == 0);
-	CHECK_EQ(ss_hal_page_lend(h, other, back, sp, &lent_other), 0);
-
-	CHECK_EQ(ss_hal_block_erase(h, blk), 0);
-	CHECK_EQ(ss_hal_page_read(h, lent_ppn, back, NULL), 0);
-	CHECK(all_ff(back, PAGE));
-	CHECK(memcmp(lent, data, PAGE) == 0);
-	for (uint32_t p = 0; p < ppb; p++) {
-		fill(back, PAGE, 100 + p);
-		CHECK_EQ(ss_hal_page_program(h, blk * ppb + p, back, NULL), 0);
-	}
-	CHECK(memcmp(lent, data, PAGE) == 0);
-	/* a page of the block lent now is a copy: the block's range is the old pages' */
-	CHECK_EQ(ss_hal_page_lend(h, blk * ppb, back, sp, &again), 0);
-	CHECK(again == back);
-	fill(data, PAGE, 100);
-	CHECK(memcmp(back, data, PAGE) == 0);
-	CHECK_EQ(ss_hal_page_read(h, lent_ppn, back, NULL), 0);
-	fill(data, PAGE, 105);
-	CHECK(memcmp(back, data, PAGE) == 0);
-
-	ss_hal_page_return(h, lent);
-	ss_hal_page_return(h, again);   /* a copy: nothing to return, and no harm */
-	CHECK_EQ(ss_hal_page_lend(h, lent_ppn, back, sp, &again), 0);
-	CHECK(again != back && memcmp(again, data, PAGE) == 0);
-	ss_hal_page_return(h, again);
-	fill(data, PAGE, 77);
-	CHECK(memcmp(lent_other, data, PAGE) == 0);
-	ss_hal_page_return(h, lent_other);
-	ss_emu_flash_close(f);
-
-	/* blocks of 8 pages are not whole OS pages: every page is copied into the buffer */
-	f = open_small(1);
-	h = ss_emu_flash_hal(f);
-	fill(data, PAGE, 9);
-	CHECK_EQ(ss_hal_page_program(h, 0, data, NULL), 0);
-	CHECK_EQ(ss_hal_page_lend(h, 0, back, sp, &lent), 0);
-	CHECK(lent == back && memcmp(back, data, PAGE) == 0);
-	ss_emu_flash_close(f);
-}
-
 static void test_roundtrip_reopen(void)
 {
 	struct ss_emu_flash *f = open_small(1);
@@ -636,7 +567,6 @@ int main(void)
 	RUN(test_rule_program_in_order);
 	RUN(test_rule_addresses);
 	RUN(test_erase_whole_block);
-	RUN(test_lend_keeps_through_erase);
 	RUN(test_roundtrip_reopen);
 	RUN(test_endurance);
 	RUN(test_factory_bad_blocks);

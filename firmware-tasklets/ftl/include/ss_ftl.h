@@ -114,17 +114,6 @@ int ss_ftl_lookup(const struct ss_ftl *ftl, uint32_t lpn, uint32_t *ppn);
 int ss_ftl_read(struct ss_ftl *ftl, uint32_t lpn, void *buf);
 
 /**
- * ss_ftl_read, checked and counted the same, where the caller only reads the page:
- * *page points at its bytes, in `buf` or lent where the flash backend holds them
- * (ss_hal_page_lend), unchanged until ss_ftl_page_return(*page). On an error nothing
- * stays lent.
- */
-int ss_ftl_read_lend(struct ss_ftl *ftl, uint32_t lpn, void *buf, const void **page);
-
-/** End the loan of a page from ss_ftl_read_lend (nothing for one read into `buf`). */
-void ss_ftl_page_return(struct ss_ftl *ftl, const void *page);
-
-/**
  * Write logical page `lpn` from `buf` (page_size bytes) into `stream`.
  * \return 0, -SS_ERANGE, -SS_ENOSPC when no free block remains even after GC, -SS_EIO.
  */

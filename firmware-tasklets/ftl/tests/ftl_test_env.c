@@ -128,8 +128,7 @@ void fte_wrap(struct fte *e)
 	x->cut_after = -1;
 	x->corrupt_program = -1;
 	x->ops = (struct ss_hal_ops){ f_read, f_program, f_erase, f_sync, f_barrier, f_timeline,
-				      f_isp, f_now, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-				      NULL, NULL };
+				      f_isp, f_now, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	x->hal = *in;
 	x->hal.ops = &x->ops;
 	x->hal.ctx = x;

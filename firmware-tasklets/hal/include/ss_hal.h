@@ -139,17 +139,6 @@ struct ss_hal_ops {
 	 */
 	uint64_t (*isp_price_ns)(void *ctx, uint64_t instructions, uint64_t dram_accesses,
 				 uint64_t pages);
-
-	/**
-	 * Optional, both or neither (NULL: ss_hal_page_lend reads into `buf`). Read one page
-	 * as page_read(ppn, buf, spare) does, charged the same, but *data may point at the
-	 * page's bytes where the backend holds them instead of at `buf` (filled then): the
-	 * host's copy is saved, not the model's transfer. A lent page stays as read until
-	 * page_return(*data): the backend keeps it so even if its block is erased and
-	 * programmed meanwhile. Every *data not equal to `buf` is returned exactly once.
-	 */
-	int (*page_lend)(void *ctx, uint32_t ppn, void *buf, void *spare, const void **data);
-	void (*page_return)(void *ctx, const void *data);
 };
 
 struct ss_hal {
@@ -197,22 +186,6 @@ static inline uint64_t ss_hal_isp_price_ns(struct ss_hal *h, uint64_t instr, uin
 					   uint64_t pages)
 {
 	return h->ops->isp_price_ns ? h->ops->isp_price_ns(h->ctx, instr, dram, pages) : 0;
-}
-static inline int ss_hal_page_lend(struct ss_hal *h, uint32_t ppn, void *buf, void *spare,
-				   const void **data)
-{
-	if (h->ops->page_lend) {
-		return h->ops->page_lend(h->ctx, ppn, buf, spare, data);
-	}
-	*data = buf;
-	return h->ops->page_read(h->ctx, ppn, buf, spare);
-}
-/* `data` from ss_hal_page_lend; a copy in the caller's buffer is not returned. */
-static inline void ss_hal_page_return(struct ss_hal *h, const void *data)
-{
-	if (h->ops->page_return) {
-		h->ops->page_return(h->ctx, data);
-	}
 }
 static inline void ss_hal_read_ahead(struct ss_hal *h, int on)
 {

@@ -239,19 +239,9 @@ int ss_os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, ui
 
 /* The fake store has no drive buffer: a scan reads as any read does. */
 int ss_os_read_scan(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf,
-		    uint32_t len, uint32_t *nread, const uint8_t **pages)
+		    uint32_t len, uint32_t *nread)
 {
-	uint32_t ps = os->fs->page_size;
-
-	for (uint32_t i = 0; pages && i < SS_DIV_ROUND_UP(len, ps); i++) {
-		pages[i] = (const uint8_t *)buf + (size_t)i * ps;
-	}
 	return ss_os_read(os, oid, off, buf, len, nread);
-}
-
-void ss_os_page_return(struct ss_objstore *os, const void *page)
-{
-	(void)os, (void)page;
 }
 
 int ss_os_write(struct ss_objstore *os, ss_oid_t oid, uint64_t off, const void *buf,

@@ -278,9 +278,11 @@ static void test_host_io_between_slices(ss_oid_t f, const uint8_t *d, uint64_t s
 	free(ref);
 }
 
-/* Records a page holds whole are read from lent flash pages. The host rewrites the input
- * with the same bytes between slices, so GC erases and reprograms the blocks the run's
- * prefetched pages were lent from while they are out: the run still sees them as read. */
+/* The host rewrites a run's input with the same bytes between slices, so GC erases and
+ * reprograms the blocks the run's prefetched batch was read from while the batch waits:
+ * the run still sees the pages as read. (It guards any reading of pages in place: with
+ * a loan that does not outlive the block's erase it fails; benchmarks/README.md, "Third
+ * round".) FIXED records a page holds whole, the case such reading would serve. */
 static void test_lent_pages_through_gc(void)
 {
 	static const struct ss_layout fixed32 = { .kind = SS_LAYOUT_FIXED, .record_size = 32 };

@@ -98,16 +98,9 @@ struct ss_buf;
 void ss_os_attach_buffer(struct ss_objstore *os, struct ss_buf *buf);
 
 /** ss_os_read for tasklet input: served from the drive's buffer where it holds the pages,
- *  never cached there, never read ahead. With `pages` (one entry per page of the range;
- *  `off` page aligned), pages[i] is where the range's page i lies: in `buf`, or, for a
- *  whole page read from the flash, lent where the flash backend holds it
- *  (ss_ftl_read_lend), which the caller only reads and gives back with ss_os_page_return.
- *  On an error nothing stays lent. */
+ *  never cached there, never read ahead. */
 int ss_os_read_scan(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf,
-		    uint32_t len, uint32_t *nread, const uint8_t **pages);
-
-/** End the loan of a page from ss_os_read_scan (nothing for a page in the caller's buf). */
-void ss_os_page_return(struct ss_objstore *os, const void *page);
+		    uint32_t len, uint32_t *nread);
 
 /** DRAM the store carved from what it was given (the rest is free for others). */
 uint64_t ss_os_dram_used(const struct ss_objstore *os);

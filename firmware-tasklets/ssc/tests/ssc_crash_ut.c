@@ -116,8 +116,7 @@ static void cutter_wrap(struct cutter *x, struct ss_hal *inner)
 	x->inner = inner;
 	x->kind = -1;
 	x->ops = (struct ss_hal_ops){ c_read, c_program, c_erase, c_sync, c_barrier, c_timeline,
-				      c_isp, c_now, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-				      NULL, NULL };
+				      c_isp, c_now, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	x->hal = *inner;
 	x->hal.ops = &x->ops;
 	x->hal.ctx = x;
