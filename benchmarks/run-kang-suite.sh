@@ -8,8 +8,8 @@
 #     --full       Kang's size: 7,000,000 entries (224 MB at 32 B to 1.8 GB at 256 B), a
 #                  1 GiB DRAM sweep, and the wall-clock ratio host-normal / device at 1.8 GB
 # Builds only what it needs (the drive's C benchmarks, smartssd-client, smartssd-fs, smartssd-mapreduce,
-# smartssd-loganalyzer and this module, offline); the native module must be installed once
-# (mvn -B install -DskipTests -pl native).
+# smartssd-loganalyzer and this module, offline)
+# (the benchmarks module and what it uses, the native release build too; nothing installed).
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 entries=20000
@@ -39,7 +39,7 @@ echo "== build" >&2
 build=$root/native/target/cmake-release
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSS_SANITIZE=OFF >/dev/null
 cmake --build "$build" -j2 --target dram_sweep >/dev/null
-mvn -B -q -o package -DskipTests -pl native/java,smartssd-fs,smartssd-mapreduce,examples/loganalyzer,benchmarks
+mvn -B -q -o package -DskipTests -Dctest.skip -pl benchmarks -am
 cp=$root/benchmarks/target/classes:$(cat "$root/benchmarks/target/classpath.txt")
 jopts=(-Dsmartssd.native.build="$build")
 jni=$build/native/jni/libsmartssd_jni.so

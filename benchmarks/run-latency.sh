@@ -16,7 +16,7 @@ cd "$root"
 build=$root/native/target/cmake-release
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSS_SANITIZE=OFF >/dev/null
 cmake --build "$build" -j2 --target smartssd_jni smartssd-devd link_rtt >/dev/null
-mvn -B -q -o package -DskipTests -pl native/java,smartssd-fs,smartssd-mapreduce,examples/loganalyzer,benchmarks
+mvn -B -q -o package -DskipTests -Dctest.skip -pl benchmarks -am
 cp=$root/benchmarks/target/classes:$(cat "$root/benchmarks/target/classpath.txt")
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

@@ -3,12 +3,12 @@
 # (each drive's own clock) and wall clock, the host-optimized version's limits, and a
 # projection to 100 nodes x 8 drives (ScaleBenchmark; benchmarks/README.md).
 #   benchmarks/run-scale.sh [--entries N]
-# Builds only what it needs; the native module must be installed once
-# (mvn -B install -DskipTests -pl native).
+# Builds only what it needs
+# (the benchmarks module and what it uses, the native release build too; nothing installed).
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 cd "$root"
-mvn -B -q -o package -DskipTests -pl native/java,smartssd-fs,smartssd-mapreduce,examples/loganalyzer,benchmarks
+mvn -B -q -o package -DskipTests -Dctest.skip -pl benchmarks -am
 cp=$root/benchmarks/target/classes:$(cat "$root/benchmarks/target/classpath.txt")
 build=$root/native/target/cmake-release
 jopts=(-Dsmartssd.native.build="$build")

@@ -14,8 +14,8 @@
 #                  (ColumnarScan: 2,000,000 entries at 32 and 256 B unless --entries/--sizes,
 #                  5 runs each unless --runs), into columnar.csv
 # Builds only what it needs, offline (smartssd-client, -fs, -mapreduce, -spark, the log
-# analyzer and this module); the native module must be installed once
-# (mvn -B install -DskipTests -pl native).
+# analyzer and this module)
+# (the benchmarks module and what it uses, the native release build too; nothing installed).
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 entries=200000
@@ -46,8 +46,7 @@ cd "$root"
 
 echo "== build" >&2
 build=$root/native/target/cmake-release
-mvn -B -q -o package -DskipTests \
-  -pl native/java,smartssd-fs,smartssd-mapreduce,smartssd-spark,examples/loganalyzer,benchmarks
+mvn -B -q -o package -DskipTests -Dctest.skip -pl benchmarks -am
 # A private copy of this checkout's jars and classes: a build during a long run cannot
 # change what the run loads.
 jars=$out/.classpath

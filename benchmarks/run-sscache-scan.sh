@@ -3,14 +3,14 @@
 # directly and then cold and warm through sscache:// on an embedded emulated drive in
 # realtime; wall clock and modelled time; CSV in benchmarks/results/sscache-scan/.
 #   benchmarks/run-sscache-scan.sh [--files N] [--file-mib M] [--rate-mbs R] [--warm K]
-# Builds only the client, smartssd-fs and this module; the native module must be installed once
-# (mvn -B install -DskipTests -pl native).
+# Builds only the client, smartssd-fs and this module
+# (the benchmarks module and what it uses, the native release build too; nothing installed).
 set -euo pipefail
 root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 cd "$root"
-mvn -B -q -o package -DskipTests -pl native/java,smartssd-fs,benchmarks
+mvn -B -q -o package -DskipTests -Dctest.skip -pl benchmarks -am
 cp=$root/benchmarks/target/classes:$root/native/java/target/classes:$root/smartssd-fs/target/classes:$(cat "$root/benchmarks/target/classpath.txt")
-# this checkout's JNI library, not the copy in the installed smartssd-native jar
+# this checkout's JNI library, not the copy in the smartssd-native jar
 exec java -Dsmartssd.native.build="$root/native/target/cmake-release" \
   -Dsmartssd.native.path="$root/native/target/cmake-release/native/jni/libsmartssd_jni.so" -cp "$cp" \
   org.smartssd.benchmarks.sscache.SsCacheScanBenchmark \
