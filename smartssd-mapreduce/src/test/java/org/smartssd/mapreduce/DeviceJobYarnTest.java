@@ -264,10 +264,14 @@ class DeviceJobYarnTest {
         long onHost = c.findCounter(PlacementCounters.SPLITS_ON_HOST).getValue();
         assertThat(onDevice + onHost).isEqualTo(NODES * 2);
         assertThat(c.findCounter(PlacementCounters.DRAIN_ROUNDS).getValue()).isEqualTo(NODES);
+        // one drained task a node: a node's ask only ever falls to 0 (see the other test),
+        // so every map runs next to its drive, the host's splits as well
+        long launched = c.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue();
+        assertThat(c.findCounter(JobCounter.RACK_LOCAL_MAPS).getValue()).isZero();
+        assertThat(c.findCounter(JobCounter.OTHER_LOCAL_MAPS).getValue()).isZero();
+        assertThat(c.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue())
+                .as("data-local maps of %d launched", launched).isGreaterThanOrEqualTo(launched);
         assertThat(onDevice).as("splits in the drives").isPositive();
         assertThat(onHost).as("splits on the hosts").isPositive();
-        // Locality is the other test's subject: with two maps a node, the AM's stale asks
-        // (see there) can put a map on another node's container, so this test checks
-        // placement, not where YARN put the containers.
     }
 }
