@@ -89,6 +89,10 @@ int ss_obj_relink_unsent(struct ss_dev *d, int rc, uint16_t opcode, uint32_t gen
 /** Copy a blank-padded ATA-style string of n bytes, trimmed and NUL-terminated (n + 1). */
 void ss_copy_trimmed(char *dst, const uint8_t *src, size_t n);
 
+/** The checks of a write call's arguments (ss_dev_write, ss_dev_write_queued): a buffer
+ *  for len bytes, and an offset + length within int64. 0, or the errno it recorded. */
+int ss_check_write_args(const void *buf, size_t len, uint64_t offset);
+
 /** Name of an opcode for messages ("LOOKUP"). */
 const char *ss_opcode_name(uint16_t opcode);
 

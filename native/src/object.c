@@ -141,6 +141,15 @@ int ss_dev_create(struct ss_dev *d, const char *path, uint32_t type, uint32_t fl
 	return 0;
 }
 
+int ss_check_write_args(const void *buf, size_t len, uint64_t offset)
+{
+	if (!buf && len)
+		return ss_err(-EINVAL, 0, "write: NULL buffer");
+	if (len > INT64_MAX || offset + len < offset)
+		return ss_err(-EINVAL, SS_R_BAD_FIELD, "write: offset+length overflows");
+	return 0;
+}
+
 int64_t ss_dev_write(struct ss_dev *d, uint64_t oid, uint64_t offset, const void *buf,
 		     size_t len, uint32_t flags)
 {
@@ -150,10 +159,9 @@ int64_t ss_dev_write(struct ss_dev *d, uint64_t oid, uint64_t offset, const void
 	int rc;
 
 	ss_err_clear();
-	if (!buf && len)
-		return ss_err(-EINVAL, 0, "write: NULL buffer");
-	if (len > INT64_MAX || offset + len < offset)
-		return ss_err(-EINVAL, SS_R_BAD_FIELD, "write: offset+length overflows");
+	rc = ss_check_write_args(buf, len, offset);
+	if (rc < 0)
+		return rc;
 	oid_subject(&sj, oid);
 	do {
 		size_t n = len - done < DATA_CHUNK ? len - done : DATA_CHUNK;

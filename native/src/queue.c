@@ -247,10 +247,9 @@ int64_t ss_dev_write_queued(struct ss_dev *d, uint64_t oid, uint64_t offset, con
 	int rc;
 
 	ss_err_clear();
-	if (!buf && len)
-		return ss_err(-EINVAL, 0, "write: NULL buffer");
-	if (len > INT64_MAX || offset + len < offset)
-		return ss_err(-EINVAL, SS_R_BAD_FIELD, "write: offset+length overflows");
+	rc = ss_check_write_args(buf, len, offset);
+	if (rc < 0)
+		return rc;
 	rc = ss_dev_queue_open(d, depth, &q);
 	if (rc)
 		return rc;
