@@ -155,6 +155,9 @@ struct ss_fw {
 	uint64_t mount_nand_writes;   /* FTL NAND writes when the lifetime base was taken */
 	uint64_t base_power_on_ns;
 	uint64_t base_nand_writes;
+
+	uint32_t withheld_ops[8];     /* opcodes answered BAD_OPCODE (ss_fw_withhold_opcode),
+				       * a bit per opcode below 100h */
 };
 
 /* ATA results: every handler answers with these (the reason goes in LBA[15:0]). */
@@ -301,6 +304,8 @@ extern const struct fw_op fw_ops[];
 extern const uint32_t fw_ops_count;
 /** \return the opcode's entry, or NULL for an unknown opcode. */
 const struct fw_op *fw_op_find(uint16_t opcode);
+/** \return 1 when the drive answers `opcode` BAD_OPCODE as if it had no entry for it. */
+int fw_op_withheld(const struct ss_fw *fw, uint16_t opcode);
 
 /* The checks and handlers the table names. */
 uint32_t fw_no_payload_check(const struct fw_req *rq, uint32_t *cap);

@@ -83,7 +83,7 @@ void fw_obj_send(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8
 		goto reject;
 	}
 	op = fw_op_find(rq.opcode);
-	if (!op) {
+	if (!op || fw_op_withheld(fw, rq.opcode)) {
 		reason = SS_R_BAD_OPCODE;
 		goto reject;
 	}

@@ -77,3 +77,35 @@ const struct fw_op *fw_op_find(uint16_t opcode)
 	}
 	return NULL;
 }
+
+int fw_op_withheld(const struct ss_fw *fw, uint16_t opcode)
+{
+	return opcode < 32 * SS_ARRAY_SIZE(fw->withheld_ops) &&
+	       (fw->withheld_ops[opcode / 32] >> (opcode % 32) & 1u);
+}
+
+static int name_is(const char *a, const char *b)
+{
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
+	return *a == *b;
+}
+
+int ss_fw_withhold_opcode(struct ss_fw *fw, const char *name)
+{
+	for (uint32_t i = 0; i < fw_ops_count; i++) {
+		uint16_t code = fw_ops[i].opcode;
+
+		if (!name_is(fw_ops[i].name, name)) {
+			continue;
+		}
+		if (code >= 32 * SS_ARRAY_SIZE(fw->withheld_ops)) {
+			return -SS_ERANGE;
+		}
+		fw->withheld_ops[code / 32] |= 1u << (code % 32);
+		return 0;
+	}
+	return -SS_ENOENT;
+}

@@ -734,6 +734,7 @@ static void usage(void)
 		"                     [--socket-mode OCTAL] [--socket-group GROUP]\n"
 		"                     [--max-connections N] [--frame-timeout SECONDS]\n"
 		"                     [--buffer-mib MIB] [--spin-us MICROSECONDS]\n"
+		"                     [--withhold-opcodes NAME[,NAME...]]\n"
 		"Serves the emulated drive in FILE on the unix socket PATH. --format creates and\n"
 		"formats FILE first (erasing it), with PCT %% of its flash (0: none; default: 25\n"
 		"where the flash has room for a cache part, else none)\n"
@@ -754,7 +755,10 @@ static void usage(void)
 		"--background manual (for tests only; default: thread): no controller thread,\n"
 		"so no background work ever runs (no GC, no checkpoint, no tasklet run makes\n"
 		"progress): a run that was EXECUTEd stays queued with no page done until the\n"
-		"daemon ends, a fixed state that other processes can observe.\n");
+		"daemon ends, a fixed state that other processes can observe.\n"
+		"--withhold-opcodes (for tests of hosts against older drives): the firmware\n"
+		"answers these opcodes (names as in native/PROTOCOL.md, e.g. ISP_QUEUE) with\n"
+		"BAD_OPCODE, as firmware that predates them does.\n");
 }
 
 /* Stop accepting, let the queued commands finish, then shut the drive down cleanly. */
@@ -843,6 +847,7 @@ int main(int argc, char **argv)
 		{ "frame-timeout", required_argument, NULL, 'T' },
 		{ "buffer-mib", required_argument, NULL, 'b' },
 		{ "spin-us", required_argument, NULL, 'S' },
+		{ "withhold-opcodes", required_argument, NULL, 'W' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -886,6 +891,9 @@ int main(int argc, char **argv)
 				return 2;
 			}
 			o.manual_background = strcmp(optarg, "manual") == 0;
+			break;
+		case 'W':
+			o.withheld_opcodes = optarg;
 			break;
 		case 'p':
 			o.flash.profile = optarg;

@@ -398,6 +398,31 @@ static int start(struct ss_emu_drive *d, char *err, size_t errlen)
 	return 0;
 }
 
+/* ss_emu_drive_opts.withheld_opcodes: each name of the comma-separated list. */
+static int withhold_opcodes(struct ss_emu_drive *d, const char *list, char *err, size_t errlen)
+{
+	const char *p = list;
+	char name[32];
+
+	while (p) {
+		size_t n = strcspn(p, ",");
+
+		if (n == 0 || n >= sizeof(name)) {
+			emu_errf(err, errlen, "withheld opcodes '%s': an empty or overlong name", list);
+			return -SS_EINVAL;
+		}
+		memcpy(name, p, n);
+		name[n] = '\0';
+		if (ss_fw_withhold_opcode(d->fw, name) != 0) {
+			emu_errf(err, errlen, "withheld opcodes: the firmware has no opcode '%s' "
+				 "(names as in native/PROTOCOL.md section 4, e.g. ISP_QUEUE)", name);
+			return -SS_EINVAL;
+		}
+		p = p[n] == ',' ? p + n + 1 : NULL;
+	}
+	return 0;
+}
+
 static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int format,
 		    struct ss_emu_drive **out, char *err, size_t errlen)
 {
@@ -498,7 +523,10 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 			goto fail;
 		}
 	}
-	rc = start(d, err, errlen);
+	rc = withhold_opcodes(d, o->withheld_opcodes, err, errlen);
+	if (rc == 0) {
+		rc = start(d, err, errlen);
+	}
 	if (rc != 0) {
 		ss_fw_shutdown(d->fw);
 		goto fail;

@@ -83,6 +83,14 @@ int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal);
  *  the drive for the mounts after). */
 int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p);
 
+/**
+ * From now until the drive is shut down, answer the opcode named `name` (as in ss_proto.h,
+ * e.g. "ISP_QUEUE") with BAD_OPCODE, as firmware that predates it does: to test hosts
+ * against older drives. Not kept on the drive.
+ * \return 0, or -SS_ENOENT when the firmware has no opcode of that name.
+ */
+int ss_fw_withhold_opcode(struct ss_fw *fw, const char *name);
+
 /** Clean shutdown: checkpoint everything. The drive object stays valid but idle. */
 int ss_fw_shutdown(struct ss_fw *fw);
 

@@ -47,6 +47,9 @@ struct ss_emu_drive_opts {
 					  * this mount on */
 	uint64_t buffer_bytes;           /* ss_emu_format: its size; 0 = the default */
 	uint32_t buffer_threshold;       /* ss_emu_format: HBM's threshold; 0 = dynamic */
+	const char *withheld_opcodes;    /* comma-separated opcode names (ISP_QUEUE,...) the
+					  * firmware answers BAD_OPCODE, as firmware that
+					  * predates them (ss_fw_withhold_opcode); NULL: none */
 	int manual_background;           /* 1: no controller thread; background work runs
 					  * only in ss_emu_run_background() (tests that
 					  * need one exact interleaving) */

@@ -555,6 +555,30 @@ static void test_background_option(void)
 	}
 }
 
+/* --withhold-opcodes reaches the firmware (drive_ut checks the answers): a name it lacks
+ * stops the daemon before it serves, naming the name. */
+static void test_withhold_opcodes_option(void)
+{
+	const char *typo[] = { "--image", image, "--socket", sock, "--withhold-opcodes",
+			       "ISP_QUEUE,ISP_QEUE", NULL };
+	const char *good[] = { "--withhold-opcodes", "ISP_QUEUE", NULL };
+	char said[4096];
+	pid_t pid;
+
+	CHECK_EQ(run_to_exit_saying(typo, said, sizeof(said)), 1);
+	if (strstr(said, "no opcode 'ISP_QEUE'") == NULL) {
+		fprintf(stderr, "devd_ut: --withhold-opcodes typo: unexpected message: %s\n", said);
+		ss_test_failures++;
+	}
+	CHECK(!answers(sock));
+	pid = start_daemon_with("virtual", good);
+	CHECK(pid > 0);
+	if (pid > 0) {
+		CHECK(answers(sock));
+		stop_daemon(pid);
+	}
+}
+
 /* Under systemd (Type=notify) readiness is READY=1 on $NOTIFY_SOCKET. */
 static void test_sd_notify_ready(void)
 {
@@ -996,6 +1020,7 @@ int main(void)
 	RUN(test_live_daemon_keeps_its_path);
 	RUN(test_ready_fd_must_be_open);
 	RUN(test_background_option);
+	RUN(test_withhold_opcodes_option);
 	RUN(test_sd_notify_ready);
 	RUN(test_socket_activation);
 	RUN(test_access_is_checked);

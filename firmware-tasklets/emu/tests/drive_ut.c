@@ -852,6 +852,46 @@ static void test_host_io_and_isp_do_not_interleave_in_the_model(void)
 	CHECK(first.c.page_reads >= RUN_PAGES + 10);
 }
 
+/* A drive opened with withheld opcodes answers them BAD_OPCODE, as firmware that predates
+ * them, and every other opcode as before; nothing of it is kept on the drive. A name the
+ * firmware lacks fails the open, naming it, and leaves the image as it was. */
+static void test_withheld_opcodes(void)
+{
+	struct ss_emu_drive_opts o = small();
+	struct ss_emu_drive *d = format_small();
+	struct emu_pkt queue = { .opcode = SS_OP_ISP_QUEUE };
+	struct emu_pkt fsstat = { .opcode = SS_OP_FSSTAT };
+	struct emu_reply r;
+	char err[512];
+
+	CHECK_EQ(ss_emu_close(d), 0);
+	o.withheld_opcodes = "ISP_QUEUE,SSC_INFO";
+	CHECK_EQ(ss_emu_open(path, &o, &d, err, sizeof(err)), 0);
+	emu_pkt_open_session(d);
+	CHECK_EQ(emu_pkt_call(d, &queue, &r), -1000);
+	CHECK_EQ(r.reason, SS_R_BAD_OPCODE);
+	queue.opcode = SS_OP_SSC_INFO;
+	CHECK_EQ(emu_pkt_call(d, &queue, &r), -1000);
+	CHECK_EQ(r.reason, SS_R_BAD_OPCODE);
+	CHECK_EQ(emu_pkt_call(d, &fsstat, &r), 0);
+	CHECK_EQ(ss_emu_close(d), 0);
+
+	o.withheld_opcodes = "ISP_QUEUE,ISP_QEUE";
+	CHECK_EQ(ss_emu_open(path, &o, &d, err, sizeof(err)), -SS_EINVAL);
+	CHECK_STR_HAS(err, "no opcode 'ISP_QEUE'");
+	o.withheld_opcodes = "ISP_QUEUE,";
+	CHECK_EQ(ss_emu_open(path, &o, &d, err, sizeof(err)), -SS_EINVAL);
+	CHECK_STR_HAS(err, "empty");
+
+	o.withheld_opcodes = NULL;
+	CHECK_EQ(ss_emu_open(path, &o, &d, err, sizeof(err)), 0);
+	emu_pkt_open_session(d);
+	queue.opcode = SS_OP_ISP_QUEUE;
+	CHECK_EQ(emu_pkt_call(d, &queue, &r), 0);
+	CHECK_EQ(r.payload_len, sizeof(struct ss_wire_isp_queue));
+	CHECK_EQ(ss_emu_close(d), 0);
+}
+
 int main(void)
 {
 	emu_test_mkdir(dir, sizeof(dir));
@@ -863,6 +903,7 @@ int main(void)
 	RUN(test_errors_carry_sense);
 	RUN(test_many_submitters);
 	RUN(test_open_errors);
+	RUN(test_withheld_opcodes);
 	RUN(test_realtime_mode_runs);
 	RUN(test_polling_does_not_change_modelled_time);
 	RUN(test_host_io_and_isp_do_not_interleave_in_the_model);

@@ -54,12 +54,13 @@ static inline void emu_pkt_cdb(uint8_t cdb[16], uint8_t command, uint64_t lba,
 }
 
 /** SEND the request, RECV its reply. \return the reply's status, or -1000 when a
- *  transfer itself failed. */
+ *  transfer itself failed; r->reason is then the reason a refused SEND carried in its
+ *  sense (the ATA status return's LBA[15:0], PROTOCOL.md), or 0. */
 static inline int32_t emu_pkt_call(struct ss_emu_drive *d, const struct emu_pkt *p,
 				   struct emu_reply *r)
 {
 	static uint8_t buf[EMU_PKT_BUF];
-	uint8_t cdb[16], sense[32], st;
+	uint8_t cdb[16], sense[32] = { 0 }, st = 0;
 	uint32_t tag = (uint32_t)emu_pkt_session << 16 | emu_pkt_seq++;
 	uint32_t bytes = (uint32_t)SS_ALIGN_UP(64u + p->payload_len, 512u);
 
@@ -80,8 +81,12 @@ static inline int32_t emu_pkt_call(struct ss_emu_drive *d, const struct emu_pkt 
 	}
 	ss_put_le32(buf + 60, ss_crc32c(ss_crc32c(0, buf, 64), buf + 64, p->payload_len));
 	emu_pkt_cdb(cdb, SS_ATA_OBJ_SEND, tag, (uint16_t)(bytes / 512), 0);
+	r->reason = 0;
 	if (ss_emu_submit(d, cdb, buf, bytes, SS_EMU_DIR_TO_DRIVE, sense, sizeof(sense), &st) != 0 ||
 	    st != SS_EMU_SCSI_GOOD) {
+		if (st == SS_EMU_SCSI_CHECK_CONDITION && sense[8] == 0x09 && (sense[21] & 0x01)) {
+			r->reason = (uint32_t)sense[15] | (uint32_t)sense[17] << 8;
+		}
 		return -1000;
 	}
 	emu_pkt_cdb(cdb, SS_ATA_OBJ_RECV, tag, EMU_PKT_REPLY / 512, 1);

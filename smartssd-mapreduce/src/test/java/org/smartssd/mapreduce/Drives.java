@@ -1,5 +1,7 @@
 package org.smartssd.mapreduce;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +14,8 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.io.Writable;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.smartssd.device.tasklet.GroupAggregate;
@@ -94,5 +98,19 @@ final class Drives {
             }
         }
         return out;
+    }
+
+    /** The splits on the drive in {@code auto}'s plan, with the drive's queue read now. */
+    static long onDevice(Configuration conf, List<FileSplit> splits, PlacementCalibration cal)
+            throws Exception {
+        return SplitPlanner.place(conf, splits, Placement.AUTO, first -> cal).stream()
+                .filter(p -> p.side() == Placement.DEVICE).count();
+    }
+
+    /** The splits on the drive in a plan that {@code getSplits} made. */
+    static long onDevice(List<InputSplit> splits) {
+        assertThat(splits).allMatch(s -> s instanceof PlacedSplit);
+        return splits.stream().filter(s -> ((PlacedSplit) s).side() == Placement.DEVICE)
+                .count();
     }
 }

@@ -82,7 +82,7 @@ class OtherJvmQueueTest {
             FileOutputFormat.setOutputPath(job,
                     new org.apache.hadoop.fs.Path(dir.resolve("out-idle").toUri()));
             List<InputSplit> planned = new DeviceInputFormat().getSplits(job);
-            idle = onDevice(planned);
+            idle = Drives.onDevice(planned);
             for (InputSplit s : planned) {
                 splits.add((FileSplit) s);
             }
@@ -102,7 +102,7 @@ class OtherJvmQueueTest {
             assertThat(pageNs).as("the profile's price of a page").isPositive();
             assertThat(DriveQueue.pending("busy", dev).drive()).get()
                     .satisfies(q -> assertThat(q.instances()).isZero());
-            assertThat(onDevice(conf, splits, probed)).as("the idle plan from its calibration")
+            assertThat(Drives.onDevice(conf, splits, probed)).as("the idle plan from its calibration")
                     .isEqualTo(idle);
 
             Process peer = startPeer(devd.uri());
@@ -113,7 +113,7 @@ class OtherJvmQueueTest {
                 assertThat(line(io, out, "the peer's EXECUTE")).isEqualTo(
                         "QUEUED " + BUSY_PAGES + " pages, 0 done");
                 DriveQueue.Pending seen = DriveQueue.pending("busy", dev);
-                long busy = onDevice(conf, splits, probed);
+                long busy = Drives.onDevice(conf, splits, probed);
                 in.write('\n');
                 in.flush();
                 assertThat(line(io, out, "the peer's end")).isEqualTo("DONE");
@@ -132,25 +132,12 @@ class OtherJvmQueueTest {
                         + "(%s), of %d; %d on the idle drive", seen, splits.size(), idle)
                         .isLessThan(idle);
                 assertThat(DriveQueue.pendingNs("busy", dev)).as("the run gone").isZero();
-                assertThat(onDevice(conf, splits, probed)).as("the run gone").isEqualTo(idle);
+                assertThat(Drives.onDevice(conf, splits, probed)).as("the run gone").isEqualTo(idle);
             } finally {
                 io.shutdownNow();
                 peer.destroyForcibly();
             }
         }
-    }
-
-    /** The splits on the drive in {@code auto}'s plan, with the drive's queue read now. */
-    private static long onDevice(Configuration conf, List<FileSplit> splits,
-                                 PlacementCalibration cal) throws Exception {
-        return SplitPlanner.place(conf, splits, Placement.AUTO, first -> cal).stream()
-                .filter(p -> p.side() == Placement.DEVICE).count();
-    }
-
-    private static long onDevice(List<InputSplit> splits) {
-        assertThat(splits).allMatch(s -> s instanceof PlacedSplit);
-        return splits.stream().filter(s -> ((PlacedSplit) s).side() == Placement.DEVICE)
-                .count();
     }
 
     private static String line(ExecutorService io, BufferedReader r, String what)
