@@ -32,6 +32,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * times of the splits run, never on which thread finished first, so a run repeats to the last
  * digit. Rounds cost wall clock only (a side that ends its round first waits for the others);
  * in modelled time each side goes on from its own clock.
+ *
+ * <p>A drive's queue ({@link DriveQueue}) is read once, before the first round, as the
+ * drive's clock at the start. Reading it again between rounds would make the plan depend on
+ * when other jobs' runs happened to start, so it would no longer repeat; their work shows in
+ * the modelled time of this drain's own device splits instead, which the rounds' scaling
+ * follows.
  */
 public final class SplitDrain {
     private SplitDrain() {
