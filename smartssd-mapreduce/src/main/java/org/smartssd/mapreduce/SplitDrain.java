@@ -35,9 +35,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>A drive's queue ({@link DriveQueue}) is read once, before the first round, as the
  * drive's clock at the start. Reading it again between rounds would make the plan depend on
- * when other jobs' runs happened to start, so it would no longer repeat; their work shows in
- * the modelled time of this drain's own device splits instead, which the rounds' scaling
- * follows.
+ * when other jobs' runs happened to start, so it would no longer repeat. The price: work that
+ * other jobs put on the drive after the drain started is not seen (a split's modelled time
+ * is its own run's counted work, not its wait behind other runs).
  */
 public final class SplitDrain {
     private SplitDrain() {
