@@ -525,6 +525,30 @@ static void test_ready_fd_must_be_open(void)
 	CHECK_EQ(run_to_exit(junk), 2);
 }
 
+/* smartssd-devd run with args exits with `code`, saying `expect` on stderr. */
+static void check_refused(const char *const *args, int code, const char *expect)
+{
+	char said[4096];
+
+	CHECK_EQ(run_to_exit_saying(args, said, sizeof(said)), code);
+	if (strstr(said, expect) == NULL) {
+		fprintf(stderr, "devd_ut: expected '%s', got: %s\n", expect, said);
+		ss_test_failures++;
+	}
+}
+
+/* A daemon started with `extra` in time mode `mode` answers, and stops cleanly. */
+static void check_serves_with(const char *mode, const char *const *extra)
+{
+	pid_t pid = start_daemon_with(mode, extra);
+
+	CHECK(pid > 0);
+	if (pid > 0) {
+		CHECK(answers(sock));
+		stop_daemon(pid);
+	}
+}
+
 /* --background: thread (the default) or manual (no controller thread; isp_queue_ut
  * relies on it); anything else is refused, naming the option and the value. */
 static void test_background_option(void)
@@ -533,26 +557,10 @@ static void test_background_option(void)
 			      NULL };
 	const char *manual[] = { "--background", "manual", NULL };
 	const char *thread[] = { "--background", "thread", NULL };
-	char said[4096];
-	pid_t pid;
 
-	CHECK_EQ(run_to_exit_saying(bad, said, sizeof(said)), 2);
-	if (strstr(said, "--background is thread or manual, not 'sometimes'") == NULL) {
-		fprintf(stderr, "devd_ut: --background sometimes: unexpected message: %s\n", said);
-		ss_test_failures++;
-	}
-	pid = start_daemon_with("virtual", manual);
-	CHECK(pid > 0);
-	if (pid > 0) {
-		CHECK(answers(sock));
-		stop_daemon(pid);
-	}
-	pid = start_daemon_with("realtime", thread);
-	CHECK(pid > 0);
-	if (pid > 0) {
-		CHECK(answers(sock));
-		stop_daemon(pid);
-	}
+	check_refused(bad, 2, "--background is thread or manual, not 'sometimes'");
+	check_serves_with("virtual", manual);
+	check_serves_with("realtime", thread);
 }
 
 /* --withhold-opcodes reaches the firmware (drive_ut checks the answers): a name it lacks
@@ -562,21 +570,10 @@ static void test_withhold_opcodes_option(void)
 	const char *typo[] = { "--image", image, "--socket", sock, "--withhold-opcodes",
 			       "ISP_QUEUE,ISP_QEUE", NULL };
 	const char *good[] = { "--withhold-opcodes", "ISP_QUEUE", NULL };
-	char said[4096];
-	pid_t pid;
 
-	CHECK_EQ(run_to_exit_saying(typo, said, sizeof(said)), 1);
-	if (strstr(said, "no opcode 'ISP_QEUE'") == NULL) {
-		fprintf(stderr, "devd_ut: --withhold-opcodes typo: unexpected message: %s\n", said);
-		ss_test_failures++;
-	}
+	check_refused(typo, 1, "no opcode 'ISP_QEUE'");
 	CHECK(!answers(sock));
-	pid = start_daemon_with("virtual", good);
-	CHECK(pid > 0);
-	if (pid > 0) {
-		CHECK(answers(sock));
-		stop_daemon(pid);
-	}
+	check_serves_with("virtual", good);
 }
 
 /* Under systemd (Type=notify) readiness is READY=1 on $NOTIFY_SOCKET. */
