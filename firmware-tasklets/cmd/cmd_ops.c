@@ -78,6 +78,12 @@ const struct fw_op *fw_op_find(uint16_t opcode)
 	return NULL;
 }
 
+/* struct ss_fw's withheld_ops holds a bit per opcode below 100h */
+#define FITS_WITHHELD_OPS(name_, code_) \
+	_Static_assert((code_) < 0x100, "opcode " #name_ " is past ss_fw.withheld_ops");
+SS_PROTO_OPCODES(FITS_WITHHELD_OPS)
+#undef FITS_WITHHELD_OPS
+
 int fw_op_withheld(const struct ss_fw *fw, uint16_t opcode)
 {
 	return opcode < 32 * SS_ARRAY_SIZE(fw->withheld_ops) &&
@@ -100,9 +106,6 @@ int ss_fw_withhold_opcode(struct ss_fw *fw, const char *name)
 
 		if (!name_is(fw_ops[i].name, name)) {
 			continue;
-		}
-		if (code >= 32 * SS_ARRAY_SIZE(fw->withheld_ops)) {
-			return -SS_ERANGE;
 		}
 		fw->withheld_ops[code / 32] |= 1u << (code % 32);
 		return 0;
