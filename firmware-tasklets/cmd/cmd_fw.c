@@ -388,6 +388,13 @@ int ss_fw_idle(struct ss_fw *fw)
 	return more;
 }
 
+void ss_fw_isp_not_before(struct ss_fw *fw, uint64_t t)
+{
+	if (fw && fw->state == FW_UP) {
+		ss_isp_not_before(fw->isp, t);
+	}
+}
+
 int ss_fw_background_pending(const struct ss_fw *fw)
 {
 	int bg = 0;

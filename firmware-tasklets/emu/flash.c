@@ -332,6 +332,15 @@ static uint64_t op_now_ns(void *ctx)
 	return now;
 }
 
+static void op_not_before(void *ctx, uint64_t t)
+{
+	struct ss_emu_flash *f = ctx;
+
+	pthread_mutex_lock(&f->lock);
+	emu_model_release(&f->model, f->model.tl, t);
+	pthread_mutex_unlock(&f->lock);
+}
+
 uint64_t emu_flash_cmd_begin(struct ss_emu_flash *f, uint64_t floor, uint64_t bytes_in,
 			     enum emu_cmd_kind kind, uint32_t tag,
 			     int (*live)(void *arg, uint32_t tag), void *arg)
@@ -406,6 +415,7 @@ static const struct ss_hal_ops emu_hal_ops = {
 	.isp_account = op_isp_account,
 	.isp_price_ns = op_isp_price_ns,
 	.now_ns = op_now_ns,
+	.not_before = op_not_before,
 	.read_ahead = op_read_ahead,
 	.read_ahead_wait = op_read_ahead_wait,
 	.nvram_map = op_nvram_map,

@@ -314,7 +314,9 @@ int ss_isp_execute(struct ss_isp *isp, uint32_t instance, const struct ss_isp_in
 		in->in[i] = inputs[i];
 		in->in_size[i] = st.size;
 	}
-	return queue_run(isp, in, n_inputs);
+	rc = queue_run(isp, in, n_inputs);
+	in->floor_open = rc == 0;
+	return rc;
 }
 
 /* Queue a run over the n inputs already in in->in. */
@@ -340,10 +342,25 @@ static int queue_run(struct ss_isp *isp, struct isp_instance *in, uint32_t n_inp
 	in->prog.pages_total = total;
 	in->state = SS_ISP_RUNNING;
 	in->error = 0;
+	in->queued = isp->queued_next++;
+	in->not_before = 0;
+	in->floor_open = false;
 	in->started = false;
 	in->input_open = false;
 	in->cur = 0;
 	return 0;
+}
+
+void ss_isp_not_before(struct ss_isp *isp, uint64_t t)
+{
+	for (uint32_t i = 0; i < SS_ISP_MAX_INSTANCES; i++) {
+		struct isp_instance *in = &isp->inst[i];
+
+		if (in->id && in->floor_open) {
+			in->not_before = t;
+			in->floor_open = false;
+		}
+	}
 }
 
 int ss_isp_run_source(struct ss_isp *isp, uint32_t instance, const struct ss_isp_source *src,

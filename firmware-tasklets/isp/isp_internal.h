@@ -162,6 +162,9 @@ struct isp_instance {
 	uint32_t n_in;
 
 	/* run cursor */
+	uint32_t queued;                  /* isp->queued_next when executed: the run order */
+	uint64_t not_before;              /* modelled ns: the run starts no earlier */
+	bool floor_open;                  /* executed; ss_isp_not_before not yet called */
 	bool started;
 	bool input_open;
 	uint32_t cur;                     /* input index */
@@ -180,7 +183,7 @@ struct ss_isp {
 	uint32_t nreg;
 	struct isp_instance inst[SS_ISP_MAX_INSTANCES];
 	uint32_t gen;
-	uint32_t rr;                      /* round-robin cursor */
+	uint32_t queued_next;             /* the next run's place in the run order */
 	const struct isp_instance *pref_owner;
 	struct isp_prefetch pref;
 	uint8_t *batch[2];

@@ -228,6 +228,8 @@ static void start_run(struct ss_isp *isp, struct isp_instance *in)
 
 	isp_ctx_reset(isp, in);
 	in->started = true;
+	in->floor_open = false;
+	ss_hal_not_before(isp->hal, in->not_before);
 	in->prog.started_ns = ss_hal_now_ns(isp->hal);
 	rc = ss_os_truncate(isp->os, in->output, 0, in->out_mtime);
 	if (rc) {
@@ -369,19 +371,32 @@ void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages)
 	isp->pref_owner = pf.have && in->state == SS_ISP_RUNNING ? in : NULL;
 }
 
-int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages)
+/*
+ * Runs go first come, first served, each to its end before the next starts. Taking turns
+ * instead (round robin) made two runs' modelled times depend on when, in wall-clock time,
+ * the second execute reached the drive: it decided where the first run's slices were
+ * interleaved with the second's. Turns also cost flash reads: a run's read-ahead batch is
+ * dropped when another run takes the core.
+ */
+static struct isp_instance *oldest_running(struct ss_isp *isp)
 {
-	struct isp_instance *in = NULL;
+	struct isp_instance *first = NULL;
 
-	for (uint32_t k = 0; k < SS_ISP_MAX_INSTANCES; k++) {
-		uint32_t i = (isp->rr + k) % SS_ISP_MAX_INSTANCES;
+	for (uint32_t i = 0; i < SS_ISP_MAX_INSTANCES; i++) {
+		struct isp_instance *in = &isp->inst[i];
 
-		if (isp->inst[i].id && isp->inst[i].state == SS_ISP_RUNNING) {
-			in = &isp->inst[i];
-			isp->rr = i + 1;
-			break;
+		if (in->id && in->state == SS_ISP_RUNNING &&
+		    (!first || (int32_t)(in->queued - first->queued) < 0)) {
+			first = in;
 		}
 	}
+	return first;
+}
+
+int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages)
+{
+	struct isp_instance *in = oldest_running(isp);
+
 	if (!in) {
 		return 0;
 	}

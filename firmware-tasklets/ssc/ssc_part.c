@@ -187,10 +187,15 @@ static void view_init(struct ss_hal_view *v, struct ss_hal *parent, uint32_t fir
 	v->parent = parent;
 	v->block_offset = first_row * dies;
 	v->page_offset = v->block_offset * parent->geo.pages_per_block;
-	v->ops = (struct ss_hal_ops){ v_read, v_program, v_erase, v_sync, v_barrier, v_timeline,
-				      v_isp, v_now, v_ra, v_ra_wait, v_wd_arm, v_section_run,
-				      v_section_abort, v_section_mask, NULL,
-				      NULL /* pricing: the ISP engine holds the drive's own hal */ };
+	v->ops = (struct ss_hal_ops){
+		.page_read = v_read, .page_program = v_program, .block_erase = v_erase,
+		.sync = v_sync, .barrier = v_barrier, .set_timeline = v_timeline,
+		.isp_account = v_isp, .now_ns = v_now, .read_ahead = v_ra,
+		.read_ahead_wait = v_ra_wait, .watchdog_arm = v_wd_arm,
+		.section_run = v_section_run, .section_abort = v_section_abort,
+		.section_mask = v_section_mask,
+		/* no nvram; no pricing or timeline clock: the ISP engine holds the drive's own hal */
+	};
 	v->hal = *parent;
 	v->hal.geo.blocks_per_die = rows;
 	v->hal.ops = &v->ops;

@@ -130,6 +130,10 @@ int ss_fw_idle(struct ss_fw *fw);
  */
 int ss_fw_background_pending(const struct ss_fw *fw);
 
+/** Tasklet runs the last command queued start no earlier than `t` ns, its completion in
+ *  modelled time (ss_isp_not_before). */
+void ss_fw_isp_not_before(struct ss_fw *fw, uint64_t t);
+
 /** \return 1 when a reply under `tag` waits to be received (OBJ RECV), else 0. */
 int ss_fw_reply_waiting(struct ss_fw *fw, uint32_t tag);
 

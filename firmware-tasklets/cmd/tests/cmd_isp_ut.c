@@ -675,9 +675,12 @@ static void test_isp_queue(struct fx *f)
 	       (unsigned long long)done, (unsigned long long)total_a, (unsigned long long)cost,
 	       (unsigned long long)q.backlog_ns);
 
-	run_to_end(f, a, &pr);
-	CHECK_EQ(pr.state, 3);
+	/* first come, first served: b waits for a, so a is done once b is */
 	run_to_end(f, b, &pr);
+	CHECK_EQ(pr.state, 3);
+	read_object(f, a, 0, 0, &pr);
+	free(pr.out);
+	pr.out = NULL;
 	CHECK_EQ(pr.state, 3);
 	isp_queue(f, &q);
 	CHECK_EQ(q.instances, 0);

@@ -82,9 +82,10 @@ static uint64_t w_now(void *ctx)
 static void wrap(struct fx *f)
 {
 	f->inner = ss_emu_flash_hal(f->flash);
-	f->wops = (struct ss_hal_ops){ w_read, w_program, w_erase, w_sync, w_barrier,
-				       w_timeline, w_isp, w_now, NULL, NULL, NULL, NULL, NULL, NULL,
-				       NULL, w_price };
+	f->wops = (struct ss_hal_ops){ .page_read = w_read, .page_program = w_program,
+				       .block_erase = w_erase, .sync = w_sync, .barrier = w_barrier,
+				       .set_timeline = w_timeline, .isp_account = w_isp,
+				       .now_ns = w_now, .isp_price_ns = w_price };
 	f->whal = *f->inner;
 	f->whal.ops = &f->wops;
 	f->whal.ctx = f;

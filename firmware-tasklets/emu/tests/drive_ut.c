@@ -629,6 +629,10 @@ struct run_result {
 	struct ss_emu_counters c;
 	uint32_t state;
 	uint64_t pages_done, instructions, dram, started, finished;
+	/* the second run ('x'), over the other file, and the host clock just before it was
+	 * executed */
+	uint32_t b_state;
+	uint64_t b_started, b_finished, b_before;
 };
 
 static void progress_of(const struct emu_reply *r, struct run_result *out)
@@ -644,12 +648,44 @@ static void progress_of(const struct emu_reply *r, struct run_result *out)
 	out->finished = ss_get_le64(p + offsetof(struct ss_wire_progress, finished_ns));
 }
 
+/* A dram-probe instance (64 accesses a page) writing to `outobj`. \return its id. */
+static uint64_t create_probe(struct ss_emu_drive *d, uint64_t outobj)
+{
+	uint8_t create[sizeof(struct ss_wire_create_tasklet) + sizeof(struct ss_bt_probe_params)];
+	struct emu_pkt p = { .opcode = SS_OP_CREATE_OBJECT, .payload = create,
+			     .payload_len = sizeof(create) };
+	struct emu_reply r;
+
+	memset(create, 0, sizeof(create));
+	ss_put_le32(create + offsetof(struct ss_wire_create_tasklet, tasklet_id), SS_BT_DRAM_PROBE);
+	ss_put_le32(create + offsetof(struct ss_wire_create_tasklet, mem_budget), 4096);
+	ss_put_le64(create + offsetof(struct ss_wire_create_tasklet, output_oid), outobj);
+	ss_put_le32(create + offsetof(struct ss_wire_create_tasklet, params_len), 8);
+	ss_put_le32(create + sizeof(struct ss_wire_create_tasklet), 64);    /* accesses */
+	CHECK_EQ(emu_pkt_call(d, &p, &r), 0);
+	return r.v[0];
+}
+
+/* Queue a run of `inst` over the first `len` bytes of `in`. */
+static void execute_over(struct ss_emu_drive *d, uint64_t inst, uint64_t in, uint64_t len)
+{
+	uint8_t input[sizeof(struct ss_wire_input)];
+	struct emu_pkt p = { .opcode = SS_OP_EXECUTE_OBJECT, .oid = inst, .payload = input,
+			     .payload_len = sizeof(input) };
+	struct emu_reply r;
+
+	ss_put_le64(input + 0, in);
+	ss_put_le64(input + 8, 0);
+	ss_put_le64(input + 16, len);
+	CHECK_EQ(emu_pkt_call(d, &p, &r), 0);
+}
+
 /*
  * A fresh drive with a file of RUN_PAGES pages and another of OTHER_PAGES; a dram-probe
  * run over the first; then `script`, one step per letter: 'p' a progress poll, 'r' a host
  * read of one page of the other file, 's' one background slice (manual mode only), 'f'
- * the rest of the run (manual mode only); then
- * the rest of the run and one final poll. With manual = 0 the controller thread runs
+ * the rest of the run (manual mode only), 'x' a second dram-probe run over the other file
+ * (once); then the rest of the runs and one final poll of each. With manual = 0 the controller thread runs
  * slices whenever the wall clock lets it, between the script's commands.
  */
 static void run_script(int manual, const char *script, struct run_result *out)
@@ -657,11 +693,9 @@ static void run_script(int manual, const char *script, struct run_result *out)
 	struct ss_emu_drive_opts o = small();
 	struct ss_emu_drive *d = NULL;
 	static uint8_t data[RUN_PAGES * 8192];
-	uint8_t create[sizeof(struct ss_wire_create_tasklet) + sizeof(struct ss_bt_probe_params)];
-	uint8_t input[sizeof(struct ss_wire_input)];
 	struct emu_pkt poll;
 	struct emu_reply r;
-	uint64_t in, other, outobj, inst;
+	uint64_t in, other, outobj, inst, inst_b = 0;
 	char err[512];
 	int reads = 0;
 
@@ -680,28 +714,8 @@ static void run_script(int manual, const char *script, struct run_result *out)
 	outobj = emu_pkt_create(d, "/probe.out", 1);
 	ss_emu_run_background(d, 0);   /* whatever the writes left to do, before the run */
 
-	memset(create, 0, sizeof(create));
-	ss_put_le32(create + offsetof(struct ss_wire_create_tasklet, tasklet_id), SS_BT_DRAM_PROBE);
-	ss_put_le32(create + offsetof(struct ss_wire_create_tasklet, mem_budget), 4096);
-	ss_put_le64(create + offsetof(struct ss_wire_create_tasklet, output_oid), outobj);
-	ss_put_le32(create + offsetof(struct ss_wire_create_tasklet, params_len), 8);
-	ss_put_le32(create + sizeof(struct ss_wire_create_tasklet), 64);    /* accesses */
-	{
-		struct emu_pkt p = { .opcode = SS_OP_CREATE_OBJECT, .payload = create,
-				     .payload_len = sizeof(create) };
-
-		CHECK_EQ(emu_pkt_call(d, &p, &r), 0);
-		inst = r.v[0];
-	}
-	ss_put_le64(input + 0, in);
-	ss_put_le64(input + 8, 0);
-	ss_put_le64(input + 16, sizeof(data));
-	{
-		struct emu_pkt p = { .opcode = SS_OP_EXECUTE_OBJECT, .oid = inst, .payload = input,
-				     .payload_len = sizeof(input) };
-
-		CHECK_EQ(emu_pkt_call(d, &p, &r), 0);
-	}
+	inst = create_probe(d, outobj);
+	execute_over(d, inst, in, sizeof(data));
 	memset(&poll, 0, sizeof(poll));
 	poll.opcode = SS_OP_READ_OBJECT;
 	poll.oid = inst;
@@ -717,12 +731,29 @@ static void run_script(int manual, const char *script, struct run_result *out)
 		} else if (*c == 'f') {
 			CHECK(manual);
 			ss_emu_run_background(d, 0);
+		} else if (*c == 'x') {
+			CHECK_EQ(inst_b, 0);
+			inst_b = create_probe(d, emu_pkt_create(d, "/b.out", 1));
+			ss_emu_get_counters(d, &out->c);
+			out->b_before = out->c.host_now_ns;
+			execute_over(d, inst_b, other, OTHER_PAGES * 8192);
 		} else {
 			CHECK(manual);
 			CHECK_EQ(ss_emu_run_background(d, 1), 1);
 		}
 	}
 	ss_emu_run_background(d, 0);
+	if (inst_b) {
+		struct run_result b;
+
+		poll.oid = inst_b;
+		CHECK_EQ(emu_pkt_call(d, &poll, &r), 0);
+		progress_of(&r, &b);
+		out->b_state = b.state;
+		out->b_started = b.started;
+		out->b_finished = b.finished;
+		poll.oid = inst;
+	}
 	CHECK_EQ(emu_pkt_call(d, &poll, &r), 0);
 	progress_of(&r, out);
 	ss_emu_get_counters(d, &out->c);
@@ -852,6 +883,40 @@ static void test_host_io_and_isp_do_not_interleave_in_the_model(void)
 	CHECK(first.c.page_reads >= RUN_PAGES + 10);
 }
 
+/*
+ * A run queued behind another starts no earlier than the command that executed it, and
+ * both runs' modelled times are the same whether the first run was still going in
+ * wall-clock time when the second was executed (manual: no slice yet), already done
+ * ('f' first), or wherever the controller thread got to (threaded).
+ */
+static void test_queued_run_starts_after_its_execute(void)
+{
+	struct run_result busy, idle, threaded;
+	char busy_script[512], idle_script[sizeof(busy_script) + 1];
+
+	memset(busy_script, 'r', 400);
+	strcpy(busy_script + 400, "x");
+	snprintf(idle_script, sizeof(idle_script), "f%s", busy_script);
+	run_script(1, busy_script, &busy);
+	run_script(1, idle_script, &idle);
+	run_script(0, busy_script, &threaded);
+	/* the host reads take the host clock past the first run's modelled end */
+	CHECK(busy.finished < busy.b_before);
+	CHECK_EQ(busy.b_state, 3);
+	CHECK(busy.b_started > busy.b_before);
+	CHECK(busy.b_finished > busy.b_started);
+	CHECK_EQ(busy.b_before, idle.b_before);
+	CHECK_EQ(busy.b_before, threaded.b_before);
+	CHECK_EQ(idle.b_state, 3);
+	CHECK_EQ(threaded.b_state, 3);
+	CHECK_EQ(idle.b_started, busy.b_started);
+	CHECK_EQ(idle.b_finished, busy.b_finished);
+	CHECK_EQ(threaded.b_started, busy.b_started);
+	CHECK_EQ(threaded.b_finished, busy.b_finished);
+	same_but_link(&busy, &idle);
+	same_but_link(&busy, &threaded);
+}
+
 /* A drive opened with withheld opcodes answers them BAD_OPCODE, as firmware that predates
  * them, and every other opcode as before; nothing of it is kept on the drive. A name the
  * firmware lacks fails the open, naming it, and leaves the image as it was. */
@@ -907,6 +972,7 @@ int main(void)
 	RUN(test_realtime_mode_runs);
 	RUN(test_polling_does_not_change_modelled_time);
 	RUN(test_host_io_and_isp_do_not_interleave_in_the_model);
+	RUN(test_queued_run_starts_after_its_execute);
 	emu_test_rmdir(dir);
 	return ss_test_failures ? 1 : 0;
 }

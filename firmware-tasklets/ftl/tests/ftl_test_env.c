@@ -127,8 +127,10 @@ void fte_wrap(struct fte *e)
 	x->inner = in;
 	x->cut_after = -1;
 	x->corrupt_program = -1;
-	x->ops = (struct ss_hal_ops){ f_read, f_program, f_erase, f_sync, f_barrier, f_timeline,
-				      f_isp, f_now, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	x->ops = (struct ss_hal_ops){ .page_read = f_read, .page_program = f_program,
+				      .block_erase = f_erase, .sync = f_sync, .barrier = f_barrier,
+				      .set_timeline = f_timeline, .isp_account = f_isp,
+				      .now_ns = f_now };
 	x->hal = *in;
 	x->hal.ops = &x->ops;
 	x->hal.ctx = x;

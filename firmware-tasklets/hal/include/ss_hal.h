@@ -139,6 +139,14 @@ struct ss_hal_ops {
 	 */
 	uint64_t (*isp_price_ns)(void *ctx, uint64_t instructions, uint64_t dram_accesses,
 				 uint64_t pages);
+
+	/**
+	 * Optional (NULL: time is real, and nothing starts before it is issued). Work issued
+	 * on the current timeline from now on starts no earlier than `t` ns of modelled
+	 * time. Each modelled timeline has its own clock, so a run a host command queued
+	 * would otherwise start whenever the ISP core is free, even before that command.
+	 */
+	void (*not_before)(void *ctx, uint64_t t);
 };
 
 struct ss_hal {
@@ -204,6 +212,12 @@ static inline void ss_hal_read_ahead_wait(struct ss_hal *h)
 	}
 }
 static inline uint64_t ss_hal_now_ns(struct ss_hal *h) { return h->ops->now_ns(h->ctx); }
+static inline void ss_hal_not_before(struct ss_hal *h, uint64_t t)
+{
+	if (h->ops->not_before) {
+		h->ops->not_before(h->ctx, t);
+	}
+}
 static inline int ss_hal_has_watchdog(const struct ss_hal *h) { return h->ops->section_run != 0; }
 static inline void ss_hal_watchdog_arm(struct ss_hal *h, uint32_t limit_ms)
 {

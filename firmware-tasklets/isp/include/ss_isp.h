@@ -185,8 +185,16 @@ int ss_isp_set_limits(struct ss_isp *isp, uint32_t watchdog_ms, uint64_t call_wo
  *  \return 0, -SS_ENOENT. */
 int ss_isp_destroy(struct ss_isp *isp, uint32_t instance);
 
-/** Run queued work of one instance (round robin) for at most `max_pages` input pages
- *  (0 counts as 1). Failures are the instance's, reported by ss_isp_poll().
+/**
+ * Runs executed since the last call start no earlier than `t`, in the hal's modelled time
+ * (ss_hal not_before): the completion of the host command that executed them, which only
+ * the drive that carried the command knows (the emulator calls this after each command).
+ * Without it a run starts whenever the ISP core is free.
+ */
+void ss_isp_not_before(struct ss_isp *isp, uint64_t t);
+
+/** Run queued work for at most `max_pages` input pages (0 counts as 1): the run executed
+ *  first of those not yet finished (first come, first served; each run to its end). Failures are the instance's, reported by ss_isp_poll().
  *  \return 1 when work remains, 0 when idle. */
 int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages);
 

@@ -115,8 +115,10 @@ static void cutter_wrap(struct cutter *x, struct ss_hal *inner)
 	memset(x, 0, sizeof(*x));
 	x->inner = inner;
 	x->kind = -1;
-	x->ops = (struct ss_hal_ops){ c_read, c_program, c_erase, c_sync, c_barrier, c_timeline,
-				      c_isp, c_now, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+	x->ops = (struct ss_hal_ops){ .page_read = c_read, .page_program = c_program,
+				      .block_erase = c_erase, .sync = c_sync, .barrier = c_barrier,
+				      .set_timeline = c_timeline, .isp_account = c_isp,
+				      .now_ns = c_now };
 	x->hal = *inner;
 	x->hal.ops = &x->ops;
 	x->hal.ctx = x;
