@@ -42,7 +42,8 @@
  *     controller; commands on different channels overlap;
  *   - a die (die_free): its tR, tPROG or tBERS; dies of one channel (its ways) overlap
  *     their array work and take turns on the channel;
- *   - the ISP core (isp_free): tasklet work, on its own timeline;
+ *   - the ISP core (isp_free): tasklet work, on its own timeline, one run at a time in
+ *     the order executed, each no earlier than the command that executed it;
  *   - the DRAM write buffer (wb_end): a program waits for a slot.
  * Which command goes first on a resource follows the drive's execution order, which is
  * the order commands reach the firmware (one connection's commands in the order sent);
