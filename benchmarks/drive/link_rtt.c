@@ -11,10 +11,15 @@
  *     round trips of the same frame sizes (an execute's SEND carries one sector, its reply
  *     a header), so its reference is twice the bare ping-pong; the run is polled to its
  *     end outside the timed part before the next execute;
- * each with both ends pinned to one CPU, then to two CPUs. p50 and p99 of N round trips,
+ *   - in-process poll and execute + poll: the same calls with the drive in this process
+ *     (emu:), no socket: libsmartssd, the emulated firmware, and for the execute the
+ *     drive's controller thread, which runs the run's slice;
+ * each with both ends pinned to one CPU, then to two CPUs (in-process: the caller and the
+ * controller thread). p50 and p99 of N round trips,
  * and CPU per round trip: both ends' user + system time (getrusage for this process and
  * for the ping-pong peer, /proc/PID/stat ticks for the daemon) over the timed loop.
- *   usage: link_rtt SMARTSSD-DEVD [N, default 20000] [SPIN_US, default 50]
+ *   usage: link_rtt SMARTSSD-DEVD|- [N, default 20000] [SPIN_US, default 50]
+ *          (-: no daemon rows)
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -186,34 +191,16 @@ static void run_to_end(struct ss_dev *dev, uint64_t inst)
 	} while (p.state != SS_DEV_TASKLET_DONE);
 }
 
-/* pair 0: a poll per round; 1: an execute and a poll (the run then polled to its end). */
-static void daemon_poll(const char *devd, const char *image, const char *sock, int cpu_a,
-			int cpu_b, unsigned spin_us, int pair, unsigned n, struct row *r)
+/* A one-line file and a grep instance over it; each call makes its own objects. */
+static void make_run(struct ss_dev *dev, uint64_t *inst, struct ss_dev_input *in)
 {
 	static const char text[] = "GET /index.html 200\n";
 	static unsigned runs;
-	char spin[16], path[32];
-	uint64_t *ns = malloc(n * sizeof(*ns));
 	struct ss_dev_tasklet_spec spec;
 	struct ss_bt_grep_params gp;
-	struct ss_dev_progress p;
-	struct ss_dev_input in;
-	struct ss_dev *dev;
-	uint64_t oid, inst;
-	double cpu0 = 0, dcpu0 = 0;
-	char uri[320];
-	int status;
-	pid_t pid;
+	char path[32];
+	uint64_t oid;
 
-	snprintf(spin, sizeof(spin), "%u", spin_us);
-	pid = drive_fixture_devd_start(devd, image, sock, cpu_b, spin);
-	setenv("SMARTSSD_SPIN_US", spin, 1);
-	drive_fixture_pin(cpu_a);
-	snprintf(uri, sizeof(uri), "unix:%s", sock);
-	if (ns == NULL || ss_dev_open(uri, NULL, &dev) != 0) {
-		DIE("open %s", uri);
-	}
-	/* each run on the same image makes its own objects */
 	snprintf(path, sizeof(path), "/lines%u.txt", runs);
 	if (ss_dev_create(dev, path, SS_DEV_FILE, SS_DEV_CREATE_PARENTS, &oid) != 0) {
 		DIE("create");
@@ -233,10 +220,27 @@ static void daemon_poll(const char *devd, const char *image, const char *sock, i
 	if (ss_dev_create_output(dev, path, SS_DEV_CREATE_PARENTS, &spec.output_oid) != 0) {
 		DIE("create output");
 	}
-	if (ss_dev_tasklet_create(dev, &spec, &gp, sizeof(gp), &inst) != 0) {
+	if (ss_dev_tasklet_create(dev, &spec, &gp, sizeof(gp), inst) != 0) {
 		DIE("tasklet create");
 	}
-	in = (struct ss_dev_input){ .oid = oid, .offset = 0, .length = sizeof(text) - 1 };
+	*in = (struct ss_dev_input){ .oid = oid, .offset = 0, .length = sizeof(text) - 1 };
+}
+
+/* pair 0: a poll per round; 1: an execute and a poll (the run then polled to its end).
+ * CPU: this process's (all its threads: in-process, the drive's controller too) and the
+ * daemon's, `peer`, when there is one. */
+static void rounds(struct ss_dev *dev, int pair, unsigned n, pid_t peer, struct row *r)
+{
+	uint64_t *ns = malloc(n * sizeof(*ns));
+	struct ss_dev_progress p;
+	struct ss_dev_input in;
+	double cpu0 = 0, dcpu0 = 0;
+	uint64_t inst;
+
+	if (ns == NULL) {
+		DIE("out of memory");
+	}
+	make_run(dev, &inst, &in);
 	if (!pair && ss_dev_tasklet_execute(dev, inst, &in, 1) != 0) {
 		DIE("execute");
 	}
@@ -245,7 +249,7 @@ static void daemon_poll(const char *devd, const char *image, const char *sock, i
 
 		if (i == WARMUP) {
 			cpu0 = self_cpu_us();
-			dcpu0 = proc_cpu_us(pid);
+			dcpu0 = peer ? proc_cpu_us(peer) : 0;
 		}
 		t = now_ns();
 		if (pair && ss_dev_tasklet_execute(dev, inst, &in, 1) != 0) {
@@ -261,13 +265,50 @@ static void daemon_poll(const char *devd, const char *image, const char *sock, i
 			run_to_end(dev, inst);
 		}
 	}
-	r->cpu_us = (self_cpu_us() - cpu0 + proc_cpu_us(pid) - dcpu0) / n;
+	r->cpu_us = (self_cpu_us() - cpu0 + (peer ? proc_cpu_us(peer) - dcpu0 : 0)) / n;
 	ss_dev_tasklet_destroy(dev, inst);
+	percentiles(ns, n, r);
+	free(ns);
+}
+
+static void daemon_poll(const char *devd, const char *image, const char *sock, int cpu_a,
+			int cpu_b, unsigned spin_us, int pair, unsigned n, struct row *r)
+{
+	char spin[16], uri[320];
+	struct ss_dev *dev;
+	int status;
+	pid_t pid;
+
+	snprintf(spin, sizeof(spin), "%u", spin_us);
+	pid = drive_fixture_devd_start(devd, image, sock, cpu_b, spin);
+	setenv("SMARTSSD_SPIN_US", spin, 1);
+	drive_fixture_pin(cpu_a);
+	snprintf(uri, sizeof(uri), "unix:%s", sock);
+	if (ss_dev_open(uri, NULL, &dev) != 0) {
+		DIE("open %s", uri);
+	}
+	rounds(dev, pair, n, pid, r);
 	ss_dev_close(dev);
 	kill(pid, SIGTERM);
 	waitpid(pid, &status, 0);
-	percentiles(ns, n, r);
-	free(ns);
+}
+
+/* The drive in this process (emu:): the caller on cpu_a, the drive's controller thread,
+ * which runs the tasklet's slices, on cpu_b (it keeps the affinity it was created with). */
+static void in_process(const char *image, int cpu_a, int cpu_b, int pair, unsigned n,
+		       struct row *r)
+{
+	struct ss_dev *dev;
+	char uri[320];
+
+	snprintf(uri, sizeof(uri), "emu:%s", image);
+	drive_fixture_pin(cpu_b);
+	if (ss_dev_open(uri, NULL, &dev) != 0) {
+		DIE("open %s", uri);
+	}
+	drive_fixture_pin(cpu_a);
+	rounds(dev, pair, n, 0, r);
+	ss_dev_close(dev);
 }
 
 static void print_row(const char *what, const char *cpus, const struct row *r,
@@ -282,12 +323,14 @@ int main(int argc, char **argv)
 	unsigned n = argc > 2 ? (unsigned)atoi(argv[2]) : 20000;
 	unsigned spin = argc > 3 ? (unsigned)atoi(argv[3]) : 50;
 	int cross = sysconf(_SC_NPROCESSORS_ONLN) > 1;
-	struct row bs, bx, dbs, dbx, dss, dsx, ebs, ebx, ess, esx, bs2;
+	int daemon = argc > 1 && strcmp(argv[1], "-") != 0;
+	struct row bs, bx, dbs, dbx, dss, dsx, ebs, ebx, ess, esx, bs2, ips, ipx, ies, iex;
 	struct drive_fixture f;
 	char sock[320], what[64];
 
 	if (argc < 2 || n < 100) {
-		fprintf(stderr, "usage: link_rtt SMARTSSD-DEVD [N >= 100] [SPIN_US]\n");
+		fprintf(stderr, "usage: link_rtt SMARTSSD-DEVD|- [N >= 100] [SPIN_US]\n"
+				"  (-: no daemon rows, the bare socket's and the in-process drive's only)\n");
 		return 2;
 	}
 	drive_fixture_open(&f, "kang-smartssd", 8, NULL);
@@ -298,7 +341,7 @@ int main(int argc, char **argv)
 	if (cross) {
 		bare(0, 1, n, &bx);
 	}
-	for (int pair = 0; pair <= 1; pair++) {
+	for (int pair = 0; pair <= 1 && daemon; pair++) {
 		daemon_poll(argv[1], f.image, sock, 0, 0, 0, pair, n, pair ? &ebs : &dbs);
 		if (cross) {
 			daemon_poll(argv[1], f.image, sock, 0, 1, 0, pair, n, pair ? &ebx : &dbx);
@@ -307,6 +350,12 @@ int main(int argc, char **argv)
 		if (cross) {
 			daemon_poll(argv[1], f.image, sock, 0, 1, spin, pair, n, pair ? &esx : &dsx);
 		}
+	}
+	in_process(f.image, 0, 0, 0, n, &ips);
+	in_process(f.image, 0, 0, 1, n, &ies);
+	if (cross) {
+		in_process(f.image, 0, 1, 0, n, &ipx);
+		in_process(f.image, 0, 1, 1, n, &iex);
 	}
 	bs2 = bs;
 	bs2.p50_us *= 2;   /* the pair is two round trips of the bare frames */
@@ -319,24 +368,39 @@ int main(int argc, char **argv)
 	if (cross) {
 		print_row("bare ping-pong", "two", &bx, &bs);
 	}
-	print_row("daemon poll, blocking", "same", &dbs, &bs);
-	if (cross) {
-		print_row("daemon poll, blocking", "two", &dbx, &bs);
+	if (daemon) {
+		print_row("daemon poll, blocking", "same", &dbs, &bs);
+		if (cross) {
+			print_row("daemon poll, blocking", "two", &dbx, &bs);
+		}
+		snprintf(what, sizeof(what), "daemon poll, spin %u us", spin);
+		print_row(what, "same", &dss, &bs);
+		if (cross) {
+			print_row(what, "two", &dsx, &bs);
+		}
 	}
-	snprintf(what, sizeof(what), "daemon poll, spin %u us", spin);
-	print_row(what, "same", &dss, &bs);
+	print_row("in-process poll", "same", &ips, &bs);
 	if (cross) {
-		print_row(what, "two", &dsx, &bs);
+		print_row("in-process poll", "two", &ipx, &bs);
 	}
 	printf("\nexecute + poll: two round trips; ratio = p50 / twice the same-CPU bare p50\n\n");
-	print_row("execute + poll, blocking", "same", &ebs, &bs2);
-	if (cross) {
-		print_row("execute + poll, blocking", "two", &ebx, &bs2);
+	printf("| %-26s | %-5s | %8s | %8s | %10s | %6s |\n", "what", "CPUs", "p50 us", "p99 us",
+	       "CPU us/rt", "ratio");
+	printf("|---|---|---:|---:|---:|---:|\n");
+	if (daemon) {
+		print_row("execute + poll, blocking", "same", &ebs, &bs2);
+		if (cross) {
+			print_row("execute + poll, blocking", "two", &ebx, &bs2);
+		}
+		snprintf(what, sizeof(what), "execute + poll, spin %u us", spin);
+		print_row(what, "same", &ess, &bs2);
+		if (cross) {
+			print_row(what, "two", &esx, &bs2);
+		}
 	}
-	snprintf(what, sizeof(what), "execute + poll, spin %u us", spin);
-	print_row(what, "same", &ess, &bs2);
+	print_row("in-process execute + poll", "same", &ies, &bs2);
 	if (cross) {
-		print_row(what, "two", &esx, &bs2);
+		print_row("in-process execute + poll", "two", &iex, &bs2);
 	}
 	unlink(sock);
 	unlink(f.image);   /* its device was closed for the daemon: not drive_fixture_close */

@@ -134,6 +134,7 @@ struct ss_fw {
 	struct ss_obj_stat st;
 
 	struct fw_reply *replies;
+	uint32_t replies_end;      /* past the highest slot in use: lookups stop there */
 	uint16_t *heap_order;      /* reply slots holding heap space, by heap_off */
 	uint32_t heap_n;
 	uint8_t *heap;

@@ -15,6 +15,7 @@ void fw_replies_init(struct ss_fw *fw)
 	for (uint32_t i = 0; i < FW_REPLY_SLOTS; i++) {
 		fw->replies[i].used = 0;
 	}
+	fw->replies_end = 0;
 	fw->heap_n = 0;
 	fw->reply_age = 0;
 	for (uint32_t i = 0; i < FW_MAX_SESSIONS; i++) {
@@ -44,7 +45,7 @@ struct fw_session *fw_session_find(struct ss_fw *fw, uint16_t id)
 
 struct fw_reply *fw_reply_find(struct ss_fw *fw, uint32_t tag)
 {
-	for (uint32_t i = 0; i < FW_REPLY_SLOTS; i++) {
+	for (uint32_t i = 0; i < fw->replies_end; i++) {
 		if (fw->replies[i].used && fw->replies[i].tag == tag) {
 			return &fw->replies[i];
 		}
@@ -54,7 +55,7 @@ struct fw_reply *fw_reply_find(struct ss_fw *fw, uint32_t tag)
 
 bool fw_reply_ordered_write_failed(struct ss_fw *fw, uint32_t tag, uint64_t oid)
 {
-	for (uint32_t i = 0; i < FW_REPLY_SLOTS; i++) {
+	for (uint32_t i = 0; i < fw->replies_end; i++) {
 		const struct fw_reply *r = &fw->replies[i];
 
 		if (r->used && r->failed_ordered_oid == oid &&
@@ -131,6 +132,9 @@ void fw_reply_release(struct ss_fw *fw, struct fw_reply *r)
 	}
 	heap_remove(fw, slot);   /* also a reply that shrank to nothing keeps its place */
 	r->used = 0;
+	while (fw->replies_end > 0 && !fw->replies[fw->replies_end - 1].used) {
+		fw->replies_end--;
+	}
 	if (sid == 0) {
 		fw->session0_pending--;
 	} else if ((s = fw_session_find(fw, sid)) != NULL && s->pending) {
@@ -144,7 +148,7 @@ static int evict_session0(struct ss_fw *fw)
 {
 	struct fw_reply *oldest = NULL;
 
-	for (uint32_t i = 0; i < FW_REPLY_SLOTS; i++) {
+	for (uint32_t i = 0; i < fw->replies_end; i++) {
 		struct fw_reply *r = &fw->replies[i];
 
 		if (r->used && tag_session(r->tag) == 0 && (!oldest || r->age < oldest->age)) {
@@ -188,6 +192,9 @@ int fw_reply_reserve(struct ss_fw *fw, uint32_t tag, uint16_t opcode, uint32_t c
 		return -SS_EBUSY;
 	}
 	r->used = 1;
+	if (slot >= fw->replies_end) {
+		fw->replies_end = slot + 1u;
+	}
 	r->tag = tag;
 	r->opcode = opcode;
 	r->status = 0;
@@ -209,7 +216,7 @@ int fw_reply_reserve(struct ss_fw *fw, uint32_t tag, uint16_t opcode, uint32_t c
 
 void fw_reply_drop_session(struct ss_fw *fw, uint16_t session, const struct fw_reply *keep)
 {
-	for (uint32_t i = 0; i < FW_REPLY_SLOTS; i++) {
+	for (uint32_t i = 0; i < fw->replies_end; i++) {
 		struct fw_reply *r = &fw->replies[i];
 
 		if (r->used && r != keep && tag_session(r->tag) == session) {

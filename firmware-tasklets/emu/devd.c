@@ -751,7 +751,9 @@ static void usage(void)
 		"(default 30 s), --buffer-mib of data buffers at once (default 256).\n"
 		"--spin-us: after each request, poll for the next one this long before sleeping\n"
 		"(default: $SMARTSSD_SPIN_US, else 50; 0: sleep at once): a request that comes\n"
-		"within it is served without a wake-up. An idle connection sleeps.\n"
+		"within it is served without a wake-up. An idle connection sleeps. The drive's\n"
+		"controller polls for work as long after its last slice, and for the firmware's\n"
+		"lock, before it sleeps.\n"
 		"--background manual (for tests only; default: thread): no controller thread,\n"
 		"so no background work ever runs (no GC, no checkpoint, no tasklet run makes\n"
 		"progress): a run that was EXECUTEd stays queued with no page done until the\n"
@@ -979,6 +981,8 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	sfd = signalfd(-1, &sigs, SFD_CLOEXEC);
 
+	/* the same bound for the drive's controller as for the socket's readers */
+	o.spin_us = srv.spin_us;
 	rc = format ? ss_emu_format(image, &o, &srv.drive, err, sizeof(err)) :
 		      ss_emu_open(image, &o, &srv.drive, err, sizeof(err));
 	if (rc != 0) {

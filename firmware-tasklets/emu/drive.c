@@ -5,10 +5,18 @@
  * one slice at a time between commands. Host commands keep priority: a submitter waiting
  * for the lock gets it before the next slice starts. Submitters block until their command
  * is done, as under SG_IO.
+ *
+ * Waiting: with spin_us set, the controller polls for work for that long after its last
+ * slice before it sleeps, and a submitter or the controller finding fw_lock held polls for
+ * it that long before it sleeps on it: waking a thread that slept on another CPU is most
+ * of an in-process round trip on a virtual machine. Nobody polls while the thread it waits
+ * for last ran on its own CPU (the poll would only delay it), and nothing polls while the
+ * drive is idle past the bound.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <semaphore.h>
 #include <stdatomic.h>
@@ -56,7 +64,10 @@ struct ss_emu_drive {
 	pthread_cond_t work;       /* the controller waits for background work */
 	pthread_cond_t handoff;    /* and for waiting submitters to take fw_lock */
 	atomic_int parked;         /* the controller waits on handoff */
-	int background;            /* the firmware may have background work */
+	atomic_int background;     /* the firmware may have background work (set under lock) */
+	uint32_t spin_us;          /* ss_emu_drive_opts.spin_us */
+	atomic_int host_cpu;       /* the CPU the latest submitter ran on */
+	atomic_int controller_cpu; /* the CPU the controller last ran on */
 	int manual;                /* no controller: ss_emu_run_background() only */
 	pthread_t thread;
 	int thread_started;
@@ -71,6 +82,60 @@ static uint64_t wall_ns(const struct ss_emu_drive *d)
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)(t.tv_sec - d->epoch.tv_sec) * 1000000000u +
 	       (uint64_t)t.tv_nsec - (uint64_t)d->epoch.tv_nsec;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/* Poll done(d) for up to d->spin_us, unless the thread it waits for last ran on this CPU
+ * (`other_cpu`). \return 1 when done(d) came true. */
+static int spin_until(struct ss_emu_drive *d, const atomic_int *other_cpu,
+		      int (*done)(struct ss_emu_drive *d))
+{
+	uint64_t until;
+
+	if (d->spin_us == 0 || sched_getcpu() == atomic_load(other_cpu)) {
+		return done(d);
+	}
+	until = mono_ns() + (uint64_t)d->spin_us * 1000u;
+	for (;;) {
+		for (int i = 0; i < 64; i++) {
+			if (done(d)) {
+				return 1;
+			}
+			cpu_relax();
+		}
+		if (mono_ns() >= until) {
+			return done(d);
+		}
+	}
+}
+
+static int fw_lock_taken(struct ss_emu_drive *d)
+{
+	return pthread_mutex_trylock(&d->fw_lock) == 0;
+}
+
+/* fw_lock, polled for a while before sleeping on it (the holder runs on `holder_cpu`). */
+static void take_fw_lock(struct ss_emu_drive *d, const atomic_int *holder_cpu)
+{
+	if (!spin_until(d, holder_cpu, fw_lock_taken)) {
+		pthread_mutex_lock(&d->fw_lock);
+	}
 }
 
 static struct timespec at_model_ns(const struct ss_emu_drive *d, uint64_t ns)
@@ -199,8 +264,21 @@ static int background_ahead(struct ss_emu_drive *d, struct timespec *until)
 /* Until the submitters waiting for fw_lock have it: asleep, not yielding in a loop (on a
  * busy machine the woken submitter may wait long for a CPU, all of it spent in
  * sched_yield). ss_emu_submit wakes it when the last of them takes the lock. */
+static int handed_off(struct ss_emu_drive *d)
+{
+	return atomic_load(&d->waiting) == 0 || atomic_load(&d->stopping);
+}
+
+static int has_work(struct ss_emu_drive *d)
+{
+	return atomic_load(&d->background) || atomic_load(&d->stopping);
+}
+
 static void wait_handoff(struct ss_emu_drive *d)
 {
+	if (spin_until(d, &d->host_cpu, handed_off)) {
+		return;
+	}
 	pthread_mutex_lock(&d->lock);
 	atomic_store(&d->parked, 1);
 	while (atomic_load(&d->waiting) > 0 && !atomic_load(&d->stopping)) {
@@ -216,6 +294,8 @@ static void *controller(void *arg)
 	struct timespec until;
 
 	for (;;) {
+		atomic_store(&d->controller_cpu, sched_getcpu());
+		spin_until(d, &d->host_cpu, has_work);
 		pthread_mutex_lock(&d->lock);
 		while (!d->background && !atomic_load(&d->stopping)) {
 			pthread_cond_wait(&d->work, &d->lock);
@@ -235,7 +315,7 @@ static void *controller(void *arg)
 			wait_handoff(d);
 			continue;
 		}
-		pthread_mutex_lock(&d->fw_lock);
+		take_fw_lock(d, &d->host_cpu);
 		if (atomic_load(&d->waiting) > 0) {
 			pthread_mutex_unlock(&d->fw_lock);
 			wait_handoff(d);
@@ -273,8 +353,9 @@ int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uin
 	}
 	while (sem_wait(&d->slots) != 0) {
 	}
+	atomic_store(&d->host_cpu, sched_getcpu());
 	atomic_fetch_add(&d->waiting, 1);
-	pthread_mutex_lock(&d->fw_lock);
+	take_fw_lock(d, &d->controller_cpu);
 	/* Sequentially consistent: either the controller sees waiting at 0, or this sees it
 	 * parked (wait_handoff) and wakes it. */
 	if (atomic_fetch_sub(&d->waiting, 1) == 1 && atomic_load(&d->parked)) {
@@ -344,6 +425,9 @@ static struct ss_emu_drive *drive_new(const struct ss_emu_drive_opts *o)
 	}
 	d->mode = o->time_mode;
 	d->manual = o->manual_background != 0;
+	d->spin_us = o->spin_us;
+	atomic_init(&d->host_cpu, -1);
+	atomic_init(&d->controller_cpu, -1);
 	pthread_mutex_init(&d->fw_lock, NULL);
 	pthread_mutex_init(&d->lock, NULL);
 	pthread_condattr_init(&ca);
@@ -437,6 +521,11 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 	o = o ? o : &defaults;
 	if (o->time_mode != SS_EMU_TIME_VIRTUAL && o->time_mode != SS_EMU_TIME_REALTIME) {
 		emu_errf(err, errlen, "unknown time mode %d", (int)o->time_mode);
+		return -SS_EINVAL;
+	}
+	if (o->spin_us > SS_EMU_SPIN_US_MAX) {
+		emu_errf(err, errlen, "spin of %u us: at most %u us", o->spin_us,
+			 SS_EMU_SPIN_US_MAX);
 		return -SS_EINVAL;
 	}
 	d = drive_new(o);

@@ -91,13 +91,14 @@ struct emu_model {
 	uint64_t now;             /* device clock: the latest completion of anything */
 	struct ss_emu_counters c; /* counts and busy times; energy filled on snapshot */
 	/* The drive's queue of tagged commands (model.c, "Queue depth"). */
-	struct emu_queued q[EMU_QUEUE_MAX];
 	uint32_t qn;
 	uint64_t q_ready;         /* when the host could issue its next command */
 	enum emu_cmd_kind cmd_kind;   /* of the command between cmd_begin and cmd_end */
 	uint32_t cmd_tag;
 	int cmd_found;            /* a RECV of a queued tag */
 	uint64_t cmd_link_in;     /* its link-in end */
+	/* Last, so that a copy of the model (emu_flash_model_save) takes q[0..qn) only. */
+	struct emu_queued q[EMU_QUEUE_MAX];
 };
 
 /* watchdog.c: the hal's tasklet sections on a per-thread CPU-time timer */

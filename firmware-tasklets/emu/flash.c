@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,17 +382,23 @@ uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out, int queue
 	return t;
 }
 
+/* The model and its queue's entries in use: the rest of q is 8 KiB nobody reads. */
+static void model_copy(struct emu_model *to, const struct emu_model *from)
+{
+	memcpy(to, from, offsetof(struct emu_model, q) + from->qn * sizeof(from->q[0]));
+}
+
 void emu_flash_model_save(struct ss_emu_flash *f, struct emu_model *out)
 {
 	pthread_mutex_lock(&f->lock);
-	*out = f->model;
+	model_copy(out, &f->model);
 	pthread_mutex_unlock(&f->lock);
 }
 
 void emu_flash_model_restore(struct ss_emu_flash *f, const struct emu_model *in)
 {
 	pthread_mutex_lock(&f->lock);
-	f->model = *in;
+	model_copy(&f->model, in);
 	pthread_mutex_unlock(&f->lock);
 }
 

@@ -11,7 +11,9 @@
  * happens only when asked for (ss_emu_run_background): one exact interleaving of commands
  * and background work, for tests that assert modelled time. "buffer=POLICY",
  * "buffer_size=BYTES" and "buffer_threshold=N" change the drive's DRAM buffer from this
- * mount on (kept on the drive), as they choose it at format.
+ * mount on (kept on the drive), as they choose it at format. SMARTSSD_SPIN_US (as for
+ * unix:) is how long the drive's controller and its submitters poll for each other before
+ * they sleep (ss_emu_drive_opts.spin_us).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -161,6 +163,9 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 	o.buffer_policy = fo.buffer_policy[0] ? fo.buffer_policy : NULL;
 	o.buffer_bytes = fo.buffer_bytes;
 	o.buffer_threshold = fo.buffer_threshold;
+	rc = ss_spin_setting("emu", uri_path, &o.spin_us);
+	if (rc)
+		return rc;
 	e = calloc(1, sizeof(*e) + n + 1);
 	if (!e)
 		return ss_err(-ENOMEM, 0, "emu %s: out of memory", uri_path);

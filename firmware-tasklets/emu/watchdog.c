@@ -10,6 +10,12 @@
  * tasklets that never return; its limit is orders of magnitude above any callback that
  * does (one callback sees at most 128 records), so its timing never decides the outcome
  * of a run that terminates, and modelled time still comes only from counted work.
+ *
+ * Disarming leaves the timer ticking, and the next tick stops it: a slice arms and
+ * disarms the watchdog, and two timer_settime calls a slice were a measurable part of an
+ * in-process round trip. A ticking timer costs nothing while its thread sleeps (it counts
+ * the thread's CPU time), and a section's ticks are counted from its own first tick, so
+ * a timer left running stops a runaway as soon as a freshly started one would.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -36,6 +42,7 @@ struct wd_thread {
 	volatile sig_atomic_t masked;
 	volatile sig_atomic_t due;
 	volatile sig_atomic_t armed;
+	volatile sig_atomic_t ticking;   /* the timer runs (it may outlive `armed`) */
 	uint64_t section;        /* sections run so far: which one a tick sees */
 	uint64_t seen;
 	uint32_t ticks;          /* consecutive ticks inside section `seen` */
@@ -59,10 +66,23 @@ static void wd_leave(int err)
 	siglongjmp(wd.exit, 1);
 }
 
+static void wd_stop(void)
+{
+	struct itimerspec off;
+
+	memset(&off, 0, sizeof(off));
+	timer_settime(wd.timer, 0, &off, NULL);   /* async-signal-safe */
+	wd.ticking = 0;
+}
+
 static void wd_tick(int sig)
 {
 	(void)sig;
-	if (!wd.armed || !wd.in_section) {
+	if (!wd.armed) {
+		wd_stop();
+		return;
+	}
+	if (!wd.in_section) {
 		return;
 	}
 	if (wd.seen != wd.section) {
@@ -132,17 +152,20 @@ void emu_watchdog_arm(void *ctx, uint32_t limit_ms)
 	if (limit_ms != 0 && wd_timer() != 0) {
 		return;   /* no timer: the counted budgets still stop a tasklet */
 	}
-	if (!wd.have_timer) {
+	if (!wd.have_timer || limit_ms == 0) {
+		wd.armed = 0;   /* the next tick stops the timer */
 		return;
 	}
-	memset(&its, 0, sizeof(its));
-	if (limit_ms != 0) {
+	wd.limit_ticks = SS_DIV_ROUND_UP(limit_ms, WD_TICK_MS) + 1u;
+	/* armed before ticking is read: a tick in between sees armed and keeps the timer */
+	wd.armed = 1;
+	if (!wd.ticking) {
+		memset(&its, 0, sizeof(its));
 		its.it_interval.tv_nsec = (long)WD_TICK_MS * 1000000L;
 		its.it_value = its.it_interval;
-		wd.limit_ticks = SS_DIV_ROUND_UP(limit_ms, WD_TICK_MS) + 1u;
+		wd.ticking = 1;
+		timer_settime(wd.timer, 0, &its, NULL);
 	}
-	wd.armed = limit_ms != 0;
-	timer_settime(wd.timer, 0, &its, NULL);
 }
 
 int emu_section_run(void *ctx, int (*fn)(void *arg), void *arg)

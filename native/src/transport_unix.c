@@ -408,34 +408,12 @@ static const struct ss_transport_ops unix_ops = {
 	.close = unix_close,
 };
 
-#define SPIN_US_DEFAULT 50u
-
-/* SMARTSSD_SPIN_US: microseconds, 0..100000; unset is SPIN_US_DEFAULT.
- * \return 0 or -EINVAL. */
-static int spin_setting(const char *path, uint32_t *us)
-{
-	const char *v = getenv("SMARTSSD_SPIN_US");
-	char *end;
-	unsigned long n;
-
-	*us = SPIN_US_DEFAULT;
-	if (!v)
-		return 0;
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	if (errno || *v < '0' || *v > '9' || *end || n > 100000)
-		return ss_err(-EINVAL, 0, "unix %s: SMARTSSD_SPIN_US is microseconds from 0 to "
-			      "100000, not '%s'", path, v);
-	*us = (uint32_t)n;
-	return 0;
-}
-
 int ss_transport_unix_open(const char *path, struct ss_transport **out)
 {
 	size_t n = strlen(path);
 	struct unix_transport *u;
 	uint32_t spin_us;
-	int fd, rc = spin_setting(path, &spin_us);
+	int fd, rc = ss_spin_setting("unix", path, &spin_us);
 
 	if (rc)
 		return rc;

@@ -1,6 +1,7 @@
 /*
  * Reply slots, their heap and sessions, on a bare ss_fw (no drive): live reservations
- * never overlap and stay inside the heap, freed space is reused, quotas hold, session-0
+ * never overlap and stay inside the heap, freed space is reused, lookups find every live
+ * reply and no released one, quotas hold, session-0
  * leftovers give way, and a full session table takes over the least recently used idle
  * session.
  */
@@ -48,6 +49,21 @@ static void check_heap(struct ss_fw *fw)
 			}
 			CHECK(a->heap_off + a->cap <= b->heap_off || b->heap_off + b->cap <= a->heap_off);
 		}
+	}
+}
+
+/* Lookups stop at replies_end: every slot in use lies below it, and every live reply of
+ * r[] (tag: its session and index) is found by its tag, every released one is not. */
+static void check_lookups(struct ss_fw *fw, struct fw_reply *const *r, int n,
+			  const uint16_t *sid)
+{
+	for (uint32_t i = 0; i < FW_REPLY_SLOTS; i++) {
+		CHECK(!fw->replies[i].used || i < fw->replies_end);
+	}
+	for (int k = 0; k < n; k++) {
+		uint32_t tag = ((uint32_t)sid[k % 4] << 16) | (uint32_t)k;
+
+		CHECK(fw_reply_find(fw, tag) == r[k]);
 	}
 }
 
@@ -106,11 +122,20 @@ static void test_heap(void)
 				CHECK_EQ(rc, -SS_EBUSY);
 			}
 		}
+		check_lookups(fw, r, 64, sid);
 		if (step % 97 == 0) {
 			check_heap(fw);
 		}
 	}
 	check_heap(fw);
+	for (int k = 0; k < 64; k++) {
+		if (r[k]) {
+			fw_reply_release(fw, r[k]);
+			r[k] = NULL;
+		}
+	}
+	check_lookups(fw, r, 64, sid);
+	CHECK_EQ(fw->replies_end, 0);
 	free_fw(fw);
 }
 

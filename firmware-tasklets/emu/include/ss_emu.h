@@ -53,7 +53,14 @@ struct ss_emu_drive_opts {
 	int manual_background;           /* 1: no controller thread; background work runs
 					  * only in ss_emu_run_background() (tests that
 					  * need one exact interleaving) */
+	uint32_t spin_us;                /* how long the controller polls for work after its
+					  * last slice, and a submitter or the controller for
+					  * the firmware's lock, before sleeping; 0: sleep at
+					  * once. At most SS_EMU_SPIN_US_MAX. Host CPU time
+					  * only: no modelled figure depends on it */
 };
+
+#define SS_EMU_SPIN_US_MAX 100000u
 
 /**
  * Create the image (overwriting any old one) and format the firmware on it.

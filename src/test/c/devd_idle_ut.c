@@ -8,8 +8,11 @@
  * would take in the interval. The daemon may spin once, for its bound, after the last
  * command before the interval; its CPU before the interval is not counted, because there
  * it spins between commands for as long as a loaded machine keeps the client from sending
- * the next one, which is the setting's purpose, not idling. A setting that is not a number
- * of microseconds is refused by name, at both ends.
+ * the next one, which is the setting's purpose, not idling. The same for a drive in the
+ * client's process (emu:), whose controller thread and submitters spin by the same
+ * setting: after writes, which give the controller background work, the process stays
+ * idle. A setting that is not a number of microseconds is refused by name, at both ends
+ * and in-process.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -131,6 +134,58 @@ static void run(const char *image, const char *sock, const char *spin)
 	}
 }
 
+/* The drive in this process: its controller polls for work after its last slice, then
+ * sleeps. */
+static void run_in_process(const char *image, const char *spin)
+{
+	static char data[256 << 10];
+	struct timespec idle = { IDLE_MS / 1000, (IDLE_MS % 1000) * 1000000L };
+	double spin_ms = spin ? atof(spin) / 1e3 : 0.05, used;
+	struct rusage before, after;
+	struct ss_dev_stat st;
+	struct ss_dev *dev;
+	char uri[320];
+	uint64_t oid;
+
+	if (spin != NULL) {
+		setenv("SMARTSSD_SPIN_US", spin, 1);
+	} else {
+		unsetenv("SMARTSSD_SPIN_US");
+	}
+	snprintf(uri, sizeof(uri), "emu:%s", image);
+	if (ss_dev_open(uri, NULL, &dev) != 0) {
+		DIE("open %s: %s", uri, ss_dev_last_message());
+	}
+	if (ss_dev_create(dev, spin ? "/emu-idle-spin" : "/emu-idle", SS_DEV_FILE, 0, &oid) != 0) {
+		DIE("create");
+	}
+	memset(data, 'x', sizeof(data));
+	for (int i = 0; i < 16; i++) {
+		if (ss_dev_write(dev, oid, (uint64_t)i * sizeof(data), data, sizeof(data), 0) !=
+		    (int64_t)sizeof(data)) {
+			DIE("write");
+		}
+	}
+	for (int i = 0; i < COMMANDS; i++) {
+		if (ss_dev_stat(dev, oid, &st) != 0) {
+			DIE("stat");
+		}
+	}
+	getrusage(RUSAGE_SELF, &before);
+	while (nanosleep(&idle, &idle) != 0) {
+	}
+	getrusage(RUSAGE_SELF, &after);
+	ss_dev_close(dev);
+	used = cpu_ms(&after) - cpu_ms(&before);
+	printf("spin %s us: idle process with its drive (emu:) %.1f ms CPU in %d ms (at most "
+	       "%.0f)\n", spin ? spin : "default", used, IDLE_MS, CLIENT_IDLE_MAX_MS + spin_ms);
+	if (used > CLIENT_IDLE_MAX_MS + spin_ms) {
+		fprintf(stderr, "FAIL: an idle in-process drive kept a CPU busy (spin %s)\n",
+			spin ? spin : "default");
+		failures++;
+	}
+}
+
 static void bad_setting(const char *image, const char *sock)
 {
 	const char *args[] = { "--image", image, "--socket", sock, NULL };
@@ -160,6 +215,17 @@ static void bad_setting(const char *image, const char *sock)
 	if (rc == 0) {
 		ss_dev_close(dev);
 	}
+	snprintf(uri, sizeof(uri), "emu:%s", image);
+	rc = ss_dev_open(uri, NULL, &dev);
+	printf("in-process drive with SMARTSSD_SPIN_US=fast: %d (%s)\n", rc,
+	       ss_dev_last_message());
+	if (rc != -EINVAL || strstr(ss_dev_last_message(), "SMARTSSD_SPIN_US") == NULL) {
+		fprintf(stderr, "FAIL: emu: did not refuse SMARTSSD_SPIN_US=fast by name\n");
+		failures++;
+	}
+	if (rc == 0) {
+		ss_dev_close(dev);
+	}
 	unsetenv("SMARTSSD_SPIN_US");
 }
 
@@ -173,6 +239,8 @@ int main(void)
 	snprintf(sock, sizeof(sock), "%s/dev0.sock", f.dir);
 	run(f.image, sock, NULL);
 	run(f.image, sock, "100000");   /* the largest spin either side accepts */
+	run_in_process(f.image, NULL);
+	run_in_process(f.image, "100000");
 	bad_setting(f.image, sock);
 	unlink(sock);
 	unlink(f.image);
