@@ -294,13 +294,16 @@ static void daemon_poll(const char *devd, const char *image, const char *sock, i
 }
 
 /* The drive in this process (emu:): the caller on cpu_a, the drive's controller thread,
- * which runs the tasklet's slices, on cpu_b (it keeps the affinity it was created with). */
-static void in_process(const char *image, int cpu_a, int cpu_b, int pair, unsigned n,
-		       struct row *r)
+ * which runs the tasklet's slices, on cpu_b (it keeps the affinity it was created with);
+ * both poll for each other for spin_us before they sleep. */
+static void in_process(const char *image, int cpu_a, int cpu_b, unsigned spin_us, int pair,
+		       unsigned n, struct row *r)
 {
 	struct ss_dev *dev;
-	char uri[320];
+	char uri[320], spin[16];
 
+	snprintf(spin, sizeof(spin), "%u", spin_us);
+	setenv("SMARTSSD_SPIN_US", spin, 1);
 	snprintf(uri, sizeof(uri), "emu:%s", image);
 	drive_fixture_pin(cpu_b);
 	if (ss_dev_open(uri, NULL, &dev) != 0) {
@@ -314,7 +317,7 @@ static void in_process(const char *image, int cpu_a, int cpu_b, int pair, unsign
 static void print_row(const char *what, const char *cpus, const struct row *r,
 		      const struct row *ref)
 {
-	printf("| %-26s | %-5s | %8.1f | %8.1f | %10.1f | %6.2f |\n", what, cpus, r->p50_us,
+	printf("| %-30s | %-5s | %8.1f | %8.1f | %10.1f | %6.2f |\n", what, cpus, r->p50_us,
 	       r->p99_us, r->cpu_us, r->p50_us / ref->p50_us);
 }
 
@@ -324,7 +327,8 @@ int main(int argc, char **argv)
 	unsigned spin = argc > 3 ? (unsigned)atoi(argv[3]) : 50;
 	int cross = sysconf(_SC_NPROCESSORS_ONLN) > 1;
 	int daemon = argc > 1 && strcmp(argv[1], "-") != 0;
-	struct row bs, bx, dbs, dbx, dss, dsx, ebs, ebx, ess, esx, bs2, ips, ipx, ies, iex;
+	struct row bs, bx, dbs, dbx, dss, dsx, ebs, ebx, ess, esx, bs2, ips, ipx;
+	struct row ibs, ibx, iss, isx;
 	struct drive_fixture f;
 	char sock[320], what[64];
 
@@ -351,17 +355,19 @@ int main(int argc, char **argv)
 			daemon_poll(argv[1], f.image, sock, 0, 1, spin, pair, n, pair ? &esx : &dsx);
 		}
 	}
-	in_process(f.image, 0, 0, 0, n, &ips);
-	in_process(f.image, 0, 0, 1, n, &ies);
+	in_process(f.image, 0, 0, spin, 0, n, &ips);
+	in_process(f.image, 0, 0, 0, 1, n, &ibs);
+	in_process(f.image, 0, 0, spin, 1, n, &iss);
 	if (cross) {
-		in_process(f.image, 0, 1, 0, n, &ipx);
-		in_process(f.image, 0, 1, 1, n, &iex);
+		in_process(f.image, 0, 1, spin, 0, n, &ipx);
+		in_process(f.image, 0, 1, 0, 1, n, &ibx);
+		in_process(f.image, 0, 1, spin, 1, n, &isx);
 	}
 	bs2 = bs;
 	bs2.p50_us *= 2;   /* the pair is two round trips of the bare frames */
 
 	printf("%u round trips each; ratio = p50 / the same-CPU bare ping-pong's p50\n\n", n);
-	printf("| %-26s | %-5s | %8s | %8s | %10s | %6s |\n", "what", "CPUs", "p50 us", "p99 us",
+	printf("| %-30s | %-5s | %8s | %8s | %10s | %6s |\n", "what", "CPUs", "p50 us", "p99 us",
 	       "CPU us/rt", "ratio");
 	printf("|---|---|---:|---:|---:|---:|\n");
 	print_row("bare ping-pong", "same", &bs, &bs);
@@ -379,12 +385,13 @@ int main(int argc, char **argv)
 			print_row(what, "two", &dsx, &bs);
 		}
 	}
-	print_row("in-process poll", "same", &ips, &bs);
+	snprintf(what, sizeof(what), "in-process poll, spin %u us", spin);
+	print_row(what, "same", &ips, &bs);
 	if (cross) {
-		print_row("in-process poll", "two", &ipx, &bs);
+		print_row(what, "two", &ipx, &bs);
 	}
 	printf("\nexecute + poll: two round trips; ratio = p50 / twice the same-CPU bare p50\n\n");
-	printf("| %-26s | %-5s | %8s | %8s | %10s | %6s |\n", "what", "CPUs", "p50 us", "p99 us",
+	printf("| %-30s | %-5s | %8s | %8s | %10s | %6s |\n", "what", "CPUs", "p50 us", "p99 us",
 	       "CPU us/rt", "ratio");
 	printf("|---|---|---:|---:|---:|---:|\n");
 	if (daemon) {
@@ -398,9 +405,14 @@ int main(int argc, char **argv)
 			print_row(what, "two", &esx, &bs2);
 		}
 	}
-	print_row("in-process execute + poll", "same", &ies, &bs2);
+	print_row("in-process exec+poll, block", "same", &ibs, &bs2);
 	if (cross) {
-		print_row("in-process execute + poll", "two", &iex, &bs2);
+		print_row("in-process exec+poll, block", "two", &ibx, &bs2);
+	}
+	snprintf(what, sizeof(what), "in-process exec+poll, spin %u us", spin);
+	print_row(what, "same", &iss, &bs2);
+	if (cross) {
+		print_row(what, "two", &isx, &bs2);
 	}
 	unlink(sock);
 	unlink(f.image);   /* its device was closed for the daemon: not drive_fixture_close */
