@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The link's round trip, measured beside its references in one run:
 #   1. link_rtt (C, benchmarks/drive/link_rtt.c): a bare unix-socket ping-pong of a poll's
-#      frames, and the daemon's poll over the same frames, each pinned to one CPU and to
-#      two, blocking and spinning, with CPU per round trip;
-#   2. LinkLatencyBenchmark (JMH): execute+poll and poll through Java, JNI and libsmartssd,
-#      in-process (emu:) and over smartssd-devd (unix:), with SMARTSSD_SPIN_US=0 (both
-#      ends block) and at the default (both ends spin 50 us first); unpinned.
+#      frames, the daemon's poll and execute + poll over the same frames, and the same
+#      calls with the drive in-process, each pinned to one CPU and to two, blocking and
+#      spinning, with CPU per round trip;
+#   2. LinkLatencyBenchmark (JMH): execute + poll, execute + polls until done, and poll
+#      through Java, JNI and libsmartssd, in-process (emu:) and over smartssd-devd
+#      (unix:), with SMARTSSD_SPIN_US=0 (both ends block) and at the default (both ends
+#      spin 50 us first); unpinned.
 # It prints every p50 over the same-CPU bare ping-pong's p50 of this run.
 #   benchmarks/run-latency.sh [--rtt-n N] [extra JMH options, e.g. -wi 1 -i 2]
 set -euo pipefail

@@ -105,6 +105,27 @@ public class LinkLatencyBenchmark {
         return device.poll(instance);
     }
 
+    /**
+     * execute_object, then read_object polls until the run is no longer RUNNING: the same
+     * work whichever comes first, the poll or the run's slice on the drive's controller.
+     * (executeThenPoll's one poll finds the run done when the controller took it first,
+     * and still running when the poll came first, so it measures less work when the
+     * controller is slower to start.)
+     */
+    @Benchmark
+    public TaskletProgress executeUntilDone() throws IOException {
+        device.execute(instance, input);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        TaskletProgress p;
+        do {
+            p = device.poll(instance);
+            if (System.nanoTime() > deadline) {
+                throw new IOException("a one-page grep run still RUNNING 30 s after execute");
+            }
+        } while (p.state() == TaskletState.RUNNING);
+        return p;
+    }
+
     /** One read_object progress poll alone. */
     @Benchmark
     public TaskletProgress poll() throws IOException {
