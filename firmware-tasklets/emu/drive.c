@@ -261,9 +261,6 @@ static int background_ahead(struct ss_emu_drive *d, struct timespec *until)
 	return 1;
 }
 
-/* Until the submitters waiting for fw_lock have it: asleep, not yielding in a loop (on a
- * busy machine the woken submitter may wait long for a CPU, all of it spent in
- * sched_yield). ss_emu_submit wakes it when the last of them takes the lock. */
 static int handed_off(struct ss_emu_drive *d)
 {
 	return atomic_load(&d->waiting) == 0 || atomic_load(&d->stopping);
@@ -274,6 +271,10 @@ static int has_work(struct ss_emu_drive *d)
 	return atomic_load(&d->background) || atomic_load(&d->stopping);
 }
 
+/* Until the submitters waiting for fw_lock have it: polled for a while (spin_until), then
+ * asleep, not yielding in a loop (on a busy machine the woken submitter may wait long for
+ * a CPU, all of it spent in sched_yield). ss_emu_submit wakes it when the last of them
+ * takes the lock. */
 static void wait_handoff(struct ss_emu_drive *d)
 {
 	if (spin_until(d, &d->host_cpu, handed_off)) {

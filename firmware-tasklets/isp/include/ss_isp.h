@@ -194,7 +194,8 @@ int ss_isp_destroy(struct ss_isp *isp, uint32_t instance);
 void ss_isp_not_before(struct ss_isp *isp, uint64_t t);
 
 /** Run queued work for at most `max_pages` input pages (0 counts as 1): the run executed
- *  first of those not yet finished (first come, first served; each run to its end). Failures are the instance's, reported by ss_isp_poll().
+ *  first of those not yet finished (first come, first served; each run to its end).
+ *  Failures are the instance's, reported by ss_isp_poll().
  *  \return 1 when work remains, 0 when idle. */
 int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages);
 
