@@ -314,11 +314,53 @@ static void in_process(const char *image, int cpu_a, int cpu_b, unsigned spin_us
 	ss_dev_close(dev);
 }
 
+/* A measurement with both ends on one CPU, and on two where the machine has them. */
+struct rows {
+	struct row same, two;
+};
+
+static void daemon_rows(const char *devd, const char *image, const char *sock, unsigned spin_us,
+			int pair, unsigned n, int cross, struct rows *r)
+{
+	daemon_poll(devd, image, sock, 0, 0, spin_us, pair, n, &r->same);
+	if (cross) {
+		daemon_poll(devd, image, sock, 0, 1, spin_us, pair, n, &r->two);
+	}
+}
+
+static void in_process_rows(const char *image, unsigned spin_us, int pair, unsigned n,
+			    int cross, struct rows *r)
+{
+	in_process(image, 0, 0, spin_us, pair, n, &r->same);
+	if (cross) {
+		in_process(image, 0, 1, spin_us, pair, n, &r->two);
+	}
+}
+
 static void print_row(const char *what, const char *cpus, const struct row *r,
 		      const struct row *ref)
 {
 	printf("| %-30s | %-5s | %8.1f | %8.1f | %10.1f | %6.2f |\n", what, cpus, r->p50_us,
 	       r->p99_us, r->cpu_us, r->p50_us / ref->p50_us);
+}
+
+static void print_rows(const char *what, unsigned spin_us, const struct rows *r, int cross,
+		       const struct row *ref)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), spin_us ? "%s, spin %u us" : "%s", what, spin_us);
+	print_row(name, "same", &r->same, ref);
+	if (cross) {
+		print_row(name, "two", &r->two, ref);
+	}
+}
+
+static void print_header(void)
+{
+	printf("| %-30s | %-5s | %8s | %8s | %10s | %6s |\n", "what", "CPUs", "p50 us", "p99 us",
+	       "CPU us/rt", "ratio");
+	printf("|---|---|---:|---:|---:|---:|\n");
 }
 
 int main(int argc, char **argv)
@@ -327,10 +369,10 @@ int main(int argc, char **argv)
 	unsigned spin = argc > 3 ? (unsigned)atoi(argv[3]) : 50;
 	int cross = sysconf(_SC_NPROCESSORS_ONLN) > 1;
 	int daemon = argc > 1 && strcmp(argv[1], "-") != 0;
-	struct row bs, bx, dbs, dbx, dss, dsx, ebs, ebx, ess, esx, bs2, ips, ipx;
-	struct row ibs, ibx, iss, isx;
+	struct rows bare_rt, dpoll, dpoll_spin, dpair, dpair_spin, ipoll_spin, ipair, ipair_spin;
+	struct row twice_bare;
 	struct drive_fixture f;
-	char sock[320], what[64];
+	char sock[320];
 
 	if (argc < 2 || n < 100) {
 		fprintf(stderr, "usage: link_rtt SMARTSSD-DEVD|- [N >= 100] [SPIN_US]\n"
@@ -341,79 +383,38 @@ int main(int argc, char **argv)
 	ss_dev_close(f.dev);
 	snprintf(sock, sizeof(sock), "%s/dev0.sock", f.dir);
 
-	bare(0, 0, n, &bs);
+	bare(0, 0, n, &bare_rt.same);
 	if (cross) {
-		bare(0, 1, n, &bx);
+		bare(0, 1, n, &bare_rt.two);
 	}
-	for (int pair = 0; pair <= 1 && daemon; pair++) {
-		daemon_poll(argv[1], f.image, sock, 0, 0, 0, pair, n, pair ? &ebs : &dbs);
-		if (cross) {
-			daemon_poll(argv[1], f.image, sock, 0, 1, 0, pair, n, pair ? &ebx : &dbx);
-		}
-		daemon_poll(argv[1], f.image, sock, 0, 0, spin, pair, n, pair ? &ess : &dss);
-		if (cross) {
-			daemon_poll(argv[1], f.image, sock, 0, 1, spin, pair, n, pair ? &esx : &dsx);
-		}
+	if (daemon) {
+		daemon_rows(argv[1], f.image, sock, 0, 0, n, cross, &dpoll);
+		daemon_rows(argv[1], f.image, sock, spin, 0, n, cross, &dpoll_spin);
+		daemon_rows(argv[1], f.image, sock, 0, 1, n, cross, &dpair);
+		daemon_rows(argv[1], f.image, sock, spin, 1, n, cross, &dpair_spin);
 	}
-	in_process(f.image, 0, 0, spin, 0, n, &ips);
-	in_process(f.image, 0, 0, 0, 1, n, &ibs);
-	in_process(f.image, 0, 0, spin, 1, n, &iss);
-	if (cross) {
-		in_process(f.image, 0, 1, spin, 0, n, &ipx);
-		in_process(f.image, 0, 1, 0, 1, n, &ibx);
-		in_process(f.image, 0, 1, spin, 1, n, &isx);
-	}
-	bs2 = bs;
-	bs2.p50_us *= 2;   /* the pair is two round trips of the bare frames */
+	in_process_rows(f.image, spin, 0, n, cross, &ipoll_spin);
+	in_process_rows(f.image, 0, 1, n, cross, &ipair);
+	in_process_rows(f.image, spin, 1, n, cross, &ipair_spin);
+	twice_bare = bare_rt.same;
+	twice_bare.p50_us *= 2;   /* the pair is two round trips of the bare frames */
 
 	printf("%u round trips each; ratio = p50 / the same-CPU bare ping-pong's p50\n\n", n);
-	printf("| %-30s | %-5s | %8s | %8s | %10s | %6s |\n", "what", "CPUs", "p50 us", "p99 us",
-	       "CPU us/rt", "ratio");
-	printf("|---|---|---:|---:|---:|---:|\n");
-	print_row("bare ping-pong", "same", &bs, &bs);
-	if (cross) {
-		print_row("bare ping-pong", "two", &bx, &bs);
-	}
+	print_header();
+	print_rows("bare ping-pong", 0, &bare_rt, cross, &bare_rt.same);
 	if (daemon) {
-		print_row("daemon poll, blocking", "same", &dbs, &bs);
-		if (cross) {
-			print_row("daemon poll, blocking", "two", &dbx, &bs);
-		}
-		snprintf(what, sizeof(what), "daemon poll, spin %u us", spin);
-		print_row(what, "same", &dss, &bs);
-		if (cross) {
-			print_row(what, "two", &dsx, &bs);
-		}
+		print_rows("daemon poll, blocking", 0, &dpoll, cross, &bare_rt.same);
+		print_rows("daemon poll", spin, &dpoll_spin, cross, &bare_rt.same);
 	}
-	snprintf(what, sizeof(what), "in-process poll, spin %u us", spin);
-	print_row(what, "same", &ips, &bs);
-	if (cross) {
-		print_row(what, "two", &ipx, &bs);
-	}
+	print_rows("in-process poll", spin, &ipoll_spin, cross, &bare_rt.same);
 	printf("\nexecute + poll: two round trips; ratio = p50 / twice the same-CPU bare p50\n\n");
-	printf("| %-30s | %-5s | %8s | %8s | %10s | %6s |\n", "what", "CPUs", "p50 us", "p99 us",
-	       "CPU us/rt", "ratio");
-	printf("|---|---|---:|---:|---:|---:|\n");
+	print_header();
 	if (daemon) {
-		print_row("execute + poll, blocking", "same", &ebs, &bs2);
-		if (cross) {
-			print_row("execute + poll, blocking", "two", &ebx, &bs2);
-		}
-		snprintf(what, sizeof(what), "execute + poll, spin %u us", spin);
-		print_row(what, "same", &ess, &bs2);
-		if (cross) {
-			print_row(what, "two", &esx, &bs2);
-		}
+		print_rows("execute + poll, blocking", 0, &dpair, cross, &twice_bare);
+		print_rows("execute + poll", spin, &dpair_spin, cross, &twice_bare);
 	}
-	print_row("in-process exec+poll, block", "same", &ibs, &bs2);
-	if (cross) {
-		print_row("in-process exec+poll, block", "two", &ibx, &bs2);
-	}
-	snprintf(what, sizeof(what), "in-process exec+poll, spin %u us", spin);
-	print_row(what, "same", &iss, &bs2);
-	if (cross) {
-		print_row(what, "two", &isx, &bs2);
-	}
+	print_rows("in-process exec+poll, block", 0, &ipair, cross, &twice_bare);
+	print_rows("in-process exec+poll", spin, &ipair_spin, cross, &twice_bare);
 	unlink(sock);
 	unlink(f.image);   /* its device was closed for the daemon: not drive_fixture_close */
 	rmdir(f.dir);

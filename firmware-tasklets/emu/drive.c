@@ -294,6 +294,7 @@ static void *controller(void *arg)
 	struct ss_emu_drive *d = arg;
 	struct timespec until;
 
+	emu_watchdog_lazy_stop();
 	for (;;) {
 		atomic_store(&d->controller_cpu, sched_getcpu());
 		spin_until(d, &d->host_cpu, has_work);

@@ -103,6 +103,11 @@ struct emu_model {
 
 /* watchdog.c: the hal's tasklet sections on a per-thread CPU-time timer */
 void emu_watchdog_arm(void *ctx, uint32_t limit_ms);
+/* On this thread (the drive's controller), disarming leaves the timer to stop at its next
+ * tick: no system call a slice. */
+void emu_watchdog_lazy_stop(void);
+/* Whether this thread's watchdog timer runs (tests). */
+int emu_watchdog_ticking(void);
 int emu_section_run(void *ctx, int (*fn)(void *arg), void *arg);
 void emu_section_abort(void *ctx, int err);
 void emu_section_mask(void *ctx, int on);

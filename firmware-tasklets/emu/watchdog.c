@@ -11,11 +11,14 @@
  * does (one callback sees at most 128 records), so its timing never decides the outcome
  * of a run that terminates, and modelled time still comes only from counted work.
  *
- * Disarming leaves the timer ticking, and the next tick stops it: a slice arms and
- * disarms the watchdog, and two timer_settime calls a slice were a measurable part of an
- * in-process round trip. A ticking timer costs nothing while its thread sleeps (it counts
- * the thread's CPU time), and a section's ticks are counted from its own first tick, so
- * a timer left running stops a runaway as soon as a freshly started one would.
+ * On the drive's controller thread (emu_watchdog_lazy_stop), disarming leaves the timer
+ * ticking and the next tick stops it: every slice arms and disarms the watchdog, and two
+ * timer_settime calls a slice were a measurable part of an in-process round trip. A
+ * ticking timer costs nothing while its thread sleeps (it counts the thread's CPU time),
+ * and a section's ticks are counted from its own first tick, so a timer left running
+ * stops a runaway as soon as a freshly started one would. Other threads run sections
+ * only inside a host command (a cached scan) and then go back to the host's own code (a
+ * JVM's, say), where a stray signal has no business: their disarm stops the timer at once.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -43,6 +46,7 @@ struct wd_thread {
 	volatile sig_atomic_t due;
 	volatile sig_atomic_t armed;
 	volatile sig_atomic_t ticking;   /* the timer runs (it may outlive `armed`) */
+	bool lazy_stop;                  /* emu_watchdog_lazy_stop: disarm leaves it ticking */
 	uint64_t section;        /* sections run so far: which one a tick sees */
 	uint64_t seen;
 	uint32_t ticks;          /* consecutive ticks inside section `seen` */
@@ -153,7 +157,10 @@ void emu_watchdog_arm(void *ctx, uint32_t limit_ms)
 		return;   /* no timer: the counted budgets still stop a tasklet */
 	}
 	if (!wd.have_timer || limit_ms == 0) {
-		wd.armed = 0;   /* the next tick stops the timer */
+		wd.armed = 0;   /* a tick from now on stops the timer */
+		if (wd.have_timer && wd.ticking && !wd.lazy_stop) {
+			wd_stop();
+		}
 		return;
 	}
 	wd.limit_ticks = SS_DIV_ROUND_UP(limit_ms, WD_TICK_MS) + 1u;
@@ -166,6 +173,16 @@ void emu_watchdog_arm(void *ctx, uint32_t limit_ms)
 		wd.ticking = 1;
 		timer_settime(wd.timer, 0, &its, NULL);
 	}
+}
+
+void emu_watchdog_lazy_stop(void)
+{
+	wd.lazy_stop = true;
+}
+
+int emu_watchdog_ticking(void)
+{
+	return wd.ticking != 0;
 }
 
 int emu_section_run(void *ctx, int (*fn)(void *arg), void *arg)
