@@ -140,7 +140,8 @@ static void run_in_process(const char *image, const char *spin)
 {
 	static char data[256 << 10];
 	struct timespec idle = { IDLE_MS / 1000, (IDLE_MS % 1000) * 1000000L };
-	double spin_ms = spin ? atof(spin) / 1e3 : 0.05, used;
+	/* the drive is the daemon's, here in this process: the daemon's budget */
+	double spin_ms = spin ? atof(spin) / 1e3 : 0.05, used, most = DAEMON_IDLE_MAX_MS + spin_ms;
 	struct rusage before, after;
 	struct ss_dev_stat st;
 	struct ss_dev *dev;
@@ -178,8 +179,8 @@ static void run_in_process(const char *image, const char *spin)
 	ss_dev_close(dev);
 	used = cpu_ms(&after) - cpu_ms(&before);
 	printf("spin %s us: idle process with its drive (emu:) %.1f ms CPU in %d ms (at most "
-	       "%.0f)\n", spin ? spin : "default", used, IDLE_MS, CLIENT_IDLE_MAX_MS + spin_ms);
-	if (used > CLIENT_IDLE_MAX_MS + spin_ms) {
+	       "%.0f)\n", spin ? spin : "default", used, IDLE_MS, most);
+	if (used > most) {
 		fprintf(stderr, "FAIL: an idle in-process drive kept a CPU busy (spin %s)\n",
 			spin ? spin : "default");
 		failures++;
