@@ -41,8 +41,10 @@ import org.smartssd.device.TaskletSpec;
  * JNI; these figures are the same pair on the emulated link, in-process (emu:) and through
  * smartssd-devd's socket (unix:). SampleTime mode, so p50 and p99 are reported.
  *
- * <p>The tasklet is grep counting lines over one page of text: its work is negligible, so
- * the pair measures the link and command path. Between invocations (outside the timing) the
+ * <p>The tasklet is grep counting lines, over one page of text (about 400 lines) or over
+ * one line ({@code grepOver}). A poll that meets the run's slice waits for it, and a page's
+ * grep is some microseconds of the drive's work, so {@code line} is the one whose pair
+ * measures the link and command path alone (as {@code link_rtt}'s in-process rows do). Between invocations (outside the timing) the
  * previous run is awaited, since an instance runs one execution at a time.
  */
 @State(Scope.Benchmark)
@@ -56,6 +58,9 @@ public class LinkLatencyBenchmark {
 
     @Param({"emu", "unix"})
     public String transport;
+
+    @Param({"page", "line"})
+    public String grepOver;
 
     private Path dir;
     private Devd devd;
@@ -76,8 +81,8 @@ public class LinkLatencyBenchmark {
         device = SmartSsdDevice.open(uri);
         long oid = device.create("/bench/lines.txt", ObjectType.FILE,
                 SmartSsdDevice.CreateOption.PARENTS);
-        StringBuilder text = new StringBuilder();
-        while (text.length() < device.info().pageSize() - 64) {
+        StringBuilder text = new StringBuilder("GET /index.html 200\n");
+        while (grepOver.equals("page") && text.length() < device.info().pageSize() - 64) {
             text.append("GET /index.html 200\n");
         }
         device.write(oid, 0, ByteBuffer.wrap(text.toString().getBytes(StandardCharsets.US_ASCII)),
@@ -120,7 +125,8 @@ public class LinkLatencyBenchmark {
         do {
             p = device.poll(instance);
             if (System.nanoTime() > deadline) {
-                throw new IOException("a one-page grep run still RUNNING 30 s after execute");
+                throw new IOException(
+                        "a grep run over a " + grepOver + " still RUNNING 30 s after execute");
             }
         } while (p.state() == TaskletState.RUNNING);
         return p;
