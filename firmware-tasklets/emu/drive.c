@@ -209,8 +209,9 @@ static int execute(struct ss_emu_drive *d, struct cmd *c)
 		emu_flash_model_restore(d->flash, &before);
 	}
 	/* A run this command queued starts after it, as when it found the ISP idle (below),
-	 * whether or not earlier runs are still going in wall-clock time. */
-	ss_fw_isp_not_before(d->fw, c->completion_ns);
+	 * whether or not earlier runs are still going in wall-clock time; the floor is
+	 * fixed now, not when the run starts, which later host commands must not move. */
+	ss_fw_isp_not_before(d->fw, emu_flash_release_at(d->flash, c->completion_ns));
 	if (!(bg & SS_FW_BG_ISP)) {
 		emu_flash_release(d->flash, SS_HAL_TL_ISP, c->completion_ns);
 	}

@@ -149,6 +149,11 @@ void emu_model_queue_prune(struct emu_model *m, int (*live)(void *arg, uint32_t 
 /* Timeline `tl` issues nothing earlier than `t` (a host command it was idle at), nor
  * before the host's write-behind programs have finished. */
 void emu_model_release(struct emu_model *m, int tl, uint64_t t);
+/* What emu_model_release raises a timeline to for a command completing at `t`: taken at
+ * that command, since the host's later write-behind is no concern of the work it queued. */
+uint64_t emu_model_release_at(const struct emu_model *m, uint64_t t);
+/* Timeline `tl` issues nothing earlier than `t`. */
+void emu_model_not_before(struct emu_model *m, int tl, uint64_t t);
 void emu_model_snapshot(const struct emu_model *m, struct ss_emu_counters *out);
 
 struct ss_emu_flash {
@@ -178,6 +183,7 @@ uint64_t emu_flash_cmd_begin(struct ss_emu_flash *f, uint64_t floor, uint64_t by
 			     int (*live)(void *arg, uint32_t tag), void *arg);
 uint64_t emu_flash_cmd_end(struct ss_emu_flash *f, uint64_t bytes_out, int queued);
 void emu_flash_release(struct ss_emu_flash *f, int tl, uint64_t t);
+uint64_t emu_flash_release_at(struct ss_emu_flash *f, uint64_t t);
 /* The whole model as it stands, and back: a command the model does not charge (a progress
  * poll that found its run going, model.c) is undone. Only for commands that touch no flash:
  * the per-die and per-channel arrays are shared, not copied. */

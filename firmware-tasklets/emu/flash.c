@@ -338,7 +338,7 @@ static void op_not_before(void *ctx, uint64_t t)
 	struct ss_emu_flash *f = ctx;
 
 	pthread_mutex_lock(&f->lock);
-	emu_model_release(&f->model, f->model.tl, t);
+	emu_model_not_before(&f->model, f->model.tl, t);
 	pthread_mutex_unlock(&f->lock);
 }
 
@@ -351,6 +351,14 @@ uint64_t emu_flash_cmd_begin(struct ss_emu_flash *f, uint64_t floor, uint64_t by
 	pthread_mutex_lock(&f->lock);
 	emu_model_queue_prune(&f->model, live, arg);
 	t = emu_model_cmd_begin(&f->model, floor, bytes_in, kind, tag);
+	pthread_mutex_unlock(&f->lock);
+	return t;
+}
+
+uint64_t emu_flash_release_at(struct ss_emu_flash *f, uint64_t t)
+{
+	pthread_mutex_lock(&f->lock);
+	t = emu_model_release_at(&f->model, t);
 	pthread_mutex_unlock(&f->lock);
 	return t;
 }

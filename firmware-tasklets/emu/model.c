@@ -331,11 +331,20 @@ static void queue_update(struct emu_model *m, uint64_t end, int queued, int rece
 	m->q_ready = SS_MAX(end, SS_MAX(c->issue, c->last));
 }
 
-void emu_model_release(struct emu_model *m, int tl, uint64_t t)
+uint64_t emu_model_release_at(const struct emu_model *m, uint64_t t)
 {
 	/* Work queued by a command may read the pages it wrote: it starts once they are
 	 * programmed (the host's view of the dies is not the other timelines'). */
-	t = SS_MAX(t, m->cur[SS_HAL_TL_HOST].behind);
+	return SS_MAX(t, m->cur[SS_HAL_TL_HOST].behind);
+}
+
+void emu_model_release(struct emu_model *m, int tl, uint64_t t)
+{
+	emu_model_not_before(m, tl, emu_model_release_at(m, t));
+}
+
+void emu_model_not_before(struct emu_model *m, int tl, uint64_t t)
+{
 	m->cur[tl].issue = SS_MAX(m->cur[tl].issue, t);
 }
 

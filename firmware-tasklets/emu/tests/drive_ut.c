@@ -685,7 +685,8 @@ static void execute_over(struct ss_emu_drive *d, uint64_t inst, uint64_t in, uin
  * run over the first; then `script`, one step per letter: 'p' a progress poll, 'r' a host
  * read of one page of the other file, 's' one background slice (manual mode only), 'f'
  * the rest of the run (manual mode only), 'x' a second dram-probe run over the other file
- * (once); then the rest of the runs and one final poll of each. With manual = 0 the controller thread runs
+ * (once), 'w' a host write of one page to a third file; then the rest of the runs and one
+ * final poll of each. With manual = 0 the controller thread runs
  * slices whenever the wall clock lets it, between the script's commands.
  */
 static void run_script(int manual, const char *script, struct run_result *out)
@@ -695,9 +696,9 @@ static void run_script(int manual, const char *script, struct run_result *out)
 	static uint8_t data[RUN_PAGES * 8192];
 	struct emu_pkt poll;
 	struct emu_reply r;
-	uint64_t in, other, outobj, inst, inst_b = 0;
+	uint64_t in, other, outobj, inst, inst_b = 0, late = 0;
 	char err[512];
-	int reads = 0;
+	int reads = 0, writes = 0;
 
 	/* no buffer: every host read reaches the flash, where the run's work is */
 	o.buffer_policy = "none";
@@ -731,6 +732,11 @@ static void run_script(int manual, const char *script, struct run_result *out)
 		} else if (*c == 'f') {
 			CHECK(manual);
 			ss_emu_run_background(d, 0);
+		} else if (*c == 'w') {
+			if (late == 0) {
+				late = emu_pkt_create(d, "/late", 0);
+			}
+			emu_pkt_write(d, late, (uint64_t)writes++ * 8192, data, 8192);
 		} else if (*c == 'x') {
 			CHECK_EQ(inst_b, 0);
 			inst_b = create_probe(d, emu_pkt_create(d, "/b.out", 1));
@@ -887,19 +893,28 @@ static void test_host_io_and_isp_do_not_interleave_in_the_model(void)
  * A run queued behind another starts no earlier than the command that executed it, and
  * both runs' modelled times are the same whether the first run was still going in
  * wall-clock time when the second was executed (manual: no slice yet), already done
- * ('f' first), or wherever the controller thread got to (threaded).
+ * ('f' first), or wherever the controller thread got to (threaded). Host writes after the
+ * executes, before the runs start, move neither start (their programs are the host's
+ * write-behind, not the runs' concern); they can move a finish, since the runs' output
+ * then lands on other flash.
  */
 static void test_queued_run_starts_after_its_execute(void)
 {
-	struct run_result busy, idle, threaded;
+	struct run_result busy, idle, threaded, late;
 	char busy_script[512], idle_script[sizeof(busy_script) + 1];
+	char late_script[sizeof(busy_script) + 16];
 
 	memset(busy_script, 'r', 400);
 	strcpy(busy_script + 400, "x");
 	snprintf(idle_script, sizeof(idle_script), "f%s", busy_script);
+	snprintf(late_script, sizeof(late_script), "%swwwwwwww", busy_script);
 	run_script(1, busy_script, &busy);
 	run_script(1, idle_script, &idle);
 	run_script(0, busy_script, &threaded);
+	run_script(1, late_script, &late);
+	CHECK_EQ(late.started, busy.started);
+	CHECK_EQ(late.b_started, busy.b_started);
+	CHECK(late.c.page_programs > busy.c.page_programs);
 	/* the host reads take the host clock past the first run's modelled end */
 	CHECK(busy.finished < busy.b_before);
 	CHECK_EQ(busy.b_state, 3);
