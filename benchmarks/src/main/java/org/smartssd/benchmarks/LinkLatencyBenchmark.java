@@ -44,8 +44,9 @@ import org.smartssd.device.TaskletSpec;
  * <p>The tasklet is grep counting lines, over one page of text (about 400 lines) or over
  * one line ({@code grepOver}). A poll that meets the run's slice waits for it, and a page's
  * grep is some microseconds of the drive's work, so {@code line} is the one whose pair
- * measures the link and command path alone (as {@code link_rtt}'s in-process rows do). Between invocations (outside the timing) the
- * previous run is awaited, since an instance runs one execution at a time.
+ * measures the link and command path alone (as {@code link_rtt}'s in-process rows do).
+ * Between invocations (outside the timing) the previous run is awaited, since an instance
+ * runs one execution at a time.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)
