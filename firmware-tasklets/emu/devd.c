@@ -866,7 +866,7 @@ int main(int argc, char **argv)
 	/* one setting for both ends of the socket: the client's SMARTSSD_SPIN_US */
 	if (getenv("SMARTSSD_SPIN_US") != NULL) {
 		if ((v = parse_number("SMARTSSD_SPIN_US", getenv("SMARTSSD_SPIN_US"), 10, 0,
-				      100000)) < 0) {
+				      SS_EMU_SPIN_US_MAX)) < 0) {
 			return 2;
 		}
 		srv.spin_us = (uint32_t)v;
@@ -937,7 +937,7 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'S':
-			if ((v = parse_number("--spin-us", optarg, 10, 0, 100000)) < 0) {
+			if ((v = parse_number("--spin-us", optarg, 10, 0, SS_EMU_SPIN_US_MAX)) < 0) {
 				return 2;
 			}
 			srv.spin_us = (uint32_t)v;

@@ -84,14 +84,6 @@ static uint64_t wall_ns(const struct ss_emu_drive *d)
 	       (uint64_t)t.tv_nsec - (uint64_t)d->epoch.tv_nsec;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
@@ -111,7 +103,7 @@ static int spin_until(struct ss_emu_drive *d, const atomic_int *other_cpu,
 	if (d->spin_us == 0 || sched_getcpu() == atomic_load(other_cpu)) {
 		return done(d);
 	}
-	until = mono_ns() + (uint64_t)d->spin_us * 1000u;
+	until = wall_ns(d) + (uint64_t)d->spin_us * 1000u;
 	for (;;) {
 		for (int i = 0; i < 64; i++) {
 			if (done(d)) {
@@ -119,7 +111,7 @@ static int spin_until(struct ss_emu_drive *d, const atomic_int *other_cpu,
 			}
 			cpu_relax();
 		}
-		if (mono_ns() >= until) {
+		if (wall_ns(d) >= until) {
 			return done(d);
 		}
 	}
@@ -208,10 +200,13 @@ static int execute(struct ss_emu_drive *d, struct cmd *c)
 	if (idle_recv || (queued && ss_fw_reply_idle_poll(d->fw, tag))) {
 		emu_flash_model_restore(d->flash, &before);
 	}
-	/* A run this command queued starts after it, as when it found the ISP idle (below),
-	 * whether or not earlier runs are still going in wall-clock time; the floor is
-	 * fixed now, not when the run starts, which later host commands must not move. */
-	ss_fw_isp_not_before(d->fw, emu_flash_release_at(d->flash, c->completion_ns));
+	/* A run this command queued (only a SEND carries EXECUTE_OBJECT) starts after it,
+	 * as when it found the ISP idle (below), whether or not earlier runs are still going
+	 * in wall-clock time; the floor is fixed now, not when the run starts, which later
+	 * host commands must not move. */
+	if (kind == EMU_CMD_SEND) {
+		ss_fw_isp_not_before(d->fw, emu_flash_release_at(d->flash, c->completion_ns));
+	}
 	if (!(bg & SS_FW_BG_ISP)) {
 		emu_flash_release(d->flash, SS_HAL_TL_ISP, c->completion_ns);
 	}

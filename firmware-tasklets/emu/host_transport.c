@@ -28,6 +28,9 @@
 #include "ss_transport_provider.h"
 
 #define EMU_ERR_MAX 256
+
+/* libsmartssd and the emulator bound SMARTSSD_SPIN_US alike. */
+_Static_assert(SS_SPIN_US_MAX == SS_EMU_SPIN_US_MAX, "one bound for SMARTSSD_SPIN_US");
 #define SS_MIN_U32(a, b) ((a) < (b) ? (uint32_t)(a) : (uint32_t)(b))
 
 _Static_assert(sizeof(struct ss_emu_task_share) == sizeof(struct ss_wire_task_share),

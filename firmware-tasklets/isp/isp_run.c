@@ -228,7 +228,6 @@ static void start_run(struct ss_isp *isp, struct isp_instance *in)
 
 	isp_ctx_reset(isp, in);
 	in->started = true;
-	in->floor_open = false;
 	ss_hal_not_before(isp->hal, in->not_before);
 	in->prog.started_ns = ss_hal_now_ns(isp->hal);
 	rc = ss_os_truncate(isp->os, in->output, 0, in->out_mtime);
