@@ -824,7 +824,7 @@ int buf_read_ahead(struct ss_buf *b)
 int buf_fetch(struct ss_buf *b, uint32_t lpn, void *dst, bool *hit)
 {
 	*hit = false;
-	return ss_ftl_read(b->ftl, lpn, dst);
+	return b->read_start ? ss_ftl_read_start(b->ftl, lpn, dst) : ss_ftl_read(b->ftl, lpn, dst);
 }
 #else
 /* At the end of a streaming request that continued the previous one: unless the staging
@@ -874,7 +874,7 @@ int buf_fetch(struct ss_buf *b, uint32_t lpn, void *dst, bool *hit)
 		return 0;
 	}
 	*hit = false;
-	return ss_ftl_read(b->ftl, lpn, dst);
+	return b->read_start ? ss_ftl_read_start(b->ftl, lpn, dst) : ss_ftl_read(b->ftl, lpn, dst);
 }
 #endif
 
@@ -987,6 +987,19 @@ int ss_buf_read_stream(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out
 int ss_buf_read_scan(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out)
 {
 	return do_read(b, lpn, count, out, READ_SCAN);
+}
+
+int ss_buf_read_scan_start(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out)
+{
+	int rc;
+
+	if (!b) {
+		return -SS_EINVAL;
+	}
+	b->read_start = true;
+	rc = do_read(b, lpn, count, out, READ_SCAN);
+	b->read_start = false;
+	return rc;
 }
 
 int ss_buf_write(struct ss_buf *b, uint32_t lpn, uint32_t count, const void *data,

@@ -132,6 +132,7 @@ struct ss_buf {
 	uint8_t *ra_buf;       /* staging area: p.read_ahead_pages pages */
 	uint32_t ra_lo, ra_hi; /* the LPNs it holds */
 	bool ra_valid, ra_waited;
+	bool read_start;        /* ss_buf_read_scan_start: flash reads may finish later */
 	uint32_t seq_end;      /* where the last streaming read ended */
 	bool ra_due;           /* a sequential read asked for read-ahead at the request's end */
 	uint32_t thr;          /* HBM THR_migrate */

@@ -538,6 +538,7 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 		goto fail;
 	}
 	d->hal = ss_emu_flash_hal(d->flash);
+	emu_flash_set_spin(d->flash, d->spin_us);
 	rc = check_dram(d, path, o->buffer_bytes, err, errlen);
 	if (rc != 0) {
 		goto fail;

@@ -174,6 +174,9 @@ struct ss_emu_flash {
 	int punch_holes;          /* fallocate(PUNCH_HOLE) works on this file system */
 	void *nvram;              /* <image>.nvram mapped shared (hal nvram_map), or NULL */
 	size_t nvram_len;
+	struct emu_dma *dma;      /* page_read_start's transfers (dma.c), made at the first */
+	uint32_t dma_spin_us;     /* ss_emu_flash_set_spin */
+	int read_err;             /* page_read_start's failures found at once, for read_wait */
 };
 
 /* flash.c: the drive's link charges and timeline releases, under the flash lock (see
@@ -193,6 +196,22 @@ void emu_flash_model_restore(struct ss_emu_flash *f, const struct emu_model *in)
 uint64_t emu_flash_writes(struct ss_emu_flash *f);
 /* The device clock. */
 uint64_t emu_flash_device_now(struct ss_emu_flash *f);
+/* How long the transfer thread (dma.c) and a read_wait poll before they sleep. */
+void emu_flash_set_spin(struct ss_emu_flash *f, uint32_t spin_us);
+
+/* dma.c: page transfers on a thread of their own (the hal's page_read_start). */
+struct emu_dma;
+struct emu_dma *emu_dma_new(void);
+void emu_dma_free(struct emu_dma *dma);
+void emu_dma_set_spin(struct emu_dma *dma, uint32_t spin_us);
+/* Copy len bytes from src to data, then run check(data, len, src + len, arg). */
+void emu_dma_start(struct emu_dma *dma, const uint8_t *src, void *data, uint32_t len,
+		   int (*check)(const void *data, uint32_t len, const void *spare, uint32_t arg),
+		   uint32_t arg);
+/* Until every transfer started is done. */
+void emu_dma_quiesce(struct emu_dma *dma);
+/* emu_dma_quiesce, then the first failure among the checks since the last wait (0). */
+int emu_dma_wait(struct emu_dma *dma);
 
 /* image.c */
 int emu_image_create(struct ss_emu_flash *f, char *err, size_t errlen);

@@ -83,6 +83,80 @@ out:
 	return rc;
 }
 
+/* The transfer thread, made at the first transfer: a drive that never starts one has none. */
+static struct emu_dma *dma_of(struct ss_emu_flash *f)
+{
+	if (f->dma == NULL && f->map != NULL) {
+		f->dma = emu_dma_new();
+		if (f->dma != NULL) {
+			emu_dma_set_spin(f->dma, f->dma_spin_us);
+		}
+	}
+	return f->dma;
+}
+
+static int op_page_read_start(void *ctx, uint32_t ppn, void *data,
+			      int (*check)(const void *data, uint32_t len, const void *spare,
+					   uint32_t arg),
+			      uint32_t arg)
+{
+	struct ss_emu_flash *f = ctx;
+	const struct ss_geometry *g = &f->info.geo;
+	struct emu_dma *dma;
+	uint32_t block, page;
+	int rc = 0;
+
+	pthread_mutex_lock(&f->lock);
+	if (ppn >= ss_geo_pages(g)) {
+		rc = refuse(f, -SS_EINVAL, "page read: page number %u is out of range (%llu pages)",
+			    ppn, (unsigned long long)ss_geo_pages(g));
+		goto out;
+	}
+	block = ppn / g->pages_per_block;
+	page = ppn % g->pages_per_block;
+	dma = dma_of(f);
+	if (page < f->blocks[block].write_ptr && dma != NULL) {
+		emu_dma_start(dma, f->map + emu_page_offset(f, ppn), data, g->page_size, check,
+			      arg);
+	} else {
+		/* at once: an erased page (all 0xFF), or no mapping to copy from */
+		uint8_t *spare = f->scratch + g->page_size;
+
+		if (page >= f->blocks[block].write_ptr) {
+			memset(data, 0xff, g->page_size);
+			memset(spare, 0xff, g->spare_size);
+		} else if (emu_image_read_page_spare(f, ppn, data, spare) != 0) {
+			rc = refuse(f, -SS_EIO, "page read: image I/O error at page %u: %s", ppn,
+				    strerror(errno));
+		}
+		if (rc == 0 && check != NULL) {
+			rc = check(data, g->page_size, spare, arg);
+		}
+		if (rc != 0 && f->read_err == 0) {
+			f->read_err = rc;
+		}
+		rc = 0;
+	}
+	emu_model_read(&f->model, die_of_block(f, block), g->page_size + g->spare_size);
+out:
+	pthread_mutex_unlock(&f->lock);
+	return rc;
+}
+
+static int op_read_wait(void *ctx)
+{
+	struct ss_emu_flash *f = ctx;
+	int rc = f->dma != NULL ? emu_dma_wait(f->dma) : 0;
+
+	pthread_mutex_lock(&f->lock);
+	if (rc == 0) {
+		rc = f->read_err;
+	}
+	f->read_err = 0;
+	pthread_mutex_unlock(&f->lock);
+	return rc;
+}
+
 static int op_page_program(void *ctx, uint32_t ppn, const void *data, const void *spare)
 {
 	struct ss_emu_flash *f = ctx;
@@ -155,6 +229,9 @@ static int op_block_erase(void *ctx, uint32_t block)
 	int rc = 0;
 
 	pthread_mutex_lock(&f->lock);
+	if (f->dma != NULL) {
+		emu_dma_quiesce(f->dma);   /* a transfer may still be reading a page of it */
+	}
 	if (block >= ss_geo_blocks(g)) {
 		rc = refuse(f, -SS_EINVAL, "block erase: block %u is out of range (%u blocks); "
 			    "erases are per whole block", block, ss_geo_blocks(g));
@@ -410,6 +487,16 @@ void emu_flash_model_restore(struct ss_emu_flash *f, const struct emu_model *in)
 	pthread_mutex_unlock(&f->lock);
 }
 
+void emu_flash_set_spin(struct ss_emu_flash *f, uint32_t spin_us)
+{
+	pthread_mutex_lock(&f->lock);
+	f->dma_spin_us = spin_us;
+	if (f->dma != NULL) {
+		emu_dma_set_spin(f->dma, spin_us);
+	}
+	pthread_mutex_unlock(&f->lock);
+}
+
 uint64_t emu_flash_device_now(struct ss_emu_flash *f)
 {
 	uint64_t n;
@@ -424,6 +511,8 @@ static const struct ss_hal_ops emu_hal_ops = {
 	.page_read = op_page_read,
 	.page_program = op_page_program,
 	.block_erase = op_block_erase,
+	.page_read_start = op_page_read_start,
+	.read_wait = op_read_wait,
 	.sync = op_sync,
 	.barrier = op_barrier,
 	.set_timeline = op_set_timeline,
@@ -656,6 +745,7 @@ void ss_emu_flash_close(struct ss_emu_flash *f)
 	if (f == NULL) {
 		return;
 	}
+	emu_dma_free(f->dma);   /* its transfers write the DRAM and read the mapping */
 	if (f->hal.dram != NULL) {
 		munmap(f->hal.dram, f->hal.dram_size);
 	}

@@ -153,6 +153,7 @@ struct ss_ftl {
 	bool ckpt_prev_valid;
 	uint32_t programs_since_ckpt;
 	bool in_ckpt;
+	int read_err;             /* the first failure of ss_ftl_read_start's reads done at once */
 
 	struct ftl_trim_range *trims;
 	uint32_t ntrims;

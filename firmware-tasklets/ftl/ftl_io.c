@@ -28,12 +28,22 @@ int ss_ftl_lookup(const struct ss_ftl *ftl, uint32_t lpn, uint32_t *ppn)
 	return *ppn == FTL_NONE ? 1 : 0;
 }
 
-int ss_ftl_read(struct ss_ftl *ftl, uint32_t lpn, void *buf)
+/* The spare's CRC turns silent corruption into an error instead of wrong data. Touches
+ * only its arguments: the hal may run it on another thread (ss_ftl_read_start). */
+static int check_data(const void *data, uint32_t len, const void *spare, uint32_t lpn)
 {
 	struct ftl_spare sp;
-	uint32_t ppn;
-	int rc;
 
+	if (ftl_spare_decode(spare, &sp) != FTL_SPARE_OK || sp.kind != FTL_KIND_DATA ||
+	    sp.lpn != lpn || sp.data_crc != ss_crc32c(0, data, len)) {
+		return -SS_EIO;
+	}
+	return 0;
+}
+
+/* The page `lpn` maps to: 0 with *ppn set; 1 (buf zeroed) when unmapped; < 0. */
+static int read_lookup(struct ss_ftl *ftl, uint32_t lpn, void *buf, uint32_t *ppn)
+{
 	if (ftl == NULL || buf == NULL) {
 		return -SS_EINVAL;
 	}
@@ -41,22 +51,64 @@ int ss_ftl_read(struct ss_ftl *ftl, uint32_t lpn, void *buf)
 		return -SS_ERANGE;
 	}
 	ftl->st.host_page_reads++;
-	ppn = ftl->l2p[lpn];
-	if (ppn == FTL_NONE) {
+	*ppn = ftl->l2p[lpn];
+	if (*ppn == FTL_NONE) {
 		ss_memset(buf, 0, ftl->page_size);
 		return 1;
+	}
+	return 0;
+}
+
+int ss_ftl_read(struct ss_ftl *ftl, uint32_t lpn, void *buf)
+{
+	uint32_t ppn;
+	int rc = read_lookup(ftl, lpn, buf, &ppn);
+
+	if (rc != 0) {
+		return rc;
 	}
 	rc = ss_hal_page_read(ftl->hal, ppn, buf, ftl->spare_raw);
 	ftl->st.nand_page_reads++;
 	if (rc != 0) {
 		return rc == -SS_EIO ? -SS_EIO : rc;
 	}
-	/* The spare's CRC turns silent corruption into an error instead of wrong data. */
-	if (ftl_spare_decode(ftl->spare_raw, &sp) != FTL_SPARE_OK || sp.kind != FTL_KIND_DATA ||
-	    sp.lpn != lpn || sp.data_crc != ss_crc32c(0, buf, ftl->page_size)) {
-		return -SS_EIO;
+	return check_data(buf, ftl->page_size, ftl->spare_raw, lpn);
+}
+
+int ss_ftl_read_start(struct ss_ftl *ftl, uint32_t lpn, void *buf)
+{
+	uint32_t ppn;
+	int rc;
+
+	if (ftl != NULL && !ss_hal_can_read_start(ftl->hal)) {
+		/* read now; a failure still waits for ss_ftl_read_wait, as it would with DMA */
+		rc = ss_ftl_read(ftl, lpn, buf);
+		if (rc == -SS_EIO) {
+			ftl->read_err = ftl->read_err ? ftl->read_err : rc;
+			rc = 0;
+		}
+		return rc;
 	}
-	return 0;
+	rc = read_lookup(ftl, lpn, buf, &ppn);
+	if (rc != 0) {
+		return rc;
+	}
+	rc = ss_hal_page_read_start(ftl->hal, ppn, buf, check_data, lpn);
+	ftl->st.nand_page_reads++;
+	return rc;
+}
+
+int ss_ftl_read_wait(struct ss_ftl *ftl)
+{
+	int rc, err;
+
+	if (ftl == NULL) {
+		return -SS_EINVAL;
+	}
+	rc = ss_hal_read_wait(ftl->hal);
+	err = ftl->read_err;
+	ftl->read_err = 0;
+	return err ? err : (rc ? -SS_EIO : 0);
 }
 
 static bool trim_pending(const struct ss_ftl *f, uint32_t lpn)

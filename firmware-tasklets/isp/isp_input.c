@@ -70,7 +70,7 @@ static int map_lbas(struct ss_isp *isp, ss_oid_t oid, const struct isp_batch *b,
 }
 
 int isp_batch_read(struct ss_isp *isp, const struct isp_instance *in, const struct isp_batch *b,
-		   int slot)
+		   int slot, bool start)
 {
 	ss_oid_t oid = in->in[in->cur].oid;
 	uint32_t nread = 0;
@@ -83,7 +83,8 @@ int isp_batch_read(struct ss_isp *isp, const struct isp_instance *in, const stru
 		}
 		return in->src->read(in->src->arg, in->cur, b->off, isp->batch[slot], b->len);
 	}
-	rc = ss_os_read_scan(isp->os, oid, b->off, isp->batch[slot], b->len, &nread);
+	rc = start ? ss_os_read_scan_start(isp->os, oid, b->off, isp->batch[slot], b->len, &nread)
+		   : ss_os_read_scan(isp->os, oid, b->off, isp->batch[slot], b->len, &nread);
 	if (rc) {
 		return rc;
 	}

@@ -12,8 +12,10 @@
 bool isp_batch_plan(const struct ss_isp *isp, const struct isp_instance *in, uint64_t from,
 		    uint32_t max_pages, bool nominal_only, struct isp_batch *b);
 
-/** Read a batch into batch buffer `slot` and map its pages' LBAs. \return 0 or -errno. */
+/** Read a batch into batch buffer `slot` and map its pages' LBAs. With `start`, its pages
+ *  may still be arriving when this returns, and a page's failure to read is reported by
+ *  ss_os_read_wait (ss_os_read_scan_start). \return 0 or -errno. */
 int isp_batch_read(struct ss_isp *isp, const struct isp_instance *in, const struct isp_batch *b,
-		   int slot);
+		   int slot, bool start);
 
 #endif

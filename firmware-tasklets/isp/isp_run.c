@@ -289,7 +289,7 @@ static void run_batches(struct ss_isp *isp, struct isp_instance *in, uint32_t ma
 	uint32_t slice = max_pages ? max_pages : 1;
 	uint32_t left = slice;
 	struct isp_batch b;
-	int rc;
+	int rc, read_rc;
 
 	if (!in->started) {
 		start_run(isp, in);
@@ -311,7 +311,7 @@ static void run_batches(struct ss_isp *isp, struct isp_instance *in, uint32_t ma
 			continue;
 		}
 		if (!pf->have || pf->b.off != b.off || pf->b.pages != b.pages) {
-			rc = isp_batch_read(isp, in, &b, pf->slot);
+			rc = isp_batch_read(isp, in, &b, pf->slot, false);
 			if (rc) {
 				isp_fail(isp, in, rc);
 				return;
@@ -325,13 +325,18 @@ static void run_batches(struct ss_isp *isp, struct isp_instance *in, uint32_t ma
 					  left > b.pages ? left - b.pages : slice,
 					  true, &pf->b);
 		if (pf->have) {
-			rc = isp_batch_read(isp, in, &pf->b, 1 - pf->slot);
+			rc = isp_batch_read(isp, in, &pf->b, 1 - pf->slot, true);
 			if (rc) {
+				ss_os_read_wait(isp->os);
 				isp_fail(isp, in, rc);
 				return;
 			}
 		}
 		rc = process(isp, in, &b, pf->slot);
+		/* Batch k+1's pages arrive while batch k is computed, as on the model's timelines
+		 * (on the emulator, copied and checked by another thread): a page of k+1 that fails
+		 * its read fails the run after batch k, when its completion is seen. */
+		read_rc = pf->have ? ss_os_read_wait(isp->os) : 0;
 		account(isp, in, b.pages);
 		ss_hal_barrier(isp->hal);
 		if (b.tail) {
@@ -346,9 +351,13 @@ static void run_batches(struct ss_isp *isp, struct isp_instance *in, uint32_t ma
 			return;
 		}
 		if (rc == SS_TASKLET_DONE) {
+			/* done without batch k+1: its reads, failed or not, are not needed */
 			in->input_open = false;
 			in->cur = in->n_in;
 			pf->have = false;
+		} else if (read_rc < 0) {
+			isp_fail(isp, in, read_rc);
+			return;
 		}
 	}
 }

@@ -263,7 +263,7 @@ int ss_os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, ui
 			return rc;
 		}
 		if (a == 0 && chunk == P) {
-			rc = os_io_read(os, lpn, out + done);
+			rc = os_io_read_page(os, lpn, out + done);
 		} else {
 			rc = os_io_read(os, lpn, os->iobuf);
 			if (rc >= 0) {

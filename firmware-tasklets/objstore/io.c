@@ -16,6 +16,17 @@ int os_io_read(struct ss_objstore *os, uint32_t lpn, void *buf)
 			: ss_buf_read_stream(os->buf, lpn, 1, buf);
 }
 
+/* A whole page into its destination: with read_start, it may arrive (and fail) only by
+ * ss_os_read_wait. */
+int os_io_read_page(struct ss_objstore *os, uint32_t lpn, void *buf)
+{
+	if (!os->read_start) {
+		return os_io_read(os, lpn, buf);
+	}
+	return os->buf ? ss_buf_read_scan_start(os->buf, lpn, 1, buf)
+		       : ss_ftl_read_start(os->ftl, lpn, buf);
+}
+
 int os_io_write(struct ss_objstore *os, uint32_t lpn, const void *src, enum ss_stream st)
 {
 	return os->buf ? ss_buf_write(os->buf, lpn, 1, src, st, 0)
@@ -47,6 +58,22 @@ int ss_os_read_scan(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *bu
 	rc = ss_os_read(os, oid, off, buf, len, nread);
 	os->scan = false;
 	return rc;
+}
+
+int ss_os_read_scan_start(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf,
+			  uint32_t len, uint32_t *nread)
+{
+	int rc;
+
+	os->read_start = true;
+	rc = ss_os_read_scan(os, oid, off, buf, len, nread);
+	os->read_start = false;
+	return rc;
+}
+
+int ss_os_read_wait(struct ss_objstore *os)
+{
+	return ss_ftl_read_wait(os->ftl);
 }
 
 void ss_os_attach_buffer(struct ss_objstore *os, struct ss_buf *buf)

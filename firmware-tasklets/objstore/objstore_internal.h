@@ -114,6 +114,7 @@ struct ss_objstore {
 	struct ss_ftl *ftl;
 	struct ss_buf *buf;       /* data pages go through the drive's buffer; NULL: straight */
 	bool scan;                /* the read in progress is tasklet input (ss_os_read_scan) */
+	bool read_start;          /* and its whole pages may arrive later (ss_os_read_scan_start) */
 	uint64_t dram_used;
 	uint32_t page_size;
 	uint32_t recs_per_page;
@@ -249,6 +250,7 @@ int os_sb_load(struct ss_ftl *ftl, uint8_t *buf, struct os_sb *sb);
 
 /* io.c: data pages through the buffer when one is attached; metadata past it. */
 int os_io_read(struct ss_objstore *os, uint32_t lpn, void *buf);
+int os_io_read_page(struct ss_objstore *os, uint32_t lpn, void *buf);
 int os_io_write(struct ss_objstore *os, uint32_t lpn, const void *src, enum ss_stream st);
 int os_io_trim(struct ss_objstore *os, uint32_t lpn, uint32_t count);
 int os_io_flush(struct ss_objstore *os);

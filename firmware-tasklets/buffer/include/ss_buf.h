@@ -206,6 +206,10 @@ int ss_buf_read_stream(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out
  *  counting nothing: tasklet input, which would otherwise flush the host's working set. */
 int ss_buf_read_scan(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out);
 
+/** ss_buf_read_scan, but pages read from the flash come as ss_ftl_read_start's do: they
+ *  may arrive, and fail, only by ss_ftl_read_wait. */
+int ss_buf_read_scan_start(struct ss_buf *b, uint32_t lpn, uint32_t count, void *out);
+
 /** Drop the pages from the buffer, dirty or not, without writing them: the caller is about
  *  to write them past the buffer (metadata pages) or they are being freed. */
 void ss_buf_invalidate(struct ss_buf *b, uint32_t lpn, uint32_t count);

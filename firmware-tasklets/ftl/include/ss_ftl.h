@@ -114,6 +114,19 @@ int ss_ftl_lookup(const struct ss_ftl *ftl, uint32_t lpn, uint32_t *ppn);
 int ss_ftl_read(struct ss_ftl *ftl, uint32_t lpn, void *buf);
 
 /**
+ * ss_ftl_read, except that the page may still be on its way into `buf` when this returns
+ * (the hal's page_read_start: a transfer that overlaps the caller's next work), and a
+ * failure to read it, or of its check, is reported by ss_ftl_read_wait instead. Leave
+ * `buf` alone until then.
+ * \return 0, or 1 when the page is unmapped (buf zeroed), -SS_ERANGE, -SS_EINVAL.
+ */
+int ss_ftl_read_start(struct ss_ftl *ftl, uint32_t lpn, void *buf);
+
+/** Wait for the pages ss_ftl_read_start started. \return 0, or the first failure among
+ *  them (-SS_EIO). */
+int ss_ftl_read_wait(struct ss_ftl *ftl);
+
+/**
  * Write logical page `lpn` from `buf` (page_size bytes) into `stream`.
  * \return 0, -SS_ERANGE, -SS_ENOSPC when no free block remains even after GC, -SS_EIO.
  */

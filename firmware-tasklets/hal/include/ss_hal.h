@@ -147,6 +147,23 @@ struct ss_hal_ops {
 	 * would otherwise start whenever the ISP core is free, even before that command.
 	 */
 	void (*not_before)(void *ctx, uint64_t t);
+
+	/**
+	 * Optional, both or neither (NULL: page_read only). Start reading page `ppn` into
+	 * `data` (page_size bytes): charged as page_read, now, but the transfer may still be
+	 * under way when this returns, as a controller's DMA is, until read_wait. Once the
+	 * page is in `data`, check(data, page_size, spare, arg) runs with the page's spare area
+	 * (possibly on another thread: it must touch nothing but its arguments), and a result
+	 * < 0 is what read_wait reports. `data` is the caller's to leave alone until then.
+	 * \return 0, or -SS_EINVAL for a bad address (nothing started).
+	 */
+	int (*page_read_start)(void *ctx, uint32_t ppn, void *data,
+			       int (*check)(const void *data, uint32_t len, const void *spare,
+					    uint32_t arg),
+			       uint32_t arg);
+	/** Wait until every read started so far is in place and checked. \return 0, or the
+	 *  first failure among them (a check's result, or -SS_EIO), which it then forgets. */
+	int (*read_wait)(void *ctx);
 };
 
 struct ss_hal {
@@ -217,6 +234,21 @@ static inline void ss_hal_not_before(struct ss_hal *h, uint64_t t)
 	if (h->ops->not_before) {
 		h->ops->not_before(h->ctx, t);
 	}
+}
+static inline int ss_hal_can_read_start(const struct ss_hal *h)
+{
+	return h->ops->page_read_start != 0;
+}
+static inline int ss_hal_page_read_start(struct ss_hal *h, uint32_t ppn, void *data,
+					 int (*check)(const void *data, uint32_t len,
+						      const void *spare, uint32_t arg),
+					 uint32_t arg)
+{
+	return h->ops->page_read_start(h->ctx, ppn, data, check, arg);
+}
+static inline int ss_hal_read_wait(struct ss_hal *h)
+{
+	return h->ops->read_wait ? h->ops->read_wait(h->ctx) : 0;
 }
 static inline int ss_hal_has_watchdog(const struct ss_hal *h) { return h->ops->section_run != 0; }
 static inline void ss_hal_watchdog_arm(struct ss_hal *h, uint32_t limit_ms)

@@ -233,6 +233,9 @@ int ss_os_read(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf, ui
 	for (uint64_t p = off / ps; n && p <= (off + n - 1) / ps; p++) {
 		os->fs->reads++;
 		os->fs->hal.ops->page_read(os->fs, 0, NULL, NULL);
+		if (os->fs->bad_page == p + 1) {
+			return -SS_EIO;
+		}
 	}
 	return 0;
 }
@@ -242,6 +245,28 @@ int ss_os_read_scan(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *bu
 		    uint32_t len, uint32_t *nread)
 {
 	return ss_os_read(os, oid, off, buf, len, nread);
+}
+
+/* As a drive whose reads finish later: a bad page's failure waits for ss_os_read_wait. */
+int ss_os_read_scan_start(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf,
+			  uint32_t len, uint32_t *nread)
+{
+	int rc = ss_os_read(os, oid, off, buf, len, nread);
+
+	if (rc == -SS_EIO) {
+		os->fs->read_err = os->fs->read_err ? os->fs->read_err : rc;
+		*nread = len;
+		rc = 0;
+	}
+	return rc;
+}
+
+int ss_os_read_wait(struct ss_objstore *os)
+{
+	int rc = os->fs->read_err;
+
+	os->fs->read_err = 0;
+	return rc;
 }
 
 int ss_os_write(struct ss_objstore *os, ss_oid_t oid, uint64_t off, const void *buf,

@@ -33,6 +33,8 @@ struct fake_store {
 	struct fake_hal_log log;
 	uint32_t page_size;
 	int fail_writes;            /* ss_os_write returns -SS_ENOSPC */
+	uint64_t bad_page;          /* 1 + the page index (of any object) that fails to read, or 0 */
+	int read_err;               /* ss_os_read_scan_start's failure, for ss_os_read_wait */
 	uint64_t reads;             /* page reads */
 };
 

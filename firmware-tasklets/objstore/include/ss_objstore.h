@@ -102,6 +102,15 @@ void ss_os_attach_buffer(struct ss_objstore *os, struct ss_buf *buf);
 int ss_os_read_scan(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf,
 		    uint32_t len, uint32_t *nread);
 
+/** ss_os_read_scan whose whole pages may still be on their way into `buf` when it returns
+ *  (ss_ftl_read_start), overlapping what the caller does next; they are in place, or their
+ *  failure known, by ss_os_read_wait. Leave `buf` alone until then. */
+int ss_os_read_scan_start(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf,
+			  uint32_t len, uint32_t *nread);
+/** Wait for the pages ss_os_read_scan_start started. \return 0, or the first failure to
+ *  read one (-SS_EIO). */
+int ss_os_read_wait(struct ss_objstore *os);
+
 /** DRAM the store carved from what it was given (the rest is free for others). */
 uint64_t ss_os_dram_used(const struct ss_objstore *os);
 

@@ -1,0 +1,230 @@
+/*
+ * The emulated controller's flash DMA: page transfers the firmware started with the hal's
+ * page_read_start, copied from the mapped image into device DRAM and checked on a thread
+ * of their own, while the firmware goes on (a tasklet computes batch k while batch k+1
+ * arrives, as the model has it). The model is charged when a transfer starts, by the
+ * firmware's thread, so modelled time does not depend on when this thread gets to it.
+ *
+ * One producer (the firmware, under the flash lock) and one consumer (the thread) share a
+ * ring. The thread polls for work for spin_us after its last transfer, then sleeps; a
+ * waiter polls as long for the ring to drain, then sleeps. Idle, nothing polls.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "emu_internal.h"
+#include "ss_rt.h"
+
+#define DMA_RING 256u   /* transfers in flight at most: two ISP batches */
+
+struct dma_req {
+	const uint8_t *src;       /* page data in the mapped image; its spare follows */
+	void *data;
+	uint32_t len;
+	int (*check)(const void *data, uint32_t len, const void *spare, uint32_t arg);
+	uint32_t arg;
+};
+
+struct emu_dma {
+	struct dma_req ring[DMA_RING];
+	atomic_uint head;         /* transfers started (the producer's) */
+	atomic_uint tail;         /* transfers done (the thread's) */
+	atomic_int err;           /* the first failure since the last emu_dma_wait */
+	atomic_int thread_asleep;
+	atomic_int waiter_asleep;
+	atomic_int stopping;
+	atomic_uint spin_us;
+	pthread_mutex_t lock;
+	pthread_cond_t work;
+	pthread_cond_t done;
+	pthread_t thread;
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/* Poll until done(dma, arg) for at most spin_us. \return true when it came true. */
+static bool spin(struct emu_dma *dma, bool (*done)(struct emu_dma *dma, unsigned arg),
+		 unsigned arg)
+{
+	uint64_t until;
+
+	if (done(dma, arg)) {
+		return true;
+	}
+	if (atomic_load(&dma->spin_us) == 0) {
+		return false;
+	}
+	until = mono_ns() + (uint64_t)atomic_load(&dma->spin_us) * 1000u;
+	do {
+		for (int i = 0; i < 64; i++) {
+			if (done(dma, arg)) {
+				return true;
+			}
+			cpu_relax();
+		}
+	} while (mono_ns() < until);
+	return done(dma, arg);
+}
+
+static bool has_work(struct emu_dma *dma, unsigned tail)
+{
+	return atomic_load(&dma->head) != tail || atomic_load(&dma->stopping);
+}
+
+static bool drained(struct emu_dma *dma, unsigned head)
+{
+	return atomic_load(&dma->tail) == head;
+}
+
+static void *dma_thread(void *arg)
+{
+	struct emu_dma *dma = arg;
+	unsigned tail = atomic_load(&dma->tail);
+	sigset_t all;
+
+	/* the watchdog's signal is the firmware thread's (SIGEV_THREAD_ID): none here */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	for (;;) {
+		if (!spin(dma, has_work, tail)) {
+			pthread_mutex_lock(&dma->lock);
+			/* sequentially consistent with emu_dma_start: it sees this asleep, or this
+			 * sees its transfer */
+			atomic_store(&dma->thread_asleep, 1);
+			while (!has_work(dma, tail)) {
+				pthread_cond_wait(&dma->work, &dma->lock);
+			}
+			atomic_store(&dma->thread_asleep, 0);
+			pthread_mutex_unlock(&dma->lock);
+		}
+		if (atomic_load(&dma->head) == tail) {
+			break;   /* stopping, and nothing left */
+		}
+		const struct dma_req *r = &dma->ring[tail % DMA_RING];
+
+		memcpy(r->data, r->src, r->len);
+		if (r->check) {
+			int rc = r->check(r->data, r->len, r->src + r->len, r->arg), none = 0;
+
+			if (rc < 0) {
+				atomic_compare_exchange_strong(&dma->err, &none, rc);
+			}
+		}
+		atomic_store(&dma->tail, ++tail);
+		if (atomic_load(&dma->waiter_asleep)) {
+			pthread_mutex_lock(&dma->lock);
+			pthread_cond_broadcast(&dma->done);
+			pthread_mutex_unlock(&dma->lock);
+		}
+	}
+	return NULL;
+}
+
+struct emu_dma *emu_dma_new(void)
+{
+	struct emu_dma *dma = calloc(1, sizeof(*dma));
+
+	if (dma == NULL) {
+		return NULL;
+	}
+	pthread_mutex_init(&dma->lock, NULL);
+	pthread_cond_init(&dma->work, NULL);
+	pthread_cond_init(&dma->done, NULL);
+	if (pthread_create(&dma->thread, NULL, dma_thread, dma) != 0) {
+		pthread_cond_destroy(&dma->done);
+		pthread_cond_destroy(&dma->work);
+		pthread_mutex_destroy(&dma->lock);
+		free(dma);
+		return NULL;
+	}
+	return dma;
+}
+
+void emu_dma_set_spin(struct emu_dma *dma, uint32_t spin_us)
+{
+	atomic_store(&dma->spin_us, spin_us);
+}
+
+void emu_dma_quiesce(struct emu_dma *dma)
+{
+	unsigned head = atomic_load(&dma->head);
+
+	if (spin(dma, drained, head)) {
+		return;
+	}
+	pthread_mutex_lock(&dma->lock);
+	atomic_store(&dma->waiter_asleep, 1);
+	while (!drained(dma, head)) {
+		pthread_cond_wait(&dma->done, &dma->lock);
+	}
+	atomic_store(&dma->waiter_asleep, 0);
+	pthread_mutex_unlock(&dma->lock);
+}
+
+void emu_dma_start(struct emu_dma *dma, const uint8_t *src, void *data, uint32_t len,
+		   int (*check)(const void *data, uint32_t len, const void *spare, uint32_t arg),
+		   uint32_t arg)
+{
+	unsigned head = atomic_load(&dma->head);
+
+	if (head - atomic_load(&dma->tail) == DMA_RING) {
+		emu_dma_quiesce(dma);
+	}
+	dma->ring[head % DMA_RING] = (struct dma_req){ src, data, len, check, arg };
+	atomic_store(&dma->head, head + 1);
+	if (atomic_load(&dma->thread_asleep)) {
+		pthread_mutex_lock(&dma->lock);
+		pthread_cond_signal(&dma->work);
+		pthread_mutex_unlock(&dma->lock);
+	}
+}
+
+void emu_dma_fail(struct emu_dma *dma, int err)
+{
+	int none = 0;
+
+	atomic_compare_exchange_strong(&dma->err, &none, err);
+}
+
+int emu_dma_wait(struct emu_dma *dma)
+{
+	emu_dma_quiesce(dma);
+	return atomic_exchange(&dma->err, 0);
+}
+
+void emu_dma_free(struct emu_dma *dma)
+{
+	if (dma == NULL) {
+		return;
+	}
+	pthread_mutex_lock(&dma->lock);
+	atomic_store(&dma->stopping, 1);
+	pthread_cond_signal(&dma->work);
+	pthread_mutex_unlock(&dma->lock);
+	pthread_join(dma->thread, NULL);
+	pthread_cond_destroy(&dma->done);
+	pthread_cond_destroy(&dma->work);
+	pthread_mutex_destroy(&dma->lock);
+	free(dma);
+}
