@@ -204,6 +204,82 @@ static void test_erase_whole_block(void)
 	ss_emu_flash_close(f);
 }
 
+/* page_read_start's check: the page holds fill(arg) with spare fill(arg + 100), or is
+ * erased when arg is 0xFF. */
+static int check_filled(const void *data, uint32_t len, const void *spare, uint32_t arg)
+{
+	static _Thread_local uint8_t want[PAGE], want_spare[SPARE];
+
+	if (arg == 0xFF) {
+		return all_ff(data, len) && all_ff(spare, SPARE) ? 0 : -SS_EIO;
+	}
+	fill(want, PAGE, arg);
+	fill(want_spare, SPARE, arg + 100);
+	return len == PAGE && memcmp(data, want, PAGE) == 0 &&
+	       memcmp(spare, want_spare, SPARE) == 0 ? 0 : -SS_EIO;
+}
+
+/* Reads started now and finished later (on the transfer thread) land, are checked, and
+ * are charged as page_read charges; an erase waits for the transfers reading its block. */
+static void test_read_start(void)
+{
+	struct ss_emu_flash *f = open_small(1);
+	struct ss_hal *h = ss_emu_flash_hal(f);
+	static uint8_t data[PAGE], spare[SPARE], back[PPB][PAGE];
+	struct ss_emu_counters c0, c1, c2;
+	const uint32_t blk = 5;
+
+	CHECK(ss_hal_can_read_start(h));
+	for (uint32_t p = 0; p < PPB; p++) {
+		fill(data, PAGE, p);
+		fill(spare, SPARE, p + 100);
+		CHECK_EQ(ss_hal_page_program(h, blk * PPB + p, data, spare), 0);
+	}
+	ss_hal_barrier(h);
+	ss_emu_flash_get_counters(f, &c0);
+	for (uint32_t p = 0; p < PPB; p++) {
+		CHECK_EQ(ss_hal_page_read(h, blk * PPB + p, back[p], spare), 0);
+	}
+	ss_hal_barrier(h);
+	ss_emu_flash_get_counters(f, &c1);
+	memset(back, 0, sizeof(back));
+	for (uint32_t p = 0; p < PPB; p++) {
+		CHECK_EQ(ss_hal_page_read_start(h, blk * PPB + p, back[p], check_filled, p), 0);
+	}
+	ss_hal_barrier(h);
+	ss_emu_flash_get_counters(f, &c2);
+	CHECK_EQ(ss_hal_read_wait(h), 0);
+	for (uint32_t p = 0; p < PPB; p++) {
+		fill(data, PAGE, p);
+		CHECK(memcmp(back[p], data, PAGE) == 0);
+	}
+	/* the same charges as page_read, made when the reads start */
+	CHECK_EQ(c2.page_reads - c1.page_reads, c1.page_reads - c0.page_reads);
+	CHECK_EQ(c2.bytes_read - c1.bytes_read, c1.bytes_read - c0.bytes_read);
+	CHECK_EQ(c2.now_ns - c1.now_ns, c1.now_ns - c0.now_ns);
+
+	/* a failed check is reported once; an erased page is all 0xFF; a bad address at once */
+	CHECK_EQ(ss_hal_page_read_start(h, blk * PPB + 1, back[1], check_filled, 2), 0);
+	CHECK_EQ(ss_hal_page_read_start(h, (blk + 1) * PPB, back[2], check_filled, 0xFF), 0);
+	CHECK_EQ(ss_hal_read_wait(h), -SS_EIO);
+	CHECK(all_ff(back[2], PAGE));
+	CHECK_EQ(ss_hal_read_wait(h), 0);
+	CHECK_EQ(ss_hal_page_read_start(h, CH * BPD * PPB, back[0], check_filled, 0), -SS_EINVAL);
+
+	/* an erase right after the reads start: they still read what was there */
+	memset(back, 0, sizeof(back));
+	for (uint32_t p = 0; p < PPB; p++) {
+		CHECK_EQ(ss_hal_page_read_start(h, blk * PPB + p, back[p], check_filled, p), 0);
+	}
+	CHECK_EQ(ss_hal_block_erase(h, blk), 0);
+	CHECK_EQ(ss_hal_read_wait(h), 0);
+	for (uint32_t p = 0; p < PPB; p++) {
+		fill(data, PAGE, p);
+		CHECK(memcmp(back[p], data, PAGE) == 0);
+	}
+	ss_emu_flash_close(f);
+}
+
 static void test_roundtrip_reopen(void)
 {
 	struct ss_emu_flash *f = open_small(1);
@@ -567,6 +643,7 @@ int main(void)
 	RUN(test_rule_program_in_order);
 	RUN(test_rule_addresses);
 	RUN(test_erase_whole_block);
+	RUN(test_read_start);
 	RUN(test_roundtrip_reopen);
 	RUN(test_endurance);
 	RUN(test_factory_bad_blocks);

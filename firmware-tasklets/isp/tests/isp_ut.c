@@ -573,6 +573,36 @@ static void test_failures(void)
 	CHECK(p.pages_done < p.pages_total);
 	CHECK(ss_isp_destroy(isp, id) == 0);
 
+	/* A page that fails its read fails the run after the batch before it is computed
+	 * (its read overlaps that compute), and a run that ends before needing it does not
+	 * fail. Slices of 10 pages: batches of 10, the next read while one is computed. */
+	{
+		struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };
+		uint8_t prm[4];
+
+		fs->bad_page = 1 + 25;
+		CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, 0, 0, out, &id) == 0);
+		CHECK(ss_isp_execute(isp, id, &in, 1) == 0);
+		run_all(10);
+		CHECK(ss_isp_poll(isp, id, &p) == 0);
+		CHECK(p.state == SS_ISP_FAILED && p.error == -SS_EIO);
+		CHECK(p.pages_done == 20 && p.records == 20 * PS / 37);
+		CHECK(ss_isp_destroy(isp, id) == 0);
+
+		/* BAD_STOP ends at its second call: the end of batch 0 (138 records) */
+		fs->bad_page = 1 + 15;
+		ss_put_le32(prm, BAD_STOP);
+		memset(&calls, 0, sizeof(calls));
+		CHECK(ss_isp_create(isp, 102, prm, 4, &fixed37, 0, 0, out, &id) == 0);
+		CHECK(ss_isp_execute(isp, id, &in, 1) == 0);
+		run_all(10);
+		CHECK(ss_isp_poll(isp, id, &p) == 0);
+		CHECK(p.state == SS_ISP_DONE && calls.recs == 2 && p.pages_done == 10);
+		CHECK(ss_isp_destroy(isp, id) == 0);
+		fs->bad_page = 0;
+		check_still_serves(f, d, size);
+	}
+
 	/* the input vanishes mid-run */
 	{
 		ss_oid_t g = fake_store_put(fs, d, size, 0);
