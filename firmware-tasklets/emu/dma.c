@@ -5,9 +5,11 @@
  * arrives, as the model has it). The model is charged when a transfer starts, by the
  * firmware's thread, so modelled time does not depend on when this thread gets to it.
  *
- * One producer (the firmware, under the flash lock) and one consumer (the thread) share a
- * ring. The thread polls for work for spin_us after its last transfer, then sleeps; a
- * waiter polls as long for the ring to drain, then sleeps. Idle, nothing polls.
+ * One producer (the firmware, under the flash lock) fills a ring; the thread takes its
+ * transfers, and so does the firmware when it waits for them (read_wait, an erase), so
+ * whichever of copying and computing is shorter, its thread helps with the other. The
+ * thread polls for work for spin_us after its last transfer, then sleeps; a waiter polls
+ * as long for the transfer still in the thread's hands, then sleeps. Idle, nothing polls.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -34,7 +36,8 @@ struct dma_req {
 struct emu_dma {
 	struct dma_req ring[DMA_RING];
 	atomic_uint head;         /* transfers started (the producer's) */
-	atomic_uint tail;         /* transfers done (the thread's) */
+	atomic_uint taken;        /* transfers a consumer has taken */
+	atomic_uint done;         /* transfers finished */
 	atomic_int err;           /* the first failure since the last emu_dma_wait */
 	atomic_int thread_asleep;
 	atomic_int waiter_asleep;
@@ -42,7 +45,7 @@ struct emu_dma {
 	atomic_uint spin_us;
 	pthread_mutex_t lock;
 	pthread_cond_t work;
-	pthread_cond_t done;
+	pthread_cond_t done_cv;
 	pthread_t thread;
 };
 
@@ -87,54 +90,70 @@ static bool spin(struct emu_dma *dma, bool (*done)(struct emu_dma *dma, unsigned
 	return done(dma, arg);
 }
 
-static bool has_work(struct emu_dma *dma, unsigned tail)
+static bool has_work(struct emu_dma *dma, unsigned unused)
 {
-	return atomic_load(&dma->head) != tail || atomic_load(&dma->stopping);
+	(void)unused;
+	return atomic_load(&dma->taken) != atomic_load(&dma->head) || atomic_load(&dma->stopping);
 }
 
 static bool drained(struct emu_dma *dma, unsigned head)
 {
-	return atomic_load(&dma->tail) == head;
+	return atomic_load(&dma->done) == head;
+}
+
+/* Take the next transfer, if any is left, and do it. */
+static bool take_one(struct emu_dma *dma)
+{
+	unsigned t = atomic_load(&dma->taken);
+	const struct dma_req *r;
+
+	do {
+		if (t == atomic_load(&dma->head)) {
+			return false;
+		}
+	} while (!atomic_compare_exchange_weak(&dma->taken, &t, t + 1));
+	r = &dma->ring[t % DMA_RING];
+	memcpy(r->data, r->src, r->len);
+	if (r->check) {
+		int rc = r->check(r->data, r->len, r->src + r->len, r->arg), none = 0;
+
+		if (rc < 0) {
+			atomic_compare_exchange_strong(&dma->err, &none, rc);
+		}
+	}
+	atomic_fetch_add(&dma->done, 1);
+	return true;
 }
 
 static void *dma_thread(void *arg)
 {
 	struct emu_dma *dma = arg;
-	unsigned tail = atomic_load(&dma->tail);
 	sigset_t all;
 
 	/* the watchdog's signal is the firmware thread's (SIGEV_THREAD_ID): none here */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	for (;;) {
-		if (!spin(dma, has_work, tail)) {
+		if (take_one(dma)) {
+			if (atomic_load(&dma->waiter_asleep)) {
+				pthread_mutex_lock(&dma->lock);
+				pthread_cond_broadcast(&dma->done_cv);
+				pthread_mutex_unlock(&dma->lock);
+			}
+			continue;
+		}
+		if (atomic_load(&dma->stopping)) {
+			break;   /* nothing left to take */
+		}
+		if (!spin(dma, has_work, 0)) {
 			pthread_mutex_lock(&dma->lock);
 			/* sequentially consistent with emu_dma_start: it sees this asleep, or this
 			 * sees its transfer */
 			atomic_store(&dma->thread_asleep, 1);
-			while (!has_work(dma, tail)) {
+			while (!has_work(dma, 0)) {
 				pthread_cond_wait(&dma->work, &dma->lock);
 			}
 			atomic_store(&dma->thread_asleep, 0);
-			pthread_mutex_unlock(&dma->lock);
-		}
-		if (atomic_load(&dma->head) == tail) {
-			break;   /* stopping, and nothing left */
-		}
-		const struct dma_req *r = &dma->ring[tail % DMA_RING];
-
-		memcpy(r->data, r->src, r->len);
-		if (r->check) {
-			int rc = r->check(r->data, r->len, r->src + r->len, r->arg), none = 0;
-
-			if (rc < 0) {
-				atomic_compare_exchange_strong(&dma->err, &none, rc);
-			}
-		}
-		atomic_store(&dma->tail, ++tail);
-		if (atomic_load(&dma->waiter_asleep)) {
-			pthread_mutex_lock(&dma->lock);
-			pthread_cond_broadcast(&dma->done);
 			pthread_mutex_unlock(&dma->lock);
 		}
 	}
@@ -150,9 +169,9 @@ struct emu_dma *emu_dma_new(void)
 	}
 	pthread_mutex_init(&dma->lock, NULL);
 	pthread_cond_init(&dma->work, NULL);
-	pthread_cond_init(&dma->done, NULL);
+	pthread_cond_init(&dma->done_cv, NULL);
 	if (pthread_create(&dma->thread, NULL, dma_thread, dma) != 0) {
-		pthread_cond_destroy(&dma->done);
+		pthread_cond_destroy(&dma->done_cv);
 		pthread_cond_destroy(&dma->work);
 		pthread_mutex_destroy(&dma->lock);
 		free(dma);
@@ -170,13 +189,15 @@ void emu_dma_quiesce(struct emu_dma *dma)
 {
 	unsigned head = atomic_load(&dma->head);
 
+	while (take_one(dma)) {
+	}
 	if (spin(dma, drained, head)) {
 		return;
 	}
 	pthread_mutex_lock(&dma->lock);
 	atomic_store(&dma->waiter_asleep, 1);
 	while (!drained(dma, head)) {
-		pthread_cond_wait(&dma->done, &dma->lock);
+		pthread_cond_wait(&dma->done_cv, &dma->lock);
 	}
 	atomic_store(&dma->waiter_asleep, 0);
 	pthread_mutex_unlock(&dma->lock);
@@ -188,7 +209,7 @@ void emu_dma_start(struct emu_dma *dma, const uint8_t *src, void *data, uint32_t
 {
 	unsigned head = atomic_load(&dma->head);
 
-	if (head - atomic_load(&dma->tail) == DMA_RING) {
+	if (head - atomic_load(&dma->done) == DMA_RING) {
 		emu_dma_quiesce(dma);
 	}
 	dma->ring[head % DMA_RING] = (struct dma_req){ src, data, len, check, arg };
@@ -223,7 +244,7 @@ void emu_dma_free(struct emu_dma *dma)
 	pthread_cond_signal(&dma->work);
 	pthread_mutex_unlock(&dma->lock);
 	pthread_join(dma->thread, NULL);
-	pthread_cond_destroy(&dma->done);
+	pthread_cond_destroy(&dma->done_cv);
 	pthread_cond_destroy(&dma->work);
 	pthread_mutex_destroy(&dma->lock);
 	free(dma);

@@ -67,6 +67,8 @@ struct ss_emu_drive {
 	atomic_int background;     /* the firmware may have background work (set under lock) */
 	uint32_t spin_us;          /* ss_emu_drive_opts.spin_us */
 	atomic_int host_cpu;       /* the CPU the latest submitter ran on */
+	atomic_uint_fast64_t slice_started; /* wall_ns when the controller's slice began, or 0 */
+	atomic_uint_fast64_t slice_ns;      /* how long its last slice took */
 	atomic_int controller_cpu; /* the CPU the controller last ran on */
 	int manual;                /* no controller: ss_emu_run_background() only */
 	pthread_t thread;
@@ -128,6 +130,24 @@ static void take_fw_lock(struct ss_emu_drive *d, const atomic_int *holder_cpu)
 	if (!spin_until(d, holder_cpu, fw_lock_taken)) {
 		pthread_mutex_lock(&d->fw_lock);
 	}
+}
+
+/* A submitter's fw_lock: polled for only while the controller's slice, if one is running,
+ * looks like it ends within the poll (it takes as long as the last one did). A tasklet's
+ * slices run for hundreds of microseconds: a submitter polling through one only takes a
+ * CPU from the transfer thread and the controller. */
+static void take_fw_lock_submitter(struct ss_emu_drive *d)
+{
+	uint64_t started = atomic_load(&d->slice_started), now;
+
+	if (started != 0 && d->spin_us != 0) {
+		now = wall_ns(d);
+		if (started + atomic_load(&d->slice_ns) > now + (uint64_t)d->spin_us * 1000u) {
+			pthread_mutex_lock(&d->fw_lock);
+			return;
+		}
+	}
+	take_fw_lock(d, &d->controller_cpu);
 }
 
 static struct timespec at_model_ns(const struct ss_emu_drive *d, uint64_t ns)
@@ -319,7 +339,14 @@ static void *controller(void *arg)
 			wait_handoff(d);
 			continue;
 		}
-		slice(d);
+		{
+			uint64_t t0 = wall_ns(d) | 1;   /* 0 means no slice */
+
+			atomic_store(&d->slice_started, t0);
+			slice(d);
+			atomic_store(&d->slice_ns, wall_ns(d) - t0);
+			atomic_store(&d->slice_started, 0);
+		}
 		pthread_mutex_unlock(&d->fw_lock);
 	}
 	return NULL;
@@ -353,7 +380,7 @@ int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uin
 	}
 	atomic_store(&d->host_cpu, sched_getcpu());
 	atomic_fetch_add(&d->waiting, 1);
-	take_fw_lock(d, &d->controller_cpu);
+	take_fw_lock_submitter(d);
 	/* Sequentially consistent: either the controller sees waiting at 0, or this sees it
 	 * parked (wait_handoff) and wakes it. */
 	if (atomic_fetch_sub(&d->waiting, 1) == 1 && atomic_load(&d->parked)) {
