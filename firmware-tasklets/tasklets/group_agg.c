@@ -8,6 +8,7 @@
 
 #define AGG_MEMO 8u    /* groups remembered within one batch (a power of 2, <= 32; on the stack) */
 #define AGG_BLOCK 16u  /* records whose fields the fast path reads ahead (on the stack: small) */
+#define AGG_BANKS 4u   /* copies of the fast path's per-group sums (a power of 2) */
 #define AGG_OPS_ALL (SS_BT_AGG_COUNT | SS_BT_AGG_SUM | SS_BT_AGG_MIN | SS_BT_AGG_MAX)
 
 struct agg {
@@ -265,30 +266,13 @@ static void count_bulk(struct ss_tasklet_ctx *ctx, struct agg *a, uint32_t n, ui
 	ss_tasklet_step(ctx, (uint32_t)steps);
 }
 
-/* The updates of records whose slots are known: count and sum (and min and max when asked). */
-static void agg_apply(struct agg *a, const uint32_t *slots, const uint64_t *vs, uint32_t n)
-{
-	uint64_t *const count = a->count, *const sum = a->sum;
-
-	for (uint32_t j = 0; j < n; j++) {
-		count[slots[j]]++;
-		sum[slots[j]] += vs[j];
-	}
-	if (a->ops & (SS_BT_AGG_MIN | SS_BT_AGG_MAX)) {
-		for (uint32_t j = 0; j < n; j++) {
-			uint64_t *mn = &a->min[slots[j]], *mx = &a->max[slots[j]];
-
-			*mn = less(a->value_signed, vs[j], *mn) ? vs[j] : *mn;
-			*mx = less(a->value_signed, *mx, vs[j]) ? vs[j] : *mx;
-		}
-	}
-}
-
 /* Groups seen in one batch, with what one record of each counts: a group's slot and probe
  * count stay as they are until the table is cleared, which only agg_record does (the memo
  * is then forgotten). Direct-mapped by the keys' low bits. */
 struct agg_memo {
 	uint32_t valid;           /* bit m: entry m holds a group */
+	uint32_t max_work;        /* at least what any entry counts per record */
+	uint32_t max_steps;
 	struct {
 		uint64_t k1, k2;
 		uint32_t slot;
@@ -308,46 +292,104 @@ struct agg_tally {
 	uint32_t done;
 };
 
+/* Count and sum of the records taken since the last agg_flush, per memo entry, in
+ * AGG_BANKS banks (record j into bank j % AGG_BANKS): with one, each record of a group
+ * would wait for the store of the one before it. */
+struct agg_acc {
+	uint64_t n[AGG_BANKS][AGG_MEMO];
+	uint64_t sum[AGG_BANKS][AGG_MEMO];
+};
+
+/* Entry m's count and sum so far into its group's state. */
+static void agg_flush_entry(struct agg *a, const struct agg_memo *memo, struct agg_acc *acc,
+			    uint32_t m)
+{
+	const uint32_t s = memo->e[m].slot;
+
+	for (uint32_t b = 0; b < AGG_BANKS; b++) {
+		a->count[s] += acc->n[b][m];
+		a->sum[s] += acc->sum[b][m];
+		acc->n[b][m] = 0;
+		acc->sum[b][m] = 0;
+	}
+}
+
+static void agg_flush(struct agg *a, const struct agg_memo *memo, struct agg_acc *acc)
+{
+	for (uint32_t m = 0; m < AGG_MEMO; m++) {
+		if (memo->valid >> m & 1) {
+			agg_flush_entry(a, memo, acc, m);
+		}
+	}
+}
+
 /*
  * Records from j on whose groups the memo knows and whose work stays within room and
- * steps_room: their slots into slots[], their counts into *t. No call, no store but the
- * slots: the loop of the scan. \return the first record it did not take.
+ * steps_room: their counts and sums into acc (min and max into the state, when asked),
+ * their counted work into *t. With `checked` false the caller knows no limit falls in
+ * [j, n): nothing is checked per record. \return the first record it did not take.
  */
-static uint32_t agg_known_run(const struct agg_memo *memo, const uint64_t *k1s,
-			      const uint64_t *k2s, uint32_t j, uint32_t n, uint64_t room,
-			      uint64_t steps_room, uint32_t *slots, struct agg_tally *t)
+static inline __attribute__((always_inline)) uint32_t
+agg_known_run_impl(struct agg *a, const struct agg_memo *memo, const uint64_t *k1s,
+		   const uint64_t *k2s, const uint64_t *vs, uint32_t j, uint32_t n, uint64_t room,
+		   uint64_t steps_room, struct agg_acc *acc, struct agg_tally *t, const bool checked)
 {
 	uint64_t work = t->work, steps = t->steps, state = t->state;
-	const uint32_t valid = memo->valid;
-	uint32_t start = j;
+	const uint32_t valid = memo->valid, start = j;
+	const bool minmax = (a->ops & (SS_BT_AGG_MIN | SS_BT_AGG_MAX)) != 0;
 
 	for (; j < n; j++) {
 		const uint32_t m = agg_memo_index(k1s[j], k2s[j]);
 
 		if (!(valid >> m & 1) || memo->e[m].k1 != k1s[j] || memo->e[m].k2 != k2s[j] ||
-		    work + memo->e[m].work > room || steps + memo->e[m].steps > steps_room) {
+		    (checked && (work + memo->e[m].work > room ||
+				 steps + memo->e[m].steps > steps_room))) {
 			break;
 		}
 		work += memo->e[m].work;
 		steps += memo->e[m].steps;
 		state += memo->e[m].state;
-		slots[j] = memo->e[m].slot;
+		acc->n[j % AGG_BANKS][m]++;
+		acc->sum[j % AGG_BANKS][m] += vs[j];
+		if (minmax) {
+			uint64_t *mn = &a->min[memo->e[m].slot], *mx = &a->max[memo->e[m].slot];
+
+			*mn = less(a->value_signed, vs[j], *mn) ? vs[j] : *mn;
+			*mx = less(a->value_signed, *mx, vs[j]) ? vs[j] : *mx;
+		}
 	}
 	t->work = work;
 	t->steps = steps;
 	t->state = state;
 	t->done += j - start;
+	a->records += j - start;
 	return j;
+}
+
+static uint32_t agg_known_run(struct agg *a, const struct agg_memo *memo, const uint64_t *k1s,
+			      const uint64_t *k2s, const uint64_t *vs, uint32_t j, uint32_t n,
+			      uint64_t room, uint64_t steps_room, struct agg_acc *acc,
+			      struct agg_tally *t)
+{
+	const uint64_t left = n - j;
+
+	/* no record counts more than the memo's costliest group: none can pass a limit */
+	if (t->work + left * memo->max_work <= room &&
+	    t->steps + left * memo->max_steps <= steps_room) {
+		return agg_known_run_impl(a, memo, k1s, k2s, vs, j, n, room, steps_room, acc, t,
+					  false);
+	}
+	return agg_known_run_impl(a, memo, k1s, k2s, vs, j, n, room, steps_room, acc, t, true);
 }
 
 /*
  * The same work and counts as agg_record per record, counted once per batch: while the
  * batch's work stays within what the callback may still do, no limit can stop it part way,
  * so the order of counting changes nothing. A record that would pass a limit, or that
- * needs a spill (which writes output), is done by agg_record after the counts so far.
- * AGG_BLOCK records at a time: their fields are read a field at a time (ss_field_read_n),
- * then their groups found, then the groups updated; the updates of records before one
- * that takes agg_record are made before it.
+ * needs a spill (which writes output), is done by agg_record after the counts and updates
+ * so far. AGG_BLOCK records at a time: their fields are read a field at a time
+ * (ss_field_read_n), then their groups found and their updates summed per group
+ * (agg_acc), which reach the state before agg_record runs and at the end.
  */
 static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 			    const struct agg_readers *rd, const struct ss_record *r, uint32_t n)
@@ -356,15 +398,18 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 	struct agg_tally t = { 0, 0, 0, 0 };
 	const uint32_t uw = a->update_words;
 	struct agg_memo memo;
+	struct agg_acc acc;
 	uint64_t k1b[AGG_BLOCK], k2b[AGG_BLOCK], vb[AGG_BLOCK];
 	static const uint64_t zeros[AGG_BLOCK];
 	const uint64_t *k1s = a->nkeys >= 1 ? k1b : zeros, *k2s = a->nkeys == 2 ? k2b : zeros;
 	const uint64_t *vs = a->need_value ? vb : zeros;
-	uint32_t slots[AGG_BLOCK];
 
 	memo.valid = 0;
+	memo.max_work = 0;
+	memo.max_steps = 0;
+	ss_memset(&acc, 0, sizeof(acc));
 	for (uint32_t base = 0; base < n; base += AGG_BLOCK) {
-		uint32_t bn = SS_MIN(n - base, AGG_BLOCK), from = 0, j = 0;
+		uint32_t bn = SS_MIN(n - base, AGG_BLOCK), j = 0;
 
 		/* an absent key or value reads as 0, from a block of zeros */
 		if (a->nkeys >= 1) {
@@ -376,7 +421,8 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 		if (a->need_value) {
 			ss_field_read_n(&rd->v, r + base, bn, vb);
 		}
-		while ((j = agg_known_run(&memo, k1s, k2s, j, bn, room, steps_room, slots, &t)) < bn) {
+		while ((j = agg_known_run(a, &memo, k1s, k2s, vs, j, bn, room, steps_room, &acc,
+					  &t)) < bn) {
 			/* a group the memo does not know, or a record past a limit */
 			const uint64_t k1 = k1s[j], k2 = k2s[j];
 			const uint32_t m = agg_memo_index(k1, k2);
@@ -388,17 +434,17 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 			rec_steps = BT_GROUPS_PROBE_STEPS * probes + 2 + uw / 2;
 			if (s == -SS_ENOSPC || t.work + rd->work + rec_state + rec_steps > room ||
 			    t.steps + rec_steps > steps_room) {
-				agg_apply(a, slots + from, vs + from, j - from);
-				a->records += j - from;
+				agg_flush(a, &memo, &acc);
 				count_bulk(ctx, a, t.done, t.state, t.steps);
 				t = (struct agg_tally){ 0, 0, 0, 0 };
-				from = j + 1;
 				rc = agg_record(ctx, a, &r[base + j]);
 				if (rc) {
 					return rc;
 				}
 				room = ss_tasklet_room(ctx, &steps_room);
 				memo.valid = 0;
+				memo.max_work = 0;
+				memo.max_steps = 0;
 				j++;
 				continue;
 			}
@@ -409,18 +455,23 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 				a->min[s] = vs[j];
 				a->max[s] = vs[j];
 			}
+			if (memo.valid >> m & 1) {
+				/* entry m moves to another group: its sums so far reach the state */
+				agg_flush_entry(a, &memo, &acc, m);
+			}
 			memo.e[m].k1 = k1;
 			memo.e[m].k2 = k2;
 			memo.e[m].slot = (uint32_t)s;
 			memo.e[m].state = rec_state;
 			memo.e[m].steps = rec_steps;
 			memo.e[m].work = rd->work + rec_state + rec_steps;
+			memo.max_work = SS_MAX(memo.max_work, memo.e[m].work);
+			memo.max_steps = SS_MAX(memo.max_steps, rec_steps);
 			memo.valid |= 1u << m;
 			/* the memo knows the group now: agg_known_run takes this record */
 		}
-		agg_apply(a, slots + from, vs + from, bn - from);
-		a->records += bn - from;
 	}
+	agg_flush(a, &memo, &acc);
 	count_bulk(ctx, a, t.done, t.state, t.steps);
 	return 0;
 }
