@@ -68,7 +68,6 @@ struct ss_emu_drive {
 	uint32_t spin_us;          /* ss_emu_drive_opts.spin_us */
 	atomic_int host_cpu;       /* the CPU the latest submitter ran on */
 	atomic_uint_fast64_t slice_started; /* wall_ns when the controller's slice began, or 0 */
-	atomic_uint_fast64_t slice_ns;      /* how long its last slice took */
 	atomic_int controller_cpu; /* the CPU the controller last ran on */
 	int manual;                /* no controller: ss_emu_run_background() only */
 	pthread_t thread;
@@ -132,20 +131,18 @@ static void take_fw_lock(struct ss_emu_drive *d, const atomic_int *holder_cpu)
 	}
 }
 
-/* A submitter's fw_lock: polled for only while the controller's slice, if one is running,
- * looks like it ends within the poll (it takes as long as the last one did). A tasklet's
- * slices run for hundreds of microseconds: a submitter polling through one only takes a
- * CPU from the transfer thread and the controller. */
+/* A submitter's fw_lock: not polled for while the controller is in a slice that has run
+ * longer than the poll would last already (a tasklet's slices run for hundreds of
+ * microseconds): a submitter polling through one only takes a CPU from the controller and
+ * the transfer thread. A slice just begun (a run just executed) is polled for. */
 static void take_fw_lock_submitter(struct ss_emu_drive *d)
 {
-	uint64_t started = atomic_load(&d->slice_started), now;
+	uint64_t started = atomic_load(&d->slice_started);
 
-	if (started != 0 && d->spin_us != 0) {
-		now = wall_ns(d);
-		if (started + atomic_load(&d->slice_ns) > now + (uint64_t)d->spin_us * 1000u) {
-			pthread_mutex_lock(&d->fw_lock);
-			return;
-		}
+	if (started != 0 && d->spin_us != 0 &&
+	    wall_ns(d) - started > (uint64_t)d->spin_us * 1000u) {
+		pthread_mutex_lock(&d->fw_lock);
+		return;
 	}
 	take_fw_lock(d, &d->controller_cpu);
 }
@@ -344,7 +341,6 @@ static void *controller(void *arg)
 
 			atomic_store(&d->slice_started, t0);
 			slice(d);
-			atomic_store(&d->slice_ns, wall_ns(d) - t0);
 			atomic_store(&d->slice_started, 0);
 		}
 		pthread_mutex_unlock(&d->fw_lock);
