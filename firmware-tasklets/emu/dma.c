@@ -18,7 +18,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "emu_internal.h"
 #include "ss_rt.h"
@@ -49,56 +48,23 @@ struct emu_dma {
 	pthread_t thread;
 };
 
-static uint64_t mono_ns(void)
+static bool has_work(void *arg)
 {
-	struct timespec t;
+	struct emu_dma *dma = arg;
 
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
-/* Poll until done(dma, arg) for at most spin_us. \return true when it came true. */
-static bool spin(struct emu_dma *dma, bool (*done)(struct emu_dma *dma, unsigned arg),
-		 unsigned arg)
-{
-	uint64_t until;
-
-	if (done(dma, arg)) {
-		return true;
-	}
-	if (atomic_load(&dma->spin_us) == 0) {
-		return false;
-	}
-	until = mono_ns() + (uint64_t)atomic_load(&dma->spin_us) * 1000u;
-	do {
-		for (int i = 0; i < 64; i++) {
-			if (done(dma, arg)) {
-				return true;
-			}
-			cpu_relax();
-		}
-	} while (mono_ns() < until);
-	return done(dma, arg);
-}
-
-static bool has_work(struct emu_dma *dma, unsigned unused)
-{
-	(void)unused;
 	return atomic_load(&dma->taken) != atomic_load(&dma->head) || atomic_load(&dma->stopping);
 }
 
-static bool drained(struct emu_dma *dma, unsigned head)
+struct drain {
+	struct emu_dma *dma;
+	unsigned head;
+};
+
+static bool drained(void *arg)
 {
-	return atomic_load(&dma->done) == head;
+	const struct drain *w = arg;
+
+	return atomic_load(&w->dma->done) == w->head;
 }
 
 /* Take the next transfer, if any is left, and do it. */
@@ -145,12 +111,12 @@ static void *dma_thread(void *arg)
 		if (atomic_load(&dma->stopping)) {
 			break;   /* nothing left to take */
 		}
-		if (!spin(dma, has_work, 0)) {
+		if (!emu_poll(atomic_load(&dma->spin_us), has_work, dma)) {
 			pthread_mutex_lock(&dma->lock);
 			/* sequentially consistent with emu_dma_start: it sees this asleep, or this
 			 * sees its transfer */
 			atomic_store(&dma->thread_asleep, 1);
-			while (!has_work(dma, 0)) {
+			while (!has_work(dma)) {
 				pthread_cond_wait(&dma->work, &dma->lock);
 			}
 			atomic_store(&dma->thread_asleep, 0);
@@ -187,16 +153,16 @@ void emu_dma_set_spin(struct emu_dma *dma, uint32_t spin_us)
 
 void emu_dma_quiesce(struct emu_dma *dma)
 {
-	unsigned head = atomic_load(&dma->head);
+	struct drain w = { dma, atomic_load(&dma->head) };
 
 	while (take_one(dma)) {
 	}
-	if (spin(dma, drained, head)) {
+	if (emu_poll(atomic_load(&dma->spin_us), drained, &w)) {
 		return;
 	}
 	pthread_mutex_lock(&dma->lock);
 	atomic_store(&dma->waiter_asleep, 1);
-	while (!drained(dma, head)) {
+	while (!drained(&w)) {
 		pthread_cond_wait(&dma->done_cv, &dma->lock);
 	}
 	atomic_store(&dma->waiter_asleep, 0);

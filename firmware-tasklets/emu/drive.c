@@ -85,41 +85,21 @@ static uint64_t wall_ns(const struct ss_emu_drive *d)
 	       (uint64_t)t.tv_nsec - (uint64_t)d->epoch.tv_nsec;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
 /* Poll done(d) for up to d->spin_us, unless the thread it waits for last ran on this CPU
- * (`other_cpu`). \return 1 when done(d) came true. */
-static int spin_until(struct ss_emu_drive *d, const atomic_int *other_cpu,
-		      int (*done)(struct ss_emu_drive *d))
+ * (`other_cpu`): the poll would only delay it. \return true when done(d) came true. */
+static bool spin_until(struct ss_emu_drive *d, const atomic_int *other_cpu,
+		       bool (*done)(void *d))
 {
-	uint64_t until;
-
-	if (d->spin_us == 0 || sched_getcpu() == atomic_load(other_cpu)) {
+	if (sched_getcpu() == atomic_load(other_cpu)) {
 		return done(d);
 	}
-	until = wall_ns(d) + (uint64_t)d->spin_us * 1000u;
-	for (;;) {
-		for (int i = 0; i < 64; i++) {
-			if (done(d)) {
-				return 1;
-			}
-			cpu_relax();
-		}
-		if (wall_ns(d) >= until) {
-			return done(d);
-		}
-	}
+	return emu_poll(d->spin_us, done, d);
 }
 
-static int fw_lock_taken(struct ss_emu_drive *d)
+static bool fw_lock_taken(void *arg)
 {
+	struct ss_emu_drive *d = arg;
+
 	return pthread_mutex_trylock(&d->fw_lock) == 0;
 }
 
@@ -274,13 +254,17 @@ static int background_ahead(struct ss_emu_drive *d, struct timespec *until)
 	return 1;
 }
 
-static int handed_off(struct ss_emu_drive *d)
+static bool handed_off(void *arg)
 {
+	struct ss_emu_drive *d = arg;
+
 	return atomic_load(&d->waiting) == 0 || atomic_load(&d->stopping);
 }
 
-static int has_work(struct ss_emu_drive *d)
+static bool has_work(void *arg)
 {
+	struct ss_emu_drive *d = arg;
+
 	return atomic_load(&d->background) || atomic_load(&d->stopping);
 }
 

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "ss_emu_flash.h"
@@ -198,6 +199,10 @@ uint64_t emu_flash_writes(struct ss_emu_flash *f);
 uint64_t emu_flash_device_now(struct ss_emu_flash *f);
 /* How long the transfer thread (dma.c) and a read_wait poll before they sleep. */
 void emu_flash_set_spin(struct ss_emu_flash *f, uint32_t spin_us);
+
+/* poll.c: poll done(arg) for at most spin_us (0: test it once). \return true when it came
+ * true. */
+bool emu_poll(uint32_t spin_us, bool (*done)(void *arg), void *arg);
 
 /* dma.c: page transfers on a thread of their own (the hal's page_read_start). */
 struct emu_dma;

@@ -42,18 +42,21 @@ static uint32_t die_of_block(const struct ss_emu_flash *f, uint32_t block)
 	return block % ss_geo_dies(&f->info.geo);
 }
 
-static int op_page_read(void *ctx, uint32_t ppn, void *data, void *spare)
+static int page_out_of_range(struct ss_emu_flash *f, uint32_t ppn)
 {
-	struct ss_emu_flash *f = ctx;
+	return refuse(f, -SS_EINVAL, "page read: page number %u is out of range (%llu pages)",
+		      ppn, (unsigned long long)ss_geo_pages(&f->info.geo));
+}
+
+/* page_read, the flash lock held. */
+static int read_locked(struct ss_emu_flash *f, uint32_t ppn, void *data, void *spare)
+{
 	const struct ss_geometry *g = &f->info.geo;
 	uint32_t block, page;
 	int rc = 0;
 
-	pthread_mutex_lock(&f->lock);
 	if (ppn >= ss_geo_pages(g)) {
-		rc = refuse(f, -SS_EINVAL, "page read: page number %u is out of range (%llu pages)",
-			    ppn, (unsigned long long)ss_geo_pages(g));
-		goto out;
+		return page_out_of_range(f, ppn);
 	}
 	block = ppn / g->pages_per_block;
 	page = ppn % g->pages_per_block;
@@ -72,13 +75,21 @@ static int op_page_read(void *ctx, uint32_t ppn, void *data, void *spare)
 		rc = emu_image_read_page(f, ppn, spare, g->spare_size, g->page_size);
 	}
 	if (rc != 0) {
-		rc = refuse(f, -SS_EIO, "page read: image I/O error at page %u: %s", ppn,
-			    strerror(errno));
-		goto out;
+		return refuse(f, -SS_EIO, "page read: image I/O error at page %u: %s", ppn,
+			      strerror(errno));
 	}
 	emu_model_read(&f->model, die_of_block(f, block),
 		       (data ? g->page_size : 0) + (spare ? g->spare_size : 0));
-out:
+	return 0;
+}
+
+static int op_page_read(void *ctx, uint32_t ppn, void *data, void *spare)
+{
+	struct ss_emu_flash *f = ctx;
+	int rc;
+
+	pthread_mutex_lock(&f->lock);
+	rc = read_locked(f, ppn, data, spare);
 	pthread_mutex_unlock(&f->lock);
 	return rc;
 }
@@ -102,33 +113,22 @@ static int op_page_read_start(void *ctx, uint32_t ppn, void *data,
 {
 	struct ss_emu_flash *f = ctx;
 	const struct ss_geometry *g = &f->info.geo;
+	const uint32_t block = ppn / g->pages_per_block, page = ppn % g->pages_per_block;
 	struct emu_dma *dma;
-	uint32_t block, page;
 	int rc = 0;
 
 	pthread_mutex_lock(&f->lock);
 	if (ppn >= ss_geo_pages(g)) {
-		rc = refuse(f, -SS_EINVAL, "page read: page number %u is out of range (%llu pages)",
-			    ppn, (unsigned long long)ss_geo_pages(g));
-		goto out;
-	}
-	block = ppn / g->pages_per_block;
-	page = ppn % g->pages_per_block;
-	dma = dma_of(f);
-	if (page < f->blocks[block].write_ptr && dma != NULL) {
+		rc = page_out_of_range(f, ppn);
+	} else if (page < f->blocks[block].write_ptr && (dma = dma_of(f)) != NULL) {
 		emu_dma_start(dma, f->map + emu_page_offset(f, ppn), data, g->page_size, check,
 			      arg);
+		emu_model_read(&f->model, die_of_block(f, block), g->page_size + g->spare_size);
 	} else {
 		/* at once: an erased page (all 0xFF), or no mapping to copy from */
 		uint8_t *spare = f->scratch + g->page_size;
 
-		if (page >= f->blocks[block].write_ptr) {
-			memset(data, 0xff, g->page_size);
-			memset(spare, 0xff, g->spare_size);
-		} else if (emu_image_read_page_spare(f, ppn, data, spare) != 0) {
-			rc = refuse(f, -SS_EIO, "page read: image I/O error at page %u: %s", ppn,
-				    strerror(errno));
-		}
+		rc = read_locked(f, ppn, data, spare);
 		if (rc == 0 && check != NULL) {
 			rc = check(data, g->page_size, spare, arg);
 		}
@@ -137,8 +137,6 @@ static int op_page_read_start(void *ctx, uint32_t ppn, void *data,
 		}
 		rc = 0;
 	}
-	emu_model_read(&f->model, die_of_block(f, block), g->page_size + g->spare_size);
-out:
 	pthread_mutex_unlock(&f->lock);
 	return rc;
 }

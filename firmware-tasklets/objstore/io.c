@@ -49,26 +49,30 @@ int os_meta_write(struct ss_objstore *os, uint32_t lpn, const void *src)
 	return ss_ftl_write(os->ftl, lpn, src, SS_STREAM_META, 0);
 }
 
-int ss_os_read_scan(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf,
-		    uint32_t len, uint32_t *nread)
+/* Tasklet input: `start` lets whole pages arrive later (os_io_read_page). */
+static int read_scan(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf,
+		     uint32_t len, uint32_t *nread, bool start)
 {
 	int rc;
 
 	os->scan = true;
+	os->read_start = start;
 	rc = ss_os_read(os, oid, off, buf, len, nread);
 	os->scan = false;
+	os->read_start = false;
 	return rc;
+}
+
+int ss_os_read_scan(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf,
+		    uint32_t len, uint32_t *nread)
+{
+	return read_scan(os, oid, off, buf, len, nread, false);
 }
 
 int ss_os_read_scan_start(struct ss_objstore *os, ss_oid_t oid, uint64_t off, void *buf,
 			  uint32_t len, uint32_t *nread)
 {
-	int rc;
-
-	os->read_start = true;
-	rc = ss_os_read_scan(os, oid, off, buf, len, nread);
-	os->read_start = false;
-	return rc;
+	return read_scan(os, oid, off, buf, len, nread, true);
 }
 
 int ss_os_read_wait(struct ss_objstore *os)
