@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "emu_internal.h"
-#include "ss_rt.h"
 
 #define DMA_RING 256u   /* transfers in flight at most: two ISP batches */
 
@@ -185,13 +184,6 @@ void emu_dma_start(struct emu_dma *dma, const uint8_t *src, void *data, uint32_t
 		pthread_cond_signal(&dma->work);
 		pthread_mutex_unlock(&dma->lock);
 	}
-}
-
-void emu_dma_fail(struct emu_dma *dma, int err)
-{
-	int none = 0;
-
-	atomic_compare_exchange_strong(&dma->err, &none, err);
 }
 
 int emu_dma_wait(struct emu_dma *dma)
