@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -100,6 +101,75 @@ static double memory_read_bytes_per_s(size_t bytes, double *cpu_rate)
 	return best;
 }
 
+/* CPU time of this process's threads by name (/proc/self/task), summed per name. */
+struct thread_cpu {
+	char name[16][32];
+	double s[16];
+	int n;
+};
+
+static void threads_cpu(struct thread_cpu *t)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *e;
+	double tick = (double)sysconf(_SC_CLK_TCK);
+
+	t->n = 0;
+	while (dir && (e = readdir(dir)) != NULL) {
+		char path[300], buf[1024], name[32] = "";
+		unsigned long utime, stime;
+		FILE *f;
+		char *p;
+		int i;
+
+		if (e->d_name[0] == '.') {
+			continue;
+		}
+		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
+		f = fopen(path, "r");
+		if (!f) {
+			continue;
+		}
+		if (!fgets(buf, sizeof(buf), f) || !(p = strrchr(buf, ')')) ||
+		    sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime,
+			   &stime) != 2) {
+			fclose(f);
+			continue;
+		}
+		fclose(f);
+		sscanf(strchr(buf, '(') + 1, "%31[^)]", name);
+		for (i = 0; i < t->n && strcmp(t->name[i], name); i++) {
+		}
+		if (i == t->n) {
+			if (t->n == 16) {
+				continue;
+			}
+			snprintf(t->name[t->n], sizeof(t->name[0]), "%s", name);
+			t->s[t->n++] = 0;
+		}
+		t->s[i] += (utime + stime) / tick;
+	}
+	if (dir) {
+		closedir(dir);
+	}
+}
+
+/* What each thread spent between two threads_cpu readings (clock ticks: 10 ms). */
+static void print_threads_cpu(const struct thread_cpu *a, const struct thread_cpu *b)
+{
+	printf("  CPU by thread:");
+	for (int i = 0; i < b->n; i++) {
+		double before = 0;
+
+		for (int j = 0; j < a->n; j++) {
+			if (!strcmp(a->name[j], b->name[i])) {
+				before = a->s[j];
+			}
+		}
+		printf(" %s %.2f s%s", b->name[i], b->s[i] - before, i + 1 < b->n ? "," : "\n");
+	}
+}
+
 /* The group-aggregate's answer against the counts kept while writing. */
 static void check_answer(struct drive_fixture *f, uint64_t instance, const uint64_t *regions)
 {
@@ -137,6 +207,7 @@ int main(int argc, char **argv)
 	struct ss_bt_agg_params params;
 	struct ss_dev_progress p;
 	uint64_t regions[8], instance;
+	struct thread_cpu tc0, tc1;
 	double t0, t1, c0, c1;
 
 	/* 16 GiB raw (the profile's default) holds 1 GiB of records with room for GC. */
@@ -158,6 +229,7 @@ int main(int argc, char **argv)
 	params.value = 1;
 	params.ops = SS_BT_AGG_COUNT | SS_BT_AGG_SUM;
 
+	threads_cpu(&tc0);
 	perf_control("enable\n");
 	t0 = wall_s();
 	c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
@@ -165,6 +237,7 @@ int main(int argc, char **argv)
 	c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	t1 = wall_s();
 	perf_control("disable\n");
+	threads_cpu(&tc1);
 
 	check_answer(&f, instance, regions);
 
@@ -180,15 +253,19 @@ int main(int argc, char **argv)
 	printf("scan rate / memory bandwidth = %.3f\n", scan / mem);
 	printf("in CPU time: scan %.2f s = %.0f MB/s; memory read %.0f MB/s; ratio %.3f\n",
 	       c1 - c0, scan_cpu / 1e6, mem_cpu / 1e6, scan_cpu / mem_cpu);
+	print_threads_cpu(&tc0, &tc1);
 
 	/* The same scan again: the image's pages are mapped already, as in a long-running
 	 * daemon, so this one takes no page faults. Not sampled by --profile. */
+	threads_cpu(&tc0);
 	c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	drive_fixture_run(&f, &spec, &params, sizeof(params), oid, &p, &instance);
 	c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	threads_cpu(&tc1);
 	check_answer(&f, instance, regions);
 	printf("second scan, image mapped already: %.2f s CPU = %.0f MB/s; ratio %.3f\n",
 	       c1 - c0, bytes / (c1 - c0) / 1e6, bytes / (c1 - c0) / mem_cpu);
+	print_threads_cpu(&tc0, &tc1);
 	drive_fixture_close(&f);
 	return 0;
 }

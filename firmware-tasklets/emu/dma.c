@@ -98,6 +98,7 @@ static void *dma_thread(void *arg)
 	/* the watchdog's signal is the firmware thread's (SIGEV_THREAD_ID): none here */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	pthread_setname_np(pthread_self(), "ss-transfers");
 	for (;;) {
 		if (take_one(dma)) {
 			if (atomic_load(&dma->waiter_asleep)) {

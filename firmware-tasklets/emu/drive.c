@@ -291,6 +291,7 @@ static void *controller(void *arg)
 	struct ss_emu_drive *d = arg;
 	struct timespec until;
 
+	pthread_setname_np(pthread_self(), "ss-controller");   /* in top, perf, /proc */
 	emu_watchdog_lazy_stop();
 	for (;;) {
 		atomic_store(&d->controller_cpu, sched_getcpu());
