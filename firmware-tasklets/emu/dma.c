@@ -24,7 +24,8 @@
 #define DMA_RING 256u   /* transfers in flight at most: two ISP batches */
 
 struct dma_req {
-	const uint8_t *src;       /* page data in the mapped image; its spare follows */
+	const uint8_t *src;       /* page data in the mapped image */
+	const uint8_t *spare;     /* and its spare area, which the check reads in place */
 	void *data;
 	uint32_t len;
 	int (*check)(const void *data, uint32_t len, const void *spare, uint32_t arg);
@@ -80,7 +81,7 @@ static bool take_one(struct emu_dma *dma)
 	r = &dma->ring[t % DMA_RING];
 	memcpy(r->data, r->src, r->len);
 	if (r->check) {
-		int rc = r->check(r->data, r->len, r->src + r->len, r->arg), none = 0;
+		int rc = r->check(r->data, r->len, r->spare, r->arg), none = 0;
 
 		if (rc < 0) {
 			atomic_compare_exchange_strong(&dma->err, &none, rc);
@@ -169,7 +170,8 @@ void emu_dma_quiesce(struct emu_dma *dma)
 	pthread_mutex_unlock(&dma->lock);
 }
 
-void emu_dma_start(struct emu_dma *dma, const uint8_t *src, void *data, uint32_t len,
+void emu_dma_start(struct emu_dma *dma, const uint8_t *src, const uint8_t *spare, void *data,
+		   uint32_t len,
 		   int (*check)(const void *data, uint32_t len, const void *spare, uint32_t arg),
 		   uint32_t arg)
 {
@@ -178,7 +180,7 @@ void emu_dma_start(struct emu_dma *dma, const uint8_t *src, void *data, uint32_t
 	if (head - atomic_load(&dma->done) == DMA_RING) {
 		emu_dma_quiesce(dma);
 	}
-	dma->ring[head % DMA_RING] = (struct dma_req){ src, data, len, check, arg };
+	dma->ring[head % DMA_RING] = (struct dma_req){ src, spare, data, len, check, arg };
 	atomic_store(&dma->head, head + 1);
 	if (atomic_load(&dma->thread_asleep)) {
 		pthread_mutex_lock(&dma->lock);

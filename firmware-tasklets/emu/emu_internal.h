@@ -209,8 +209,9 @@ struct emu_dma;
 struct emu_dma *emu_dma_new(void);
 void emu_dma_free(struct emu_dma *dma);
 void emu_dma_set_spin(struct emu_dma *dma, uint32_t spin_us);
-/* Copy len bytes from src to data, then run check(data, len, src + len, arg). */
-void emu_dma_start(struct emu_dma *dma, const uint8_t *src, void *data, uint32_t len,
+/* Copy len bytes from src to data, then run check(data, len, spare, arg). */
+void emu_dma_start(struct emu_dma *dma, const uint8_t *src, const uint8_t *spare, void *data,
+		   uint32_t len,
 		   int (*check)(const void *data, uint32_t len, const void *spare, uint32_t arg),
 		   uint32_t arg);
 /* Until every transfer started is done. */

@@ -121,8 +121,9 @@ static int op_page_read_start(void *ctx, uint32_t ppn, void *data,
 	if (ppn >= ss_geo_pages(g)) {
 		rc = page_out_of_range(f, ppn);
 	} else if (page < f->blocks[block].write_ptr && (dma = dma_of(f)) != NULL) {
-		emu_dma_start(dma, f->map + emu_page_offset(f, ppn), data, g->page_size, check,
-			      arg);
+		const uint8_t *src = f->map + emu_page_offset(f, ppn);
+
+		emu_dma_start(dma, src, src + g->page_size, data, g->page_size, check, arg);
 		emu_model_read(&f->model, die_of_block(f, block), g->page_size + g->spare_size);
 	} else {
 		/* at once: an erased page (all 0xFF), or no mapping to copy from */
