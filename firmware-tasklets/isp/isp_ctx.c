@@ -305,6 +305,13 @@ void *ss_tasklet_alloc(struct ss_tasklet_ctx *ctx, uint32_t size)
 	return p;
 }
 
+#ifndef SS_TASKLETS_NO_FAST_PATH
+void *ss_tasklet_memo(struct ss_tasklet_ctx *ctx)
+{
+	return ctx->memo;
+}
+#endif
+
 uint32_t ss_tasklet_mem_left(const struct ss_tasklet_ctx *ctx)
 {
 	size_t used = SS_ALIGN_UP(ctx->budget.used, 8);

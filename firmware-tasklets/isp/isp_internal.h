@@ -113,6 +113,9 @@ struct ss_tasklet_ctx {
 	uint32_t nrecs;
 	uint32_t page_size;
 	ss_oid_t cur_oid;
+#ifndef SS_TASKLETS_NO_FAST_PATH
+	uint64_t memo[SS_TASKLET_MEMO_BYTES / 8];   /* ss_tasklet_memo: zeroed per run */
+#endif
 };
 
 struct isp_region {

@@ -6,8 +6,8 @@
  */
 #include "tasklets_internal.h"
 
-#define AGG_MEMO 8u    /* groups remembered within one batch (a power of 2, <= 32; on the stack) */
-#define AGG_BLOCK 16u  /* records whose fields the fast path reads ahead (on the stack: small) */
+#define AGG_MEMO 8u    /* groups remembered (a power of 2, <= 32; in ss_tasklet_memo) */
+#define AGG_BLOCK 128u /* records whose fields the fast path reads ahead (on the stack) */
 #define AGG_BANKS 4u   /* copies of the fast path's per-group sums (a power of 2) */
 #define AGG_OPS_ALL (SS_BT_AGG_COUNT | SS_BT_AGG_SUM | SS_BT_AGG_MIN | SS_BT_AGG_MAX)
 
@@ -266,10 +266,12 @@ static void count_bulk(struct ss_tasklet_ctx *ctx, struct agg *a, uint32_t n, ui
 	ss_tasklet_step(ctx, (uint32_t)steps);
 }
 
-/* Groups seen in one batch, with what one record of each counts: a group's slot and probe
- * count stay as they are until the table is cleared, which only agg_record does (the memo
- * is then forgotten). Direct-mapped by the keys' low bits. */
+/* Groups seen, with what one record of each counts: a group's slot and probe count stay as
+ * they are until the table is cleared, which only agg_record does (the memo is then
+ * forgotten). Direct-mapped by the keys' low bits. Kept from one batch to the next in
+ * ss_tasklet_memo, for the table that `spills` clears have left. */
 struct agg_memo {
+	uint64_t spills;          /* a->spills when the entries were found */
 	uint32_t valid;           /* bit m: entry m holds a group */
 	uint32_t max_work;        /* at least what any entry counts per record */
 	uint32_t max_steps;
@@ -281,9 +283,19 @@ struct agg_memo {
 	} e[AGG_MEMO];
 };
 
+_Static_assert(sizeof(struct agg_memo) <= SS_TASKLET_MEMO_BYTES, "the memo fits ss_tasklet_memo");
+
 static inline uint32_t agg_memo_index(uint64_t k1, uint64_t k2)
 {
 	return (uint32_t)(k1 ^ (k2 << 2)) & (AGG_MEMO - 1);
+}
+
+static void agg_memo_forget(struct agg_memo *memo, uint64_t spills)
+{
+	memo->spills = spills;
+	memo->valid = 0;
+	memo->max_work = 0;
+	memo->max_steps = 0;
 }
 
 /* The running sums of what the records done so far count. */
@@ -373,6 +385,35 @@ static uint32_t agg_known_run(struct agg *a, const struct agg_memo *memo, const 
 {
 	const uint64_t left = n - j;
 
+	if (!(a->ops & (SS_BT_AGG_MIN | SS_BT_AGG_MAX))) {
+		/* the common case, in two passes without a branch per record: are all the
+		 * records' groups known, and within the limits? then their sums */
+		uint64_t bad = 0, work = 0, steps = 0, state = 0;
+
+		for (uint32_t i = j; i < n; i++) {
+			const uint32_t m = agg_memo_index(k1s[i], k2s[i]);
+
+			bad |= (uint64_t)(~memo->valid >> m & 1) | (memo->e[m].k1 ^ k1s[i]) |
+			       (memo->e[m].k2 ^ k2s[i]);
+			work += memo->e[m].work;
+			steps += memo->e[m].steps;
+			state += memo->e[m].state;
+		}
+		if (!bad && t->work + work <= room && t->steps + steps <= steps_room) {
+			for (uint32_t i = j; i < n; i++) {
+				const uint32_t m = agg_memo_index(k1s[i], k2s[i]);
+
+				acc->n[i % AGG_BANKS][m]++;
+				acc->sum[i % AGG_BANKS][m] += vs[i];
+			}
+			t->work += work;
+			t->steps += steps;
+			t->state += state;
+			t->done += (uint32_t)left;
+			a->records += left;
+			return n;
+		}
+	}
 	/* no record counts more than the memo's costliest group: none can pass a limit */
 	if (t->work + left * memo->max_work <= room &&
 	    t->steps + left * memo->max_steps <= steps_room) {
@@ -397,16 +438,16 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 	uint64_t steps_room, room = ss_tasklet_room(ctx, &steps_room);
 	struct agg_tally t = { 0, 0, 0, 0 };
 	const uint32_t uw = a->update_words;
-	struct agg_memo memo;
+	struct agg_memo *memo = ss_tasklet_memo(ctx);
 	struct agg_acc acc;
 	uint64_t k1b[AGG_BLOCK], k2b[AGG_BLOCK], vb[AGG_BLOCK];
 	static const uint64_t zeros[AGG_BLOCK];
 	const uint64_t *k1s = a->nkeys >= 1 ? k1b : zeros, *k2s = a->nkeys == 2 ? k2b : zeros;
 	const uint64_t *vs = a->need_value ? vb : zeros;
 
-	memo.valid = 0;
-	memo.max_work = 0;
-	memo.max_steps = 0;
+	if (memo->spills != a->spills) {
+		agg_memo_forget(memo, a->spills);
+	}
 	ss_memset(&acc, 0, sizeof(acc));
 	for (uint32_t base = 0; base < n; base += AGG_BLOCK) {
 		uint32_t bn = SS_MIN(n - base, AGG_BLOCK), j = 0;
@@ -421,7 +462,7 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 		if (a->need_value) {
 			ss_field_read_n(&rd->v, r + base, bn, vb);
 		}
-		while ((j = agg_known_run(a, &memo, k1s, k2s, vs, j, bn, room, steps_room, &acc,
+		while ((j = agg_known_run(a, memo, k1s, k2s, vs, j, bn, room, steps_room, &acc,
 					  &t)) < bn) {
 			/* a group the memo does not know, or a record past a limit */
 			const uint64_t k1 = k1s[j], k2 = k2s[j];
@@ -434,7 +475,7 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 			rec_steps = BT_GROUPS_PROBE_STEPS * probes + 2 + uw / 2;
 			if (s == -SS_ENOSPC || t.work + rd->work + rec_state + rec_steps > room ||
 			    t.steps + rec_steps > steps_room) {
-				agg_flush(a, &memo, &acc);
+				agg_flush(a, memo, &acc);
 				count_bulk(ctx, a, t.done, t.state, t.steps);
 				t = (struct agg_tally){ 0, 0, 0, 0 };
 				rc = agg_record(ctx, a, &r[base + j]);
@@ -442,9 +483,7 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 					return rc;
 				}
 				room = ss_tasklet_room(ctx, &steps_room);
-				memo.valid = 0;
-				memo.max_work = 0;
-				memo.max_steps = 0;
+				agg_memo_forget(memo, a->spills);
 				j++;
 				continue;
 			}
@@ -455,23 +494,23 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 				a->min[s] = vs[j];
 				a->max[s] = vs[j];
 			}
-			if (memo.valid >> m & 1) {
+			if (memo->valid >> m & 1) {
 				/* entry m moves to another group: its sums so far reach the state */
-				agg_flush_entry(a, &memo, &acc, m);
+				agg_flush_entry(a, memo, &acc, m);
 			}
-			memo.e[m].k1 = k1;
-			memo.e[m].k2 = k2;
-			memo.e[m].slot = (uint32_t)s;
-			memo.e[m].state = rec_state;
-			memo.e[m].steps = rec_steps;
-			memo.e[m].work = rd->work + rec_state + rec_steps;
-			memo.max_work = SS_MAX(memo.max_work, memo.e[m].work);
-			memo.max_steps = SS_MAX(memo.max_steps, rec_steps);
-			memo.valid |= 1u << m;
+			memo->e[m].k1 = k1;
+			memo->e[m].k2 = k2;
+			memo->e[m].slot = (uint32_t)s;
+			memo->e[m].state = rec_state;
+			memo->e[m].steps = rec_steps;
+			memo->e[m].work = rd->work + rec_state + rec_steps;
+			memo->max_work = SS_MAX(memo->max_work, memo->e[m].work);
+			memo->max_steps = SS_MAX(memo->max_steps, rec_steps);
+			memo->valid |= 1u << m;
 			/* the memo knows the group now: agg_known_run takes this record */
 		}
 	}
-	agg_flush(a, &memo, &acc);
+	agg_flush(a, memo, &acc);
 	count_bulk(ctx, a, t.done, t.state, t.steps);
 	return 0;
 }

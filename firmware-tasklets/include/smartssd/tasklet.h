@@ -201,6 +201,16 @@ void ss_field_count(struct ss_tasklet_ctx *ctx, unsigned field, uint32_t n);
  *  same counts and the same outcome as counting it as it is done. */
 uint64_t ss_tasklet_room(const struct ss_tasklet_ctx *ctx, uint64_t *steps);
 
+#ifndef SS_TASKLETS_NO_FAST_PATH
+#define SS_TASKLET_MEMO_BYTES 512u
+/** SS_TASKLET_MEMO_BYTES of memory, 8-byte aligned, zeroed when the run starts and kept
+ *  until it ends, where a fast path keeps what it has worked out from one callback to the
+ *  next (a group's slot, what one of its records counts). It is the host's memory, neither
+ *  counted nor part of the budget: what it holds may only save recomputing what is
+ *  counted anyway, never change a count. */
+void *ss_tasklet_memo(struct ss_tasklet_ctx *ctx);
+#endif
+
 /** Append bytes to the instance's output object. \return 0, -SS_ENOSPC, -SS_EIO. */
 int ss_tasklet_emit(struct ss_tasklet_ctx *ctx, const void *data, uint32_t len);
 
