@@ -74,7 +74,8 @@ static bool name_eq(const char *a, const char *b, uint32_t len)
 
 int ss_isp_register(struct ss_isp *isp, const struct ss_tasklet_desc *d)
 {
-	if (!d || !d->id || !d->name || !d->init || !d->finish || !d->on_records == !d->on_page) {
+	if (!d || !d->id || !d->name || !d->init || !d->finish || !d->on_records == !d->on_page ||
+	    (d->on_record_runs && !d->on_records)) {
 		return -SS_EINVAL;
 	}
 	for (uint32_t i = 0; i < isp->nreg; i++) {

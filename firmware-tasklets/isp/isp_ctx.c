@@ -334,6 +334,39 @@ int ss_tasklet_record_origin(const struct ss_tasklet_ctx *ctx, const struct ss_r
 	return 0;
 }
 
+int ss_tasklet_run_record(const struct ss_tasklet_ctx *ctx, const struct ss_record_run *run,
+			  uint32_t i, struct ss_record *rec, struct ss_record_origin *o)
+{
+#ifndef SS_TASKLETS_NO_FAST_PATH
+	const struct isp_run_at *at;
+	uint32_t size;
+	uint64_t off;
+
+	if (!ctx->runs || run < ctx->runs || run >= ctx->runs + ctx->nruns || i >= run->n) {
+		return -SS_EINVAL;
+	}
+	at = &ctx->run_at[run - ctx->runs];
+	size = ctx->layout->record_size;
+	off = at->off + (uint64_t)i * size;
+	rec->data = run->data + (size_t)i * size;
+	rec->len = size;
+	rec->lba = at->lbas ? at->lbas[(off - at->bo) / ctx->page_size] : at->lba;
+	if (o) {
+		o->oid = ctx->cur_oid;
+		o->offset = off;
+		o->page_offset = off / ctx->page_size * ctx->page_size;
+	}
+	return 0;
+#else
+	(void)ctx;
+	(void)run;
+	(void)i;
+	(void)rec;
+	(void)o;
+	return -SS_EINVAL;   /* no runs are delivered in this build */
+#endif
+}
+
 int ss_tasklet_emit(struct ss_tasklet_ctx *ctx, const void *data, uint32_t len)
 {
 	struct isp_instance *in = ctx->inst;

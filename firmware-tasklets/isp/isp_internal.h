@@ -94,6 +94,16 @@ int isp_reader_feed(struct isp_reader *r, const uint8_t *buf, uint64_t bo, uint3
 
 struct isp_instance;
 
+#ifndef SS_TASKLETS_NO_FAST_PATH
+/* Where a run of the batch being delivered to on_record_runs lies in its input. */
+struct isp_run_at {
+	uint64_t off;             /* object offset of its first record */
+	uint64_t bo;              /* object offset of the batch holding it */
+	const uint64_t *lbas;     /* that batch's page LBAs; NULL: one record, at `lba` */
+	uint64_t lba;
+};
+#endif
+
 struct ss_tasklet_ctx {
 	struct ss_isp *isp;
 	struct isp_instance *inst;
@@ -114,6 +124,10 @@ struct ss_tasklet_ctx {
 	uint32_t page_size;
 	ss_oid_t cur_oid;
 #ifndef SS_TASKLETS_NO_FAST_PATH
+	/* the batch being delivered to on_record_runs, for ss_tasklet_run_record */
+	const struct ss_record_run *runs;
+	const struct isp_run_at *run_at;
+	uint32_t nruns;
 	uint64_t memo[SS_TASKLET_MEMO_BYTES / 8];   /* ss_tasklet_memo: zeroed per run */
 #endif
 };
@@ -170,6 +184,7 @@ struct isp_instance {
 	bool floor_open;                  /* executed; ss_isp_not_before not yet called */
 	bool started;
 	bool input_open;
+	bool runs;                        /* records go to on_record_runs */
 	uint32_t cur;                     /* input index */
 	uint64_t next_off;                /* next page-aligned object offset to read */
 	struct isp_reader rd;
@@ -195,7 +210,12 @@ struct ss_isp {
 	uint64_t call_work_max;
 	struct ss_record recs[ISP_REC_CHUNK];
 	uint64_t rec_off[ISP_REC_CHUNK];
-	uint32_t nrecs;
+	uint32_t nrecs;                   /* records of the batch to deliver, as recs or runs */
+#ifndef SS_TASKLETS_NO_FAST_PATH
+	struct ss_record_run runs[ISP_REC_CHUNK];
+	struct isp_run_at run_at[ISP_REC_CHUNK];
+	uint32_t nruns;                   /* runs of the nrecs records (when nrecs > 0) */
+#endif
 	struct ss_extent ext[ISP_MAX_EXTENTS];
 	uint8_t *pool;
 	uint64_t pool_size;

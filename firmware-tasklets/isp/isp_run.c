@@ -21,12 +21,13 @@ static int verdict(const struct ss_tasklet_ctx *ctx, int rc)
 
 /* One call into a tasklet, run as a hal section: the watchdog, or a budget the tasklet
  * passes in a service (stop() in isp_ctx.c), leaves it at once with an error. */
-enum isp_call_kind { CALL_INIT, CALL_RECORDS, CALL_PAGE, CALL_FINISH };
+enum isp_call_kind { CALL_INIT, CALL_RECORDS, CALL_RUNS, CALL_PAGE, CALL_FINISH };
 
 struct isp_call {
 	struct isp_instance *in;
 	enum isp_call_kind kind;
 	const struct ss_record *recs;
+	const struct ss_record_run *runs;
 	uint32_t n;
 	const uint8_t *data;
 	uint32_t len;
@@ -44,6 +45,8 @@ static int call_fn(void *arg)
 		return d->init(ctx, c->in->params, c->in->params_len);
 	case CALL_RECORDS:
 		return d->on_records(ctx, c->recs, c->n);
+	case CALL_RUNS:
+		return d->on_record_runs(ctx, c->runs, c->n);
 	case CALL_PAGE:
 		return d->on_page(ctx, c->data, c->len, c->lba);
 	case CALL_FINISH:
@@ -120,6 +123,22 @@ static int deliver(struct ss_isp *isp, struct isp_instance *in)
 	if (!n) {
 		return 0;
 	}
+#ifndef SS_TASKLETS_NO_FAST_PATH
+	if (in->runs) {
+		struct isp_call c = { .in = in, .kind = CALL_RUNS, .runs = isp->runs,
+				      .n = isp->nruns };
+
+		ctx->runs = isp->runs;
+		ctx->run_at = isp->run_at;
+		ctx->nruns = isp->nruns;
+		rc = call_tasklet(isp, &c);
+		isp->nrecs = 0;
+		ctx->runs = NULL;
+		ctx->nruns = 0;
+		in->prog.records += n;
+		return verdict(ctx, rc);
+	}
+#endif
 	ctx->recs = isp->recs;
 	ctx->rec_off = isp->rec_off;
 	ctx->nrecs = n;
@@ -132,6 +151,30 @@ static int deliver(struct ss_isp *isp, struct isp_instance *in)
 	in->prog.records += n;
 	return verdict(ctx, rc);
 }
+
+#ifndef SS_TASKLETS_NO_FAST_PATH
+/* `n` records of `size` bytes from `data` at object offset `off`, in the batch at bo
+ * (lbas), or one record at `lba` (lbas NULL), onto the batch's runs: the last one grows
+ * when they follow it in the same batch. */
+static void run_add(struct ss_isp *isp, uint32_t size, const uint8_t *data, uint32_t n,
+		    uint64_t off, uint64_t bo, const uint64_t *lbas, uint64_t lba)
+{
+	if (isp->nrecs == 0) {
+		isp->nruns = 0;
+	} else {
+		struct ss_record_run *last = &isp->runs[isp->nruns - 1];
+		const struct isp_run_at *at = &isp->run_at[isp->nruns - 1];
+
+		if (lbas && at->lbas == lbas && at->bo == bo &&
+		    last->data + (size_t)last->n * size == data) {
+			last->n += n;
+			return;
+		}
+	}
+	isp->runs[isp->nruns] = (struct ss_record_run){ data, n };
+	isp->run_at[isp->nruns++] = (struct isp_run_at){ off, bo, lbas, lba };
+}
+#endif
 
 static int sink_flush(void *arg)
 {
@@ -153,6 +196,14 @@ static int sink_emit(void *arg, const uint8_t *data, uint32_t len, uint64_t off,
 		in->prog.records++;
 		return verdict(ctx, call_tasklet(isp, &c));
 	}
+#ifndef SS_TASKLETS_NO_FAST_PATH
+	if (in->runs) {
+		run_add(isp, len, data, 1, off, 0, NULL, lba);
+		isp->nrecs++;
+		ctx->insn += ISP_INSN_PER_RECORD;
+		return isp->nrecs == ISP_REC_CHUNK ? deliver(isp, in) : 0;
+	}
+#endif
 	r = &isp->recs[isp->nrecs];
 	r->data = data;
 	r->len = len;
@@ -162,39 +213,56 @@ static int sink_emit(void *arg, const uint8_t *data, uint32_t len, uint64_t off,
 	return isp->nrecs == ISP_REC_CHUNK ? deliver(isp, in) : 0;
 }
 
+/* Descriptors of `k` records of `size` bytes from object offset `off` in the batch at bo,
+ * a page's records at a time (one LBA for all of them). */
+static void add_descriptors(struct ss_isp *isp, const uint8_t *buf, uint64_t bo,
+			    const uint64_t *lbas, uint64_t off, uint32_t size, uint32_t k)
+{
+	struct ss_record *r = &isp->recs[isp->nrecs];
+	uint64_t *ro = &isp->rec_off[isp->nrecs];
+	const uint32_t ps = isp->page_size;
+	uint64_t page = (off - bo) / ps;
+	uint64_t page_end = bo + (page + 1) * ps;
+
+	for (uint32_t j = 0; j < k;) {
+		for (; off >= page_end; page_end += ps) {
+			page++;
+		}
+		const uint64_t lba = lbas[page];
+		const uint32_t end = j + (uint32_t)SS_MIN((uint64_t)(k - j),
+							 (page_end - off + size - 1) / size);
+		const uint8_t *d = buf + (off - bo);
+
+		for (; j < end; j++, off += size, d += size) {
+			r[j].data = d;
+			r[j].len = size;
+			r[j].lba = lba;
+			ro[j] = off;
+		}
+	}
+}
+
 static int sink_emit_fixed(void *arg, const uint8_t *buf, uint64_t bo, const uint64_t *lbas,
 			   uint64_t off, uint32_t size, uint32_t count, uint32_t *emitted)
 {
 	struct isp_instance *in = arg;
 	struct ss_isp *isp = in->ctx.isp;
-	uint32_t ps = isp->page_size;
-	uint64_t page = (off - bo) / ps;
-	uint64_t page_end = bo + (page + 1) * ps;
 
 	*emitted = 0;
 	while (*emitted < count) {
 		uint32_t k = SS_MIN(count - *emitted, ISP_REC_CHUNK - isp->nrecs);
-		struct ss_record *r = &isp->recs[isp->nrecs];
-		uint64_t *ro = &isp->rec_off[isp->nrecs];
 		int rc;
 
-		/* a page's records at a time: one LBA for all of them */
-		for (uint32_t j = 0; j < k;) {
-			for (; off >= page_end; page_end += ps) {
-				page++;
-			}
-			const uint64_t lba = lbas[page];
-			const uint32_t end = j + (uint32_t)SS_MIN((uint64_t)(k - j),
-								 (page_end - off + size - 1) / size);
-			const uint8_t *d = buf + (off - bo);
-
-			for (; j < end; j++, off += size, d += size) {
-				r[j].data = d;
-				r[j].len = size;
-				r[j].lba = lba;
-				ro[j] = off;
-			}
+#ifndef SS_TASKLETS_NO_FAST_PATH
+		if (in->runs) {
+			/* no descriptors: ss_tasklet_run_record makes one when it is asked for */
+			run_add(isp, size, buf + (off - bo), k, off, bo, lbas, 0);
+		} else
+#endif
+		{
+			add_descriptors(isp, buf, bo, lbas, off, size, k);
 		}
+		off += (uint64_t)k * size;
 		isp->nrecs += k;
 		*emitted += k;
 		in->ctx.insn += (uint64_t)k * ISP_INSN_PER_RECORD;
@@ -216,6 +284,9 @@ static void open_input(struct ss_isp *isp, struct isp_instance *in)
 
 	isp_reader_begin(&in->rd, kind, &in->layout, isp->page_size, in->in_size[in->cur],
 			 inp->offset, inp->length, in->carry);
+#ifndef SS_TASKLETS_NO_FAST_PATH
+	in->runs = kind == ISP_RD_FIXED && in->desc->on_record_runs != NULL;
+#endif
 	in->next_off = in->rd.rd_start / isp->page_size * isp->page_size;
 	in->ctx.cur_oid = inp->oid;
 	in->input_open = true;

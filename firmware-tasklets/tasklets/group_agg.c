@@ -423,6 +423,25 @@ static uint32_t agg_known_run(struct agg *a, const struct agg_memo *memo, const 
 	return agg_known_run_impl(a, memo, k1s, k2s, vs, j, n, room, steps_room, acc, t, true);
 }
 
+/* One callback's records: descriptors, or (r NULL) consecutive records of `size` bytes
+ * from `data`, part of `run`. */
+struct agg_src {
+	const struct ss_record *r;
+	const uint8_t *data;
+	uint32_t size;
+	const struct ss_record_run *run;
+};
+
+static void agg_read_field(const struct ss_field_reader *f, const struct agg_src *src,
+			   uint32_t base, uint32_t n, uint64_t *out)
+{
+	if (src->r) {
+		ss_field_read_n(f, src->r + base, n, out);
+	} else {
+		ss_field_read_run(f, src->data + (size_t)base * src->size, src->size, n, out);
+	}
+}
+
 /*
  * The same work and counts as agg_record per record, counted once per batch: while the
  * batch's work stays within what the callback may still do, no limit can stop it part way,
@@ -433,7 +452,7 @@ static uint32_t agg_known_run(struct agg *a, const struct agg_memo *memo, const 
  * (agg_acc), which reach the state before agg_record runs and at the end.
  */
 static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
-			    const struct agg_readers *rd, const struct ss_record *r, uint32_t n)
+			    const struct agg_readers *rd, const struct agg_src *src, uint32_t n)
 {
 	uint64_t steps_room, room = ss_tasklet_room(ctx, &steps_room);
 	struct agg_tally t = { 0, 0, 0, 0 };
@@ -454,13 +473,13 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 
 		/* an absent key or value reads as 0, from a block of zeros */
 		if (a->nkeys >= 1) {
-			ss_field_read_n(&rd->k1, r + base, bn, k1b);
+			agg_read_field(&rd->k1, src, base, bn, k1b);
 		}
 		if (a->nkeys == 2) {
-			ss_field_read_n(&rd->k2, r + base, bn, k2b);
+			agg_read_field(&rd->k2, src, base, bn, k2b);
 		}
 		if (a->need_value) {
-			ss_field_read_n(&rd->v, r + base, bn, vb);
+			agg_read_field(&rd->v, src, base, bn, vb);
 		}
 		while ((j = agg_known_run(a, memo, k1s, k2s, vs, j, bn, room, steps_room, &acc,
 					  &t)) < bn) {
@@ -478,7 +497,14 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 				agg_flush(a, memo, &acc);
 				count_bulk(ctx, a, t.done, t.state, t.steps);
 				t = (struct agg_tally){ 0, 0, 0, 0 };
-				rc = agg_record(ctx, a, &r[base + j]);
+				if (src->r) {
+					rc = agg_record(ctx, a, &src->r[base + j]);
+				} else {
+					struct ss_record one;
+
+					rc = ss_tasklet_run_record(ctx, src->run, base + j, &one, NULL);
+					rc = rc ? rc : agg_record(ctx, a, &one);
+				}
 				if (rc) {
 					return rc;
 				}
@@ -523,7 +549,9 @@ static int agg_records(struct ss_tasklet_ctx *ctx, const struct ss_record *r, ui
 	struct agg_readers rd;
 
 	if (fast_readers(ctx, a, &rd) == 0) {
-		return agg_records_fast(ctx, a, &rd, r, n);
+		const struct agg_src src = { r, NULL, 0, NULL };
+
+		return agg_records_fast(ctx, a, &rd, &src, n);
 	}
 #endif
 	for (uint32_t i = 0; i < n; i++) {
@@ -535,6 +563,38 @@ static int agg_records(struct ss_tasklet_ctx *ctx, const struct ss_record *r, ui
 	}
 	return 0;
 }
+
+#ifndef SS_TASKLETS_NO_FAST_PATH
+/* FIXED records a run at a time: no descriptor per record, except for agg_record. */
+static int agg_record_runs(struct ss_tasklet_ctx *ctx, const struct ss_record_run *runs,
+			   uint32_t nruns)
+{
+	struct agg *a = ss_tasklet_state(ctx);
+	const uint32_t size = ss_tasklet_layout(ctx)->record_size;
+	struct agg_readers rd;
+	const bool fast = fast_readers(ctx, a, &rd) == 0;
+
+	for (uint32_t k = 0; k < nruns; k++) {
+		const struct agg_src src = { NULL, runs[k].data, size, &runs[k] };
+		int rc = 0;
+
+		if (fast) {
+			rc = agg_records_fast(ctx, a, &rd, &src, runs[k].n);
+		} else {
+			for (uint32_t i = 0; !rc && i < runs[k].n; i++) {
+				struct ss_record one;
+
+				rc = ss_tasklet_run_record(ctx, &runs[k], i, &one, NULL);
+				rc = rc ? rc : agg_record(ctx, a, &one);
+			}
+		}
+		if (rc) {
+			return rc;
+		}
+	}
+	return 0;
+}
+#endif
 
 static int agg_finish(struct ss_tasklet_ctx *ctx)
 {
@@ -550,4 +610,7 @@ const struct ss_tasklet_desc ss_bt_group_agg = {
 	.init = agg_init,
 	.on_records = agg_records,
 	.finish = agg_finish,
+#ifndef SS_TASKLETS_NO_FAST_PATH
+	.on_record_runs = agg_record_runs,
+#endif
 };

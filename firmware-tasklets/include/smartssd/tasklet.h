@@ -22,6 +22,7 @@
 #ifndef SMARTSSD_TASKLET_H
 #define SMARTSSD_TASKLET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -101,6 +102,13 @@ void *ss_tasklet_alloc(struct ss_tasklet_ctx *ctx, uint32_t size);
 /** Bytes of the budget still free (an allocation of this size, rounded to 8, succeeds). */
 uint32_t ss_tasklet_mem_left(const struct ss_tasklet_ctx *ctx);
 
+/** `n` consecutive records of a FIXED layout in memory: record i at data + i * the
+ *  layout's record_size. */
+struct ss_record_run {
+	const uint8_t *data;
+	uint32_t n;
+};
+
 /** Where a record of the batch being delivered to on_records starts. */
 struct ss_record_origin {
 	uint64_t oid;          /* input object */
@@ -110,6 +118,12 @@ struct ss_record_origin {
 /** \return 0, or -SS_EINVAL when `rec` is not an element of the current batch. */
 int ss_tasklet_record_origin(const struct ss_tasklet_ctx *ctx, const struct ss_record *rec,
 			     struct ss_record_origin *o);
+
+/** Record i of `run`, a run of the batch being delivered to on_record_runs, as the
+ *  descriptor and origin (when o is not NULL) on_records would have had for it.
+ *  \return 0, or -SS_EINVAL when `run` is not a run of that batch or i is past its end. */
+int ss_tasklet_run_record(const struct ss_tasklet_ctx *ctx, const struct ss_record_run *run,
+			  uint32_t i, struct ss_record *rec, struct ss_record_origin *o);
 
 /* ---- counting in bulk: a fast path over a batch of FIXED records ------------------ */
 
@@ -153,10 +167,13 @@ static inline uint64_t ss_field_read(const struct ss_field_reader *r, const uint
 	return (raw >> r->shift) & r->mask;
 }
 
-/** ss_field_read of each of the `n` records `recs`, into out[0..n): the field's width
- *  chosen once for all of them, not per record. Counts nothing. */
-static inline void ss_field_read_n(const struct ss_field_reader *r, const struct ss_record *recs,
-				   uint32_t n, uint64_t *out)
+/* Record i of n: from its descriptor, or `size` bytes after record i - 1 from `data`. The
+ * choice is a constant where ss_field_read_each is inlined: no branch per record. */
+#define SS_FIELD_REC(i) (strided ? data + (size_t)(i) * size : recs[i].data)
+
+static inline __attribute__((always_inline)) void
+ss_field_read_each(const struct ss_field_reader *r, const struct ss_record *recs,
+		   const uint8_t *data, uint32_t size, uint32_t n, uint64_t *out, const bool strided)
 {
 	const uint32_t o = r->offset, sh = r->shift;
 	const uint64_t mask = r->mask;
@@ -164,32 +181,49 @@ static inline void ss_field_read_n(const struct ss_field_reader *r, const struct
 	switch (r->width) {
 	case 1:
 		for (uint32_t i = 0; i < n; i++) {
-			out[i] = ((uint64_t)recs[i].data[o] >> sh) & mask;
+			out[i] = ((uint64_t)SS_FIELD_REC(i)[o] >> sh) & mask;
 		}
 		break;
 	case 2:
 		for (uint32_t i = 0; i < n; i++) {
-			out[i] = ((uint64_t)ss_get_be16(recs[i].data + o) >> sh) & mask;
+			out[i] = ((uint64_t)ss_get_be16(SS_FIELD_REC(i) + o) >> sh) & mask;
 		}
 		break;
 	case 4:
 		if (r->sign32) {
 			for (uint32_t i = 0; i < n; i++) {
-				out[i] = ((uint64_t)(int64_t)(int32_t)ss_get_be32(recs[i].data + o) >> sh) &
-					 mask;
+				out[i] = ((uint64_t)(int64_t)(int32_t)ss_get_be32(SS_FIELD_REC(i) + o) >>
+					  sh) & mask;
 			}
 		} else {
 			for (uint32_t i = 0; i < n; i++) {
-				out[i] = ((uint64_t)ss_get_be32(recs[i].data + o) >> sh) & mask;
+				out[i] = ((uint64_t)ss_get_be32(SS_FIELD_REC(i) + o) >> sh) & mask;
 			}
 		}
 		break;
 	default:
 		for (uint32_t i = 0; i < n; i++) {
-			out[i] = (ss_get_be64(recs[i].data + o) >> sh) & mask;
+			out[i] = (ss_get_be64(SS_FIELD_REC(i) + o) >> sh) & mask;
 		}
 		break;
 	}
+}
+#undef SS_FIELD_REC
+
+/** ss_field_read of each of the `n` records `recs`, into out[0..n): the field's width
+ *  chosen once for all of them, not per record. Counts nothing. */
+static inline void ss_field_read_n(const struct ss_field_reader *r, const struct ss_record *recs,
+				   uint32_t n, uint64_t *out)
+{
+	ss_field_read_each(r, recs, NULL, 0, n, out, false);
+}
+
+/** ss_field_read_n of `n` consecutive records of `size` bytes from `data` (a run, or part
+ *  of one). Counts nothing. */
+static inline void ss_field_read_run(const struct ss_field_reader *r, const uint8_t *data,
+				     uint32_t size, uint32_t n, uint64_t *out)
+{
+	ss_field_read_each(r, NULL, data, size, n, out, true);
 }
 
 /** Count `n` reads of integer field `field` of a FIXED layout, as n ss_field_u64 would. */
@@ -228,6 +262,11 @@ struct ss_tasklet_desc {
 	int (*on_records)(struct ss_tasklet_ctx *ctx, const struct ss_record *recs, uint32_t n);
 	int (*on_page)(struct ss_tasklet_ctx *ctx, const uint8_t *page, uint32_t len, uint64_t lba);
 	int (*finish)(struct ss_tasklet_ctx *ctx);
+	/* optional, beside on_records: a FIXED layout's records as runs of consecutive
+	 * records, not one descriptor each (the same records, batches and counts); the
+	 * emulator's fast path, where the firmware's build has one */
+	int (*on_record_runs)(struct ss_tasklet_ctx *ctx, const struct ss_record_run *runs,
+			      uint32_t nruns);
 };
 
 #endif
