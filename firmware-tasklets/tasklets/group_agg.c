@@ -277,6 +277,7 @@ struct agg_memo {
 	uint32_t max_steps;
 	struct {
 		uint64_t k1, k2;
+		uint64_t known;           /* all ones while entry m holds a group (valid's bit m) */
 		uint32_t slot;
 		uint32_t state, steps;    /* counted per record of the group */
 		uint32_t work;            /* all of its counted work: fields, state, steps */
@@ -296,6 +297,9 @@ static void agg_memo_forget(struct agg_memo *memo, uint64_t spills)
 	memo->valid = 0;
 	memo->max_work = 0;
 	memo->max_steps = 0;
+	for (uint32_t m = 0; m < AGG_MEMO; m++) {
+		memo->e[m].known = 0;
+	}
 }
 
 /* The running sums of what the records done so far count. */
@@ -378,45 +382,91 @@ agg_known_run_impl(struct agg *a, const struct agg_memo *memo, const uint64_t *k
 	return j;
 }
 
+/* Record i into bank b of acc (+1, or -1 to take it out again); *bad becomes non-zero
+ * unless the memo holds its group. */
+#define AGG_BLOCK_ONE(i, b, sign)                                                          \
+	do {                                                                               \
+		const uint64_t k1_ = k1s[i], k2_ = two_keys ? k2s[i] : 0;                  \
+		const uint32_t m_ = agg_memo_index(k1_, k2_);                              \
+                                                                                           \
+		bad |= (memo->e[m_].k1 ^ k1_) | (two_keys ? memo->e[m_].k2 ^ k2_ : 0) |    \
+		       ~memo->e[m_].known;                                                 \
+		acc->n[b][m_] += (uint64_t)(sign);                                         \
+		acc->sum[b][m_] += (uint64_t)(sign) * vs[i];                               \
+	} while (0)
+
+/*
+ * Records [j, n) when the caller knows no limit falls among them and the memo may know
+ * all their groups: one pass without a branch per record, AGG_BANKS records at a time a
+ * bank each, undone (\return false) if a group was not known. Their counted work then
+ * follows from how many records each group took. With two_keys false, key 2 is 0.
+ */
+static inline __attribute__((always_inline)) bool
+agg_block_sum(struct agg *a, const struct agg_memo *memo, const uint64_t *k1s,
+	      const uint64_t *k2s, const uint64_t *vs, uint32_t j, uint32_t n, struct agg_acc *acc,
+	      struct agg_tally *t, const bool two_keys)
+{
+	uint64_t before[AGG_MEMO], bad = 0;
+	uint32_t i;
+
+	for (uint32_t m = 0; m < AGG_MEMO; m++) {
+		before[m] = 0;
+		for (uint32_t b = 0; b < AGG_BANKS; b++) {
+			before[m] += acc->n[b][m];
+		}
+	}
+	for (i = j; i + AGG_BANKS <= n; i += AGG_BANKS) {
+		for (uint32_t b = 0; b < AGG_BANKS; b++) {
+			AGG_BLOCK_ONE(i + b, b, 1);
+		}
+	}
+	for (; i < n; i++) {
+		AGG_BLOCK_ONE(i, 0, 1);
+	}
+	if (bad) {
+		for (i = j; i + AGG_BANKS <= n; i += AGG_BANKS) {
+			for (uint32_t b = 0; b < AGG_BANKS; b++) {
+				AGG_BLOCK_ONE(i + b, b, -1);
+			}
+		}
+		for (; i < n; i++) {
+			AGG_BLOCK_ONE(i, 0, -1);
+		}
+		return false;
+	}
+	for (uint32_t m = 0; m < AGG_MEMO; m++) {
+		uint64_t took = 0;
+
+		for (uint32_t b = 0; b < AGG_BANKS; b++) {
+			took += acc->n[b][m];
+		}
+		took -= before[m];
+		t->work += took * memo->e[m].work;
+		t->steps += took * memo->e[m].steps;
+		t->state += took * memo->e[m].state;
+	}
+	t->done += n - j;
+	a->records += n - j;
+	return true;
+}
+#undef AGG_BLOCK_ONE
+
 static uint32_t agg_known_run(struct agg *a, const struct agg_memo *memo, const uint64_t *k1s,
 			      const uint64_t *k2s, const uint64_t *vs, uint32_t j, uint32_t n,
 			      uint64_t room, uint64_t steps_room, struct agg_acc *acc,
 			      struct agg_tally *t)
 {
 	const uint64_t left = n - j;
-
-	if (!(a->ops & (SS_BT_AGG_MIN | SS_BT_AGG_MAX))) {
-		/* the common case, in two passes without a branch per record: are all the
-		 * records' groups known, and within the limits? then their sums */
-		uint64_t bad = 0, work = 0, steps = 0, state = 0;
-
-		for (uint32_t i = j; i < n; i++) {
-			const uint32_t m = agg_memo_index(k1s[i], k2s[i]);
-
-			bad |= (uint64_t)(~memo->valid >> m & 1) | (memo->e[m].k1 ^ k1s[i]) |
-			       (memo->e[m].k2 ^ k2s[i]);
-			work += memo->e[m].work;
-			steps += memo->e[m].steps;
-			state += memo->e[m].state;
-		}
-		if (!bad && t->work + work <= room && t->steps + steps <= steps_room) {
-			for (uint32_t i = j; i < n; i++) {
-				const uint32_t m = agg_memo_index(k1s[i], k2s[i]);
-
-				acc->n[i % AGG_BANKS][m]++;
-				acc->sum[i % AGG_BANKS][m] += vs[i];
-			}
-			t->work += work;
-			t->steps += steps;
-			t->state += state;
-			t->done += (uint32_t)left;
-			a->records += left;
-			return n;
-		}
-	}
 	/* no record counts more than the memo's costliest group: none can pass a limit */
-	if (t->work + left * memo->max_work <= room &&
-	    t->steps + left * memo->max_steps <= steps_room) {
+	const bool unchecked = t->work + left * memo->max_work <= room &&
+			       t->steps + left * memo->max_steps <= steps_room;
+
+	if (unchecked && !(a->ops & (SS_BT_AGG_MIN | SS_BT_AGG_MAX)) &&
+	    (a->nkeys == 2 ? agg_block_sum(a, memo, k1s, k2s, vs, j, n, acc, t, true) :
+			     agg_block_sum(a, memo, k1s, k2s, vs, j, n, acc, t, false))) {
+		return n;
+	}
+	if (unchecked) {
 		return agg_known_run_impl(a, memo, k1s, k2s, vs, j, n, room, steps_room, acc, t,
 					  false);
 	}
@@ -533,6 +583,7 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 			memo->max_work = SS_MAX(memo->max_work, memo->e[m].work);
 			memo->max_steps = SS_MAX(memo->max_steps, rec_steps);
 			memo->valid |= 1u << m;
+			memo->e[m].known = ~(uint64_t)0;
 			/* the memo knows the group now: agg_known_run takes this record */
 		}
 	}
