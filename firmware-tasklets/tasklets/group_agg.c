@@ -271,13 +271,12 @@ static void count_bulk(struct ss_tasklet_ctx *ctx, struct agg *a, uint32_t n, ui
  * forgotten). Direct-mapped by the keys' low bits. Kept from one batch to the next in
  * ss_tasklet_memo, for the table that `spills` clears have left. */
 struct agg_memo {
-	uint64_t spills;          /* a->spills when the entries were found */
+	uint64_t epoch;           /* a->spills + 1 when the entries were found (0: never) */
 	uint32_t valid;           /* bit m: entry m holds a group */
 	uint32_t max_work;        /* at least what any entry counts per record */
 	uint32_t max_steps;
 	struct {
-		uint64_t k1, k2;
-		uint64_t known;           /* all ones while entry m holds a group (valid's bit m) */
+		uint64_t k1, k2;          /* no entry: keys that no record's index leads to */
 		uint32_t slot;
 		uint32_t state, steps;    /* counted per record of the group */
 		uint32_t work;            /* all of its counted work: fields, state, steps */
@@ -293,12 +292,14 @@ static inline uint32_t agg_memo_index(uint64_t k1, uint64_t k2)
 
 static void agg_memo_forget(struct agg_memo *memo, uint64_t spills)
 {
-	memo->spills = spills;
+	memo->epoch = spills + 1;
 	memo->valid = 0;
 	memo->max_work = 0;
 	memo->max_steps = 0;
 	for (uint32_t m = 0; m < AGG_MEMO; m++) {
-		memo->e[m].known = 0;
+		/* index m ^ 1: a record at index m never matches them */
+		memo->e[m].k1 = m ^ 1;
+		memo->e[m].k2 = 0;
 	}
 }
 
@@ -389,8 +390,7 @@ agg_known_run_impl(struct agg *a, const struct agg_memo *memo, const uint64_t *k
 		const uint64_t k1_ = k1s[i], k2_ = two_keys ? k2s[i] : 0;                  \
 		const uint32_t m_ = agg_memo_index(k1_, k2_);                              \
                                                                                            \
-		bad |= (memo->e[m_].k1 ^ k1_) | (two_keys ? memo->e[m_].k2 ^ k2_ : 0) |    \
-		       ~memo->e[m_].known;                                                 \
+		bad |= (memo->e[m_].k1 ^ k1_) | (two_keys ? memo->e[m_].k2 ^ k2_ : 0);     \
 		acc->n[b][m_] += (uint64_t)(sign);                                         \
 		acc->sum[b][m_] += (uint64_t)(sign) * vs[i];                               \
 	} while (0)
@@ -416,6 +416,7 @@ agg_block_sum(struct agg *a, const struct agg_memo *memo, const uint64_t *k1s,
 		}
 	}
 	for (i = j; i + AGG_BANKS <= n; i += AGG_BANKS) {
+#pragma GCC unroll 4
 		for (uint32_t b = 0; b < AGG_BANKS; b++) {
 			AGG_BLOCK_ONE(i + b, b, 1);
 		}
@@ -514,7 +515,7 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 	const uint64_t *k1s = a->nkeys >= 1 ? k1b : zeros, *k2s = a->nkeys == 2 ? k2b : zeros;
 	const uint64_t *vs = a->need_value ? vb : zeros;
 
-	if (memo->spills != a->spills) {
+	if (memo->epoch != a->spills + 1) {
 		agg_memo_forget(memo, a->spills);
 	}
 	ss_memset(&acc, 0, sizeof(acc));
@@ -583,7 +584,6 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 			memo->max_work = SS_MAX(memo->max_work, memo->e[m].work);
 			memo->max_steps = SS_MAX(memo->max_steps, rec_steps);
 			memo->valid |= 1u << m;
-			memo->e[m].known = ~(uint64_t)0;
 			/* the memo knows the group now: agg_known_run takes this record */
 		}
 	}
