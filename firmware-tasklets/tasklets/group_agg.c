@@ -383,7 +383,7 @@ agg_known_run_impl(struct agg *a, const struct agg_memo *memo, const uint64_t *k
 	return j;
 }
 
-/* Record i into bank b of acc (+1, or -1 to take it out again); *bad becomes non-zero
+/* Record i into bank b of acc (+1, or -1 to take it out again); `bad` becomes non-zero
  * unless the memo holds its group. */
 #define AGG_BLOCK_ONE(i, b, sign)                                                          \
 	do {                                                                               \
