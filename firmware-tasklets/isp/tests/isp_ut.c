@@ -1,7 +1,8 @@
 /*
  * The engine over the fake store and HAL: registry and create/execute errors, records and
  * pages delivered with their LBAs and origins (records as descriptors and as runs, alike
- * in content, callbacks and counts), output through page-sized writes, slices
+ * in content, callbacks and counts), a tasklet's memo kept across callbacks but not runs,
+ * output through page-sized writes, slices
  * and the run order (first come, first served), the batch pipeline on the modelled
  * timelines, and failure containment (steps, budget, params, output space, vanished input)
  * with the engine still serving other instances afterwards.
@@ -128,6 +129,31 @@ static const struct ss_tasklet_desc collect_in_runs = {
 	.finish = collect_finish, .on_record_runs = collect_runs,
 };
 
+/* ss_tasklet_memo's first word counts callbacks, its last one records; finish emits them. */
+static int memo_recs(struct ss_tasklet_ctx *ctx, const struct ss_record *r, uint32_t n)
+{
+	uint64_t *m = ss_tasklet_memo(ctx);
+
+	(void)r;
+	calls.recs++;
+	m[0]++;
+	m[SS_TASKLET_MEMO_BYTES / 8 - 1] += n;
+	return 0;
+}
+
+static int memo_finish(struct ss_tasklet_ctx *ctx)
+{
+	const uint64_t *m = ss_tasklet_memo(ctx);
+	uint64_t v[2] = { m[0], m[SS_TASKLET_MEMO_BYTES / 8 - 1] };
+
+	return ss_tasklet_emit(ctx, v, sizeof(v));
+}
+
+static const struct ss_tasklet_desc memo_user = {
+	.name = "memo", .id = 104, .init = collect_init, .on_records = memo_recs,
+	.finish = memo_finish,
+};
+
 static int pages_on(struct ss_tasklet_ctx *ctx, const uint8_t *page, uint32_t len, uint64_t lba)
 {
 	struct collect_item it = { .lba = lba, .len = len, .crc = ss_crc32c(0, page, len) };
@@ -240,6 +266,7 @@ static void setup(void)
 	isp = x;
 	CHECK(ss_isp_register(isp, &collect) == 0);
 	CHECK(ss_isp_register(isp, &collect_in_runs) == 0);
+	CHECK(ss_isp_register(isp, &memo_user) == 0);
 	CHECK(ss_isp_register(isp, &pages) == 0);
 	CHECK(ss_isp_register(isp, &bad) == 0);
 }
@@ -482,6 +509,32 @@ static void test_records_and_splits(void)
 	CHECK(runs_calls == recs_calls && runs.records == recs.records);
 	CHECK(runs.instructions == recs.instructions && runs.dram_accesses == recs.dram_accesses);
 	CHECK(runs.finished_ns - runs.started_ns == recs.finished_ns - recs.started_ns);
+}
+
+/* What a tasklet keeps in ss_tasklet_memo lasts from one callback to the next, not from
+ * one run to the next: a second run of the same instance starts from zeros. */
+static void test_memo(void)
+{
+	uint64_t size = 300 * PS + 123;
+	uint8_t *d = pattern(size, 5);
+	ss_oid_t f = fake_store_put(fs, d, size, 0);
+	ss_oid_t out = fake_store_output(fs);
+	struct ss_isp_input in = { .oid = f, .offset = 0, .length = size };
+	uint32_t id;
+
+	CHECK(ss_isp_create(isp, 104, NULL, 0, &fixed37, 4096, 0, out, &id) == 0);
+	for (int run = 0; run < 2; run++) {
+		struct ss_isp_progress p = run_one(id, &in, 1);
+		uint64_t len, v[2];
+		const uint8_t *o = fake_store_data(fs, out, &len);
+
+		CHECK(p.state == SS_ISP_DONE && len == sizeof(v));
+		memcpy(v, o, sizeof(v));
+		CHECK(calls.recs > 1 && v[0] == (uint64_t)calls.recs);
+		CHECK(v[1] == size / 37 && v[1] == p.records);
+	}
+	CHECK(ss_isp_destroy(isp, id) == 0);
+	free(d);
 }
 
 static void test_pages_pipeline(void)
@@ -766,6 +819,7 @@ int main(void)
 	setup();
 	test_registry_and_create();
 	test_records_and_splits();
+	test_memo();
 	test_pages_pipeline();
 	test_failures();
 	test_concurrent();
