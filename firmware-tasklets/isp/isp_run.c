@@ -118,6 +118,7 @@ static int deliver(struct ss_isp *isp, struct isp_instance *in)
 {
 	struct ss_tasklet_ctx *ctx = &in->ctx;
 	uint32_t n = isp->nrecs;
+	struct isp_call c = { .in = in, .kind = CALL_RECORDS, .recs = isp->recs, .n = n };
 	int rc;
 
 	if (!n) {
@@ -125,29 +126,24 @@ static int deliver(struct ss_isp *isp, struct isp_instance *in)
 	}
 #ifndef SS_TASKLETS_NO_FAST_PATH
 	if (in->runs) {
-		struct isp_call c = { .in = in, .kind = CALL_RUNS, .runs = isp->runs,
-				      .n = isp->nruns };
-
+		c = (struct isp_call){ .in = in, .kind = CALL_RUNS, .runs = isp->runs,
+				       .n = isp->nruns };
 		ctx->runs = isp->runs;
 		ctx->run_at = isp->run_at;
 		ctx->nruns = isp->nruns;
-		rc = call_tasklet(isp, &c);
-		isp->nrecs = 0;
-		ctx->runs = NULL;
-		ctx->nruns = 0;
-		in->prog.records += n;
-		return verdict(ctx, rc);
 	}
 #endif
-	ctx->recs = isp->recs;
+	ctx->recs = c.recs;
 	ctx->rec_off = isp->rec_off;
-	ctx->nrecs = n;
-	struct isp_call c = { .in = in, .kind = CALL_RECORDS, .recs = isp->recs, .n = n };
-
+	ctx->nrecs = c.recs ? n : 0;
 	rc = call_tasklet(isp, &c);
 	isp->nrecs = 0;
 	ctx->recs = NULL;
 	ctx->nrecs = 0;
+#ifndef SS_TASKLETS_NO_FAST_PATH
+	ctx->runs = NULL;
+	ctx->nruns = 0;
+#endif
 	in->prog.records += n;
 	return verdict(ctx, rc);
 }
