@@ -124,7 +124,7 @@ static struct {
 	.max_conns = 128,
 	.frame_timeout_ms = 30000,
 	.buf_limit = 256ull << 20,
-	.spin_us = 50,
+	.spin_us = SS_SPIN_US_DEFAULT,
 };
 
 /* Take n bytes of the buffer budget, waiting for others to give some back.
@@ -864,12 +864,11 @@ int main(int argc, char **argv)
 	pthread_t workers[SS_EMU_QUEUE_DEPTH];
 
 	/* one setting for both ends of the socket: the client's SMARTSSD_SPIN_US */
-	if (getenv("SMARTSSD_SPIN_US") != NULL) {
-		if ((v = parse_number("SMARTSSD_SPIN_US", getenv("SMARTSSD_SPIN_US"), 10, 0,
-				      SS_EMU_SPIN_US_MAX)) < 0) {
-			return 2;
-		}
-		srv.spin_us = (uint32_t)v;
+	if (getenv("SMARTSSD_SPIN_US") != NULL &&
+	    ss_spin_us_parse(getenv("SMARTSSD_SPIN_US"), &srv.spin_us) != 0) {
+		fprintf(stderr, "smartssd-devd: SMARTSSD_SPIN_US takes a number from 0 to %u, "
+			"not '%s'\n", SS_SPIN_US_MAX, getenv("SMARTSSD_SPIN_US"));
+		return 2;
 	}
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {

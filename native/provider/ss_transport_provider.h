@@ -93,11 +93,8 @@ int ss_transport_emu_format(const char *path, const char *profile, uint64_t capa
  * `what` starts the message. \return 0, 1 when opt is no buffer option, -EINVAL (message
  * set). */
 int ss_buffer_option(const char *what, const char *opt, size_t n, struct ss_format_opts *fo);
-/* SMARTSSD_SPIN_US (spin.c): how long a waiting side polls before it sleeps, microseconds;
- * unset is SS_SPIN_US_DEFAULT, 0 sleeps at once. \return 0, or -EINVAL naming
- * "<scheme> <path>" (message set). */
-#define SS_SPIN_US_DEFAULT 50u
-#define SS_SPIN_US_MAX 100000u
+/* SMARTSSD_SPIN_US (spin.c; its bounds in ss_devd_frame.h) into *us. \return 0, or
+ * -EINVAL naming "<scheme> <path>" (message set). */
 int ss_spin_setting(const char *scheme, const char *path, uint32_t *us);
 
 /** \return the name of built-in emulator profile i, or NULL past the end (or without the

@@ -8,22 +8,16 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "ss_devd_frame.h"
 #include "ss_transport_provider.h"
 
 int ss_spin_setting(const char *scheme, const char *path, uint32_t *us)
 {
 	const char *v = getenv("SMARTSSD_SPIN_US");
-	char *end;
-	unsigned long n;
 
 	*us = SS_SPIN_US_DEFAULT;
-	if (!v)
-		return 0;
-	errno = 0;
-	n = strtoul(v, &end, 10);
-	if (errno || *v < '0' || *v > '9' || *end || n > SS_SPIN_US_MAX)
+	if (v && ss_spin_us_parse(v, us) != 0)
 		return ss_err(-EINVAL, 0, "%s %s: SMARTSSD_SPIN_US is microseconds from 0 to %u, "
 			      "not '%s'", scheme, path, SS_SPIN_US_MAX, v);
-	*us = (uint32_t)n;
 	return 0;
 }

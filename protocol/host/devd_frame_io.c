@@ -4,12 +4,27 @@
 #include <errno.h>
 #include <poll.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "ss_devd_frame.h"
+
+int ss_spin_us_parse(const char *v, uint32_t *us)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (errno || *v < '0' || *v > '9' || *end || n > SS_SPIN_US_MAX) {
+		return -1;
+	}
+	*us = (uint32_t)n;
+	return 0;
+}
 
 long long ss_frame_now_ms(void)
 {

@@ -232,6 +232,16 @@ int ss_frame_read(struct ss_frame_reader *r, void *dst, size_t n, long long dead
  */
 int ss_frame_spin(struct ss_frame_reader *r, uint32_t spin_us);
 
+/* SMARTSSD_SPIN_US: how long a waiting side polls before it sleeps, in microseconds, one
+ * setting for both ends of the socket (and the emulated drive's threads); unset is
+ * SS_SPIN_US_DEFAULT, 0 sleeps at once. */
+#define SS_SPIN_US_DEFAULT 50u
+#define SS_SPIN_US_MAX 100000u
+
+/* SMARTSSD_SPIN_US's value `v` into *us. \return 0, or -1 unless v is a decimal number
+ * from 0 to SS_SPIN_US_MAX. */
+int ss_spin_us_parse(const char *v, uint32_t *us);
+
 /* Write every byte of iov[0..n) (the iovecs are consumed). \return 0 or a negative errno;
  * SIGPIPE is never raised. */
 int ss_frame_send(int fd, struct iovec *iov, int n);

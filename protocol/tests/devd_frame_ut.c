@@ -1,5 +1,5 @@
-/* smartssd-devd's framing, both ends: encoders against decoders, every refusal, and the
- * socket I/O over a socketpair. */
+/* smartssd-devd's framing, both ends: encoders against decoders, every refusal, the
+ * socket I/O over a socketpair, and the SMARTSSD_SPIN_US setting's parse. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -183,8 +183,25 @@ static void test_socket_io(void)
 	close(sv[1]);
 }
 
+/* SMARTSSD_SPIN_US: decimal microseconds within the bound, nothing else */
+static void test_spin_setting(void)
+{
+	static const char *const bad[] = { "", "fast", "-1", "+5", " 5", "5x", "100001",
+					   "99999999999999999999999" };
+	uint32_t us = 7;
+
+	CHECK(ss_spin_us_parse("0", &us) == 0 && us == 0);
+	CHECK(ss_spin_us_parse("50", &us) == 0 && us == SS_SPIN_US_DEFAULT);
+	CHECK(ss_spin_us_parse("100000", &us) == 0 && us == SS_SPIN_US_MAX);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		us = 7;
+		CHECK(ss_spin_us_parse(bad[i], &us) == -1 && us == 7);
+	}
+}
+
 int main(void)
 {
+	test_spin_setting();
 	test_requests();
 	test_replies();
 	test_model();
