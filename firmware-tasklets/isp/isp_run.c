@@ -195,16 +195,16 @@ static int sink_emit(void *arg, const uint8_t *data, uint32_t len, uint64_t off,
 #ifndef SS_TASKLETS_NO_FAST_PATH
 	if (in->runs) {
 		run_add(isp, len, data, 1, off, 0, NULL, lba);
-		isp->nrecs++;
-		ctx->insn += ISP_INSN_PER_RECORD;
-		return isp->nrecs == ISP_REC_CHUNK ? deliver(isp, in) : 0;
-	}
+	} else
 #endif
-	r = &isp->recs[isp->nrecs];
-	r->data = data;
-	r->len = len;
-	r->lba = lba;
-	isp->rec_off[isp->nrecs++] = off;
+	{
+		r = &isp->recs[isp->nrecs];
+		r->data = data;
+		r->len = len;
+		r->lba = lba;
+		isp->rec_off[isp->nrecs] = off;
+	}
+	isp->nrecs++;
 	ctx->insn += ISP_INSN_PER_RECORD;
 	return isp->nrecs == ISP_REC_CHUNK ? deliver(isp, in) : 0;
 }

@@ -474,37 +474,20 @@ static uint32_t agg_known_run(struct agg *a, const struct agg_memo *memo, const 
 	return agg_known_run_impl(a, memo, k1s, k2s, vs, j, n, room, steps_room, acc, t, true);
 }
 
-/* One callback's records: descriptors, or (r NULL) consecutive records of `size` bytes
- * from `data`, part of `run`. */
-struct agg_src {
-	const struct ss_record *r;
-	const uint8_t *data;
-	uint32_t size;
-	const struct ss_record_run *run;
-};
-
-static void agg_read_field(const struct ss_field_reader *f, const struct agg_src *src,
-			   uint32_t base, uint32_t n, uint64_t *out)
-{
-	if (src->r) {
-		ss_field_read_n(f, src->r + base, n, out);
-	} else {
-		ss_field_read_run(f, src->data + (size_t)base * src->size, src->size, n, out);
-	}
-}
-
 /*
  * The same work and counts as agg_record per record, counted once per batch: while the
  * batch's work stays within what the callback may still do, no limit can stop it part way,
  * so the order of counting changes nothing. A record that would pass a limit, or that
  * needs a spill (which writes output), is done by agg_record after the counts and updates
- * so far. AGG_BLOCK records at a time: their fields are read a field at a time
- * (ss_field_read_n), then their groups found and their updates summed per group
+ * so far. AGG_BLOCK records of the run at a time: their fields are read a field at a time
+ * (ss_field_read_run), then their groups found and their updates summed per group
  * (agg_acc), which reach the state before agg_record runs and at the end.
  */
 static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
-			    const struct agg_readers *rd, const struct agg_src *src, uint32_t n)
+			    const struct agg_readers *rd, const struct ss_record_run *run,
+			    uint32_t size)
 {
+	const uint32_t n = run->n;
 	uint64_t steps_room, room = ss_tasklet_room(ctx, &steps_room);
 	struct agg_tally t = { 0, 0, 0, 0 };
 	const uint32_t uw = a->update_words;
@@ -524,13 +507,13 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 
 		/* an absent key or value reads as 0, from a block of zeros */
 		if (a->nkeys >= 1) {
-			agg_read_field(&rd->k1, src, base, bn, k1b);
+			ss_field_read_run(&rd->k1, run->data + (size_t)base * size, size, bn, k1b);
 		}
 		if (a->nkeys == 2) {
-			agg_read_field(&rd->k2, src, base, bn, k2b);
+			ss_field_read_run(&rd->k2, run->data + (size_t)base * size, size, bn, k2b);
 		}
 		if (a->need_value) {
-			agg_read_field(&rd->v, src, base, bn, vb);
+			ss_field_read_run(&rd->v, run->data + (size_t)base * size, size, bn, vb);
 		}
 		while ((j = agg_known_run(a, memo, k1s, k2s, vs, j, bn, room, steps_room, &acc,
 					  &t)) < bn) {
@@ -539,6 +522,7 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 			const uint32_t m = agg_memo_index(k1, k2);
 			uint32_t pos = 0, probes, rec_state, rec_steps;
 			int64_t s = bt_groups_find(&a->g, k1, k2, &pos, &probes);
+			struct ss_record one;
 			int rc;
 
 			rec_state = BT_GROUPS_PROBE_DRAM * probes + uw;
@@ -548,14 +532,8 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 				agg_flush(a, memo, &acc);
 				count_bulk(ctx, a, t.done, t.state, t.steps);
 				t = (struct agg_tally){ 0, 0, 0, 0 };
-				if (src->r) {
-					rc = agg_record(ctx, a, &src->r[base + j]);
-				} else {
-					struct ss_record one;
-
-					rc = ss_tasklet_run_record(ctx, src->run, base + j, &one, NULL);
-					rc = rc ? rc : agg_record(ctx, a, &one);
-				}
+				rc = ss_tasklet_run_record(ctx, run, base + j, &one, NULL);
+				rc = rc ? rc : agg_record(ctx, a, &one);
 				if (rc) {
 					return rc;
 				}
@@ -593,18 +571,12 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 }
 #endif
 
+/* TEXT records, and FIXED ones where the fast path is left out (on_record_runs takes
+ * them otherwise). */
 static int agg_records(struct ss_tasklet_ctx *ctx, const struct ss_record *r, uint32_t n)
 {
 	struct agg *a = ss_tasklet_state(ctx);
-#ifndef SS_TASKLETS_NO_FAST_PATH
-	struct agg_readers rd;
 
-	if (fast_readers(ctx, a, &rd) == 0) {
-		const struct agg_src src = { r, NULL, 0, NULL };
-
-		return agg_records_fast(ctx, a, &rd, &src, n);
-	}
-#endif
 	for (uint32_t i = 0; i < n; i++) {
 		int rc = agg_record(ctx, a, &r[i]);
 
@@ -626,11 +598,10 @@ static int agg_record_runs(struct ss_tasklet_ctx *ctx, const struct ss_record_ru
 	const bool fast = fast_readers(ctx, a, &rd) == 0;
 
 	for (uint32_t k = 0; k < nruns; k++) {
-		const struct agg_src src = { NULL, runs[k].data, size, &runs[k] };
 		int rc = 0;
 
 		if (fast) {
-			rc = agg_records_fast(ctx, a, &rd, &src, runs[k].n);
+			rc = agg_records_fast(ctx, a, &rd, &runs[k], size);
 		} else {
 			for (uint32_t i = 0; !rc && i < runs[k].n; i++) {
 				struct ss_record one;

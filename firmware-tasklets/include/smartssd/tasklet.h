@@ -22,7 +22,6 @@
 #ifndef SMARTSSD_TASKLET_H
 #define SMARTSSD_TASKLET_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -167,63 +166,44 @@ static inline uint64_t ss_field_read(const struct ss_field_reader *r, const uint
 	return (raw >> r->shift) & r->mask;
 }
 
-/* Record i of n: from its descriptor, or `size` bytes after record i - 1 from `data`. The
- * choice is a constant where ss_field_read_each is inlined: no branch per record. */
-#define SS_FIELD_REC(i) (strided ? data + (size_t)(i) * size : recs[i].data)
-
-static inline __attribute__((always_inline)) void
-ss_field_read_each(const struct ss_field_reader *r, const struct ss_record *recs,
-		   const uint8_t *data, uint32_t size, uint32_t n, uint64_t *out, const bool strided)
+/** ss_field_read of each of `n` consecutive records of `size` bytes from `data` (a run,
+ *  or part of one), into out[0..n): the field's width chosen once for all of them, not per
+ *  record. Counts nothing. */
+static inline void ss_field_read_run(const struct ss_field_reader *r, const uint8_t *data,
+				     uint32_t size, uint32_t n, uint64_t *out)
 {
 	const uint32_t o = r->offset, sh = r->shift;
 	const uint64_t mask = r->mask;
+	const uint8_t *p = data + o;
 
 	switch (r->width) {
 	case 1:
-		for (uint32_t i = 0; i < n; i++) {
-			out[i] = ((uint64_t)SS_FIELD_REC(i)[o] >> sh) & mask;
+		for (uint32_t i = 0; i < n; i++, p += size) {
+			out[i] = ((uint64_t)p[0] >> sh) & mask;
 		}
 		break;
 	case 2:
-		for (uint32_t i = 0; i < n; i++) {
-			out[i] = ((uint64_t)ss_get_be16(SS_FIELD_REC(i) + o) >> sh) & mask;
+		for (uint32_t i = 0; i < n; i++, p += size) {
+			out[i] = ((uint64_t)ss_get_be16(p) >> sh) & mask;
 		}
 		break;
 	case 4:
 		if (r->sign32) {
-			for (uint32_t i = 0; i < n; i++) {
-				out[i] = ((uint64_t)(int64_t)(int32_t)ss_get_be32(SS_FIELD_REC(i) + o) >>
-					  sh) & mask;
+			for (uint32_t i = 0; i < n; i++, p += size) {
+				out[i] = ((uint64_t)(int64_t)(int32_t)ss_get_be32(p) >> sh) & mask;
 			}
 		} else {
-			for (uint32_t i = 0; i < n; i++) {
-				out[i] = ((uint64_t)ss_get_be32(SS_FIELD_REC(i) + o) >> sh) & mask;
+			for (uint32_t i = 0; i < n; i++, p += size) {
+				out[i] = ((uint64_t)ss_get_be32(p) >> sh) & mask;
 			}
 		}
 		break;
 	default:
-		for (uint32_t i = 0; i < n; i++) {
-			out[i] = (ss_get_be64(SS_FIELD_REC(i) + o) >> sh) & mask;
+		for (uint32_t i = 0; i < n; i++, p += size) {
+			out[i] = (ss_get_be64(p) >> sh) & mask;
 		}
 		break;
 	}
-}
-#undef SS_FIELD_REC
-
-/** ss_field_read of each of the `n` records `recs`, into out[0..n): the field's width
- *  chosen once for all of them, not per record. Counts nothing. */
-static inline void ss_field_read_n(const struct ss_field_reader *r, const struct ss_record *recs,
-				   uint32_t n, uint64_t *out)
-{
-	ss_field_read_each(r, recs, NULL, 0, n, out, false);
-}
-
-/** ss_field_read_n of `n` consecutive records of `size` bytes from `data` (a run, or part
- *  of one). Counts nothing. */
-static inline void ss_field_read_run(const struct ss_field_reader *r, const uint8_t *data,
-				     uint32_t size, uint32_t n, uint64_t *out)
-{
-	ss_field_read_each(r, NULL, data, size, n, out, true);
 }
 
 /** Count `n` reads of integer field `field` of a FIXED layout, as n ss_field_u64 would. */
