@@ -175,7 +175,8 @@ struct ss_emu_flash {
 	int punch_holes;          /* fallocate(PUNCH_HOLE) works on this file system */
 	void *nvram;              /* <image>.nvram mapped shared (hal nvram_map), or NULL */
 	size_t nvram_len;
-	struct emu_dma *dma;      /* page_read_start's transfers (dma.c), made at the first */
+	struct emu_dma *dma;      /* page_read_start's transfers (dma.c), made at the first
+				   * transfer or program */
 	uint32_t dma_spin_us;     /* ss_emu_flash_set_spin */
 	int read_err;             /* page_read_start's failures found at once, for read_wait */
 };
@@ -214,6 +215,11 @@ void emu_dma_start(struct emu_dma *dma, const uint8_t *src, const uint8_t *spare
 		   uint32_t len,
 		   int (*check)(const void *data, uint32_t len, const void *spare, uint32_t arg),
 		   uint32_t arg);
+/* Ask the thread to map [addr, addr + len) of the image (programmed pages) while it has no
+ * transfer to do; dropped if it is too far behind. */
+void emu_dma_map_ahead(struct emu_dma *dma, const uint8_t *addr, size_t len);
+/* A block was erased: ranges asked for until now are not mapped. */
+void emu_dma_map_ahead_erased(struct emu_dma *dma);
 /* Until every transfer started is done. */
 void emu_dma_quiesce(struct emu_dma *dma);
 /* emu_dma_quiesce, then the first failure among the checks since the last wait (0). */
