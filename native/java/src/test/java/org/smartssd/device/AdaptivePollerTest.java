@@ -19,13 +19,40 @@ class AdaptivePollerTest {
     void waitsHalfTheEstimatedRemainingTime() {
         AdaptivePoller p = new AdaptivePoller(policy);
         p.nextDelay(0, 1000, 0);
-        // 100 pages in 10 ms: 0.01 pages/us; 900 left -> 90 ms to go -> wait 45 ms
-        assertThat(p.nextDelay(100, 1000, 10 * MS)).isEqualTo(45 * MS);
-        assertThat(p.pagesPerSecond()).isCloseTo(10_000.0, org.assertj.core.data.Offset.offset(1e-6));
-        // next 100 pages took 45 ms: rate 100/45ms; smoothed = (0.01 + 0.0022222)/2 pages/us
-        // = 0.006111 pages/us; 800 left -> 130.909 ms -> wait 65.4545 ms
-        long d = p.nextDelay(200, 1000, 55 * MS);
-        assertThat(d).isBetween(65_454_000L, 65_455_000L);
+        // 500 pages in 10 ms: 0.05 pages/us; 500 left -> 10 ms to go -> wait 5 ms
+        assertThat(p.nextDelay(500, 1000, 10 * MS)).isEqualTo(5 * MS);
+        assertThat(p.pagesPerSecond()).isCloseTo(50_000.0, org.assertj.core.data.Offset.offset(1e-6));
+        // next 200 pages took 5 ms: rate 0.04 pages/us; smoothed 0.045 pages/us; 300 left
+        // -> 6.6667 ms -> wait 3.3333 ms
+        long d = p.nextDelay(700, 1000, 15 * MS);
+        assertThat(d).isBetween(3_333_000L, 3_334_000L);
+    }
+
+    @Test
+    void neverWaitsMoreThanTwiceTheSpanTheRateWasMeasuredOver() {
+        AdaptivePoller p = new AdaptivePoller(policy);
+        p.nextDelay(0, 65_536, 0);
+        // a scan's first poll waited 0.83 ms for its first slice and saw 128 pages: at that
+        // rate 65,408 pages take 424 ms, but the next poll comes after 1.66 ms, not 200 ms
+        long now = 830_000;
+        long d = p.nextDelay(128, 65_536, now);
+        assertThat(d).isEqualTo(1_660_000);
+        // then 1,000 pages a millisecond: each wait at most twice the last span, until half
+        // the time left is shorter
+        long pages = 128;
+        long[] expect = {3_320_000, 6_640_000, 13_280_000, 0};
+        for (long e : expect) {
+            now += d;
+            pages += d / 1000;
+            d = p.nextDelay(pages, 65_536, now);
+            if (e != 0) {
+                assertThat(d).isEqualTo(e);
+            }
+        }
+        // 25,028 pages done at 25.73 ms: the smoothed rate is still below 1 page/us, so half
+        // the time the 40,508 pages left take is more than 20.25 ms, and now less than twice
+        // the last span (26.56 ms)
+        assertThat(d).isBetween(20_254_000L, 26_559_999L);
     }
 
     @Test
