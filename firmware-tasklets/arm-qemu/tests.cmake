@@ -7,6 +7,7 @@ find_program(SS_QEMU_ARM qemu-arm)
 set(SS_ARM_DIR ${CMAKE_BINARY_DIR}/arm-qemu)
 # The core layers' tests, one CTest each here, by the inner build's test names.
 set(SS_ARM_SUITES
+  "rt:^rt_ut$"
   "ftl:^ftl_"
   "buffer:^buffer_"
   "objstore:^objstore_"
