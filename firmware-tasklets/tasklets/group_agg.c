@@ -283,7 +283,6 @@ struct agg_memo {
 	} e[AGG_MEMO];
 };
 
-_Static_assert(sizeof(struct agg_memo) <= SS_TASKLET_MEMO_BYTES, "the memo fits ss_tasklet_memo");
 
 static inline uint32_t agg_memo_index(uint64_t k1, uint64_t k2)
 {
@@ -316,6 +315,18 @@ struct agg_acc {
 	uint64_t n[AGG_BANKS][AGG_MEMO];
 	uint64_t sum[AGG_BANKS][AGG_MEMO];
 };
+
+/* What the fast path keeps in ss_tasklet_memo from one callback to the next: the memo of
+ * groups; the sums, all zero between callbacks (each callback flushes them: then none
+ * needs clearing at the next); and the field readers, made at the run's first callback. */
+struct agg_fast {
+	struct agg_memo memo;
+	struct agg_acc acc;
+	struct agg_readers rd;
+	int readers;              /* 0: not made yet, 1: made, -1: agg_record's path */
+};
+
+_Static_assert(sizeof(struct agg_fast) <= SS_TASKLET_MEMO_BYTES, "it fits ss_tasklet_memo");
 
 /* Entry m's count and sum so far into its group's state. */
 static void agg_flush_entry(struct agg *a, const struct agg_memo *memo, struct agg_acc *acc,
@@ -483,16 +494,16 @@ static uint32_t agg_known_run(struct agg *a, const struct agg_memo *memo, const 
  * (ss_field_read_run), then their groups found and their updates summed per group
  * (agg_acc), which reach the state before agg_record runs and at the end.
  */
-static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
-			    const struct agg_readers *rd, const struct ss_record_run *run,
-			    uint32_t size)
+static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a, struct agg_fast *fast,
+			    const struct ss_record_run *run, uint32_t size)
 {
 	const uint32_t n = run->n;
 	uint64_t steps_room, room = ss_tasklet_room(ctx, &steps_room);
 	struct agg_tally t = { 0, 0, 0, 0 };
 	const uint32_t uw = a->update_words;
-	struct agg_memo *memo = ss_tasklet_memo(ctx);
-	struct agg_acc acc;
+	const struct agg_readers *rd = &fast->rd;
+	struct agg_memo *memo = &fast->memo;
+	struct agg_acc *acc = &fast->acc;
 	uint64_t k1b[AGG_BLOCK], k2b[AGG_BLOCK], vb[AGG_BLOCK];
 	static const uint64_t zeros[AGG_BLOCK];
 	const uint64_t *k1s = a->nkeys >= 1 ? k1b : zeros, *k2s = a->nkeys == 2 ? k2b : zeros;
@@ -501,7 +512,6 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 	if (memo->epoch != a->spills + 1) {
 		agg_memo_forget(memo, a->spills);
 	}
-	ss_memset(&acc, 0, sizeof(acc));
 	for (uint32_t base = 0; base < n; base += AGG_BLOCK) {
 		uint32_t bn = SS_MIN(n - base, AGG_BLOCK), j = 0;
 
@@ -515,7 +525,7 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 		if (a->need_value) {
 			ss_field_read_run(&rd->v, run->data + (size_t)base * size, size, bn, vb);
 		}
-		while ((j = agg_known_run(a, memo, k1s, k2s, vs, j, bn, room, steps_room, &acc,
+		while ((j = agg_known_run(a, memo, k1s, k2s, vs, j, bn, room, steps_room, acc,
 					  &t)) < bn) {
 			/* a group the memo does not know, or a record past a limit */
 			const uint64_t k1 = k1s[j], k2 = k2s[j];
@@ -529,13 +539,13 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 			rec_steps = BT_GROUPS_PROBE_STEPS * probes + 2 + uw / 2;
 			if (s == -SS_ENOSPC || t.work + rd->work + rec_state + rec_steps > room ||
 			    t.steps + rec_steps > steps_room) {
-				agg_flush(a, memo, &acc);
+				agg_flush(a, memo, acc);
 				count_bulk(ctx, a, t.done, t.state, t.steps);
 				t = (struct agg_tally){ 0, 0, 0, 0 };
 				rc = ss_tasklet_run_record(ctx, run, base + j, &one, NULL);
 				rc = rc ? rc : agg_record(ctx, a, &one);
 				if (rc) {
-					return rc;
+					return rc;   /* acc is flushed: zero as the next callback needs */
 				}
 				room = ss_tasklet_room(ctx, &steps_room);
 				agg_memo_forget(memo, a->spills);
@@ -551,7 +561,7 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 			}
 			if (memo->valid >> m & 1) {
 				/* entry m moves to another group: its sums so far reach the state */
-				agg_flush_entry(a, memo, &acc, m);
+				agg_flush_entry(a, memo, acc, m);
 			}
 			memo->e[m].k1 = k1;
 			memo->e[m].k2 = k2;
@@ -565,7 +575,7 @@ static int agg_records_fast(struct ss_tasklet_ctx *ctx, struct agg *a,
 			/* the memo knows the group now: agg_known_run takes this record */
 		}
 	}
-	agg_flush(a, memo, &acc);
+	agg_flush(a, memo, acc);
 	count_bulk(ctx, a, t.done, t.state, t.steps);
 	return 0;
 }
@@ -594,14 +604,16 @@ static int agg_record_runs(struct ss_tasklet_ctx *ctx, const struct ss_record_ru
 {
 	struct agg *a = ss_tasklet_state(ctx);
 	const uint32_t size = ss_tasklet_layout(ctx)->record_size;
-	struct agg_readers rd;
-	const bool fast = fast_readers(ctx, a, &rd) == 0;
+	struct agg_fast *fast = ss_tasklet_memo(ctx);
 
+	if (fast->readers == 0) {
+		fast->readers = fast_readers(ctx, a, &fast->rd) == 0 ? 1 : -1;
+	}
 	for (uint32_t k = 0; k < nruns; k++) {
 		int rc = 0;
 
-		if (fast) {
-			rc = agg_records_fast(ctx, a, &rd, &runs[k], size);
+		if (fast->readers > 0) {
+			rc = agg_records_fast(ctx, a, fast, &runs[k], size);
 		} else {
 			for (uint32_t i = 0; !rc && i < runs[k].n; i++) {
 				struct ss_record one;

@@ -216,7 +216,7 @@ void ss_field_count(struct ss_tasklet_ctx *ctx, unsigned field, uint32_t n);
 uint64_t ss_tasklet_room(const struct ss_tasklet_ctx *ctx, uint64_t *steps);
 
 #ifndef SS_TASKLETS_NO_FAST_PATH
-#define SS_TASKLET_MEMO_BYTES 512u
+#define SS_TASKLET_MEMO_BYTES 1024u
 /** SS_TASKLET_MEMO_BYTES of memory, 8-byte aligned, zeroed when the run starts and kept
  *  until it ends, where a fast path keeps what it has worked out from one callback to the
  *  next (a group's slot, what one of its records counts). It is the host's memory, neither
