@@ -283,7 +283,6 @@ struct agg_memo {
 	} e[AGG_MEMO];
 };
 
-
 static inline uint32_t agg_memo_index(uint64_t k1, uint64_t k2)
 {
 	return (uint32_t)(k1 ^ (k2 << 2)) & (AGG_MEMO - 1);

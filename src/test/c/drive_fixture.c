@@ -139,8 +139,11 @@ static double poll_pace_next(struct poll_pace *pace, const struct ss_dev_progres
 		double r = (double)(p->pages_done - pace->last_pages) / (now - pace->last_s);
 
 		pace->rate = pace->rate == 0 ? r : (pace->rate + r) / 2;
-		pace->delay_s = p->pages_total > p->pages_done ?
-				(double)(p->pages_total - p->pages_done) / pace->rate / 2 : 0;
+		if (p->pages_total > p->pages_done) {
+			pace->delay_s = (double)(p->pages_total - p->pages_done) / pace->rate / 2;
+		} else if (p->pages_total != 0) {
+			pace->delay_s = 0;   /* only the finish is left */
+		}   /* no total known: keep pace */
 		if (pace->delay_s > 2 * (now - pace->last_s)) {
 			pace->delay_s = 2 * (now - pace->last_s);
 		}
