@@ -10,9 +10,7 @@
 
 #if defined(SS_CRC32C_ISAL)
 #include <isa-l/crc.h>
-#endif
-
-#if !defined(SS_CRC32C_ISAL)
+#else
 #if defined(__GNUC__)
 #define crc_unlikely(x) __builtin_expect(!!(x), 0)
 #else
