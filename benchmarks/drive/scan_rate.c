@@ -8,6 +8,8 @@
  * memory read), which a machine shared with other work disturbs far less than wall clock.
  * Then the same scan once more, in CPU time and wall clock: the image is mapped already, so
  * it takes no page faults (the state of a long-running daemon scanning data again).
+ * It prints the writing's wall clock and CPU by thread (the transfer thread maps what is
+ * programmed, emu/dma.c) and each scan's CPU by thread, and the first scan's page faults.
  * The group-aggregate's answers are checked against the counts kept while writing.
  *   usage: scan_rate [GiB] (default 1)
  * With SCAN_RATE_PERF_CTL and SCAN_RATE_PERF_ACK naming the fifos of `perf record

@@ -170,12 +170,12 @@ static void *dma_thread(void *arg)
 			}
 			continue;
 		}
-		if (!atomic_load(&dma->stopping) && map_one(dma)) {
-			transferred = false;
-			continue;
-		}
 		if (atomic_load(&dma->stopping)) {
 			break;   /* nothing left to take */
+		}
+		if (map_one(dma)) {
+			transferred = false;
+			continue;
 		}
 		if (!emu_poll(transferred ? atomic_load(&dma->spin_us) : 0, has_work, dma)) {
 			pthread_mutex_lock(&dma->lock);

@@ -160,14 +160,19 @@ static int op_read_wait(void *ctx)
 /* Pages of a block mapped ahead at once: 16 of kang's 8,640 B are 135 KiB, one system call */
 #define EMU_MAP_AHEAD_PAGES 16u
 
-/* The block's programmed pages since the last multiple of EMU_MAP_AHEAD_PAGES, mapped by
- * the transfer thread while it is idle (dma.c): a scan soon after takes no faults. */
+/* With `write_ptr` pages of `block` programmed: when that completes EMU_MAP_AHEAD_PAGES of
+ * them or the block, those since the last such point are mapped by the transfer thread
+ * while it is idle (dma.c), so a scan soon after takes no faults. */
 static void map_ahead(struct ss_emu_flash *f, uint32_t block, uint32_t write_ptr)
 {
 	const uint32_t ppb = f->info.geo.pages_per_block;
 	const uint32_t first = (write_ptr - 1) / EMU_MAP_AHEAD_PAGES * EMU_MAP_AHEAD_PAGES;
-	struct emu_dma *dma = dma_of(f);
+	struct emu_dma *dma;
 
+	if (write_ptr % EMU_MAP_AHEAD_PAGES != 0 && write_ptr != ppb) {
+		return;
+	}
+	dma = dma_of(f);
 	if (dma != NULL) {
 		emu_dma_map_ahead(dma, f->map + emu_page_offset(f, block * ppb + first),
 				  (size_t)(write_ptr - first) * f->stride);
@@ -233,9 +238,7 @@ static int op_page_program(void *ctx, uint32_t ppn, const void *data, const void
 		goto out;
 	}
 	emu_model_program(&f->model, die_of_block(f, block), f->stride);
-	if (b->write_ptr % EMU_MAP_AHEAD_PAGES == 0 || b->write_ptr == g->pages_per_block) {
-		map_ahead(f, block, b->write_ptr);
-	}
+	map_ahead(f, block, b->write_ptr);
 out:
 	pthread_mutex_unlock(&f->lock);
 	return rc;
