@@ -29,11 +29,13 @@ static uint64_t default_bytes(const struct ss_geometry *geo)
 static void default_params(const struct ss_geometry *geo, uint64_t bytes,
 			   struct ss_buf_params *bp)
 {
-	bp->policy = FW_BUFFER_DEFAULT_POLICY;
-	bp->pages = (uint32_t)((bytes ? bytes : default_bytes(geo)) / geo->page_size);
-	bp->pages_per_block = geo->pages_per_block;
-	bp->hbm_threshold = 0;
-	bp->read_ahead_pages = FW_READAHEAD_BYTES / geo->page_size;
+	/* every field set: COUNTERS puts them on the wire whatever the policy */
+	*bp = (struct ss_buf_params){
+		.policy = FW_BUFFER_DEFAULT_POLICY,
+		.pages = (uint32_t)((bytes ? bytes : default_bytes(geo)) / geo->page_size),
+		.pages_per_block = geo->pages_per_block,
+		.read_ahead_pages = FW_READAHEAD_BYTES / geo->page_size,
+	};
 }
 
 uint64_t fw_buffer_dram(const struct ss_geometry *geo, uint64_t bytes)
