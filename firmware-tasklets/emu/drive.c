@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -74,6 +75,7 @@ struct ss_emu_drive {
 	int thread_started;
 
 	struct emu_ledger *ledger; /* energy per task (ledger.c) */
+	char notice[512];          /* what bringing it up dropped as asked (ss_emu_notice) */
 };
 
 static uint64_t wall_ns(const struct ss_emu_drive *d)
@@ -516,6 +518,104 @@ static int withhold_opcodes(struct ss_emu_drive *d, const char *list, char *err,
 	return 0;
 }
 
+/* The merge cache's NVM problems in words (enum ss_buf_nv_problem). */
+static void nvram_problem(const struct ss_buf_nv_report *r, const char *serial, char *out,
+			  size_t len)
+{
+	switch (r->problem) {
+	case SS_BUF_NV_MISSING:
+		snprintf(out, len, "is missing (was the image copied or moved without it?)");
+		break;
+	case SS_BUF_NV_NOT_NVRAM:
+		snprintf(out, len, "is not a merge cache's NVRAM (no SCNV magic in its header)");
+		break;
+	case SS_BUF_NV_VERSION:
+		snprintf(out, len, "was written in NVRAM layout version %u, and this firmware reads "
+			 "version 2 (version 1 carried no owner and no checksums)",
+			 r->found_version);
+		break;
+	case SS_BUF_NV_FOREIGN:
+		snprintf(out, len, "belongs to another drive (serial '%.20s'; this image's is '%s')",
+			 r->found_drive, serial);
+		break;
+	case SS_BUF_NV_GENERATION:
+		snprintf(out, len, "is this drive's, but of NVRAM generation %u where the drive's "
+			 "flash expects another: an older or newer copy of the file",
+			 r->found_generation);
+		break;
+	case SS_BUF_NV_PARAMS:
+		snprintf(out, len, "holds a merge cache of another size or page than this drive's "
+			 "(another image's, or a truncated file)");
+		break;
+	case SS_BUF_NV_CORRUPT:
+		if (r->slot == UINT32_MAX) {
+			snprintf(out, len, "is corrupt: its header fails its CRC-32C");
+		} else {
+			snprintf(out, len, "is corrupt: NVRAM sector %u (of LBA %u) fails its "
+				 "CRC-32C", r->slot, r->lba);
+		}
+		break;
+	default:
+		snprintf(out, len, "has problem %u", r->problem);
+		break;
+	}
+}
+
+/* What starting the NVM empty drops, in words. */
+static void nvram_held(const struct ss_buf_nv_report *r, char *out, size_t len)
+{
+	if (r->problem == SS_BUF_NV_MISSING) {
+		snprintf(out, len, "the acknowledged writes that were in the missing file (the "
+			 "flash's older copies of those sectors are served instead)");
+	} else if (r->held == UINT32_MAX) {
+		snprintf(out, len, "whatever acknowledged writes it held (it is not readable "
+			 "enough to count them)");
+	} else {
+		snprintf(out, len, "the %u acknowledged sectors (%u KiB) it holds that the flash "
+			 "may not", r->held, r->held / 2);
+	}
+}
+
+/* A mount's refusal in words: what failed and how to recover. */
+static void say_refusal(struct ss_emu_drive *d, const char *path,
+			const struct ss_fw_mount_report *mr, char *err, size_t errlen)
+{
+	char nvpath[PATH_MAX], what[192], held[160];
+
+	if (mr->refused != SS_FW_REFUSED_NVRAM || emu_nvram_path(d->flash, nvpath,
+								    sizeof(nvpath)) != 0) {
+		emu_errf(err, errlen, "image %s: the firmware refused the drive (part %u)", path,
+			 mr->refused);
+		return;
+	}
+	nvram_problem(&mr->nvram, d->hal->serial, what, sizeof(what));
+	nvram_held(&mr->nvram, held, sizeof(held));
+	emu_errf(err, errlen, "image %s: refused: its merge cache's NVRAM %s %s. Put the image's "
+		 "own NVRAM file back; or start the merge cache empty, losing %s, with "
+		 "smartssd-devd --discard-nvram or emu:%s?discard_nvram=1", path, nvpath, what,
+		 held, path);
+}
+
+static void say_discard(struct ss_emu_drive *d, const char *path,
+			const struct ss_fw_mount_report *mr)
+{
+	char nvpath[PATH_MAX] = "", what[192] = "", held[160];
+
+	(void)emu_nvram_path(d->flash, nvpath, sizeof(nvpath));
+	if (mr->nvram.problem != SS_BUF_NV_OK) {
+		nvram_problem(&mr->nvram, d->hal->serial, what, sizeof(what));
+	}
+	nvram_held(&mr->nvram, held, sizeof(held));
+	snprintf(d->notice, sizeof(d->notice), "image %s: discard-nvram: the merge cache's NVRAM "
+		 "%s%s%s%s was started empty, dropping %s", path, nvpath, what[0] ? " (which " : "",
+		 what, what[0] ? ")" : "", held);
+}
+
+const char *ss_emu_notice(const struct ss_emu_drive *d)
+{
+	return d->notice;
+}
+
 static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int format,
 		    struct ss_emu_drive **out, char *err, size_t errlen)
 {
@@ -595,9 +695,17 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 			.buffer_threshold = o->buffer_threshold,
 		};
 		bool rebuffer = o->buffer_policy || o->buffer_bytes || o->buffer_threshold;
+		struct ss_fw_mount_opts mo = { .buffer = rebuffer ? &fp : NULL,
+					       .discard_nvram = o->discard_nvram };
+		struct ss_fw_mount_report mr;
 
-		rc = ss_fw_mount_with(&d->fw, d->hal, rebuffer ? &fp : NULL);
-		if (rc == -SS_ENODATA) {
+		rc = ss_fw_mount_ex(&d->fw, d->hal, &mo, &mr);
+		if (rc == 0 && mr.discarded) {
+			say_discard(d, path, &mr);
+		}
+		if (rc == -SS_EBADMSG && mr.refused != SS_FW_REFUSED_NONE) {
+			say_refusal(d, path, &mr, err, errlen);
+		} else if (rc == -SS_ENODATA) {
 			emu_errf(err, errlen, "image %s is not formatted (format it first)", path);
 		} else if (rc == -SS_EBADMSG) {
 			emu_errf(err, errlen, "image %s: the firmware's metadata is corrupt", path);
