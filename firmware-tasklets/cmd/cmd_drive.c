@@ -77,6 +77,27 @@ void fw_drive_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep
 	rep->payload_len = sizeof(struct ss_drive_info);
 }
 
+/* The store's objects as hosts see them: the firmware's record is not one of theirs. */
+static uint32_t host_objects(const struct ss_fw *fw, const struct ss_os_stats *st)
+{
+	uint32_t hidden = fw->record_oid != SS_OID_NONE;
+
+	return st->objects >= hidden ? st->objects - hidden : 0;
+}
+
+int ss_fw_objects(struct ss_fw *fw, uint32_t *n)
+{
+	struct ss_os_stats st;
+
+	if (!fw || fw->state != FW_UP) {
+		return -SS_EBADMSG;   /* down, or up without its store: not known */
+	}
+	ss_os_get_stats(fw->os, &st);
+	*n = host_objects(fw, &st);
+	*n -= *n > 0;   /* the root directory, which every store has */
+	return 0;
+}
+
 void fw_drive_fsstat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	uint8_t *p = rep->payload;
@@ -86,8 +107,7 @@ void fw_drive_fsstat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *r
 	ss_os_get_stats(fw->os, &st);
 	ss_put_le64(p + offsetof(struct ss_wire_fsstat, capacity_bytes), st.capacity_bytes);
 	ss_put_le64(p + offsetof(struct ss_wire_fsstat, free_bytes), st.free_bytes);
-	ss_put_le32(p + offsetof(struct ss_wire_fsstat, objects),
-		    st.objects >= hidden ? st.objects - hidden : 0);
+	ss_put_le32(p + offsetof(struct ss_wire_fsstat, objects), host_objects(fw, &st));
 	ss_put_le32(p + offsetof(struct ss_wire_fsstat, max_objects),
 		    st.max_objects >= hidden ? st.max_objects - hidden : 0);
 	ss_put_le32(p + offsetof(struct ss_wire_fsstat, page_size), fw->page_size);

@@ -25,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "drive_internal.h"
@@ -752,6 +754,73 @@ int ss_emu_format(const char *path, const struct ss_emu_drive_opts *o,
 		  struct ss_emu_drive **out, char *err, size_t errlen)
 {
 	return bring_up(path, o, 1, out, err, errlen);
+}
+
+int ss_emu_format_guard(const char *path, char *err, size_t errlen)
+{
+	static const struct ss_emu_drive_opts probe = { .manual_background = 1 };
+	struct ss_emu_drive *d = NULL;
+	uint8_t magic[8];
+	struct stat st;
+	uint32_t objects = 0;
+	char why[384] = "";
+	ssize_t n;
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT) {
+			return 0;
+		}
+		emu_errf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -SS_EIO;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		emu_errf(err, errlen, "%s is not a regular file: refusing to format it", path);
+		return -SS_EEXIST;
+	}
+	n = st.st_size == 0 ? 0 : pread(fd, magic, sizeof(magic), 0);
+	close(fd);
+	if (st.st_size == 0) {
+		return 0;
+	}
+	if (n != (ssize_t)sizeof(magic) || memcmp(magic, EMU_IMAGE_MAGIC, sizeof(magic)) != 0) {
+		emu_errf(err, errlen, "%s exists and is not a smartssd image (it does not begin with "
+			 "the image magic %s): formatting would overwrite its %lld bytes; give "
+			 "--force to format it anyway", path, EMU_IMAGE_MAGIC, (long long)st.st_size);
+		return -SS_EEXIST;
+	}
+	rc = ss_emu_open(path, &probe, &d, why, sizeof(why));
+	if (rc == -SS_ENODATA) {
+		return 0;   /* an image never formatted holds nothing */
+	}
+	if (rc == -SS_EBUSY) {
+		emu_errf(err, errlen, "%s", why);
+		return rc;
+	}
+	if (rc == 0) {
+		pthread_mutex_lock(&d->fw_lock);
+		rc = ss_fw_objects(d->fw, &objects);
+		pthread_mutex_unlock(&d->fw_lock);
+		if (rc != 0) {
+			snprintf(why, sizeof(why), "its object store is damaged");
+		}
+		ss_emu_close(d);
+	}
+	if (rc != 0) {
+		emu_errf(err, errlen, "%s is a smartssd image that does not open (%s), so whether it "
+			 "holds objects is not known: refusing to format it; give --force to format "
+			 "it anyway", path, why);
+		return -SS_EEXIST;
+	}
+	if (objects != 0) {
+		emu_errf(err, errlen, "%s is a smartssd image whose drive holds %u object%s: "
+			 "formatting would erase %s; give --force to format it anyway", path, objects,
+			 objects == 1 ? "" : "s", objects == 1 ? "it" : "them");
+		return -SS_EEXIST;
+	}
+	return 0;
 }
 
 int ss_emu_open(const char *path, const struct ss_emu_drive_opts *o,

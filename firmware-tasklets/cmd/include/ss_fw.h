@@ -109,6 +109,11 @@ struct ss_fw_mount_report {
 int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mount_opts *o,
 		   struct ss_fw_mount_report *rep);
 
+/** The objects the drive holds for hosts (FSSTAT's count; the root directory and the
+ *  firmware's own record are not among them). \return 0, or -SS_EBADMSG when the drive is
+ *  down or came up without its store. */
+int ss_fw_objects(struct ss_fw *fw, uint32_t *n);
+
 /**
  * From now until the drive is shut down, answer the opcode named `name` (as in ss_proto.h,
  * e.g. "ISP_QUEUE") with BAD_OPCODE, as firmware that predates it does: to test hosts

@@ -80,6 +80,15 @@ int ss_emu_format(const char *path, const struct ss_emu_drive_opts *o,
 const char *ss_emu_notice(const struct ss_emu_drive *d);
 
 /**
+ * Whether formatting `path` loses nothing: it does not exist, is empty, or is an image
+ * whose drive holds no object (or was never formatted). The tools that format for users
+ * (smartssd format, smartssd-devd --format) ask before ss_emu_format unless told --force;
+ * an image in use by another process is refused (it cannot be examined).
+ * \return 0, or -SS_EEXIST (err names what would be lost), or -SS_EIO.
+ */
+int ss_emu_format_guard(const char *path, char *err, size_t errlen);
+
+/**
  * Open a formatted image and mount the firmware (recovering after a crash).
  * \return 0, or negative errno (-SS_EBUSY: another process has the image; -SS_ENODATA:
  *         not formatted; ...); err names the problem.
