@@ -40,6 +40,7 @@ static void default_params(const struct ss_geometry *geo, uint64_t bytes,
 	bp->pages_per_block = geo->pages_per_block;
 	bp->hbm_threshold = 0;
 	bp->read_ahead_pages = FW_READAHEAD_BYTES / geo->page_size;
+	bp->nv_read = SS_BUF_NV_READ_NONE;   /* kept on the drive: never stack garbage */
 }
 
 uint64_t fw_buffer_dram(const struct ss_geometry *geo, uint64_t bytes)

@@ -156,6 +156,9 @@ int ss_buf_init_nv(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t
  *  rep->problem, and rep->held. For a discard to say what it drops.
  *  ss_buf_nv_check: verify the running merge cache's NVM, its header and every held
  *  slot's CRC-32C (SS_BUF_NV_OK for any other buffer). */
+void ss_buf_nv_examine(const void *nvram, uint64_t nvram_size, const struct ss_buf_params *p,
+		       uint32_t page_size, const struct ss_buf_nv_owner *owner,
+		       struct ss_buf_nv_report *rep);   /* not on the board: never called there */
 #ifdef SS_BUF_BOARD
 static inline void ss_buf_nv_check(const struct ss_buf *b, struct ss_buf_nv_report *rep)
 {
@@ -163,9 +166,6 @@ static inline void ss_buf_nv_check(const struct ss_buf *b, struct ss_buf_nv_repo
 	rep->problem = SS_BUF_NV_OK;
 }
 #else
-void ss_buf_nv_examine(const void *nvram, uint64_t nvram_size, const struct ss_buf_params *p,
-		       uint32_t page_size, const struct ss_buf_nv_owner *owner,
-		       struct ss_buf_nv_report *rep);
 void ss_buf_nv_check(const struct ss_buf *b, struct ss_buf_nv_report *rep);
 #endif
 
