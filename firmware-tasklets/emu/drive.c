@@ -566,9 +566,10 @@ static void nvram_problem(const struct ss_buf_nv_report *r, const char *serial, 
 /* What starting the NVM empty drops, in words. */
 static void nvram_held(const struct ss_buf_nv_report *r, char *out, size_t len)
 {
-	if (r->problem == SS_BUF_NV_MISSING) {
-		snprintf(out, len, "the acknowledged writes that were in the missing file (the "
-			 "flash's older copies of those sectors are served instead)");
+	if (r->problem == SS_BUF_NV_MISSING || r->problem == SS_BUF_NV_FOREIGN) {
+		snprintf(out, len, "the acknowledged writes that were in this image's own NVRAM, "
+			 "which is not here (the flash's older copies of those sectors are served "
+			 "instead)");
 	} else if (r->held == UINT32_MAX) {
 		snprintf(out, len, "whatever acknowledged writes it held (it is not readable "
 			 "enough to count them)");

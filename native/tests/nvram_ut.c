@@ -5,6 +5,7 @@
  *   - the image copied without its .nvram,
  *   - another image's .nvram placed beside it,
  *   - its own .nvram with 20 bytes flipped in a held sector,
+ *   - its own .nvram as it was before a discard (an older generation),
  * each refuse the open (in-process and by smartssd-devd), with a message naming the
  * problem and the way back; --discard-nvram / discard_nvram=1 opens it, saying what it
  * dropped; a copy made with its .nvram reads back every acknowledged byte; and CHECK
@@ -285,6 +286,10 @@ static void test_nvram_is_tied_to_its_image(void)
 	CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);
 	if (d)
 		CHECK_EQ(ss_dev_close(d), 0);
+	/* the discard raised the NVRAM's generation on the flash: the NVRAM as it was before
+	 * (a copy of the copy's, same drive) is stale, refused */
+	CHECK_EQ(copy_file(a_nv, b_nv), 0);
+	refused(b, "of NVRAM generation 1");
 	/* and by the daemon, which says what a discard of a missing NVRAM drops */
 	unlink(b_nv);
 	memset(&t, 0, sizeof(t));
