@@ -4,7 +4,8 @@
  * page is kept (and merged with later writes to the page) instead of costing a
  * read-modify-write of the page on the flash. Three structures:
  *   - in the NVM, the sectors and the inverted index (NVM sector -> LBA) with each
- *     sector's write sequence number (§IV-B);
+ *     sector's write sequence number (§IV-B), and (ours) a CRC-32C per slot and a header
+ *     naming the NVM's owner (buf_internal.h);
  *   - in DRAM, a record per cached page (which of its sectors are cached, its dirty bit,
  *     its place in the LRU): the paper's "bit in the FTL's map entry" and its dirty bit;
  *   - the controller-side cache of the inverted index: a small hash table indexed by the
@@ -52,6 +53,11 @@
  *     (§IV-B: "Reads are always forwarded to Flash on a miss or partial hit").
  *   - Hit ratios count pages: a write hit is a page whose every written sector was cached
  *     (a full hit, which bypasses the write policy), a read hit a page served from the NVM.
+ *   - Before power-up trusts the NVM, all of it is checked (examine): its owner, and every
+ *     held slot's entry and sector against their CRC. The paper's NVM is on the board, so
+ *     it never belongs to another drive; ours is a file that can be copied, swapped or
+ *     damaged, and a refusal is better than serving the flash's older data as if it were
+ *     what was acknowledged. Reads from the NVM check the sector too.
  *   - At power-up the page records are rebuilt from the inverted index, every page dirty
  *     (the dirty bit is DRAM state); of two entries for one LBA (a power cut between an
  *     update's two index stores, or a written-back copy and a newer one) the later
