@@ -133,14 +133,16 @@ static int carve(struct ss_hal *hal, const struct ss_ssc_part *part, struct ss_f
 
 /* The buffer in what the object store left of its region. */
 static int start_buffer(struct ss_fw *fw, const struct regions *r,
-			const struct ss_fw_format_params *p, bool format)
+			const struct ss_fw_format_params *p, bool format, bool discard_nvram,
+			struct ss_fw_mount_report *mr)
 {
 	uint64_t used = SS_ALIGN_UP(ss_os_dram_used(fw->os), REGION_ALIGN);
 
 	if (used > r->os_size) {
 		return -SS_ENOMEM;
 	}
-	return fw_buffer_start(fw, (uint8_t *)r->os + used, r->os_size - used, p, format);
+	return fw_buffer_start(fw, (uint8_t *)r->os + used, r->os_size - used, p, format,
+			       discard_nvram, mr);
 }
 
 /* Everything that follows from the layers once they are up. */
@@ -274,7 +276,12 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 	if (p) {
 		fp_buf = *p;
 	}
-	rc = start_buffer(fw, &r, &fp_buf, true);
+	{
+		struct ss_fw_mount_report mr;
+
+		ss_memset(&mr, 0, sizeof(mr));
+		rc = start_buffer(fw, &r, &fp_buf, true, false, &mr);
+	}
 	if (rc) {
 		return rc;
 	}
@@ -292,12 +299,24 @@ int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal)
 
 int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p)
 {
+	struct ss_fw_mount_opts o = { .buffer = p };
+
+	return ss_fw_mount_ex(out, hal, &o, NULL);
+}
+
+int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mount_opts *o,
+		   struct ss_fw_mount_report *rep)
+{
 	struct ss_ssc_part part = { 0 };
+	struct ss_fw_mount_report mr;
 	struct regions r;
 	struct ss_fw *fw;
 	int rc;
 
-	if (!out || !hal) {
+	ss_memset(&mr, 0, sizeof(mr));
+	rep = rep ? rep : &mr;
+	ss_memset(rep, 0, sizeof(*rep));
+	if (!out || !hal || !o) {
 		return -SS_EINVAL;
 	}
 	if (!label_scratch(hal)) {
@@ -337,7 +356,7 @@ int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_
 	}
 	fw_life_load(fw);
 	fw_life_power_cycle(fw);
-	rc = start_buffer(fw, &r, p, false);
+	rc = start_buffer(fw, &r, o->buffer, false, o->discard_nvram != 0, rep);
 	if (rc) {
 		return rc;
 	}

@@ -150,6 +150,7 @@ struct ss_fw {
 	struct fw_scan_run scan_runs[SS_SSC_SCAN_MAX_RUNS];   /* SSC_SCAN's, cmd_ssc_scan.c */
 
 	ss_oid_t record_oid;
+	uint32_t nv_generation;       /* the merge cache's NVM generation (cmd_buffer.c) */
 	struct fw_lifetime life;      /* as of now (power-on and NAND writes: at last sync) */
 	struct fw_lifetime persisted; /* as last written to the record */
 	uint64_t mount_now_ns;        /* device clock when the lifetime base was taken */
@@ -211,9 +212,11 @@ void fw_block_flush(struct ss_fw *fw, struct ss_ata_result *res);
 
 /* cmd_buffer.c */
 /* Bring the buffer up in DRAM [region, region + size): at format from `p` (kept on the
- * drive), at mount (p NULL) from what the drive keeps. */
+ * drive), at mount (p NULL) from what the drive keeps. `discard_nvram`: a merge cache's NVM
+ * is started empty, mr saying what it held; otherwise mr says why it was refused. */
 int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
-		    const struct ss_fw_format_params *p, bool format);
+		    const struct ss_fw_format_params *p, bool format, bool discard_nvram,
+		    struct ss_fw_mount_report *mr);
 uint64_t fw_buffer_dram(const struct ss_geometry *geo, uint64_t bytes);
 /* The buffer's fields of a COUNTERS reply. */
 void fw_buffer_counters(struct ss_fw *fw, uint8_t *p);

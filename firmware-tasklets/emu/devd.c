@@ -728,7 +728,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: smartssd-devd --image FILE --socket PATH [--time-mode virtual|realtime]\n"
 		"                     [--background thread|manual]\n"
-		"                     [--format [--profile NAME|PATH] [--cache-share PCT]]\n"
+		"                     [--format [--force] [--profile NAME|PATH] [--cache-share PCT]]\n"
+		"                     [--discard-nvram]\n"
 		"                     [--ready-fd N]\n"
 		"                     [--allow-uid USERS] [--allow-gid GROUPS]\n"
 		"                     [--socket-mode OCTAL] [--socket-group GROUP]\n"
@@ -738,7 +739,12 @@ static void usage(void)
 		"Serves the emulated drive in FILE on the unix socket PATH. --format creates and\n"
 		"formats FILE first (erasing it), with PCT %% of its flash (0: none; default: 25\n"
 		"where the flash has room for a cache part, else none)\n"
-		"for the solid-state cache. Once PATH accepts connections, the daemon writes\n"
+		"for the solid-state cache. It refuses a FILE that is not an image, or an image\n"
+		"that holds objects, unless --force is given.\n"
+		"--discard-nvram: start the merge cache's NVRAM (FILE.nvram) empty even when it is\n"
+		"missing, another drive's or corrupt (a mount refuses such an NVRAM otherwise),\n"
+		"dropping the acknowledged writes it held; the daemon says what it dropped.\n"
+		"Once PATH accepts connections, the daemon writes\n"
 		"READY=1 and a newline to file descriptor N, and notifies systemd when\n"
 		"NOTIFY_SOCKET is set. PATH.lock beside the socket keeps one daemon per path.\n"
 		"Under socket activation (LISTEN_FDS=1) it serves the passed socket, which must\n"
@@ -839,6 +845,8 @@ int main(int argc, char **argv)
 		{ "background", required_argument, NULL, 'B' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "format", no_argument, NULL, 'f' },
+		{ "force", no_argument, NULL, 'F' },
+		{ "discard-nvram", no_argument, NULL, 'D' },
 		{ "cache-share", required_argument, NULL, 'C' },
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "allow-uid", required_argument, NULL, 'u' },
@@ -855,8 +863,9 @@ int main(int argc, char **argv)
 	};
 	struct ss_emu_drive_opts o = { .cache_share_permille = SS_FW_CACHE_SHARE_DEFAULT };
 	const char *image = NULL, *sock = NULL;
-	char err[512];
-	int format = 0, opt, lfd, sfd, rc, nworkers, ready_fd = -1, lock_fd = -1, activated;
+	char err[1024];
+	int format = 0, force = 0, opt, lfd, sfd, rc, nworkers, ready_fd = -1, lock_fd = -1;
+	int activated;
 	long long v;
 	mode_t mode = 0660;
 	gid_t group = (gid_t)-1;
@@ -901,6 +910,12 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			format = 1;
+			break;
+		case 'F':
+			force = 1;
+			break;
+		case 'D':
+			o.discard_nvram = 1;
 			break;
 		case 'C':
 			if ((v = parse_number("--cache-share", optarg, 10, 0, 90)) < 0) {
@@ -968,6 +983,14 @@ int main(int argc, char **argv)
 		usage();
 		return 2;
 	}
+	if (force && !format) {
+		fprintf(stderr, "smartssd-devd: --force goes with --format\n");
+		return 2;
+	}
+	if (format && !force && ss_emu_format_guard(image, err, sizeof(err)) != 0) {
+		fprintf(stderr, "smartssd-devd: %s\n", err);
+		return 1;
+	}
 	if (srv.access.nuids == 0 && srv.access.ngids == 0) {
 		srv.access.uids[srv.access.nuids++] = geteuid();
 	}
@@ -987,6 +1010,9 @@ int main(int argc, char **argv)
 	if (rc != 0) {
 		fprintf(stderr, "smartssd-devd: %s\n", err);
 		return 1;
+	}
+	if (ss_emu_notice(srv.drive)[0] != '\0') {
+		fprintf(stderr, "smartssd-devd: %s\n", ss_emu_notice(srv.drive));
 	}
 	/* Under socket activation systemd owns the socket file: no lock, no rename, no unlink. */
 	lfd = devd_listen_fds(sock);

@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -24,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "drive_internal.h"
@@ -74,6 +77,7 @@ struct ss_emu_drive {
 	int thread_started;
 
 	struct emu_ledger *ledger; /* energy per task (ledger.c) */
+	char notice[512];          /* what bringing it up dropped as asked (ss_emu_notice) */
 };
 
 static uint64_t wall_ns(const struct ss_emu_drive *d)
@@ -516,6 +520,105 @@ static int withhold_opcodes(struct ss_emu_drive *d, const char *list, char *err,
 	return 0;
 }
 
+/* The merge cache's NVM problems in words (enum ss_buf_nv_problem). */
+static void nvram_problem(const struct ss_buf_nv_report *r, const char *serial, char *out,
+			  size_t len)
+{
+	switch (r->problem) {
+	case SS_BUF_NV_MISSING:
+		snprintf(out, len, "is missing (was the image copied or moved without it?)");
+		break;
+	case SS_BUF_NV_NOT_NVRAM:
+		snprintf(out, len, "is not a merge cache's NVRAM (no SCNV magic in its header)");
+		break;
+	case SS_BUF_NV_VERSION:
+		snprintf(out, len, "was written in NVRAM layout version %u, and this firmware reads "
+			 "version 2 (version 1 carried no owner and no checksums)",
+			 r->found_version);
+		break;
+	case SS_BUF_NV_FOREIGN:
+		snprintf(out, len, "belongs to another drive (serial '%.20s'; this image's is '%s')",
+			 r->found_drive, serial);
+		break;
+	case SS_BUF_NV_GENERATION:
+		snprintf(out, len, "is this drive's, but of NVRAM generation %u where the drive's "
+			 "flash expects another: an older or newer copy of the file",
+			 r->found_generation);
+		break;
+	case SS_BUF_NV_PARAMS:
+		snprintf(out, len, "holds a merge cache of another size or page than this drive's "
+			 "(another image's, or a truncated file)");
+		break;
+	case SS_BUF_NV_CORRUPT:
+		if (r->slot == UINT32_MAX) {
+			snprintf(out, len, "is corrupt: its header fails its CRC-32C");
+		} else {
+			snprintf(out, len, "is corrupt: NVRAM sector %u (of LBA %u) fails its "
+				 "CRC-32C", r->slot, r->lba);
+		}
+		break;
+	default:
+		snprintf(out, len, "has problem %u", r->problem);
+		break;
+	}
+}
+
+/* What starting the NVM empty drops, in words. */
+static void nvram_held(const struct ss_buf_nv_report *r, char *out, size_t len)
+{
+	if (r->problem == SS_BUF_NV_MISSING || r->problem == SS_BUF_NV_FOREIGN) {
+		snprintf(out, len, "the acknowledged writes that were in this image's own NVRAM, "
+			 "which is not here (the flash's older copies of those sectors are served "
+			 "instead)");
+	} else if (r->held == UINT32_MAX) {
+		snprintf(out, len, "whatever acknowledged writes it held (it is not readable "
+			 "enough to count them)");
+	} else {
+		snprintf(out, len, "the %u acknowledged sectors (%u KiB) it holds that the flash "
+			 "may not", r->held, r->held / 2);
+	}
+}
+
+/* A mount's refusal in words: what failed and how to recover. */
+static void say_refusal(struct ss_emu_drive *d, const char *path,
+			const struct ss_fw_mount_report *mr, char *err, size_t errlen)
+{
+	char nvpath[PATH_MAX], what[192], held[160];
+
+	if (mr->refused != SS_FW_REFUSED_NVRAM || emu_nvram_path(d->flash, nvpath,
+								    sizeof(nvpath)) != 0) {
+		emu_errf(err, errlen, "image %s: the firmware refused the drive (part %u)", path,
+			 mr->refused);
+		return;
+	}
+	nvram_problem(&mr->nvram, d->hal->serial, what, sizeof(what));
+	nvram_held(&mr->nvram, held, sizeof(held));
+	emu_errf(err, errlen, "image %s: refused: its merge cache's NVRAM %s %s. Put the image's "
+		 "own NVRAM file back; or start the merge cache empty, losing %s, with "
+		 "smartssd-devd --discard-nvram or emu:%s?discard_nvram=1", path, nvpath, what,
+		 held, path);
+}
+
+static void say_discard(struct ss_emu_drive *d, const char *path,
+			const struct ss_fw_mount_report *mr)
+{
+	char nvpath[PATH_MAX] = "", what[192] = "", held[160];
+
+	(void)emu_nvram_path(d->flash, nvpath, sizeof(nvpath));
+	if (mr->nvram.problem != SS_BUF_NV_OK) {
+		nvram_problem(&mr->nvram, d->hal->serial, what, sizeof(what));
+	}
+	nvram_held(&mr->nvram, held, sizeof(held));
+	snprintf(d->notice, sizeof(d->notice), "image %s: discard-nvram: the merge cache's NVRAM "
+		 "%s%s%s%s was started empty, dropping %s", path, nvpath, what[0] ? " (which " : "",
+		 what, what[0] ? ")" : "", held);
+}
+
+const char *ss_emu_notice(const struct ss_emu_drive *d)
+{
+	return d->notice;
+}
+
 static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int format,
 		    struct ss_emu_drive **out, char *err, size_t errlen)
 {
@@ -595,9 +698,17 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 			.buffer_threshold = o->buffer_threshold,
 		};
 		bool rebuffer = o->buffer_policy || o->buffer_bytes || o->buffer_threshold;
+		struct ss_fw_mount_opts mo = { .buffer = rebuffer ? &fp : NULL,
+					       .discard_nvram = o->discard_nvram };
+		struct ss_fw_mount_report mr;
 
-		rc = ss_fw_mount_with(&d->fw, d->hal, rebuffer ? &fp : NULL);
-		if (rc == -SS_ENODATA) {
+		rc = ss_fw_mount_ex(&d->fw, d->hal, &mo, &mr);
+		if (rc == 0 && mr.discarded) {
+			say_discard(d, path, &mr);
+		}
+		if (rc == -SS_EBADMSG && mr.refused != SS_FW_REFUSED_NONE) {
+			say_refusal(d, path, &mr, err, errlen);
+		} else if (rc == -SS_ENODATA) {
 			emu_errf(err, errlen, "image %s is not formatted (format it first)", path);
 		} else if (rc == -SS_EBADMSG) {
 			emu_errf(err, errlen, "image %s: the firmware's metadata is corrupt", path);
@@ -644,6 +755,73 @@ int ss_emu_format(const char *path, const struct ss_emu_drive_opts *o,
 		  struct ss_emu_drive **out, char *err, size_t errlen)
 {
 	return bring_up(path, o, 1, out, err, errlen);
+}
+
+int ss_emu_format_guard(const char *path, char *err, size_t errlen)
+{
+	static const struct ss_emu_drive_opts probe = { .manual_background = 1 };
+	struct ss_emu_drive *d = NULL;
+	uint8_t magic[8];
+	struct stat st;
+	uint32_t objects = 0;
+	char why[384] = "";
+	ssize_t n;
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT) {
+			return 0;
+		}
+		emu_errf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -SS_EIO;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		emu_errf(err, errlen, "%s is not a regular file: refusing to format it", path);
+		return -SS_EEXIST;
+	}
+	n = st.st_size == 0 ? 0 : pread(fd, magic, sizeof(magic), 0);
+	close(fd);
+	if (st.st_size == 0) {
+		return 0;
+	}
+	if (n != (ssize_t)sizeof(magic) || memcmp(magic, EMU_IMAGE_MAGIC, sizeof(magic)) != 0) {
+		emu_errf(err, errlen, "%s exists and is not a smartssd image (it does not begin with "
+			 "the image magic %s): formatting would overwrite its %lld bytes; give "
+			 "--force to format it anyway", path, EMU_IMAGE_MAGIC, (long long)st.st_size);
+		return -SS_EEXIST;
+	}
+	rc = ss_emu_open(path, &probe, &d, why, sizeof(why));
+	if (rc == -SS_ENODATA) {
+		return 0;   /* an image never formatted holds nothing */
+	}
+	if (rc == -SS_EBUSY) {
+		emu_errf(err, errlen, "%s", why);
+		return rc;
+	}
+	if (rc == 0) {
+		pthread_mutex_lock(&d->fw_lock);
+		rc = ss_fw_objects(d->fw, &objects);
+		pthread_mutex_unlock(&d->fw_lock);
+		if (rc != 0) {
+			snprintf(why, sizeof(why), "its object store is damaged");
+		}
+		ss_emu_close(d);
+	}
+	if (rc != 0) {
+		emu_errf(err, errlen, "%s is a smartssd image that does not open (%s), so whether it "
+			 "holds objects is not known: refusing to format it; give --force to format "
+			 "it anyway", path, why);
+		return -SS_EEXIST;
+	}
+	if (objects != 0) {
+		emu_errf(err, errlen, "%s is a smartssd image whose drive holds %u object%s: "
+			 "formatting would erase %s; give --force to format it anyway", path, objects,
+			 objects == 1 ? "" : "s", objects == 1 ? "it" : "them");
+		return -SS_EEXIST;
+	}
+	return 0;
 }
 
 int ss_emu_open(const char *path, const struct ss_emu_drive_opts *o,

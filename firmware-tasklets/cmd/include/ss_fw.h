@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "ss_hal.h"
+#include "ss_nvram.h"
 
 struct ss_fw;
 
@@ -82,6 +83,36 @@ int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal);
 /** ss_fw_mount with the DRAM buffer chosen anew (its buffer_* fields, as at format; kept on
  *  the drive for the mounts after). */
 int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p);
+
+/* The part of the drive a mount refused it for; what each means and how to recover is
+ * the host's to say (the board carries no text): firmware-tasklets/emu/drive.c. */
+enum ss_fw_refusal {
+	SS_FW_REFUSED_NONE = 0,
+	SS_FW_REFUSED_NVRAM = 1,   /* the merge cache's NVM: nvram.problem */
+};
+
+struct ss_fw_mount_opts {
+	const struct ss_fw_format_params *buffer;   /* as ss_fw_mount_with's; NULL: as kept */
+	int discard_nvram;   /* start the merge cache's NVM empty, dropping the writes it
+			      * holds that the flash has not (its problems notwithstanding) */
+};
+
+struct ss_fw_mount_report {
+	uint32_t refused;                  /* enum ss_fw_refusal */
+	uint32_t discarded;                /* 1: discard_nvram dropped the NVM; nvram: what
+					    * it held (problem: what was wrong with it) */
+	struct ss_buf_nv_report nvram;
+};
+
+/** ss_fw_mount_with, and `rep` (may be NULL): why a mount that returns -SS_EBADMSG refused
+ *  the drive, or what a discard dropped. */
+int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mount_opts *o,
+		   struct ss_fw_mount_report *rep);
+
+/** The objects the drive holds for hosts (FSSTAT's count; the root directory and the
+ *  firmware's own record are not among them). \return 0, or -SS_EBADMSG when the drive is
+ *  down or came up without its store. */
+int ss_fw_objects(struct ss_fw *fw, uint32_t *n);
 
 /**
  * From now until the drive is shut down, answer the opcode named `name` (as in ss_proto.h,

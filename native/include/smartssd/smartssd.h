@@ -27,7 +27,7 @@ extern "C" {
 struct ss_dev; /* opaque: one open drive */
 
 #define SS_DEV_NAME_MAX 255
-#define SS_DEV_MSG_MAX 256
+#define SS_DEV_MSG_MAX 1024   /* a refusal names two paths, the problem and the way back */
 #define SS_DEV_BUSY_RETRY_MS 10000
 
 /* Object types (ss_dev_stat.type, ss_dev_create type). */
@@ -88,8 +88,10 @@ int ss_dev_close(struct ss_dev *d);
 const char *ss_dev_transport(const struct ss_dev *d);
 
 /**
- * Create (or overwrite) an emulated drive's image and format it: the emulator's factory
- * step, after which ss_dev_open("emu:PATH") opens it and smartssd-devd can serve it.
+ * Create an emulated drive's image and format it: the emulator's factory step, after which
+ * ss_dev_open("emu:PATH") opens it and smartssd-devd can serve it. An existing file is
+ * overwritten only when that loses nothing (it is empty, or an image whose drive holds no
+ * object) or the URI says "force=1"; otherwise -EEXIST, the message naming what is there.
  *   uri       emu:/path/drive.img, optionally with "?max_objects=N" (the object table's
  *             size; 0 or absent: the object store's default) and "cache_share=PCT" (the
  *             solid-state cache's share of the flash, 0 to SS_DEV_CACHE_SHARE_MAX_PCT, or
@@ -98,8 +100,8 @@ const char *ss_dev_transport(const struct ss_dev *d);
  *             "buffer=POLICY" (the drive's DRAM buffer: none, lru, fab, bplru, lbclock or
  *             hbm; absent: hbm), "buffer_size=BYTES" (a multiple of the page; absent or 0:
  *             4 MiB, or two erase blocks where that is more) and "buffer_threshold=N"
- *             (HBM's migration threshold in pages; absent or 0: dynamic),
- *             joined by '&'. The open options
+ *             (HBM's migration threshold in pages; absent or 0: dynamic), "force=1"
+ *             (overwrite whatever is there), joined by '&'. The open options
  *             ("time=...") are accepted and have no effect here.
  *   profile   a built-in model profile name (ss_dev_profile_name), or a path to a profile
  *             file; NULL or "" for the default, kang-smartssd
@@ -108,7 +110,8 @@ const char *ss_dev_transport(const struct ss_dev *d);
  * \return 0, -ENOTSUP for unix: and sg: URIs (a daemon's image is formatted by
  *         smartssd-devd --format, a real drive by its vendor's tools) or when the library
  *         was built without the emulator, -EINVAL (bad URI or option), -ENOENT (no such
- *         profile), -EBUSY (the image is open elsewhere), ...
+ *         profile), -EBUSY (the image is open elsewhere), -EEXIST (the file is not an
+ *         image, or its drive holds objects, and force=1 was not given), ...
  */
 #define SS_DEV_CACHE_SHARE_DEFAULT_PCT 25u  /* a drive formatted by the smartssd tool */
 #define SS_DEV_CACHE_SHARE_DEFAULT UINT32_MAX /* per mille: the default where it fits */

@@ -65,7 +65,11 @@ public record DriveCheck(long problem, long problemLevel, long problemOid, long 
         "object record contradicts itself",
         "namespace broken (parent, duplicate name or cycle)",
         "store metadata (superblock, object table, journal) inconsistent",
+        "the merge cache's NVRAM fails its check (its header, or a held sector's CRC-32C)",
     };
+
+    /** The merge cache's NVRAM (not the store's): problemLevel is its sector slot. */
+    static final long NVRAM = 18;
 
     private static final long NO_LPN = 0xFFFFFFFFL;
 
@@ -110,6 +114,9 @@ public record DriveCheck(long problem, long problemLevel, long problemOid, long 
         }
         if (problem >= 1 && problem <= 10) {
             sb.append(", tree level ").append(problemLevel);
+        }
+        if (problem == NVRAM && problemLevel != NO_LPN) {
+            sb.append(", NVRAM sector ").append(problemLevel);
         }
         if (!storeMounted()) {
             sb.append("; the drive came up without its object store (found by its mount"

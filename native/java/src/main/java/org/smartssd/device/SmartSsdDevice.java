@@ -148,6 +148,21 @@ public final class SmartSsdDevice implements AutoCloseable {
                                       long capacityBytes, int maxObjects, int cacheSharePercent,
                                       String bufferPolicy, long bufferBytes, int bufferThreshold)
             throws IOException {
+        formatEmulated(image, profile, capacityBytes, maxObjects, cacheSharePercent, bufferPolicy,
+                bufferBytes, bufferThreshold, false);
+    }
+
+    /**
+     * The same, saying whether to overwrite what is there. Without {@code force} an existing
+     * file is formatted only when that loses nothing (it is empty, or an image whose drive
+     * holds no object): a file that is not an image, or an image holding objects, is refused
+     * ({@link java.nio.file.FileAlreadyExistsException}-like failure naming what is there).
+     */
+    public static void formatEmulated(java.nio.file.Path image, String profile,
+                                      long capacityBytes, int maxObjects, int cacheSharePercent,
+                                      String bufferPolicy, long bufferBytes, int bufferThreshold,
+                                      boolean force)
+            throws IOException {
         if (capacityBytes < 0 || maxObjects < 0 || bufferBytes < 0 || bufferThreshold < 0) {
             throw new IllegalArgumentException("capacity, max objects and the buffer's size and "
                     + "threshold must not be negative");
@@ -156,14 +171,14 @@ public final class SmartSsdDevice implements AutoCloseable {
             throw new IllegalArgumentException("the cache share is a percentage from 0 to 90 "
                     + "(or CACHE_SHARE_DEFAULT), got " + cacheSharePercent);
         }
-        ByteBuffer msg = ByteBuffer.allocateDirect(256);
+        ByteBuffer msg = ByteBuffer.allocateDirect(1024);
         long rc = format0(DeviceSession.utf8z(image.toAbsolutePath().toString()),
                 profile == null ? null : DeviceSession.utf8z(profile), capacityBytes, maxObjects,
                 cacheSharePercent,
                 bufferPolicy == null ? null : DeviceSession.utf8z(bufferPolicy), bufferBytes,
-                bufferThreshold, msg);
+                bufferThreshold, force, msg);
         if (rc < 0) {
-            String detail = DeviceSession.cString(msg, 0, 256);
+            String detail = DeviceSession.cString(msg, 0, 1024);
             throw Errors.translate(-Errors.errnoOf(rc), Errors.reasonOf(rc), "format " + image
                     + (profile == null ? "" : " with profile " + profile)
                     + (detail.isEmpty() ? "" : " [" + detail + "]"));
@@ -607,7 +622,7 @@ public final class SmartSsdDevice implements AutoCloseable {
     static native long format0(byte[] image, byte[] profile, long capacityBytes,
                                        int maxObjects, int cacheSharePercent,
                                        byte[] bufferPolicy, long bufferBytes,
-                                       int bufferThreshold, ByteBuffer message);
+                                       int bufferThreshold, boolean force, ByteBuffer message);
 
     static native String profiles0();
 }

@@ -29,8 +29,9 @@ final class InfoCommand implements Callable<Integer> {
     String uri;
 
     @Option(names = "--check", description = "also run the drive's object-store consistency "
-            + "check (every extent tree against the records and the allocator) and print its "
-            + "verdict; exit 7 when it finds a problem")
+            + "check (every extent tree against the records and the allocator) and, with the "
+            + "merge cache, check its NVRAM (every held sector against its CRC-32C), and print "
+            + "the verdict; exit 7 when it finds a problem")
     boolean check;
 
     @Override
