@@ -10,6 +10,9 @@
  *                         tasklet instances created and never destroyed): then another
  *                         client's 4-byte read of an unrelated object is served, and it can
  *                         create a tasklet instance.
+ *   sessions              with more connections admitted than the drive has sessions, the
+ *                         client past the last session waits (bounded) and is then told
+ *                         "too many sessions" (TOO_MANY_SESSIONS); the others keep theirs.
  *   refused               a user the allow-list refuses, reopening 12 connections as fast as
  *                         the daemon closes them, locks nobody out and is told why; the
  *                         daemon logs its refusals at most once per uid per interval; a
@@ -29,6 +32,7 @@
 #include <unistd.h>
 
 #include "devtest.h"
+#include "ss_proto.h"
 #include "smartssd/builtin_tasklets.h"
 #include "smartssd/smartssd.h"
 #include "ut.h"
@@ -332,6 +336,60 @@ out:
 	free(buf);
 }
 
+/* ---- sessions: more connections than the drive has sessions ------------------------ */
+
+#define EMU_SESSIONS 128         /* the emulated drive's (FW_MAX_SESSIONS) */
+
+static void test_sessions(void)
+{
+	static const char *const more[] = { "--max-connections", "160", NULL };
+	struct ss_dev_open_opts quick = { .busy_retry_ms = 300 };
+	struct ss_dev *d[EMU_SESSIONS] = { NULL }, *extra = NULL;
+	uint8_t got[4];
+	uint64_t oid;
+	struct devtest t;
+	int rc, opened = 0;
+
+	if (devtest_format(&t, 0) || devtest_start_daemon_with(&t, more)) {
+		ut_failures++;
+		devtest_cleanup(&t);
+		return;
+	}
+	for (int i = 0; i < EMU_SESSIONS; i++) {
+		rc = ss_dev_open(t.uri, NULL, &d[i]);
+		if (rc != 0)
+			fprintf(stderr, "sessions: open %d: %s\n", i, ss_dev_last_message());
+		opened += rc == 0;
+	}
+	CHECK_EQ(opened, EMU_SESSIONS);
+	rc = ss_dev_open(t.uri, &quick, &extra);
+	CHECK_EQ(rc, -EAGAIN);
+	CHECK_EQ(ss_dev_last_reason(), SS_R_TOO_MANY_SESSIONS);
+	CHECK(strstr(ss_dev_last_message(), "too many sessions") != NULL);
+	if (rc == 0)
+		ss_dev_close(extra);
+	/* none of the others lost its session to it */
+	CHECK_EQ(ss_dev_create(d[0], "/s", SS_DEV_FILE, 0, &oid), 0);
+	CHECK_EQ(ss_dev_write(d[0], oid, 0, "sess", 4, 0), 4);
+	for (int i = 0; i < EMU_SESSIONS; i++) {
+		if (d[i] != NULL && ss_dev_read(d[i], oid, 0, got, 4) != 4) {
+			fprintf(stderr, "sessions: client %d: %s\n", i, ss_dev_last_message());
+			ut_failures++;
+		}
+	}
+	/* one leaves: its session is free for the next */
+	CHECK_EQ(ss_dev_close(d[7]), 0);
+	d[7] = NULL;
+	CHECK_EQ(ss_dev_open(t.uri, &quick, &extra), 0);
+	if (extra != NULL)
+		CHECK_EQ(ss_dev_close(extra), 0);
+	for (int i = 0; i < EMU_SESSIONS; i++) {
+		if (d[i] != NULL)
+			ss_dev_close(d[i]);
+	}
+	devtest_cleanup(&t);
+}
+
 /* ---- refused: an uninvited user, and the connection limit --------------------------- */
 
 #define REFUSED_UID 65534
@@ -549,10 +607,13 @@ int main(int argc, char **argv)
 		test_many(atoi(argv[2]), atoi(argv[3]));
 	} else if (argc == 3 && strcmp(argv[1], "kill") == 0) {
 		test_kill(atoi(argv[2]));
+	} else if (argc == 2 && strcmp(argv[1], "sessions") == 0) {
+		test_sessions();
 	} else if (argc == 2 && strcmp(argv[1], "refused") == 0) {
 		test_refused();
 	} else {
-		fprintf(stderr, "usage: daemon_clients_ut many CLIENTS SECONDS | kill N | refused\n");
+		fprintf(stderr, "usage: daemon_clients_ut many CLIENTS SECONDS | kill N | sessions | "
+			"refused\n");
 		return 2;
 	}
 	return ut_report("daemon_clients_ut");
