@@ -41,6 +41,8 @@
 #define OBJ 4096                 /* bytes of one */
 #define BIG (1u << 20)           /* a killed client's reads: a reply this large each */
 #define KILL_THREADS 6
+#define VICTIM_INSTANCES 4       /* per instance thread (2 a client) before it is killed:
+				  * two killed clients leave the engine's 16 taken */
 #define WAIT_MS 60000            /* a child's readiness, at most */
 
 static long long now_ms(void)
@@ -203,6 +205,7 @@ static void *victim_main(void *arg)
 {
 	struct victim *v = arg;
 	uint8_t *buf = malloc(BIG);
+	uint64_t out = 0;
 	char path[64];
 
 	for (long i = 0; buf != NULL; i++) {
@@ -214,21 +217,28 @@ static void *victim_main(void *arg)
 							    .mem_budget = 4096 };
 			uint64_t inst;
 
-			snprintf(path, sizeof(path), "/v%ld/out%ld", (long)getpid(), i);
-			if (ss_dev_create_output(v->d, path, SS_DEV_CREATE_PARENTS,
-						 &spec.output_oid) == 0) {
+			/* instances on one output object, never destroyed; then reads */
+			if (i == 0) {
+				snprintf(path, sizeof(path), "/v%ld/out%d", (long)getpid(), v->id);
+				(void)ss_dev_create_output(v->d, path, SS_DEV_CREATE_PARENTS, &out);
+			}
+			if (i < VICTIM_INSTANCES && out != 0) {
+				spec.output_oid = out;
 				(void)ss_dev_tasklet_create(v->d, &spec, &pp, sizeof(pp), &inst);
+			} else {
+				(void)ss_dev_read(v->d, v->big, 0, buf, BIG);
 			}
 		} else {
-			uint64_t oid;
-
-			snprintf(path, sizeof(path), "/v%ld/w%d", (long)getpid(), v->id);
-			if (ss_dev_create(v->d, path, SS_DEV_FILE, SS_DEV_CREATE_PARENTS, &oid) == 0) {
-				pattern(buf, BIG / 4, v->id, 0, (uint32_t)i);
-				(void)ss_dev_write(v->d, oid, 0, buf, BIG / 4, 0);
+			if (i == 0) {
+				snprintf(path, sizeof(path), "/v%ld/w%d", (long)getpid(), v->id);
+				(void)ss_dev_create(v->d, path, SS_DEV_FILE, SS_DEV_CREATE_PARENTS,
+						    &out);
 			}
+			pattern(buf, BIG / 4, v->id, 0, (uint32_t)i);
+			(void)ss_dev_write(v->d, out, 0, buf, BIG / 4, 0);
 		}
-		if (i == 0) {
+		/* ready once its instances are made, or its first command done */
+		if (i == (v->kind == 1 ? VICTIM_INSTANCES - 1 : 0)) {
 			pthread_mutex_lock(&ready_lock);
 			if (++victims_working == KILL_THREADS && write(v->ready_fd, "r", 1) != 1) {
 				_exit(20);
