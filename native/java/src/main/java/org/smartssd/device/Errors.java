@@ -135,7 +135,8 @@ public final class Errors {
             case BAD_LAYOUT:
                 return "check the tasklet's parameters against builtin_tasklets.h";
             case BAD_SESSION:
-                return "the drive restarted; the next call opens a new session";
+                return "the drive restarted, or the connection that opened the session closed;"
+                        + " the next call opens a new session";
             case STORE_DAMAGED:
                 return "run 'smartssd info --check' to see what is wrong";
             case STALE_BLOCK:
