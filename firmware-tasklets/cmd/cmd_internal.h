@@ -20,8 +20,13 @@
 #include "ss_ssc.h"
 #include "ss_ssc_part.h"
 
-/* Host sessions and their queue depth (SATA NCQ: 32 tags). */
-#define FW_MAX_SESSIONS 16u
+/* Host sessions and their queue depth (SATA NCQ: 32 tags). The emulator's daemon admits
+ * --max-connections clients (default 128), each with a session of its own that lives as
+ * long as its connection; the board, which one host reaches through SG_IO, keeps 16
+ * (cross/jasmine-features.sh). */
+#ifndef FW_MAX_SESSIONS
+#define FW_MAX_SESSIONS 128u
+#endif
 #define FW_QUEUE_DEPTH 32u
 /* Session 0 (no session: OPEN_SESSION, DRIVE_INFO) has its own quota of slots. */
 #define FW_REPLY_SLOTS ((FW_MAX_SESSIONS + 1u) * FW_QUEUE_DEPTH)
@@ -78,12 +83,14 @@ struct fw_reply {
 struct fw_session {
 	uint16_t id;         /* 0: free */
 	uint16_t pending;    /* replies waiting */
+	uint32_t owner;      /* the client that opened it (ss_fw_set_owner); 0: unknown */
 	uint64_t last_use;
 };
 
 struct fw_instance {
 	uint32_t id;
 	uint8_t used;
+	uint32_t owner;      /* the client that created it (ss_fw_set_owner); 0: unknown */
 	ss_oid_t output;
 };
 
@@ -144,6 +151,7 @@ struct ss_fw {
 	uint16_t session0_pending;
 	uint16_t next_session;
 	uint64_t session_clock;
+	uint32_t owner;            /* the client the running command comes from */
 
 	struct fw_instance instances[FW_MAX_INSTANCES];
 	struct ss_isp_input inputs[SS_ISP_MAX_INPUTS];
@@ -248,6 +256,8 @@ void fw_reply_drop_session(struct ss_fw *fw, uint16_t session, const struct fw_r
 struct fw_session *fw_session_find(struct ss_fw *fw, uint16_t id);
 int fw_session_open(struct ss_fw *fw, uint16_t *id);
 void fw_session_close(struct ss_fw *fw, uint16_t id, const struct fw_reply *keep);
+/* The open session under tag's session id, if the running command's owner holds it. */
+struct fw_session *fw_session_of(struct ss_fw *fw, uint32_t tag);
 
 /* A decoded request, header fields in host order. */
 struct fw_req {
@@ -377,6 +387,8 @@ void fw_isp_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_destroy(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_queue(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_forget_all(struct ss_fw *fw);
+/* Destroy the tasklet instances `owner` created (it went away). */
+void fw_isp_drop_owner(struct ss_fw *fw, uint32_t owner);
 
 /* cmd_ssc.c: the solid-state cache */
 uint32_t fw_ssc_info_check(const struct fw_req *rq, uint32_t *cap);

@@ -48,6 +48,7 @@ struct cmd {
 	uint8_t status;
 	uint32_t sense_len;
 	uint64_t completion_ns;
+	uint32_t owner;            /* ss_emu_submit_as */
 };
 
 struct ss_emu_drive {
@@ -190,6 +191,7 @@ static int execute(struct ss_emu_drive *d, struct cmd *c)
 			    tag, reply_held, d->fw);
 	ss_hal_set_timeline(d->hal, SS_HAL_TL_HOST);
 	memset(&res, 0, sizeof(res));
+	ss_fw_set_owner(d->fw, c->owner);
 	ss_fw_ata_command(d->fw, &sc.tf, c->data, c->len, &res);
 	queued = kind == EMU_CMD_SEND && !(res.status & SS_ATA_STATUS_ERR) &&
 		 ss_fw_reply_waiting(d->fw, tag);
@@ -340,6 +342,24 @@ static void *controller(void *arg)
 int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uint32_t len,
 		  int dir, uint8_t *sense, uint32_t sense_cap, uint8_t *scsi_status)
 {
+	return ss_emu_submit_as(d, 0, cdb, data, len, dir, sense, sense_cap, scsi_status);
+}
+
+void ss_emu_owner_gone(struct ss_emu_drive *d, uint32_t owner)
+{
+	atomic_fetch_add(&d->users, 1);
+	if (!atomic_load(&d->stopping)) {
+		pthread_mutex_lock(&d->fw_lock);
+		ss_fw_owner_gone(d->fw, owner);
+		pthread_mutex_unlock(&d->fw_lock);
+	}
+	atomic_fetch_sub(&d->users, 1);
+}
+
+int ss_emu_submit_as(struct ss_emu_drive *d, uint32_t owner, const uint8_t cdb[16], void *data,
+		     uint32_t len, int dir, uint8_t *sense, uint32_t sense_cap,
+		     uint8_t *scsi_status)
+{
 	struct cmd c;
 	int more;
 
@@ -355,6 +375,7 @@ int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uin
 	c.dir = dir;
 	c.sense = sense;
 	c.sense_cap = sense ? sense_cap : 0;
+	c.owner = owner;
 
 	atomic_fetch_add(&d->users, 1);
 	if (atomic_load(&d->stopping)) {

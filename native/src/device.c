@@ -24,6 +24,8 @@
 #define ASCQ_PASS_THROUGH_INFO 0x1D
 #define ASC_ACCESS_DENIED 0x74          /* with DATA PROTECT: a daemon's allow-list */
 #define ASCQ_ACCESS_NOT_AUTHORIZED 0x71
+#define ASC_INSUFFICIENT_RESOURCES 0x55 /* with ABORTED: a daemon's --max-connections */
+#define ASCQ_INSUFFICIENT_RESOURCES 0x03
 
 /* ---- per-thread packet buffers (allocated once per thread, grown, never per call) -- */
 
@@ -151,6 +153,11 @@ int ss_ata_exec(struct ss_dev *d, const struct ss_sat_cmd *c, void *data, uint32
 		return ss_err(-EACCES, 0, "access denied: %s does not let this user (uid %u) use "
 			      "the drive (smartssd-devd --allow-uid/--allow-gid)", d->tp->path,
 			      (unsigned)geteuid());
+	if (sense.key == SS_SAT_KEY_ABORTED && sense.asc == ASC_INSUFFICIENT_RESOURCES &&
+	    sense.ascq == ASCQ_INSUFFICIENT_RESOURCES)
+		return ss_err(-EUSERS, 0, "too many connections: the daemon at %s serves at most "
+			      "its --max-connections at once, and that many are open; close "
+			      "clients, or raise smartssd-devd --max-connections", d->tp->path);
 	if (sense.key == SS_SAT_KEY_RECOVERED && sense.asc == ASC_PASS_THROUGH_INFO &&
 	    sense.ascq == ASCQ_PASS_THROUGH_INFO)
 		return 0;
@@ -314,9 +321,10 @@ int ss_obj_recv(struct ss_dev *d, const struct ss_pkt_req *req, uint8_t *buf, si
 	rc = ss_pkt_decode_reply(buf, rwire, req->opcode, req->tag, rep, &why);
 	if (rc)
 		return ss_err(rc, 0, "%s", why);
-	/* BUSY: reply slots, sessions or tasklet instances exhausted; nothing was done */
-	if (rep->status < 0 && rep->reason == SS_R_BUSY) {
-		ss_err(rep->status, SS_R_BUSY, "%s", strerror(-rep->status));
+	/* BUSY: reply slots, reply memory or tasklet instances exhausted; TOO_MANY_SESSIONS:
+	 * every session is held by a connected client. Nothing was done: retry. */
+	if (rep->status < 0 && (rep->reason == SS_R_BUSY || rep->reason == SS_R_TOO_MANY_SESSIONS)) {
+		ss_err(rep->status, (int)rep->reason, "%s", ss_dev_reason_name((int)rep->reason));
 		return 1;
 	}
 	if (rep->status > 0)
@@ -441,8 +449,14 @@ static int obj_exec(struct ss_dev *d, const struct ss_pkt_req *req_in,
 			char last[SS_DEV_MSG_MAX];
 
 			ss_dev_last_message_copy(last, sizeof(last));
-			rc = ss_err(-EAGAIN, SS_R_BUSY, "drive stayed BUSY for %u ms (%s)",
-				    d->busy_retry_ms, last);
+			if (ss_dev_last_reason() == SS_R_TOO_MANY_SESSIONS)
+				rc = ss_err(-EAGAIN, SS_R_TOO_MANY_SESSIONS, "too many sessions: "
+					    "every session of the drive stayed held by a connected "
+					    "client for %u ms; close clients, or wait for some to "
+					    "finish", d->busy_retry_ms);
+			else
+				rc = ss_err(-EAGAIN, SS_R_BUSY, "drive stayed BUSY for %u ms (%s)",
+					    d->busy_retry_ms, last);
 			break;
 		}
 	}

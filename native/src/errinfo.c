@@ -115,6 +115,7 @@ static const struct {
 	[SS_R_STORE_DAMAGED] = {"STORE_DAMAGED", EIO},
 	[SS_R_STALE_BLOCK] = {"STALE_BLOCK", EPROTO},
 	[SS_R_CANCELED] = {"CANCELED", ECANCELED},
+	[SS_R_TOO_MANY_SESSIONS] = {"TOO_MANY_SESSIONS", EAGAIN},
 };
 
 const char *ss_dev_reason_name(int reason)

@@ -198,7 +198,7 @@ enum ss_reason {
 	SS_R_TAG_IN_USE = 8,        /* a reply with that tag is still waiting */
 	SS_R_NO_REPLY = 9,          /* RECV for a tag with no reply */
 	SS_R_REPLY_TOO_BIG = 10,    /* reply does not fit the RECV transfer */
-	SS_R_BUSY = 11,             /* reply slots or instances exhausted: retry */
+	SS_R_BUSY = 11,             /* reply slots, reply memory or instances exhausted: retry */
 	SS_R_BAD_PATH = 12,
 	SS_R_NO_SUCH_OBJECT = 13,
 	SS_R_EXISTS = 14,
@@ -226,6 +226,7 @@ enum ss_reason {
 	SS_R_STORE_DAMAGED = 36,    /* the object store failed its mount check: only CHECK works */
 	SS_R_STALE_BLOCK = 37,      /* SSC_SCAN: a cache block is not of the file's version */
 	SS_R_CANCELED = 38,         /* an ORDERED WRITE after a failed one: not run */
+	SS_R_TOO_MANY_SESSIONS = 39, /* OPEN_SESSION: every session is held by a live client */
 };
 
 /* ---- payload structures ---------------------------------------------------------- */

@@ -165,6 +165,21 @@ int ss_fw_background_pending(const struct ss_fw *fw);
  *  modelled time (ss_isp_not_before). */
 void ss_fw_isp_not_before(struct ss_fw *fw, uint64_t t);
 
+/**
+ * The client the next commands come from, for a transport that serves several and knows
+ * when each goes (the emulator's daemon: one per connection); 0 (the default) for one that
+ * cannot tell (SG_IO). A session belongs to the client that opened it: another client's
+ * SEND under it is refused (BAD_SESSION), and OPEN_SESSION never takes it over.
+ */
+void ss_fw_set_owner(struct ss_fw *fw, uint32_t owner);
+
+/**
+ * `owner` went away (its connection closed): close its sessions, drop the replies they
+ * still hold (and the reply memory those reserved), and destroy its tasklet instances,
+ * stopping any run still going. No-op for owner 0.
+ */
+void ss_fw_owner_gone(struct ss_fw *fw, uint32_t owner);
+
 /** \return 1 when a reply under `tag` waits to be received (OBJ RECV), else 0. */
 int ss_fw_reply_waiting(struct ss_fw *fw, uint32_t tag);
 

@@ -112,6 +112,23 @@ int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uin
 		  int dir, uint8_t *sense, uint32_t sense_cap, uint8_t *scsi_status);
 
 /**
+ * ss_emu_submit on behalf of client `owner` (non-zero), for a server of several clients
+ * (smartssd-devd: one per connection). The firmware gives a session to the client that
+ * opened it (ss_fw_set_owner) and keeps what each client holds apart, until
+ * ss_emu_owner_gone.
+ */
+int ss_emu_submit_as(struct ss_emu_drive *d, uint32_t owner, const uint8_t cdb[16], void *data,
+		     uint32_t len, int dir, uint8_t *sense, uint32_t sense_cap,
+		     uint8_t *scsi_status);
+
+/**
+ * Client `owner` went away: the firmware closes its sessions, drops the replies they hold
+ * and destroys its tasklet instances (ss_fw_owner_gone). Thread-safe; a no-op once the
+ * drive is closing.
+ */
+void ss_emu_owner_gone(struct ss_emu_drive *d, uint32_t owner);
+
+/**
  * Run up to `max_slices` slices of the firmware's background work (tasklet runs, GC,
  * checkpoints) on the calling thread; 0 runs it to completion. Commands submitted
  * meanwhile go between slices. For tests and benchmarks that want queued runs finished

@@ -10,7 +10,10 @@
  * A drive that goes away (daemon killed, device unplugged) fails every waiting and later
  * call with -ENOTCONN and a message saying so; nothing hangs. BUSY replies from the drive
  * are retried with backoff inside the library; -EAGAIN with reason SS_R_BUSY is returned
- * only after the retry budget (SS_DEV_BUSY_RETRY_MS) is spent.
+ * only after the retry budget (SS_DEV_BUSY_RETRY_MS) is spent. Opening a session when
+ * connected clients hold every one is retried the same way, then fails with -EAGAIN and
+ * reason SS_R_TOO_MANY_SESSIONS. A daemon that refuses the connection answers -EACCES
+ * (this user is not allowed) or -EUSERS (its --max-connections are open).
  */
 #ifndef SMARTSSD_SMARTSSD_H
 #define SMARTSSD_SMARTSSD_H
