@@ -1,8 +1,11 @@
 /*
  * Paths on the wire: absolute, '/'-separated, no empty, "." or ".." components, well-formed
- * UTF-8 without control characters (C0, DEL, C1). Such names are refused rather than
- * stored: a raw newline or ESC makes listings ambiguous or drives a terminal, and bytes
- * that are not UTF-8 collide once a client decodes them (HDFS refuses them too).
+ * UTF-8 without control characters (C0, DEL, C1) or bidirectional controls (Unicode's
+ * Bidi_Control: U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069). Such names are
+ * refused rather than stored: a raw newline or ESC makes listings ambiguous or drives a
+ * terminal, a right-to-left override shows "evil\u202Etxt.exe" as "evilexe.txt", and bytes
+ * that are not UTF-8 collide once a client decodes them (HDFS refuses them too). The host
+ * relies on this check: it is the one definition of a valid name.
  * The firmware's own root-level names start with DEL (0x7F), a control character, so no
  * host path can name them.
  */
@@ -13,8 +16,14 @@ bool fw_oid_hidden(const struct ss_fw *fw, ss_oid_t oid)
 	return oid != SS_OID_NONE && oid == fw->record_oid;
 }
 
+static bool bidi_control(uint32_t cp)
+{
+	return cp == 0x061C || (cp >= 0x200E && cp <= 0x200F) || (cp >= 0x202A && cp <= 0x202E) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
 /* The length of the well-formed UTF-8 sequence at p (at most left bytes) that is not a
- * control character, or 0. Overlong forms, surrogates and code points past U+10FFFF are
+ * control character or a bidirectional control, or 0. Overlong forms, surrogates and code points past U+10FFFF are
  * not well-formed (RFC 3629). */
 static uint32_t utf8_char(const uint8_t *p, uint32_t left)
 {
@@ -45,7 +54,7 @@ static uint32_t utf8_char(const uint8_t *p, uint32_t left)
 		cp = cp << 6 | (p[i] & 0x3F);
 	}
 	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp <= 0x9F)) {
+	    (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp <= 0x9F) || bidi_control(cp)) {
 		return 0;
 	}
 	return n;
