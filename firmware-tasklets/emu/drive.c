@@ -458,11 +458,52 @@ static void drive_free(struct ss_emu_drive *d)
 	free(d);
 }
 
+/* Whether a buffer of `pages` fits the DRAM beside the rest of the firmware. A size the
+ * buffer cannot take counts for nothing in ss_fw_dram_needed_with_buffer, so a need below
+ * the buffer's own frames means "too large", not "fits". */
+static bool buffer_fits(const struct ss_emu_drive *d, uint64_t pages)
+{
+	uint64_t bytes = pages * d->hal->geo.page_size;
+	uint64_t need = ss_fw_dram_needed_with_buffer(&d->hal->geo, bytes);
+
+	return need > bytes && need <= d->hal->dram_size;
+}
+
+/* The largest buffer, in whole pages of bytes, that the drive's DRAM holds (0: none). */
+static uint64_t buffer_limit(const struct ss_emu_drive *d)
+{
+	uint64_t lo = 2ull * d->hal->geo.pages_per_block, hi = d->hal->dram_size / d->hal->geo.page_size;
+
+	if (!buffer_fits(d, lo)) {
+		return 0;
+	}
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+
+		if (buffer_fits(d, mid)) {
+			lo = mid;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return lo * d->hal->geo.page_size;
+}
+
 static int check_dram(struct ss_emu_drive *d, const char *path, uint64_t buffer_bytes,
 		      char *err, size_t errlen)
 {
 	uint64_t need = ss_fw_dram_needed_with_buffer(&d->hal->geo, buffer_bytes);
+	uint64_t limit;
 
+	if (buffer_bytes && (need > d->hal->dram_size || need <= buffer_bytes) &&
+	    buffer_bytes > (limit = buffer_limit(d))) {
+		emu_errf(err, errlen, "image %s: a buffer of %llu bytes is over the drive's DRAM "
+			 "(%llu bytes): beside the firmware's tables for this geometry it holds a "
+			 "buffer of at most %llu bytes (raise dram_bytes)", path,
+			 (unsigned long long)buffer_bytes, (unsigned long long)d->hal->dram_size,
+			 (unsigned long long)limit);
+		return -SS_ENOMEM;
+	}
 	if (need > d->hal->dram_size) {
 		emu_errf(err, errlen, "image %s: the firmware needs %llu bytes of DRAM for this "
 			 "geometry but the drive has %llu (raise dram_bytes)", path,

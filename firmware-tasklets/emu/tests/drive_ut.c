@@ -598,6 +598,33 @@ static void test_open_errors(void)
 	CHECK_STR_HAS(err, other);
 }
 
+/* A buffer larger than the drive's DRAM is refused for that, with the largest that fits:
+ * the limit given formats, a page more does not. 1 TiB is past what the buffer indexes
+ * too, which once counted for nothing and got the policy blamed. */
+static void test_buffer_over_dram(void)
+{
+	struct ss_emu_drive_opts o = small();
+	const char *at;
+	char err[512];
+	unsigned long long limit = 0;
+
+	o.flash.geo.page_size = 2048;   /* the replay drive's: 1 TiB is 2^29 pages */
+	o.flash.geo.spare_size = 64;
+	o.flash.dram_bytes = 64ull << 20;
+	o.buffer_bytes = 1ull << 40;
+	CHECK_EQ(ss_emu_format(path, &o, NULL, err, sizeof(err)), -SS_ENOMEM);
+	CHECK_STR_HAS(err, "a buffer of 1099511627776 bytes is over the drive's DRAM (67108864 bytes)");
+	at = strstr(err, "at most ");
+	CHECK(at != NULL && sscanf(at, "at most %llu bytes", &limit) == 1);
+	CHECK(limit > 0 && limit < o.flash.dram_bytes && limit % o.flash.geo.page_size == 0);
+
+	o.buffer_bytes = limit + o.flash.geo.page_size;
+	CHECK_EQ(ss_emu_format(path, &o, NULL, err, sizeof(err)), -SS_ENOMEM);
+	CHECK_STR_HAS(err, "over the drive's DRAM");
+	o.buffer_bytes = limit;
+	CHECK_EQ(ss_emu_format(path, &o, NULL, err, sizeof(err)), 0);
+}
+
 static void test_realtime_mode_runs(void)
 {
 	struct ss_emu_drive_opts o = small();
@@ -983,6 +1010,7 @@ int main(void)
 	RUN(test_errors_carry_sense);
 	RUN(test_many_submitters);
 	RUN(test_open_errors);
+	RUN(test_buffer_over_dram);
 	RUN(test_withheld_opcodes);
 	RUN(test_realtime_mode_runs);
 	RUN(test_polling_does_not_change_modelled_time);

@@ -212,6 +212,12 @@ class CliReplayTest {
         assertThat(small.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(small.err()).contains("at least two 64-page blocks");
 
+        // past the drive's DRAM: said so, with the largest buffer it holds
+        Run huge = run("replay", "--buffer-size", "1T", good.toString());
+        assertThat(huge.code()).isNotZero();
+        assertThat(huge.err()).contains("a buffer of 1099511627776 bytes is over the drive's DRAM")
+                .containsPattern("at most \\d+ bytes").doesNotContain("policy");
+
         Run page = run("replay", "--page-size", "8K", good.toString());
         assertThat(page.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(page.err()).contains("2K or 4K");
