@@ -287,10 +287,11 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 
 int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal)
 {
-	return ss_fw_mount_with(out, hal, NULL);
+	return ss_fw_mount_with(out, hal, NULL, NULL);
 }
 
-int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p)
+static int mount_layers(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p,
+			struct ss_fw_mount_failure *why)
 {
 	struct ss_ssc_part part = { 0 };
 	struct regions r;
@@ -303,6 +304,7 @@ int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_
 	if (!label_scratch(hal)) {
 		return -SS_ENOMEM;
 	}
+	why->layer = SS_FW_LAYER_CACHE_LABEL;
 	rc = ss_ssc_part_read(hal, label_scratch(hal), &part);
 	/* no label (share 0 or formatted before the cache), or a geometry too small for one:
 	 * the whole flash is the FTL's */
@@ -311,20 +313,24 @@ int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_
 	} else if (rc) {
 		return rc;
 	}
+	why->layer = SS_FW_LAYER_NONE;
 	rc = carve(hal, &part, &fw, &r);
 	if (rc) {
 		return rc;
 	}
-	rc = ss_ftl_mount(&fw->ftl, fw->ftl_hal, r.ftl, r.ftl_size);
+	why->layer = SS_FW_LAYER_FTL;
+	rc = ss_ftl_mount_report(&fw->ftl, fw->ftl_hal, r.ftl, r.ftl_size, &why->ftl_part);
 	if (rc) {
 		return rc;
 	}
 	if (part.ssc_rows) {
+		why->layer = SS_FW_LAYER_CACHE;
 		rc = ss_ssc_mount(&fw->ssc, &fw->ssc_view.hal, r.ssc, r.ssc_size);
 		if (rc) {
 			return rc;
 		}
 	}
+	why->layer = SS_FW_LAYER_STORE;
 	rc = ss_os_mount_report(&fw->os, fw->ftl, r.os, r.os_size, &fw->store_problem);
 	if (rc == -SS_EBADMSG) {
 		return come_up_damaged(fw, out);
@@ -337,6 +343,7 @@ int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_
 	}
 	fw_life_load(fw);
 	fw_life_power_cycle(fw);
+	why->layer = SS_FW_LAYER_BUFFER;
 	rc = start_buffer(fw, &r, p, false);
 	if (rc) {
 		return rc;
@@ -344,6 +351,21 @@ int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_
 	fw->state = FW_UP;
 	*out = fw;
 	return 0;
+}
+
+int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p,
+		     struct ss_fw_mount_failure *why)
+{
+	struct ss_fw_mount_failure none;
+	int rc;
+
+	why = why ? why : &none;
+	ss_memset(why, 0, sizeof(*why));
+	rc = mount_layers(out, hal, p, why);
+	if (rc == 0) {
+		ss_memset(why, 0, sizeof(*why));
+	}
+	return rc;
 }
 
 int ss_fw_shutdown(struct ss_fw *fw)

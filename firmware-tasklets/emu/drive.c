@@ -30,6 +30,7 @@
 #include "emu_internal.h"
 #include "emu_sat.h"
 #include "ss_emu.h"
+#include "ss_ftl.h"
 #include "ss_fw.h"
 #include "ss_proto.h"
 #include "ss_rt.h"
@@ -513,6 +514,37 @@ static int check_dram(struct ss_emu_drive *d, const char *path, uint64_t buffer_
 	return 0;
 }
 
+/* What a mount that failed with -SS_EBADMSG found corrupt, or the layer it failed in. */
+static const char *mount_failure(const struct ss_fw_mount_failure *why, int rc)
+{
+	static const char *const ftl_parts[] = {
+		[SS_FTL_CKPT_INTACT] = "no FTL checkpoint is intact",
+		[SS_FTL_CKPT_BLOCKS] = "no FTL checkpoint is intact (a block of the newest was "
+				       "erased or reused since)",
+		[SS_FTL_CKPT_HEADER] = "no FTL checkpoint is intact (the newest's header page "
+				       "fails its checksum or disagrees with its pages)",
+		[SS_FTL_CKPT_L2P] = "no FTL checkpoint is intact (a page of the newest's "
+				    "logical-to-physical table fails its checksum)",
+		[SS_FTL_CKPT_BLOCK_TABLE] = "no FTL checkpoint is intact (a page of the newest's "
+					    "block table fails its checksum)",
+	};
+	static const char *const layers[] = {
+		[SS_FW_LAYER_NONE] = "the firmware's DRAM",
+		[SS_FW_LAYER_CACHE_LABEL] = "the label that splits the flash between the FTL and "
+					    "the solid-state cache",
+		[SS_FW_LAYER_FTL] = "the FTL",
+		[SS_FW_LAYER_CACHE] = "the solid-state cache's checkpoint",
+		[SS_FW_LAYER_STORE] = "the object store",
+		[SS_FW_LAYER_BUFFER] = "the DRAM buffer",
+	};
+
+	if (why->layer == SS_FW_LAYER_FTL && rc == -SS_EBADMSG &&
+	    why->ftl_part < SS_ARRAY_SIZE(ftl_parts)) {
+		return ftl_parts[why->ftl_part];
+	}
+	return why->layer < SS_ARRAY_SIZE(layers) ? layers[why->layer] : "the firmware";
+}
+
 static int start(struct ss_emu_drive *d, char *err, size_t errlen)
 {
 	uint64_t up = emu_flash_device_now(d->flash);
@@ -636,12 +668,16 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 			.buffer_threshold = o->buffer_threshold,
 		};
 		bool rebuffer = o->buffer_policy || o->buffer_bytes || o->buffer_threshold;
+		struct ss_fw_mount_failure why;
 
-		rc = ss_fw_mount_with(&d->fw, d->hal, rebuffer ? &fp : NULL);
+		rc = ss_fw_mount_with(&d->fw, d->hal, rebuffer ? &fp : NULL, &why);
 		if (rc == -SS_ENODATA) {
 			emu_errf(err, errlen, "image %s is not formatted (format it first)", path);
+		} else if (rc == -SS_EBADMSG && why.layer == SS_FW_LAYER_FTL) {
+			emu_errf(err, errlen, "image %s is corrupt: %s", path, mount_failure(&why, rc));
 		} else if (rc == -SS_EBADMSG) {
-			emu_errf(err, errlen, "image %s: the firmware's metadata is corrupt", path);
+			emu_errf(err, errlen, "image %s is corrupt: %s's metadata fails its checks",
+				 path, mount_failure(&why, rc));
 		} else if (rc == -SS_EPROTO) {
 			emu_errf(err, errlen, "image %s was written in an on-flash format that this "
 				 "firmware does not read (a newer object store, or a solid-state cache "
@@ -657,7 +693,8 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 				 "(%llu bytes; raise dram_bytes)", path,
 				 (unsigned long long)d->hal->dram_size);
 		} else if (rc != 0) {
-			emu_errf(err, errlen, "image %s: firmware mount failed (%d)", path, rc);
+			emu_errf(err, errlen, "image %s: mounting %s failed (%s)", path,
+				 mount_failure(&why, rc), strerror(-rc));
 		}
 		if (rc != 0) {
 			goto fail;

@@ -79,9 +79,26 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
  *  \return 0, -SS_ENODATA (not formatted), -SS_EBADMSG (metadata corrupt), ... */
 int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal);
 
+/** The layer whose mount failed, for the caller's message (struct ss_fw_mount_failure). */
+enum ss_fw_layer {
+	SS_FW_LAYER_NONE = 0,
+	SS_FW_LAYER_CACHE_LABEL = 1,   /* the label that splits the flash with the cache */
+	SS_FW_LAYER_FTL = 2,           /* the FTL's checkpoints and roll-forward */
+	SS_FW_LAYER_CACHE = 3,         /* the solid-state cache's own metadata */
+	SS_FW_LAYER_STORE = 4,         /* the object store (its damage comes up, see CHECK) */
+	SS_FW_LAYER_BUFFER = 5,        /* the DRAM buffer and its configuration */
+};
+
+struct ss_fw_mount_failure {
+	uint32_t layer;      /* enum ss_fw_layer */
+	uint32_t ftl_part;   /* layer FTL, -SS_EBADMSG: the enum ss_ftl_ckpt_part of the newest
+			      * checkpoint */
+};
+
 /** ss_fw_mount with the DRAM buffer chosen anew (its buffer_* fields, as at format; kept on
- *  the drive for the mounts after). */
-int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p);
+ *  the drive for the mounts after), and where it failed in *why (may be NULL). */
+int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p,
+		     struct ss_fw_mount_failure *why);
 
 /**
  * From now until the drive is shut down, answer the opcode named `name` (as in ss_proto.h,
