@@ -514,8 +514,9 @@ static int check_dram(struct ss_emu_drive *d, const char *path, uint64_t buffer_
 	return 0;
 }
 
-/* What a mount that failed with -SS_EBADMSG found corrupt, or the layer it failed in. */
-static const char *mount_failure(const struct ss_fw_mount_failure *why, int rc)
+/* What a mount that failed with -SS_EBADMSG found corrupt (corrupt) or the layer it failed
+ * in otherwise. */
+static const char *mount_failure(const struct ss_fw_mount_failure *why, bool corrupt)
 {
 	static const char *const ftl_parts[] = {
 		[SS_FTL_CKPT_INTACT] = "no FTL checkpoint is intact",
@@ -528,21 +529,33 @@ static const char *mount_failure(const struct ss_fw_mount_failure *why, int rc)
 		[SS_FTL_CKPT_BLOCK_TABLE] = "no FTL checkpoint is intact (a page of the newest's "
 					    "block table fails its checksum)",
 	};
-	static const char *const layers[] = {
-		[SS_FW_LAYER_NONE] = "the firmware's DRAM",
+	static const char *const corrupt_parts[] = {
+		[SS_FW_LAYER_NONE] = "the firmware's metadata does not check out",
 		[SS_FW_LAYER_CACHE_LABEL] = "the label that splits the flash between the FTL and "
-					    "the solid-state cache",
+					    "the solid-state cache does not check out",
+		[SS_FW_LAYER_FTL] = "the FTL's metadata does not check out",
+		[SS_FW_LAYER_CACHE] = "the solid-state cache's checkpoint does not check out",
+		[SS_FW_LAYER_STORE] = "the object store's metadata does not check out",
+		[SS_FW_LAYER_BUFFER] = "the DRAM buffer's configuration does not check out",
+	};
+	static const char *const layers[] = {
+		[SS_FW_LAYER_NONE] = "the firmware",
+		[SS_FW_LAYER_CACHE_LABEL] = "the flash's partition label",
 		[SS_FW_LAYER_FTL] = "the FTL",
-		[SS_FW_LAYER_CACHE] = "the solid-state cache's checkpoint",
+		[SS_FW_LAYER_CACHE] = "the solid-state cache",
 		[SS_FW_LAYER_STORE] = "the object store",
 		[SS_FW_LAYER_BUFFER] = "the DRAM buffer",
 	};
 
-	if (why->layer == SS_FW_LAYER_FTL && rc == -SS_EBADMSG &&
+	if (!corrupt) {
+		return why->layer < SS_ARRAY_SIZE(layers) ? layers[why->layer] : layers[0];
+	}
+	if (why->layer == SS_FW_LAYER_FTL && why->ftl_part != SS_FTL_CKPT_INTACT &&
 	    why->ftl_part < SS_ARRAY_SIZE(ftl_parts)) {
 		return ftl_parts[why->ftl_part];
 	}
-	return why->layer < SS_ARRAY_SIZE(layers) ? layers[why->layer] : "the firmware";
+	return why->layer < SS_ARRAY_SIZE(corrupt_parts) ? corrupt_parts[why->layer]
+							 : corrupt_parts[0];
 }
 
 static int start(struct ss_emu_drive *d, char *err, size_t errlen)
@@ -673,11 +686,9 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 		rc = ss_fw_mount_with(&d->fw, d->hal, rebuffer ? &fp : NULL, &why);
 		if (rc == -SS_ENODATA) {
 			emu_errf(err, errlen, "image %s is not formatted (format it first)", path);
-		} else if (rc == -SS_EBADMSG && why.layer == SS_FW_LAYER_FTL) {
-			emu_errf(err, errlen, "image %s is corrupt: %s", path, mount_failure(&why, rc));
 		} else if (rc == -SS_EBADMSG) {
-			emu_errf(err, errlen, "image %s is corrupt: %s's metadata fails its checks",
-				 path, mount_failure(&why, rc));
+			emu_errf(err, errlen, "image %s is corrupt: %s", path,
+				 mount_failure(&why, true));
 		} else if (rc == -SS_EPROTO) {
 			emu_errf(err, errlen, "image %s was written in an on-flash format that this "
 				 "firmware does not read (a newer object store, or a solid-state cache "
@@ -694,7 +705,7 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 				 (unsigned long long)d->hal->dram_size);
 		} else if (rc != 0) {
 			emu_errf(err, errlen, "image %s: mounting %s failed (%s)", path,
-				 mount_failure(&why, rc), strerror(-rc));
+				 mount_failure(&why, false), strerror(-rc));
 		}
 		if (rc != 0) {
 			goto fail;

@@ -199,6 +199,9 @@ class CliReplayTest {
         Run missing = run("replay", dir.resolve("none.spc").toString());
         assertThat(missing.code()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(missing.err()).contains("none.spc").contains("No such file");
+        Run escaped = run("replay", dir.resolve("no\u001b[2Jne.spc").toString());
+        assertThat(escaped.code()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(escaped.err()).contains("no\\x1b[2Jne.spc").doesNotContain("\u001b");
 
         Run policy = run("replay", "--buffer", "lru2", good.toString());
         assertThat(policy.code()).isEqualTo(ExitCodes.USAGE);
