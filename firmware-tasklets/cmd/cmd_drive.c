@@ -158,8 +158,8 @@ void fw_drive_flush(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 /* CHECK's problem after the object store's own (PROTOCOL.md section 5): the merge cache's
  * NVM fails its check; problem_lpn: the logical page of the slot's sector (FFFFFFFFh: the
  * header), problem_level: the NVM slot. */
-#define FW_CHECK_NVRAM 18u
-_Static_assert(FW_CHECK_NVRAM == SS_OS_P_METADATA + 1, "one list of CHECK's problems");
+#define FW_CHECK_NVRAM 22u
+_Static_assert(FW_CHECK_NVRAM == SS_OS_P_DATA_UNREADABLE + 1, "one list of CHECK's problems");
 
 /* A consistent store's report with the merge cache's NVM checked too. */
 static void check_nvram(const struct ss_fw *fw, struct ss_os_check_report *cr)
@@ -175,7 +175,7 @@ static void check_nvram(const struct ss_fw *fw, struct ss_os_check_report *cr)
 	}
 }
 
-/* The object store's fsck and the merge cache's NVM, or on a drive that came up without its
+/* The merge cache's NVM and the object store's fsck, or on a drive that came up without its
  * store, what the mount's check found. A problem is a result, not a failure of the command:
  * status 0. */
 void fw_drive_check(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
@@ -186,9 +186,11 @@ void fw_drive_check(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 	int rc = 0;
 
 	if (mounted) {
-		rc = ss_os_check(fw->os, &cr);
-		if (rc == 0 && cr.problem == SS_OS_CONSISTENT) {
-			check_nvram(fw, &cr);
+		/* the NVM first: the store's check reads data pages through it */
+		ss_memset(&cr, 0, sizeof(cr));
+		check_nvram(fw, &cr);
+		if (cr.problem == SS_OS_CONSISTENT) {
+			rc = ss_os_check(fw->os, &cr);
 		}
 	} else {
 		cr = fw->store_problem;

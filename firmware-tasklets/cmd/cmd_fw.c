@@ -322,6 +322,7 @@ int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mo
 	if (!label_scratch(hal)) {
 		return -SS_ENOMEM;
 	}
+	rep->layer = SS_FW_LAYER_CACHE_LABEL;
 	rc = ss_ssc_part_read(hal, label_scratch(hal), &part);
 	/* no label (share 0 or formatted before the cache), or a geometry too small for one:
 	 * the whole flash is the FTL's */
@@ -330,20 +331,24 @@ int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mo
 	} else if (rc) {
 		return rc;
 	}
+	rep->layer = SS_FW_LAYER_NONE;
 	rc = carve(hal, &part, &fw, &r);
 	if (rc) {
 		return rc;
 	}
-	rc = ss_ftl_mount(&fw->ftl, fw->ftl_hal, r.ftl, r.ftl_size);
+	rep->layer = SS_FW_LAYER_FTL;
+	rc = ss_ftl_mount_report(&fw->ftl, fw->ftl_hal, r.ftl, r.ftl_size, &rep->ftl_part);
 	if (rc) {
 		return rc;
 	}
 	if (part.ssc_rows) {
+		rep->layer = SS_FW_LAYER_CACHE;
 		rc = ss_ssc_mount(&fw->ssc, &fw->ssc_view.hal, r.ssc, r.ssc_size);
 		if (rc) {
 			return rc;
 		}
 	}
+	rep->layer = SS_FW_LAYER_STORE;
 	rc = ss_os_mount_report(&fw->os, fw->ftl, r.os, r.os_size, &fw->store_problem);
 	if (rc == -SS_EBADMSG) {
 		return come_up_damaged(fw, out);
@@ -356,11 +361,13 @@ int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mo
 	}
 	fw_life_load(fw);
 	fw_life_power_cycle(fw);
+	rep->layer = SS_FW_LAYER_BUFFER;
 	rc = start_buffer(fw, &r, o->buffer, false, o->discard_nvram != 0, rep);
 	if (rc) {
 		return rc;
 	}
 	fw->state = FW_UP;
+	rep->layer = SS_FW_LAYER_NONE;
 	*out = fw;
 	return 0;
 }

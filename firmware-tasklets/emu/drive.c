@@ -33,6 +33,7 @@
 #include "emu_internal.h"
 #include "emu_sat.h"
 #include "ss_emu.h"
+#include "ss_ftl.h"
 #include "ss_fw.h"
 #include "ss_proto.h"
 #include "ss_rt.h"
@@ -483,11 +484,52 @@ static void drive_free(struct ss_emu_drive *d)
 	free(d);
 }
 
+/* Whether a buffer of `pages` fits the DRAM beside the rest of the firmware. A size the
+ * buffer cannot take counts for nothing in ss_fw_dram_needed_with_buffer, so a need below
+ * the buffer's own frames means "too large", not "fits". */
+static bool buffer_fits(const struct ss_emu_drive *d, uint64_t pages)
+{
+	uint64_t bytes = pages * d->hal->geo.page_size;
+	uint64_t need = ss_fw_dram_needed_with_buffer(&d->hal->geo, bytes);
+
+	return need > bytes && need <= d->hal->dram_size;
+}
+
+/* The largest buffer, in whole pages of bytes, that the drive's DRAM holds (0: none). */
+static uint64_t buffer_limit(const struct ss_emu_drive *d)
+{
+	uint64_t lo = 2ull * d->hal->geo.pages_per_block, hi = d->hal->dram_size / d->hal->geo.page_size;
+
+	if (!buffer_fits(d, lo)) {
+		return 0;
+	}
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+
+		if (buffer_fits(d, mid)) {
+			lo = mid;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return lo * d->hal->geo.page_size;
+}
+
 static int check_dram(struct ss_emu_drive *d, const char *path, uint64_t buffer_bytes,
 		      char *err, size_t errlen)
 {
 	uint64_t need = ss_fw_dram_needed_with_buffer(&d->hal->geo, buffer_bytes);
+	uint64_t limit;
 
+	if (buffer_bytes && (need > d->hal->dram_size || need <= buffer_bytes) &&
+	    buffer_bytes > (limit = buffer_limit(d))) {
+		emu_errf(err, errlen, "image %s: a buffer of %llu bytes is over the drive's DRAM "
+			 "(%llu bytes): beside the firmware's tables for this geometry it holds a "
+			 "buffer of at most %llu bytes (raise dram_bytes)", path,
+			 (unsigned long long)buffer_bytes, (unsigned long long)d->hal->dram_size,
+			 (unsigned long long)limit);
+		return -SS_ENOMEM;
+	}
 	if (need > d->hal->dram_size) {
 		emu_errf(err, errlen, "image %s: the firmware needs %llu bytes of DRAM for this "
 			 "geometry but the drive has %llu (raise dram_bytes)", path,
@@ -495,6 +537,50 @@ static int check_dram(struct ss_emu_drive *d, const char *path, uint64_t buffer_
 		return -SS_ENOMEM;
 	}
 	return 0;
+}
+
+/* What a mount that failed with -SS_EBADMSG found corrupt (corrupt) or the layer it failed
+ * in otherwise. */
+static const char *mount_failure(const struct ss_fw_mount_report *why, bool corrupt)
+{
+	static const char *const ftl_parts[] = {
+		[SS_FTL_CKPT_INTACT] = "no FTL checkpoint is intact",
+		[SS_FTL_CKPT_BLOCKS] = "no FTL checkpoint is intact (a block of the newest was "
+				       "erased or reused since)",
+		[SS_FTL_CKPT_HEADER] = "no FTL checkpoint is intact (the newest's header page "
+				       "fails its checksum or disagrees with its pages)",
+		[SS_FTL_CKPT_L2P] = "no FTL checkpoint is intact (a page of the newest's "
+				    "logical-to-physical table fails its checksum)",
+		[SS_FTL_CKPT_BLOCK_TABLE] = "no FTL checkpoint is intact (a page of the newest's "
+					    "block table fails its checksum)",
+	};
+	static const char *const corrupt_parts[] = {
+		[SS_FW_LAYER_NONE] = "the firmware's metadata does not check out",
+		[SS_FW_LAYER_CACHE_LABEL] = "the label that splits the flash between the FTL and "
+					    "the solid-state cache does not check out",
+		[SS_FW_LAYER_FTL] = "the FTL's metadata does not check out",
+		[SS_FW_LAYER_CACHE] = "the solid-state cache's checkpoint does not check out",
+		[SS_FW_LAYER_STORE] = "the object store's metadata does not check out",
+		[SS_FW_LAYER_BUFFER] = "the DRAM buffer's configuration does not check out",
+	};
+	static const char *const layers[] = {
+		[SS_FW_LAYER_NONE] = "the firmware",
+		[SS_FW_LAYER_CACHE_LABEL] = "the flash's partition label",
+		[SS_FW_LAYER_FTL] = "the FTL",
+		[SS_FW_LAYER_CACHE] = "the solid-state cache",
+		[SS_FW_LAYER_STORE] = "the object store",
+		[SS_FW_LAYER_BUFFER] = "the DRAM buffer",
+	};
+
+	if (!corrupt) {
+		return why->layer < SS_ARRAY_SIZE(layers) ? layers[why->layer] : layers[0];
+	}
+	if (why->layer == SS_FW_LAYER_FTL && why->ftl_part != SS_FTL_CKPT_INTACT &&
+	    why->ftl_part < SS_ARRAY_SIZE(ftl_parts)) {
+		return ftl_parts[why->ftl_part];
+	}
+	return why->layer < SS_ARRAY_SIZE(corrupt_parts) ? corrupt_parts[why->layer]
+							 : corrupt_parts[0];
 }
 
 static int start(struct ss_emu_drive *d, char *err, size_t errlen)
@@ -732,7 +818,8 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 		} else if (rc == -SS_ENODATA) {
 			emu_errf(err, errlen, "image %s is not formatted (format it first)", path);
 		} else if (rc == -SS_EBADMSG) {
-			emu_errf(err, errlen, "image %s: the firmware's metadata is corrupt", path);
+			emu_errf(err, errlen, "image %s is corrupt: %s", path,
+				 mount_failure(&mr, true));
 		} else if (rc == -SS_EPROTO) {
 			emu_errf(err, errlen, "image %s was written in an on-flash format that this "
 				 "firmware does not read (a newer object store, or a solid-state cache "
@@ -748,7 +835,8 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 				 "(%llu bytes; raise dram_bytes)", path,
 				 (unsigned long long)d->hal->dram_size);
 		} else if (rc != 0) {
-			emu_errf(err, errlen, "image %s: firmware mount failed (%d)", path, rc);
+			emu_errf(err, errlen, "image %s: mounting %s failed (%s)", path,
+				 mount_failure(&mr, false), strerror(-rc));
 		}
 		if (rc != 0) {
 			goto fail;

@@ -189,6 +189,38 @@ static void test_namespace_reasons(struct ss_dev *d)
 	CHECK_EQ(ss_dev_remove(d, "/r", SS_DEV_REMOVE_RECURSIVE), 0);
 }
 
+/* A name in a message comes out escaped: the ESC, the C1 CSI, the right-to-left override
+ * and a byte that is not UTF-8 never reach a terminal raw; the rest of the name (é) is
+ * as given. The drive refuses such names, so each is a BAD_PATH. */
+static void test_names_escaped(struct ss_dev *d)
+{
+	static const struct {
+		const char *path, *shown;
+	} cases[] = {
+		{ "/r/\x1b[31mred", "/r/\\x1b[31mred" },
+		{ "/r/c1\xc2\x9b", "/r/c1\\x9b" },
+		{ "/r/evil\xe2\x80\xaetxt.exe", "/r/evil\\u202etxt.exe" },
+		{ "/r/lri\xe2\x81\xa6", "/r/lri\\u2066" },
+		{ "/r/caf\xc3\xa9\xff", "/r/caf\xc3\xa9\\xff" },
+	};
+	struct ss_dev_stat st;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *m;
+
+		EXPECT(ss_dev_lookup(d, cases[i].path, &st), EINVAL, SS_R_BAD_PATH);
+		m = ss_dev_last_message();
+		CHECK(strstr(m, cases[i].shown) != NULL);
+		for (const char *c = m; *c; c++) {
+			CHECK((uint8_t)*c >= 0x20 && (uint8_t)*c != 0x7f);
+		}
+		CHECK(strstr(m, "\xc2\x9b") == NULL && strstr(m, "\xe2\x80\xae") == NULL &&
+		      strstr(m, "\xe2\x81\xa6") == NULL);
+		if (strstr(m, cases[i].shown) == NULL)
+			fprintf(stderr, "  message: %s\n", m);
+	}
+}
+
 static void test_lba_reasons(struct ss_dev *d)
 {
 	static uint8_t buf[8 * 512];
@@ -428,6 +460,7 @@ int main(void)
 	}
 	test_packet_reasons(d);
 	test_namespace_reasons(d);
+	test_names_escaped(d);
 	test_lba_reasons(d);
 	test_tasklet_reasons(d);
 	CHECK_EQ(ss_dev_close(d), 0);

@@ -80,6 +80,16 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
  *  \return 0, -SS_ENODATA (not formatted), -SS_EBADMSG (metadata corrupt), ... */
 int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal);
 
+/** The layer whose mount failed, for the caller's message (struct ss_fw_mount_report). */
+enum ss_fw_layer {
+	SS_FW_LAYER_NONE = 0,
+	SS_FW_LAYER_CACHE_LABEL = 1,   /* the label that splits the flash with the cache */
+	SS_FW_LAYER_FTL = 2,           /* the FTL's checkpoints and roll-forward */
+	SS_FW_LAYER_CACHE = 3,         /* the solid-state cache's own metadata */
+	SS_FW_LAYER_STORE = 4,         /* the object store (its damage comes up, see CHECK) */
+	SS_FW_LAYER_BUFFER = 5,        /* the DRAM buffer and its configuration */
+};
+
 /** ss_fw_mount with the DRAM buffer chosen anew (its buffer_* fields, as at format; kept on
  *  the drive for the mounts after). */
 int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p);
@@ -98,14 +108,17 @@ struct ss_fw_mount_opts {
 };
 
 struct ss_fw_mount_report {
+	uint32_t layer;                    /* enum ss_fw_layer: where a failed mount failed */
+	uint32_t ftl_part;                 /* layer FTL, -SS_EBADMSG: the enum ss_ftl_ckpt_part
+					    * of the newest checkpoint */
 	uint32_t refused;                  /* enum ss_fw_refusal */
 	uint32_t discarded;                /* 1: discard_nvram dropped the NVM; nvram: what
 					    * it held (problem: what was wrong with it) */
 	struct ss_buf_nv_report nvram;
 };
 
-/** ss_fw_mount_with, and `rep` (may be NULL): why a mount that returns -SS_EBADMSG refused
- *  the drive, or what a discard dropped. */
+/** ss_fw_mount_with, and `rep` (may be NULL): where a failed mount failed, why a mount that
+ *  returns -SS_EBADMSG refused the drive, or what a discard dropped. */
 int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mount_opts *o,
 		   struct ss_fw_mount_report *rep);
 

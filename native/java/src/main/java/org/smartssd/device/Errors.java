@@ -27,12 +27,13 @@ public final class Errors {
      *
      * @param rc      the negative errno (a positive value is taken as its absolute value)
      * @param reason  the drive's reason code, 0 when it gave none
-     * @param message what was attempted, naming the path or object id
+     * @param message what was attempted, naming the path or object id (escaped here,
+     *                {@link Printable})
      */
     public static java.io.IOException translate(long rc, int reason, String message) {
         int errno = (int) Math.abs(rc);
         Reason r = Reason.of(reason);
-        String text = message + ": " + describe(errno, reason, r);
+        String text = Printable.escape(message) + ": " + describe(errno, reason, r);
         if (r != null && r != Reason.OK) {
             return byReason(r, text, errno, reason);
         }
