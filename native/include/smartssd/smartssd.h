@@ -8,9 +8,12 @@
  * a message naming the problem.
  *
  * A drive that goes away (daemon killed, device unplugged) fails every waiting and later
- * call with -ENOTCONN and a message saying so; nothing hangs. BUSY replies from the drive
- * are retried with backoff inside the library; -EAGAIN with reason SS_R_BUSY is returned
- * only after the retry budget (SS_DEV_BUSY_RETRY_MS) is spent.
+ * call with -ENOTCONN and a message saying so; nothing hangs. A drive that refuses a
+ * command BUSY (its reply slots or reply memory taken, by this process or others; nothing
+ * ran) is waited out inside the library: the call sleeps until a thread of this handle takes
+ * a reply, or for a backoff up to 5 ms, and sends again; queued calls first keep fewer
+ * commands in the drive. -EAGAIN with reason SS_R_BUSY is returned only after a wait of the
+ * retry budget (SS_DEV_BUSY_RETRY_MS, or busy_retry_ms) without room.
  */
 #ifndef SMARTSSD_SMARTSSD_H
 #define SMARTSSD_SMARTSSD_H
@@ -243,7 +246,11 @@ int64_t ss_dev_read(struct ss_dev *d, uint64_t oid, uint64_t offset, void *buf, 
  * sent when queued, and its outcome taken by ss_dev_queue_reap, oldest first. The drive
  * runs commands in the order they are sent. Queued writes are ORDERED (PROTOCOL.md 4.3):
  * once one fails, the drive runs none of this session's later queued writes to the same
- * object until that failure is reaped. The emulated drive models queued commands as
+ * object until that failure is reaped. ss_dev_queue_read and ss_dev_queue_write return
+ * BUSY (-EAGAIN) to their caller; ss_dev_write_queued and ss_dev_read_ranges do not: when
+ * the drive refuses a piece BUSY they reap before sending more and keep no more pieces in
+ * the drive than it held then, or, with none of theirs in it, wait for room as a plain call
+ * does. The emulated drive models queued commands as
  * overlapping (firmware-tasklets/emu/model.c, "Queue depth"). Not thread-safe: one thread
  * per queue.
  */
