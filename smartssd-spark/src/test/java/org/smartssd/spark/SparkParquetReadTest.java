@@ -74,5 +74,8 @@ class SparkParquetReadTest {
         assertThat(r.getLong(0)).as("sum(id) of 0..%d", ROWS - 1).isEqualTo(ids);
         assertThat(r.getLong(1)).as("sum(x) = 7 sum(id)").isEqualTo(7 * ids);
         assertThat(r.getLong(2)).isEqualTo(ROWS);
+        // the suite's drives are shared: leave their room to the other tests
+        org.apache.hadoop.fs.Path p = new org.apache.hadoop.fs.Path(table);
+        p.getFileSystem(spark.sparkContext().hadoopConfiguration()).delete(p, true);
     }
 }
