@@ -68,7 +68,7 @@ const char *ss_dev_reason_name(int reason);
 
 struct ss_dev_open_opts {
 	uint32_t timeout_ms;   /* per ATA command on sg: (0: 30000) */
-	uint32_t busy_retry_ms;/* total BUSY retry budget per command (0: SS_DEV_BUSY_RETRY_MS) */
+	uint32_t busy_retry_ms;/* longest wait for room after BUSY (0: SS_DEV_BUSY_RETRY_MS) */
 };
 
 /**
