@@ -116,15 +116,16 @@ static struct queued_cmd *queue_next(struct ss_dev_queue *q, const char *what)
 
 /*
  * The drive refused this queue's newest command BUSY (nothing ran). With commands of its
- * own outstanding the queue keeps no more than those in the drive from now on (*limit) and
- * reaps the oldest, whose reply frees room; with none it waits for room (another thread's
- * or process's reply). \return 1 to reap first, 0 to send again, or -EAGAIN when the wait
- * is over its bound.
+ * own outstanding the queue keeps one fewer than those in the drive from now on (*limit),
+ * leaving room for other processes, whose waits this handle cannot wake, and reaps the
+ * oldest, whose reply frees room; with none it waits for room (another thread's or
+ * process's reply). \return 1 to reap first, 0 to send again, or -EAGAIN when the wait is
+ * over its bound.
  */
 static int refused(struct ss_dev_queue *q, uint32_t *limit, struct ss_room_wait *w)
 {
 	if (q->n) {
-		*limit = q->n;
+		*limit = q->n > 1 ? q->n - 1 : 1;
 		return 1;
 	}
 	if (!ss_room_wait(q->d, w))

@@ -15,6 +15,8 @@
  */
 #include <pthread.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "devtest.h"
 #include "ut.h"
@@ -263,6 +265,43 @@ static void test_threads(struct ss_dev *d, uint64_t oid)
 	free(back);
 }
 
+/* Another process on the same daemon reading the whole file at depth 32 while this one
+ * does: the drive's 4 MiB of reply memory is shared by both sessions, and neither read
+ * fails. */
+static void test_processes(const char *uri, struct ss_dev *d, uint64_t oid)
+{
+	uint8_t *buf = malloc(FILE_BYTES);
+	int status = -1;
+	pid_t child;
+
+	CHECK(buf != NULL);
+	fflush(stdout);
+	child = fork();
+	CHECK(child >= 0);
+	if (child == 0) {
+		struct ss_dev *d2 = NULL;
+		int bad = ss_dev_open(uri, NULL, &d2) != 0;
+
+		for (int r = 0; r < ROUNDS && !bad; r++) {
+			int64_t got = whole_file_ranges(d2, oid, SS_DEV_QUEUE_DEPTH_MAX, buf);
+
+			if (got != (int64_t)FILE_BYTES) {
+				fprintf(stderr, "child round %d: %lld: %s\n", r, (long long)got,
+					ss_dev_last_message());
+				bad = 1;
+			}
+		}
+		if (d2)
+			ss_dev_close(d2);
+		_exit(bad);
+	}
+	for (int r = 0; r < ROUNDS; r++)
+		CHECK_EQ(whole_file_ranges(d, oid, SS_DEV_QUEUE_DEPTH_MAX, buf), (int64_t)FILE_BYTES);
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	free(buf);
+}
+
 /* An object written by ss_dev_write_queued from `want` at `depth`. \return its modelled ns. */
 static uint64_t queued_write(struct ss_dev *d, const char *path, size_t len, uint32_t flags,
 			     uint32_t depth)
@@ -404,6 +443,8 @@ int main(int argc, char **argv)
 	test_ranges(d, oid);
 	test_ranges_past_reply_memory(d, oid);
 	test_threads(d, oid);
+	if (!strcmp(transport, "unix"))
+		test_processes(t.uri, d, oid);
 	plain_reads(d, oid);       /* the object store's metadata comes into DRAM once */
 	plain = plain_reads(d, oid);
 	q1 = queued_reads(d, oid, 1);
