@@ -248,9 +248,9 @@ int64_t ss_dev_read(struct ss_dev *d, uint64_t oid, uint64_t offset, void *buf, 
  * once one fails, the drive runs none of this session's later queued writes to the same
  * object until that failure is reaped. ss_dev_queue_read and ss_dev_queue_write return
  * BUSY (-EAGAIN) to their caller; ss_dev_write_queued and ss_dev_read_ranges do not: when
- * the drive refuses a piece BUSY they reap before sending more and keep no more pieces in
- * the drive than it held then, or, with none of theirs in it, wait for room as a plain call
- * does. The emulated drive models queued commands as
+ * the drive refuses a piece BUSY they reap before sending more and keep one piece fewer in
+ * the drive than they had there, or, with none of theirs in it, wait for room as a plain
+ * call does. The emulated drive models queued commands as
  * overlapping (firmware-tasklets/emu/model.c, "Queue depth"). Not thread-safe: one thread
  * per queue.
  */
