@@ -152,8 +152,23 @@ static void test_packet_reasons(struct ss_dev *d)
 		}
 		CHECK(n >= 1 && n < 200);
 		EXPECT(rc, EAGAIN, SS_R_BUSY);
-		/* through the API: retried with backoff for the budget, then EAGAIN+BUSY */
+		/* through the API: waited out for the budget, then EAGAIN+BUSY saying so; queued
+		 * reads and writes with none of theirs in the drive wait the same way */
 		EXPECT(ss_dev_flush(d), EAGAIN, SS_R_BUSY);
+		CHECK(strstr(ss_dev_last_message(), "stayed BUSY for 50 ms") != NULL);
+		{
+			uint8_t b[512];
+			uint64_t off = 0;
+			uint32_t len = sizeof(b), cnt;
+
+			/* refused before the drive looks at the object */
+			EXPECT(ss_dev_read_ranges(d, 1, 1, &off, &len, b, 32, &cnt), EAGAIN,
+			       SS_R_BUSY);
+			CHECK(strstr(ss_dev_last_message(), "stayed BUSY for 50 ms") != NULL);
+			CHECK(strstr(ss_dev_last_message(), "queued READ") != NULL);
+			EXPECT(ss_dev_write_queued(d, 1, 0, b, sizeof(b), 0, 4), EAGAIN, SS_R_BUSY);
+			CHECK(strstr(ss_dev_last_message(), "queued WRITE") != NULL);
+		}
 		for (uint32_t i = 0; i < n; i++)
 			CHECK_EQ(raw_recv(d, 512, tag(d, 100 + i)), 0);
 		CHECK_EQ(ss_dev_flush(d), 0);

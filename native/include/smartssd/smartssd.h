@@ -8,10 +8,13 @@
  * a message naming the problem.
  *
  * A drive that goes away (daemon killed, device unplugged) fails every waiting and later
- * call with -ENOTCONN and a message saying so; nothing hangs. BUSY replies from the drive
- * are retried with backoff inside the library; -EAGAIN with reason SS_R_BUSY is returned
- * only after the retry budget (SS_DEV_BUSY_RETRY_MS) is spent. Opening a session when
- * connected clients hold every one is retried the same way, then fails with -EAGAIN and
+ * call with -ENOTCONN and a message saying so; nothing hangs. A drive that refuses a
+ * command BUSY (its reply slots or reply memory taken, by this process or others; nothing
+ * ran) is waited out inside the library: the call sleeps until a thread of this handle takes
+ * a reply, or for a backoff up to 5 ms, and sends again; queued calls first keep fewer
+ * commands in the drive. -EAGAIN with reason SS_R_BUSY is returned only after a wait of the
+ * retry budget (SS_DEV_BUSY_RETRY_MS, or busy_retry_ms) without room. Opening a session when
+ * connected clients hold every one is waited out the same way, then fails with -EAGAIN and
  * reason SS_R_TOO_MANY_SESSIONS. A daemon that refuses the connection answers -EACCES
  * (this user is not allowed) or -EUSERS (its --max-connections are open).
  */
@@ -68,7 +71,7 @@ const char *ss_dev_reason_name(int reason);
 
 struct ss_dev_open_opts {
 	uint32_t timeout_ms;   /* per ATA command on sg: (0: 30000) */
-	uint32_t busy_retry_ms;/* total BUSY retry budget per command (0: SS_DEV_BUSY_RETRY_MS) */
+	uint32_t busy_retry_ms;/* longest wait for room after BUSY (0: SS_DEV_BUSY_RETRY_MS) */
 };
 
 /**
@@ -249,7 +252,11 @@ int64_t ss_dev_read(struct ss_dev *d, uint64_t oid, uint64_t offset, void *buf, 
  * sent when queued, and its outcome taken by ss_dev_queue_reap, oldest first. The drive
  * runs commands in the order they are sent. Queued writes are ORDERED (PROTOCOL.md 4.3):
  * once one fails, the drive runs none of this session's later queued writes to the same
- * object until that failure is reaped. The emulated drive models queued commands as
+ * object until that failure is reaped. ss_dev_queue_read and ss_dev_queue_write return
+ * BUSY (-EAGAIN) to their caller; ss_dev_write_queued and ss_dev_read_ranges do not: when
+ * the drive refuses a piece BUSY they reap before sending more and keep one piece fewer in
+ * the drive than they had there, or, with none of theirs in it, wait for room as a plain
+ * call does. The emulated drive models queued commands as
  * overlapping (firmware-tasklets/emu/model.c, "Queue depth"). Not thread-safe: one thread
  * per queue.
  */

@@ -17,8 +17,11 @@ import java.util.function.Consumer;
  *
  * <p>Thread-safe: libsmartssd serialises what must be serialised, and every call here holds
  * the handle's in-flight count, so {@link #close()} never frees a pointer a call still uses.
- * BUSY answers are retried inside libsmartssd (with backoff, up to
- * {@link Options#busyRetryMs()}); a {@link DeviceBusyException} means that budget was spent.
+ * BUSY answers (the drive's reply slots or reply memory taken) are waited out inside
+ * libsmartssd: a call waits until a reply is taken or a short backoff passes and sends again,
+ * and queued reads and writes ({@link #readRanges}, queued writes) keep fewer commands in the
+ * drive; a {@link DeviceBusyException} means the drive had no room for
+ * {@link Options#busyRetryMs()} on end.
  *
  * <p>Costs: each method is one protocol command (a SEND/RECV pair) unless it says otherwise.
  *
@@ -34,7 +37,7 @@ public final class SmartSsdDevice implements AutoCloseable {
 
     /** How to open a drive. */
     public record Options(int timeoutMs, int busyRetryMs, PollPolicy pollPolicy) {
-        /** libsmartssd's defaults: 30 s per sg command, 10 s of BUSY retries. */
+        /** libsmartssd's defaults: 30 s per sg command, 10 s of waiting out BUSY. */
         public static final Options DEFAULT = new Options(0, 0, PollPolicy.DEFAULT);
 
         public Options {
