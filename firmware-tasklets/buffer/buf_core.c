@@ -279,9 +279,13 @@ int ss_buf_init_nv(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t
 		b->page_hash[i] = BUF_NIL;
 		b->block_hash[i] = BUF_NIL;
 	}
+	/* whole entries: the DRAM holds whatever it held, and a free block's counts are read
+	 * (ss_buf_writeback looks at every block's npages) */
 	for (uint32_t i = 0; i < p->pages; i++) {
-		b->pages[i].hnext = i + 1 < p->pages ? i + 1 : BUF_NIL;
-		b->blocks[i].hnext = i + 1 < p->pages ? i + 1 : BUF_NIL;
+		uint32_t next = i + 1 < p->pages ? i + 1 : BUF_NIL;
+
+		b->pages[i] = (struct buf_page){ .hnext = next };
+		b->blocks[i] = (struct buf_block){ .hnext = next };
 	}
 	b->free_page = 0;
 	b->free_block = 0;
