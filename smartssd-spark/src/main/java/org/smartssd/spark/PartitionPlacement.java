@@ -8,6 +8,8 @@ import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.spark.sql.connector.read.InputPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.device.tasklet.HostTasklet;
@@ -30,6 +32,8 @@ import org.smartssd.mapreduce.SplitPlanner;
  * plain record read (nothing pushed) is not placed: it runs on the host already.
  */
 final class PartitionPlacement {
+    private static final Logger LOG = LoggerFactory.getLogger(PartitionPlacement.class);
+
     private PartitionPlacement() {
     }
 
@@ -48,8 +52,11 @@ final class PartitionPlacement {
             splits.add(new FileSplit(new Path(p.path()), p.start(), p.length(), p.hosts()));
         }
         TaskletSpec spec = plan.spec();
+        long t0 = System.nanoTime();
         List<SplitPlanner.Placed> placed = SplitPlanner.place(plan.conf().hadoop(), spec, splits,
                 plan.placement(), hostOperator(spec));
+        LOG.info("placed {} partitions ({}) in {} ms", parts.size(), plan.placement().cliName(),
+                (System.nanoTime() - t0) / 1_000_000);
         List<SmartSsdPartition> out = new ArrayList<>();
         for (int i = 0; i < parts.size(); i++) {
             SplitPlanner.Placed p = placed.get(i);
