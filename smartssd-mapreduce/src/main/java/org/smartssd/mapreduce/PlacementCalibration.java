@@ -29,13 +29,12 @@ import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
 import org.apache.hadoop.mapreduce.task.MapContextImpl;
 import org.apache.hadoop.util.ReflectionUtils;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.smartssd.device.InputRange;
 import org.smartssd.device.ModelCounters;
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletSpec;
+import org.smartssd.fs.DriveLog;
 
 /**
  * What the planner knows of one drive and of the host, per split:
@@ -94,7 +93,6 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
                     return size() > CALIBRATIONS_KEPT;
                 }
             };
-    private static final Logger LOG = LoggerFactory.getLogger(PlacementCalibration.class);
 
     /** Probe runs (tasklet runs on a drive to calibrate it) this JVM has made. */
     public static long probeRuns() {
@@ -172,7 +170,7 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
         }
         String drive = first.getPath().toUri().getAuthority();
         if (cached != null) {
-            LOG.info("drive {} ({}): calibration for tasklet {} reused from this JVM, no probe "
+            DriveLog.of(PlacementCalibration.class, drive).info("drive {} ({}): calibration for tasklet {} reused from this JVM, no probe "
                     + "runs ({} ms)", drive, acc.device().uri(), spec.taskletId(),
                     ms(System.nanoTime() - t0));
             return cached;
@@ -269,7 +267,8 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
             src += "; host rate measured over " + sample.length + " B of records";
         }
         long tHost = System.nanoTime();
-        LOG.info("drive {} ({}): calibrated for tasklet {} in {} ms (kept for this JVM's later "
+        DriveLog.of(PlacementCalibration.class, first.getPath().toUri().getAuthority()).info(
+                "drive {} ({}): calibrated for tasklet {} in {} ms (kept for this JVM's later "
                 + "plans): open {} ms, 2 probe runs {} ms, host sample of {} B {} ms, host rate "
                 + "{} ms", first.getPath().toUri().getAuthority(), acc.device().uri(),
                 spec.taskletId(), ms(tHost - t0), ms(tOpen - t0), ms(tProbes - tOpen),

@@ -8,12 +8,11 @@ import java.util.List;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.spark.sql.connector.read.InputPartition;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.device.tasklet.HostTasklet;
 import org.smartssd.device.tasklet.SplitRecords;
+import org.smartssd.fs.DriveLog;
 import org.smartssd.mapreduce.Placement;
 import org.smartssd.mapreduce.PlacementCalibration;
 import org.smartssd.mapreduce.SplitDrain;
@@ -32,8 +31,6 @@ import org.smartssd.mapreduce.SplitPlanner;
  * plain record read (nothing pushed) is not placed: it runs on the host already.
  */
 final class PartitionPlacement {
-    private static final Logger LOG = LoggerFactory.getLogger(PartitionPlacement.class);
-
     private PartitionPlacement() {
     }
 
@@ -55,7 +52,10 @@ final class PartitionPlacement {
         long t0 = System.nanoTime();
         List<SplitPlanner.Placed> placed = SplitPlanner.place(plan.conf().hadoop(), spec, splits,
                 plan.placement(), hostOperator(spec));
-        LOG.info("placed {} partitions ({}) in {} ms", parts.size(), plan.placement().cliName(),
+        java.util.Set<String> drives = new java.util.TreeSet<>();
+        splits.forEach(s -> drives.add(s.getPath().toUri().getAuthority()));
+        DriveLog.of(PartitionPlacement.class, String.join(",", drives)).info(
+                "placed {} partitions ({}) in {} ms", parts.size(), plan.placement().cliName(),
                 (System.nanoTime() - t0) / 1_000_000);
         List<SmartSsdPartition> out = new ArrayList<>();
         for (int i = 0; i < parts.size(); i++) {

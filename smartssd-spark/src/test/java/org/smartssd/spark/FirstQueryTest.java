@@ -20,14 +20,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.smartssd.device.Devd;
 import org.smartssd.device.SmartSsdDevice;
+import org.smartssd.fs.DriveLog;
 import org.smartssd.mapreduce.PlacementCalibration;
 
 /**
  * A query planned with {@code placement=auto}, once and again in the same JVM, over a drive
  * opened in-process ({@code emu:}) and one served by smartssd-devd ({@code unix:}): the first
  * calibrates the drive (its probe runs), the second reuses that calibration and runs no
- * probe; both give the count of the records written. Each query's time is printed (never
- * asserted) for the record of where a first query's time goes.
+ * probe; both give the count of the records written, and the planner's log messages name
+ * the drive. Each query's time is printed (never asserted) for the record of where a first
+ * query's time goes.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class FirstQueryTest {
@@ -85,10 +87,26 @@ class FirstQueryTest {
                 .load("smartssd://" + drive + "/wc").createOrReplaceTempView("t");
         long probes0 = PlacementCalibration.probeRuns();
         long t0 = System.nanoTime();
-        List<Row> first = spark.sql(Q).collectAsList();
-        long t1 = System.nanoTime();
-        long probes1 = PlacementCalibration.probeRuns();
-        List<Row> second = spark.sql(Q).collectAsList();
+        List<Row> first;
+        List<Row> second;
+        long t1;
+        long probes1;
+        try (LogCapture log = new LogCapture()) {
+            first = spark.sql(Q).collectAsList();
+            t1 = System.nanoTime();
+            probes1 = PlacementCalibration.probeRuns();
+            second = spark.sql(Q).collectAsList();
+            // the planner's messages (the calibration, probed then reused; the placement)
+            // each name the drive
+            assertThat(log.events).extracting(e -> e.getLoggerName())
+                    .contains("org.smartssd.mapreduce.PlacementCalibration",
+                            "org.smartssd.spark.PartitionPlacement");
+            String uri = spark.sparkContext().hadoopConfiguration()
+                    .get("smartssd.device." + drive + ".uri");
+            assertThat(log.events).allSatisfy(e -> assertThat(e.getContextData()
+                    .<String>getValue(DriveLog.KEY)).as(e.getMessage().getFormattedMessage())
+                    .isIn(drive, uri));
+        }
         long t2 = System.nanoTime();
         long probes2 = PlacementCalibration.probeRuns();
         System.err.printf("first-query %s: first %d ms (%d probe runs), second %d ms (%d)%n",
