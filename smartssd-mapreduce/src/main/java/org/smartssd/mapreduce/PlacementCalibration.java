@@ -170,9 +170,9 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
         }
         String drive = first.getPath().toUri().getAuthority();
         if (cached != null) {
-            DriveLog.of(PlacementCalibration.class, drive).info("drive {} ({}): calibration for tasklet {} reused from this JVM, no probe "
-                    + "runs ({} ms)", drive, acc.device().uri(), spec.taskletId(),
-                    ms(System.nanoTime() - t0));
+            DriveLog.of(PlacementCalibration.class, drive).info("drive {} ({}): calibration for "
+                    + "tasklet {} reused from this JVM, no probe runs ({} ms)", drive,
+                    acc.device().uri(), spec.taskletId(), ms(System.nanoTime() - t0));
             return cached;
         }
         PlacementCalibration c = measure(conf, spec, first, host, acc, t0);
