@@ -540,7 +540,7 @@ int ss_dev_cache_scan(struct ss_dev *d, uint64_t instance, uint64_t file_bytes,
 		      const uint8_t *digest, const struct ss_dev_scan_range *ranges,
 		      uint32_t n_ranges, struct ss_dev_scan_run *runs);
 
-/* ---- SMART health (parsed by libatasmart) ----------------------------------------- */
+/* ---- SMART health (parsed by libatasmart, named by the drive's table) ----------------------------------------- */
 
 /* Values equal libatasmart's SkSmartOverall. */
 enum ss_dev_smart_overall {
@@ -567,8 +567,11 @@ enum ss_dev_smart_unit {
 /* One SMART attribute as libatasmart parses it (field list: kinds as in
  * ss_proto_replies.h). current, worst: normalised values; good_now: 1 good, 0 failing
  * (only when good_now_valid); pretty_unit: enum ss_dev_smart_unit; raw: the 6 raw bytes,
- * little-endian; pretty_value: in pretty_unit; name: NUL-terminated. The JNI packing and
- * the Java record's layout come from this list too. */
+ * little-endian; pretty_value: libatasmart's reading of raw, in pretty_unit (wrong for
+ * some of this drive's attributes: native/PROTOCOL.md 6.2). name and unit (raw's) are the
+ * drive's own (SS_PROTO_SMART_ATTRS of ss_proto.h); atasmart_name is libatasmart's name
+ * for the id where it means the same quantity, else empty. Strings are NUL-terminated.
+ * The JNI packing and the Java record's layout come from this list too. */
 #define SS_DEV_SMART_ATTR(X, a)              \
 	X(a, u8, id, 1)                      \
 	X(a, u8, current, 1)                 \
@@ -582,7 +585,9 @@ enum ss_dev_smart_unit {
 	X(a, u32, pretty_unit, 4)            \
 	X(a, u64, raw, 8)                    \
 	X(a, u64, pretty_value, 8)           \
-	X(a, cstr, name, 32)
+	X(a, cstr, name, 32)                 \
+	X(a, cstr, unit, 16)                 \
+	X(a, cstr, atasmart_name, 32)
 
 struct ss_dev_smart_attr {
 	SS_DEV_SMART_ATTR(SS_API_MEMBER, _)

@@ -20,8 +20,7 @@ import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.VectoredReadUtils;
 import org.apache.hadoop.fs.impl.CombinedFileRange;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.smartssd.fs.DriveLog;
 
 /**
  * Reads one version of a file through the cache: a window of up to
@@ -31,7 +30,6 @@ import org.slf4j.LoggerFactory;
  * ({@code cacheOnly}) is served from its dirty blocks alone.
  */
 final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, StreamCapabilities {
-    private static final Logger LOG = LoggerFactory.getLogger(SsCacheInputStream.class);
     private final BlockCacheIo io;
     private final FileVersion version;
     private final byte[] digest;
@@ -167,7 +165,8 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
                     throw e;
                 }
                 // the drive failed: the backing store has every byte
-                LOG.warn("{}: reading the drive's cache failed ({}); reading the backing store",
+                DriveLog.of(SsCacheInputStream.class, io.cache().drive()).warn(
+                        "{}: reading the drive's cache failed ({}); reading the backing store",
                         version.pathKey(), e.toString());
             }
         }
@@ -196,7 +195,8 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
             try {
                 fillMisses(first, count, hit, length);
             } catch (IOException e) {
-                LOG.warn("{}: caching blocks failed ({}); the read goes on", version.pathKey(),
+                DriveLog.of(SsCacheInputStream.class, io.cache().drive()).warn(
+                        "{}: caching blocks failed ({}); the read goes on", version.pathKey(),
                         e.toString());
             }
         }
