@@ -249,6 +249,11 @@ final class DriveWriter {
                         throw new IllegalArgumentException("value of column '" + c.name()
                                 + "' is " + b.length + " bytes, the field " + c.field().width());
                     }
+                    if (b.length > 0 && b[b.length - 1] == 0) {
+                        throw new IllegalArgumentException("value of column '" + c.name()
+                                + "' ends in a NUL byte, which a bytes field cannot keep: "
+                                + "trailing NULs are its padding");
+                    }
                     System.arraycopy(b, 0, rec, at, b.length);
                     continue;
                 }
