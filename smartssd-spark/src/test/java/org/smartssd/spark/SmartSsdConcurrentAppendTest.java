@@ -104,6 +104,8 @@ class SmartSsdConcurrentAppendTest {
             assertThat(spark.read().format("smartssd").load(path).count()).isEqualTo(501_000);
             assertThat(drive.fs().exists(TableLock.of(new Path(path)))).isFalse();
         }
+        System.out.println("concurrent appends: " + ROUNDS + " rounds of " + WRITERS
+                + " appends onto 1,000 rows, 501,000 rows each time, 0 lost");
     }
 
     @Test
