@@ -53,56 +53,57 @@ final class DriveWriter {
         ConnectorOptions.check(options);
         DriveConf conf = DriveConf.fromSession(options);
         Path p = new Path(path);
-        try {
-            FileSystem fs = p.getFileSystem(conf.hadoop());
-            try (TableLock lock = TableLock.acquire(fs, p,
-                    ConnectorOptions.lockWaitMillis(options))) {
-                return writeLocked(fs, p, options, mode, data, conf);
-            }
+        try (TableLock lock = TableLock.acquire(p.getFileSystem(conf.hadoop()), p,
+                ConnectorOptions.lockWaitMillis(options))) {
+            return writeLocked(path, options, mode, data, conf);
         } catch (IOException e) {
             throw new UncheckedIOException("write to " + path + " failed: " + e.getMessage(), e);
         }
     }
 
     /** The write, its table's lock held: what it finds is not changed by another writer. */
-    private static TableLayout writeLocked(FileSystem fs, Path p, Map<String, String> options,
-                                           SaveMode mode, Dataset<Row> data, DriveConf conf)
-            throws IOException {
+    private static TableLayout writeLocked(String path, Map<String, String> options,
+                                           SaveMode mode, Dataset<Row> data, DriveConf conf) {
         CaseInsensitiveStringMap o = new CaseInsensitiveStringMap(options);
-        String path = p.toString();
-        boolean exists = fs.exists(p);
-        TableLayout stored = exists ? StoredLayout.read(fs, p) : null;
-        TableLayout layout = o.containsKey("layout") ? TableLayout.fromOptions(o)
-                : mode == SaveMode.Append && stored != null ? stored
-                : derive(data.schema());
-        if (layout.isText()) {
-            throw new IllegalArgumentException("the smartssd source writes fixed-width "
-                    + "records; a text layout (option 'sep') is for reading text files");
-        }
-        Encoder enc = new Encoder(layout, data.schema());
-        if (exists) {
-            switch (mode) {
-                case ErrorIfExists -> throw new IllegalArgumentException("path " + path
-                        + " already exists: write with mode 'overwrite' or 'append'");
-                case Ignore -> {
-                    return stored != null ? stored : layout;
-                }
-                case Append -> {
-                    if (stored == null || !stored.spec().equals(layout.spec())
-                            || stored.recordSize() != layout.recordSize()) {
-                        throw new IllegalArgumentException("cannot append to " + path
-                                + ": its layout is " + (stored == null ? "unknown"
-                                : stored.toString()) + ", the rows' is " + layout);
+        Path p = new Path(path);
+        try {
+            FileSystem fs = p.getFileSystem(conf.hadoop());
+            boolean exists = fs.exists(p);
+            TableLayout stored = exists ? StoredLayout.read(fs, p) : null;
+            TableLayout layout = o.containsKey("layout") ? TableLayout.fromOptions(o)
+                    : mode == SaveMode.Append && stored != null ? stored
+                    : derive(data.schema());
+            if (layout.isText()) {
+                throw new IllegalArgumentException("the smartssd source writes fixed-width "
+                        + "records; a text layout (option 'sep') is for reading text files");
+            }
+            Encoder enc = new Encoder(layout, data.schema());
+            if (exists) {
+                switch (mode) {
+                    case ErrorIfExists -> throw new IllegalArgumentException("path " + path
+                            + " already exists: write with mode 'overwrite' or 'append'");
+                    case Ignore -> {
+                        return stored != null ? stored : layout;
                     }
-                    append(fs, p, data, enc, conf);
-                    return layout;
-                }
-                default -> {
+                    case Append -> {
+                        if (stored == null || !stored.spec().equals(layout.spec())
+                                || stored.recordSize() != layout.recordSize()) {
+                            throw new IllegalArgumentException("cannot append to " + path
+                                    + ": its layout is " + (stored == null ? "unknown"
+                                    : stored.toString()) + ", the rows' is " + layout);
+                        }
+                        append(fs, p, data, enc, conf);
+                        return layout;
+                    }
+                    default -> {
+                    }
                 }
             }
+            create(fs, p, exists, data, enc, conf);
+            return layout;
+        } catch (IOException e) {
+            throw new UncheckedIOException("write to " + path + " failed: " + e.getMessage(), e);
         }
-        create(fs, p, exists, data, enc, conf);
-        return layout;
     }
 
     private static void create(FileSystem fs, Path p, boolean replace, Dataset<Row> data,
