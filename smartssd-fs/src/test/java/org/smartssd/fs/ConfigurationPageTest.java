@@ -97,6 +97,46 @@ class ConfigurationPageTest {
         }
     }
 
+    /** The list the FileSystems warn against ({@link SmartSsdKeys}) and the page's Hadoop
+     *  keys (the sections before the JVM's system properties) agree. */
+    @Test
+    void theListOfKnownKeysIsThePages() throws IOException {
+        Path file = repositoryRoot().resolve("docs/configuration.md");
+        String text = Files.readString(file, StandardCharsets.UTF_8);
+        int jvm = text.indexOf("\n## JVM system properties");
+        assertTrue(jvm > 0, file + " has no section '## JVM system properties'");
+        Path hadoopPart = Files.createTempFile("configuration", ".md");
+        List<String> page;
+        try {
+            Files.writeString(hadoopPart, text.substring(0, jvm), StandardCharsets.UTF_8);
+            page = pageKeys(hadoopPart);
+        } finally {
+            Files.delete(hadoopPart);
+        }
+        List<String> examples = SmartSsdKeys.KNOWN.stream()
+                .map(k -> k.replace("NAME", "dev0").replace("*", "x")).toList();
+        List<String> problems = new ArrayList<>();
+        for (int i = 0; i < examples.size(); i++) {
+            String example = examples.get(i);
+            if (page.stream().noneMatch(p -> covers(p, example))) {
+                problems.add("known but not on the page: " + SmartSsdKeys.KNOWN.get(i));
+            }
+        }
+        for (String p : page) {
+            boolean family = p.endsWith(".*");
+            String example = PLACEHOLDER.matcher(p).replaceAll("dev0");
+            boolean known = family ? examples.stream().anyMatch(e -> covers(p, e))
+                    : SmartSsdKeys.isKnown(example);
+            if (example.startsWith(SmartSsdKeys.PREFIX) && !known) {
+                problems.add("on the page but warned as unknown: " + p);
+            }
+        }
+        if (!problems.isEmpty()) {
+            fail("SmartSsdKeys.KNOWN and docs/configuration.md disagree:\n  "
+                    + String.join("\n  ", problems));
+        }
+    }
+
     /** Whether the page's key (placeholders, a trailing .*) names the code's key. */
     static boolean covers(String pageKey, String codeKey) {
         String stem = pageKey.endsWith(".*") ? pageKey.substring(0, pageKey.length() - 2) : pageKey;
