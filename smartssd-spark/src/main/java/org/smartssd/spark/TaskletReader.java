@@ -409,7 +409,10 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         DriveAggregates.Plan a = plan.aggregate();
         TableLayout layout = plan.layout();
         boolean signed = a.value() >= 0 && layout.columns().get(a.value()).signed();
-        GroupAggregate.Merger m = new GroupAggregate.Merger(signed);
+        boolean floatSum = a.value() >= 0 && layout.columns().get(a.value()).isFloat();
+        GroupAggregate.Merger m = new GroupAggregate.Merger(signed, floatSum
+                ? GroupAggregate.SumKind.DOUBLE : a.checkedSum()
+                ? GroupAggregate.SumKind.CHECKED : GroupAggregate.SumKind.WRAPPING);
         for (byte[] output : outputs) {
             m.addAll(GroupAggregate.decode(output).items());
         }
@@ -435,7 +438,7 @@ final class TaskletReader implements PartitionReader<InternalRow> {
                                 DriveAggregates.key(layout, a.keys(), k, it.key1(), it.key2()));
                     }
                     case COUNT -> it.count();
-                    case SUM -> it.sum();
+                    case SUM -> floatSum ? (Object) Double.longBitsToDouble(it.sum()) : it.sum();
                     case MIN -> Values.fromWire(valueType, it.min());
                     case MAX -> Values.fromWire(valueType, it.max());
                 };
