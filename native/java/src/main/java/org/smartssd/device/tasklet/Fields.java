@@ -26,7 +26,8 @@ final class Fields {
     static void requireInteger(RecordLayout layout, int field, String role) {
         if (type(layout, field, role) == FieldType.BYTES) {
             throw new IllegalArgumentException(role + " field " + field
-                    + " must be a numeric field, not BYTES");
+                    + " must be an integer field (or f32, f64, date, timestamp, decimal), "
+                    + "not BYTES");
         }
     }
 
