@@ -198,11 +198,23 @@ static void hbm_bounds(struct ss_buf *b)
 int ss_buf_init(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size,
 		const struct ss_buf_params *p)
 {
-	return ss_buf_init_nv(out, ftl, dram, dram_size, NULL, 0, p, 0);
+	return ss_buf_init_nv(out, ftl, dram, dram_size, NULL, 0, p, 0, NULL, NULL);
 }
 
+#ifndef SS_BUF_BOARD
+void ss_buf_nv_check(const struct ss_buf *b, struct ss_buf_nv_report *rep)
+{
+	if (b && ss_buf_policy_is_nv(b->p.policy)) {
+		buf_nv_check(b, rep);
+	} else {
+		ss_memset(rep, 0, sizeof(*rep));
+	}
+}
+#endif
+
 int ss_buf_init_nv(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size,
-		   void *nvram, uint64_t nvram_size, const struct ss_buf_params *p, int format)
+		   void *nvram, uint64_t nvram_size, const struct ss_buf_params *p, int format,
+		   const struct ss_buf_nv_owner *owner, struct ss_buf_nv_report *rep)
 {
 	uint32_t page_size = ftl ? ss_ftl_page_size(ftl) : 0;
 	uintptr_t at = SS_ALIGN_UP((uintptr_t)dram, ALIGN);
@@ -240,7 +252,7 @@ int ss_buf_init_nv(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t
 	*out = b;
 #ifndef SS_BUF_BOARD
 	if (ss_buf_policy_is_nv(p->policy)) {
-		int rc = buf_nv_init(b, r, nvram, format != 0);
+		int rc = buf_nv_init(b, r, nvram, format != 0, owner, rep);
 
 		if (rc) {
 			*out = NULL;
@@ -248,7 +260,7 @@ int ss_buf_init_nv(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t
 		return rc;
 	}
 #else
-	(void)nvram, (void)format;
+	(void)nvram, (void)format, (void)owner, (void)rep;
 #endif
 	if (!b->ops) {
 		return 0;
@@ -267,9 +279,13 @@ int ss_buf_init_nv(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t
 		b->page_hash[i] = BUF_NIL;
 		b->block_hash[i] = BUF_NIL;
 	}
+	/* whole entries: the DRAM holds whatever it held, and a free block's counts are read
+	 * (ss_buf_writeback looks at every block's npages) */
 	for (uint32_t i = 0; i < p->pages; i++) {
-		b->pages[i].hnext = i + 1 < p->pages ? i + 1 : BUF_NIL;
-		b->blocks[i].hnext = i + 1 < p->pages ? i + 1 : BUF_NIL;
+		uint32_t next = i + 1 < p->pages ? i + 1 : BUF_NIL;
+
+		b->pages[i] = (struct buf_page){ .hnext = next };
+		b->blocks[i] = (struct buf_block){ .hnext = next };
 	}
 	b->free_page = 0;
 	b->free_block = 0;

@@ -67,11 +67,38 @@ struct buf_nv_page {
 	uint8_t prefetched;    /* filled by read-ahead not yet waited for */
 };
 
+/*
+ * The merge cache's NVM, version 2: this header, an entry per slot, then the slots' sectors.
+ * Version 1 had neither the owner nor any checksum but the header's. Little-endian, as
+ * every target is.
+ */
+#define BUF_NV_MAGIC 0x564e4353u   /* "SCNV" */
+#define BUF_NV_VERSION 2u
+
+struct buf_nv_hdr {
+	uint32_t magic, version;
+	uint32_t slots, spp, page_size;
+	uint32_t generation;           /* ss_buf_nv_owner */
+	char drive[SS_BUF_NV_DRIVE_ID];
+	uint32_t reserved[4];
+	uint32_t crc;                  /* CRC-32C of the bytes before it */
+} __attribute__((packed));
+_Static_assert(sizeof(struct buf_nv_hdr) == 64, "NVM header layout");
+
+/* A slot's inverted-index entry. All u32, so packed by construction (the index is stored
+ * with an atomic release, which a packed member would not allow). crc: CRC-32C of lba1 and
+ * seq (8 bytes) and then the slot's sector, written before lba1 names the slot. */
+struct buf_nv_entry {
+	uint32_t lba1;                 /* LBA + 1; 0: the slot is free */
+	uint32_t seq;                  /* when it was written (newest wins at recovery) */
+	uint32_t crc;
+};
+_Static_assert(sizeof(struct buf_nv_entry) == 12, "NVM entry layout");
+
 struct buf_nv {
 	/* in the NVM */
 	struct buf_nv_hdr *hdr;
-	uint32_t *index;       /* slot -> LBA + 1 (0: free): the inverted index */
-	uint32_t *seq;         /* slot -> when it was written (newest wins at recovery) */
+	struct buf_nv_entry *ent;      /* slot -> its entry: the inverted index */
 	uint8_t *data;         /* slots x 512 B */
 	/* in DRAM */
 	struct buf_nv_page *recs;
@@ -162,7 +189,9 @@ uint32_t buf_hash_size(uint32_t n);
 /* buf_nv.c: the merge cache behind the ss_buf_* calls when the policy is SS_BUF_NV_*. */
 uint32_t buf_nv_regions(const struct ss_buf_params *p, uint32_t page_size, uint64_t sz[10]);
 uint64_t buf_nv_nvram(const struct ss_buf_params *p, uint32_t page_size);
-int buf_nv_init(struct ss_buf *b, void *const r[10], void *nvram, bool format);
+int buf_nv_init(struct ss_buf *b, void *const r[10], void *nvram, bool format,
+		const struct ss_buf_nv_owner *owner, struct ss_buf_nv_report *rep);
+void buf_nv_check(const struct ss_buf *b, struct ss_buf_nv_report *rep);
 int buf_nv_read(struct ss_buf *b, uint64_t lba, uint32_t count, void *out, int kind);
 int buf_nv_write(struct ss_buf *b, uint64_t lba, uint32_t count, const void *data,
 		 enum ss_stream stream);

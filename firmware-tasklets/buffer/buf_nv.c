@@ -4,7 +4,8 @@
  * page is kept (and merged with later writes to the page) instead of costing a
  * read-modify-write of the page on the flash. Three structures:
  *   - in the NVM, the sectors and the inverted index (NVM sector -> LBA) with each
- *     sector's write sequence number (§IV-B);
+ *     sector's write sequence number (§IV-B), and (ours) a CRC-32C per slot and a header
+ *     naming the NVM's owner (buf_internal.h);
  *   - in DRAM, a record per cached page (which of its sectors are cached, its dirty bit,
  *     its place in the LRU): the paper's "bit in the FTL's map entry" and its dirty bit;
  *   - the controller-side cache of the inverted index: a small hash table indexed by the
@@ -52,6 +53,11 @@
  *     (§IV-B: "Reads are always forwarded to Flash on a miss or partial hit").
  *   - Hit ratios count pages: a write hit is a page whose every written sector was cached
  *     (a full hit, which bypasses the write policy), a read hit a page served from the NVM.
+ *   - Before power-up trusts the NVM, all of it is checked (examine): its owner, and every
+ *     held slot's entry and sector against their CRC. The paper's NVM is on the board, so
+ *     it never belongs to another drive; ours is a file that can be copied, swapped or
+ *     damaged, and a refusal is better than serving the flash's older data as if it were
+ *     what was acknowledged. Reads from the NVM check the sector too.
  *   - At power-up the page records are rebuilt from the inverted index, every page dirty
  *     (the dirty bit is DRAM state); of two entries for one LBA (a power cut between an
  *     update's two index stores, or a written-back copy and a newer one) the later
@@ -62,13 +68,7 @@
 #ifndef SS_BUF_BOARD   /* the board has no non-volatile RAM */
 
 #define ALIGN 64u
-#define NV_MAGIC 0x564e4353u   /* "SCNV" */
-#define NV_VERSION 1u
 #define NV_CACHE_RATIO 140u    /* merge-cache bytes per byte of index cache: 35 MB / 256 kB */
-
-struct buf_nv_hdr {
-	uint32_t magic, version, slots, spp, page_size, crc;
-};
 
 static uint32_t spp_of(uint32_t page_size)
 {
@@ -109,20 +109,18 @@ uint32_t buf_nv_regions(const struct ss_buf_params *p, uint32_t page_size, uint6
 	return 8;
 }
 
-static uint64_t nv_layout(uint32_t slots, uint64_t *seq_off, uint64_t *index_off,
-			  uint64_t *data_off)
+static uint64_t nv_layout(uint32_t slots, uint64_t *ent_off, uint64_t *data_off)
 {
-	*seq_off = SS_ALIGN_UP(sizeof(struct buf_nv_hdr), ALIGN);
-	*index_off = *seq_off + SS_ALIGN_UP((uint64_t)slots * 4u, ALIGN);
-	*data_off = *index_off + SS_ALIGN_UP((uint64_t)slots * 4u, ALIGN);
+	*ent_off = SS_ALIGN_UP(sizeof(struct buf_nv_hdr), ALIGN);
+	*data_off = *ent_off + SS_ALIGN_UP((uint64_t)slots * sizeof(struct buf_nv_entry), ALIGN);
 	return *data_off + (uint64_t)slots * BUF_SECTOR;
 }
 
 uint64_t buf_nv_nvram(const struct ss_buf_params *p, uint32_t page_size)
 {
-	uint64_t a, b, c;
+	uint64_t a, b;
 
-	return nv_layout(slots_of(p, page_size), &a, &b, &c);
+	return nv_layout(slots_of(p, page_size), &a, &b);
 }
 
 static uint64_t full_mask(uint32_t spp)
@@ -263,7 +261,7 @@ static uint32_t *line_of(struct ss_buf *b, const struct buf_nv_page *x)
 		l[1 + i] = BUF_NIL;
 	}
 	for (uint32_t s = 0; s < nv->slots; s++) {
-		uint32_t v = nv->index[s];
+		uint32_t v = nv->ent[s].lba1;
 		uint32_t i;
 
 		if (v == 0 || v - 1 < base || v - 1 >= base + spp) {
@@ -273,7 +271,7 @@ static uint32_t *line_of(struct ss_buf *b, const struct buf_nv_page *x)
 		if (!(x->present >> i & 1)) {
 			continue;
 		}
-		if (l[1 + i] == BUF_NIL || (int32_t)(nv->seq[s] - nv->seq[l[1 + i]]) > 0) {
+		if (l[1 + i] == BUF_NIL || (int32_t)(nv->ent[s].seq - nv->ent[l[1 + i]].seq) > 0) {
 			l[1 + i] = s;
 		}
 	}
@@ -283,12 +281,37 @@ static uint32_t *line_of(struct ss_buf *b, const struct buf_nv_page *x)
 static void index_set(struct buf_nv *nv, uint32_t slot, uint32_t v)
 {
 	/* the sector's data and sequence number are in the NVM before the entry naming them */
-	__atomic_store_n(&nv->index[slot], v, __ATOMIC_RELEASE);
+	__atomic_store_n(&nv->ent[slot].lba1, v, __ATOMIC_RELEASE);
 }
 
 static uint8_t *sector(const struct buf_nv *nv, uint32_t slot)
 {
 	return nv->data + (size_t)slot * BUF_SECTOR;
+}
+
+static uint32_t entry_crc(uint32_t lba1, uint32_t seq, const uint8_t *data)
+{
+	uint32_t e[2] = { lba1, seq };
+
+	return ss_crc32c(ss_crc32c(0, e, sizeof(e)), data, BUF_SECTOR);
+}
+
+/* Whether held slot `slot` is as it was written: entry and sector against their CRC. */
+static bool slot_ok(const struct buf_nv_entry *ent, const uint8_t *data, uint32_t slot)
+{
+	const struct buf_nv_entry *e = &ent[slot];
+
+	return e->crc == entry_crc(e->lba1, e->seq, data + (size_t)slot * BUF_SECTOR);
+}
+
+/* Sector `slot` into dst, or -SS_EBADMSG when it no longer matches its CRC. */
+static int sector_get(const struct buf_nv *nv, uint32_t slot, uint8_t *dst)
+{
+	if (!slot_ok(nv->ent, nv->data, slot)) {
+		return -SS_EBADMSG;
+	}
+	ss_memcpy(dst, sector(nv, slot), BUF_SECTOR);
+	return 0;
 }
 
 /* ---- room ------------------------------------------------------------------------------- */
@@ -330,7 +353,11 @@ static int merged_page(struct ss_buf *b, struct buf_nv_page *x, uint8_t *dst, bo
 	l = line_of(b, x);
 	for (uint32_t i = 0; i < nv->spp; i++) {
 		if (x->present >> i & 1) {
-			ss_memcpy(dst + (size_t)i * BUF_SECTOR, sector(nv, l[1 + i]), BUF_SECTOR);
+			int rc = sector_get(nv, l[1 + i], dst + (size_t)i * BUF_SECTOR);
+
+			if (rc) {
+				return rc;
+			}
 		}
 	}
 	return 0;
@@ -444,7 +471,8 @@ static int store(struct ss_buf *b, uint32_t r, uint32_t in, uint32_t n, const ui
 		l = line_of(b, x);
 		old = x->present >> i & 1 ? l[1 + i] : BUF_NIL;
 		ss_memcpy(sector(nv, s), src, BUF_SECTOR);
-		nv->seq[s] = nv->next_seq++;
+		nv->ent[s].seq = nv->next_seq++;
+		nv->ent[s].crc = entry_crc((uint32_t)(base + i + 1), nv->ent[s].seq, src);
 		index_set(nv, s, (uint32_t)(base + i + 1));
 		l[1 + i] = s;
 		x->present |= 1ull << i;
@@ -508,8 +536,10 @@ static int get(struct ss_buf *b, uint32_t lpn, uint32_t in, uint32_t n, uint8_t 
 		}
 		l = line_of(b, &nv->recs[r]);
 		for (uint32_t i = in; i < in + n; i++) {
-			ss_memcpy(dst + (size_t)(i - in) * BUF_SECTOR, sector(nv, l[1 + i]),
-				  BUF_SECTOR);
+			rc = sector_get(nv, l[1 + i], dst + (size_t)(i - in) * BUF_SECTOR);
+			if (rc) {
+				return rc;
+			}
 		}
 		if (kind != KIND_SCAN) {
 			b->st.read_hits++;
@@ -526,8 +556,10 @@ static int get(struct ss_buf *b, uint32_t lpn, uint32_t in, uint32_t n, uint8_t 
 
 		for (uint32_t i = 0; i < nv->spp; i++) {
 			if (nv->recs[r].present >> i & 1) {
-				ss_memcpy(nv->page_a + (size_t)i * BUF_SECTOR, sector(nv, l[1 + i]),
-					  BUF_SECTOR);
+				rc = sector_get(nv, l[1 + i], nv->page_a + (size_t)i * BUF_SECTOR);
+				if (rc) {
+					return rc;
+				}
 			}
 		}
 		if (kind != KIND_SCAN) {
@@ -738,29 +770,114 @@ void buf_nv_stats(const struct ss_buf *b, struct ss_buf_stats *st)
 
 /* ---- power-up --------------------------------------------------------------------------- */
 
-static void hdr_write(struct buf_nv *nv, uint32_t page_size)
+static void hdr_write(struct buf_nv *nv, uint32_t page_size,
+		      const struct ss_buf_nv_owner *owner)
 {
-	struct buf_nv_hdr h = { NV_MAGIC, NV_VERSION, nv->slots, nv->spp, page_size, 0 };
+	struct buf_nv_hdr h;
 
+	ss_memset(&h, 0, sizeof(h));
+	h.magic = BUF_NV_MAGIC;
+	h.version = BUF_NV_VERSION;
+	h.slots = nv->slots;
+	h.spp = nv->spp;
+	h.page_size = page_size;
+	if (owner) {
+		h.generation = owner->generation;
+		ss_memcpy(h.drive, owner->drive, sizeof(h.drive));
+	}
 	h.crc = ss_crc32c(0, &h, offsetof(struct buf_nv_hdr, crc));
 	*nv->hdr = h;
 }
 
-static bool hdr_ok(const struct buf_nv *nv, uint32_t page_size)
+/* The first problem of an NVM for these dimensions and owner; rep->held counts the slots
+ * its index names once the header can be trusted. Reads only. */
+static void examine(const void *nvram, uint64_t size, uint32_t slots, uint32_t spp,
+		    uint32_t page_size, const struct ss_buf_nv_owner *owner,
+		    struct ss_buf_nv_report *rep)
 {
-	struct buf_nv_hdr h = *nv->hdr;
+	static const struct ss_buf_nv_owner nobody;
+	const struct buf_nv_entry *ent;
+	const uint8_t *data;
+	struct buf_nv_hdr h;
+	uint64_t ent_off, data_off;
 
-	return h.magic == NV_MAGIC && h.version == NV_VERSION && h.slots == nv->slots &&
-	       h.spp == nv->spp && h.page_size == page_size &&
-	       h.crc == ss_crc32c(0, &h, offsetof(struct buf_nv_hdr, crc));
+	ss_memset(rep, 0, sizeof(*rep));
+	rep->held = UINT32_MAX;
+	rep->slot = rep->lba = UINT32_MAX;
+	owner = owner ? owner : &nobody;
+	if (size < sizeof(h)) {
+		rep->problem = SS_BUF_NV_NOT_NVRAM;
+		return;
+	}
+	ss_memcpy(&h, nvram, sizeof(h));
+	rep->found_version = h.version;
+	if (h.magic != BUF_NV_MAGIC) {
+		rep->problem = SS_BUF_NV_NOT_NVRAM;
+		return;
+	}
+	if (h.version != BUF_NV_VERSION) {
+		rep->problem = SS_BUF_NV_VERSION;
+		return;
+	}
+	if (h.crc != ss_crc32c(0, &h, offsetof(struct buf_nv_hdr, crc))) {
+		rep->problem = SS_BUF_NV_CORRUPT;
+		return;
+	}
+	rep->found_generation = h.generation;
+	ss_memcpy(rep->found_drive, h.drive, sizeof(h.drive));
+	if (h.slots != slots || h.spp != spp || h.page_size != page_size ||
+	    size != nv_layout(slots, &ent_off, &data_off)) {
+		rep->problem = SS_BUF_NV_PARAMS;
+		return;
+	}
+	ent = (const struct buf_nv_entry *)((const uint8_t *)nvram + ent_off);
+	data = (const uint8_t *)nvram + data_off;
+	rep->held = 0;
+	for (uint32_t s = 0; s < slots; s++) {
+		if (ent[s].lba1 == 0) {
+			continue;
+		}
+		rep->held++;
+		if (rep->slot == UINT32_MAX && !slot_ok(ent, data, s)) {
+			rep->slot = s;
+			rep->lba = ent[s].lba1 - 1;
+		}
+	}
+	if (ss_memcmp(h.drive, owner->drive, sizeof(h.drive)) != 0) {
+		rep->problem = SS_BUF_NV_FOREIGN;
+	} else if (h.generation != owner->generation) {
+		rep->problem = SS_BUF_NV_GENERATION;
+	} else if (rep->slot != UINT32_MAX) {
+		rep->problem = SS_BUF_NV_CORRUPT;
+	}
+}
+
+void ss_buf_nv_examine(const void *nvram, uint64_t nvram_size, const struct ss_buf_params *p,
+		       uint32_t page_size, const struct ss_buf_nv_owner *owner,
+		       struct ss_buf_nv_report *rep)
+{
+	examine(nvram, nvram_size, slots_of(p, page_size), spp_of(page_size), page_size, owner,
+		rep);
+}
+
+void buf_nv_check(const struct ss_buf *b, struct ss_buf_nv_report *rep)
+{
+	const struct buf_nv *nv = &b->nv;
+	struct ss_buf_nv_owner self;
+
+	/* the owner it was started with is the header's own, once that passes its CRC */
+	self.generation = nv->hdr->generation;
+	ss_memcpy(self.drive, nv->hdr->drive, sizeof(self.drive));
+	examine(nv->hdr, buf_nv_nvram(&b->p, b->page_size), nv->slots, nv->spp, b->page_size,
+		&self, rep);
 }
 
 /* Of two index entries for one LBA, the older is cleared. */
 static void resolve_duplicate(struct buf_nv *nv, uint32_t s)
 {
 	for (uint32_t t = 0; t < s; t++) {
-		if (nv->index[t] == nv->index[s]) {
-			index_set(nv, (int32_t)(nv->seq[s] - nv->seq[t]) > 0 ? t : s, 0);
+		if (nv->ent[t].lba1 == nv->ent[s].lba1) {
+			index_set(nv, (int32_t)(nv->ent[s].seq - nv->ent[t].seq) > 0 ? t : s, 0);
 			return;
 		}
 	}
@@ -773,7 +890,7 @@ static void recover(struct ss_buf *b)
 	bool have_seq = false;
 
 	for (uint32_t s = 0; s < nv->slots; s++) {
-		uint32_t v = nv->index[s], r, i;
+		uint32_t v = nv->ent[s].lba1, r, i;
 
 		if (v == 0) {
 			continue;
@@ -782,8 +899,8 @@ static void recover(struct ss_buf *b)
 			index_set(nv, s, 0);   /* not an LBA of this drive */
 			continue;
 		}
-		if (!have_seq || (int32_t)(nv->seq[s] - nv->next_seq) >= 0) {
-			nv->next_seq = nv->seq[s] + 1;
+		if (!have_seq || (int32_t)(nv->ent[s].seq - nv->next_seq) >= 0) {
+			nv->next_seq = nv->ent[s].seq + 1;
 			have_seq = true;
 		}
 		r = find_rec(b, (v - 1) / nv->spp);
@@ -799,16 +916,18 @@ static void recover(struct ss_buf *b)
 		nv->recs[r].present |= 1ull << i;
 	}
 	for (uint32_t s = 0; s < nv->slots; s++) {
-		if (nv->index[s] != 0) {
+		if (nv->ent[s].lba1 != 0) {
 			b->st.nv_recovered++;
 		}
 	}
 }
 
-int buf_nv_init(struct ss_buf *b, void *const r[10], void *nvram, bool format)
+int buf_nv_init(struct ss_buf *b, void *const r[10], void *nvram, bool format,
+		const struct ss_buf_nv_owner *owner, struct ss_buf_nv_report *rep)
 {
 	struct buf_nv *nv = &b->nv;
-	uint64_t seq_off, index_off, data_off;
+	struct ss_buf_nv_report found;
+	uint64_t ent_off, data_off;
 	uint32_t h;
 
 	nv->spp = spp_of(b->page_size);
@@ -816,10 +935,9 @@ int buf_nv_init(struct ss_buf *b, void *const r[10], void *nvram, bool format)
 	if ((uint64_t)b->capacity * nv->spp >= UINT32_MAX) {
 		return -SS_EINVAL;   /* an index entry holds an LBA + 1 in 32 bits */
 	}
-	(void)nv_layout(nv->slots, &seq_off, &index_off, &data_off);
+	(void)nv_layout(nv->slots, &ent_off, &data_off);
 	nv->hdr = nvram;
-	nv->seq = (uint32_t *)((uint8_t *)nvram + seq_off);
-	nv->index = (uint32_t *)((uint8_t *)nvram + index_off);
+	nv->ent = (struct buf_nv_entry *)((uint8_t *)nvram + ent_off);
 	nv->data = (uint8_t *)nvram + data_off;
 	nv->recs = r[2];
 	nv->rec_hash = r[3];
@@ -842,17 +960,23 @@ int buf_nv_init(struct ss_buf *b, void *const r[10], void *nvram, bool format)
 	ss_memset(nv->cache, 0, (size_t)(nv->cache_mask + 1) * (1u + nv->spp) * 4u);
 	nv->batch = SS_MAX(nv->spp, nv->slots / 32);
 	nv->pf_lpn = BUF_NIL;
+	rep = rep ? rep : &found;
 	if (format) {
-		ss_memset(nv->index, 0, (size_t)nv->slots * 4u);
-		hdr_write(nv, b->page_size);
-	} else if (!hdr_ok(nv, b->page_size)) {
-		return -SS_EBADMSG;
+		ss_memset(rep, 0, sizeof(*rep));
+		ss_memset(nv->ent, 0, (size_t)nv->slots * sizeof(*nv->ent));
+		hdr_write(nv, b->page_size, owner);
 	} else {
+		/* every held slot is checked before any is trusted: a refusal changes nothing */
+		examine(nvram, buf_nv_nvram(&b->p, b->page_size), nv->slots, nv->spp,
+			b->page_size, owner, rep);
+		if (rep->problem != SS_BUF_NV_OK) {
+			return -SS_EBADMSG;
+		}
 		recover(b);
 	}
 	nv->nfree = 0;
 	for (uint32_t s = nv->slots; s-- > 0;) {
-		if (nv->index[s] == 0) {
+		if (nv->ent[s].lba1 == 0) {
 			nv->free_slots[nv->nfree++] = s;
 		}
 	}

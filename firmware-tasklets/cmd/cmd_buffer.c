@@ -6,11 +6,17 @@
  *
  * The choice is kept in the firmware's record object (cmd_life.c), past the lifetime
  * record, at FW_BUFCFG_OFF: magic, version, policy, threshold, the merge cache's read
- * policy, pages, CRC-32C.
+ * policy, pages, the merge cache's NVM generation (zero in records written before it),
+ * CRC-32C.
  *
  * The merge cache (SS_BUF_NV_*) keeps its sectors in the hal's non-volatile RAM: a power-up
  * recovers them, and a mount that changes the buffer away from the merge cache (or to
- * other merge-cache parameters) first writes what it holds to the flash.
+ * other merge-cache parameters) first writes what it holds to the flash. The NVM's header
+ * names its owner, the drive's serial and the generation the record holds; each time the
+ * NVM is started empty the generation goes up, on the flash first. A power-up that finds
+ * no NVM, another's, another generation's, or one that fails a checksum refuses the drive
+ * (fw_mount_report says why) rather than serve what the flash holds instead of what was
+ * acknowledged; a mount asked to discard it starts it empty and reports what it held.
  */
 #include "cmd_internal.h"
 
@@ -29,11 +35,13 @@ static uint64_t default_bytes(const struct ss_geometry *geo)
 static void default_params(const struct ss_geometry *geo, uint64_t bytes,
 			   struct ss_buf_params *bp)
 {
-	bp->policy = FW_BUFFER_DEFAULT_POLICY;
-	bp->pages = (uint32_t)((bytes ? bytes : default_bytes(geo)) / geo->page_size);
-	bp->pages_per_block = geo->pages_per_block;
-	bp->hbm_threshold = 0;
-	bp->read_ahead_pages = FW_READAHEAD_BYTES / geo->page_size;
+	/* every field set: the drive keeps them and COUNTERS sends them, whatever the policy */
+	*bp = (struct ss_buf_params){
+		.policy = FW_BUFFER_DEFAULT_POLICY,
+		.pages = (uint32_t)((bytes ? bytes : default_bytes(geo)) / geo->page_size),
+		.pages_per_block = geo->pages_per_block,
+		.read_ahead_pages = FW_READAHEAD_BYTES / geo->page_size,
+	};
 }
 
 uint64_t fw_buffer_dram(const struct ss_geometry *geo, uint64_t bytes)
@@ -44,7 +52,7 @@ uint64_t fw_buffer_dram(const struct ss_geometry *geo, uint64_t bytes)
 	return ss_buf_dram_needed(&bp, geo->page_size);
 }
 
-static void encode(const struct ss_buf_params *bp, uint8_t *b)
+static void encode(const struct ss_buf_params *bp, uint32_t nv_generation, uint8_t *b)
 {
 	ss_memset(b, 0, FW_BUFCFG_SIZE);
 	ss_put_le32(b, FW_BUFCFG_MAGIC);
@@ -53,10 +61,11 @@ static void encode(const struct ss_buf_params *bp, uint8_t *b)
 	b[6] = (uint8_t)SS_MIN(bp->hbm_threshold, 255u);
 	b[7] = (uint8_t)bp->nv_read;
 	ss_put_le32(b + 8, bp->pages);
+	ss_put_le32(b + 12, nv_generation);
 	ss_put_le32(b + 16, ss_crc32c(0, b, 16));
 }
 
-static bool decode(const uint8_t *b, struct ss_buf_params *bp)
+static bool decode(const uint8_t *b, struct ss_buf_params *bp, uint32_t *nv_generation)
 {
 	if (ss_get_le32(b) != FW_BUFCFG_MAGIC || b[4] != FW_BUFCFG_VERSION ||
 	    b[5] >= SS_BUF_POLICY_COUNT || b[7] > SS_BUF_NV_READ_BOTH ||
@@ -67,6 +76,7 @@ static bool decode(const uint8_t *b, struct ss_buf_params *bp)
 	bp->hbm_threshold = b[6];
 	bp->nv_read = b[7];
 	bp->pages = ss_get_le32(b + 8);
+	*nv_generation = ss_get_le32(b + 12);
 	return true;
 }
 
@@ -81,7 +91,20 @@ static void load(struct ss_fw *fw, struct ss_buf_params *bp)
 	    n != FW_BUFCFG_SIZE) {
 		return;
 	}
-	(void)decode(b, bp);
+	(void)decode(b, bp, &fw->nv_generation);
+}
+
+static int store(struct ss_fw *fw, const struct ss_buf_params *bp)
+{
+	uint8_t b[FW_BUFCFG_SIZE];
+	int rc;
+
+	if (fw->record_oid == SS_OID_NONE) {
+		return 0;
+	}
+	encode(bp, fw->nv_generation, b);
+	rc = ss_os_write(fw->os, fw->record_oid, FW_BUFCFG_OFF, b, FW_BUFCFG_SIZE, 0, 0);
+	return rc ? rc : ss_os_flush(fw->os);
 }
 
 static int from_format(const struct ss_geometry *geo, const struct ss_fw_format_params *p,
@@ -110,34 +133,82 @@ static bool same(const struct ss_buf_params *a, const struct ss_buf_params *b)
 	       a->hbm_threshold == b->hbm_threshold;
 }
 
-/* The buffer of these parameters; a merge cache maps its NVM, recovered unless `format`. */
+static void owner_of(const struct ss_fw *fw, struct ss_buf_nv_owner *o)
+{
+	ss_memset(o, 0, sizeof(*o));
+	ss_memcpy(o->drive, fw->hal->serial, ss_strnlen(fw->hal->serial, sizeof(o->drive)));
+	o->generation = fw->nv_generation;
+}
+
+/* The merge cache's NVM as the drive kept it: mapped, and examined (rep) when it is not the
+ * size these parameters need. \return 0, or -SS_EBADMSG (rep->problem), or -SS_EINVAL when
+ * the drive has no NVRAM. */
+static int nvram_kept(struct ss_fw *fw, const struct ss_buf_params *bp, void **nvram,
+		      struct ss_buf_nv_report *rep)
+{
+	uint32_t page = fw->ftl_hal->geo.page_size;
+	size_t size = (size_t)ss_buf_nvram_needed(bp, page);
+	struct ss_buf_nv_owner owner;
+	int rc = ss_hal_nvram_map(fw->hal, 0, &size, nvram);
+
+	ss_memset(rep, 0, sizeof(*rep));
+	if (rc == -SS_ENOENT) {
+		rep->problem = SS_BUF_NV_MISSING;
+		rep->held = UINT32_MAX;
+		return -SS_EBADMSG;
+	}
+	if (rc) {
+		return -SS_EINVAL;   /* no non-volatile RAM on this drive */
+	}
+	if (size != ss_buf_nvram_needed(bp, page)) {
+		owner_of(fw, &owner);
+		ss_buf_nv_examine(*nvram, size, bp, page, &owner, rep);
+		return -SS_EBADMSG;
+	}
+	return 0;
+}
+
+/* The buffer of these parameters. A merge cache maps its NVM: made anew and started empty
+ * when `fresh`, else recovered after its checks (-SS_EBADMSG and rep->problem when it
+ * fails them). */
 static int init(struct ss_fw *fw, void *region, uint64_t size, const struct ss_buf_params *bp,
-		bool format)
+		bool fresh, struct ss_buf_nv_report *rep)
 {
 	uint64_t nv = ss_buf_policy_is_nv(bp->policy)
 			      ? ss_buf_nvram_needed(bp, fw->ftl_hal->geo.page_size) : 0;
+	struct ss_buf_nv_owner owner;
 	void *nvram = NULL;
-	int fresh = 0;
+	int rc;
 
-	if (nv) {
-		nvram = ss_hal_nvram_map(fw->hal, (size_t)nv, &fresh);
-		if (!nvram) {
-			return -SS_EINVAL;   /* no non-volatile RAM on this drive */
+	if (nv && fresh) {
+		size_t want = (size_t)nv;
+
+		rc = ss_hal_nvram_map(fw->hal, 1, &want, &nvram);
+		if (rc) {
+			return rc == -SS_EIO ? rc : -SS_EINVAL;   /* -SS_EINVAL: the drive has none */
+		}
+	} else if (nv) {
+		rc = nvram_kept(fw, bp, &nvram, rep);
+		if (rc) {
+			return rc;
 		}
 	}
-	/* a merge cache of these parameters that the NVM does not hold (a first map of it)
-	 * is started empty; one that holds other parameters is refused (-SS_EBADMSG) */
-	return ss_buf_init_nv(&fw->buf, fw->ftl, region, size, nvram, nv, bp, format || fresh);
+	owner_of(fw, &owner);
+	return ss_buf_init_nv(&fw->buf, fw->ftl, region, size, nvram, nv, bp, fresh, &owner, rep);
 }
 
 int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
-		    const struct ss_fw_format_params *p, bool format)
+		    const struct ss_fw_format_params *p, bool format, bool discard_nvram,
+		    struct ss_fw_mount_report *mr)
 {
 	const struct ss_geometry *geo = &fw->ftl_hal->geo;
 	struct ss_buf_params bp, stored;
-	uint8_t b[FW_BUFCFG_SIZE];
+	struct ss_buf_nv_report scratch;
+	bool fresh, stored_now = false;
+	void *kept;
 	int rc;
 
+	fw->nv_generation = 0;
 	default_params(geo, 0, &stored);
 	if (!format) {
 		load(fw, &stored);
@@ -149,9 +220,19 @@ int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
 			return rc;
 		}
 	}
-	if (!format && ss_buf_policy_is_nv(stored.policy) && !same(&stored, &bp)) {
+	if (ss_buf_policy_is_nv(stored.policy) && discard_nvram && !format) {
+		/* what the discard drops, for the host to say: the NVM as it was kept */
+		mr->discarded = 1;
+		if (nvram_kept(fw, &stored, &kept, &mr->nvram) == 0) {
+			struct ss_buf_nv_owner owner;
+
+			owner_of(fw, &owner);
+			ss_buf_nv_examine(kept, ss_buf_nvram_needed(&stored, geo->page_size), &stored,
+					  geo->page_size, &owner, &mr->nvram);
+		}
+	} else if (!format && ss_buf_policy_is_nv(stored.policy) && !same(&stored, &bp)) {
 		/* what the merge cache holds goes to the flash before it is given up */
-		rc = init(fw, region, size, &stored, false);
+		rc = init(fw, region, size, &stored, false, &mr->nvram);
 		if (rc == 0) {
 			rc = ss_buf_writeback(fw->buf);
 		}
@@ -160,6 +241,7 @@ int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
 		}
 		fw->buf = NULL;
 		if (rc) {
+			mr->refused = rc == -SS_EBADMSG ? SS_FW_REFUSED_NVRAM : SS_FW_REFUSED_NONE;
 			return rc;
 		}
 	}
@@ -169,17 +251,28 @@ int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
 	/* a merge cache is recovered only where the drive ran this one: otherwise the NVM holds
 	 * nothing, or what was written back above, or one of the previous runs with a volatile
 	 * buffer in between (whose writes are newer): it starts empty */
-	rc = init(fw, region, size, &bp, format || !same(&stored, &bp));
+	fresh = format || discard_nvram || !same(&stored, &bp);
+	if (ss_buf_policy_is_nv(bp.policy) && fresh) {
+		/* the flash disowns the NVM's old contents before they are cleared: a power cut
+		 * in between leaves an NVM of the old generation, refused, not recovered */
+		if (ss_buf_dram_needed(&bp, geo->page_size) > size) {
+			return -SS_ENOMEM;
+		}
+		fw->nv_generation++;
+		rc = store(fw, &bp);
+		if (rc) {
+			return rc;
+		}
+		stored_now = true;
+	}
+	rc = init(fw, region, size, &bp, fresh, mr->discarded ? &scratch : &mr->nvram);
 	if (rc) {
+		mr->refused = rc == -SS_EBADMSG ? SS_FW_REFUSED_NVRAM : SS_FW_REFUSED_NONE;
 		return rc;
 	}
 	ss_buf_set_read_ahead(fw->buf, fw->ftl_hal);
-	if (p && fw->record_oid != SS_OID_NONE) {
-		encode(&bp, b);
-		rc = ss_os_write(fw->os, fw->record_oid, FW_BUFCFG_OFF, b, FW_BUFCFG_SIZE, 0, 0);
-		if (rc == 0) {
-			rc = ss_os_flush(fw->os);
-		}
+	if (p && !stored_now) {
+		rc = store(fw, &bp);
 		if (rc) {
 			return rc;
 		}

@@ -77,6 +77,27 @@ void fw_drive_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep
 	rep->payload_len = sizeof(struct ss_drive_info);
 }
 
+/* The store's objects as hosts see them: the firmware's record is not one of theirs. */
+static uint32_t host_objects(const struct ss_fw *fw, const struct ss_os_stats *st)
+{
+	uint32_t hidden = fw->record_oid != SS_OID_NONE;
+
+	return st->objects >= hidden ? st->objects - hidden : 0;
+}
+
+int ss_fw_objects(struct ss_fw *fw, uint32_t *n)
+{
+	struct ss_os_stats st;
+
+	if (!fw || fw->state != FW_UP) {
+		return -SS_EBADMSG;   /* down, or up without its store: not known */
+	}
+	ss_os_get_stats(fw->os, &st);
+	*n = host_objects(fw, &st);
+	*n -= *n > 0;   /* the root directory, which every store has */
+	return 0;
+}
+
 void fw_drive_fsstat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	uint8_t *p = rep->payload;
@@ -86,8 +107,7 @@ void fw_drive_fsstat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *r
 	ss_os_get_stats(fw->os, &st);
 	ss_put_le64(p + offsetof(struct ss_wire_fsstat, capacity_bytes), st.capacity_bytes);
 	ss_put_le64(p + offsetof(struct ss_wire_fsstat, free_bytes), st.free_bytes);
-	ss_put_le32(p + offsetof(struct ss_wire_fsstat, objects),
-		    st.objects >= hidden ? st.objects - hidden : 0);
+	ss_put_le32(p + offsetof(struct ss_wire_fsstat, objects), host_objects(fw, &st));
 	ss_put_le32(p + offsetof(struct ss_wire_fsstat, max_objects),
 		    st.max_objects >= hidden ? st.max_objects - hidden : 0);
 	ss_put_le32(p + offsetof(struct ss_wire_fsstat, page_size), fw->page_size);
@@ -135,8 +155,29 @@ void fw_drive_flush(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 	}
 }
 
-/* The object store's fsck, or on a drive that came up without its store, what the mount's
- * check found. A problem is a result, not a failure of the command: status 0. */
+/* CHECK's problem after the object store's own (PROTOCOL.md section 5): the merge cache's
+ * NVM fails its check; problem_lpn: the logical page of the slot's sector (FFFFFFFFh: the
+ * header), problem_level: the NVM slot. */
+#define FW_CHECK_NVRAM 22u
+_Static_assert(FW_CHECK_NVRAM == SS_OS_P_DATA_UNREADABLE + 1, "one list of CHECK's problems");
+
+/* A consistent store's report with the merge cache's NVM checked too. */
+static void check_nvram(const struct ss_fw *fw, struct ss_os_check_report *cr)
+{
+	struct ss_buf_nv_report nr;
+
+	ss_buf_nv_check(fw->buf, &nr);
+	if (nr.problem != SS_BUF_NV_OK) {
+		cr->problem = FW_CHECK_NVRAM;
+		cr->problem_level = nr.slot;
+		cr->problem_oid = 0;
+		cr->problem_lpn = nr.lba == UINT32_MAX ? UINT32_MAX : nr.lba / fw->sectors_per_page;
+	}
+}
+
+/* The merge cache's NVM and the object store's fsck, or on a drive that came up without its
+ * store, what the mount's check found. A problem is a result, not a failure of the command:
+ * status 0. */
 void fw_drive_check(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	struct ss_os_check_report cr;
@@ -145,7 +186,12 @@ void fw_drive_check(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 	int rc = 0;
 
 	if (mounted) {
-		rc = ss_os_check(fw->os, &cr);
+		/* the NVM first: the store's check reads data pages through it */
+		ss_memset(&cr, 0, sizeof(cr));
+		check_nvram(fw, &cr);
+		if (cr.problem == SS_OS_CONSISTENT) {
+			rc = ss_os_check(fw->os, &cr);
+		}
 	} else {
 		cr = fw->store_problem;
 	}

@@ -133,14 +133,16 @@ static int carve(struct ss_hal *hal, const struct ss_ssc_part *part, struct ss_f
 
 /* The buffer in what the object store left of its region. */
 static int start_buffer(struct ss_fw *fw, const struct regions *r,
-			const struct ss_fw_format_params *p, bool format)
+			const struct ss_fw_format_params *p, bool format, bool discard_nvram,
+			struct ss_fw_mount_report *mr)
 {
 	uint64_t used = SS_ALIGN_UP(ss_os_dram_used(fw->os), REGION_ALIGN);
 
 	if (used > r->os_size) {
 		return -SS_ENOMEM;
 	}
-	return fw_buffer_start(fw, (uint8_t *)r->os + used, r->os_size - used, p, format);
+	return fw_buffer_start(fw, (uint8_t *)r->os + used, r->os_size - used, p, format,
+			       discard_nvram, mr);
 }
 
 /* Everything that follows from the layers once they are up. */
@@ -274,7 +276,12 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 	if (p) {
 		fp_buf = *p;
 	}
-	rc = start_buffer(fw, &r, &fp_buf, true);
+	{
+		struct ss_fw_mount_report mr;
+
+		ss_memset(&mr, 0, sizeof(mr));
+		rc = start_buffer(fw, &r, &fp_buf, true, false, &mr);
+	}
 	if (rc) {
 		return rc;
 	}
@@ -292,17 +299,30 @@ int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal)
 
 int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p)
 {
+	struct ss_fw_mount_opts o = { .buffer = p };
+
+	return ss_fw_mount_ex(out, hal, &o, NULL);
+}
+
+int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mount_opts *o,
+		   struct ss_fw_mount_report *rep)
+{
 	struct ss_ssc_part part = { 0 };
+	struct ss_fw_mount_report mr;
 	struct regions r;
 	struct ss_fw *fw;
 	int rc;
 
-	if (!out || !hal) {
+	ss_memset(&mr, 0, sizeof(mr));
+	rep = rep ? rep : &mr;
+	ss_memset(rep, 0, sizeof(*rep));
+	if (!out || !hal || !o) {
 		return -SS_EINVAL;
 	}
 	if (!label_scratch(hal)) {
 		return -SS_ENOMEM;
 	}
+	rep->layer = SS_FW_LAYER_CACHE_LABEL;
 	rc = ss_ssc_part_read(hal, label_scratch(hal), &part);
 	/* no label (share 0 or formatted before the cache), or a geometry too small for one:
 	 * the whole flash is the FTL's */
@@ -311,20 +331,24 @@ int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_
 	} else if (rc) {
 		return rc;
 	}
+	rep->layer = SS_FW_LAYER_NONE;
 	rc = carve(hal, &part, &fw, &r);
 	if (rc) {
 		return rc;
 	}
-	rc = ss_ftl_mount(&fw->ftl, fw->ftl_hal, r.ftl, r.ftl_size);
+	rep->layer = SS_FW_LAYER_FTL;
+	rc = ss_ftl_mount_report(&fw->ftl, fw->ftl_hal, r.ftl, r.ftl_size, &rep->ftl_part);
 	if (rc) {
 		return rc;
 	}
 	if (part.ssc_rows) {
+		rep->layer = SS_FW_LAYER_CACHE;
 		rc = ss_ssc_mount(&fw->ssc, &fw->ssc_view.hal, r.ssc, r.ssc_size);
 		if (rc) {
 			return rc;
 		}
 	}
+	rep->layer = SS_FW_LAYER_STORE;
 	rc = ss_os_mount_report(&fw->os, fw->ftl, r.os, r.os_size, &fw->store_problem);
 	if (rc == -SS_EBADMSG) {
 		return come_up_damaged(fw, out);
@@ -337,11 +361,13 @@ int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_
 	}
 	fw_life_load(fw);
 	fw_life_power_cycle(fw);
-	rc = start_buffer(fw, &r, p, false);
+	rep->layer = SS_FW_LAYER_BUFFER;
+	rc = start_buffer(fw, &r, o->buffer, false, o->discard_nvram != 0, rep);
 	if (rc) {
 		return rc;
 	}
 	fw->state = FW_UP;
+	rep->layer = SS_FW_LAYER_NONE;
 	*out = fw;
 	return 0;
 }

@@ -20,8 +20,13 @@
 #include "ss_ssc.h"
 #include "ss_ssc_part.h"
 
-/* Host sessions and their queue depth (SATA NCQ: 32 tags). */
-#define FW_MAX_SESSIONS 16u
+/* Host sessions and their queue depth (SATA NCQ: 32 tags). The emulator's daemon admits
+ * --max-connections clients (default 128), each with a session of its own that lives as
+ * long as its connection; the board, which one host reaches through SG_IO, keeps 16
+ * (cross/jasmine-features.sh). */
+#ifndef FW_MAX_SESSIONS
+#define FW_MAX_SESSIONS 128u
+#endif
 #define FW_QUEUE_DEPTH 32u
 /* Session 0 (no session: OPEN_SESSION, DRIVE_INFO) has its own quota of slots. */
 #define FW_REPLY_SLOTS ((FW_MAX_SESSIONS + 1u) * FW_QUEUE_DEPTH)
@@ -78,12 +83,14 @@ struct fw_reply {
 struct fw_session {
 	uint16_t id;         /* 0: free */
 	uint16_t pending;    /* replies waiting */
+	uint32_t owner;      /* the client that opened it (ss_fw_set_owner); 0: unknown */
 	uint64_t last_use;
 };
 
 struct fw_instance {
 	uint32_t id;
 	uint8_t used;
+	uint32_t owner;      /* the client that created it (ss_fw_set_owner); 0: unknown */
 	ss_oid_t output;
 };
 
@@ -144,12 +151,14 @@ struct ss_fw {
 	uint16_t session0_pending;
 	uint16_t next_session;
 	uint64_t session_clock;
+	uint32_t owner;            /* the client the running command comes from */
 
 	struct fw_instance instances[FW_MAX_INSTANCES];
 	struct ss_isp_input inputs[SS_ISP_MAX_INPUTS];
 	struct fw_scan_run scan_runs[SS_SSC_SCAN_MAX_RUNS];   /* SSC_SCAN's, cmd_ssc_scan.c */
 
 	ss_oid_t record_oid;
+	uint32_t nv_generation;       /* the merge cache's NVM generation (cmd_buffer.c) */
 	struct fw_lifetime life;      /* as of now (power-on and NAND writes: at last sync) */
 	struct fw_lifetime persisted; /* as last written to the record */
 	uint64_t mount_now_ns;        /* device clock when the lifetime base was taken */
@@ -211,9 +220,11 @@ void fw_block_flush(struct ss_fw *fw, struct ss_ata_result *res);
 
 /* cmd_buffer.c */
 /* Bring the buffer up in DRAM [region, region + size): at format from `p` (kept on the
- * drive), at mount (p NULL) from what the drive keeps. */
+ * drive), at mount (p NULL) from what the drive keeps. `discard_nvram`: a merge cache's NVM
+ * is started empty, mr saying what it held; otherwise mr says why it was refused. */
 int fw_buffer_start(struct ss_fw *fw, void *region, uint64_t size,
-		    const struct ss_fw_format_params *p, bool format);
+		    const struct ss_fw_format_params *p, bool format, bool discard_nvram,
+		    struct ss_fw_mount_report *mr);
 uint64_t fw_buffer_dram(const struct ss_geometry *geo, uint64_t bytes);
 /* The buffer's fields of a COUNTERS reply. */
 void fw_buffer_counters(struct ss_fw *fw, uint8_t *p);
@@ -245,6 +256,8 @@ void fw_reply_drop_session(struct ss_fw *fw, uint16_t session, const struct fw_r
 struct fw_session *fw_session_find(struct ss_fw *fw, uint16_t id);
 int fw_session_open(struct ss_fw *fw, uint16_t *id);
 void fw_session_close(struct ss_fw *fw, uint16_t id, const struct fw_reply *keep);
+/* The open session under tag's session id, if the running command's owner holds it. */
+struct fw_session *fw_session_of(struct ss_fw *fw, uint32_t tag);
 
 /* A decoded request, header fields in host order. */
 struct fw_req {
@@ -374,6 +387,8 @@ void fw_isp_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_destroy(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_queue(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 void fw_isp_forget_all(struct ss_fw *fw);
+/* Destroy the tasklet instances `owner` created (it went away). */
+void fw_isp_drop_owner(struct ss_fw *fw, uint32_t owner);
 
 /* cmd_ssc.c: the solid-state cache */
 uint32_t fw_ssc_info_check(const struct fw_req *rq, uint32_t *cap);

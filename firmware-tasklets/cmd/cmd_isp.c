@@ -199,6 +199,19 @@ void fw_isp_forget_all(struct ss_fw *fw)
 	}
 }
 
+void fw_isp_drop_owner(struct ss_fw *fw, uint32_t owner)
+{
+	for (uint32_t i = 0; i < FW_MAX_INSTANCES; i++) {
+		struct fw_instance *inst = &fw->instances[i];
+
+		if (inst->used && inst->owner == owner) {
+			/* stops a run still going; -SS_ENOENT: the engine forgot it already */
+			(void)ss_isp_destroy(fw->isp, inst->id);
+			inst->used = 0;
+		}
+	}
+}
+
 static void create_output(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	const uint8_t *name;
@@ -292,6 +305,7 @@ static void create_instance(struct ss_fw *fw, const struct fw_req *rq, struct fw
 	}
 	slot->used = 1;
 	slot->id = instance;
+	slot->owner = fw->owner;
 	slot->output = output;
 	rep->value[0] = instance;
 }

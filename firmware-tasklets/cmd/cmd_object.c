@@ -92,7 +92,7 @@ void fw_obj_send(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8
 		goto reject;
 	}
 	sid = (uint16_t)(rq.tag >> 16);
-	if (!(op->sessionless && sid == 0) && !fw_session_find(fw, sid)) {
+	if (!(op->sessionless && sid == 0) && !fw_session_of(fw, rq.tag)) {
 		reason = SS_R_BAD_SESSION;
 		goto reject;
 	}

@@ -1,54 +1,29 @@
 /*
  * Paths on the wire: absolute, '/'-separated, no empty, "." or ".." components, well-formed
- * UTF-8 without control characters (C0, DEL, C1). Such names are refused rather than
- * stored: a raw newline or ESC makes listings ambiguous or drives a terminal, and bytes
- * that are not UTF-8 collide once a client decodes them (HDFS refuses them too).
+ * UTF-8 without control characters (C0, DEL, C1) or bidirectional controls (Unicode's
+ * Bidi_Control: U+061C, U+200E-U+200F, U+202A-U+202E, U+2066-U+2069). Such names are
+ * refused rather than stored: a raw newline or ESC makes listings ambiguous or drives a
+ * terminal, a right-to-left override shows "evil\u202Etxt.exe" as "evilexe.txt", and bytes
+ * that are not UTF-8 collide once a client decodes them (HDFS refuses them too). The rule
+ * is protocol/ss_name.h's; the host relies on this check and does not repeat it.
  * The firmware's own root-level names start with DEL (0x7F), a control character, so no
  * host path can name them.
  */
 #include "cmd_internal.h"
+#include "ss_name.h"
 
 bool fw_oid_hidden(const struct ss_fw *fw, ss_oid_t oid)
 {
 	return oid != SS_OID_NONE && oid == fw->record_oid;
 }
 
-/* The length of the well-formed UTF-8 sequence at p (at most left bytes) that is not a
- * control character, or 0. Overlong forms, surrogates and code points past U+10FFFF are
- * not well-formed (RFC 3629). */
-static uint32_t utf8_char(const uint8_t *p, uint32_t left)
+/* The length of the well-formed UTF-8 sequence at p (at most left bytes) of a character a
+ * name may hold (ss_name.h), or 0. */
+static uint32_t name_char(const uint8_t *p, uint32_t left)
 {
-	uint32_t cp, n;
+	uint32_t cp, n = ss_utf8_decode(p, left, &cp);
 
-	if (p[0] < 0x80) {
-		return p[0] >= 0x20 && p[0] != 0x7F ? 1 : 0;
-	}
-	if (p[0] >= 0xC2 && p[0] <= 0xDF) {
-		n = 2;
-		cp = p[0] & 0x1F;
-	} else if (p[0] >= 0xE0 && p[0] <= 0xEF) {
-		n = 3;
-		cp = p[0] & 0x0F;
-	} else if (p[0] >= 0xF0 && p[0] <= 0xF4) {
-		n = 4;
-		cp = p[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (left < n) {
-		return 0;
-	}
-	for (uint32_t i = 1; i < n; i++) {
-		if ((p[i] & 0xC0) != 0x80) {
-			return 0;
-		}
-		cp = cp << 6 | (p[i] & 0x3F);
-	}
-	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-	    (cp >= 0xD800 && cp <= 0xDFFF) || (cp >= 0x80 && cp <= 0x9F)) {
-		return 0;
-	}
-	return n;
+	return n && ss_name_cp_ok(cp) ? n : 0;
 }
 
 /* \return SS_R_OK, SS_R_BAD_PATH or SS_R_NAME_TOO_LONG. */
@@ -69,7 +44,7 @@ uint32_t fw_path_check(const uint8_t *path, uint32_t len)
 		uint32_t n;
 
 		if (i < len && path[i] != '/') {
-			uint32_t k = utf8_char(path + i, len - i);
+			uint32_t k = name_char(path + i, len - i);
 
 			if (k == 0) {
 				return SS_R_BAD_PATH;

@@ -23,6 +23,7 @@ void fw_replies_init(struct ss_fw *fw)
 		fw->sessions[i].pending = 0;
 	}
 	fw->session0_pending = 0;
+	fw->owner = 0;
 }
 
 static uint16_t tag_session(uint32_t tag)
@@ -41,6 +42,13 @@ struct fw_session *fw_session_find(struct ss_fw *fw, uint16_t id)
 		}
 	}
 	return NULL;
+}
+
+struct fw_session *fw_session_of(struct ss_fw *fw, uint32_t tag)
+{
+	struct fw_session *s = fw_session_find(fw, tag_session(tag));
+
+	return s != NULL && s->owner == fw->owner ? s : NULL;
 }
 
 struct fw_reply *fw_reply_find(struct ss_fw *fw, uint32_t tag)
@@ -226,9 +234,12 @@ void fw_reply_drop_session(struct ss_fw *fw, uint16_t session, const struct fw_r
 }
 
 /*
- * A host process that died keeps its session open for ever; when the table is full the
- * least recently used session with no reply waiting is taken over. Its owner, if alive,
- * gets BAD_SESSION and opens a new one.
+ * A free entry, else the least recently used session with no reply waiting among those of
+ * the same owner. A client the drive can tell apart (ss_fw_set_owner: the daemon's
+ * connections) only ever takes over its own: another's is closed when that client goes
+ * (ss_fw_owner_gone), never while it may still use it. Unowned sessions (owner 0: SG_IO,
+ * where a host process that died keeps its session open for ever) are taken over by
+ * unowned openers; an owner that is alive gets BAD_SESSION and opens a new one.
  */
 int fw_session_open(struct ss_fw *fw, uint16_t *id)
 {
@@ -242,7 +253,8 @@ int fw_session_open(struct ss_fw *fw, uint16_t *id)
 			victim = s;
 			break;
 		}
-		if (s->pending == 0 && (!victim || s->last_use < victim->last_use)) {
+		if (s->owner == fw->owner && s->pending == 0 &&
+		    (!victim || s->last_use < victim->last_use)) {
 			victim = s;
 		}
 	}
@@ -263,6 +275,7 @@ int fw_session_open(struct ss_fw *fw, uint16_t *id)
 	/* Leftovers of an earlier session with this id (closed, reply never received). */
 	fw_reply_drop_session(fw, sid, NULL);
 	victim->id = sid;
+	victim->owner = fw->owner;
 	victim->pending = 0;
 	victim->last_use = ++fw->session_clock;
 	*id = sid;
@@ -281,12 +294,32 @@ void fw_session_close(struct ss_fw *fw, uint16_t id, const struct fw_reply *keep
 	s->pending = 0;
 }
 
+void ss_fw_set_owner(struct ss_fw *fw, uint32_t owner)
+{
+	fw->owner = owner;
+}
+
+void ss_fw_owner_gone(struct ss_fw *fw, uint32_t owner)
+{
+	if (fw == NULL || owner == 0) {
+		return;
+	}
+	if (fw->state == FW_UP) {
+		fw_isp_drop_owner(fw, owner);
+	}
+	for (uint32_t i = 0; i < FW_MAX_SESSIONS; i++) {
+		if (fw->sessions[i].id != 0 && fw->sessions[i].owner == owner) {
+			fw_session_close(fw, fw->sessions[i].id, NULL);
+		}
+	}
+}
+
 void fw_op_open_session(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	uint16_t sid;
 
 	if (fw_session_open(fw, &sid)) {
-		fw_rep_error(rep, -SS_EAGAIN, SS_R_BUSY);
+		fw_rep_error(rep, -SS_EAGAIN, SS_R_TOO_MANY_SESSIONS);
 		return;
 	}
 	rep->value[0] = sid;

@@ -34,7 +34,8 @@ struct attr {
 	uint64_t raw;     /* 48 bits */
 };
 
-/* The cache's attributes: read hits, read misses, silently evicted blocks, dirty blocks,
+/* Every id is SS_PROTO_SMART_ATTRS's (ss_proto.h), which names them for the host.
+ * The cache's attributes: read hits, read misses, silently evicted blocks, dirty blocks,
  * write amplification in thousandths (raw values; since mount); then, since format and
  * kept across restarts, in cache blocks: hits, fills (write-clean), dirty writes, clean
  * operations (count), blocks cleaned, blocks evicted, and the cache's retired erase
@@ -42,31 +43,6 @@ struct attr {
 #define CACHE_ATTRS 12u
 #define BUFFER_ATTRS 8u
 #define MAX_ATTRS (FW_SMART_ATTRS + CACHE_ATTRS + BUFFER_ATTRS)
-#define ATTR_CACHE_HITS 160
-#define ATTR_CACHE_MISSES 161
-#define ATTR_CACHE_SILENT_EVICTIONS 162
-#define ATTR_CACHE_DIRTY 163
-#define ATTR_CACHE_WRITE_AMP 164
-#define ATTR_CACHE_HIT_BLOCKS 165
-#define ATTR_CACHE_FILLED_BLOCKS 166
-#define ATTR_CACHE_DIRTY_WRITTEN_BLOCKS 167
-#define ATTR_CACHE_CLEAN_OPS 168
-#define ATTR_CACHE_CLEANED_BLOCKS 169
-#define ATTR_CACHE_EVICTED_BLOCKS 170
-#define ATTR_CACHE_RETIRED_BLOCKS 171
-
-/* The buffer's attributes, since power-on: read and write hit ratios in thousandths,
- * merges, extra reads (BPLRU's padding, the merge cache's merge reads), pages flushed to
- * the flash, and the merge cache's own: whole pages sent past it, index-cache hits and
- * misses (0 with another buffer). Ids libatasmart has no name for. */
-#define ATTR_BUFFER_READ_HIT_MILLI 150
-#define ATTR_BUFFER_WRITE_HIT_MILLI 151
-#define ATTR_BUFFER_MERGES 152
-#define ATTR_BUFFER_EXTRA_READS 153
-#define ATTR_BUFFER_FLUSHED_PAGES 154
-#define ATTR_MERGE_CACHE_BYPASSED 155
-#define ATTR_MERGE_CACHE_INDEX_HITS 156
-#define ATTR_MERGE_CACHE_INDEX_MISSES 157
 
 /* 100 while nothing is used up, falling to 1 as `used` reaches `budget`. */
 static uint8_t health(uint64_t used, uint64_t budget)
@@ -85,7 +61,10 @@ static uint64_t milli(uint64_t num, uint64_t den)
 	return den ? num * 1000 / den : 0;
 }
 
-/* The buffer's attributes into a. \return how many (0: the drive has no buffer). */
+/* The buffer's attributes, since power-on: read and write hit ratios in thousandths,
+ * merges, extra reads (BPLRU's padding, the merge cache's merge reads), pages flushed to
+ * the flash, and the merge cache's own: whole pages sent past it, index-cache hits and
+ * misses (0 with another buffer). Into a. \return how many (0: the drive has no buffer). */
 static uint32_t buffer_attributes(struct ss_fw *fw, struct attr *a)
 {
 	struct ss_buf_stats b;
@@ -94,16 +73,20 @@ static uint32_t buffer_attributes(struct ss_fw *fw, struct attr *a)
 		return 0;
 	}
 	ss_buf_get_stats(fw->buf, &b);
-	a[0] = (struct attr){ ATTR_BUFFER_READ_HIT_MILLI, F_ONLINE, 100, 0,
+	a[0] = (struct attr){ SS_SMART_BUFFER_READ_HIT_MILLI, F_ONLINE, 100, 0,
 			      milli(b.read_hits, b.read_pages) };
-	a[1] = (struct attr){ ATTR_BUFFER_WRITE_HIT_MILLI, F_ONLINE, 100, 0,
+	a[1] = (struct attr){ SS_SMART_BUFFER_WRITE_HIT_MILLI, F_ONLINE, 100, 0,
 			      milli(b.write_hits, b.write_pages) };
-	a[2] = (struct attr){ ATTR_BUFFER_MERGES, F_ONLINE, 100, 0, b.merges };
-	a[3] = (struct attr){ ATTR_BUFFER_EXTRA_READS, F_ONLINE, 100, 0, b.padding_reads };
-	a[4] = (struct attr){ ATTR_BUFFER_FLUSHED_PAGES, F_ONLINE, 100, 0, b.flushed_pages };
-	a[5] = (struct attr){ ATTR_MERGE_CACHE_BYPASSED, F_ONLINE, 100, 0, b.nv_bypass_pages };
-	a[6] = (struct attr){ ATTR_MERGE_CACHE_INDEX_HITS, F_ONLINE, 100, 0, b.nv_index_hits };
-	a[7] = (struct attr){ ATTR_MERGE_CACHE_INDEX_MISSES, F_ONLINE, 100, 0,
+	a[2] = (struct attr){ SS_SMART_BUFFER_MERGES, F_ONLINE, 100, 0, b.merges };
+	a[3] = (struct attr){ SS_SMART_BUFFER_EXTRA_READS, F_ONLINE, 100, 0,
+			      b.padding_reads };
+	a[4] = (struct attr){ SS_SMART_BUFFER_FLUSHED_PAGES, F_ONLINE, 100, 0,
+			      b.flushed_pages };
+	a[5] = (struct attr){ SS_SMART_MERGE_CACHE_BYPASSED, F_ONLINE, 100, 0,
+			      b.nv_bypass_pages };
+	a[6] = (struct attr){ SS_SMART_MERGE_CACHE_INDEX_HITS, F_ONLINE, 100, 0,
+			      b.nv_index_hits };
+	a[7] = (struct attr){ SS_SMART_MERGE_CACHE_INDEX_MISSES, F_ONLINE, 100, 0,
 			      b.nv_index_misses };
 	return BUFFER_ATTRS;
 }
@@ -125,40 +108,48 @@ static uint32_t attributes(struct ss_fw *fw, struct attr *a)
 	if (spare == 0) {
 		spare = 1;
 	}
-	a[0] = (struct attr){ 5, F_PREFAIL | F_ONLINE | F_EVENT | F_SELF_PRESERVE,
+	a[0] = (struct attr){ SS_SMART_RETIRED_BLOCKS,
+			      F_PREFAIL | F_ONLINE | F_EVENT | F_SELF_PRESERVE,
 			      health(st.retired_blocks, spare), 10, st.retired_blocks };
-	a[1] = (struct attr){ 9, F_ONLINE | F_SELF_PRESERVE, 100, 0,
+	a[1] = (struct attr){ SS_SMART_POWER_ON_HOURS, F_ONLINE | F_SELF_PRESERVE, 100, 0,
 			      fw->life.power_on_ns / NS_PER_HOUR };
-	a[2] = (struct attr){ 12, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.mounts };
-	a[3] = (struct attr){ 174, F_ONLINE | F_SELF_PRESERVE, 100, 0,
+	a[2] = (struct attr){ SS_SMART_POWER_CYCLES, F_ONLINE | F_SELF_PRESERVE, 100, 0,
+			      fw->life.mounts };
+	a[3] = (struct attr){ SS_SMART_UNSAFE_SHUTDOWNS, F_ONLINE | F_SELF_PRESERVE, 100, 0,
 			      fw->life.unsafe_shutdowns };
-	a[4] = (struct attr){ 177, F_PREFAIL | F_ONLINE | F_EVENT,
+	a[4] = (struct attr){ SS_SMART_AVG_ERASE_COUNT, F_PREFAIL | F_ONLINE | F_EVENT,
 			      health(st.avg_erase_count, fw->hal->endurance), 5,
 			      st.avg_erase_count };
-	a[5] = (struct attr){ 194, F_ONLINE | F_SELF_PRESERVE, tv, 0, (uint16_t)(int16_t)t };
-	a[6] = (struct attr){ 241, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.lbas_written };
-	a[7] = (struct attr){ 242, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.lbas_read };
-	a[8] = (struct attr){ 249, F_ONLINE | F_SELF_PRESERVE, 100, 0, fw->life.nand_writes };
+	a[5] = (struct attr){ SS_SMART_TEMPERATURE, F_ONLINE | F_SELF_PRESERVE, tv, 0,
+			      (uint16_t)(int16_t)t };
+	a[6] = (struct attr){ SS_SMART_HOST_SECTORS_WRITTEN, F_ONLINE | F_SELF_PRESERVE, 100, 0,
+			      fw->life.lbas_written };
+	a[7] = (struct attr){ SS_SMART_HOST_SECTORS_READ, F_ONLINE | F_SELF_PRESERVE, 100, 0,
+			      fw->life.lbas_read };
+	a[8] = (struct attr){ SS_SMART_NAND_PAGE_WRITES, F_ONLINE | F_SELF_PRESERVE, 100, 0,
+			      fw->life.nand_writes };
 	if (fw->ssc) {
 		ss_ssc_get_stats(fw->ssc, &cs);
-		a[9] = (struct attr){ ATTR_CACHE_HITS, F_ONLINE, 100, 0, cs.read_hits };
-		a[10] = (struct attr){ ATTR_CACHE_MISSES, F_ONLINE, 100, 0, cs.read_misses };
-		a[11] = (struct attr){ ATTR_CACHE_SILENT_EVICTIONS, F_ONLINE, 100, 0,
+		a[9] = (struct attr){ SS_SMART_CACHE_HITS, F_ONLINE, 100, 0, cs.read_hits };
+		a[10] = (struct attr){ SS_SMART_CACHE_MISSES, F_ONLINE, 100, 0, cs.read_misses };
+		a[11] = (struct attr){ SS_SMART_CACHE_SILENT_EVICTIONS, F_ONLINE, 100, 0,
 				       cs.silent_evicted_pages };
-		a[12] = (struct attr){ ATTR_CACHE_DIRTY, F_ONLINE, 100, 0, cs.dirty_pages };
-		a[13] = (struct attr){ ATTR_CACHE_WRITE_AMP, F_ONLINE, 100, 0,
+		a[12] = (struct attr){ SS_SMART_CACHE_DIRTY, F_ONLINE, 100, 0, cs.dirty_pages };
+		a[13] = (struct attr){ SS_SMART_CACHE_WRITE_AMP, F_ONLINE, 100, 0,
 				       ss_ssc_write_amplification_milli(fw->ssc) };
-		a[14] = (struct attr){ ATTR_CACHE_HIT_BLOCKS, F_ONLINE, 100, 0, cs.hit_blocks };
-		a[15] = (struct attr){ ATTR_CACHE_FILLED_BLOCKS, F_ONLINE, 100, 0,
+		a[14] = (struct attr){ SS_SMART_CACHE_HIT_BLOCKS, F_ONLINE, 100, 0,
+				       cs.hit_blocks };
+		a[15] = (struct attr){ SS_SMART_CACHE_FILLED_BLOCKS, F_ONLINE, 100, 0,
 				       cs.filled_blocks };
-		a[16] = (struct attr){ ATTR_CACHE_DIRTY_WRITTEN_BLOCKS, F_ONLINE, 100, 0,
+		a[16] = (struct attr){ SS_SMART_CACHE_DIRTY_WRITTEN_BLOCKS, F_ONLINE, 100, 0,
 				       cs.dirty_written_blocks };
-		a[17] = (struct attr){ ATTR_CACHE_CLEAN_OPS, F_ONLINE, 100, 0, cs.clean_ops };
-		a[18] = (struct attr){ ATTR_CACHE_CLEANED_BLOCKS, F_ONLINE, 100, 0,
+		a[17] = (struct attr){ SS_SMART_CACHE_CLEAN_OPS, F_ONLINE, 100, 0,
+				       cs.clean_ops };
+		a[18] = (struct attr){ SS_SMART_CACHE_CLEANED_BLOCKS, F_ONLINE, 100, 0,
 				       cs.cleaned_blocks };
-		a[19] = (struct attr){ ATTR_CACHE_EVICTED_BLOCKS, F_ONLINE, 100, 0,
+		a[19] = (struct attr){ SS_SMART_CACHE_EVICTED_BLOCKS, F_ONLINE, 100, 0,
 				       cs.evicted_blocks };
-		a[20] = (struct attr){ ATTR_CACHE_RETIRED_BLOCKS, F_ONLINE, 100, 0,
+		a[20] = (struct attr){ SS_SMART_CACHE_RETIRED_BLOCKS, F_ONLINE, 100, 0,
 				       cs.retired_blocks };
 		n += CACHE_ATTRS;
 	}

@@ -10,7 +10,15 @@
  * What a client can make the daemon hold is bounded: connections (--max-connections),
  * unanswered requests per connection (the queue depth), and data buffers (--buffer-mib,
  * taken as data arrives, so a declared length costs nothing until its bytes come); a
- * frame must arrive whole within --frame-timeout seconds of its first byte.
+ * frame must arrive whole within --frame-timeout seconds of its first byte. What it makes
+ * the drive hold (sessions, the replies they wait to have received, tasklet instances) is
+ * the connection's: each command runs as the connection's (ss_emu_submit_as), and all of
+ * it is reclaimed when the connection closes, however its client ended.
+ *
+ * A peer the allow-list refuses, or one past --max-connections, gets a notice frame
+ * (SS_FRAME_TAG_NOTICE) saying why and is closed at once: it holds no thread and no
+ * place among the connections, and its refusals are logged at most once per uid (and once
+ * for the limit) per REFUSAL_LOG_MS, with a count of those not logged.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -45,7 +53,8 @@
 #define CONN_DEPTH SS_EMU_QUEUE_DEPTH   /* unanswered requests one connection may have */
 #define CHUNK (1u << 20)                /* data is read, and its memory taken, by chunks */
 #define KEEP_BUF (1u << 20)             /* buffer a connection keeps between commands */
-#define REFUSED_TIMEOUT_MS 5000         /* a refused peer's first frame, at most */
+#define REFUSAL_LOG_MS 10000            /* a uid's refusals are logged this often, at most */
+#define REFUSAL_UIDS 16                 /* uids whose refusals are counted at once */
 /* A connection's threads run firmware commands (in virtual time), which need far less
  * than the default 8 MiB stack; reserving that per connection would not be bounded. */
 #define THREAD_STACK (2u << 20)
@@ -59,8 +68,8 @@ _Static_assert(sizeof(struct ss_emu_counters) % sizeof(uint64_t) == 0,
 
 /* Descriptor-format sense for refusals made by the daemon itself. */
 static const uint8_t sense_aborted[8] = { 0x72, 0x0B, 0, 0, 0, 0, 0, 0 };
-/* DATA PROTECT, LOGICAL UNIT ACCESS NOT AUTHORIZED (74h/71h) */
-static const uint8_t sense_access_denied[8] = { 0x72, 0x07, 0x74, 0x71, 0, 0, 0, 0 };
+static const uint8_t sense_access_denied[8] = SS_FRAME_NOTICE_ACCESS_DENIED;
+static const uint8_t sense_too_many[8] = SS_FRAME_NOTICE_TOO_MANY;
 
 struct req;
 
@@ -68,7 +77,7 @@ struct conn {
 	int fd;
 	struct ss_frame_reader in; /* the reader thread's */
 	struct devd_peer peer;
-	int allowed;
+	uint32_t owner;            /* its client id at the drive (ss_emu_submit_as) */
 	pthread_mutex_t wlock;     /* one reply on the wire at a time */
 	int refs;                  /* reader + writer + requests not yet answered (srv.lock) */
 	int dead;                  /* the peer went away: drop replies (wlock) */
@@ -115,6 +124,7 @@ static struct {
 	int stopping;
 	struct conn *conns;
 	int nconns;
+	uint32_t next_owner;       /* the main thread's */
 	struct devd_access access;
 } srv = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
@@ -209,6 +219,7 @@ static void conn_put(struct conn *c)
 		 * it has set stopping, and a connection may close after that. */
 		if (!srv.stopping) {
 			ss_emu_ledger_drop_client(srv.drive, c->client);
+			ss_emu_owner_gone(srv.drive, c->owner);
 		}
 		pthread_cond_broadcast(&srv.idle);
 	}
@@ -321,8 +332,8 @@ static void serve(struct req *r)
 		return;
 	}
 	memset(r->sense, 0, sizeof(r->sense));
-	n = ss_emu_submit(srv.drive, r->f.cdb, r->data, r->f.data_len, (int)r->f.dir, r->sense,
-			  sizeof(r->sense), &r->status);
+	n = ss_emu_submit_as(srv.drive, r->c->owner, r->f.cdb, r->data, r->f.data_len,
+			     (int)r->f.dir, r->sense, sizeof(r->sense), &r->status);
 	if (n < 0) {
 		/* the drive refused the call itself: report an aborted command */
 		answer_refused(r, sense_aborted);
@@ -478,8 +489,7 @@ static int read_request(struct conn *c, struct req *r)
 	memset(r, 0, sizeof(*r));
 	r->c = c;
 	/* Waiting for a frame has no limit; once its first byte is here, the rest has one. */
-	rc = ss_frame_read(&c->in, h, 1,
-			   c->allowed ? 0 : ss_frame_now_ms() + REFUSED_TIMEOUT_MS);
+	rc = ss_frame_read(&c->in, h, 1, 0);
 	if (rc == 0) {
 		deadline = ss_frame_now_ms() + srv.frame_timeout_ms;
 		rc = ss_frame_read(&c->in, h + 1, sizeof(h) - 1, deadline);
@@ -494,8 +504,8 @@ static int read_request(struct conn *c, struct req *r)
 			ss_frame_error_name(bad), r->f.dir, r->f.data_len, MAX_DATA);
 		return -1;
 	}
-	if (r->f.kind != SS_FRAME_COMMAND || !c->allowed) {
-		return 0;   /* a refused peer's data is never read */
+	if (r->f.kind != SS_FRAME_COMMAND) {
+		return 0;
 	}
 	rc = read_data(c, r, deadline);
 	if (rc != 0) {
@@ -509,7 +519,7 @@ fail:
 	if (rc == -ETIMEDOUT) {
 		fprintf(stderr, "smartssd-devd: a frame from pid %ld (uid %u) did not arrive whole "
 			"within %d ms; closing the connection\n", (long)c->peer.pid,
-			(unsigned)c->peer.uid, c->allowed ? srv.frame_timeout_ms : REFUSED_TIMEOUT_MS);
+			(unsigned)c->peer.uid, srv.frame_timeout_ms);
 	}
 	return -1;
 }
@@ -555,46 +565,11 @@ static void trim_buffer(struct conn *c)
 	}
 }
 
-static void refuse(struct conn *c)
-{
-	long long deadline = ss_frame_now_ms() + REFUSED_TIMEOUT_MS;
-	struct req r;
-
-	fprintf(stderr, "smartssd-devd: refused pid %ld (uid %u, gid %u): not in --allow-uid or "
-		"--allow-gid\n", (long)c->peer.pid, (unsigned)c->peer.uid, (unsigned)c->peer.gid);
-	if (read_request(c, &r) != 0) {
-		return;
-	}
-	answer_refused(&r, sense_access_denied);
-	reply(&r);
-	/* Closing with the request's data unread would reset the connection before the peer
-	 * reads the refusal: take what it still sends, for a bounded time, until it closes. */
-	shutdown(c->fd, SHUT_WR);
-	for (size_t drained = 0; drained <= MAX_DATA;) {
-		struct pollfd pf = { .fd = c->fd, .events = POLLIN };
-		long long left = deadline - ss_frame_now_ms();
-		ssize_t n;
-
-		if (left <= 0 || poll(&pf, 1, (int)left) <= 0) {
-			break;
-		}
-		n = read(c->fd, c->in.buf, sizeof(c->in.buf));
-		if (n <= 0) {
-			break;
-		}
-		drained += (size_t)n;
-	}
-}
-
 static void *reader(void *arg)
 {
 	struct conn *c = arg;
 	struct req r;
 
-	if (!c->allowed) {
-		refuse(c);
-		goto out;
-	}
 	for (;;) {
 		ss_frame_spin(&c->in, srv.spin_us);
 		if (read_request(c, &r) != 0) {
@@ -628,7 +603,6 @@ static void *reader(void *arg)
 			enqueue(q);
 		}
 	}
-out:
 	pthread_mutex_lock(&srv.lock);
 	if (!srv.stopping) {
 		/* the peer left (or broke the framing): its pending replies are dropped */
@@ -667,24 +641,110 @@ static int live_conns_locked(void)
 	return live;
 }
 
+/* Refusals counted since each was last logged; the main thread's. */
+static struct refusal_log {
+	uid_t uid;
+	int used;
+	long long logged_ms;       /* when one was last logged */
+	unsigned long unlogged;    /* refused since, not logged */
+} refusals[REFUSAL_UIDS], over_limit;
+
+/*
+ * \return whether to log this refusal now, and in *unlogged how many went unlogged since
+ * the last one that was: each kind at most once per REFUSAL_LOG_MS, so a peer that keeps
+ * reconnecting costs a line per interval, not per connection.
+ */
+static int refusal_due(struct refusal_log *l, unsigned long *unlogged)
+{
+	long long now = ss_frame_now_ms();
+
+	if (l->used && now - l->logged_ms < REFUSAL_LOG_MS) {
+		l->unlogged++;
+		return 0;
+	}
+	*unlogged = l->used ? l->unlogged : 0;
+	l->used = 1;
+	l->logged_ms = now;
+	l->unlogged = 0;
+	return 1;
+}
+
+/* The uid's entry, else the one logged longest ago (its unlogged count is reported now). */
+static struct refusal_log *refusal_of(uid_t uid)
+{
+	struct refusal_log *oldest = &refusals[0];
+
+	for (int i = 0; i < REFUSAL_UIDS; i++) {
+		struct refusal_log *l = &refusals[i];
+
+		if (l->used && l->uid == uid) {
+			return l;
+		}
+		if (!l->used || (oldest->used && l->logged_ms < oldest->logged_ms)) {
+			oldest = l;
+		}
+	}
+	if (oldest->used && oldest->unlogged > 0) {
+		fprintf(stderr, "smartssd-devd: refused uid %u %lu more times: not in --allow-uid "
+			"or --allow-gid\n", (unsigned)oldest->uid, oldest->unlogged);
+	}
+	memset(oldest, 0, sizeof(*oldest));
+	oldest->uid = uid;
+	return oldest;
+}
+
+/* Tell the peer why it is not served (a reply to no request), and close it at once. A new
+ * connection's send buffer is empty: the notice never blocks. */
+static void notice_and_close(int fd, const uint8_t sense[8])
+{
+	struct ss_frame_reply rep = { .tag = SS_FRAME_TAG_NOTICE,
+				      .scsi_status = SS_EMU_SCSI_CHECK_CONDITION, .sense_len = 8 };
+	uint8_t h[SS_FRAME_REPLY_HDR];
+
+	memcpy(rep.sense, sense, 8);
+	ss_frame_encode_reply(h, &rep);
+	(void)!send(fd, h, sizeof(h), MSG_DONTWAIT | MSG_NOSIGNAL);
+	close(fd);
+}
+
 static void accept_one(int lfd)
 {
 	int fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	struct devd_peer peer;
 	struct conn *c;
 	pthread_attr_t a;
 	pthread_t t;
-	int threads = srv.direct ? 1 : 2, full;
+	unsigned long unlogged;
+	int threads = srv.direct ? 1 : 2, full, allowed;
 
 	if (fd < 0) {
+		return;
+	}
+	allowed = devd_access_check(&srv.access, fd, &peer);
+	if (allowed != 1) {
+		if (allowed < 0) {
+			fprintf(stderr, "smartssd-devd: cannot read a peer's credentials: %s; "
+				"closing its connection\n", strerror(errno));
+		} else if (refusal_due(refusal_of(peer.uid), &unlogged)) {
+			fprintf(stderr, "smartssd-devd: refused pid %ld (uid %u, gid %u): not in "
+				"--allow-uid or --allow-gid (%lu more refused since the last such "
+				"line; one a %d s at most)\n", (long)peer.pid, (unsigned)peer.uid,
+				(unsigned)peer.gid, unlogged, REFUSAL_LOG_MS / 1000);
+		}
+		notice_and_close(fd, sense_access_denied);
 		return;
 	}
 	pthread_mutex_lock(&srv.lock);
 	full = srv.nconns >= srv.max_conns && live_conns_locked() >= srv.max_conns;
 	pthread_mutex_unlock(&srv.lock);
 	if (full) {
-		fprintf(stderr, "smartssd-devd: %d connections open (--max-connections); closing a "
-			"new one\n", srv.max_conns);
-		close(fd);
+		if (refusal_due(&over_limit, &unlogged)) {
+			fprintf(stderr, "smartssd-devd: %d connections open (--max-connections); "
+				"refused pid %ld (uid %u) (%lu more refused since the last such line; "
+				"one a %d s at most)\n", srv.max_conns, (long)peer.pid,
+				(unsigned)peer.uid, unlogged, REFUSAL_LOG_MS / 1000);
+		}
+		notice_and_close(fd, sense_too_many);
 		return;
 	}
 	c = calloc(1, sizeof(*c));
@@ -693,9 +753,13 @@ static void accept_one(int lfd)
 		return;
 	}
 	c->fd = fd;
+	c->peer = peer;
 	c->client = ss_emu_ledger_client(srv.drive);
+	if (++srv.next_owner == 0) {
+		srv.next_owner = 1;
+	}
+	c->owner = srv.next_owner;
 	ss_frame_reader_init(&c->in, fd);
-	c->allowed = devd_access_check(&srv.access, fd, &c->peer) == 1;
 	c->refs = threads;
 	pthread_mutex_init(&c->wlock, NULL);
 	pthread_cond_init(&c->out_cv, NULL);
@@ -728,7 +792,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: smartssd-devd --image FILE --socket PATH [--time-mode virtual|realtime]\n"
 		"                     [--background thread|manual]\n"
-		"                     [--format [--profile NAME|PATH] [--cache-share PCT]]\n"
+		"                     [--format [--force] [--profile NAME|PATH] [--cache-share PCT]]\n"
+		"                     [--discard-nvram]\n"
 		"                     [--ready-fd N]\n"
 		"                     [--allow-uid USERS] [--allow-gid GROUPS]\n"
 		"                     [--socket-mode OCTAL] [--socket-group GROUP]\n"
@@ -738,7 +803,12 @@ static void usage(void)
 		"Serves the emulated drive in FILE on the unix socket PATH. --format creates and\n"
 		"formats FILE first (erasing it), with PCT %% of its flash (0: none; default: 25\n"
 		"where the flash has room for a cache part, else none)\n"
-		"for the solid-state cache. Once PATH accepts connections, the daemon writes\n"
+		"for the solid-state cache. It refuses a FILE that is not an image, or an image\n"
+		"that holds objects, unless --force is given.\n"
+		"--discard-nvram: start the merge cache's NVRAM (FILE.nvram) empty even when it is\n"
+		"missing, another drive's or corrupt (a mount refuses such an NVRAM otherwise),\n"
+		"dropping the acknowledged writes it held; the daemon says what it dropped.\n"
+		"Once PATH accepts connections, the daemon writes\n"
 		"READY=1 and a newline to file descriptor N, and notifies systemd when\n"
 		"NOTIFY_SOCKET is set. PATH.lock beside the socket keeps one daemon per path.\n"
 		"Under socket activation (LISTEN_FDS=1) it serves the passed socket, which must\n"
@@ -839,6 +909,8 @@ int main(int argc, char **argv)
 		{ "background", required_argument, NULL, 'B' },
 		{ "profile", required_argument, NULL, 'p' },
 		{ "format", no_argument, NULL, 'f' },
+		{ "force", no_argument, NULL, 'F' },
+		{ "discard-nvram", no_argument, NULL, 'D' },
 		{ "cache-share", required_argument, NULL, 'C' },
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "allow-uid", required_argument, NULL, 'u' },
@@ -855,8 +927,9 @@ int main(int argc, char **argv)
 	};
 	struct ss_emu_drive_opts o = { .cache_share_permille = SS_FW_CACHE_SHARE_DEFAULT };
 	const char *image = NULL, *sock = NULL;
-	char err[512];
-	int format = 0, opt, lfd, sfd, rc, nworkers, ready_fd = -1, lock_fd = -1, activated;
+	char err[1024];
+	int format = 0, force = 0, opt, lfd, sfd, rc, nworkers, ready_fd = -1, lock_fd = -1;
+	int activated;
 	long long v;
 	mode_t mode = 0660;
 	gid_t group = (gid_t)-1;
@@ -901,6 +974,12 @@ int main(int argc, char **argv)
 			break;
 		case 'f':
 			format = 1;
+			break;
+		case 'F':
+			force = 1;
+			break;
+		case 'D':
+			o.discard_nvram = 1;
 			break;
 		case 'C':
 			if ((v = parse_number("--cache-share", optarg, 10, 0, 90)) < 0) {
@@ -968,6 +1047,14 @@ int main(int argc, char **argv)
 		usage();
 		return 2;
 	}
+	if (force && !format) {
+		fprintf(stderr, "smartssd-devd: --force goes with --format\n");
+		return 2;
+	}
+	if (format && !force && ss_emu_format_guard(image, err, sizeof(err)) != 0) {
+		fprintf(stderr, "smartssd-devd: %s\n", err);
+		return 1;
+	}
 	if (srv.access.nuids == 0 && srv.access.ngids == 0) {
 		srv.access.uids[srv.access.nuids++] = geteuid();
 	}
@@ -987,6 +1074,9 @@ int main(int argc, char **argv)
 	if (rc != 0) {
 		fprintf(stderr, "smartssd-devd: %s\n", err);
 		return 1;
+	}
+	if (ss_emu_notice(srv.drive)[0] != '\0') {
+		fprintf(stderr, "smartssd-devd: %s\n", ss_emu_notice(srv.drive));
 	}
 	/* Under socket activation systemd owns the socket file: no lock, no rename, no unlink. */
 	lfd = devd_listen_fds(sock);

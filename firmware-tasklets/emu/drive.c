@@ -15,6 +15,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -24,12 +25,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "drive_internal.h"
 #include "emu_internal.h"
 #include "emu_sat.h"
 #include "ss_emu.h"
+#include "ss_ftl.h"
 #include "ss_fw.h"
 #include "ss_proto.h"
 #include "ss_rt.h"
@@ -45,6 +49,7 @@ struct cmd {
 	uint8_t status;
 	uint32_t sense_len;
 	uint64_t completion_ns;
+	uint32_t owner;            /* ss_emu_submit_as */
 };
 
 struct ss_emu_drive {
@@ -74,6 +79,7 @@ struct ss_emu_drive {
 	int thread_started;
 
 	struct emu_ledger *ledger; /* energy per task (ledger.c) */
+	char notice[512];          /* what bringing it up dropped as asked (ss_emu_notice) */
 };
 
 static uint64_t wall_ns(const struct ss_emu_drive *d)
@@ -186,6 +192,7 @@ static int execute(struct ss_emu_drive *d, struct cmd *c)
 			    tag, reply_held, d->fw);
 	ss_hal_set_timeline(d->hal, SS_HAL_TL_HOST);
 	memset(&res, 0, sizeof(res));
+	ss_fw_set_owner(d->fw, c->owner);
 	ss_fw_ata_command(d->fw, &sc.tf, c->data, c->len, &res);
 	queued = kind == EMU_CMD_SEND && !(res.status & SS_ATA_STATUS_ERR) &&
 		 ss_fw_reply_waiting(d->fw, tag);
@@ -336,6 +343,24 @@ static void *controller(void *arg)
 int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uint32_t len,
 		  int dir, uint8_t *sense, uint32_t sense_cap, uint8_t *scsi_status)
 {
+	return ss_emu_submit_as(d, 0, cdb, data, len, dir, sense, sense_cap, scsi_status);
+}
+
+void ss_emu_owner_gone(struct ss_emu_drive *d, uint32_t owner)
+{
+	atomic_fetch_add(&d->users, 1);
+	if (!atomic_load(&d->stopping)) {
+		pthread_mutex_lock(&d->fw_lock);
+		ss_fw_owner_gone(d->fw, owner);
+		pthread_mutex_unlock(&d->fw_lock);
+	}
+	atomic_fetch_sub(&d->users, 1);
+}
+
+int ss_emu_submit_as(struct ss_emu_drive *d, uint32_t owner, const uint8_t cdb[16], void *data,
+		     uint32_t len, int dir, uint8_t *sense, uint32_t sense_cap,
+		     uint8_t *scsi_status)
+{
 	struct cmd c;
 	int more;
 
@@ -351,6 +376,7 @@ int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uin
 	c.dir = dir;
 	c.sense = sense;
 	c.sense_cap = sense ? sense_cap : 0;
+	c.owner = owner;
 
 	atomic_fetch_add(&d->users, 1);
 	if (atomic_load(&d->stopping)) {
@@ -458,11 +484,52 @@ static void drive_free(struct ss_emu_drive *d)
 	free(d);
 }
 
+/* Whether a buffer of `pages` fits the DRAM beside the rest of the firmware. A size the
+ * buffer cannot take counts for nothing in ss_fw_dram_needed_with_buffer, so a need below
+ * the buffer's own frames means "too large", not "fits". */
+static bool buffer_fits(const struct ss_emu_drive *d, uint64_t pages)
+{
+	uint64_t bytes = pages * d->hal->geo.page_size;
+	uint64_t need = ss_fw_dram_needed_with_buffer(&d->hal->geo, bytes);
+
+	return need > bytes && need <= d->hal->dram_size;
+}
+
+/* The largest buffer, in whole pages of bytes, that the drive's DRAM holds (0: none). */
+static uint64_t buffer_limit(const struct ss_emu_drive *d)
+{
+	uint64_t lo = 2ull * d->hal->geo.pages_per_block, hi = d->hal->dram_size / d->hal->geo.page_size;
+
+	if (!buffer_fits(d, lo)) {
+		return 0;
+	}
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+
+		if (buffer_fits(d, mid)) {
+			lo = mid;
+		} else {
+			hi = mid - 1;
+		}
+	}
+	return lo * d->hal->geo.page_size;
+}
+
 static int check_dram(struct ss_emu_drive *d, const char *path, uint64_t buffer_bytes,
 		      char *err, size_t errlen)
 {
 	uint64_t need = ss_fw_dram_needed_with_buffer(&d->hal->geo, buffer_bytes);
+	uint64_t limit;
 
+	if (buffer_bytes && (need > d->hal->dram_size || need <= buffer_bytes) &&
+	    buffer_bytes > (limit = buffer_limit(d))) {
+		emu_errf(err, errlen, "image %s: a buffer of %llu bytes is over the drive's DRAM "
+			 "(%llu bytes): beside the firmware's tables for this geometry it holds a "
+			 "buffer of at most %llu bytes (raise dram_bytes)", path,
+			 (unsigned long long)buffer_bytes, (unsigned long long)d->hal->dram_size,
+			 (unsigned long long)limit);
+		return -SS_ENOMEM;
+	}
 	if (need > d->hal->dram_size) {
 		emu_errf(err, errlen, "image %s: the firmware needs %llu bytes of DRAM for this "
 			 "geometry but the drive has %llu (raise dram_bytes)", path,
@@ -470,6 +537,50 @@ static int check_dram(struct ss_emu_drive *d, const char *path, uint64_t buffer_
 		return -SS_ENOMEM;
 	}
 	return 0;
+}
+
+/* What a mount that failed with -SS_EBADMSG found corrupt (corrupt) or the layer it failed
+ * in otherwise. */
+static const char *mount_failure(const struct ss_fw_mount_report *why, bool corrupt)
+{
+	static const char *const ftl_parts[] = {
+		[SS_FTL_CKPT_INTACT] = "no FTL checkpoint is intact",
+		[SS_FTL_CKPT_BLOCKS] = "no FTL checkpoint is intact (a block of the newest was "
+				       "erased or reused since)",
+		[SS_FTL_CKPT_HEADER] = "no FTL checkpoint is intact (the newest's header page "
+				       "fails its checksum or disagrees with its pages)",
+		[SS_FTL_CKPT_L2P] = "no FTL checkpoint is intact (a page of the newest's "
+				    "logical-to-physical table fails its checksum)",
+		[SS_FTL_CKPT_BLOCK_TABLE] = "no FTL checkpoint is intact (a page of the newest's "
+					    "block table fails its checksum)",
+	};
+	static const char *const corrupt_parts[] = {
+		[SS_FW_LAYER_NONE] = "the firmware's metadata does not check out",
+		[SS_FW_LAYER_CACHE_LABEL] = "the label that splits the flash between the FTL and "
+					    "the solid-state cache does not check out",
+		[SS_FW_LAYER_FTL] = "the FTL's metadata does not check out",
+		[SS_FW_LAYER_CACHE] = "the solid-state cache's checkpoint does not check out",
+		[SS_FW_LAYER_STORE] = "the object store's metadata does not check out",
+		[SS_FW_LAYER_BUFFER] = "the DRAM buffer's configuration does not check out",
+	};
+	static const char *const layers[] = {
+		[SS_FW_LAYER_NONE] = "the firmware",
+		[SS_FW_LAYER_CACHE_LABEL] = "the flash's partition label",
+		[SS_FW_LAYER_FTL] = "the FTL",
+		[SS_FW_LAYER_CACHE] = "the solid-state cache",
+		[SS_FW_LAYER_STORE] = "the object store",
+		[SS_FW_LAYER_BUFFER] = "the DRAM buffer",
+	};
+
+	if (!corrupt) {
+		return why->layer < SS_ARRAY_SIZE(layers) ? layers[why->layer] : layers[0];
+	}
+	if (why->layer == SS_FW_LAYER_FTL && why->ftl_part != SS_FTL_CKPT_INTACT &&
+	    why->ftl_part < SS_ARRAY_SIZE(ftl_parts)) {
+		return ftl_parts[why->ftl_part];
+	}
+	return why->layer < SS_ARRAY_SIZE(corrupt_parts) ? corrupt_parts[why->layer]
+							 : corrupt_parts[0];
 }
 
 static int start(struct ss_emu_drive *d, char *err, size_t errlen)
@@ -514,6 +625,105 @@ static int withhold_opcodes(struct ss_emu_drive *d, const char *list, char *err,
 		p = p[n] == ',' ? p + n + 1 : NULL;
 	}
 	return 0;
+}
+
+/* The merge cache's NVM problems in words (enum ss_buf_nv_problem). */
+static void nvram_problem(const struct ss_buf_nv_report *r, const char *serial, char *out,
+			  size_t len)
+{
+	switch (r->problem) {
+	case SS_BUF_NV_MISSING:
+		snprintf(out, len, "is missing (was the image copied or moved without it?)");
+		break;
+	case SS_BUF_NV_NOT_NVRAM:
+		snprintf(out, len, "is not a merge cache's NVRAM (no SCNV magic in its header)");
+		break;
+	case SS_BUF_NV_VERSION:
+		snprintf(out, len, "was written in NVRAM layout version %u, and this firmware reads "
+			 "version 2 (version 1 carried no owner and no checksums)",
+			 r->found_version);
+		break;
+	case SS_BUF_NV_FOREIGN:
+		snprintf(out, len, "belongs to another drive (serial '%.20s'; this image's is '%s')",
+			 r->found_drive, serial);
+		break;
+	case SS_BUF_NV_GENERATION:
+		snprintf(out, len, "is this drive's, but of NVRAM generation %u where the drive's "
+			 "flash expects another: an older or newer copy of the file",
+			 r->found_generation);
+		break;
+	case SS_BUF_NV_PARAMS:
+		snprintf(out, len, "holds a merge cache of another size or page than this drive's "
+			 "(another image's, or a truncated file)");
+		break;
+	case SS_BUF_NV_CORRUPT:
+		if (r->slot == UINT32_MAX) {
+			snprintf(out, len, "is corrupt: its header fails its CRC-32C");
+		} else {
+			snprintf(out, len, "is corrupt: NVRAM sector %u (of LBA %u) fails its "
+				 "CRC-32C", r->slot, r->lba);
+		}
+		break;
+	default:
+		snprintf(out, len, "has problem %u", r->problem);
+		break;
+	}
+}
+
+/* What starting the NVM empty drops, in words. */
+static void nvram_held(const struct ss_buf_nv_report *r, char *out, size_t len)
+{
+	if (r->problem == SS_BUF_NV_MISSING || r->problem == SS_BUF_NV_FOREIGN) {
+		snprintf(out, len, "the acknowledged writes that were in this image's own NVRAM, "
+			 "which is not here (the flash's older copies of those sectors are served "
+			 "instead)");
+	} else if (r->held == UINT32_MAX) {
+		snprintf(out, len, "whatever acknowledged writes it held (it is not readable "
+			 "enough to count them)");
+	} else {
+		snprintf(out, len, "the %u acknowledged sectors (%u KiB) it holds that the flash "
+			 "may not", r->held, r->held / 2);
+	}
+}
+
+/* A mount's refusal in words: what failed and how to recover. */
+static void say_refusal(struct ss_emu_drive *d, const char *path,
+			const struct ss_fw_mount_report *mr, char *err, size_t errlen)
+{
+	char nvpath[PATH_MAX], what[192], held[160];
+
+	if (mr->refused != SS_FW_REFUSED_NVRAM || emu_nvram_path(d->flash, nvpath,
+								    sizeof(nvpath)) != 0) {
+		emu_errf(err, errlen, "image %s: the firmware refused the drive (part %u)", path,
+			 mr->refused);
+		return;
+	}
+	nvram_problem(&mr->nvram, d->hal->serial, what, sizeof(what));
+	nvram_held(&mr->nvram, held, sizeof(held));
+	emu_errf(err, errlen, "image %s: refused: its merge cache's NVRAM %s %s. Put the image's "
+		 "own NVRAM file back; or start the merge cache empty, losing %s, with "
+		 "smartssd-devd --discard-nvram or emu:%s?discard_nvram=1", path, nvpath, what,
+		 held, path);
+}
+
+static void say_discard(struct ss_emu_drive *d, const char *path,
+			const struct ss_fw_mount_report *mr)
+{
+	char nvpath[PATH_MAX] = "", what[192] = "", held[160];
+
+	(void)emu_nvram_path(d->flash, nvpath, sizeof(nvpath));
+	if (mr->nvram.problem != SS_BUF_NV_OK) {
+		nvram_problem(&mr->nvram, d->hal->serial, what, sizeof(what));
+	}
+	nvram_held(&mr->nvram, held, sizeof(held));
+	snprintf(d->notice, sizeof(d->notice), "image %s: discard-nvram: the merge cache's NVRAM "
+		 "%s%s%s%s was started empty, dropping %s", path, nvpath, what[0] ? " (which " : "",
+		 what, what[0] ? ")" : "", held);
+}
+
+const char *ss_emu_notice(const struct ss_emu_drive *d)
+{
+	return d->notice;
 }
 
 static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int format,
@@ -595,12 +805,21 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 			.buffer_threshold = o->buffer_threshold,
 		};
 		bool rebuffer = o->buffer_policy || o->buffer_bytes || o->buffer_threshold;
+		struct ss_fw_mount_opts mo = { .buffer = rebuffer ? &fp : NULL,
+					       .discard_nvram = o->discard_nvram };
+		struct ss_fw_mount_report mr;
 
-		rc = ss_fw_mount_with(&d->fw, d->hal, rebuffer ? &fp : NULL);
-		if (rc == -SS_ENODATA) {
+		rc = ss_fw_mount_ex(&d->fw, d->hal, &mo, &mr);
+		if (rc == 0 && mr.discarded) {
+			say_discard(d, path, &mr);
+		}
+		if (rc == -SS_EBADMSG && mr.refused != SS_FW_REFUSED_NONE) {
+			say_refusal(d, path, &mr, err, errlen);
+		} else if (rc == -SS_ENODATA) {
 			emu_errf(err, errlen, "image %s is not formatted (format it first)", path);
 		} else if (rc == -SS_EBADMSG) {
-			emu_errf(err, errlen, "image %s: the firmware's metadata is corrupt", path);
+			emu_errf(err, errlen, "image %s is corrupt: %s", path,
+				 mount_failure(&mr, true));
 		} else if (rc == -SS_EPROTO) {
 			emu_errf(err, errlen, "image %s was written in an on-flash format that this "
 				 "firmware does not read (a newer object store, or a solid-state cache "
@@ -616,7 +835,8 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 				 "(%llu bytes; raise dram_bytes)", path,
 				 (unsigned long long)d->hal->dram_size);
 		} else if (rc != 0) {
-			emu_errf(err, errlen, "image %s: firmware mount failed (%d)", path, rc);
+			emu_errf(err, errlen, "image %s: mounting %s failed (%s)", path,
+				 mount_failure(&mr, false), strerror(-rc));
 		}
 		if (rc != 0) {
 			goto fail;
@@ -644,6 +864,73 @@ int ss_emu_format(const char *path, const struct ss_emu_drive_opts *o,
 		  struct ss_emu_drive **out, char *err, size_t errlen)
 {
 	return bring_up(path, o, 1, out, err, errlen);
+}
+
+int ss_emu_format_guard(const char *path, char *err, size_t errlen)
+{
+	static const struct ss_emu_drive_opts probe = { .manual_background = 1 };
+	struct ss_emu_drive *d = NULL;
+	uint8_t magic[8];
+	struct stat st;
+	uint32_t objects = 0;
+	char why[384] = "";
+	ssize_t n;
+	int fd, rc;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT) {
+			return 0;
+		}
+		emu_errf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return -SS_EIO;
+	}
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		emu_errf(err, errlen, "%s is not a regular file: refusing to format it", path);
+		return -SS_EEXIST;
+	}
+	n = st.st_size == 0 ? 0 : pread(fd, magic, sizeof(magic), 0);
+	close(fd);
+	if (st.st_size == 0) {
+		return 0;
+	}
+	if (n != (ssize_t)sizeof(magic) || memcmp(magic, EMU_IMAGE_MAGIC, sizeof(magic)) != 0) {
+		emu_errf(err, errlen, "%s exists and is not a smartssd image (it does not begin with "
+			 "the image magic %s): formatting would overwrite its %lld bytes; give "
+			 "--force to format it anyway", path, EMU_IMAGE_MAGIC, (long long)st.st_size);
+		return -SS_EEXIST;
+	}
+	rc = ss_emu_open(path, &probe, &d, why, sizeof(why));
+	if (rc == -SS_ENODATA) {
+		return 0;   /* an image never formatted holds nothing */
+	}
+	if (rc == -SS_EBUSY) {
+		emu_errf(err, errlen, "%s", why);
+		return rc;
+	}
+	if (rc == 0) {
+		pthread_mutex_lock(&d->fw_lock);
+		rc = ss_fw_objects(d->fw, &objects);
+		pthread_mutex_unlock(&d->fw_lock);
+		if (rc != 0) {
+			snprintf(why, sizeof(why), "its object store is damaged");
+		}
+		ss_emu_close(d);
+	}
+	if (rc != 0) {
+		emu_errf(err, errlen, "%s is a smartssd image that does not open (%s), so whether it "
+			 "holds objects is not known: refusing to format it; give --force to format "
+			 "it anyway", path, why);
+		return -SS_EEXIST;
+	}
+	if (objects != 0) {
+		emu_errf(err, errlen, "%s is a smartssd image whose drive holds %u object%s: "
+			 "formatting would erase %s; give --force to format it anyway", path, objects,
+			 objects == 1 ? "" : "s", objects == 1 ? "it" : "them");
+		return -SS_EEXIST;
+	}
+	return 0;
 }
 
 int ss_emu_open(const char *path, const struct ss_emu_drive_opts *o,

@@ -225,6 +225,11 @@ void emu_dma_quiesce(struct emu_dma *dma);
 /* emu_dma_quiesce, then the first failure among the checks since the last wait (0). */
 int emu_dma_wait(struct emu_dma *dma);
 
+/* flash.c: */
+/* "<image>.nvram": the file that holds the drive's non-volatile RAM. \return 0 or
+ * -SS_ENAMETOOLONG. */
+int emu_nvram_path(const struct ss_emu_flash *f, char *path, size_t len);
+
 /* image.c */
 int emu_image_create(struct ss_emu_flash *f, char *err, size_t errlen);
 int emu_image_load(struct ss_emu_flash *f, char *err, size_t errlen);

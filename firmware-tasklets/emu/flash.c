@@ -327,13 +327,20 @@ static void op_barrier(void *ctx)
 	pthread_mutex_unlock(&f->lock);
 }
 
+int emu_nvram_path(const struct ss_emu_flash *f, char *path, size_t len)
+{
+	return snprintf(path, len, "%s.nvram", f->path) < (int)len ? 0 : -SS_ENAMETOOLONG;
+}
+
 /* The drive's non-volatile RAM: the file <image>.nvram mapped shared, so every store is in
  * the host's page cache at once and survives the daemon's death (SIGKILL is the emulator's
- * power cut; the flash image is written the same way). Its size is the one asked for; a
- * file of another size is started afresh. MRAM's access time is taken as the DRAM's, which
- * the model charges nothing for on the I/O path [Smullen 2010, §IV-A: "similar access
- * times"]. */
-static void *op_nvram_map(void *ctx, size_t size, int *fresh)
+ * power cut; the flash image is written the same way). Made (or remade) at the size asked
+ * for only when asked to; otherwise the file is mapped as it is, whatever its size, for the
+ * firmware to judge, and a missing file is -SS_ENOENT: the drive's acknowledged writes are
+ * not there, which is never to be mistaken for an empty cache. MRAM's access time is taken
+ * as the DRAM's, which the model charges nothing for on the I/O path [Smullen 2010, §IV-A:
+ * "similar access times"]. */
+static int op_nvram_map(void *ctx, int create, size_t *size, void **out)
 {
 	struct ss_emu_flash *f = ctx;
 	char path[PATH_MAX];
@@ -341,36 +348,35 @@ static void *op_nvram_map(void *ctx, size_t size, int *fresh)
 	void *mem;
 	int fd;
 
-	*fresh = 0;
 	if (f->nvram != NULL) {
-		if (f->nvram_len == size) {
-			return f->nvram;
-		}
 		munmap(f->nvram, f->nvram_len);
 		f->nvram = NULL;
 	}
-	if (size == 0 || snprintf(path, sizeof(path), "%s.nvram", f->path) >= (int)sizeof(path)) {
-		return NULL;
+	if ((create && *size == 0) || emu_nvram_path(f, path, sizeof(path)) != 0) {
+		return -SS_EINVAL;
 	}
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0600);
 	if (fd < 0) {
-		return NULL;
+		return errno == ENOENT ? -SS_ENOENT : -SS_EIO;
 	}
-	if (fstat(fd, &st) != 0 || (uint64_t)st.st_size != size) {
-		*fresh = 1;
-		if (ftruncate(fd, 0) != 0 || ftruncate(fd, (off_t)size) != 0) {
-			close(fd);
-			return NULL;
-		}
+	if (create && (ftruncate(fd, 0) != 0 || ftruncate(fd, (off_t)*size) != 0)) {
+		close(fd);
+		return -SS_EIO;
 	}
-	mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (fstat(fd, &st) != 0 || st.st_size == 0 || (uint64_t)st.st_size > SIZE_MAX) {
+		close(fd);
+		return st.st_size == 0 ? -SS_ENOENT : -SS_EIO;   /* an empty file keeps nothing */
+	}
+	*size = (size_t)st.st_size;
+	mem = mmap(NULL, *size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	close(fd);
 	if (mem == MAP_FAILED) {
-		return NULL;
+		return -SS_EIO;
 	}
 	f->nvram = mem;
-	f->nvram_len = size;
-	return mem;
+	f->nvram_len = *size;
+	*out = mem;
+	return 0;
 }
 
 static void op_read_ahead(void *ctx, int on)

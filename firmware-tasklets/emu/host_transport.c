@@ -11,7 +11,10 @@
  * happens only when asked for (ss_emu_run_background): one exact interleaving of commands
  * and background work, for tests that assert modelled time. "buffer=POLICY",
  * "buffer_size=BYTES" and "buffer_threshold=N" change the drive's DRAM buffer from this
- * mount on (kept on the drive), as they choose it at format. SMARTSSD_SPIN_US (as for
+ * mount on (kept on the drive), as they choose it at format. "discard_nvram=1" starts the
+ * merge cache's NVRAM empty where a mount refuses it (missing, another drive's, corrupt),
+ * and says on stderr what it dropped: an operator's deliberate loss, never silent.
+ * SMARTSSD_SPIN_US (as for
  * unix:) is how long the drive's controller and its submitters poll for each other before
  * they sleep (ss_emu_drive_opts.spin_us).
  */
@@ -27,7 +30,7 @@
 #include "ss_proto.h"
 #include "ss_transport_provider.h"
 
-#define EMU_ERR_MAX 256
+#define EMU_ERR_MAX 1024
 
 /* libsmartssd and the emulator bound SMARTSSD_SPIN_US alike. */
 _Static_assert(SS_SPIN_US_MAX == SS_EMU_SPIN_US_MAX, "one bound for SMARTSSD_SPIN_US");
@@ -158,10 +161,13 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 			continue;
 		} else if (len == 17 && !strncmp(v, "background=thread", len)) {
 			continue;
+		} else if (len == 15 && !strncmp(v, "discard_nvram=1", len)) {
+			o.discard_nvram = 1;
+			continue;
 		}
 		return ss_err(-EINVAL, 0, "emu %s: unknown option '%.*s' (time=virtual|realtime, "
 			      "background=thread|manual, buffer=POLICY, buffer_size=BYTES, "
-			      "buffer_threshold=N)", uri_path, (int)len, v);
+			      "buffer_threshold=N, discard_nvram=1)", uri_path, (int)len, v);
 	}
 	o.buffer_policy = fo.buffer_policy[0] ? fo.buffer_policy : NULL;
 	o.buffer_bytes = fo.buffer_bytes;
@@ -180,6 +186,8 @@ int ss_transport_emu_open(const char *uri_path, struct ss_transport **out)
 		free(e);
 		return rc;
 	}
+	if (ss_emu_notice(e->drive)[0])
+		fprintf(stderr, "smartssd: %s\n", ss_emu_notice(e->drive));
 	e->client = ss_emu_ledger_client(e->drive);
 	e->base.ops = &emu_ops;
 	e->base.path = e->path;
@@ -223,6 +231,11 @@ int ss_transport_emu_format(const char *path, const char *profile, uint64_t capa
 			return ss_err(-EINVAL, 0, "emu %s: %llu bytes is too large for profile %s",
 				      path, (unsigned long long)capacity_bytes, pr.name);
 		o.flash.geo.blocks_per_die = (uint32_t)bpd;
+	}
+	if (!fo->force) {
+		rc = ss_emu_format_guard(path, err, sizeof(err));
+		if (rc)
+			return ss_err(rc, 0, "emu %s: %s", path, err);
 	}
 	rc = ss_emu_format(path, &o, NULL, err, sizeof(err));
 	if (rc)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -263,6 +264,7 @@ int emu_image_create(struct ss_emu_flash *f, char *err, size_t errlen)
 	uint8_t *buf = NULL;
 	size_t tbytes = (size_t)blocks * EMU_BLOCK_ENTRY_BYTES;
 	char host[32] = "";
+	uint32_t nonce;
 	int rc;
 
 	layout(in);
@@ -270,9 +272,14 @@ int emu_image_create(struct ss_emu_flash *f, char *err, size_t errlen)
 	gethostname(host, sizeof(host) - 1);
 	snprintf(in->created_by, sizeof(in->created_by), "smartssd-emu pid %ld on %s",
 		 (long)getpid(), host);
+	/* the serial is the drive's identity (the merge cache's NVRAM names it): random bits
+	 * keep two images made at once, by one process, at one path, apart */
+	if (getrandom(&nonce, sizeof(nonce), 0) != (ssize_t)sizeof(nonce)) {
+		nonce = (uint32_t)(uintptr_t)f ^ (uint32_t)clock();
+	}
 	snprintf(in->serial, sizeof(in->serial), "EMU%08X%08X",
 		 ss_crc32c(0, in->created_by, strlen(in->created_by)) ^ (uint32_t)in->created_unix,
-		 ss_crc32c(0, f->path, strlen(f->path)));
+		 ss_crc32c(0, f->path, strlen(f->path)) ^ nonce);
 
 	for (uint32_t b = 0; b < blocks; b++) {
 		struct emu_block *blk = &f->blocks[b];

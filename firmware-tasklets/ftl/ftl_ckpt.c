@@ -315,12 +315,13 @@ static void load_header(struct ss_ftl *f, const uint8_t *p)
 	st->checkpoints = ss_get_le64(p + 160);
 }
 
-int ftl_ckpt_load(struct ss_ftl *f, uint64_t id, const uint32_t *list)
+int ftl_ckpt_load(struct ss_ftl *f, uint64_t id, const uint32_t *list, uint32_t *part)
 {
 	uint32_t body_crc = 0, dcrc, want_crc;
 	uint8_t le[4];
 	int rc;
 
+	*part = SS_FTL_CKPT_HEADER;
 	rc = read_ckpt_page(f, id, list, f->ckpt_pages - 1, &dcrc);
 	if (rc != 0) {
 		return rc;
@@ -332,6 +333,7 @@ int ftl_ckpt_load(struct ss_ftl *f, uint64_t id, const uint32_t *list)
 	want_crc = ss_get_le32(f->buf + 84);
 	load_header(f, f->buf);
 	for (uint32_t i = 0; i + 1 < f->ckpt_pages; i++) {
+		*part = i < f->ckpt_l2p_pages ? SS_FTL_CKPT_L2P : SS_FTL_CKPT_BLOCK_TABLE;
 		rc = read_ckpt_page(f, id, list, i, &dcrc);
 		if (rc != 0) {
 			return rc;
@@ -355,5 +357,6 @@ int ftl_ckpt_load(struct ss_ftl *f, uint64_t id, const uint32_t *list)
 		}
 	}
 	ss_hal_barrier(f->hal);
+	*part = body_crc == want_crc ? SS_FTL_CKPT_INTACT : SS_FTL_CKPT_HEADER;
 	return body_crc == want_crc ? 0 : -SS_EBADMSG;
 }

@@ -212,7 +212,8 @@ int ftl_relocate(struct ss_ftl *f, uint32_t victim, uint64_t *moved);
 
 /* ftl_ckpt.c */
 int ftl_checkpoint(struct ss_ftl *f);
-int ftl_ckpt_load(struct ss_ftl *f, uint64_t id, const uint32_t *blocks);
+/* \return 0 or -SS_EBADMSG with the enum ss_ftl_ckpt_part that failed in *part. */
+int ftl_ckpt_load(struct ss_ftl *f, uint64_t id, const uint32_t *blocks, uint32_t *part);
 void ftl_stats_refresh(struct ss_ftl *f);
 
 #endif

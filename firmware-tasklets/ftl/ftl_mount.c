@@ -368,11 +368,20 @@ static void rebuild(struct ss_ftl *f)
 
 int ss_ftl_mount(struct ss_ftl **out, struct ss_hal *hal, void *dram, uint64_t dram_size)
 {
+	uint32_t damaged;
+
+	return ss_ftl_mount_report(out, hal, dram, dram_size, &damaged);
+}
+
+int ss_ftl_mount_report(struct ss_ftl **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
+			uint32_t *damaged)
+{
 	uint64_t ids[FTL_MAX_CKPT_IDS], id = 0, max_seq;
 	struct ss_ftl *f;
-	uint32_t nids, ncand;
+	uint32_t nids, ncand, part;
 	int rc = -SS_EBADMSG;
 
+	*damaged = SS_FTL_CKPT_INTACT;
 	if (out == NULL) {
 		return -SS_EINVAL;
 	}
@@ -387,14 +396,19 @@ int ss_ftl_mount(struct ss_ftl **out, struct ss_hal *hal, void *dram, uint64_t d
 	}
 	rc = -SS_EBADMSG;
 	for (uint32_t i = 0; i < nids && rc != 0; i++) {
+		part = SS_FTL_CKPT_BLOCKS;
 		if (ckpt_blocks_of(f, ids[i], f->ckpt_cur)) {
 			id = ids[i];
-			rc = ftl_ckpt_load(f, id, f->ckpt_cur);
+			rc = ftl_ckpt_load(f, id, f->ckpt_cur, &part);
+		}
+		if (i == 0) {
+			*damaged = part;
 		}
 	}
 	if (rc != 0) {
 		return rc;
 	}
+	*damaged = SS_FTL_CKPT_INTACT;
 	/* Mappings into blocks erased since the checkpoint are stale. */
 	ncand = reconcile(f, id);
 	for (uint32_t lpn = 0; lpn < f->capacity; lpn++) {

@@ -1,6 +1,7 @@
 /*
- * ss_os_check: the object store's fsck. Reads every object's extent tree and attribute page
- * and checks them against the record and against the allocator, without changing anything.
+ * ss_os_check: the object store's fsck. Reads every object's extent tree, attribute page and
+ * data page and checks them against the record and against the allocator, without changing
+ * anything.
  */
 #include "objstore_internal.h"
 
@@ -29,6 +30,10 @@ static const char *const problem_names[] = {
 	[SS_OS_P_RECORD] = "object record contradicts itself",
 	[SS_OS_P_NAMESPACE] = "namespace broken (parent, duplicate name or cycle)",
 	[SS_OS_P_METADATA] = "store metadata (superblock, object table, journal) inconsistent",
+	[SS_OS_P_SUPERBLOCK] = "no intact superblock (neither copy reads and checks out)",
+	[SS_OS_P_TABLE_UNREADABLE] = "object-table page unreadable (its flash page fails its CRC)",
+	[SS_OS_P_JOURNAL_UNREADABLE] = "journal page unreadable (its flash page fails its CRC)",
+	[SS_OS_P_DATA_UNREADABLE] = "data page unreadable (its flash page fails its CRC)",
 };
 
 const char *ss_os_problem_name(uint32_t p)
@@ -80,12 +85,23 @@ static void report_problem(const struct ss_objstore *os, struct ss_os_check_repo
 static int check_extent(struct ss_objstore *os, void *arg, uint64_t pg, uint32_t lpn, uint32_t pages)
 {
 	struct check_arg *ca = arg;
+	int rc;
 
 	(void)pg;
 	ca->rep->extents++;
 	ca->rep->data_pages += pages;
 	ca->pages += pages;
-	return claim(os, ca->oid, lpn, pages);
+	rc = claim(os, ca->oid, lpn, pages);
+	for (uint32_t k = 0; rc == 0 && k < pages; k++) {
+		os->scan = true;   /* read through the buffer without filling it */
+		rc = os_io_read(os, lpn + k, os->iobuf);
+		os->scan = false;
+		if (rc == -SS_EIO) {
+			return os_problem(os, SS_OS_P_DATA_UNREADABLE, ca->oid, lpn + k, 0);
+		}
+		rc = rc < 0 ? rc : 0;
+	}
+	return rc;
 }
 
 static int check_node(struct ss_objstore *os, void *arg, uint64_t start, uint64_t end, uint32_t lpn)

@@ -311,7 +311,7 @@ int os_table_load(struct ss_objstore *os)
 		int rc = ss_ftl_read(os->ftl, os->table_first + t, os->iobuf);
 
 		if (rc < 0) {
-			return rc;
+			return os_problem(os, SS_OS_P_TABLE_UNREADABLE, 0, os->table_first + t, 0);
 		}
 		if (rc == 1) {
 			continue;   /* never written: all free */
@@ -354,7 +354,7 @@ int os_jrnl_replay(struct ss_objstore *os)
 		int rc = ss_ftl_read(os->ftl, os->jrnl_first + pos, os->iobuf);
 
 		if (rc < 0) {
-			return rc;
+			return os_problem(os, SS_OS_P_JOURNAL_UNREADABLE, 0, os->jrnl_first + pos, 0);
 		}
 		bool valid = rc == 0 && jpage_valid(os, os->iobuf, &seq, &nrec);
 

@@ -369,6 +369,10 @@ int ss_os_mount_report(struct ss_objstore **out, struct ss_ftl *ftl, void *dram,
 		return -SS_ENOMEM;
 	}
 	rc = os_sb_load(ftl, dram, &sb);
+	if (rc == -SS_EIO || rc == -SS_EBADMSG) {
+		rep->problem = SS_OS_P_SUPERBLOCK;   /* a store that was formatted, now damaged */
+		return -SS_EBADMSG;
+	}
 	if (rc) {
 		return rc;
 	}

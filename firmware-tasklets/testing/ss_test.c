@@ -10,6 +10,14 @@
 #include "ss_devd_spawn.h"
 
 int ss_test_failures;
+int ss_test_skips;
+
+int ss_test_status(void)
+{
+	if (ss_test_failures)
+		return 1;
+	return ss_test_skips ? SS_TEST_SKIPPED : 0;
+}
 
 uint64_t ss_test_rand(uint64_t *s)
 {

@@ -15,7 +15,7 @@
 #define ARG_MAX_BYTES 4096
 /* the path, a policy name and the numeric options */
 #define URI_MAX_BYTES (2 * ARG_MAX_BYTES + 160)
-#define ERR_MAX 256
+#define ERR_MAX 1024
 
 /* Copy a NUL-terminated UTF-8 argument; NULL arrays give "". \return 0 or -errno. */
 static int arg_in(JNIEnv *env, jbyteArray arr, char *buf)
@@ -55,7 +55,7 @@ static jlong fail(int rc)
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_format0(JNIEnv *env,
 		jclass cls, jbyteArray path, jbyteArray profile, jlong capacity, jint max_objects,
 		jint cache_share_pct, jbyteArray buffer_policy, jlong buffer_bytes,
-		jint buffer_threshold, jobject out)
+		jint buffer_threshold, jboolean force, jobject out)
 {
 	char p[ARG_MAX_BYTES], prof[ARG_MAX_BYTES], pol[ARG_MAX_BYTES], uri[URI_MAX_BYTES];
 	char err[ERR_MAX] = "";
@@ -92,8 +92,9 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_format0(JNIEnv *
 		at += (size_t)snprintf(uri + at, sizeof(uri) - at, "&buffer=%s", pol);
 	if (at < sizeof(uri))
 		at += (size_t)snprintf(uri + at, sizeof(uri) - at,
-				       "&buffer_size=%lld&buffer_threshold=%d",
-				       (long long)buffer_bytes, (int)buffer_threshold);
+				       "&buffer_size=%lld&buffer_threshold=%d%s",
+				       (long long)buffer_bytes, (int)buffer_threshold,
+				       force ? "&force=1" : "");
 	if (at >= sizeof(uri)) {
 		say(env, out, "image path and buffer policy name are too long for a device URI");
 		return -(jlong)EINVAL;

@@ -81,6 +81,8 @@ struct ss_format_opts {
 	char buffer_policy[16];        /* "": the firmware's default */
 	uint64_t buffer_bytes;         /* 0: the default */
 	uint32_t buffer_threshold;     /* 0: dynamic */
+	int force;                     /* 1: format what is there whatever it holds; 0: refuse a
+					* file that is not an image, or an image holding objects */
 };
 
 /** Create and format an emulated drive's image (see ss_dev_format). capacity_bytes 0: the

@@ -24,6 +24,8 @@
 #define ASCQ_PASS_THROUGH_INFO 0x1D
 #define ASC_ACCESS_DENIED 0x74          /* with DATA PROTECT: a daemon's allow-list */
 #define ASCQ_ACCESS_NOT_AUTHORIZED 0x71
+#define ASC_INSUFFICIENT_RESOURCES 0x55 /* with ABORTED: a daemon's --max-connections */
+#define ASCQ_INSUFFICIENT_RESOURCES 0x03
 
 /* ---- per-thread packet buffers (allocated once per thread, grown, never per call) -- */
 
@@ -151,6 +153,11 @@ int ss_ata_exec(struct ss_dev *d, const struct ss_sat_cmd *c, void *data, uint32
 		return ss_err(-EACCES, 0, "access denied: %s does not let this user (uid %u) use "
 			      "the drive (smartssd-devd --allow-uid/--allow-gid)", d->tp->path,
 			      (unsigned)geteuid());
+	if (sense.key == SS_SAT_KEY_ABORTED && sense.asc == ASC_INSUFFICIENT_RESOURCES &&
+	    sense.ascq == ASCQ_INSUFFICIENT_RESOURCES)
+		return ss_err(-EUSERS, 0, "too many connections: the daemon at %s serves at most "
+			      "its --max-connections at once, and that many are open; close "
+			      "clients, or raise smartssd-devd --max-connections", d->tp->path);
 	if (sense.key == SS_SAT_KEY_RECOVERED && sense.asc == ASC_PASS_THROUGH_INFO &&
 	    sense.ascq == ASCQ_PASS_THROUGH_INFO)
 		return 0;
@@ -178,19 +185,88 @@ static uint64_t wall_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-struct backoff {
-	uint64_t deadline_us;
-	uint32_t delay_us;
-};
+/* ---- waiting out BUSY (device_internal.h, "Waiting out BUSY") ---------------------- */
 
-/* \return 1 to retry after sleeping, 0 when the budget is spent. */
-static int backoff_wait(struct backoff *b)
+int ss_room_refused(int rc)
 {
-	if (mono_us() >= b->deadline_us)
+	return rc == -EAGAIN && ss_dev_last_reason() == SS_R_BUSY;
+}
+
+int ss_room_wait(struct ss_dev *d, struct ss_room_wait *w)
+{
+	struct timespec until;
+	uint64_t now = mono_us(), wake;
+
+	if (!w->waiting) {
+		w->waiting = 1;
+		w->deadline_us = now + (uint64_t)d->busy_retry_ms * 1000u;
+		w->delay_us = BACKOFF_MIN_US;
+		__atomic_fetch_add(&d->room_waiters, 1, __ATOMIC_ACQ_REL);
+	}
+	if (now >= w->deadline_us)
 		return 0;
-	usleep(b->delay_us);
-	b->delay_us = b->delay_us * 2 > BACKOFF_MAX_US ? BACKOFF_MAX_US : b->delay_us * 2;
+	wake = now + w->delay_us < w->deadline_us ? now + w->delay_us : w->deadline_us;
+	w->delay_us = w->delay_us * 2 > BACKOFF_MAX_US ? BACKOFF_MAX_US : w->delay_us * 2;
+	until.tv_sec = (time_t)(wake / 1000000u);
+	until.tv_nsec = (long)(wake % 1000000u) * 1000;
+	pthread_mutex_lock(&d->room_lock);
+	pthread_cond_timedwait(&d->room_freed, &d->room_lock, &until);
+	pthread_mutex_unlock(&d->room_lock);
 	return 1;
+}
+
+void ss_room_wait_done(struct ss_dev *d, struct ss_room_wait *w)
+{
+	if (w->waiting) {
+		w->waiting = 0;
+		__atomic_fetch_sub(&d->room_waiters, 1, __ATOMIC_ACQ_REL);
+	}
+}
+
+int ss_room_wait_failed(struct ss_dev *d)
+{
+	char last[SS_DEV_MSG_MAX];
+
+	ss_dev_last_message_copy(last, sizeof(last));
+	if (ss_dev_last_reason() == SS_R_TOO_MANY_SESSIONS)
+		return ss_err(-EAGAIN, SS_R_TOO_MANY_SESSIONS, "too many sessions: every session "
+			      "of the drive stayed held by a connected client for %u ms; close "
+			      "clients, or wait for some to finish", d->busy_retry_ms);
+	return ss_err(-EAGAIN, SS_R_BUSY, "drive stayed BUSY for %u ms, waiting for a free "
+		      "reply slot and reply memory (busy_retry_ms; %s)", d->busy_retry_ms, last);
+}
+
+int ss_room_wanted(struct ss_dev *d)
+{
+	return __atomic_load_n(&d->room_waiters, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* Timed waits on CLOCK_MONOTONIC, the clock of the deadlines. */
+static void room_init(struct ss_dev *d)
+{
+	pthread_condattr_t a;
+
+	pthread_mutex_init(&d->room_lock, NULL);
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&d->room_freed, &a);
+	pthread_condattr_destroy(&a);
+}
+
+static void room_destroy(struct ss_dev *d)
+{
+	pthread_cond_destroy(&d->room_freed);
+	pthread_mutex_destroy(&d->room_lock);
+}
+
+/* A reply was taken, so its slot and memory in the drive are free. */
+static void room_freed(struct ss_dev *d)
+{
+	if (!ss_room_wanted(d))
+		return;
+	pthread_mutex_lock(&d->room_lock);
+	pthread_cond_broadcast(&d->room_freed);
+	pthread_mutex_unlock(&d->room_lock);
 }
 
 static uint32_t next_tag(struct ss_dev *d)
@@ -299,6 +375,8 @@ int ss_obj_recv(struct ss_dev *d, const struct ss_pkt_req *req, uint8_t *buf, si
 	if (reply_sectors && (size_t)reply_sectors * SS_SECTOR < rwire)
 		rwire = (size_t)reply_sectors * SS_SECTOR;
 	rc = recv_packet(d, buf, rwire, req->tag);
+	if (!rc)
+		room_freed(d);
 	/* The request ran (or may have): a lost reply must never make the caller send it
 	 * again without knowing. */
 	if (rc == -ENOTCONN) {
@@ -314,9 +392,10 @@ int ss_obj_recv(struct ss_dev *d, const struct ss_pkt_req *req, uint8_t *buf, si
 	rc = ss_pkt_decode_reply(buf, rwire, req->opcode, req->tag, rep, &why);
 	if (rc)
 		return ss_err(rc, 0, "%s", why);
-	/* BUSY: reply slots, sessions or tasklet instances exhausted; nothing was done */
-	if (rep->status < 0 && rep->reason == SS_R_BUSY) {
-		ss_err(rep->status, SS_R_BUSY, "%s", strerror(-rep->status));
+	/* BUSY: reply slots, reply memory or tasklet instances exhausted; TOO_MANY_SESSIONS:
+	 * every session is held by a connected client. Nothing was done: retry. */
+	if (rep->status < 0 && (rep->reason == SS_R_BUSY || rep->reason == SS_R_TOO_MANY_SESSIONS)) {
+		ss_err(rep->status, (int)rep->reason, "%s", ss_dev_reason_name((int)rep->reason));
 		return 1;
 	}
 	if (rep->status > 0)
@@ -396,7 +475,7 @@ static int obj_exec(struct ss_dev *d, const struct ss_pkt_req *req_in,
 {
 	struct thread_bufs *b = thread_bufs();
 	struct ss_pkt_req req = *req_in;
-	struct backoff bo;
+	struct ss_room_wait room = {0};
 	size_t payload = 0, rwire;
 	uint32_t gen = __atomic_load_n(&d->link_gen, __ATOMIC_ACQUIRE), open_seq = 0;
 	long wire;
@@ -418,8 +497,6 @@ static int obj_exec(struct ss_dev *d, const struct ss_pkt_req *req_in,
 
 	if (!req.host_time_ns)
 		req.host_time_ns = wall_ns();
-	bo.deadline_us = mono_us() + (uint64_t)d->busy_retry_ms * 1000u;
-	bo.delay_us = BACKOFF_MIN_US;
 	for (;;) {
 		req.tag = opening ? (uint32_t)(getpid() + open_seq++) & 0xFFFF : next_tag(d);
 		wire = ss_pkt_encode(b->send.p, b->send.cap, &req, segs, nseg);
@@ -437,15 +514,12 @@ static int obj_exec(struct ss_dev *d, const struct ss_pkt_req *req_in,
 		}
 		if (rc != 1)
 			break;
-		if (!backoff_wait(&bo)) {
-			char last[SS_DEV_MSG_MAX];
-
-			ss_dev_last_message_copy(last, sizeof(last));
-			rc = ss_err(-EAGAIN, SS_R_BUSY, "drive stayed BUSY for %u ms (%s)",
-				    d->busy_retry_ms, last);
+		if (!ss_room_wait(d, &room)) {
+			rc = ss_room_wait_failed(d);
 			break;
 		}
 	}
+	ss_room_wait_done(d, &room);
 	/* A long subject is cut so the reason after it stays in the message. */
 	if (rc)
 		return ss_err_context(rc, "%s%s%.*s%s", ss_opcode_name(req.opcode),
@@ -515,6 +589,7 @@ int ss_dev_open(const char *uri, const struct ss_dev_open_opts *opts, struct ss_
 	d->busy_retry_ms = opts && opts->busy_retry_ms ? opts->busy_retry_ms
 						       : SS_DEV_BUSY_RETRY_MS;
 	pthread_mutex_init(&d->relink_lock, NULL);
+	room_init(d);
 	rc = open_transport(d, uri);
 	if (rc)
 		goto err_free;
@@ -531,6 +606,7 @@ err_close:
 	d->tp->ops->close(d->tp);
 err_free:
 	pthread_mutex_destroy(&d->relink_lock);
+	room_destroy(d);
 	free(d);
 	return ss_err_context(rc, "%s", uri);
 }
@@ -547,6 +623,7 @@ int ss_dev_close(struct ss_dev *d)
 	rc = ss_obj_exec(d, &req, NULL, 0, &rep, NULL);
 	d->tp->ops->close(d->tp);
 	pthread_mutex_destroy(&d->relink_lock);
+	room_destroy(d);
 	free(d);
 	return rc;
 }

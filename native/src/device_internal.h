@@ -22,6 +22,9 @@ struct ss_dev {
 	uint32_t seq;                     /* atomic: low 16 bits of the next tag */
 	uint32_t link_gen;                /* atomic: sessions opened since ss_dev_open */
 	pthread_mutex_t relink_lock;      /* one reconnect + OPEN_SESSION at a time */
+	pthread_mutex_t room_lock;        /* with room_freed: threads waiting out BUSY */
+	pthread_cond_t room_freed;        /* a reply was taken, so the drive has room again */
+	uint32_t room_waiters;            /* atomic: threads of this handle waiting for room */
 	uint32_t timeout_ms;
 	uint32_t busy_retry_ms;
 	struct ss_dev_info info;          /* read at open */
@@ -68,6 +71,32 @@ uint32_t ss_obj_link_gen(struct ss_dev *d);
  * command does, unless another thread did since generation `gen`. \return 1 when the
  * request may be sent again, 0 when relinking does not cure rc, or a negative errno. */
 int ss_obj_relink_unsent(struct ss_dev *d, int rc, uint16_t opcode, uint32_t gen);
+
+/*
+ * Waiting out BUSY, the one mechanism for it: a drive that refused a command BUSY (its
+ * reply slots or reply memory taken; nothing ran) has room again once a reply is taken, by
+ * this process or another. A waiter sleeps until a thread of this handle takes a reply, or
+ * for a backoff that doubles up to 5 ms (room freed by other processes), for at most the
+ * handle's busy_retry_ms from the first refusal. While a thread waits, this handle's queues
+ * reap before they send, so threads that keep commands in the drive give way to one that
+ * has none there.
+ */
+struct ss_room_wait {
+	uint64_t deadline_us;
+	uint32_t delay_us;
+	int waiting;
+};
+
+/* \return whether rc is a refusal for want of room (BUSY: nothing ran). */
+int ss_room_refused(int rc);
+/* After a refusal: wait for room. \return 1 to send again, 0 when the bound is spent. */
+int ss_room_wait(struct ss_dev *d, struct ss_room_wait *w);
+/* After the command got in (or the caller gives up): no longer waiting. */
+void ss_room_wait_done(struct ss_dev *d, struct ss_room_wait *w);
+/* The error for a bound spent: -EAGAIN, reason BUSY, saying what was waited for. */
+int ss_room_wait_failed(struct ss_dev *d);
+/* \return whether a thread of this handle waits for room. */
+int ss_room_wanted(struct ss_dev *d);
 
 /*
  * One field of a fixed reply from its wire struct W at `p` into the API struct at `out`

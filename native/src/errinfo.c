@@ -4,11 +4,45 @@
 #include <string.h>
 
 #include "smartssd/smartssd.h"
+#include "ss_name.h"
 #include "ss_proto.h"
 #include "errinfo.h"
 
 static _Thread_local int last_reason;
 static _Thread_local char last_msg[SS_DEV_MSG_MAX];
+
+/* Names reach messages as they were given: what a terminal would act on or reorder
+ * (a character no name may hold, ss_name.h) is written as \xHH or \uHHHH, and so is each
+ * byte that is not UTF-8. */
+static void escape(char *msg)
+{
+	char out[SS_DEV_MSG_MAX];
+	size_t o = 0, len = strlen(msg);
+
+	for (size_t i = 0; i < len;) {
+		uint32_t cp = 0, n = ss_utf8_decode((const uint8_t *)msg + i, (uint32_t)(len - i), &cp);
+		char e[8];
+		const char *src = e;
+		size_t k;
+
+		if (n && ss_name_cp_ok(cp)) {
+			src = msg + i;
+			k = n;
+		} else if (n == 0 || cp < 0x100) {
+			k = (size_t)snprintf(e, sizeof(e), "\\x%02x", n ? cp : (uint8_t)msg[i]);
+		} else {
+			k = (size_t)snprintf(e, sizeof(e), "\\u%04x", cp);
+		}
+		if (o + k >= sizeof(out)) {
+			break;
+		}
+		memcpy(out + o, src, k);
+		o += k;
+		i += n ? n : 1;
+	}
+	out[o] = '\0';
+	memcpy(msg, out, o + 1);
+}
 
 void ss_err_clear(void)
 {
@@ -24,6 +58,7 @@ int ss_err(int rc, int reason, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(last_msg, sizeof(last_msg), fmt, ap);
 	va_end(ap);
+	escape(last_msg);
 	return rc;
 }
 
@@ -36,6 +71,7 @@ int ss_err_context(int rc, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(prefix, sizeof(prefix), fmt, ap);
 	va_end(ap);
+	escape(prefix);
 	memcpy(old, last_msg, sizeof(old));
 	n = snprintf(last_msg, sizeof(last_msg), "%s: ", prefix);
 	if (n > 0 && (size_t)n < sizeof(last_msg) - 1) {
@@ -115,6 +151,7 @@ static const struct {
 	[SS_R_STORE_DAMAGED] = {"STORE_DAMAGED", EIO},
 	[SS_R_STALE_BLOCK] = {"STALE_BLOCK", EPROTO},
 	[SS_R_CANCELED] = {"CANCELED", ECANCELED},
+	[SS_R_TOO_MANY_SESSIONS] = {"TOO_MANY_SESSIONS", EAGAIN},
 };
 
 const char *ss_dev_reason_name(int reason)

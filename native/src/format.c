@@ -108,6 +108,10 @@ static int format_option(const char *what, const char *opt, size_t n, struct ss_
 	if (rc <= 0) {
 		return rc;
 	}
+	if (n == 7 && !strncmp(opt, "force=1", n)) {
+		fo->force = 1;
+		return 0;
+	}
 	/* The open options are accepted, so the URI a drive is opened with formats it. */
 	if ((n == 12 && !strncmp(opt, "time=virtual", n)) ||
 	    (n == 13 && !strncmp(opt, "time=realtime", n)) ||
@@ -115,7 +119,7 @@ static int format_option(const char *what, const char *opt, size_t n, struct ss_
 			 !strncmp(opt, "background=thread", n))))
 		return 0;
 	return ss_err(-EINVAL, 0, "%s: unknown option '%.*s' (max_objects=N, cache_share=PCT, "
-		      "buffer=POLICY, buffer_size=BYTES, buffer_threshold=N, time=..., "
+		      "buffer=POLICY, buffer_size=BYTES, buffer_threshold=N, force=1, time=..., "
 		      "background=...)",
 		      what, (int)n, opt);
 }

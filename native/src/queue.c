@@ -114,6 +114,32 @@ static struct queued_cmd *queue_next(struct ss_dev_queue *q, const char *what)
 	return c;
 }
 
+/*
+ * The drive refused this queue's newest command BUSY (nothing ran). With commands of its
+ * own outstanding the queue keeps one fewer than those in the drive from now on (*limit),
+ * leaving room for other processes, whose waits this handle cannot wake, and reaps the
+ * oldest, whose reply frees room; with none it waits for room (another thread's or
+ * process's reply). \return 1 to reap first, 0 to send again, or -EAGAIN when the wait is
+ * over its bound.
+ */
+static int refused(struct ss_dev_queue *q, uint32_t *limit, struct ss_room_wait *w)
+{
+	if (q->n) {
+		*limit = q->n > 1 ? q->n - 1 : 1;
+		return 1;
+	}
+	if (!ss_room_wait(q->d, w))
+		return ss_room_wait_failed(q->d);
+	return 0;
+}
+
+/* Whether to reap before sending: the queue is at its limit, or another thread of this
+ * handle waits for room while this queue has some. */
+static int reap_first(struct ss_dev_queue *q, uint32_t limit)
+{
+	return q->n >= limit || (q->n && ss_room_wanted(q->d));
+}
+
 int ss_dev_queue_read(struct ss_dev_queue *q, uint64_t oid, uint64_t offset, void *buf,
 		      uint32_t len)
 {
@@ -242,8 +268,10 @@ int64_t ss_dev_write_queued(struct ss_dev *d, uint64_t oid, uint64_t offset, con
 			    size_t len, uint32_t flags, uint32_t depth)
 {
 	struct ss_dev_queue *q;
+	struct ss_room_wait room = {0};
 	size_t sent = 0;
 	int64_t done = 0, got;
+	uint32_t limit = depth;
 	int rc;
 
 	ss_err_clear();
@@ -258,16 +286,13 @@ int64_t ss_dev_write_queued(struct ss_dev *d, uint64_t oid, uint64_t offset, con
 		return ss_dev_write(d, oid, offset, buf, 0, flags);
 	}
 	/* pieces in order, at most `depth` in the drive; the first failure stops the sending,
-	 * and the drive cancels the ORDERED pieces sent after it */
+	 * and the drive cancels the ORDERED pieces sent after it. A piece refused BUSY did not
+	 * run and nothing after it was sent, so sending it again keeps the order. */
 	while (sent < len) {
 		uint32_t n = len - sent < SS_DEV_QUEUE_WRITE_MAX ? (uint32_t)(len - sent)
 								   : SS_DEV_QUEUE_WRITE_MAX;
 
-		rc = q->n == depth ? -EBUSY
-				   : ss_dev_queue_write(q, oid, offset + sent,
-							(const uint8_t *)buf + sent, n, flags);
-		if ((rc == -EBUSY || rc == -EAGAIN) && q->n) {
-			/* full, or the session's reply slots are taken: the oldest first */
+		if (reap_first(q, limit)) {
 			got = ss_dev_queue_reap(q, NULL);
 			if (got < 0) {
 				rc = (int)got;
@@ -276,18 +301,19 @@ int64_t ss_dev_write_queued(struct ss_dev *d, uint64_t oid, uint64_t offset, con
 			done += got;
 			continue;
 		}
-		if (rc == -EAGAIN) {
-			/* other threads hold every reply slot: this piece the plain way, which
-			 * waits BUSY out, ORDERED as the pieces before it */
-			got = ss_dev_write(d, oid, offset + sent, (const uint8_t *)buf + sent, n,
-					   flags | SS_WRITE_ORDERED);
-			rc = got < 0 ? (int)got : 0;
-			done += got < 0 ? 0 : got;
+		rc = ss_dev_queue_write(q, oid, offset + sent, (const uint8_t *)buf + sent, n,
+					flags);
+		if (ss_room_refused(rc)) {
+			rc = refused(q, &limit, &room);
+			if (rc >= 0)
+				continue;
 		}
 		if (rc)
 			break;
+		ss_room_wait_done(d, &room);
 		sent += n;
 	}
+	ss_room_wait_done(d, &room);
 	done = drain_writes(q, done, rc);
 	ss_dev_queue_close(q);
 	return done;
@@ -298,7 +324,8 @@ int64_t ss_dev_read_ranges(struct ss_dev *d, uint64_t oid, uint32_t n, const uin
 {
 	struct ss_dev_queue *q;
 	uint32_t owner[SS_DEV_QUEUE_DEPTH_MAX];   /* the range of each queued piece, FIFO */
-	uint32_t head = 0, i = 0, piece = 0;
+	uint32_t head = 0, i = 0, piece = 0, limit = depth;
+	struct ss_room_wait room = {0};
 	uint64_t at = 0;
 	int64_t total = 0, got;
 	int rc;
@@ -312,9 +339,10 @@ int64_t ss_dev_read_ranges(struct ss_dev *d, uint64_t oid, uint32_t n, const uin
 	for (uint32_t k = 0; k < n; k++)
 		counts[k] = 0;
 	/* ranges in order, each in pieces of at most SS_DEV_QUEUE_READ_MAX, at most `depth`
-	 * pieces in the drive: reap the oldest when full, and at the end */
+	 * pieces in the drive (fewer once it refuses one for want of room): reap the oldest
+	 * when full, and at the end */
 	while (i < n || q->n) {
-		if (i < n && q->n < depth) {
+		if (i < n && !reap_first(q, limit)) {
 			uint32_t len = lens[i] - piece;
 
 			if (len > SS_DEV_QUEUE_READ_MAX)
@@ -322,8 +350,17 @@ int64_t ss_dev_read_ranges(struct ss_dev *d, uint64_t oid, uint32_t n, const uin
 			if (len) {
 				rc = ss_dev_queue_read(q, oid, offsets[i] + piece, (uint8_t *)buf + at,
 						       len);
+				if (ss_room_refused(rc)) {
+					rc = refused(q, &limit, &room);
+					if (rc == 0)
+						continue;
+					if (rc < 0)
+						goto fail;
+					goto reap;
+				}
 				if (rc)
 					goto fail;
+				ss_room_wait_done(d, &room);
 				owner[(head + q->n - 1) % depth] = i;
 			}
 			at += len;
@@ -334,6 +371,7 @@ int64_t ss_dev_read_ranges(struct ss_dev *d, uint64_t oid, uint32_t n, const uin
 			}
 			continue;
 		}
+reap:
 		got = ss_dev_queue_reap(q, NULL);
 		if (got < 0) {
 			rc = (int)got;
@@ -351,6 +389,7 @@ fail:
 		int reason = ss_dev_last_reason();
 
 		/* what is outstanding is reaped; the first failure is the answer */
+		ss_room_wait_done(d, &room);
 		ss_dev_last_message_copy(why, sizeof(why));
 		ss_dev_queue_close(q);
 		return ss_err(rc, reason, "%s", why);

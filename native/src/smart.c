@@ -1,8 +1,9 @@
 /*
- * SMART health, parsed by libatasmart (never by us). A real drive is opened by
- * libatasmart itself; for an emulated one we read IDENTIFY, SMART READ DATA, SMART READ
- * THRESHOLDS and SMART RETURN STATUS through the transport and hand libatasmart the
- * sectors as a blob (sk_disk_open(NULL) + sk_disk_set_blob).
+ * SMART health, parsed by libatasmart (never by us) and named from the drive's own table
+ * (SS_PROTO_SMART_ATTRS). A real drive is opened by libatasmart itself; for an emulated
+ * one we read IDENTIFY, SMART READ DATA, SMART READ THRESHOLDS and SMART RETURN STATUS
+ * through the transport and hand libatasmart the sectors as a blob (sk_disk_open(NULL) +
+ * sk_disk_set_blob).
  */
 #include <stddef.h> /* atasmart.h needs it first */
 #include <atasmart.h>
@@ -125,6 +126,38 @@ struct attr_sink {
 	uint32_t n;
 };
 
+struct drive_attr {
+	uint8_t id;
+	const char *name;
+	const char *unit;
+	int atasmart; /* libatasmart's name means the same quantity */
+};
+
+static const struct drive_attr drive_attrs[] = {
+#define DRIVE_ATTR_(sym, id, name, unit, atasmart) { id, name, unit, atasmart },
+	SS_PROTO_SMART_ATTRS(DRIVE_ATTR_)
+#undef DRIVE_ATTR_
+};
+
+/* The drive's name and unit for the attribute; libatasmart's name beside them where it
+ * means the same, since libatasmart knows only the standard ids and reads 170/171 as
+ * other vendors' counters. An id outside the drive's table keeps libatasmart's name. */
+static void name_attr(struct ss_dev_smart_attr *o, const char *atasmart)
+{
+	for (size_t i = 0; i < sizeof(drive_attrs) / sizeof(drive_attrs[0]); i++) {
+		const struct drive_attr *t = &drive_attrs[i];
+
+		if (t->id != o->id)
+			continue;
+		snprintf(o->name, sizeof(o->name), "%s", t->name);
+		snprintf(o->unit, sizeof(o->unit), "%s", t->unit);
+		if (t->atasmart)
+			snprintf(o->atasmart_name, sizeof(o->atasmart_name), "%s", atasmart);
+		return;
+	}
+	snprintf(o->name, sizeof(o->name), "%s", atasmart);
+}
+
 static void on_attr(SkDisk *disk, const SkSmartAttributeParsedData *a, void *arg)
 {
 	struct attr_sink *s = arg;
@@ -146,7 +179,7 @@ static void on_attr(SkDisk *disk, const SkSmartAttributeParsedData *a, void *arg
 		o->pretty_value = a->pretty_value;
 		for (int i = 5; i >= 0; i--)
 			o->raw = o->raw << 8 | a->raw[i];
-		snprintf(o->name, sizeof(o->name), "%s", a->name ? a->name : "");
+		name_attr(o, a->name ? a->name : "");
 	}
 	s->n++;
 }

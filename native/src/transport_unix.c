@@ -13,6 +13,9 @@
  * daemon goes away, every waiter fails with -ECONNRESET (sent, outcome unknown) and every
  * later call with -ENOTCONN (not sent); nothing waits forever. reconnect() then connects
  * anew once the failed calls have left, so a restarted daemon is reached on the next call.
+ * A daemon that will not serve the connection (this user is not allowed; --max-connections
+ * are open) says why in a notice before it closes it: the calls on it get that answer, as
+ * CHECK CONDITION with the notice's sense, and never ran.
  *
  * SMARTSSD_SPIN_US (default 50; 0: block at once) makes the reader poll for its reply that
  * long before it sleeps (ss_frame_spin): the wake-up of a sleeping thread on another CPU is
@@ -55,6 +58,8 @@ struct unix_transport {
 	int reading;                     /* a submitter is reading replies */
 	int closed;
 	char why[WHY_MAX];               /* why the link closed */
+	uint8_t notice[SS_FRAME_SENSE_MAX]; /* the daemon's notice, if it sent one */
+	uint8_t notice_len;
 	pthread_mutex_t send_lock;       /* one frame on the socket at a time, FIFO */
 	struct ss_frame_reader in;       /* the reader's; in.fd is the socket */
 	uint32_t spin_us;                /* SMARTSSD_SPIN_US */
@@ -161,6 +166,15 @@ static void read_one(struct unix_transport *u)
 	if (ss_frame_decode_reply(raw, &h) != SS_FRAME_OK) {
 		snprintf(why, sizeof(why), "the daemon sent a malformed reply header");
 		goto down;
+	}
+	if (h.tag == SS_FRAME_TAG_NOTICE) {
+		snprintf(why, sizeof(why), "the daemon refused the connection");
+		pthread_mutex_lock(&u->lock);
+		memcpy(u->notice, h.sense, h.sense_len);
+		u->notice_len = h.sense_len;
+		close_locked(u, why);
+		pthread_mutex_unlock(&u->lock);
+		return;
 	}
 	pthread_mutex_lock(&u->lock);
 	r = h.tag < QUEUE_DEPTH ? u->slots[h.tag] : NULL;
@@ -271,6 +285,14 @@ static int exchange(struct unix_transport *u, struct ux_req *r, uint8_t *hdr,
 		pthread_cond_signal(&u->tag_cv);
 	}
 	rc = r->rc;
+	/* Refused by the daemon: nothing ran; the command's answer is the notice. */
+	if (rc && u->notice_len && r->x) {
+		r->x->scsi_status = SS_SCSI_CHECK_CONDITION;
+		r->x->sense_len = u->notice_len;
+		memcpy(r->x->sense, u->notice, u->notice_len);
+		rc = 0;
+		unsent = 0;
+	}
 	pthread_cond_broadcast(&u->tag_cv);   /* reconnect waits for the slots to empty */
 	pthread_mutex_unlock(&u->lock);
 	if (unsent)
@@ -394,6 +416,7 @@ static int unix_reconnect(struct ss_transport *t)
 	ss_frame_reader_init(&u->in, fd);
 	u->closed = 0;
 	u->why[0] = '\0';
+	u->notice_len = 0;
 	pthread_cond_broadcast(&u->tag_cv);
 	pthread_mutex_unlock(&u->lock);
 	return 1;

@@ -152,8 +152,23 @@ static void test_packet_reasons(struct ss_dev *d)
 		}
 		CHECK(n >= 1 && n < 200);
 		EXPECT(rc, EAGAIN, SS_R_BUSY);
-		/* through the API: retried with backoff for the budget, then EAGAIN+BUSY */
+		/* through the API: waited out for the budget, then EAGAIN+BUSY saying so; queued
+		 * reads and writes with none of theirs in the drive wait the same way */
 		EXPECT(ss_dev_flush(d), EAGAIN, SS_R_BUSY);
+		CHECK(strstr(ss_dev_last_message(), "stayed BUSY for 50 ms") != NULL);
+		{
+			uint8_t b[512];
+			uint64_t off = 0;
+			uint32_t len = sizeof(b), cnt;
+
+			/* refused before the drive looks at the object */
+			EXPECT(ss_dev_read_ranges(d, 1, 1, &off, &len, b, 32, &cnt), EAGAIN,
+			       SS_R_BUSY);
+			CHECK(strstr(ss_dev_last_message(), "stayed BUSY for 50 ms") != NULL);
+			CHECK(strstr(ss_dev_last_message(), "queued READ") != NULL);
+			EXPECT(ss_dev_write_queued(d, 1, 0, b, sizeof(b), 0, 4), EAGAIN, SS_R_BUSY);
+			CHECK(strstr(ss_dev_last_message(), "queued WRITE") != NULL);
+		}
 		for (uint32_t i = 0; i < n; i++)
 			CHECK_EQ(raw_recv(d, 512, tag(d, 100 + i)), 0);
 		CHECK_EQ(ss_dev_flush(d), 0);
@@ -187,6 +202,38 @@ static void test_namespace_reasons(struct ss_dev *d)
 	EXPECT(ss_dev_remove(d, "/", 0), EBUSY, SS_R_ROOT);
 	EXPECT(ss_dev_get_attr(d, f, "user.none", b, sizeof(b)), ENODATA, SS_R_NO_SUCH_ATTR);
 	CHECK_EQ(ss_dev_remove(d, "/r", SS_DEV_REMOVE_RECURSIVE), 0);
+}
+
+/* A name in a message comes out escaped: the ESC, the C1 CSI, the right-to-left override
+ * and a byte that is not UTF-8 never reach a terminal raw; the rest of the name (é) is
+ * as given. The drive refuses such names, so each is a BAD_PATH. */
+static void test_names_escaped(struct ss_dev *d)
+{
+	static const struct {
+		const char *path, *shown;
+	} cases[] = {
+		{ "/r/\x1b[31mred", "/r/\\x1b[31mred" },
+		{ "/r/c1\xc2\x9b", "/r/c1\\x9b" },
+		{ "/r/evil\xe2\x80\xaetxt.exe", "/r/evil\\u202etxt.exe" },
+		{ "/r/lri\xe2\x81\xa6", "/r/lri\\u2066" },
+		{ "/r/caf\xc3\xa9\xff", "/r/caf\xc3\xa9\\xff" },
+	};
+	struct ss_dev_stat st;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *m;
+
+		EXPECT(ss_dev_lookup(d, cases[i].path, &st), EINVAL, SS_R_BAD_PATH);
+		m = ss_dev_last_message();
+		CHECK(strstr(m, cases[i].shown) != NULL);
+		for (const char *c = m; *c; c++) {
+			CHECK((uint8_t)*c >= 0x20 && (uint8_t)*c != 0x7f);
+		}
+		CHECK(strstr(m, "\xc2\x9b") == NULL && strstr(m, "\xe2\x80\xae") == NULL &&
+		      strstr(m, "\xe2\x81\xa6") == NULL);
+		if (strstr(m, cases[i].shown) == NULL)
+			fprintf(stderr, "  message: %s\n", m);
+	}
 }
 
 static void test_lba_reasons(struct ss_dev *d)
@@ -355,9 +402,11 @@ static void test_table(void)
 	CHECK_EQ(ss_reason_errno(SS_R_STALE_BLOCK), EPROTO);
 	CHECK(!strcmp(ss_dev_reason_name(SS_R_CANCELED), "CANCELED"));
 	CHECK_EQ(ss_reason_errno(SS_R_CANCELED), ECANCELED);
-	CHECK(!strcmp(ss_dev_reason_name(SS_R_CANCELED + 1), "UNKNOWN"));
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_TOO_MANY_SESSIONS), "TOO_MANY_SESSIONS"));
+	CHECK_EQ(ss_reason_errno(SS_R_TOO_MANY_SESSIONS), EAGAIN);
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_TOO_MANY_SESSIONS + 1), "UNKNOWN"));
 	CHECK(!strcmp(ss_dev_reason_name(-1), "UNKNOWN"));
-	for (int r = 1; r <= SS_R_CANCELED; r++)
+	for (int r = 1; r <= SS_R_TOO_MANY_SESSIONS; r++)
 		CHECK(strcmp(ss_dev_reason_name(r), "UNKNOWN") != 0);
 	/* the message copy truncates and reports the full length */
 	{
@@ -426,6 +475,7 @@ int main(void)
 	}
 	test_packet_reasons(d);
 	test_namespace_reasons(d);
+	test_names_escaped(d);
 	test_lba_reasons(d);
 	test_tasklet_reasons(d);
 	CHECK_EQ(ss_dev_close(d), 0);

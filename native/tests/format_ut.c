@@ -224,6 +224,78 @@ static void test_refusals(void)
 	CHECK_EQ(ss_dev_format("sg:/dev/sdb", NULL, 0, NULL, 0), -ENOTSUP);
 }
 
+static int file_is(const char *path, const char *want)
+{
+	char got[256] = "";
+	FILE *f = fopen(path, "r");
+	size_t n = f ? fread(got, 1, sizeof(got) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	got[n] = '\0';
+	return strcmp(got, want) == 0;
+}
+
+/* Format overwrites only what loses nothing: a text file and an image holding an object
+ * are refused, each named, and left as they were; force=1 formats them. */
+static void test_refuses_what_it_would_destroy(void)
+{
+	static const char notes[] = "meeting notes: nothing here is an image\n";
+	char path[200], u[300], err[512];
+	struct ss_dev_fsstat st;
+	struct ss_dev *d = NULL;
+	uint64_t oid = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/notes.txt", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs(notes, f);
+	fclose(f);
+	snprintf(u, sizeof(u), "emu:%s", path);
+	CHECK_EQ(ss_dev_format(u, NULL, 4 * KANG_ROW, err, sizeof(err)), -EEXIST);
+	CHECK(strstr(err, "is not a smartssd image") != NULL);
+	CHECK(strstr(err, "--force") != NULL);
+	CHECK(file_is(path, notes));
+	snprintf(u, sizeof(u), "emu:%s?force=1", path);
+	CHECK_EQ(ss_dev_format(u, NULL, 4 * KANG_ROW, err, sizeof(err)), 0);
+	CHECK(!file_is(path, notes));
+
+	/* an image holding an object */
+	CHECK_EQ(ss_dev_format(uri, NULL, 4 * KANG_ROW, err, sizeof(err)), 0);
+	CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	CHECK_EQ(ss_dev_create(d, "/kept", SS_DEV_FILE, 0, &oid), 0);
+	CHECK_EQ(ss_dev_write(d, oid, 0, notes, sizeof(notes), 0), (int64_t)sizeof(notes));
+	CHECK_EQ(ss_dev_close(d), 0);
+	CHECK_EQ(ss_dev_format(uri, NULL, 4 * KANG_ROW, err, sizeof(err)), -EEXIST);
+	CHECK(strstr(err, "holds 1 object") != NULL);
+	d = NULL;
+	CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	CHECK_EQ(ss_dev_fsstat(d, &st), 0);
+	CHECK_EQ(st.objects, 2);   /* the root directory and /kept */
+	CHECK_EQ(ss_dev_close(d), 0);
+	snprintf(u, sizeof(u), "%s?force=1", uri);
+	CHECK_EQ(ss_dev_format(u, NULL, 4 * KANG_ROW, err, sizeof(err)), 0);
+	d = NULL;
+	CHECK_EQ(ss_dev_open(uri, NULL, &d), 0);
+	CHECK(d != NULL);
+	if (!d)
+		return;
+	CHECK_EQ(ss_dev_fsstat(d, &st), 0);
+	CHECK_EQ(st.objects, 1);   /* the root directory alone */
+	CHECK_EQ(ss_dev_close(d), 0);
+	/* an empty image formats again without force */
+	CHECK_EQ(ss_dev_format(uri, NULL, 4 * KANG_ROW, err, sizeof(err)), 0);
+}
+
 static void test_profile_names(void)
 {
 	int kang = 0, n = 0;
@@ -249,6 +321,7 @@ int main(void)
 	test_buffer_options();
 	test_cache_and_buffer_options();
 	test_refusals();
+	test_refuses_what_it_would_destroy();
 	test_profile_names();
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	if (system(cmd) != 0)

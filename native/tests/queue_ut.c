@@ -9,8 +9,15 @@
  * leave exactly the pieces before the first that failed. (That no later piece is written
  * past the hole a failed one leaves is the drive's ORDERED rule, tested in cmd_ns_ut: on
  * this object store a full drive cannot show it, since a write past a hole allocates the
- * hole too.)
+ * hole too.) A drive out of room for more commands (reply slots or reply memory: BUSY)
+ * makes the queues keep fewer in it, or wait, and never fails them: vectored reads of more
+ * than the drive's reply memory, and several threads' queues at depth 32 on one handle.
  */
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "devtest.h"
 #include "ut.h"
 
@@ -149,6 +156,150 @@ static void test_ranges(struct ss_dev *d, uint64_t oid)
 	CHECK_EQ(ss_dev_read_ranges(d, oid + 1000, 2, off, len, buf, 4, cnt), -ENOENT);
 	CHECK(!strcmp(ss_dev_reason_name(ss_dev_last_reason()), "NO_SUCH_OBJECT"));
 	CHECK_EQ(ss_dev_read_ranges(d, oid, 1, off, len, buf, 0, cnt), -EINVAL);
+}
+
+/* The whole file as 1 MiB ranges at `depth` into buf. \return the bytes read when every
+ * one matches, else a negative errno. */
+static int64_t whole_file_ranges(struct ss_dev *d, uint64_t oid, uint32_t depth, uint8_t *buf)
+{
+	uint64_t off[FILE_BYTES >> 20];
+	uint32_t len[FILE_BYTES >> 20], cnt[FILE_BYTES >> 20];
+	uint32_t n = FILE_BYTES >> 20;
+	int64_t got;
+
+	for (uint32_t i = 0; i < n; i++) {
+		off[i] = (uint64_t)i << 20;
+		len[i] = 1u << 20;
+	}
+	memset(buf, 0, FILE_BYTES);
+	got = ss_dev_read_ranges(d, oid, n, off, len, buf, depth, cnt);
+	if (got < 0)
+		return got;
+	for (uint32_t i = 0; i < n; i++)
+		if (cnt[i] != len[i])
+			return -EIO;
+	return memcmp(buf, want, FILE_BYTES) ? -EILSEQ : got;
+}
+
+/* 8 MiB of ranges at depth 32: more than the drive's reply memory holds at once (4 MiB), so
+ * it refuses some BUSY; the read keeps fewer in the drive and completes. */
+static void test_ranges_past_reply_memory(struct ss_dev *d, uint64_t oid)
+{
+	uint8_t *buf = malloc(FILE_BYTES);
+	uint64_t t0, t1, t32;
+
+	CHECK(buf != NULL);
+	t0 = host_now(d);
+	CHECK_EQ(whole_file_ranges(d, oid, 1, buf), (int64_t)FILE_BYTES);
+	t1 = host_now(d) - t0;
+	t0 = host_now(d);
+	CHECK_EQ(whole_file_ranges(d, oid, SS_DEV_QUEUE_DEPTH_MAX, buf), (int64_t)FILE_BYTES);
+	t32 = host_now(d) - t0;
+	printf("modelled 8 MiB in 1 MiB ranges: depth 1 %llu ns, depth 32 %llu ns\n",
+	       (unsigned long long)t1, (unsigned long long)t32);
+	free(buf);
+}
+
+#define THREADS 4
+#define ROUNDS 3
+
+struct worker {
+	struct ss_dev *d;
+	uint64_t oid;           /* readers: the file; the writer: its own object */
+	int writer;
+	int64_t rc[ROUNDS];
+	char msg[SS_DEV_MSG_MAX];
+	pthread_t t;
+};
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	uint8_t *buf = malloc(FILE_BYTES);
+
+	for (int r = 0; r < ROUNDS; r++) {
+		if (!buf)
+			w->rc[r] = -ENOMEM;
+		else if (w->writer)
+			w->rc[r] = ss_dev_write_queued(w->d, w->oid, 0, want, FILE_BYTES, 0,
+						       SS_DEV_QUEUE_DEPTH_MAX);
+		else
+			w->rc[r] = whole_file_ranges(w->d, w->oid, SS_DEV_QUEUE_DEPTH_MAX, buf);
+		if (w->rc[r] < 0 && !w->msg[0])
+			ss_dev_last_message_copy(w->msg, sizeof(w->msg));
+	}
+	free(buf);
+	return NULL;
+}
+
+/* Three threads reading the whole file and one writing 8 MiB, each at depth 32, on one
+ * handle (one session: 32 reply slots): all of it completes, byte for byte. */
+static void test_threads(struct ss_dev *d, uint64_t oid)
+{
+	struct worker w[THREADS];
+	uint64_t woid;
+	uint8_t *back = malloc(FILE_BYTES);
+
+	CHECK(back != NULL);
+	CHECK_EQ(ss_dev_create(d, "/threads", SS_DEV_FILE, 0, &woid), 0);
+	memset(w, 0, sizeof(w));
+	for (int i = 0; i < THREADS; i++) {
+		w[i].d = d;
+		w[i].writer = i == THREADS - 1;
+		w[i].oid = w[i].writer ? woid : oid;
+		CHECK_EQ(pthread_create(&w[i].t, NULL, work, &w[i]), 0);
+	}
+	for (int i = 0; i < THREADS; i++) {
+		pthread_join(w[i].t, NULL);
+		for (int r = 0; r < ROUNDS; r++) {
+			if (w[i].rc[r] != (int64_t)FILE_BYTES)
+				printf("thread %d (%s) round %d: %lld: %s\n", i,
+				       w[i].writer ? "writer" : "reader", r, (long long)w[i].rc[r],
+				       w[i].msg);
+			CHECK_EQ(w[i].rc[r], (int64_t)FILE_BYTES);
+		}
+	}
+	CHECK_EQ(ss_dev_read(d, woid, 0, back, FILE_BYTES), (int64_t)FILE_BYTES);
+	CHECK(memcmp(back, want, FILE_BYTES) == 0);
+	CHECK_EQ(ss_dev_remove(d, "/threads", 0), 0);
+	free(back);
+}
+
+/* Another process on the same daemon reading the whole file at depth 32 while this one
+ * does: the drive's 4 MiB of reply memory is shared by both sessions, and neither read
+ * fails. */
+static void test_processes(const char *uri, struct ss_dev *d, uint64_t oid)
+{
+	uint8_t *buf = malloc(FILE_BYTES);
+	int status = -1;
+	pid_t child;
+
+	CHECK(buf != NULL);
+	fflush(stdout);
+	child = fork();
+	CHECK(child >= 0);
+	if (child == 0) {
+		struct ss_dev *d2 = NULL;
+		int bad = ss_dev_open(uri, NULL, &d2) != 0;
+
+		for (int r = 0; r < ROUNDS && !bad; r++) {
+			int64_t got = whole_file_ranges(d2, oid, SS_DEV_QUEUE_DEPTH_MAX, buf);
+
+			if (got != (int64_t)FILE_BYTES) {
+				fprintf(stderr, "child round %d: %lld: %s\n", r, (long long)got,
+					ss_dev_last_message());
+				bad = 1;
+			}
+		}
+		if (d2)
+			ss_dev_close(d2);
+		_exit(bad);
+	}
+	for (int r = 0; r < ROUNDS; r++)
+		CHECK_EQ(whole_file_ranges(d, oid, SS_DEV_QUEUE_DEPTH_MAX, buf), (int64_t)FILE_BYTES);
+	CHECK_EQ(waitpid(child, &status, 0), child);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	free(buf);
 }
 
 /* An object written by ss_dev_write_queued from `want` at `depth`. \return its modelled ns. */
@@ -290,6 +441,10 @@ int main(int argc, char **argv)
 
 	test_refusals(d, oid);
 	test_ranges(d, oid);
+	test_ranges_past_reply_memory(d, oid);
+	test_threads(d, oid);
+	if (!strcmp(transport, "unix"))
+		test_processes(t.uri, d, oid);
 	plain_reads(d, oid);       /* the object store's metadata comes into DRAM once */
 	plain = plain_reads(d, oid);
 	q1 = queued_reads(d, oid, 1);

@@ -1,7 +1,8 @@
 /*
- * SMART health through libatasmart shows what the drive's own counters say: the wear and
- * write attributes match COUNTERS taken at the same quiet moment, the host-written LBAs
- * match what the test wrote, and the power-cycle count follows close/open.
+ * SMART health through libatasmart, named by the drive's table, shows what the drive's own
+ * counters say: the wear and write attributes match COUNTERS taken at the same quiet
+ * moment, the host-written LBAs match what the test wrote, and the power-cycle count
+ * follows close/open.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -75,10 +76,17 @@ static void test_health(struct ss_dev *d)
 	CHECK_EQ(s1.h.nattrs, (uint32_t)s1.n);
 	CHECK(s1.n >= 9);
 
-	/* libatasmart names and thresholds */
-	CHECK(attr(&s1, 5) && !strcmp(attr(&s1, 5)->name, "reallocated-sector-count"));
+	/* the drive's names and units, libatasmart's names where they mean the same, and
+	 * thresholds */
+	CHECK(attr(&s1, 5) && !strcmp(attr(&s1, 5)->name, "retired-blocks"));
+	CHECK(attr(&s1, 5) && !strcmp(attr(&s1, 5)->unit, "blocks"));
+	CHECK(attr(&s1, 5) && !strcmp(attr(&s1, 5)->atasmart_name, "reallocated-sector-count"));
 	CHECK(attr(&s1, 9) && !strcmp(attr(&s1, 9)->name, "power-on-hours"));
-	CHECK(attr(&s1, 12) && !strcmp(attr(&s1, 12)->name, "power-cycle-count"));
+	CHECK(attr(&s1, 12) && !strcmp(attr(&s1, 12)->name, "power-cycles"));
+	CHECK(attr(&s1, 12) && !strcmp(attr(&s1, 12)->atasmart_name, "power-cycle-count"));
+	CHECK(attr(&s1, 241) && !strcmp(attr(&s1, 241)->unit, "sectors"));
+	CHECK(attr(&s1, 174) && !strcmp(attr(&s1, 174)->name, "unsafe-shutdowns"));
+	CHECK(attr(&s1, 174) && !strcmp(attr(&s1, 174)->atasmart_name, ""));
 	CHECK(attr(&s1, 5) && attr(&s1, 5)->threshold_valid && attr(&s1, 5)->threshold == 10);
 	CHECK(attr(&s1, 5) && attr(&s1, 5)->prefailure);
 	CHECK(attr(&s1, 177) && attr(&s1, 177)->current == 100);

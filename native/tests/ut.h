@@ -7,6 +7,19 @@
 #include <string.h>
 
 static int ut_failures;
+static int ut_skips;
+
+/* CTest's SKIP_RETURN_CODE for a test program whose tests could not run here. */
+#define UT_SKIPPED 77
+
+/* End the test without a verdict, saying why it cannot run on this machine. */
+#define UT_SKIP(...)                                                                      \
+	do {                                                                              \
+		fprintf(stderr, "skip: " __VA_ARGS__);                                    \
+		fputc('\n', stderr);                                                      \
+		ut_skips++;                                                               \
+		return;                                                                   \
+	} while (0)
 
 #define CHECK(cond)                                                                       \
 	do {                                                                              \
@@ -41,11 +54,16 @@ static int ut_failures;
 
 static inline int ut_report(const char *name)
 {
-	if (ut_failures)
+	if (ut_failures) {
 		fprintf(stderr, "%s: %d check(s) failed\n", name, ut_failures);
-	else
-		printf("%s: all checks passed\n", name);
-	return ut_failures ? 1 : 0;
+		return 1;
+	}
+	if (ut_skips) {
+		printf("%s: %d test(s) skipped, the rest passed\n", name, ut_skips);
+		return UT_SKIPPED;
+	}
+	printf("%s: all checks passed\n", name);
+	return 0;
 }
 
 #endif

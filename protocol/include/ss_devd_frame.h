@@ -32,6 +32,17 @@
 #define SS_FRAME_DATA_MAX 33554432u          /* 65536 sectors */
 #define SS_FRAME_MODEL_MAX (8u + 8u * 64u)   /* the most model counters a reply may carry */
 
+/*
+ * A reply to no request, the first frame of a connection the daemon will not serve: it
+ * closes the connection at once, for the reason in the sense (descriptor format, key, ASC,
+ * ASCQ below). Clients do not use this tag for requests.
+ */
+#define SS_FRAME_TAG_NOTICE 0xFFFFFFFFu
+/* DATA PROTECT, LOGICAL UNIT ACCESS NOT AUTHORIZED: not in the allow-list */
+#define SS_FRAME_NOTICE_ACCESS_DENIED { 0x72, 0x07, 0x74, 0x71, 0, 0, 0, 0 }
+/* ABORTED COMMAND, INSUFFICIENT RESOURCES: --max-connections are open */
+#define SS_FRAME_NOTICE_TOO_MANY { 0x72, 0x0B, 0x55, 0x03, 0, 0, 0, 0 }
+
 /* dir: the data phase */
 #define SS_FRAME_DIR_NONE 0u
 #define SS_FRAME_DIR_TO_DRIVE 1u

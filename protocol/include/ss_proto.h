@@ -145,6 +145,54 @@ enum ss_opcode {
 #undef SS_OP_ENUM_
 };
 
+/*
+ * The drive's SMART attributes (native/PROTOCOL.md 6.2), X(SYM, id, name, unit, atasmart),
+ * in the order the drive reports them: the one list the firmware takes its ids from and the
+ * host its names and units (a test checks it against PROTOCOL.md). The names are `smartssd
+ * info`'s words; unit is the raw value's. atasmart is 1 where libatasmart's name for the id
+ * means what the drive counts (though its pretty unit may not: it reads 241/242 as 32 MiB
+ * units and 5 as sectors), 0 where libatasmart has no name for the id or one for another
+ * quantity (170 available-reserved-space, 171 program-fail-count).
+ */
+#define SS_PROTO_SMART_ATTRS(X)                                                            \
+	X(RETIRED_BLOCKS, 5, "retired-blocks", "blocks", 1)                                \
+	X(POWER_ON_HOURS, 9, "power-on-hours", "hours", 1)                                 \
+	X(POWER_CYCLES, 12, "power-cycles", "mounts", 1)                                   \
+	X(UNSAFE_SHUTDOWNS, 174, "unsafe-shutdowns", "mounts", 0)                          \
+	X(AVG_ERASE_COUNT, 177, "average-erase-count", "erases", 1)                        \
+	X(TEMPERATURE, 194, "temperature", "C", 1)                                         \
+	X(HOST_SECTORS_WRITTEN, 241, "host-sectors-written", "sectors", 1)                 \
+	X(HOST_SECTORS_READ, 242, "host-sectors-read", "sectors", 1)                       \
+	X(NAND_PAGE_WRITES, 249, "nand-page-writes", "pages", 0)                           \
+	/* a drive with a solid-state cache */                                             \
+	X(CACHE_HITS, 160, "cache-read-hits", "blocks", 0)                                 \
+	X(CACHE_MISSES, 161, "cache-read-misses", "blocks", 0)                             \
+	X(CACHE_SILENT_EVICTIONS, 162, "cache-silent-evictions", "blocks", 0)              \
+	X(CACHE_DIRTY, 163, "cache-dirty-blocks", "blocks", 0)                             \
+	X(CACHE_WRITE_AMP, 164, "cache-write-amplification", "thousandths", 0)             \
+	X(CACHE_HIT_BLOCKS, 165, "cache-hit-blocks", "blocks", 0)                          \
+	X(CACHE_FILLED_BLOCKS, 166, "cache-filled-blocks", "blocks", 0)                    \
+	X(CACHE_DIRTY_WRITTEN_BLOCKS, 167, "cache-dirty-written-blocks", "blocks", 0)      \
+	X(CACHE_CLEAN_OPS, 168, "cache-clean-operations", "operations", 0)                 \
+	X(CACHE_CLEANED_BLOCKS, 169, "cache-cleaned-blocks", "blocks", 0)                  \
+	X(CACHE_EVICTED_BLOCKS, 170, "cache-evicted-blocks", "blocks", 0)                  \
+	X(CACHE_RETIRED_BLOCKS, 171, "cache-retired-blocks", "erase-blocks", 0)            \
+	/* a drive with a DRAM buffer or merge cache */                                    \
+	X(BUFFER_READ_HIT_MILLI, 150, "buffer-read-hit-ratio", "thousandths", 0)           \
+	X(BUFFER_WRITE_HIT_MILLI, 151, "buffer-write-hit-ratio", "thousandths", 0)         \
+	X(BUFFER_MERGES, 152, "buffer-merges", "writes", 0)                                \
+	X(BUFFER_EXTRA_READS, 153, "buffer-extra-reads", "pages", 0)                       \
+	X(BUFFER_FLUSHED_PAGES, 154, "buffer-flushed-pages", "pages", 0)                   \
+	X(MERGE_CACHE_BYPASSED, 155, "merge-cache-bypassed-pages", "pages", 0)             \
+	X(MERGE_CACHE_INDEX_HITS, 156, "merge-cache-index-hits", "lookups", 0)             \
+	X(MERGE_CACHE_INDEX_MISSES, 157, "merge-cache-index-misses", "lookups", 0)
+
+enum ss_smart_attr_id {
+#define SS_SMART_ENUM_(sym, id, name, unit, atasmart) SS_SMART_##sym = id,
+	SS_PROTO_SMART_ATTRS(SS_SMART_ENUM_)
+#undef SS_SMART_ENUM_
+};
+
 enum ss_create_flags {
 	SS_CREATE_EXCL = 0x1,
 	SS_CREATE_PARENTS = 0x2,
@@ -198,7 +246,7 @@ enum ss_reason {
 	SS_R_TAG_IN_USE = 8,        /* a reply with that tag is still waiting */
 	SS_R_NO_REPLY = 9,          /* RECV for a tag with no reply */
 	SS_R_REPLY_TOO_BIG = 10,    /* reply does not fit the RECV transfer */
-	SS_R_BUSY = 11,             /* reply slots or instances exhausted: retry */
+	SS_R_BUSY = 11,             /* reply slots, reply memory or instances exhausted: retry */
 	SS_R_BAD_PATH = 12,
 	SS_R_NO_SUCH_OBJECT = 13,
 	SS_R_EXISTS = 14,
@@ -226,6 +274,7 @@ enum ss_reason {
 	SS_R_STORE_DAMAGED = 36,    /* the object store failed its mount check: only CHECK works */
 	SS_R_STALE_BLOCK = 37,      /* SSC_SCAN: a cache block is not of the file's version */
 	SS_R_CANCELED = 38,         /* an ORDERED WRITE after a failed one: not run */
+	SS_R_TOO_MANY_SESSIONS = 39, /* OPEN_SESSION: every session is held by a live client */
 };
 
 /* ---- payload structures ---------------------------------------------------------- */

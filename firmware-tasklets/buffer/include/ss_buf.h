@@ -39,6 +39,7 @@
 #include <stdint.h>
 
 #include "ss_ftl.h"
+#include "ss_nvram.h"
 
 struct ss_buf;
 
@@ -141,12 +142,32 @@ void ss_buf_format_name(const struct ss_buf_params *p, char *out, uint32_t size)
 uint64_t ss_buf_nvram_needed(const struct ss_buf_params *p, uint32_t page_size);
 
 /** ss_buf_init for a merge cache: its sectors and inverted index in `nvram`
- *  (ss_buf_nvram_needed bytes), kept across power cycles. `format` starts it empty;
- *  otherwise what the NVM holds is recovered (the controller-side state rebuilt from the
- *  inverted index). \return 0, -SS_EINVAL, -SS_ENOMEM, -SS_EBADMSG (the NVM holds a
- *  merge cache of other parameters). */
+ *  (ss_buf_nvram_needed bytes), kept across power cycles. `format` starts it empty, owned
+ *  by `owner` (NULL: nobody's, for tests); otherwise what the NVM holds is checked (its
+ *  header, owner, and each held slot's CRC-32C) and recovered (the controller-side state
+ *  rebuilt from the inverted index). `rep` (may be NULL) says what a refusal found, and
+ *  how many sectors were held. \return 0, -SS_EINVAL, -SS_ENOMEM, -SS_EBADMSG (the NVM is
+ *  refused: rep->problem). */
 int ss_buf_init_nv(struct ss_buf **out, struct ss_ftl *ftl, void *dram, uint64_t dram_size,
-		   void *nvram, uint64_t nvram_size, const struct ss_buf_params *p, int format);
+		   void *nvram, uint64_t nvram_size, const struct ss_buf_params *p, int format,
+		   const struct ss_buf_nv_owner *owner, struct ss_buf_nv_report *rep);
+
+/** What ss_buf_init_nv would find in `nvram` for these parameters, without changing it:
+ *  rep->problem, and rep->held. For a discard to say what it drops.
+ *  ss_buf_nv_check: verify the running merge cache's NVM, its header and every held
+ *  slot's CRC-32C (SS_BUF_NV_OK for any other buffer). */
+void ss_buf_nv_examine(const void *nvram, uint64_t nvram_size, const struct ss_buf_params *p,
+		       uint32_t page_size, const struct ss_buf_nv_owner *owner,
+		       struct ss_buf_nv_report *rep);   /* not on the board: never called there */
+#ifdef SS_BUF_BOARD
+static inline void ss_buf_nv_check(const struct ss_buf *b, struct ss_buf_nv_report *rep)
+{
+	(void)b;
+	rep->problem = SS_BUF_NV_OK;
+}
+#else
+void ss_buf_nv_check(const struct ss_buf *b, struct ss_buf_nv_report *rep);
+#endif
 
 /** Whether the buffer takes sector-granular requests (the merge cache): then the block
  *  commands call ss_buf_read_sectors / ss_buf_write_sectors instead of read-modify-write. */

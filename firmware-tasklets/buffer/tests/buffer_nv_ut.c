@@ -37,15 +37,21 @@ static void observe(void *ctx, enum ss_buf_event ev, const uint32_t *lpns, uint3
 	}
 }
 
-static int env_start(struct env *v, int format)
+static int env_start_as(struct env *v, int format, const struct ss_buf_nv_owner *owner,
+			struct ss_buf_nv_report *rep)
 {
 	int rc = ss_buf_init_nv(&v->b, v->e.ftl, v->dram, v->dram_size, v->nvram, v->nvram_size,
-				&v->p, format);
+				&v->p, format, owner, rep);
 
 	if (rc == 0) {
 		ss_buf_set_observer(v->b, observe, v);
 	}
 	return rc;
+}
+
+static int env_start(struct env *v, int format)
+{
+	return env_start_as(v, format, NULL, NULL);
 }
 
 static void env_open(struct env *v, enum ss_buf_policy pol, uint32_t nv_read, uint32_t pages)
@@ -336,14 +342,16 @@ static void test_recovery(void)
 	/* a stale copy of LBA 5 (version 1) in a free sector, with an older sequence number */
 	nv = &v.b->nv;
 	for (uint32_t s = 0; s < nv->slots && stale == BUF_NIL; s++) {
-		if (nv->index[s] == 0) {
+		if (nv->ent[s].lba1 == 0) {
 			stale = s;
 		}
 	}
 	REQUIRE(stale != BUF_NIL);
 	fill_sector(nv->data + (size_t)stale * 512, 5, 1);
-	nv->seq[stale] = 0;
-	nv->index[stale] = 5 + 1;
+	nv->ent[stale].seq = 0;
+	nv->ent[stale].crc = ss_crc32c(ss_crc32c(0, &(uint32_t[2]){ 5 + 1, 0 }, 8),
+				       nv->data + (size_t)stale * 512, 512);
+	nv->ent[stale].lba1 = 5 + 1;
 	/* power cut, power up */
 	fte_close(&v.e);
 	fte_reopen(&v.e);
@@ -352,7 +360,7 @@ static void test_recovery(void)
 	CHECK_EQ(env_start(&v, 0), 0);
 	CHECK_EQ(stats(&v).nv_recovered, 2);
 	CHECK_EQ(stats(&v).nv_slots_used, 2);
-	CHECK_EQ(nv->index[stale], 0);
+	CHECK_EQ(nv->ent[stale].lba1, 0);
 	r(&v, 5, 1, 3);
 	r(&v, 6, 1, 1);
 	r(&v, 20, 4, 4);
@@ -360,13 +368,127 @@ static void test_recovery(void)
 	/* another geometry's cache in this NVM is refused, not misread */
 	v.p.pages = 16;
 	CHECK_EQ(ss_buf_init_nv(&v.b, v.e.ftl, v.dram, v.dram_size, v.nvram, v.nvram_size, &v.p,
-				0),
+				0, NULL, NULL),
 		 -SS_EINVAL);   /* the NVM is too small for it */
 	v.p.pages = 8;
 	((uint32_t *)v.nvram)[2] = 64;   /* the header's slot count */
 	CHECK_EQ(ss_buf_init_nv(&v.b, v.e.ftl, v.dram, v.dram_size, v.nvram, v.nvram_size, &v.p,
-				0),
+				0, NULL, NULL),
 		 -SS_EBADMSG);
+	env_close(&v);
+}
+
+/* The slot holding the newest copy of `lba`, by a scan of the NVM's index. */
+static uint32_t slot_of(const struct buf_nv_entry *ent, uint32_t slots, uint32_t lba)
+{
+	uint32_t best = BUF_NIL;
+
+	for (uint32_t s = 0; s < slots; s++) {
+		if (ent[s].lba1 == lba + 1 &&
+		    (best == BUF_NIL || (int32_t)(ent[s].seq - ent[best].seq) > 0)) {
+			best = s;
+		}
+	}
+	return best;
+}
+
+/* A power-up of the same flash and NVM as `as`, refused: -SS_EBADMSG, the NVM unchanged. */
+static void refused(struct env *v, const struct ss_buf_nv_owner *as, uint32_t problem,
+		    struct ss_buf_nv_report *rep)
+{
+	uint8_t *before = malloc(v->nvram_size);
+
+	memcpy(before, v->nvram, v->nvram_size);
+	fte_close(&v->e);
+	fte_reopen(&v->e);
+	fte_wrap(&v->e);
+	REQUIRE(fte_mount(&v->e) == 0);
+	memset(rep, 0xCC, sizeof(*rep));
+	CHECK_EQ(env_start_as(v, 0, as, rep), -SS_EBADMSG);
+	CHECK_EQ(rep->problem, problem);
+	CHECK(memcmp(before, v->nvram, v->nvram_size) == 0);
+	free(before);
+}
+
+/*
+ * The NVM names its owner and checks every held sector: another drive's NVM, one of
+ * another generation, one with 20 bytes flipped in a held sector or in its header, and one
+ * of layout version 1 are refused at power-up, saying which and how many sectors they hold,
+ * and change nothing; the owner's own recovers every acknowledged sector. While running,
+ * a read of a flipped sector fails (never wrong bytes) and ss_buf_nv_check names the slot.
+ */
+static void test_owner_and_checksums(void)
+{
+	struct ss_buf_nv_owner a = { "EMU0000000A", 7 }, b = { "EMU0000000B", 7 }, a8 = a;
+	struct ss_buf_nv_report rep;
+	struct buf_nv_hdr good;
+	struct buf_nv_entry *ent;
+	struct env v;
+	uint32_t slot, slots;
+	uint8_t *sec, *data;
+
+	a8.generation = 8;
+	env_open(&v, SS_BUF_NV_WB, 0, 8);
+	CHECK_EQ(env_start_as(&v, 1, &a, &rep), 0);
+	ent = v.b->nv.ent;   /* in the NVM: they stay where they are across power-ups */
+	data = v.b->nv.data;
+	slots = v.b->nv.slots;
+	w(&v, 5, 2, 1);
+	w(&v, 9, 3, 2);
+	w(&v, 5, 1, 3);   /* an update: LBA 5's old slot is freed */
+	refused(&v, &b, SS_BUF_NV_FOREIGN, &rep);
+	CHECK_EQ(rep.held, 5);
+	CHECK(memcmp(rep.found_drive, a.drive, sizeof(a.drive)) == 0);
+	refused(&v, &a8, SS_BUF_NV_GENERATION, &rep);
+	CHECK_EQ(rep.found_generation, 7);
+	CHECK_EQ(rep.held, 5);
+
+	slot = slot_of(ent, slots, 10);
+	REQUIRE(slot != BUF_NIL);
+	sec = data + (size_t)slot * 512;
+	for (int i = 0; i < 20; i++) {
+		sec[100 + i] ^= 0xFF;
+	}
+	refused(&v, &a, SS_BUF_NV_CORRUPT, &rep);
+	CHECK_EQ(rep.slot, slot);
+	CHECK_EQ(rep.lba, 10);
+	for (int i = 0; i < 20; i++) {
+		sec[100 + i] ^= 0xFF;
+	}
+
+	memcpy(&good, v.nvram, sizeof(good));
+	((uint8_t *)v.nvram)[offsetof(struct buf_nv_hdr, drive) + 3] ^= 1;
+	refused(&v, &a, SS_BUF_NV_CORRUPT, &rep);
+	CHECK_EQ(rep.slot, UINT32_MAX);
+	CHECK_EQ(rep.held, UINT32_MAX);
+	memcpy(v.nvram, &good, sizeof(good));
+	((struct buf_nv_hdr *)v.nvram)->version = 1;
+	refused(&v, &a, SS_BUF_NV_VERSION, &rep);
+	CHECK_EQ(rep.found_version, 1);
+	memcpy(v.nvram, &good, sizeof(good));
+
+	/* its owner's power-up recovers every acknowledged sector */
+	fte_close(&v.e);
+	fte_reopen(&v.e);
+	fte_wrap(&v.e);
+	REQUIRE(fte_mount(&v.e) == 0);
+	CHECK_EQ(env_start_as(&v, 0, &a, &rep), 0);
+	CHECK_EQ(rep.problem, SS_BUF_NV_OK);
+	CHECK_EQ(stats(&v).nv_recovered, 5);
+	r(&v, 5, 1, 3);
+	r(&v, 6, 1, 1);
+	r(&v, 9, 3, 2);
+	ss_buf_nv_check(v.b, &rep);
+	CHECK_EQ(rep.problem, SS_BUF_NV_OK);
+
+	/* running: a flipped byte fails the read and the check, wrong bytes are never served */
+	slot = slot_of(ent, slots, 9);
+	data[(size_t)slot * 512 + 7] ^= 0x10;
+	CHECK_EQ(ss_buf_read_sectors(v.b, 9, 1, io), -SS_EBADMSG);
+	ss_buf_nv_check(v.b, &rep);
+	CHECK_EQ(rep.problem, SS_BUF_NV_CORRUPT);
+	CHECK_EQ(rep.slot, slot);
+	CHECK_EQ(rep.lba, 9);
 	env_close(&v);
 }
 
@@ -527,6 +649,7 @@ int main(void)
 	RUN(test_read_policies);
 	RUN(test_index_cache);
 	RUN(test_recovery);
+	RUN(test_owner_and_checksums);
 	RUN(test_model);
 	return fte_failures ? 1 : 0;
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "ss_hal.h"
+#include "ss_nvram.h"
 
 struct ss_fw;
 
@@ -79,9 +80,52 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
  *  \return 0, -SS_ENODATA (not formatted), -SS_EBADMSG (metadata corrupt), ... */
 int ss_fw_mount(struct ss_fw **out, struct ss_hal *hal);
 
+/** The layer whose mount failed, for the caller's message (struct ss_fw_mount_report). */
+enum ss_fw_layer {
+	SS_FW_LAYER_NONE = 0,
+	SS_FW_LAYER_CACHE_LABEL = 1,   /* the label that splits the flash with the cache */
+	SS_FW_LAYER_FTL = 2,           /* the FTL's checkpoints and roll-forward */
+	SS_FW_LAYER_CACHE = 3,         /* the solid-state cache's own metadata */
+	SS_FW_LAYER_STORE = 4,         /* the object store (its damage comes up, see CHECK) */
+	SS_FW_LAYER_BUFFER = 5,        /* the DRAM buffer and its configuration */
+};
+
 /** ss_fw_mount with the DRAM buffer chosen anew (its buffer_* fields, as at format; kept on
  *  the drive for the mounts after). */
 int ss_fw_mount_with(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p);
+
+/* The part of the drive a mount refused it for; what each means and how to recover is
+ * the host's to say (the board carries no text): firmware-tasklets/emu/drive.c. */
+enum ss_fw_refusal {
+	SS_FW_REFUSED_NONE = 0,
+	SS_FW_REFUSED_NVRAM = 1,   /* the merge cache's NVM: nvram.problem */
+};
+
+struct ss_fw_mount_opts {
+	const struct ss_fw_format_params *buffer;   /* as ss_fw_mount_with's; NULL: as kept */
+	int discard_nvram;   /* start the merge cache's NVM empty, dropping the writes it
+			      * holds that the flash has not (its problems notwithstanding) */
+};
+
+struct ss_fw_mount_report {
+	uint32_t layer;                    /* enum ss_fw_layer: where a failed mount failed */
+	uint32_t ftl_part;                 /* layer FTL, -SS_EBADMSG: the enum ss_ftl_ckpt_part
+					    * of the newest checkpoint */
+	uint32_t refused;                  /* enum ss_fw_refusal */
+	uint32_t discarded;                /* 1: discard_nvram dropped the NVM; nvram: what
+					    * it held (problem: what was wrong with it) */
+	struct ss_buf_nv_report nvram;
+};
+
+/** ss_fw_mount_with, and `rep` (may be NULL): where a failed mount failed, why a mount that
+ *  returns -SS_EBADMSG refused the drive, or what a discard dropped. */
+int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mount_opts *o,
+		   struct ss_fw_mount_report *rep);
+
+/** The objects the drive holds for hosts (FSSTAT's count; the root directory and the
+ *  firmware's own record are not among them). \return 0, or -SS_EBADMSG when the drive is
+ *  down or came up without its store. */
+int ss_fw_objects(struct ss_fw *fw, uint32_t *n);
 
 /**
  * From now until the drive is shut down, answer the opcode named `name` (as in ss_proto.h,
@@ -133,6 +177,21 @@ int ss_fw_background_pending(const struct ss_fw *fw);
 /** Tasklet runs the last command queued start no earlier than `t` ns, its completion in
  *  modelled time (ss_isp_not_before). */
 void ss_fw_isp_not_before(struct ss_fw *fw, uint64_t t);
+
+/**
+ * The client the next commands come from, for a transport that serves several and knows
+ * when each goes (the emulator's daemon: one per connection); 0 (the default) for one that
+ * cannot tell (SG_IO). A session belongs to the client that opened it: another client's
+ * SEND under it is refused (BAD_SESSION), and OPEN_SESSION never takes it over.
+ */
+void ss_fw_set_owner(struct ss_fw *fw, uint32_t owner);
+
+/**
+ * `owner` went away (its connection closed): close its sessions, drop the replies they
+ * still hold (and the reply memory those reserved), and destroy its tasklet instances,
+ * stopping any run still going. No-op for owner 0.
+ */
+void ss_fw_owner_gone(struct ss_fw *fw, uint32_t owner);
 
 /** \return 1 when a reply under `tag` waits to be received (OBJ RECV), else 0. */
 int ss_fw_reply_waiting(struct ss_fw *fw, uint32_t tag);

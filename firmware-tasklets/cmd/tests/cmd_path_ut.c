@@ -31,6 +31,23 @@ static const struct {
 	{ "/\x1b[31mred", 0, SS_R_BAD_PATH },
 	{ "/dir/\x7f" "del-below-root", 0, SS_R_BAD_PATH },
 	{ "/c1\xc2\x9b", 0, SS_R_BAD_PATH },
+	/* bidirectional controls (Bidi_Control), each, and their neighbours, which are fine */
+	{ "/alm\xd8\x9c", 0, SS_R_BAD_PATH },           /* U+061C */
+	{ "/\xd8\x9b\xd8\x9d", 0, SS_R_OK },          /* U+061B, U+061D */
+	{ "/lrm\xe2\x80\x8e", 0, SS_R_BAD_PATH },      /* U+200E */
+	{ "/rlm\xe2\x80\x8f", 0, SS_R_BAD_PATH },      /* U+200F */
+	{ "/\xe2\x80\x8d\xe2\x80\x90", 0, SS_R_OK },  /* U+200D (ZWJ), U+2010 */
+	{ "/lre\xe2\x80\xaa", 0, SS_R_BAD_PATH },      /* U+202A */
+	{ "/rle\xe2\x80\xab", 0, SS_R_BAD_PATH },      /* U+202B */
+	{ "/pdf\xe2\x80\xac", 0, SS_R_BAD_PATH },      /* U+202C */
+	{ "/lro\xe2\x80\xad", 0, SS_R_BAD_PATH },      /* U+202D */
+	{ "/evil\xe2\x80\xaetxt.exe", 0, SS_R_BAD_PATH },  /* U+202E */
+	{ "/\xe2\x80\xa9\xe2\x80\xaf", 0, SS_R_OK },  /* U+2029, U+202F */
+	{ "/lri\xe2\x81\xa6", 0, SS_R_BAD_PATH },      /* U+2066 */
+	{ "/rli\xe2\x81\xa7", 0, SS_R_BAD_PATH },      /* U+2067 */
+	{ "/fsi\xe2\x81\xa8", 0, SS_R_BAD_PATH },      /* U+2068 */
+	{ "/d/pdi\xe2\x81\xa9/x", 0, SS_R_BAD_PATH },  /* U+2069 */
+	{ "/\xe2\x81\xa5\xe2\x81\xaa", 0, SS_R_OK },  /* U+2065, U+206A */
 	/* not well-formed UTF-8 */
 	{ "/\xff", 0, SS_R_BAD_PATH },
 	{ "/\xc3", 0, SS_R_BAD_PATH },                 /* truncated */

@@ -3,7 +3,8 @@
  * never overlap and stay inside the heap, freed space is reused, lookups find every live
  * reply and no released one, quotas hold, session-0
  * leftovers give way, and a full session table takes over the least recently used idle
- * session.
+ * unowned session; an owner's session is never taken by another, and all it held goes
+ * when the owner does.
  */
 #include <stdlib.h>
 
@@ -206,10 +207,60 @@ static void test_session_table(void)
 	free_fw(fw);
 }
 
+/*
+ * Owned sessions (the daemon's connections): a full table refuses a new owner instead of
+ * taking over another's idle session (each client would then take another's, and every one
+ * of them see BAD_SESSION); an owner may take over its own; one owner's session is not
+ * another's to use; and an owner that goes takes its sessions and their replies, reply
+ * memory included, with it.
+ */
+static void test_session_owners(void)
+{
+	struct ss_fw *fw = bare_fw();
+	uint16_t ids[FW_MAX_SESSIONS], extra, again;
+	struct fw_reply *r, *big;
+	uint32_t big_tag;
+
+	for (uint32_t i = 0; i < FW_MAX_SESSIONS; i++) {
+		ss_fw_set_owner(fw, i + 1);
+		CHECK_EQ(fw_session_open(fw, &ids[i]), 0);
+	}
+	ss_fw_set_owner(fw, FW_MAX_SESSIONS + 1);
+	CHECK_EQ(fw_session_open(fw, &extra), -SS_EBUSY);
+	for (uint32_t i = 0; i < FW_MAX_SESSIONS; i++) {
+		CHECK(fw_session_find(fw, ids[i]) != NULL);
+	}
+	/* only the owner's own tag finds its session */
+	CHECK(fw_session_of(fw, (uint32_t)ids[4] << 16) == NULL);
+	ss_fw_set_owner(fw, 5);
+	CHECK(fw_session_of(fw, (uint32_t)ids[4] << 16) == fw_session_find(fw, ids[4]));
+	/* an owner opening again takes over its own idle session */
+	CHECK_EQ(fw_session_open(fw, &again), 0);
+	CHECK(fw_session_find(fw, ids[4]) == NULL);
+	CHECK(fw_session_of(fw, (uint32_t)again << 16) != NULL);
+	/* owner 7 holds reply memory when it goes: all of it comes back */
+	ss_fw_set_owner(fw, 7);
+	big_tag = ((uint32_t)ids[6] << 16) | 1u;
+	CHECK_EQ(fw_reply_reserve(fw, big_tag, SS_OP_READ, FW_REPLY_HEAP_BYTES, &big), 0);
+	CHECK_EQ(fw_reply_reserve(fw, big_tag + 1, SS_OP_STAT, 64, &r), -SS_EBUSY);
+	ss_fw_owner_gone(fw, 7);
+	CHECK(fw_session_find(fw, ids[6]) == NULL);
+	CHECK(fw_reply_find(fw, big_tag) == NULL);
+	ss_fw_set_owner(fw, FW_MAX_SESSIONS + 1);
+	CHECK_EQ(fw_session_open(fw, &extra), 0);
+	CHECK_EQ(fw_reply_reserve(fw, ((uint32_t)extra << 16) | 1u, SS_OP_READ,
+				  FW_REPLY_HEAP_BYTES, &r), 0);
+	/* owner 0 (unknown) never takes over an owned session either */
+	ss_fw_set_owner(fw, 0);
+	CHECK_EQ(fw_session_open(fw, &again), -SS_EBUSY);
+	free_fw(fw);
+}
+
 int main(void)
 {
 	test_heap();
 	test_quotas();
 	test_session_table();
+	test_session_owners();
 	return fx_failures ? 1 : 0;
 }

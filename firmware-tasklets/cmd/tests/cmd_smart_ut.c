@@ -4,7 +4,10 @@
  * NAND programs and erase counts as the emulated flash counted them, blocks retired by
  * wear), thresholds, RETURN STATUS, ENABLE/DISABLE, and, where libatasmart is installed,
  * its parse of the same sectors. Raw sector I/O stays inside objects' extents (EXTENTS):
- * the drive refuses raw writes anywhere else.
+ * the drive refuses raw writes anywhere else. The drive's attribute table
+ * (SS_PROTO_SMART_ATTRS) against native/PROTOCOL.md 6.2: the ids a drive with a cache and
+ * a buffer reports, their names and units, and libatasmart's names as that table gives
+ * them, where libatasmart is installed.
  */
 #include <stdlib.h>
 
@@ -519,8 +522,153 @@ static void test_worst(void)
 	fx_destroy(&f);
 }
 
+/* The rows "| 5 | `retired-blocks` | blocks | libatasmart | ..." of PROTOCOL.md 6.2. */
+struct md_attr {
+	unsigned id;
+	char name[32], unit[16], atasmart[160];
+	int seen;
+};
+
+static struct md_attr md_attrs[40];
+static int md_n;
+
+static void parse_protocol_md(const char *path)
+{
+	char line[1024];
+	int in_smart = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		fprintf(stderr, "cannot open %s\n", path);
+		exit(1);
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct md_attr *a = &md_attrs[md_n];
+
+		if (!strncmp(line, "##", 2)) {
+			in_smart = !strncmp(line, "### 6.2 SMART", 13);
+			continue;
+		}
+		if (!in_smart || md_n == (int)(sizeof(md_attrs) / sizeof(md_attrs[0])) ||
+		    sscanf(line, "| %u | `%31[^`]` | %15[^ |] | %159[^|]|", &a->id, a->name, a->unit,
+			   a->atasmart) != 4) {
+			continue;
+		}
+		a->atasmart[strcspn(a->atasmart, " ")] = '\0'; /* the name, "none" or "wrong:" */
+		md_n++;
+	}
+	fclose(f);
+}
+
+static struct md_attr *md_find(unsigned id)
+{
+	for (int i = 0; i < md_n; i++) {
+		if (md_attrs[i].id == id) {
+			return &md_attrs[i];
+		}
+	}
+	return NULL;
+}
+
+#ifdef SS_HAVE_ATASMART
+/* libatasmart's name for each id against the table's column: its own name where the drive's
+ * table says it means the same, "none" where it has no name, "wrong:" where it has another
+ * quantity's. */
+static void md_atasmart_cb(SkDisk *d, const SkSmartAttributeParsedData *a, void *u)
+{
+	struct md_attr *m = md_find(a->id);
+	char unnamed[32], quoted[40];
+
+	(void)d;
+	(*(int *)u)++;
+	CHECK(m != NULL);
+	if (!m) {
+		return;
+	}
+	snprintf(unnamed, sizeof(unnamed), "attribute-%u", a->id);
+	snprintf(quoted, sizeof(quoted), "`%s`", a->name);
+#define MD_CHECK_ATASMART_(sym, id_, name_, unit_, atasmart_)                                 \
+	if (a->id == id_) {                                                                \
+		if (atasmart_) {                                                           \
+			CHECK(strcmp(m->atasmart, quoted) == 0);                           \
+		} else if (strcmp(a->name, unnamed) == 0) {                                \
+			CHECK(strcmp(m->atasmart, "none") == 0);                           \
+		} else {                                                                   \
+			CHECK(strcmp(m->atasmart, "wrong:") == 0);                         \
+		}                                                                          \
+	}
+	SS_PROTO_SMART_ATTRS(MD_CHECK_ATASMART_)
+#undef MD_CHECK_ATASMART_
+}
+#endif
+
+static void test_table(void)
+{
+	struct fx_opts o = { .cache_share_permille = 250 };
+	uint8_t d[512], t[512];
+	struct attrs a;
+	struct fx f;
+	int n = 0;
+
+	parse_protocol_md(SS_PROTOCOL_MD);
+#define MD_CHECK_(sym, id_, name_, unit_, atasmart_)                                        \
+	do {                                                                               \
+		struct md_attr *m = md_find(id_);                                          \
+		CHECK(m != NULL);                                                          \
+		if (m) {                                                                   \
+			CHECK(strcmp(m->name, name_) == 0);                                \
+			CHECK(strcmp(m->unit, unit_) == 0);                                \
+			CHECK(atasmart_ == (m->atasmart[0] == '`'));                       \
+			m->seen = 1;                                                       \
+		}                                                                          \
+		n++;                                                                       \
+	} while (0);
+	SS_PROTO_SMART_ATTRS(MD_CHECK_)
+#undef MD_CHECK_
+	CHECK_EQ(md_n, n);
+
+	/* a drive with a cache and a buffer reports every id of the table, in its order */
+	fx_create_with(&f, &o);
+	read_smart(&f, d, t, &a);
+	CHECK_EQ(a.n, n);
+	n = 0;
+#define ORDER_(sym, id_, name_, unit_, atasmart_) CHECK_EQ(a.id[n], id_); n++;
+	SS_PROTO_SMART_ATTRS(ORDER_)
+#undef ORDER_
+#ifdef SS_HAVE_ATASMART
+	{
+		uint8_t blob[3 * (8 + 512) + 12], *p = blob;
+		struct ss_ata_result res;
+		uint32_t good = htonl(1);
+		SkDisk *disk;
+		int seen = 0;
+
+		put_tag(p, "IDFY", 512);
+		fx_ata(&f, 0xEC, 0, 1, 0, p + 8, 512, &res);
+		p += 8 + 512;
+		put_tag(p, "SMST", 4);
+		memcpy(p + 8, &good, 4);
+		p += 12;
+		put_tag(p, "SMDT", 512);
+		memcpy(p + 8, d, 512);
+		p += 8 + 512;
+		put_tag(p, "SMTH", 512);
+		memcpy(p + 8, t, 512);
+		p += 8 + 512;
+		CHECK_EQ(sk_disk_open(NULL, &disk), 0);
+		CHECK_EQ(sk_disk_set_blob(disk, blob, (size_t)(p - blob)), 0);
+		CHECK_EQ(sk_disk_smart_read_data(disk), 0);
+		CHECK_EQ(sk_disk_smart_parse_attributes(disk, md_atasmart_cb, &seen), 0);
+		CHECK_EQ(seen, n);
+		sk_disk_free(disk);
+	}
+#endif
+	fx_destroy(&f);
+}
+
 int main(void)
 {
+	test_table();
 	test_worst();
 	test_counters();
 	test_commands();

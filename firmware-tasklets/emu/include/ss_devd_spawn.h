@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,47 +31,112 @@ static inline long long ss_devd_spawn_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* Where there is no pidfd_open (kernels before 5.3, and Valgrind): a thread blocks in
+ * waitpid and signals the exit on a pipe, which the waiter polls with its bound. */
+struct ss_devd_reaper {
+	pid_t pid;
+	int status;
+	int err;
+	int wfd;
+};
+
+static inline void *ss_devd_reap(void *arg)
+{
+	struct ss_devd_reaper *r = (struct ss_devd_reaper *)arg;
+
+	r->err = 0;
+	while (waitpid(r->pid, &r->status, 0) < 0) {
+		if (errno != EINTR) {
+			r->err = errno;
+			break;
+		}
+	}
+	(void)!write(r->wfd, "x", 1);
+	return NULL;
+}
+
+/* \return a descriptor that becomes readable when `pid` exits (a pidfd, or the read end of
+ * a reaper's pipe when *reaper is started), or a negative errno. */
+static inline int ss_devd_exit_fd(pid_t pid, struct ss_devd_reaper *r, pthread_t *reaper,
+				  int *started)
+{
+	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int p[2];
+
+	*started = 0;
+	if (pfd >= 0 || errno != ENOSYS) {
+		return pfd >= 0 ? pfd : -errno;
+	}
+	if (pipe(p) != 0) {
+		return -errno;
+	}
+	r->pid = pid;
+	r->wfd = p[1];
+	if (pthread_create(reaper, NULL, ss_devd_reap, r) != 0) {
+		close(p[0]);
+		close(p[1]);
+		return -EAGAIN;
+	}
+	*started = 1;
+	return p[0];
+}
+
 /*
- * Wait up to timeout_ms for child `pid` to exit, woken by its exit (a pidfd), never by a
- * sleep. \return 0 and its wait status in *status; or -ETIMEDOUT after writing `what` and
- * the time waited into err: the child is then killed and reaped, so a test that expected
- * an exit fails with a message instead of hanging.
+ * Wait up to timeout_ms for child `pid` to exit, woken by its exit (a pidfd, or a reaper
+ * thread's pipe), never by a sleep. \return 0 and its wait status in *status; or
+ * -ETIMEDOUT after writing `what` and the time waited into err: the child is then killed
+ * and reaped, so a test that expected an exit fails with a message instead of hanging.
  */
 static inline int ss_devd_wait_exit(pid_t pid, int timeout_ms, int *status, const char *what,
 				    char *err, size_t err_cap)
 {
 	long long deadline = ss_devd_spawn_now_ms() + timeout_ms;
-	int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+	struct ss_devd_reaper r = { 0 };
+	pthread_t reaper;
+	int started, rc = 0;
+	int pfd = ss_devd_exit_fd(pid, &r, &reaper, &started);
 
 	if (pfd < 0) {
-		snprintf(err, err_cap, "pidfd_open(%d): %s", (int)pid, strerror(errno));
-		return -errno;
+		snprintf(err, err_cap, "waiting for %d to exit: %s", (int)pid, strerror(-pfd));
+		return pfd;
 	}
 	for (;;) {
 		long long left = deadline - ss_devd_spawn_now_ms();
 		struct pollfd pf = { .fd = pfd, .events = POLLIN };
-		int r = left > 0 ? poll(&pf, 1, (int)left) : 0;
+		int n = left > 0 ? poll(&pf, 1, (int)left) : 0;
 
-		if (r < 0 && errno == EINTR) {
+		if (n < 0 && errno == EINTR) {
 			continue;
 		}
-		if (r > 0) {
+		if (n > 0) {
 			break;
 		}
-		close(pfd);
 		kill(pid, SIGKILL);
-		waitpid(pid, status, 0);
 		snprintf(err, err_cap, "%s did not exit within %d ms (killed)", what, timeout_ms);
-		return -ETIMEDOUT;
+		rc = -ETIMEDOUT;
+		break;
 	}
 	close(pfd);
+	if (started) {
+		pthread_join(reaper, NULL);
+		close(r.wfd);
+		*status = r.status;
+		if (rc == 0 && r.err) {
+			snprintf(err, err_cap, "waitpid(%d): %s", (int)pid, strerror(r.err));
+			rc = -r.err;
+		}
+		return rc;
+	}
 	while (waitpid(pid, status, 0) < 0) {
 		if (errno != EINTR) {
-			snprintf(err, err_cap, "waitpid(%d): %s", (int)pid, strerror(errno));
-			return -errno;
+			if (rc == 0) {
+				snprintf(err, err_cap, "waitpid(%d): %s", (int)pid, strerror(errno));
+				rc = -errno;
+			}
+			break;
 		}
 	}
-	return 0;
+	return rc;
 }
 
 /*

@@ -53,6 +53,11 @@ struct ss_emu_drive_opts {
 	int manual_background;           /* 1: no controller thread; background work runs
 					  * only in ss_emu_run_background() (tests that
 					  * need one exact interleaving) */
+	int discard_nvram;               /* ss_emu_open: start the merge cache's NVRAM
+					  * (<image>.nvram) empty even when it is missing, another
+					  * drive's or corrupt, dropping the acknowledged writes it
+					  * held; ss_emu_notice says what was dropped. Otherwise such
+					  * an NVRAM refuses the open, saying what is wrong */
 	uint32_t spin_us;                /* how long the controller polls for work after its
 					  * last slice, and a submitter or the controller for
 					  * the firmware's lock, before sleeping; 0: sleep at
@@ -69,6 +74,19 @@ struct ss_emu_drive_opts {
  */
 int ss_emu_format(const char *path, const struct ss_emu_drive_opts *o,
 		  struct ss_emu_drive **out, char *err, size_t errlen);
+
+/** What bringing the drive up dropped because it was asked to (discard_nvram), in words for
+ *  the operator; "" when nothing. */
+const char *ss_emu_notice(const struct ss_emu_drive *d);
+
+/**
+ * Whether formatting `path` loses nothing: it does not exist, is empty, or is an image
+ * whose drive holds no object (or was never formatted). The tools that format for users
+ * (smartssd format, smartssd-devd --format) ask before ss_emu_format unless told --force;
+ * an image in use by another process is refused (it cannot be examined).
+ * \return 0, or -SS_EEXIST (err names what would be lost), or -SS_EIO.
+ */
+int ss_emu_format_guard(const char *path, char *err, size_t errlen);
 
 /**
  * Open a formatted image and mount the firmware (recovering after a crash).
@@ -92,6 +110,23 @@ int ss_emu_open(const char *path, const struct ss_emu_drive_opts *o,
  */
 int ss_emu_submit(struct ss_emu_drive *d, const uint8_t cdb[16], void *data, uint32_t len,
 		  int dir, uint8_t *sense, uint32_t sense_cap, uint8_t *scsi_status);
+
+/**
+ * ss_emu_submit on behalf of client `owner` (non-zero), for a server of several clients
+ * (smartssd-devd: one per connection). The firmware gives a session to the client that
+ * opened it (ss_fw_set_owner) and keeps what each client holds apart, until
+ * ss_emu_owner_gone.
+ */
+int ss_emu_submit_as(struct ss_emu_drive *d, uint32_t owner, const uint8_t cdb[16], void *data,
+		     uint32_t len, int dir, uint8_t *sense, uint32_t sense_cap,
+		     uint8_t *scsi_status);
+
+/**
+ * Client `owner` went away: the firmware closes its sessions, drops the replies they hold
+ * and destroys its tasklet instances (ss_fw_owner_gone). Thread-safe; a no-op once the
+ * drive is closing.
+ */
+void ss_emu_owner_gone(struct ss_emu_drive *d, uint32_t owner);
 
 /**
  * Run up to `max_slices` slices of the firmware's background work (tasklet runs, GC,

@@ -89,6 +89,20 @@ int ss_ftl_format(struct ss_ftl **out, struct ss_hal *hal, void *dram, uint64_t 
  */
 int ss_ftl_mount(struct ss_ftl **out, struct ss_hal *hal, void *dram, uint64_t dram_size);
 
+/** What a mount that found no intact checkpoint found wrong with the newest one. */
+enum ss_ftl_ckpt_part {
+	SS_FTL_CKPT_INTACT = 0,
+	SS_FTL_CKPT_BLOCKS = 1,       /* a block of it is missing (erased or reused since) */
+	SS_FTL_CKPT_HEADER = 2,       /* its header page, or the pages disagree with it */
+	SS_FTL_CKPT_L2P = 3,          /* a page of its logical-to-physical table */
+	SS_FTL_CKPT_BLOCK_TABLE = 4,  /* a page of its block table */
+};
+
+/** ss_ftl_mount, and when it fails with -SS_EBADMSG, the enum ss_ftl_ckpt_part of the newest
+ *  checkpoint in *damaged (SS_FTL_CKPT_INTACT otherwise). */
+int ss_ftl_mount_report(struct ss_ftl **out, struct ss_hal *hal, void *dram, uint64_t dram_size,
+			uint32_t *damaged);
+
 /** Write a checkpoint so the next mount needs no roll-forward. */
 int ss_ftl_unmount(struct ss_ftl *ftl);
 

@@ -110,21 +110,37 @@ static void test_fallback_table(void)
 	CHECK(ckpt_pages > 2);
 }
 
-/* The only checkpoint (format's) has a corrupt header: nothing to fall back to. */
+/* The only checkpoint (format's) has a corrupt page: nothing to fall back to, and the
+ * mount says which part it was (pages in order: L2P, block table, header last). */
 static void test_no_intact_checkpoint(void)
 {
 	struct ss_geometry g = fte_geo(16, 16);
-	struct fte e;
+	const struct {
+		long long page;
+		uint32_t part;
+	} cases[] = {
+		{ 0, SS_FTL_CKPT_L2P },
+		{ -2, SS_FTL_CKPT_BLOCK_TABLE },
+		{ -1, SS_FTL_CKPT_HEADER },
+	};
 
-	fte_create(&e, &g, 0);
-	fte_wrap(&e);
-	e.fault.corrupt_program = ckpt_pages - 1;    /* format programs only its checkpoint */
-	CHECK_EQ(fte_format(&e, NULL), 0);
-	CHECK_EQ(e.fault.programs, ckpt_pages);
-	fte_close(&e);
-	fte_reopen(&e);
-	CHECK_EQ(fte_mount(&e), -SS_EBADMSG);
-	fte_destroy(&e);
+	for (size_t i = 0; i < SS_ARRAY_SIZE(cases); i++) {
+		uint32_t damaged = SS_FTL_CKPT_INTACT;
+		struct fte e;
+
+		fte_create(&e, &g, 0);
+		fte_wrap(&e);
+		e.fault.corrupt_program = cases[i].page < 0 ? ckpt_pages + cases[i].page
+							    : cases[i].page;
+		CHECK_EQ(fte_format(&e, NULL), 0);
+		CHECK_EQ(e.fault.programs, ckpt_pages);   /* format programs only its checkpoint */
+		fte_close(&e);
+		fte_reopen(&e);
+		CHECK_EQ(ss_ftl_mount_report(&e.ftl, e.hal, e.hal->dram, e.hal->dram_size,
+					     &damaged), -SS_EBADMSG);
+		CHECK_EQ(damaged, cases[i].part);
+		fte_destroy(&e);
+	}
 }
 
 /* Every block's entry survives a checkpoint, also when the block count is not a multiple
@@ -138,7 +154,7 @@ static void test_block_table_round_trip(void)
 
 	for (size_t r = 0; r < sizeof(geos) / sizeof(geos[0]); r++) {
 		struct ss_geometry g = fte_geo(geos[r].bpd, 16);
-		uint32_t nblocks = geos[r].ch * geos[r].ways * geos[r].bpd, cap, bad = 0;
+		uint32_t nblocks = geos[r].ch * geos[r].ways * geos[r].bpd, cap, bad = 0, part;
 		struct ss_ftl *f2 = NULL;
 		uint64_t need;
 		void *dram2;
@@ -157,7 +173,8 @@ static void test_block_table_round_trip(void)
 		need = ss_ftl_dram_needed(&g);
 		dram2 = malloc(need);
 		CHECK_EQ(ftl_layout(&f2, e.hal, dram2, need), 0);
-		CHECK_EQ(ftl_ckpt_load(f2, e.ftl->ckpt_seq, e.ftl->ckpt_cur), 0);
+		CHECK_EQ(ftl_ckpt_load(f2, e.ftl->ckpt_seq, e.ftl->ckpt_cur, &part), 0);
+		CHECK_EQ(part, SS_FTL_CKPT_INTACT);
 		for (uint32_t b = 0; b < nblocks; b++) {
 			bad += f2->blocks[b].erase_count != e.ftl->blocks[b].erase_count ||
 			       f2->blocks[b].state != e.ftl->blocks[b].state;

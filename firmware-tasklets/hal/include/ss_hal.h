@@ -124,13 +124,14 @@ struct ss_hal_ops {
 	void (*section_mask)(void *ctx, int on);
 
 	/**
-	 * Optional (NULL: the drive has no non-volatile RAM). Map `size` bytes of the drive's
-	 * byte-addressable non-volatile RAM (the MRAM of [Smullen 2010, §IV-A]): what is stored
-	 * there survives power loss, store by store. The same size maps the same bytes on every
-	 * power-up; a different size, or a first map, gives zeros and sets *fresh.
-	 * \return the window, or NULL when there is none of that size.
+	 * Optional (NULL: the drive has no non-volatile RAM). Map the drive's byte-addressable
+	 * non-volatile RAM (the MRAM of [Smullen 2010, §IV-A]): what is stored there survives
+	 * power loss, store by store. `create`: make it *size bytes, its contents undefined
+	 * (the caller starts it afresh); otherwise map what the drive kept, as it is, and set
+	 * *size to its size, which the caller checks. Never started afresh unasked.
+	 * \return 0, -SS_ENOENT (none kept), or negative errno.
 	 */
-	void *(*nvram_map)(void *ctx, size_t size, int *fresh);
+	int (*nvram_map)(void *ctx, int create, size_t *size, void **mem);
 
 	/**
 	 * Optional (NULL: the drive cannot price its core's work). The ISP core time, ns, that
@@ -218,9 +219,9 @@ static inline void ss_hal_read_ahead(struct ss_hal *h, int on)
 		h->ops->read_ahead(h->ctx, on);
 	}
 }
-static inline void *ss_hal_nvram_map(struct ss_hal *h, size_t size, int *fresh)
+static inline int ss_hal_nvram_map(struct ss_hal *h, int create, size_t *size, void **mem)
 {
-	return h->ops->nvram_map ? h->ops->nvram_map(h->ctx, size, fresh) : NULL;
+	return h->ops->nvram_map ? h->ops->nvram_map(h->ctx, create, size, mem) : -38;   /* -SS_ENOSYS */
 }
 static inline void ss_hal_read_ahead_wait(struct ss_hal *h)
 {

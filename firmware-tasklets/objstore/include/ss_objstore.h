@@ -263,6 +263,11 @@ enum ss_os_problem {
 	SS_OS_P_RECORD = 15,         /* an object record that contradicts itself */
 	SS_OS_P_NAMESPACE = 16,      /* a missing or non-directory parent, a duplicate, a cycle */
 	SS_OS_P_METADATA = 17,       /* superblocks, object table or journal inconsistent */
+	SS_OS_P_SUPERBLOCK = 18,     /* no intact superblock: neither copy reads and checks out */
+	SS_OS_P_TABLE_UNREADABLE = 19,   /* an object-table page the flash cannot give back */
+	SS_OS_P_JOURNAL_UNREADABLE = 20, /* a journal page the flash cannot give back */
+	SS_OS_P_DATA_UNREADABLE = 21,    /* a data page of an object the flash cannot give back
+					  * (its flash page fails its CRC) */
 };
 
 struct ss_os_check_report {
@@ -283,8 +288,9 @@ struct ss_os_check_report {
 /**
  * fsck of the object store: reads every extent tree and checks each node (checksum, owner,
  * level, entry counts against the parent's), that each object's extents cover its size,
- * that no page is claimed twice, and that the allocator agrees: every claimed page is
- * allocated and not pending or reserved. Pages a failed operation left allocated are
+ * that no page is claimed twice, that the allocator agrees (every claimed page is
+ * allocated and not pending or reserved), and reads every data page, which the FTL checks
+ * against the CRC it wrote with it (a page still in the drive's buffer is read from there). Pages a failed operation left allocated are
  * counted in leaked_pages (freed at the next mount), not an error.
  * \return 0, -SS_EBADMSG (inconsistent; the first problem stops the check and is in
  * rep->problem*), -SS_EIO.

@@ -13,6 +13,11 @@
 
 /* Failed checks so far, in the whole test program. */
 extern int ss_test_failures;
+/* Tests that could not run here (SKIP), in the whole test program. */
+extern int ss_test_skips;
+
+/* CTest's SKIP_RETURN_CODE for a test program whose tests could not run here. */
+#define SS_TEST_SKIPPED 77
 
 #define CHECK(cond)                                                                      \
 	do {                                                                             \
@@ -41,12 +46,27 @@ extern int ss_test_failures;
 		}                                                                        \
 	} while (0)
 
+/* End the test without a verdict, saying why it cannot run on this machine. A program whose
+ * tests skip exits SS_TEST_SKIPPED (ss_test_status), so CTest reports it skipped, not passed. */
+#define SKIP(...)                                                                        \
+	do {                                                                             \
+		fprintf(stderr, "skip: " __VA_ARGS__);                                   \
+		fputc('\n', stderr);                                                     \
+		ss_test_skips++;                                                         \
+		return;                                                                  \
+	} while (0)
+
 #define RUN(t)                                                                           \
 	do {                                                                             \
-		int before_ = ss_test_failures;                                          \
+		int before_ = ss_test_failures, skips_ = ss_test_skips;                  \
 		t();                                                                     \
-		fprintf(stderr, "%s %s\n", ss_test_failures == before_ ? "ok  " : "FAIL", #t); \
+		fprintf(stderr, "%s %s\n", ss_test_failures != before_ ? "FAIL"            \
+				: ss_test_skips != skips_ ? "skip" : "ok  ", #t);          \
 	} while (0)
+
+/** \return the test program's exit status: 1 when a check failed, else SS_TEST_SKIPPED when
+ *  a test skipped, else 0. */
+int ss_test_status(void);
 
 /** Deterministic PRNG (xorshift64*), seeded per test so failures reproduce. */
 uint64_t ss_test_rand(uint64_t *state);

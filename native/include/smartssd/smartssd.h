@@ -8,9 +8,15 @@
  * a message naming the problem.
  *
  * A drive that goes away (daemon killed, device unplugged) fails every waiting and later
- * call with -ENOTCONN and a message saying so; nothing hangs. BUSY replies from the drive
- * are retried with backoff inside the library; -EAGAIN with reason SS_R_BUSY is returned
- * only after the retry budget (SS_DEV_BUSY_RETRY_MS) is spent.
+ * call with -ENOTCONN and a message saying so; nothing hangs. A drive that refuses a
+ * command BUSY (its reply slots or reply memory taken, by this process or others; nothing
+ * ran) is waited out inside the library: the call sleeps until a thread of this handle takes
+ * a reply, or for a backoff up to 5 ms, and sends again; queued calls first keep fewer
+ * commands in the drive. -EAGAIN with reason SS_R_BUSY is returned only after a wait of the
+ * retry budget (SS_DEV_BUSY_RETRY_MS, or busy_retry_ms) without room. Opening a session when
+ * connected clients hold every one is waited out the same way, then fails with -EAGAIN and
+ * reason SS_R_TOO_MANY_SESSIONS. A daemon that refuses the connection answers -EACCES
+ * (this user is not allowed) or -EUSERS (its --max-connections are open).
  */
 #ifndef SMARTSSD_SMARTSSD_H
 #define SMARTSSD_SMARTSSD_H
@@ -27,7 +33,7 @@ extern "C" {
 struct ss_dev; /* opaque: one open drive */
 
 #define SS_DEV_NAME_MAX 255
-#define SS_DEV_MSG_MAX 256
+#define SS_DEV_MSG_MAX 1024   /* a refusal names two paths, the problem and the way back */
 #define SS_DEV_BUSY_RETRY_MS 10000
 
 /* Object types (ss_dev_stat.type, ss_dev_create type). */
@@ -65,7 +71,7 @@ const char *ss_dev_reason_name(int reason);
 
 struct ss_dev_open_opts {
 	uint32_t timeout_ms;   /* per ATA command on sg: (0: 30000) */
-	uint32_t busy_retry_ms;/* total BUSY retry budget per command (0: SS_DEV_BUSY_RETRY_MS) */
+	uint32_t busy_retry_ms;/* longest wait for room after BUSY (0: SS_DEV_BUSY_RETRY_MS) */
 };
 
 /**
@@ -88,8 +94,10 @@ int ss_dev_close(struct ss_dev *d);
 const char *ss_dev_transport(const struct ss_dev *d);
 
 /**
- * Create (or overwrite) an emulated drive's image and format it: the emulator's factory
- * step, after which ss_dev_open("emu:PATH") opens it and smartssd-devd can serve it.
+ * Create an emulated drive's image and format it: the emulator's factory step, after which
+ * ss_dev_open("emu:PATH") opens it and smartssd-devd can serve it. An existing file is
+ * overwritten only when that loses nothing (it is empty, or an image whose drive holds no
+ * object) or the URI says "force=1"; otherwise -EEXIST, the message naming what is there.
  *   uri       emu:/path/drive.img, optionally with "?max_objects=N" (the object table's
  *             size; 0 or absent: the object store's default) and "cache_share=PCT" (the
  *             solid-state cache's share of the flash, 0 to SS_DEV_CACHE_SHARE_MAX_PCT, or
@@ -98,8 +106,8 @@ const char *ss_dev_transport(const struct ss_dev *d);
  *             "buffer=POLICY" (the drive's DRAM buffer: none, lru, fab, bplru, lbclock or
  *             hbm; absent: hbm), "buffer_size=BYTES" (a multiple of the page; absent or 0:
  *             4 MiB, or two erase blocks where that is more) and "buffer_threshold=N"
- *             (HBM's migration threshold in pages; absent or 0: dynamic),
- *             joined by '&'. The open options
+ *             (HBM's migration threshold in pages; absent or 0: dynamic), "force=1"
+ *             (overwrite whatever is there), joined by '&'. The open options
  *             ("time=...") are accepted and have no effect here.
  *   profile   a built-in model profile name (ss_dev_profile_name), or a path to a profile
  *             file; NULL or "" for the default, kang-smartssd
@@ -108,7 +116,8 @@ const char *ss_dev_transport(const struct ss_dev *d);
  * \return 0, -ENOTSUP for unix: and sg: URIs (a daemon's image is formatted by
  *         smartssd-devd --format, a real drive by its vendor's tools) or when the library
  *         was built without the emulator, -EINVAL (bad URI or option), -ENOENT (no such
- *         profile), -EBUSY (the image is open elsewhere), ...
+ *         profile), -EBUSY (the image is open elsewhere), -EEXIST (the file is not an
+ *         image, or its drive holds objects, and force=1 was not given), ...
  */
 #define SS_DEV_CACHE_SHARE_DEFAULT_PCT 25u  /* a drive formatted by the smartssd tool */
 #define SS_DEV_CACHE_SHARE_DEFAULT UINT32_MAX /* per mille: the default where it fits */
@@ -243,7 +252,11 @@ int64_t ss_dev_read(struct ss_dev *d, uint64_t oid, uint64_t offset, void *buf, 
  * sent when queued, and its outcome taken by ss_dev_queue_reap, oldest first. The drive
  * runs commands in the order they are sent. Queued writes are ORDERED (PROTOCOL.md 4.3):
  * once one fails, the drive runs none of this session's later queued writes to the same
- * object until that failure is reaped. The emulated drive models queued commands as
+ * object until that failure is reaped. ss_dev_queue_read and ss_dev_queue_write return
+ * BUSY (-EAGAIN) to their caller; ss_dev_write_queued and ss_dev_read_ranges do not: when
+ * the drive refuses a piece BUSY they reap before sending more and keep one piece fewer in
+ * the drive than they had there, or, with none of theirs in it, wait for room as a plain
+ * call does. The emulated drive models queued commands as
  * overlapping (firmware-tasklets/emu/model.c, "Queue depth"). Not thread-safe: one thread
  * per queue.
  */
@@ -528,7 +541,7 @@ int ss_dev_cache_scan(struct ss_dev *d, uint64_t instance, uint64_t file_bytes,
 		      const uint8_t *digest, const struct ss_dev_scan_range *ranges,
 		      uint32_t n_ranges, struct ss_dev_scan_run *runs);
 
-/* ---- SMART health (parsed by libatasmart) ----------------------------------------- */
+/* ---- SMART health (parsed by libatasmart, named by the drive's table) ----------------------------------------- */
 
 /* Values equal libatasmart's SkSmartOverall. */
 enum ss_dev_smart_overall {
@@ -555,8 +568,11 @@ enum ss_dev_smart_unit {
 /* One SMART attribute as libatasmart parses it (field list: kinds as in
  * ss_proto_replies.h). current, worst: normalised values; good_now: 1 good, 0 failing
  * (only when good_now_valid); pretty_unit: enum ss_dev_smart_unit; raw: the 6 raw bytes,
- * little-endian; pretty_value: in pretty_unit; name: NUL-terminated. The JNI packing and
- * the Java record's layout come from this list too. */
+ * little-endian; pretty_value: libatasmart's reading of raw, in pretty_unit (wrong for
+ * some of this drive's attributes: native/PROTOCOL.md 6.2). name and unit (raw's) are the
+ * drive's own (SS_PROTO_SMART_ATTRS of ss_proto.h); atasmart_name is libatasmart's name
+ * for the id where it means the same quantity, else empty. Strings are NUL-terminated.
+ * The JNI packing and the Java record's layout come from this list too. */
 #define SS_DEV_SMART_ATTR(X, a)              \
 	X(a, u8, id, 1)                      \
 	X(a, u8, current, 1)                 \
@@ -570,7 +586,9 @@ enum ss_dev_smart_unit {
 	X(a, u32, pretty_unit, 4)            \
 	X(a, u64, raw, 8)                    \
 	X(a, u64, pretty_value, 8)           \
-	X(a, cstr, name, 32)
+	X(a, cstr, name, 32)                 \
+	X(a, cstr, unit, 16)                 \
+	X(a, cstr, atasmart_name, 32)
 
 struct ss_dev_smart_attr {
 	SS_DEV_SMART_ATTR(SS_API_MEMBER, _)

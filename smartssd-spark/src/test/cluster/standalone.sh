@@ -3,13 +3,14 @@
 # package ships: one master on 127.0.0.1 and one worker on each of 127.0.0.2-4, each worker's
 # drive served by its own smartssd-devd (started by the driver, StandaloneClusterCheck). The
 # driver asserts every scan task's executor host and the answers. Before the cluster, the
-# README's pyspark example runs as written (src/test/pyspark/readme_check.py).
+# READMEs' pyspark examples run as written, README.md's and smartssd-spark/README.md's
+# (src/test/pyspark/readme_check.py).
 #
 # The distribution: $SPARK_HOME, else the pyspark venv that bin/ensure-pyspark installs (bin/test
 # runs it through bin/ensure-deps), else the pyspark package that python3 imports. Without one
 # (or with another version than the pinned 4.1.3) the check is skipped, saying so; exit 0.
 # Needs the ordinary build first (mvn verify: the connector's -all.jar, the test classes and
-# smartssd-devd, and examples/loganalyzer for the README's example; exit 2 when any is
+# smartssd-devd, and examples/loganalyzer for smartssd-spark's README example; exit 2 when any is
 # missing). Every port is chosen by the OS; every wait is bounded and says what it
 # waited for. Usage: standalone.sh [WORKERS (default 3)]
 set -euo pipefail
@@ -42,19 +43,19 @@ for need in "$all_jar" "$classes/org/smartssd/spark/StandaloneClusterCheck.class
     [[ -n "$need" && -e "$need" ]] || { echo "standalone.sh: missing ${need:-the -all.jar}: run 'mvn verify' (all modules) first" >&2; exit 2; }
 done
 
-# The README's pyspark example as written, on this distribution's pyspark (a local session)
+# The READMEs' pyspark examples as written, on this distribution's pyspark (local sessions)
 readme_check=$ROOT/smartssd-spark/src/test/pyspark/readme_check.py
 if py_bin=$(dirname "$(command -v "$python")") && "$python" -c 'import pyspark' 2>/dev/null; then
     readme_log=$(mktemp "${TMPDIR:-/tmp}/smartssd-readme.XXXXXX")
     readme_start=$(date +%s)
     if PATH=$py_bin:$PATH "$python" "$readme_check" "$ROOT" >"$readme_log" 2>&1; then
-        tail -n 1 "$readme_log"
+        grep '^readme_check:' "$readme_log"
         rm -f "$readme_log"
         echo "README pyspark check: $(( $(date +%s) - readme_start ))s"
     else
         tail -n 60 "$readme_log"
         rm -f "$readme_log"
-        echo "standalone.sh: the README's pyspark example failed ($readme_check)" >&2
+        echo "standalone.sh: a README's pyspark example failed ($readme_check)" >&2
         exit 1
     fi
 else

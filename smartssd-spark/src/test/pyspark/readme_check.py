@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
-"""Runs smartssd-spark/README.md's pyspark example as written and checks what it prints.
+"""Runs the READMEs' pyspark examples as written and checks what they print.
 
-The shell block of the README's "With a stock Spark" section is run line by line (the build
-and the pyspark install are done already; /tmp/ paths move into a private folder), its
+Two examples: the top-level README.md's "Spark in ten lines" and smartssd-spark/README.md's
+"With a stock Spark". The shell block of each section is run line by line (the build and
+the pyspark install are done already; /tmp/ paths move into a private folder), its
 `pyspark --jars ...` line with the python block typed in (its >>> and ... prompts removed).
-Asserts: the plan shows what the README's q1.explain() comment says (PushedAggregates...),
+Asserts, for the top-level README: the plan shows what the q.explain() comment says, and
+both tables (Spark's Parquet reader and the connector) equal counts computed here; for
+smartssd-spark's: the plan shows what the q1.explain() comment says (PushedAggregates...),
 and Q1's and Q2's tables equal answers computed here from the trace file's bytes.
 
-Usage: readme_check.py REPO_ROOT   (with the pyspark venv's bin/ first on PATH)
+Usage: readme_check.py REPO_ROOT [top|spark]   (with the pyspark venv's bin/ first on PATH;
+default both)
 Only the Python standard library; exits non-zero naming the first difference.
 """
 import collections
@@ -26,11 +30,12 @@ def fail(msg):
     sys.exit("readme_check: " + msg)
 
 
-def readme_blocks(readme):
+def readme_blocks(readme, heading):
     text = open(readme, encoding="utf-8").read()
-    section = text.split("## With a stock Spark", 1)
+    section = text.split("\n" + heading + "\n", 1)
     if len(section) != 2:
-        fail(readme + " has no '## With a stock Spark' section")
+        fail(f"{readme} has no '{heading}' section")
+    section[1] = section[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```(sh|python)\n(.*?)```", section[1], re.S)
     sh = next((b for k, b in blocks if k == "sh"), None)
     py = next((b for k, b in blocks if k == "python"), None)
@@ -94,54 +99,101 @@ def tables(out):
     return found
 
 
+def run_example(root, sh, py, work):
+    """Runs the shell block (the pyspark line with the python block typed in); returns what
+    pyspark printed and the shell block's commands as run."""
+    pyspark_out = None
+    ran = []
+    for cmd in commands(sh):
+        cmd = cmd.replace("/tmp/", work + "/")
+        word = cmd.split()[0]
+        if word in ("mvn", "pip", "export") or "ensure-pyspark" in cmd:
+            continue  # the build, the install and the PATH: done before this check
+        if word == "pyspark" or "/pyspark " in cmd:
+            env = dict(os.environ, PYSPARK_DRIVER_PYTHON_OPTS="-i")  # a piped stdin, typed
+            r = subprocess.run(["bash", "-c", cmd], cwd=root, input=typed(py), text=True,
+                               capture_output=True, env=env, timeout=TIMEOUT_S)
+            if r.returncode != 0 or "Traceback (most recent call last)" in r.stdout + r.stderr:
+                fail(f"'{cmd}' exited {r.returncode}:\n{r.stdout}\n{r.stderr[-4000:]}")
+            pyspark_out = r.stdout
+            continue
+        r = subprocess.run(["bash", "-c", cmd], cwd=root, capture_output=True, text=True,
+                           timeout=TIMEOUT_S)
+        if r.returncode != 0:
+            fail(f"'{cmd}' exited {r.returncode}:\n{r.stdout}\n{r.stderr}")
+        ran.append(cmd)
+    if pyspark_out is None:
+        fail("the README's shell block has no pyspark line")
+    print(pyspark_out)
+    return pyspark_out, ran
+
+
+def plan_claim(py, call):
+    claim = re.search(re.escape(call) + r"\s*#\s*\.\.\.\s*(.*?)\s*\.\.\.", py)
+    if not claim:
+        fail(f"the README's {call} line says nothing about the plan")
+    return claim.group(1)
+
+
+def check_top(root, work):
+    """README.md: a table written by Spark's Parquet writer and by the connector onto the
+    drive, read back by both, filtered and counted per key."""
+    sh, py = readme_blocks(os.path.join(root, "README.md"), "## Spark in ten lines")
+    claim = plan_claim(py, "q.explain()")
+    out, _ = run_example(root, sh, py, work)
+    if claim not in out:
+        fail(f"the plan does not show '{claim}', as README.md says it does")
+    # the example's table: spark.range(1000000), k = id % 7, v = id * 3; WHERE v > 100
+    m = re.search(r"spark\.range\((\d+)\)", py)
+    if not m or 'id % 7 AS k' not in py or 'id * 3 AS v' not in py or 'v > 100' not in py:
+        fail("README.md's example no longer builds the table this check computes "
+             "(spark.range(N), id % 7 AS k, id * 3 AS v, WHERE v > 100): update both")
+    want = collections.Counter(i % 7 for i in range(int(m.group(1))) if i * 3 > 100)
+    want = sorted(want.items())
+    got = tables(out)
+    if len(got) != 2:
+        fail(f"expected two tables (Parquet, then the connector), found {len(got)}")
+    for name, table in zip(("spark.read.parquet", "format(\"smartssd\")"), got):
+        if table != want:
+            fail(f"{name}: {table} != {want} (computed here)")
+    print(f"readme_check: README.md OK, both reads give {want}; the plan shows '{claim}'")
+
+
+def check_spark(root, work):
+    sh, py = readme_blocks(os.path.join(root, "smartssd-spark", "README.md"),
+                           "## With a stock Spark (pyspark from PyPI)")
+    claim = plan_claim(py, "q1.explain()")
+    out, ran = run_example(root, sh, py, work)
+    trace = next((m.group(1) for c in ran for m in [re.search(r"gen .*-o (\S+)", c)] if m),
+                 None)
+    if trace is None:
+        fail("smartssd-spark/README.md's shell block has no loganalyzer gen line")
+    if claim not in out:
+        fail(f"the plan does not show '{claim}', as the README says it does")
+    got = tables(out)
+    want_q1, want_q2 = reference(trace)
+    if len(got) != 2:
+        fail(f"expected the tables of Q1 and Q2, found {len(got)}")
+    if got[0] != want_q1:
+        fail(f"Q1 {got[0]} != {want_q1} (computed from {trace})")
+    if got[1] != want_q2:
+        fail(f"Q2 {got[1]} != {want_q2} (computed from {trace})")
+    print(f"readme_check: smartssd-spark/README.md OK, Q1 {len(want_q1)} regions over "
+          f"{sum(c for _, c in want_q1)} records and Q2 {len(want_q2)} rows as computed "
+          f"from the trace; the plan shows '{claim}'")
+
+
 def main():
     root = os.path.abspath(sys.argv[1])
-    sh, py = readme_blocks(os.path.join(root, "smartssd-spark", "README.md"))
-    claim = re.search(r"q1\.explain\(\)\s*#\s*\.\.\.\s*(.*?)\s*\.\.\.", py)
-    if not claim:
-        fail("the README's q1.explain() line says nothing about the plan")
-    work = tempfile.mkdtemp(prefix="smartssd-readme.")
-    try:
-        pyspark_out = None
-        trace = None
-        for cmd in commands(sh):
-            cmd = cmd.replace("/tmp/", work + "/")
-            word = cmd.split()[0]
-            if word in ("mvn", "pip") or "ensure-pyspark" in cmd:
-                continue  # the build and the install: done before this check
-            if word == "pyspark" or "/pyspark " in cmd:
-                env = dict(os.environ, PYSPARK_DRIVER_PYTHON_OPTS="-i")  # a piped stdin, typed
-                r = subprocess.run(["bash", "-c", cmd], cwd=root, input=typed(py), text=True,
-                                   capture_output=True, env=env, timeout=TIMEOUT_S)
-                if r.returncode != 0:
-                    fail(f"'{cmd}' exited {r.returncode}:\n{r.stdout}\n{r.stderr[-4000:]}")
-                pyspark_out = r.stdout
-                continue
-            r = subprocess.run(["bash", "-c", cmd], cwd=root, capture_output=True, text=True,
-                               timeout=TIMEOUT_S)
-            if r.returncode != 0:
-                fail(f"'{cmd}' exited {r.returncode}:\n{r.stdout}\n{r.stderr}")
-            m = re.search(r"gen .*-o (\S+)", cmd)
-            if m:
-                trace = m.group(1)
-        if pyspark_out is None or trace is None:
-            fail("the README's shell block has no pyspark line or no loganalyzer gen line")
-        print(pyspark_out)
-        if claim.group(1) not in pyspark_out:
-            fail(f"the plan does not show '{claim.group(1)}', as the README says it does")
-        got = tables(pyspark_out)
-        want_q1, want_q2 = reference(trace)
-        if len(got) != 2:
-            fail(f"expected the tables of Q1 and Q2, found {len(got)}")
-        if got[0] != want_q1:
-            fail(f"Q1 {got[0]} != {want_q1} (computed from {trace})")
-        if got[1] != want_q2:
-            fail(f"Q2 {got[1]} != {want_q2} (computed from {trace})")
-        print(f"readme_check: OK, Q1 {len(want_q1)} regions over "
-              f"{sum(c for _, c in want_q1)} records and Q2 {len(want_q2)} rows as computed "
-              f"from the trace; the plan shows '{claim.group(1)}'")
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    which = sys.argv[2:] or ["top", "spark"]
+    for name in which:
+        if name not in ("top", "spark"):
+            fail(f"unknown example '{name}': top or spark")
+        work = tempfile.mkdtemp(prefix="smartssd-readme.")
+        try:
+            (check_top if name == "top" else check_spark)(root, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
 
 
 if __name__ == "__main__":

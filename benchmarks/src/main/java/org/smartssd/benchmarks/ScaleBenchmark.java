@@ -159,6 +159,8 @@ public final class ScaleBenchmark {
         RUNS++;
         Configuration conf = new Configuration();
         conf.set("mapreduce.framework.name", "local");
+        // waitForCompletion polls every 5 s by default, which the wall clock would include
+        conf.setInt("mapreduce.client.completion.pollinterval", 20);
         conf.setBoolean("smartssd.device.embedded.allowed", true);
         conf.set("smartssd.device.embedded.dir", work.resolve("drives").toString());
         // one drive size in every configuration: a smaller drive has fewer dies working at

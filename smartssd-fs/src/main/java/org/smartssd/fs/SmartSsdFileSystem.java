@@ -90,6 +90,7 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
     public void initialize(URI name, Configuration conf) throws IOException {
         super.initialize(name, conf);
         setConf(conf);
+        SmartSsdKeys.warnUnknown(conf);
         String device = name.getAuthority();
         if (device == null || device.isEmpty()) {
             throw new IOException("'" + name + "' names no device: use smartssd://NAME/path, "

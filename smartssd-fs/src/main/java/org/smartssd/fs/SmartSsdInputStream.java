@@ -20,6 +20,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.VectoredReadUtils;
+import org.apache.hadoop.fs.impl.CombinedFileRange;
 import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.fs.statistics.StreamStatisticNames;
@@ -53,6 +54,8 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
                     StreamStatisticNames.STREAM_READ_SEEK_OPERATIONS,
                     StreamStatisticNames.STREAM_READ_VECTORED_OPERATIONS,
                     StreamStatisticNames.STREAM_READ_VECTORED_INCOMING_RANGES,
+                    StreamStatisticNames.STREAM_READ_VECTORED_COMBINED_RANGES,
+                    StreamStatisticNames.STREAM_READ_VECTORED_READ_BYTES_DISCARDED,
                     StreamStatisticNames.STREAM_READ_UNBUFFERED,
                     StreamStatisticNames.STREAM_READ_EXCEPTIONS,
                     StreamStatisticNames.STREAM_READ_CLOSE_OPERATIONS)
@@ -277,17 +280,21 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
         readFully(position, ByteBuffer.wrap(b, off, len));
     }
 
-    /** Bytes of ranges read through one submission queue at a time. */
+    /** Bytes of merged ranges read through one submission queue at a time. */
     static final int VECTORED_BATCH = 16 << 20;
-    /** Reads a vectored read keeps in the drive at once: the drive's queue depth. */
+    /** Reads a vectored read keeps in the drive at most: the drive's queue depth. The
+     *  library keeps fewer there while the drive has no room for more (BUSY). */
     static final int VECTORED_DEPTH = 32;
 
     /**
      * Vectored read: the ranges are checked against the file's length first (an
-     * {@code EOFException} before any data moves), then read in offset order through one
-     * submission queue, up to {@value #VECTORED_DEPTH} reads in the drive at once, in batches
-     * of at most {@value #VECTORED_BATCH} bytes (a longer range alone with positioned
-     * reads); every future is completed before this returns.
+     * {@code EOFException} before any data moves), sorted, and merged as Hadoop's
+     * {@link VectoredReadUtils#mergeSortedRanges} does: ranges less than
+     * {@link #minSeekForVectorReads()} apart become one read of at most
+     * {@link #maxReadSizeForVectorReads()} bytes (the gap is read and dropped). The merged
+     * reads go in offset order through one submission queue, up to {@value #VECTORED_DEPTH}
+     * in the drive at once, in batches of at most {@value #VECTORED_BATCH} bytes (a longer
+     * range alone with positioned reads); every future is completed before this returns.
      */
     @Override
     public void readVectored(List<? extends FileRange> ranges,
@@ -308,20 +315,25 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
         for (FileRange r : ranges) {
             r.setData(new CompletableFuture<>());
         }
-        List<FileRange> batch = new ArrayList<>();
+        List<CombinedFileRange> merged = VectoredReadUtils.mergeSortedRanges(sorted, 1,
+                minSeekForVectorReads(), maxReadSizeForVectorReads());
+        stats.incrementCounter(StreamStatisticNames.STREAM_READ_VECTORED_COMBINED_RANGES,
+                merged.size());
+        List<CombinedFileRange> batch = new ArrayList<>();
         long bytes = 0;
-        for (FileRange r : sorted) {
-            if (r.getLength() > VECTORED_BATCH) {
-                readRange(r, allocate);
+        for (CombinedFileRange c : merged) {
+            if (c.getLength() > VECTORED_BATCH) {
+                // longer than maxReadSizeForVectorReads: one range, never merged
+                c.getUnderlying().forEach(r -> readRange(r, allocate));
                 continue;
             }
-            if (bytes + r.getLength() > VECTORED_BATCH) {
+            if (bytes + c.getLength() > VECTORED_BATCH) {
                 readBatch(batch, allocate);
                 batch.clear();
                 bytes = 0;
             }
-            batch.add(r);
-            bytes += r.getLength();
+            batch.add(c);
+            bytes += c.getLength();
         }
         readBatch(batch, allocate);
     }
@@ -340,8 +352,9 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
         }
     }
 
-    /** The ranges through one submission queue, into one direct buffer, then each its own. */
-    private void readBatch(List<FileRange> batch, IntFunction<ByteBuffer> allocate) {
+    /** The merged reads through one submission queue into one direct buffer; then each
+     *  range its own buffer, sliced from its merged read. */
+    private void readBatch(List<CombinedFileRange> batch, IntFunction<ByteBuffer> allocate) {
         if (batch.isEmpty()) {
             return;
         }
@@ -363,30 +376,47 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
             counts = io.readRanges(oid, offsets, lens, staged, VECTORED_DEPTH);
         } catch (IOException e) {
             IOException t = translate("read", e);
-            batch.forEach(r -> r.getData().completeExceptionally(t));
+            batch.forEach(c -> c.getUnderlying()
+                    .forEach(r -> r.getData().completeExceptionally(t)));
             return;
         }
         int at = 0;
         for (int i = 0; i < lens.length; i++) {
-            FileRange r = batch.get(i);
-            try {
-                if (counts[i] < lens[i]) {
-                    throw new EOFException(path + ": " + FSExceptionMessages.EOF_IN_READ_FULLY
-                            + " at " + (offsets[i] + counts[i]) + " with "
-                            + (lens[i] - counts[i]) + " bytes still to read");
-                }
-                ByteBuffer b = allocate.apply(lens[i]);
-                int start = b.position();
-                ByteBuffer part = staged.duplicate();
-                part.limit(at + lens[i]).position(at);
-                b.put(part);
-                b.position(start);
-                countRead(lens[i]);
-                r.getData().complete(b);
-            } catch (IOException | RuntimeException e) {
-                r.getData().completeExceptionally(e);
+            CombinedFileRange c = batch.get(i);
+            long used = 0;
+            for (FileRange r : c.getUnderlying()) {
+                complete(r, staged, at, c.getOffset(), counts[i], allocate);
+                used += r.getLength();
             }
+            stats.incrementCounter(
+                    StreamStatisticNames.STREAM_READ_VECTORED_READ_BYTES_DISCARDED,
+                    Math.max(0, counts[i] - used));
             at += lens[i];
+        }
+    }
+
+    /** Range r's bytes from the merged read at {@code at} in staged, which read
+     *  {@code count} bytes from {@code mergedOffset}. */
+    private void complete(FileRange r, ByteBuffer staged, int at, long mergedOffset, int count,
+                          IntFunction<ByteBuffer> allocate) {
+        int skip = (int) (r.getOffset() - mergedOffset);
+        try {
+            if (count - skip < r.getLength()) {
+                int got = Math.max(0, count - skip);
+                throw new EOFException(path + ": " + FSExceptionMessages.EOF_IN_READ_FULLY
+                        + " at " + (r.getOffset() + got) + " with " + (r.getLength() - got)
+                        + " bytes still to read");
+            }
+            ByteBuffer b = allocate.apply(r.getLength());
+            int start = b.position();
+            ByteBuffer part = staged.duplicate();
+            part.limit(at + skip + r.getLength()).position(at + skip);
+            b.put(part);
+            b.position(start);
+            countRead(r.getLength());
+            r.getData().complete(b);
+        } catch (IOException | RuntimeException e) {
+            r.getData().completeExceptionally(e);
         }
     }
 

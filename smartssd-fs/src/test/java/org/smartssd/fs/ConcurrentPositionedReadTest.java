@@ -18,6 +18,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,6 +31,7 @@ import org.smartssd.device.SmartSsdDevice;
  * own tag), and every byte read is the file's, checked against the bytes written. Reads past
  * the end are short, as one thread's would be.
  */
+@Tag("full") // many threads, many rounds; VectoredReadQueueTest stays in the fast tier
 class ConcurrentPositionedReadTest {
     private static final Duration READY = Duration.ofSeconds(60);
     private static final int FILE = 3 * 1024 * 1024 + 777;

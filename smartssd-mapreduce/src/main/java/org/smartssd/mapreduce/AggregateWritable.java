@@ -137,7 +137,8 @@ public class AggregateWritable implements Writable {
         return j.toString();
     }
 
-    static int bits(GroupAggregate agg) {
+    /** The asked aggregates of {@code agg} as {@link Op#bit()}s, as {@link #ops()} holds them. */
+    public static int bits(GroupAggregate agg) {
         int b = 0;
         for (Op o : agg.ops()) {
             b |= o.bit();

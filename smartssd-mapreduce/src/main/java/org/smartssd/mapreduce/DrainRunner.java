@@ -16,8 +16,7 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FixedLengthRecordReader;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.smartssd.fs.DriveLog;
 
 /**
  * The map task of a {@link DrainSplit}: its drives and its host drain the node's splits
@@ -29,7 +28,6 @@ import org.slf4j.LoggerFactory;
  * planned split is counted, and the rounds in {@link PlacementCounters#DRAIN_ROUNDS}.
  */
 final class DrainRunner {
-    private static final Logger LOG = LoggerFactory.getLogger(DrainRunner.class);
 
     private DrainRunner() {
     }
@@ -71,7 +69,8 @@ final class DrainRunner {
             }
         }
         context.getCounter(PlacementCounters.SPLITS_MOVED_BY_DRAIN).increment(moved);
-        LOG.info("drained {} splits on {} in {} rounds: sides {} ({} moved from the plan); "
+        DriveLog.of(DrainRunner.class, String.join(",", queues.keySet())).info(
+                "drained {} splits on {} in {} rounds: sides {} ({} moved from the plan); "
                 + "modelled clocks at the end: drives {}, host {}", parts.size(),
                 node.isEmpty() ? "this node" : node, o.rounds(), o.sides(), moved,
                 o.deviceClock(), o.hostClock());

@@ -4,10 +4,13 @@ import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -31,6 +34,7 @@ import org.smartssd.device.ModelCounters;
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletSpec;
+import org.smartssd.fs.DriveLog;
 
 /**
  * What the planner knows of one drive and of the host, per split:
@@ -79,6 +83,21 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
     static final double SATA3_NS_PER_BYTE = 1e9 / 300e6;
 
     private static final Map<String, double[]> MEASURED_HOST = new ConcurrentHashMap<>();
+    private static final AtomicLong PROBE_RUNS = new AtomicLong();
+    private static final int CALIBRATIONS_KEPT = 256;
+    /** Calibrations probed in this JVM, by {@link #cacheKey}; the least recent dropped. */
+    private static final Map<String, PlacementCalibration> CALIBRATED =
+            new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, PlacementCalibration> e) {
+                    return size() > CALIBRATIONS_KEPT;
+                }
+            };
+
+    /** Probe runs (tasklet runs on a drive to calibrate it) this JVM has made. */
+    public static long probeRuns() {
+        return PROBE_RUNS.get();
+    }
 
     /** The device version's estimate for a split: its pages at the probed cost per page,
      *  plus the probed cost per run. */
@@ -130,14 +149,59 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
         };
     }
 
-    /** Probes the drive of {@code first} (a non-empty split) and takes the rate of
-     *  {@code host} (null: no host version, the host is not estimated). */
+    /**
+     * The calibration of the drive of {@code first} (a non-empty split) for this tasklet,
+     * with the rate of {@code host} (null: no host version, the host is not estimated):
+     * probed once per JVM, then reused while the drive, the file (its object, size and
+     * modification time), the split's start, the tasklet and its parameters, the host
+     * version and the configured rates are the same. What a probe measures (the tasklet's
+     * counted work over those pages, the profile's prices, the link's model) does not change
+     * between two queries over unchanged data, and the probes are most of a plan's cost.
+     */
     public static PlacementCalibration probe(Configuration conf, TaskletSpec spec,
                                              FileSplit first, HostOperator host)
             throws IOException {
-        RecordLayout layout = spec.layout();
+        long t0 = System.nanoTime();
         DeviceAccess acc = DeviceAccess.of(first.getPath(), conf);
+        String key = cacheKey(conf, spec, first, acc, host);
+        PlacementCalibration cached;
+        synchronized (CALIBRATED) {
+            cached = CALIBRATED.get(key);
+        }
+        String drive = first.getPath().toUri().getAuthority();
+        if (cached != null) {
+            DriveLog.of(PlacementCalibration.class, drive).info("drive {} ({}): calibration for "
+                    + "tasklet {} reused from this JVM, no probe runs ({} ms)", drive,
+                    acc.device().uri(), spec.taskletId(), ms(System.nanoTime() - t0));
+            return cached;
+        }
+        PlacementCalibration c = measure(conf, spec, first, host, acc, t0);
+        synchronized (CALIBRATED) {
+            CALIBRATED.put(key, c);
+        }
+        return c;
+    }
+
+    /** What a calibration depends on: the drive, the file's version, the probe's start,
+     *  the tasklet, the host version and the configured rates. */
+    private static String cacheKey(Configuration conf, TaskletSpec spec, FileSplit first,
+                                   DeviceAccess acc, HostOperator host) throws IOException {
+        return String.join("|", acc.device().uri(), acc.device().info().serial(),
+                Long.toString(acc.stat().oid()), Long.toString(acc.stat().size()),
+                Long.toString(acc.stat().mtimeNs()), Long.toString(first.getStart()),
+                Integer.toString(spec.taskletId()), String.valueOf(spec.layout()),
+                HexFormat.of().formatHex(spec.params()), host == null ? "-" : host.name(),
+                conf.getTrimmed(Placement.LINK_NS_PER_BYTE, ""),
+                conf.getTrimmed(Placement.HOST_NS_PER_BYTE, ""),
+                conf.getTrimmed(Placement.HOST_NS_PER_RECORD, ""));
+    }
+
+    private static PlacementCalibration measure(Configuration conf, TaskletSpec spec,
+                                                FileSplit first, HostOperator host,
+                                                DeviceAccess acc, long t0) throws IOException {
+        RecordLayout layout = spec.layout();
         int page = acc.device().info().pageSize();
+        long tOpen = System.nanoTime();
         Optional<ModelCounters> before = acc.device().modelCounters();
         ModelCounters.WorkPrices prices = before.map(ModelCounters::prices)
                 .orElse(ModelCounters.WorkPrices.NONE);
@@ -151,6 +215,7 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
                 fw, instr, dram);
         double[] b = probeRun(conf, acc, spec, first.getStart(), 2L * PROBE_PAGES * page,
                 fw, instr, dram);
+        long tProbes = System.nanoTime();
         double perPage = b[0] > a[0] ? (b[1] - a[1]) / (b[0] - a[0]) : a[1] / a[0];
         double perRun = Math.max(0, a[1] - a[0] * perPage);
         String src = String.format(java.util.Locale.ROOT, "device %s: %.0f ns over %d pages, "
@@ -167,6 +232,7 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
             in.readFully(firstRecord, sample);
         }
         Optional<ModelCounters> after = acc.device().modelCounters();
+        long tSample = System.nanoTime();
         double link;
         String configuredLink = conf.getTrimmed(Placement.LINK_NS_PER_BYTE, "");
         if (!configuredLink.isEmpty()) {
@@ -200,8 +266,19 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
                     k -> new double[] {measureHost(host, sample)})[0];
             src += "; host rate measured over " + sample.length + " B of records";
         }
+        long tHost = System.nanoTime();
+        DriveLog.of(PlacementCalibration.class, first.getPath().toUri().getAuthority()).info(
+                "drive {} ({}): calibrated for tasklet {} in {} ms (kept for this JVM's later "
+                + "plans): open {} ms, 2 probe runs {} ms, host sample of {} B {} ms, host rate "
+                + "{} ms", first.getPath().toUri().getAuthority(), acc.device().uri(),
+                spec.taskletId(), ms(tHost - t0), ms(tOpen - t0), ms(tProbes - tOpen),
+                sample.length, ms(tSample - tProbes), ms(tHost - tSample));
         return new PlacementCalibration(page, layout.recordSize(), fw, instr, dram, perPage,
                 perRun, link, perByte, perRecord, src);
+    }
+
+    private static long ms(long ns) {
+        return ns / 1_000_000;
     }
 
     /** One probe run over [start, start + len): {pages, priced ns}. */
@@ -210,6 +287,7 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
             throws IOException {
         String out = DeviceJob.scratchDir(conf) + "/placement-" + UUID.randomUUID() + ".out";
         TaskletProgress p;
+        PROBE_RUNS.incrementAndGet();
         try (TaskletRun run = TaskletRun.start(acc.device(), spec, new InputRange(
                 acc.stat().oid(), start, len), out, DeviceJob.taskletTimeout(conf), null)) {
             while (!run.finished()) {

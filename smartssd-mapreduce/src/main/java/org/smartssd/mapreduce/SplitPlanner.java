@@ -10,9 +10,8 @@ import java.util.Map;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.smartssd.device.TaskletSpec;
+import org.smartssd.fs.DriveLog;
 
 /**
  * Assigns splits to the drive or the host as two workers draining one queue would: each
@@ -25,7 +24,6 @@ import org.smartssd.device.TaskletSpec;
  * moves only results over the link.
  */
 public final class SplitPlanner {
-    private static final Logger LOG = LoggerFactory.getLogger(SplitPlanner.class);
 
     /** One split's estimates: where its drive and its host are, and both versions' times. */
     public record Estimate(String drive, String node, long deviceNs, long hostNs, long length) {
@@ -102,7 +100,8 @@ public final class SplitPlanner {
             n[k]++;
             ns[k] += k == 0 ? e.deviceNs() : e.hostNs();
         }
-        LOG.info("placement {}: {} splits on the device (estimated {} ns), {} on the host "
+        DriveLog.of(SplitPlanner.class, String.join(",", cal.keySet())).info(
+                "placement {}: {} splits on the device (estimated {} ns), {} on the host "
                 + "(estimated {} ns); drive queues {}; {}", mode.cliName(), n[0], ns[0], n[1],
                 ns[1], pending, cal);
         return out;

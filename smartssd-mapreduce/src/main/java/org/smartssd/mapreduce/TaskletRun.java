@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.smartssd.device.EnergyAccountant;
 import org.smartssd.device.EnergyReport;
 import org.smartssd.device.InputRange;
@@ -17,6 +15,7 @@ import org.smartssd.device.SharedDriveEnergy;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletSpec;
+import org.smartssd.fs.DriveLog;
 
 /**
  * One tasklet run over one byte range of one object, the way Kang Fig. 6.5 drives it:
@@ -30,7 +29,6 @@ import org.smartssd.device.TaskletSpec;
  * up (destroy the instance, remove the output object).
  */
 public final class TaskletRun implements Closeable {
-    private static final Logger LOG = LoggerFactory.getLogger(TaskletRun.class);
 
     /** What the poller thread reports after the last progress: the end or the failure. */
     private record End(TaskletProgress last, IOException failure) {
@@ -96,7 +94,7 @@ public final class TaskletRun implements Closeable {
         SharedDriveEnergy.Ticket sharing = null;
         try {
             sharing = accountant == null ? null : join(device, instance);
-            m = begin(accountant);
+            m = begin(device, accountant);
             device.execute(instance, List.of(range));
         } catch (IOException | RuntimeException e) {
             if (sharing != null) {
@@ -112,23 +110,30 @@ public final class TaskletRun implements Closeable {
         return run;
     }
 
-    private static EnergyAccountant.Measurement begin(EnergyAccountant accountant) {
+    private static EnergyAccountant.Measurement begin(SmartSsdDevice device,
+                                                      EnergyAccountant accountant) {
         if (accountant == null) {
             return null;
         }
         try {
             return accountant.begin();
         } catch (IOException e) {
-            LOG.warn("energy accounting unavailable for this tasklet run: {}", e.toString());
+            log(device).warn("energy accounting unavailable for this tasklet run: {}",
+                    e.toString());
             return null;
         }
+    }
+
+    /** This class's messages about {@code device}, naming it. */
+    private static DriveLog log(SmartSsdDevice device) {
+        return DriveLog.of(TaskletRun.class, device.uri());
     }
 
     private static SharedDriveEnergy.Ticket join(SmartSsdDevice device, long instance) {
         try {
             return SharedDriveEnergy.join(device, instance).orElse(null);
         } catch (IOException e) {
-            LOG.warn("the drive's energy cannot be shared out for this tasklet run: {}",
+            log(device).warn("the drive's energy cannot be shared out for this tasklet run: {}",
                     e.toString());
             return null;
         }
@@ -186,7 +191,7 @@ public final class TaskletRun implements Closeable {
                 abandonShare();
                 throw e;
             }
-            report = end(energy);
+            report = end(device, energy);
             shareEnergy();
             finished = true;
             return last;
@@ -196,14 +201,15 @@ public final class TaskletRun implements Closeable {
         return last;
     }
 
-    private static EnergyReport end(EnergyAccountant.Measurement m) {
+    private static EnergyReport end(SmartSsdDevice device, EnergyAccountant.Measurement m) {
         if (m == null) {
             return null;
         }
         try {
             return m.end();
         } catch (IOException e) {
-            LOG.warn("energy accounting unavailable for this tasklet run: {}", e.toString());
+            log(device).warn("energy accounting unavailable for this tasklet run: {}",
+                    e.toString());
             return null;
         }
     }
@@ -219,7 +225,7 @@ public final class TaskletRun implements Closeable {
                 report = report.withDeviceShare(share);
             }
         } catch (IOException e) {
-            LOG.warn("this tasklet run's share of the drive's energy is unknown: {}",
+            log(device).warn("this tasklet run's share of the drive's energy is unknown: {}",
                     e.toString());
             report = null;
         }

@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.smartssd.device.tasklet.BuiltinTasklet;
 import org.smartssd.device.tasklet.TopN;
+import org.smartssd.device.tasklet.WhereParams;
 
 /**
  * Top-N outputs as (group key1, key2) → ranked record, each carrying its split and position
@@ -25,7 +26,7 @@ public class TopNFormat extends DeviceMapperFormat<LongPairWritable, RankedWrita
     public void convert(DeviceOutput output, Emitter<LongPairWritable, RankedWritable> out)
             throws IOException, InterruptedException {
         Formats.require(output, BuiltinTasklet.TOP_N, getClass());
-        TopN top = TopN.parse(output.spec().params());
+        TopN top = WhereParams.parseTopN(output.spec().params());
         boolean signed = top.signedValue(output.layout());
         List<TopN.Item> items = TopN.decode(output.bytes()).items();
         for (int i = 0; i < items.size(); i++) {

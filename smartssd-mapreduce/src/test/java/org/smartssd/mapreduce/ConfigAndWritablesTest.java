@@ -18,6 +18,7 @@ import org.smartssd.device.RecordLayout;
 import org.smartssd.device.RecordLayout.Field;
 import org.smartssd.device.RecordLayout.FieldType;
 import org.smartssd.device.TaskletSpec;
+import org.smartssd.fs.SmartSsdKeys;
 
 /** The pure parts of device jobs: the spec in the configuration, the writables' merges. */
 class ConfigAndWritablesTest {
@@ -94,6 +95,30 @@ class ConfigAndWritablesTest {
         ByteArrayOutputStream bo = new ByteArrayOutputStream();
         w.write(new DataOutputStream(bo));
         return bo.toByteArray();
+    }
+
+    /** Every key a device job reads or writes is in smartssd-fs's one list of keys. */
+    @Test
+    void everyJobKeyIsAKnownKey() {
+        TaskletSpec spec = new TaskletSpec(1, RecordLayout.fixed(8, List.of(
+                Field.of(0, FieldType.U64))), new byte[16], 4096, 0);
+        Configuration conf = new Configuration(false);
+        TaskletSpecs.store(conf, DeviceJob.TASKLET_PREFIX, spec);
+        conf.set(DeviceJob.MAPPER_CLASS, "x");
+        conf.set(DeviceJob.FORMAT_CLASS, "x");
+        conf.set(DeviceJob.SCRATCH_DIR, "x");
+        conf.set(DeviceJob.TASKLET_TIMEOUT, "x");
+        conf.set(DeviceJob.PREFLIGHT, "x");
+        conf.set(DeviceJob.ENERGY_SCOPE, "x");
+        for (String k : List.of(Placement.KEY, Placement.HOST_MAPPER_CLASS,
+                Placement.HOST_NS_PER_BYTE, Placement.HOST_NS_PER_RECORD,
+                Placement.LINK_NS_PER_BYTE, Placement.DRAIN,
+                Placement.CALIBRATED + "d0.page-size")) {
+            conf.set(k, "x");
+        }
+        conf.getPropsWithPrefix(SmartSsdKeys.PREFIX).keySet().forEach(rest -> assertThat(
+                SmartSsdKeys.isKnown(SmartSsdKeys.PREFIX + rest)).as(rest).isTrue());
+        assertThat(conf.getPropsWithPrefix(SmartSsdKeys.PREFIX)).hasSizeGreaterThan(15);
     }
 
     private static <W extends Writable> W roundTrip(Writable w, W into) throws Exception {

@@ -24,6 +24,7 @@ import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.Devd;
@@ -46,6 +47,7 @@ import org.smartssd.mapreduce.Requests.Request;
  * each NodeManager's own configuration between the cluster's init and start
  * ({@code yarn.nodemanager.address} is read when its container manager starts).
  */
+@Tag("full") // a MiniYARNCluster of three nodes; DeviceJobTest runs the same jobs locally
 class DeviceJobYarnTest {
     static final int NODES = 3;
     static final int PER_NODE = 10_000;

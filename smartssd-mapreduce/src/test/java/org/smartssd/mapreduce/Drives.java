@@ -30,6 +30,8 @@ final class Drives {
     static Configuration local(Path dir) {
         Configuration conf = new Configuration();
         conf.set("mapreduce.framework.name", "local");
+        // waitForCompletion polls every 5 s by default: each short local job would sleep that long
+        conf.setInt("mapreduce.client.completion.pollinterval", 20);
         conf.setBoolean("smartssd.device.embedded.allowed", true);
         conf.set("smartssd.device.embedded.dir", dir.resolve("drives").toString());
         conf.set("mapreduce.cluster.local.dir", dir.resolve("mr-local").toString());

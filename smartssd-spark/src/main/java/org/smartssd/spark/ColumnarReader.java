@@ -64,7 +64,8 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
                 int at = col.field().offset();
                 int w = col.field().width();
                 for (int i = 0; i < n; i++) {
-                    v.putByteArray(i, b, i * rs + at, w);
+                    int from = i * rs + at;
+                    v.putByteArray(i, b, from, Values.unpaddedLength(b, from, w));
                 }
             } else if (t instanceof ByteType) {
                 for (int i = 0; i < n; i++) {

@@ -41,9 +41,18 @@ public record DriveConf(Map<String, String> entries) implements Serializable {
     /**
      * The Configuration of a task or of planning. It names the FileSystem class and loads
      * classes through the connector's own loader: with {@code --jars} the connector is not on
-     * the class path Hadoop's service loading searches.
+     * the class path Hadoop's service loading searches. A copy of one built per JVM and
+     * settings: a new Configuration parses Hadoop's default XML resources again, which every
+     * partition of every query paid (each drained partition builds one).
      */
     Configuration hadoop() {
+        return new Configuration(BUILT.computeIfAbsent(entries, DriveConf::build));
+    }
+
+    private static final Map<Map<String, String>, Configuration> BUILT =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    private static Configuration build(Map<String, String> entries) {
         Configuration c = new Configuration();
         c.setClassLoader(DriveConf.class.getClassLoader());
         c.set("fs.smartssd.impl", SmartSsdFileSystem.class.getName());

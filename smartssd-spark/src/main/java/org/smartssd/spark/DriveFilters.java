@@ -318,8 +318,7 @@ final class DriveFilters {
                     || op.equals("<>"))) {
                 throw new Unsupported();
             }
-            Cond eq = new Tree(new org.smartssd.device.tasklet.Predicate.Bytes(Match.EQUALS, f,
-                    s.getBytes()));
+            Cond eq = bytesLeaf(Match.EQUALS, f, layout, s.getBytes());
             isTrue = op.equals("<>") ? not(eq) : eq;
         } else {
             isTrue = compareValue(op.equals("<=>") ? "=" : op, f, c, v);
@@ -456,8 +455,7 @@ final class DriveFilters {
                 if (!(v instanceof UTF8String s)) {
                     throw new Unsupported();
                 }
-                eqs.add(new Tree(new org.smartssd.device.tasklet.Predicate.Bytes(Match.EQUALS, f,
-                        s.getBytes())));
+                eqs.add(bytesLeaf(Match.EQUALS, f, layout, s.getBytes()));
             } else {
                 eqs.add(compareValue("=", f, c, v));
             }
@@ -479,7 +477,54 @@ final class DriveFilters {
         if (!(v instanceof UTF8String s)) {
             throw new Unsupported();
         }
-        return onValue(f, layout.columns().get(f),
-                new Tree(new org.smartssd.device.tasklet.Predicate.Bytes(m, f, s.getBytes())));
+        return onValue(f, layout.columns().get(f), bytesLeaf(m, f, layout, s.getBytes()));
+    }
+
+    /** Most SUFFIX leaves one ENDS_WITH on a fixed-width field becomes (one per padding). */
+    static final int MAX_SUFFIX_PADDINGS = 16;
+
+    /**
+     * Match {@code m} of {@code v} against the value of bytes column {@code f}. A text
+     * column's bytes are its value. A fixed-width field's value is its bytes without the
+     * trailing NUL padding ({@link Values#unpaddedLength}), while the drive matches the
+     * field's W bytes, so: equality is the drive's equality with {@code v} padded to W (never,
+     * when {@code v} ends in NUL or is longer than W); a prefix or substring not ending in
+     * NUL occurs in the value exactly when it occurs in the field; a suffix is the value's
+     * when the field ends with it followed by k NULs, for one k in 0..W - |v|. Literals
+     * ending in NUL in a prefix, substring or suffix stay in Spark.
+     */
+    private static Cond bytesLeaf(Match m, int f, TableLayout layout, byte[] v)
+            throws Unsupported {
+        if (layout.isText()) {
+            return new Tree(new org.smartssd.device.tasklet.Predicate.Bytes(m, f, v));
+        }
+        int w = layout.columns().get(f).field().width();
+        boolean endsInNul = v.length > 0 && v[v.length - 1] == 0;
+        if (m == Match.EQUALS) {
+            return endsInNul || v.length > w ? Cond.FALSE
+                    : new Tree(new org.smartssd.device.tasklet.Predicate.Bytes(m, f,
+                            java.util.Arrays.copyOf(v, w)));
+        }
+        if (v.length == 0) {
+            return Cond.TRUE;
+        }
+        if (endsInNul) {
+            throw new Unsupported();
+        }
+        if (v.length > w) {
+            return Cond.FALSE;
+        }
+        if (m != Match.SUFFIX) {
+            return new Tree(new org.smartssd.device.tasklet.Predicate.Bytes(m, f, v));
+        }
+        if (w - v.length + 1 > MAX_SUFFIX_PADDINGS) {
+            throw new Unsupported();
+        }
+        List<Cond> endings = new ArrayList<>();
+        for (int k = 0; v.length + k <= w; k++) {
+            endings.add(new Tree(new org.smartssd.device.tasklet.Predicate.Bytes(Match.SUFFIX, f,
+                    java.util.Arrays.copyOf(v, v.length + k))));
+        }
+        return or(endings);
     }
 }

@@ -33,6 +33,7 @@ import org.apache.spark.sql.types.StringType;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.apache.spark.util.LongAccumulator;
 import org.smartssd.spark.TableLayout.Column;
 
 /**
@@ -41,7 +42,9 @@ import org.smartssd.spark.TableLayout.Column;
  * overwrite, append. The records are written by one task (the file is one object and the
  * drive has no concatenation): a new file under a temporary name, renamed into place when
  * complete (a RENAME is atomic); an append onto the file, truncated back to its old length
- * if it fails. A failed write leaves no partial table.
+ * if it fails. A failed write leaves no partial table. Writes of one table, from any process
+ * on the drive, take turns ({@link TableLock}), and an append is reported done only when the
+ * table holds its old bytes followed by exactly its records.
  */
 final class DriveWriter {
     private DriveWriter() {
@@ -49,8 +52,21 @@ final class DriveWriter {
 
     static TableLayout write(String path, Map<String, String> options, SaveMode mode,
                              Dataset<Row> data) {
-        CaseInsensitiveStringMap o = new CaseInsensitiveStringMap(options);
+        ConnectorOptions.check(options);
         DriveConf conf = DriveConf.fromSession(options);
+        Path p = new Path(path);
+        try (TableLock lock = TableLock.acquire(p.getFileSystem(conf.hadoop()), p,
+                ConnectorOptions.lockWaitMillis(options))) {
+            return writeLocked(path, options, mode, data, conf);
+        } catch (IOException e) {
+            throw new UncheckedIOException("write to " + path + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** The write, its table's lock held: what it finds is not changed by another writer. */
+    private static TableLayout writeLocked(String path, Map<String, String> options,
+                                           SaveMode mode, Dataset<Row> data, DriveConf conf) {
+        CaseInsensitiveStringMap o = new CaseInsensitiveStringMap(options);
         Path p = new Path(path);
         try {
             FileSystem fs = p.getFileSystem(conf.hadoop());
@@ -97,7 +113,7 @@ final class DriveWriter {
         String tag = ".smartssd-tmp-" + UUID.randomUUID();
         Path tmp = new Path(p.getParent(), "." + p.getName() + tag);
         try {
-            run(data, new WriteTask(conf, tmp.toString(), false, 0, enc));
+            run(data, new WriteTask(conf, tmp.toString(), false, 0, enc, null));
             if (!fs.exists(tmp)) {
                 fs.create(tmp, false).close(); // no rows, no task: an empty table
             }
@@ -118,8 +134,10 @@ final class DriveWriter {
     private static void append(FileSystem fs, Path p, Dataset<Row> data, Encoder enc,
                                DriveConf conf) throws IOException {
         long before = fs.getFileStatus(p).getLen();
+        LongAccumulator written = data.sparkSession().sparkContext()
+                .longAccumulator("smartssd records appended");
         try {
-            run(data, new WriteTask(conf, p.toString(), true, before, enc));
+            run(data, new WriteTask(conf, p.toString(), true, before, enc, written));
         } catch (Exception e) {
             try {
                 fs.truncate(p, before);
@@ -127,6 +145,16 @@ final class DriveWriter {
                 e.addSuppressed(t);
             }
             throw rethrow(e);
+        }
+        // the commit check: the table is its old bytes and exactly these records, else a
+        // writer that took no lock wrote meanwhile and the append is not reported done
+        long want = before + written.value() * enc.layout.recordSize();
+        long now = fs.getFileStatus(p).getLen();
+        if (now != want) {
+            throw new IOException("the table changed during the append: it was " + before
+                    + " bytes, " + written.value() + " records of " + enc.layout.recordSize()
+                    + " bytes were appended, and it is " + now + " bytes; another writer "
+                    + "wrote without the table's lock " + TableLock.of(p));
         }
     }
 
@@ -286,6 +314,11 @@ final class DriveWriter {
                         throw new IllegalArgumentException("value of column '" + c.name()
                                 + "' is " + b.length + " bytes, the field " + c.field().width());
                     }
+                    if (b.length > 0 && b[b.length - 1] == 0) {
+                        throw new IllegalArgumentException("value of column '" + c.name()
+                                + "' ends in a NUL byte, which a bytes field cannot keep: "
+                                + "trailing NULs are its padding");
+                    }
                     System.arraycopy(b, 0, rec, at, b.length);
                     continue;
                 }
@@ -305,8 +338,8 @@ final class DriveWriter {
     }
 
     /** The one task that writes the records (new file, or append from a known length). */
-    record WriteTask(DriveConf conf, String path, boolean append, long appendFrom, Encoder enc)
-            implements ForeachPartitionFunction<Row> {
+    record WriteTask(DriveConf conf, String path, boolean append, long appendFrom, Encoder enc,
+                     LongAccumulator written) implements ForeachPartitionFunction<Row> {
         @Override
         public void call(Iterator<Row> rows) throws Exception {
             Path p = new Path(path);
@@ -316,16 +349,21 @@ final class DriveWriter {
             }
             byte[] rec = new byte[enc.layout.recordSize()];
             boolean ok = false;
+            long n = 0;
             try (OutputStream out = append ? fs.append(p) : fs.create(p, false)) {
                 while (rows.hasNext()) {
                     enc.encode(rows.next(), rec);
                     out.write(rec);
+                    n++;
                 }
                 ok = true;
             } finally {
                 if (!ok && append) {
                     fs.truncate(p, appendFrom);
                 }
+            }
+            if (written != null) {
+                written.add(n); // counted once: Spark keeps a successful task's updates only
             }
         }
     }

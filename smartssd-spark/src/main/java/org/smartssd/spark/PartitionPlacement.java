@@ -12,6 +12,7 @@ import org.smartssd.device.RecordLayout;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.device.tasklet.HostTasklet;
 import org.smartssd.device.tasklet.SplitRecords;
+import org.smartssd.fs.DriveLog;
 import org.smartssd.mapreduce.Placement;
 import org.smartssd.mapreduce.PlacementCalibration;
 import org.smartssd.mapreduce.SplitDrain;
@@ -48,8 +49,14 @@ final class PartitionPlacement {
             splits.add(new FileSplit(new Path(p.path()), p.start(), p.length(), p.hosts()));
         }
         TaskletSpec spec = plan.spec();
+        long t0 = System.nanoTime();
         List<SplitPlanner.Placed> placed = SplitPlanner.place(plan.conf().hadoop(), spec, splits,
                 plan.placement(), hostOperator(spec));
+        java.util.Set<String> drives = new java.util.TreeSet<>();
+        splits.forEach(s -> drives.add(s.getPath().toUri().getAuthority()));
+        DriveLog.of(PartitionPlacement.class, String.join(",", drives)).info(
+                "placed {} partitions ({}) in {} ms", parts.size(), plan.placement().cliName(),
+                (System.nanoTime() - t0) / 1_000_000);
         List<SmartSsdPartition> out = new ArrayList<>();
         for (int i = 0; i < parts.size(); i++) {
             SplitPlanner.Placed p = placed.get(i);

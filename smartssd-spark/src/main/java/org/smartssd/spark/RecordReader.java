@@ -12,6 +12,7 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.smartssd.device.EnergyAccountant;
 import org.smartssd.device.EnergyReport;
 import org.smartssd.device.ModelCounters;
+import org.smartssd.fs.DriveLog;
 import org.smartssd.spark.TableLayout.Column;
 
 /**
@@ -20,8 +21,6 @@ import org.smartssd.spark.TableLayout.Column;
  * decodes the same batches into columns). A pushed limit stops the read.
  */
 final class RecordReader implements PartitionReader<InternalRow> {
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
-            RecordReader.class);
     private static final int BATCH_BYTES = 1 << 20;
 
     private final ScanPlan plan;
@@ -58,17 +57,19 @@ final class RecordReader implements PartitionReader<InternalRow> {
         in = t.fs().open(t.path());
         device = t.device();
         startCounters = device.modelCounters().orElse(null);
-        energy = begin(t.accountant());
+        energy = begin(device, t.accountant());
         next = part.firstRecord(rs);
         end = part.endRecord(rs);
         batch = new byte[recordsPerBatch(rs) * rs];
     }
 
-    private static EnergyAccountant.Measurement begin(EnergyAccountant a) {
+    private static EnergyAccountant.Measurement begin(org.smartssd.device.SmartSsdDevice device,
+                                                      EnergyAccountant a) {
         try {
             return a.begin();
         } catch (IOException e) {
-            LOG.warn("energy accounting unavailable for this read: {}", e.toString());
+            DriveLog.of(RecordReader.class, device.uri()).warn(
+                    "energy accounting unavailable for this read: {}", e.toString());
             return null;
         }
     }
@@ -138,7 +139,8 @@ final class RecordReader implements PartitionReader<InternalRow> {
             try {
                 report = energy.end();
             } catch (IOException | UncheckedIOException e) {
-                LOG.warn("energy accounting unavailable for this read: {}", e.toString());
+                DriveLog.of(RecordReader.class, device.uri()).warn(
+                        "energy accounting unavailable for this read: {}", e.toString());
                 report = null;
             }
             energy = null;

@@ -37,6 +37,7 @@ public class SmartSsdTable implements SupportsRead {
 
     private synchronized Resolved resolve() {
         if (resolved == null) {
+            ConnectorOptions.check(options.asCaseSensitiveMap());
             DriveConf conf = DriveConf.fromSession(options);
             ReadOptions read = ReadOptions.of(options);
             try {

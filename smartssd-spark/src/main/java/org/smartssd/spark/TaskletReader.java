@@ -410,7 +410,8 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         for (int i = 0; i < c.length; i++) {
             Object x = values.get(i);
             Column col = plan.layout().columns().get(c[i]);
-            v[i] = x instanceof byte[] b ? UTF8String.fromBytes(b)
+            v[i] = x instanceof byte[] b ? UTF8String.fromBytes(b, 0, plan.layout().isText()
+                    ? b.length : Values.unpaddedLength(b, 0, b.length))
                     : Values.fromWire(col.sparkType(), (Long) x);
         }
         return new GenericInternalRow(v);

@@ -79,9 +79,23 @@ final class Values {
             return Double.longBitsToDouble(be(b, at, 8));
         }
         if (c.isBytes()) {
-            return UTF8String.fromBytes(b, off + c.field().offset(), c.field().width());
+            int at = off + c.field().offset();
+            return UTF8String.fromBytes(b, at, unpaddedLength(b, at, c.field().width()));
         }
         return fromWire(c.sparkType(), wire(c, b, off));
+    }
+
+    /**
+     * The length of the string a fixed-width {@code bytes(W)} field holds: its W bytes
+     * without the trailing NUL bytes that pad a shorter value (the writer refuses values that
+     * end in NUL). Text columns are not padded: their bytes are the value.
+     */
+    static int unpaddedLength(byte[] b, int at, int width) {
+        int n = width;
+        while (n > 0 && b[at + n - 1] == 0) {
+            n--;
+        }
+        return n;
     }
 
     /**

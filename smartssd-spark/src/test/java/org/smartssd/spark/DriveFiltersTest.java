@@ -3,6 +3,7 @@ package org.smartssd.spark;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -122,9 +123,34 @@ class DriveFiltersTest {
                 new DriveFilters.Tree(new Bytes(Match.PREFIX, name, "al".getBytes())));
         assertThat(tr(p("CONTAINS", col("name"), lit("ph")), MX)).contains(
                 new DriveFilters.Tree(new Bytes(Match.CONTAINS, name, "ph".getBytes())));
-        assertThat(tr(p("ENDS_WITH", col("name"), lit("a")), MX)).contains(
-                new DriveFilters.Tree(new Bytes(Match.SUFFIX, name, "a".getBytes())));
         assertThat(tr(p("<", col("name"), lit("b")), MX)).isEmpty();
+    }
+
+    @Test
+    void fixedWidthStringsAreComparedWithoutTheirNulPadding() {
+        int name = MX.indexOf("name"); // bytes(6)
+        // 'beta' is stored as beta\0\0: equality matches the padded field
+        assertThat(tr(p("=", col("name"), lit("beta")), MX)).contains(new DriveFilters.Tree(
+                new Bytes(Match.EQUALS, name, "beta\0\0".getBytes())));
+        assertThat(tr(p("=", col("name"), lit("")), MX)).contains(new DriveFilters.Tree(
+                new Bytes(Match.EQUALS, name, new byte[6])));
+        // no value ends in NUL, none is longer than the field
+        assertThat(tr(p("=", col("name"), lit("beta\0")), MX)).contains(Cond.FALSE);
+        assertThat(tr(p("=", col("name"), lit("toolong")), MX)).contains(Cond.FALSE);
+        // 'a' ends the value when the field ends with a, a\0, ... a\0\0\0\0\0
+        List<org.smartssd.device.tasklet.Predicate> endings = new java.util.ArrayList<>();
+        for (String e : List.of("a", "a\0", "a\0\0", "a\0\0\0", "a\0\0\0\0", "a\0\0\0\0\0")) {
+            endings.add(new Bytes(Match.SUFFIX, name, e.getBytes()));
+        }
+        assertThat(tr(p("ENDS_WITH", col("name"), lit("a")), MX)).contains(
+                new DriveFilters.Tree(new org.smartssd.device.tasklet.Predicate.Or(endings)));
+        assertThat(tr(p("STARTS_WITH", col("name"), lit("")), MX)).contains(Cond.TRUE);
+        // a NUL at the end of a prefix, substring or suffix has no exact drive match
+        assertThat(tr(p("STARTS_WITH", col("name"), lit("al\0")), MX)).isEmpty();
+        assertThat(tr(p("ENDS_WITH", col("name"), lit("a\0")), MX)).isEmpty();
+        // wider than MAX_SUFFIX_PADDINGS paddings: Spark's
+        TableLayout wide = TableLayout.parse("s:bytes(40)@0", null);
+        assertThat(tr(p("ENDS_WITH", col("s"), lit("x")), wide)).isEmpty();
     }
 
     @Test

@@ -140,6 +140,8 @@ class SmartSsdPlacementTest {
         Stream<Arguments> mx = Stream.of(
                 "SELECT id, name FROM {t} WHERE name IN ('beta\u0000\u0000', 'betamx') "
                         + "AND id < 500",
+                "SELECT id, name FROM {t} WHERE name IN ('beta', 'alp') AND score > 900",
+                "SELECT id FROM {t} WHERE endswith(name, 'p') AND score < -950",
                 "SELECT id FROM {t} WHERE startswith(name, 'alp') AND score > 990",
                 "SELECT id FROM {t} WHERE contains(name, 'am') AND score < -995",
                 "SELECT id FROM {t} WHERE endswith(name, 'a\u0000') AND score > 990",

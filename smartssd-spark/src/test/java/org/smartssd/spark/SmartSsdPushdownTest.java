@@ -175,6 +175,11 @@ class SmartSsdPushdownTest {
         return Stream.of(
                 "SELECT * FROM {t} WHERE name = 'alpha\u0000'",
                 "SELECT * FROM {t} WHERE name = 'alpha'",
+                "SELECT count(*) FROM {t} WHERE name = 'beta'",
+                "SELECT id, name FROM {t} WHERE name IN ('alp', 'beta', '') AND score > 900",
+                "SELECT count(*) FROM {t} WHERE name <> 'alp'",
+                "SELECT id, name FROM {t} WHERE endswith(name, 'p') AND score < -950",
+                "SELECT id, length(name) FROM {t} WHERE contains(name, 'ta') AND score < -980",
                 "SELECT id FROM {t} WHERE name <> 'zeta!!' AND score < -990",
                 "SELECT id, name FROM {t} WHERE name IN ('beta\u0000\u0000', 'betamx') AND id < 500",
                 "SELECT id FROM {t} WHERE startswith(name, 'alp') AND score > 990",

@@ -101,6 +101,43 @@ class SmartSsdWriteTest {
                 StandardCharsets.UTF_8)).isEqualTo("layout=wc98\nrecordSize=32\n");
     }
 
+    /** A string shorter than its bytes(W) field reads back without the NULs that pad it, and
+     *  compares as written, pushed into the drive or not. */
+    @Test
+    void fixedWidthStringsReadBackAsWritten() throws Exception {
+        String path = "smartssd://" + SparkDrive.DRIVE + "/out/pay";
+        String[] pays = {"card", "cash", "no charge", "", "dispute"};
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            rows.add(RowFactory.create(i, pays[i % pays.length]));
+        }
+        Dataset<Row> df = spark.createDataFrame(rows, StructType.fromDDL("id INT, pay STRING"));
+        df.write().format("smartssd").option("layout", "id:i32@0, pay:bytes(9)@4").save(path);
+
+        for (String columnar : List.of("true", "false")) {
+            Dataset<Row> back = spark.read().format("smartssd").option("columnar", columnar)
+                    .load(path);
+            assertThat(sorted(back)).as("columnar %s", columnar).isEqualTo(sorted(df));
+        }
+        for (String push : List.of("true", "false")) {
+            Dataset<Row> back = spark.read().format("smartssd").option("pushDownPredicate", push)
+                    .load(path);
+            assertThat(back.filter("pay = 'card'").count()).as("pushed %s", push).isEqualTo(200);
+            assertThat(back.filter("pay = ''").count()).as("pushed %s", push).isEqualTo(200);
+            assertThat(back.filter("pay IN ('cash', 'dispute')").count()).isEqualTo(400);
+            assertThat(back.filter("pay LIKE '%h'").count()).as("pushed %s", push)
+                    .isEqualTo(200);
+            assertThat(back.filter("pay = 'card'").select("pay").distinct().collectAsList())
+                    .containsExactly(RowFactory.create("card"));
+        }
+        // what a NUL-padded field cannot keep is refused, not silently cut
+        Dataset<Row> nul = spark.createDataFrame(List.of(RowFactory.create(1, "ab\0")),
+                StructType.fromDDL("id INT, pay STRING"));
+        assertThatThrownBy(() -> nul.write().format("smartssd").mode(SaveMode.Append).save(path))
+                .hasStackTraceContaining("ends in a NUL byte");
+        assertThat(spark.read().format("smartssd").load(path).count()).isEqualTo(1000);
+    }
+
     /** Drives written before attributes kept the layout in a side object: still read. */
     @Test
     void readsTheSideObjectOfDrivesWrittenBefore() throws Exception {

@@ -213,7 +213,9 @@ final class SparkDrive {
         for (int off = 0; off + MIXED_RECORD <= data.length; off += MIXED_RECORD) {
             rows.add(RowFactory.create(
                     Integer.toUnsignedLong(b.getInt(off)),
-                    new String(data, off + 4, 6, java.nio.charset.StandardCharsets.ISO_8859_1),
+                    // a bytes field's value: its bytes without the trailing NUL padding
+                    new String(data, off + 4, 6, java.nio.charset.StandardCharsets.ISO_8859_1)
+                            .replaceFirst("\\x00+$", ""),
                     b.getInt(off + 10),
                     new java.math.BigDecimal(Long.toUnsignedString(b.getLong(off + 14))),
                     b.getLong(off + 22),

@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * The drive's object-store consistency check (CHECK): every extent tree read and checked
- * against the object records and the allocator. {@code problem} is 0 when the store is
+ * against the object records and the allocator, and every data page read against the CRC
+ * its flash page was written with. {@code problem} is 0 when the store is
  * consistent, else the first problem found ({@link #problemName()}), at object
  * {@code problemOid}, logical page {@code problemLpn} (0xFFFFFFFF: none) and tree level
  * {@code problemLevel}. {@code mounted} is 0 when the drive came up without its store
@@ -65,7 +66,15 @@ public record DriveCheck(long problem, long problemLevel, long problemOid, long 
         "object record contradicts itself",
         "namespace broken (parent, duplicate name or cycle)",
         "store metadata (superblock, object table, journal) inconsistent",
+        "no intact superblock (neither copy reads and checks out)",
+        "object-table page unreadable (its flash page fails its CRC)",
+        "journal page unreadable (its flash page fails its CRC)",
+        "data page unreadable (its flash page fails its CRC)",
+        "the merge cache's NVRAM fails its check (its header, or a held sector's CRC-32C)",
     };
+
+    /** The merge cache's NVRAM (not the store's): problemLevel is its sector slot. */
+    static final long NVRAM = 22;
 
     private static final long NO_LPN = 0xFFFFFFFFL;
 
@@ -98,7 +107,8 @@ public record DriveCheck(long problem, long problemLevel, long problemOid, long 
         if (consistent()) {
             return String.format(Locale.ROOT,
                     "consistent: %d objects (%d with extent trees, depth up to %d), %d extents,"
-                            + " %d tree-node pages, %d data pages, %d leaked pages",
+                            + " %d tree-node pages, %d data pages (each read against its CRC),"
+                            + " %d leaked pages",
                     objects, treeObjects, maxDepth, extents, nodePages, dataPages, leakedPages);
         }
         StringBuilder sb = new StringBuilder("INCONSISTENT: ").append(problemName());
@@ -110,6 +120,9 @@ public record DriveCheck(long problem, long problemLevel, long problemOid, long 
         }
         if (problem >= 1 && problem <= 10) {
             sb.append(", tree level ").append(problemLevel);
+        }
+        if (problem == NVRAM && problemLevel != NO_LPN) {
+            sb.append(", NVRAM sector ").append(problemLevel);
         }
         if (!storeMounted()) {
             sb.append("; the drive came up without its object store (found by its mount"

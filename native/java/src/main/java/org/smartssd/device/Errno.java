@@ -34,6 +34,7 @@ final class Errno {
     static final int EBADMSG = 74;
     static final int EOVERFLOW = 75;
     static final int EILSEQ = 84;
+    static final int EUSERS = 87;
     static final int ENOTSOCK = 88;
     static final int ENOTSUP = 95;
     static final int EPROTONOSUPPORT = 93;
@@ -92,6 +93,7 @@ final class Errno {
             case ETIMEDOUT: return "ETIMEDOUT";
             case ECONNREFUSED: return "ECONNREFUSED";
             case ECANCELED: return "ECANCELED";
+            case EUSERS: return "EUSERS";
             default: return "errno " + errno;
         }
     }

@@ -27,12 +27,13 @@ public final class Errors {
      *
      * @param rc      the negative errno (a positive value is taken as its absolute value)
      * @param reason  the drive's reason code, 0 when it gave none
-     * @param message what was attempted, naming the path or object id
+     * @param message what was attempted, naming the path or object id (escaped here,
+     *                {@link Printable})
      */
     public static java.io.IOException translate(long rc, int reason, String message) {
         int errno = (int) Math.abs(rc);
         Reason r = Reason.of(reason);
-        String text = message + ": " + describe(errno, reason, r);
+        String text = Printable.escape(message) + ": " + describe(errno, reason, r);
         if (r != null && r != Reason.OK) {
             return byReason(r, text, errno, reason);
         }
@@ -98,6 +99,8 @@ public final class Errors {
                             + "the drive again";
                 case Errno.ENOSPC:
                     return "remove objects or use a larger drive";
+                case Errno.EUSERS:
+                    return "close clients, or raise smartssd-devd --max-connections";
                 default:
                     return null;
             }
@@ -115,7 +118,10 @@ public final class Errors {
                 return "the command was not applied; retry, and report it if it repeats";
             case BUSY:
             case TAG_IN_USE:
-                return "retry later, or destroy finished tasklet instances";
+                return "retry later: the drive's reply slots, reply memory or tasklet instances"
+                        + " are all in use (destroy finished tasklet instances)";
+            case TOO_MANY_SESSIONS:
+                return "close clients, or retry once some have finished";
             case DRIVE_FULL:
                 return "remove objects or use a larger drive";
             case TOO_MANY_OBJECTS:
@@ -130,7 +136,8 @@ public final class Errors {
             case BAD_LAYOUT:
                 return "check the tasklet's parameters against builtin_tasklets.h";
             case BAD_SESSION:
-                return "the drive restarted; the next call opens a new session";
+                return "the drive restarted, or the connection that opened the session closed;"
+                        + " the next call opens a new session";
             case STORE_DAMAGED:
                 return "run 'smartssd info --check' to see what is wrong";
             case STALE_BLOCK:
@@ -173,6 +180,7 @@ public final class Errors {
             case Errno.ENOTSUP: return "not supported by this drive or transport";
             case Errno.EROFS: return "the drive is read-only";
             case Errno.ETIMEDOUT: return "timed out";
+            case Errno.EUSERS: return "too many clients";
             case Errno.EFBIG: return "too large";
             case Errno.ERANGE: return "out of range";
             default: return "error";
@@ -195,6 +203,8 @@ public final class Errors {
             case TAG_IN_USE:
             case BUSY:
                 return new DeviceBusyException(text, errno, reason);
+            case TOO_MANY_SESSIONS:
+                return new TooManySessionsException(text, errno, reason);
             case BAD_PATH:
                 return new InvalidPathException(text, errno, reason);
             case NO_SUCH_OBJECT:
@@ -272,6 +282,8 @@ public final class Errors {
             case Errno.EAGAIN:
             case Errno.EBUSY:
                 return new DeviceBusyException(text, errno, reason);
+            case Errno.EUSERS:
+                return new TooManySessionsException(text, errno, reason);
             case Errno.EINVAL:
             case Errno.ERANGE:
             case Errno.EFBIG:

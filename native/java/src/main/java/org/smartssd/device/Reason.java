@@ -45,9 +45,11 @@ public enum Reason {
     STORE_DAMAGED(36, "the drive's object store is damaged: it failed the check its mount"
             + " makes"),
     STALE_BLOCK(37, "a cache block scanned in the drive is not of the file's version"),
-    CANCELED(38, "not run: an earlier queued write to the object failed");
+    CANCELED(38, "not run: an earlier queued write to the object failed"),
+    TOO_MANY_SESSIONS(39, "every session of the drive is held by a client that is still"
+            + " connected");
 
-    private static final Reason[] BY_CODE = new Reason[39];
+    private static final Reason[] BY_CODE = new Reason[40];
 
     static {
         for (Reason r : values()) {

@@ -3,11 +3,18 @@ package org.smartssd.device;
 import java.nio.ByteBuffer;
 import java.util.List;
 
-/** One SMART attribute as libatasmart parsed it from the drive's SMART READ DATA. */
-public record SmartAttribute(int id, String name, int current, int worst, int threshold,
-                             boolean thresholdValid, boolean prefailure, boolean goodNow,
-                             boolean goodNowValid, int flags, Unit unit, long raw,
-                             long prettyValue) {
+/**
+ * One SMART attribute as libatasmart parsed it from the drive's SMART READ DATA, named by
+ * the drive's own table (SS_PROTO_SMART_ATTRS in protocol/include/ss_proto.h): {@code name}
+ * and {@code unit} (the raw value's) are the drive's; {@code atasmartName} is libatasmart's
+ * name where it means the same quantity, else empty; {@code prettyUnit} and
+ * {@code prettyValue} are libatasmart's reading of the raw value, wrong for some of this
+ * drive's attributes (native/PROTOCOL.md 6.2).
+ */
+public record SmartAttribute(int id, String name, String unit, String atasmartName, int current,
+                             int worst, int threshold, boolean thresholdValid,
+                             boolean prefailure, boolean goodNow, boolean goodNowValid,
+                             int flags, PrettyUnit prettyUnit, long raw, long prettyValue) {
     // One attribute as the JNI library packs it (SS_DEV_SMART_ATTR in smartssd.h)
     static final int ID = 0;
     static final int CURRENT = 1;
@@ -23,6 +30,9 @@ public record SmartAttribute(int id, String name, int current, int worst, int th
     static final int PRETTY_VALUE = 22;
     static final int NAME = 30;
     static final int NAME_BYTES = 32;
+    static final int UNIT = 62;
+    static final int UNIT_BYTES = 16;
+    static final int ATASMART_NAME = 78;
 
     static final List<WireField> FIELDS = List.of(
             WireField.u8("id", ID),
@@ -37,7 +47,9 @@ public record SmartAttribute(int id, String name, int current, int worst, int th
             WireField.u32("pretty_unit", PRETTY_UNIT),
             WireField.u64("raw", RAW),
             WireField.u64("pretty_value", PRETTY_VALUE),
-            WireField.cstr("name", NAME, NAME_BYTES));
+            WireField.cstr("name", NAME, NAME_BYTES),
+            WireField.cstr("unit", UNIT, UNIT_BYTES),
+            WireField.cstr("atasmart_name", ATASMART_NAME, NAME_BYTES));
 
     /** Bytes of one packed attribute: the stride of the JNI library's attribute array. */
     static final int SIZE = WireField.size(FIELDS);
@@ -46,23 +58,25 @@ public record SmartAttribute(int id, String name, int current, int worst, int th
     static SmartAttribute decode(ByteBuffer b, int at) {
         ByteBuffer le = WireField.littleEndian(b);
         return new SmartAttribute(WireField.u8(le, at + ID),
-                WireField.cstr(le, at + NAME, NAME_BYTES), WireField.u8(le, at + CURRENT),
+                WireField.cstr(le, at + NAME, NAME_BYTES),
+                WireField.cstr(le, at + UNIT, UNIT_BYTES),
+                WireField.cstr(le, at + ATASMART_NAME, NAME_BYTES), WireField.u8(le, at + CURRENT),
                 WireField.u8(le, at + WORST), WireField.u8(le, at + THRESHOLD),
                 WireField.u8(le, at + THRESHOLD_VALID) != 0, WireField.u8(le, at + PREFAILURE) != 0,
                 WireField.u8(le, at + GOOD_NOW) != 0, WireField.u8(le, at + GOOD_NOW_VALID) != 0,
                 Short.toUnsignedInt(le.getShort(at + FLAGS)),
-                Unit.of(le.getInt(at + PRETTY_UNIT)), le.getLong(at + RAW),
+                PrettyUnit.of(le.getInt(at + PRETTY_UNIT)), le.getLong(at + RAW),
                 le.getLong(at + PRETTY_VALUE));
     }
 
     /** libatasmart's SkSmartAttributeUnit. */
-    public enum Unit {
+    public enum PrettyUnit {
         UNKNOWN(""), NONE(""), MSECONDS("ms"), SECTORS("sectors"), MKELVIN("mK"),
         SMALL_PERCENT("%"), PERCENT("%"), MB("MB");
 
         private final String symbol;
 
-        Unit(String symbol) {
+        PrettyUnit(String symbol) {
             this.symbol = symbol;
         }
 
@@ -70,22 +84,29 @@ public record SmartAttribute(int id, String name, int current, int worst, int th
             return symbol;
         }
 
-        static Unit of(int code) {
-            Unit[] all = values();
+        static PrettyUnit of(int code) {
+            PrettyUnit[] all = values();
             return code >= 0 && code < all.length ? all[code] : UNKNOWN;
         }
     }
 
-    /** The value in its unit, as smartctl-like tools print it (e.g. "20 ms", "41 C"). */
+    /** The raw value in the drive's unit, e.g. "586 sectors", "40 C". */
+    public String valueText() {
+        // the temperature's raw value holds the degrees in its low 16 bits
+        long v = unit.equals("C") ? (short) raw : raw;
+        return unit.isEmpty() ? Long.toString(v) : v + " " + unit;
+    }
+
+    /** libatasmart's reading of the value, as smartctl-like tools print it (e.g. "20 ms"). */
     public String prettyText() {
-        switch (unit) {
+        switch (prettyUnit) {
             case MKELVIN:
                 return String.format("%.1f C", (prettyValue - 273150) / 1000.0);
             case UNKNOWN:
             case NONE:
                 return Long.toString(prettyValue);
             default:
-                return prettyValue + " " + unit.symbol();
+                return prettyValue + " " + prettyUnit.symbol();
         }
     }
 }

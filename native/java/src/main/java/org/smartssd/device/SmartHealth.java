@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
-/** SMART health summary and attributes, parsed by libatasmart. */
+/** SMART health summary and attributes, parsed by libatasmart, named by the drive. */
 public record SmartHealth(Overall overall, boolean statusGood, long powerOnMs, long badSectors,
                           List<SmartAttribute> attributes) {
     // The summary as the JNI library packs it (SS_DEV_SMART in smartssd.h)
@@ -53,7 +53,7 @@ public record SmartHealth(Overall overall, boolean statusGood, long powerOnMs, l
         attributes = List.copyOf(attributes);
     }
 
-    /** The attribute with this name (libatasmart's naming), or null. */
+    /** The attribute with this name (the drive's naming, SS_PROTO_SMART_ATTRS), or null. */
     public SmartAttribute attribute(String name) {
         for (SmartAttribute a : attributes) {
             if (a.name().equals(name)) {

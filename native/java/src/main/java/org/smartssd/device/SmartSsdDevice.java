@@ -17,8 +17,11 @@ import java.util.function.Consumer;
  *
  * <p>Thread-safe: libsmartssd serialises what must be serialised, and every call here holds
  * the handle's in-flight count, so {@link #close()} never frees a pointer a call still uses.
- * BUSY answers are retried inside libsmartssd (with backoff, up to
- * {@link Options#busyRetryMs()}); a {@link DeviceBusyException} means that budget was spent.
+ * BUSY answers (the drive's reply slots or reply memory taken) are waited out inside
+ * libsmartssd: a call waits until a reply is taken or a short backoff passes and sends again,
+ * and queued reads and writes ({@link #readRanges}, queued writes) keep fewer commands in the
+ * drive; a {@link DeviceBusyException} means the drive had no room for
+ * {@link Options#busyRetryMs()} on end.
  *
  * <p>Costs: each method is one protocol command (a SEND/RECV pair) unless it says otherwise.
  *
@@ -34,7 +37,7 @@ public final class SmartSsdDevice implements AutoCloseable {
 
     /** How to open a drive. */
     public record Options(int timeoutMs, int busyRetryMs, PollPolicy pollPolicy) {
-        /** libsmartssd's defaults: 30 s per sg command, 10 s of BUSY retries. */
+        /** libsmartssd's defaults: 30 s per sg command, 10 s of waiting out BUSY. */
         public static final Options DEFAULT = new Options(0, 0, PollPolicy.DEFAULT);
 
         public Options {
@@ -148,6 +151,21 @@ public final class SmartSsdDevice implements AutoCloseable {
                                       long capacityBytes, int maxObjects, int cacheSharePercent,
                                       String bufferPolicy, long bufferBytes, int bufferThreshold)
             throws IOException {
+        formatEmulated(image, profile, capacityBytes, maxObjects, cacheSharePercent, bufferPolicy,
+                bufferBytes, bufferThreshold, false);
+    }
+
+    /**
+     * The same, saying whether to overwrite what is there. Without {@code force} an existing
+     * file is formatted only when that loses nothing (it is empty, or an image whose drive
+     * holds no object): a file that is not an image, or an image holding objects, is refused
+     * ({@link java.nio.file.FileAlreadyExistsException}-like failure naming what is there).
+     */
+    public static void formatEmulated(java.nio.file.Path image, String profile,
+                                      long capacityBytes, int maxObjects, int cacheSharePercent,
+                                      String bufferPolicy, long bufferBytes, int bufferThreshold,
+                                      boolean force)
+            throws IOException {
         if (capacityBytes < 0 || maxObjects < 0 || bufferBytes < 0 || bufferThreshold < 0) {
             throw new IllegalArgumentException("capacity, max objects and the buffer's size and "
                     + "threshold must not be negative");
@@ -156,14 +174,14 @@ public final class SmartSsdDevice implements AutoCloseable {
             throw new IllegalArgumentException("the cache share is a percentage from 0 to 90 "
                     + "(or CACHE_SHARE_DEFAULT), got " + cacheSharePercent);
         }
-        ByteBuffer msg = ByteBuffer.allocateDirect(256);
+        ByteBuffer msg = ByteBuffer.allocateDirect(1024);
         long rc = format0(DeviceSession.utf8z(image.toAbsolutePath().toString()),
                 profile == null ? null : DeviceSession.utf8z(profile), capacityBytes, maxObjects,
                 cacheSharePercent,
                 bufferPolicy == null ? null : DeviceSession.utf8z(bufferPolicy), bufferBytes,
-                bufferThreshold, msg);
+                bufferThreshold, force, msg);
         if (rc < 0) {
-            String detail = DeviceSession.cString(msg, 0, 256);
+            String detail = DeviceSession.cString(msg, 0, 1024);
             throw Errors.translate(-Errors.errnoOf(rc), Errors.reasonOf(rc), "format " + image
                     + (profile == null ? "" : " with profile " + profile)
                     + (detail.isEmpty() ? "" : " [" + detail + "]"));
@@ -607,7 +625,7 @@ public final class SmartSsdDevice implements AutoCloseable {
     static native long format0(byte[] image, byte[] profile, long capacityBytes,
                                        int maxObjects, int cacheSharePercent,
                                        byte[] bufferPolicy, long bufferBytes,
-                                       int bufferThreshold, ByteBuffer message);
+                                       int bufferThreshold, boolean force, ByteBuffer message);
 
     static native String profiles0();
 }

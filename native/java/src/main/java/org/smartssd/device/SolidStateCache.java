@@ -26,6 +26,11 @@ public final class SolidStateCache {
     private static final int OP_EVICT = 0;
     private static final int OP_CLEAN = 1;
     private static final int OP_EXISTS = 2;
+    /** The drive's URI, as its device was opened. */
+    public String drive() {
+        return s.uri;
+    }
+
     /** Blocks one exists call may ask for: its bitmap fills the scratch buffer. */
     private static final int EXISTS_CHUNK = DeviceSession.SCRATCH_SIZE * 8;
 

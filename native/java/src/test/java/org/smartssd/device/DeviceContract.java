@@ -363,11 +363,11 @@ abstract class DeviceContract {
         SmartHealth after = dev.health();
         DriveCounters c = dev.counters();
         long sectors = (bytes + 511) / 512;
-        assertThat(after.attribute("total-lbas-written").raw()
-                - before.attribute("total-lbas-written").raw()).isEqualTo(sectors);
-        assertThat(after.attribute("reallocated-sector-count").raw()).isEqualTo(c.retiredBlocks());
-        assertThat(after.attribute("wear-leveling-count").raw()).isEqualTo(c.avgEraseCount());
-        assertThat(after.attribute("temperature-celsius-2").raw()).isEqualTo(40); // profile
+        assertThat(after.attribute("host-sectors-written").raw()
+                - before.attribute("host-sectors-written").raw()).isEqualTo(sectors);
+        assertThat(after.attribute("retired-blocks").raw()).isEqualTo(c.retiredBlocks());
+        assertThat(after.attribute("average-erase-count").raw()).isEqualTo(c.avgEraseCount());
+        assertThat(after.attribute("temperature").raw()).isEqualTo(40); // profile
         assertThat(after.attributes()).extracting(SmartAttribute::id)
                 .contains(5, 9, 12, 177, 194, 241, 242);
     }

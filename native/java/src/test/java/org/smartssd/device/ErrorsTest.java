@@ -83,6 +83,7 @@ class ErrorsTest {
         "STORE_DAMAGED, StoreDamagedException",
         "STALE_BLOCK, StaleCacheBlockException",
         "CANCELED, WriteCanceledException",
+        "TOO_MANY_SESSIONS, TooManySessionsException",
     })
     void everyReasonHasItsTypedException(String reason, String type) {
         Reason r = Reason.valueOf(reason);
@@ -96,8 +97,8 @@ class ErrorsTest {
 
     @Test
     void everyNonZeroReasonIsCoveredByTheTable() {
-        // the table above lists 38 reasons: all but OK
-        assertThat(Reason.values()).hasSize(39);
+        // the table above lists 39 reasons: all but OK
+        assertThat(Reason.values()).hasSize(40);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
@@ -121,7 +122,7 @@ class ErrorsTest {
         "32, TransportClosedException", "111, TransportClosedException",
         "5, MediaErrorException", "110, DeviceTimeoutException",
         "95, UnsupportedOperationOnDeviceException", "38, UnsupportedOperationOnDeviceException",
-        "12, SmartSsdException"})
+        "87, TooManySessionsException", "12, SmartSsdException"})
     void withoutAReasonTheErrnoDecides(int errno, String type) {
         IOException e = Errors.translate(-errno, 0, "ctx");
         assertThat(e.getClass().getSimpleName()).isEqualTo(type);

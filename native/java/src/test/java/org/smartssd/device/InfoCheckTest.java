@@ -96,6 +96,52 @@ class InfoCheckTest {
         assertThat(again.out()).isEqualTo(bad.out());
     }
 
+    /** A flipped byte in one data page of a file (offline, in the image) is found: the check
+     *  reads every data page against its flash CRC, and names the file and the page. */
+    @Test
+    void aCorruptDataPageIsReported() throws Exception {
+        Path img = TestDrives.image(dir);
+        String uri = "emu:" + img;
+        byte[] page = new byte[8192];
+        new java.util.Random(11).nextBytes(page);
+        long oid;
+        try (SmartSsdDevice d = SmartSsdDevice.open(uri)) {
+            oid = d.create("/victim.bin", ObjectType.FILE);
+            d.write(oid, 0, ByteBuffer.wrap(page), true);
+            d.flush();
+        }
+        Run ok = run("info", "--check", uri);
+        assertThat(ok.code()).as(ok.out() + ok.err()).isZero();
+        assertThat(ok.out()).contains("data pages (each read against its CRC)");
+
+        byte[] image = Files.readAllBytes(img);
+        long at = indexOf(image, page);
+        assertThat(at).as("the page's bytes are in the image").isNotNegative();
+        try (FileChannel ch = FileChannel.open(img, StandardOpenOption.WRITE)) {
+            ch.write(ByteBuffer.wrap(new byte[] {(byte) (image[(int) at + 100] ^ 0x40)}), at + 100);
+        }
+
+        Run bad = run("info", "--check", uri);
+        assertThat(bad.code()).as(bad.out() + bad.err()).isEqualTo(ExitCodes.INCONSISTENT);
+        assertThat(bad.out()).contains("INCONSISTENT: data page unreadable (its flash page fails its CRC)")
+                .contains(String.format(Locale.ROOT, "object %#x", oid))
+                .containsPattern("logical page \\d+")
+                .doesNotContain("came up without");
+    }
+
+    private static long indexOf(byte[] hay, byte[] needle) {
+        outer:
+        for (int i = 0; i + needle.length <= hay.length; i++) {
+            for (int k = 0; k < 64; k++) {
+                if (hay[i + k] != needle[k]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
     /**
      * An object whose extents far outnumber the record's inline room (22 to 53): fill the
      * drive with pairs of a one-page object and a larger one (sized so that the object table

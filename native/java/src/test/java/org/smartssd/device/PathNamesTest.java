@@ -11,7 +11,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Names are stored exactly or refused: a name the drive would list ambiguously (control
- * characters) or that would collide with another (not Unicode) never reaches it.
+ * characters), show reordered (bidirectional controls) or that would collide with another
+ * (not Unicode) never reaches it, and the refusal shows the name escaped.
  */
 class PathNamesTest {
     @TempDir
@@ -30,12 +31,25 @@ class PathNamesTest {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("not valid Unicode");
             for (String bad : List.of("/d/a\nb", "/d/tab\there", "/d/\u001b[31m", "/d/del\u007f",
-                    "/d/c1\u009b")) {
+                    "/d/c1\u009b", "/d/evil\u202etxt.exe", "/d/lre\u202a", "/d/pdf\u202c",
+                    "/d/lri\u2066", "/d/pdi\u2069", "/d/lrm\u200e", "/d/rlm\u200f",
+                    "/d/alm\u061c")) {
                 assertThatThrownBy(() -> dev.create(bad, ObjectType.FILE))
-                        .as(bad.replace("\u001b", "ESC"))
+                        .as(Printable.escape(bad))
                         .isInstanceOf(InvalidPathException.class)
-                        .hasMessageContaining("BAD_PATH");
+                        .hasMessageContaining("BAD_PATH")
+                        // the name is in the message, escaped: nothing a terminal acts on
+                        .hasMessageContaining(Printable.escape(bad))
+                        .satisfies(e -> assertThat(e.getMessage().codePoints()
+                                .filter(c -> c < 0x20 || (c >= 0x7f && c <= 0x9f)
+                                        || c == 0x061c || c == 0x200e || c == 0x200f
+                                        || (c >= 0x202a && c <= 0x202e)
+                                        || (c >= 0x2066 && c <= 0x2069))
+                                .count()).isZero());
             }
+            assertThat(Printable.escape("/d/\u001b[31m")).isEqualTo("/d/\\x1b[31m");
+            assertThat(Printable.escape("/d/evil\u202etxt")).isEqualTo("/d/evil\\u202etxt");
+            assertThat(Printable.escape("/d/caf\u00e9")).isEqualTo("/d/caf\u00e9");
             assertThat(dev.list("/d")).hasSize(1);
         }
     }

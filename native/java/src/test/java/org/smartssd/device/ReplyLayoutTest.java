@@ -92,6 +92,10 @@ class ReplyLayoutTest {
             le.putLong(base + at.get("pretty_value").offset(), 0x7000000000000001L + i);
             le.put(base + at.get("name").offset(),
                     ("attr-" + i).getBytes(StandardCharsets.US_ASCII));
+            le.put(base + at.get("unit").offset(),
+                    ("unit-" + i).getBytes(StandardCharsets.US_ASCII));
+            le.put(base + at.get("atasmart_name").offset(),
+                    ("ata-" + i).getBytes(StandardCharsets.US_ASCII));
         }
         SmartHealth h = SmartHealth.decode(b, 2);
         assertThat(h.overall()).isEqualTo(SmartHealth.Overall.values()[2]);
@@ -101,9 +105,9 @@ class ReplyLayoutTest {
         assertThat(h.attributes()).hasSize(2);
         for (int i = 0; i < 2; i++) {
             SmartAttribute a = h.attributes().get(i);
-            assertThat(a).isEqualTo(new SmartAttribute(200 + i, "attr-" + i, 150 + i, 140 + i,
-                    130 + i, i == 1, i == 0, i == 1, i == 0, 0x8001 + i,
-                    SmartAttribute.Unit.values()[2 + i], 0x0000A1B2C3D4E5F6L + i,
+            assertThat(a).isEqualTo(new SmartAttribute(200 + i, "attr-" + i, "unit-" + i,
+                    "ata-" + i, 150 + i, 140 + i, 130 + i, i == 1, i == 0, i == 1, i == 0,
+                    0x8001 + i, SmartAttribute.PrettyUnit.values()[2 + i], 0x0000A1B2C3D4E5F6L + i,
                     0x7000000000000001L + i));
         }
     }

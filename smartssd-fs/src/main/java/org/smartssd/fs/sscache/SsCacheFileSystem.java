@@ -31,6 +31,7 @@ import org.apache.hadoop.util.Progressable;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.SolidStateCache;
 import org.smartssd.fs.SmartSsdConstants;
+import org.smartssd.fs.SmartSsdKeys;
 import org.smartssd.fs.impl.DriveRegistry;
 import org.smartssd.fs.impl.DriveResolver;
 
@@ -83,6 +84,7 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
     public void initialize(URI name, Configuration conf) throws IOException {
         super.initialize(name, conf);
         setConf(conf);
+        SmartSsdKeys.warnUnknown(conf);
         drive = name.getAuthority();
         if (drive == null || drive.isEmpty()) {
             throw new IOException("'" + name + "' names no drive: use sscache://DRIVE/path");

@@ -4,6 +4,8 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 
 import org.apache.hadoop.fs.CanUnbuffer;
@@ -16,9 +18,9 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.VectoredReadUtils;
+import org.apache.hadoop.fs.impl.CombinedFileRange;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.smartssd.fs.DriveLog;
 
 /**
  * Reads one version of a file through the cache: a window of up to
@@ -28,7 +30,6 @@ import org.slf4j.LoggerFactory;
  * ({@code cacheOnly}) is served from its dirty blocks alone.
  */
 final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, StreamCapabilities {
-    private static final Logger LOG = LoggerFactory.getLogger(SsCacheInputStream.class);
     private final BlockCacheIo io;
     private final FileVersion version;
     private final byte[] digest;
@@ -164,7 +165,8 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
                     throw e;
                 }
                 // the drive failed: the backing store has every byte
-                LOG.warn("{}: reading the drive's cache failed ({}); reading the backing store",
+                DriveLog.of(SsCacheInputStream.class, io.cache().drive()).warn(
+                        "{}: reading the drive's cache failed ({}); reading the backing store",
                         version.pathKey(), e.toString());
             }
         }
@@ -193,7 +195,8 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
             try {
                 fillMisses(first, count, hit, length);
             } catch (IOException e) {
-                LOG.warn("{}: caching blocks failed ({}); the read goes on", version.pathKey(),
+                DriveLog.of(SsCacheInputStream.class, io.cache().drive()).warn(
+                        "{}: caching blocks failed ({}); the read goes on", version.pathKey(),
                         e.toString());
             }
         }
@@ -240,19 +243,49 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
         stats.incrementCounter(CacheStatistics.BYTES_FROM_BACKING, len);
     }
 
-    /** Ranges past the end fail here, before any is read (the length is known). */
+    /**
+     * Vectored read: ranges past the end fail here, before any is read (the length is
+     * known). The ranges are sorted and merged as Hadoop's
+     * {@link VectoredReadUtils#mergeSortedRanges} does (less than
+     * {@link #minSeekForVectorReads()} apart, at most {@link #maxReadSizeForVectorReads()}
+     * bytes, about one cache window), and each merged read goes through the cache as a
+     * positioned read does, one after another; every future is completed before this
+     * returns.
+     */
     @Override
     public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate)
             throws IOException {
         checkOpen();
+        List<? extends FileRange> sorted = VectoredReadUtils.validateAndSortRanges(ranges,
+                Optional.of(version.length()));
         for (FileRange r : ranges) {
-            VectoredReadUtils.validateRangeRequest(r);
-            if (r.getOffset() + r.getLength() > version.length()) {
-                throw new EOFException("range " + r + " ends past the end of "
-                        + version.pathKey() + " (" + version.length() + " bytes)");
+            r.setData(new CompletableFuture<>());
+        }
+        for (CombinedFileRange c : VectoredReadUtils.mergeSortedRanges(sorted, 1,
+                minSeekForVectorReads(), maxReadSizeForVectorReads())) {
+            readMerged(c, allocate);
+        }
+    }
+
+    private void readMerged(CombinedFileRange c, IntFunction<ByteBuffer> allocate) {
+        byte[] merged = new byte[c.getLength()];
+        try {
+            readFully(c.getOffset(), merged, 0, merged.length);
+        } catch (IOException | RuntimeException e) {
+            c.getUnderlying().forEach(r -> r.getData().completeExceptionally(e));
+            return;
+        }
+        for (FileRange r : c.getUnderlying()) {
+            try {
+                ByteBuffer b = allocate.apply(r.getLength());
+                int start = b.position();
+                b.put(merged, (int) (r.getOffset() - c.getOffset()), r.getLength());
+                b.position(start);
+                r.getData().complete(b);
+            } catch (RuntimeException e) {
+                r.getData().completeExceptionally(e);
             }
         }
-        VectoredReadUtils.readVectored(this, ranges, allocate);
     }
 
     @Override
@@ -284,6 +317,7 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
 
     @Override
     public boolean hasCapability(String capability) {
-        return StreamCapabilities.UNBUFFER.equalsIgnoreCase(capability);
+        return StreamCapabilities.UNBUFFER.equalsIgnoreCase(capability)
+                || StreamCapabilities.VECTOREDIO.equalsIgnoreCase(capability);
     }
 }

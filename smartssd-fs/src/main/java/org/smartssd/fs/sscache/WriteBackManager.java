@@ -14,10 +14,9 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.smartssd.device.CacheFullException;
 import org.smartssd.device.SolidStateCache;
+import org.smartssd.fs.DriveLog;
 
 /**
  * Write-back (FlashTier §4.3.4) for one drive's cache in this JVM. A file written in
@@ -46,13 +45,13 @@ import org.smartssd.device.SolidStateCache;
  * each other's tables (as FlashTier's cache manager, one per host).
  */
 public final class WriteBackManager implements AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(WriteBackManager.class);
     /** Manifest reservations grow by this many blocks: one manifest write per 256 blocks. */
     static final long RESERVE_STEP = 256;
     /** The most blocks one evict, clean or exists call covers. */
     static final int RANGE_STEP = 1 << 16;
 
     private final String drive;
+    private final DriveLog log;
     private final SolidStateCache cache;
     private final BlockCacheIo io;
     private final FileSystem backing;
@@ -112,6 +111,7 @@ public final class WriteBackManager implements AutoCloseable {
                     + ": use a share of the cache in (0, 1]");
         }
         this.drive = drive;
+        this.log = DriveLog.of(WriteBackManager.class, drive);
         this.cache = cache;
         this.backing = backing;
         this.stats = stats;
@@ -486,9 +486,9 @@ public final class WriteBackManager implements AutoCloseable {
         if (failure != null) {
             pf.retryAt = System.currentTimeMillis() + retryMs;
             stats.incrementCounter(CacheStatistics.WRITE_BACK_FAILURES);
-            LOG.warn("sscache://{}: write-back of {} failed ({}); it stays dirty in the cache "
+            log.warn("sscache://{}: write-back of {} failed ({}); it stays dirty in the cache "
                     + "and is retried in {} ms", drive, pf.pathKey(), failure.toString(), retryMs);
-            LOG.debug("write-back failure", failure);
+            log.debug("write-back failure", failure);
         }
         generation++;
         notifyAll();
@@ -559,7 +559,7 @@ public final class WriteBackManager implements AutoCloseable {
             try {
                 backing.setTimes(pf.backingPath, m.mtime(), -1);
             } catch (UnsupportedOperationException e) {
-                LOG.debug("{}: setTimes not supported; its cached blocks become unreachable",
+                log.debug("{}: setTimes not supported; its cached blocks become unreachable",
                         pf.backingPath);
             }
             forRange(base, blocks, cache::clean);
@@ -616,7 +616,7 @@ public final class WriteBackManager implements AutoCloseable {
             Optional<Manifest> found = BlockCacheIo.bit(present, 0)
                     ? Manifest.decode(raw, 0, blockSize) : Optional.empty();
             if (found.isEmpty() || found.get().slot() != slot) {
-                LOG.warn("sscache://{}: manifest slot {} holds no valid manifest; dropped",
+                log.warn("sscache://{}: manifest slot {} holds no valid manifest; dropped",
                         drive, slot);
                 cache.evict(address, 1);
                 continue;
@@ -685,7 +685,7 @@ public final class WriteBackManager implements AutoCloseable {
         try {
             writeBackNow(closed);
         } catch (IOException e) {
-            LOG.warn("sscache://{}: files left dirty in the cache at close; the next start "
+            log.warn("sscache://{}: files left dirty in the cache at close; the next start "
                     + "writes them back", drive, e);
         }
     }

@@ -8,8 +8,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.StreamCapabilities;
 import org.apache.hadoop.fs.Syncable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import org.smartssd.fs.DriveLog;
 
 /**
  * Write-through (FlashTier §4.3.4): every byte goes to the backing store, and each full
@@ -20,7 +19,6 @@ import org.slf4j.LoggerFactory;
  * unreachable (never wrong). No per-block state is kept.
  */
 final class WriteThroughOutputStream extends OutputStream implements Syncable, StreamCapabilities {
-    private static final Logger LOG = LoggerFactory.getLogger(WriteThroughOutputStream.class);
 
     private final FSDataOutputStream backingOut;
     private final FileSystem backing;
@@ -81,7 +79,8 @@ final class WriteThroughOutputStream extends OutputStream implements Syncable, S
                         fileLength, false);
             } catch (IOException | RuntimeException e) {
                 cacheFailed = true;
-                LOG.warn("{}: the drive's cache failed ({}); the rest of this file is written "
+                DriveLog.of(WriteThroughOutputStream.class, io.cache().drive()).warn(
+                        "{}: the drive's cache failed ({}); the rest of this file is written "
                         + "to the backing store only", backingPath, e.toString());
             }
         }
@@ -119,7 +118,9 @@ final class WriteThroughOutputStream extends OutputStream implements Syncable, S
         try {
             backing.setTimes(backingPath, mtime, -1);
         } catch (IOException | UnsupportedOperationException e) {
-            LOG.debug("{}: setTimes not honoured; the cached blocks will not be found", backingPath, e);
+            DriveLog.of(WriteThroughOutputStream.class, io.cache().drive()).debug(
+                    "{}: setTimes not honoured; the cached blocks will not be found",
+                    backingPath, e);
             return;
         }
         cacheBatch(written);

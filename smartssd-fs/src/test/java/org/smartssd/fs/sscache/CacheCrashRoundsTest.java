@@ -18,6 +18,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.Devd;
@@ -38,6 +39,7 @@ import org.smartssd.device.SolidStateCache;
  * </ul>
  * {@code -Dsscache.crash.rounds=N} (default 50; {@code smartssd-fs/crash-rounds.sh} runs 500).
  */
+@Tag("full") // crash rounds; CrashTest stays in the fast tier
 class CacheCrashRoundsTest {
     private static final Duration READY = Duration.ofSeconds(60);
     /** Addresses in three groups: adjacent blocks, a group boundary, far apart. */

@@ -13,18 +13,24 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /**
- * {@code smartssd format emu:/path/dev0.img [--profile NAME] [--capacity SIZE]
+ * {@code smartssd format emu:/path/dev0.img [--force] [--profile NAME] [--capacity SIZE]
  * [--cache-share PCT] [--buffer POLICY] [--buffer-size SIZE] [--buffer-threshold N]}.
  */
 @Command(name = "format", mixinStandardHelpOptions = true,
-        description = "Create (or overwrite) an emulated drive's image and "
-        + "format it. Only emu: URIs: a real drive is formatted by its vendor tools.")
+        description = "Create an emulated drive's image and format it. An existing file is "
+        + "overwritten only when that loses nothing (an empty file, or an image holding no "
+        + "object) or with --force. Only emu: URIs: a real drive is formatted by its vendor "
+        + "tools.")
 final class FormatCommand implements Callable<Integer> {
     @ParentCommand
     SmartSsdCli cli;
 
     @Parameters(index = "0", paramLabel = "URI", description = "emu:/path/to/image")
     String uri;
+
+    @Option(names = "--force", description = "format even a file that is not a drive image, "
+            + "or an image whose drive holds objects, destroying what it holds")
+    boolean force;
 
     @Option(names = "--profile", paramLabel = "NAME", description = "model profile: a built-in "
             + "name (kang-smartssd, the default; jasmine-openssd; nvme-modern) or a profile file")
@@ -69,7 +75,7 @@ final class FormatCommand implements Callable<Integer> {
         long bufferBytes = bufferSize == null ? 0 : Sizes.parse(bufferSize);
         SmartSsdDevice.formatEmulated(image, profile, bytes, maxObjects,
                 cacheShare == null ? SmartSsdDevice.CACHE_SHARE_DEFAULT : cacheShare, buffer,
-                bufferBytes, bufferThreshold);
+                bufferBytes, bufferThreshold, force);
         try (SmartSsdDevice d = SmartSsdDevice.open(uri)) {
             DriveInfo i = d.info();
             DriveCounters c = d.counters();

@@ -10,10 +10,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
-/** {@code smartssd health URI}: SMART attributes as libatasmart names and values them. */
+/** {@code smartssd health URI}: SMART attributes, parsed by libatasmart, named by the drive. */
 @Command(name = "health", mixinStandardHelpOptions = true,
-        description = "Print SMART health: the overall verdict and every "
-        + "attribute with libatasmart's name, normalised value, worst, threshold and value.")
+        description = "Print SMART health: the overall verdict and every attribute with "
+        + "the drive's name for it, normalised value, worst, threshold, raw value in its "
+        + "unit, and libatasmart's name where it means the same ('-' where libatasmart has "
+        + "none or one for another quantity).")
 final class HealthCommand implements Callable<Integer> {
     @ParentCommand
     SmartSsdCli cli;
@@ -30,12 +32,13 @@ final class HealthCommand implements Callable<Integer> {
             o.printf("status:  %s%n", h.statusGood() ? "good" : "FAILING");
             o.printf("power-on: %d ms%n", h.powerOnMs());
             o.printf("bad sectors: %d%n", h.badSectors());
-            o.printf("%3s %-28s %5s %5s %6s %-4s %-16s %s%n", "ID", "NAME", "VALUE", "WORST",
-                    "THRESH", "TYPE", "PRETTY", "RAW");
+            o.printf("%3s %-26s %5s %5s %6s %-4s %-24s %s%n", "ID", "NAME", "VALUE", "WORST",
+                    "THRESH", "TYPE", "RAW", "LIBATASMART");
             for (SmartAttribute a : h.attributes()) {
-                o.printf("%3d %-28s %5d %5d %6s %-4s %-16s %d%n", a.id(), a.name(), a.current(),
+                o.printf("%3d %-26s %5d %5d %6s %-4s %-24s %s%n", a.id(), a.name(), a.current(),
                         a.worst(), a.thresholdValid() ? Integer.toString(a.threshold()) : "-",
-                        a.prefailure() ? "pre" : "old", a.prettyText(), a.raw());
+                        a.prefailure() ? "pre" : "old", a.valueText(),
+                        a.atasmartName().isEmpty() ? "-" : a.atasmartName());
             }
             return ExitCodes.OK;
         }

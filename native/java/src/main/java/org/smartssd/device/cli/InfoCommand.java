@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParentCommand;
 
 /** {@code smartssd info [--check] URI}: identity, space, FTL counters, the emulator's model,
- *  and with --check the object store's consistency check. */
+ *  and with --check the object store's consistency check, data pages included. */
 @Command(name = "info", mixinStandardHelpOptions = true,
         description = "Print the drive's identity, space, FTL counters, its solid-state "
         + "cache's counters and, for an emulated drive, its modelled time and energy.")
@@ -29,8 +29,10 @@ final class InfoCommand implements Callable<Integer> {
     String uri;
 
     @Option(names = "--check", description = "also run the drive's object-store consistency "
-            + "check (every extent tree against the records and the allocator) and print its "
-            + "verdict; exit 7 when it finds a problem")
+            + "check (every extent tree against the records and the allocator, every data page "
+            + "read against its flash CRC) and, with the merge cache, check its NVRAM (every "
+            + "held sector against its CRC-32C), and print the verdict; exit 7 when it finds a "
+            + "problem")
     boolean check;
 
     @Override

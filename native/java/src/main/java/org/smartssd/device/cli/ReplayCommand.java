@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 
 import org.smartssd.device.NativeBinaries;
+import org.smartssd.device.Printable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -112,7 +113,8 @@ final class ReplayCommand implements java.util.concurrent.Callable<Integer> {
                 () -> readAll(p.getErrorStream()));
         cli.out.print(readAll(p.getInputStream()));
         int rc = p.waitFor();
-        cli.err.print(err.join());
+        // its messages name the trace file as given: escaped, line by line
+        err.join().lines().forEach(l -> cli.err.println(Printable.escape(l)));
         cli.out.flush();
         return rc;
     }

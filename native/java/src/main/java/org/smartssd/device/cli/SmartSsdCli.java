@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 
+import org.smartssd.device.Printable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -55,12 +56,13 @@ public final class SmartSsdCli implements Runnable {
         devd.setStopAtPositional(true);
         cl.setParameterExceptionHandler((ex, a) -> {
             CommandLine c = ex.getCommandLine();
-            c.getErr().println("smartssd: " + ex.getMessage());
+            c.getErr().println("smartssd: " + Printable.escape(ex.getMessage()));
             c.getErr().println("Try '" + c.getCommandSpec().qualifiedName() + " --help'.");
             return ExitCodes.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, parsed) -> {
-            c.getErr().println(c.getCommandSpec().qualifiedName() + ": " + message(ex));
+            c.getErr().println(c.getCommandSpec().qualifiedName() + ": "
+                    + Printable.escape(message(ex)));
             return ExitCodes.of(ex);
         });
         return cl.execute(args);

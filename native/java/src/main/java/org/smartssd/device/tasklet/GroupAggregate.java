@@ -17,8 +17,8 @@ import org.smartssd.device.RecordLayout.FieldType;
 import org.smartssd.device.TaskletSpec;
 
 /**
- * The group-aggregate tasklet (id 1): COUNT/SUM/MIN/MAX of one integer field grouped by 0,
- * 1 or 2 integer key fields. Immutable; build with {@link #groupBy} and the withers.
+ * The group-aggregate tasklet (id 1): COUNT/SUM/MIN/MAX of one integer field grouped by 0
+ * to {@value #MAX_KEYS} integer key fields, with an optional WHERE tree ({@link WhereParams}). Immutable; build with {@link #groupBy} and the withers.
  *
  * <pre>{@code
  * GroupAggregate agg = GroupAggregate.groupBy(1).value(0).ops(Op.COUNT, Op.SUM);

@@ -4,6 +4,9 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 
+import org.smartssd.device.RecordLayout;
+import org.smartssd.device.TaskletSpec;
+
 /**
  * Params of group-aggregate and top-N with their WHERE stage (builtin_tasklets.h): the
  * predicate runs in front of the aggregate or the ranking in the same pass. Group-aggregate
@@ -39,6 +42,33 @@ public final class WhereParams {
         ByteBuffer b = ByteBuffer.allocate(p.length + 2 + tree.length)
                 .order(ByteOrder.LITTLE_ENDIAN);
         return b.put(p).putShort((short) tree.length).put(tree).array();
+    }
+
+    /**
+     * The group-aggregate spec over {@code layout} that runs {@code where} (null: every
+     * record) in front of the aggregate, after checking the fields of both against it.
+     */
+    public static TaskletSpec groupAggregateSpec(GroupAggregate g, Predicate where,
+                                                 RecordLayout layout, int memoryBudget,
+                                                 long stepLimit) {
+        TaskletSpec plain = g.spec(layout, memoryBudget, stepLimit);
+        return withWhere(plain, where, layout, groupAggregate(g, where));
+    }
+
+    /** The top-N spec over {@code layout} with its WHERE stage, checked as the plain one. */
+    public static TaskletSpec topNSpec(TopN t, Predicate where, RecordLayout layout,
+                                       int memoryBudget, long stepLimit) {
+        TaskletSpec plain = t.spec(layout, memoryBudget, stepLimit);
+        return withWhere(plain, where, layout, topN(t, where));
+    }
+
+    private static TaskletSpec withWhere(TaskletSpec plain, Predicate where, RecordLayout layout,
+                                         byte[] params) {
+        if (where != null) {
+            where.check(layout);
+        }
+        return new TaskletSpec(plain.taskletId(), layout, params, plain.memoryBudget(),
+                plain.stepLimit());
     }
 
     /** The group-aggregate of params with or without a WHERE stage (the inverse of

@@ -61,6 +61,23 @@ class CliFailureTest {
         assertThat(run("put", uri, small.toString(), "/data/y").code()).isZero();
     }
 
+    /** A name with an ESC or a right-to-left override reaches the terminal escaped, whether
+     *  the drive refused it or the local file system did. */
+    @Test
+    void namesInMessagesAreEscaped() throws Exception {
+        CliUsageTest.Run ls = run("ls", uri, "/d/\u001b[31mred");
+        assertThat(ls.code()).isNotZero();
+        assertThat(ls.err()).contains("/d/\\x1b[31mred").contains("BAD_PATH").doesNotContain("\u001b");
+
+        CliUsageTest.Run rlo = run("ls", uri, "/d/evil\u202etxt.exe");
+        assertThat(rlo.code()).isNotZero();
+        assertThat(rlo.err()).contains("/d/evil\\u202etxt.exe").doesNotContain("\u202e");
+
+        CliUsageTest.Run put = run("put", uri, dir.resolve("no\u001b[2Jfile").toString(), "/x");
+        assertThat(put.code()).isNotZero();
+        assertThat(put.err()).contains("no\\x1b[2Jfile").doesNotContain("\u001b");
+    }
+
     @Test
     void getNeverLeavesAPartialLocalFileAndSaysWhatIsWrong() throws Exception {
         Path src = Files.write(dir.resolve("src.bin"), random(100_000, 3));

@@ -199,6 +199,9 @@ class CliReplayTest {
         Run missing = run("replay", dir.resolve("none.spc").toString());
         assertThat(missing.code()).isEqualTo(ExitCodes.NOT_FOUND);
         assertThat(missing.err()).contains("none.spc").contains("No such file");
+        Run escaped = run("replay", dir.resolve("no\u001b[2Jne.spc").toString());
+        assertThat(escaped.code()).isEqualTo(ExitCodes.NOT_FOUND);
+        assertThat(escaped.err()).contains("no\\x1b[2Jne.spc").doesNotContain("\u001b");
 
         Run policy = run("replay", "--buffer", "lru2", good.toString());
         assertThat(policy.code()).isEqualTo(ExitCodes.USAGE);
@@ -211,6 +214,12 @@ class CliReplayTest {
         Run small = run("replay", "--page-size", "4K", "--buffer-size", "256K", good.toString());
         assertThat(small.code()).isEqualTo(ExitCodes.USAGE);
         assertThat(small.err()).contains("at least two 64-page blocks");
+
+        // past the drive's DRAM: said so, with the largest buffer it holds
+        Run huge = run("replay", "--buffer-size", "1T", good.toString());
+        assertThat(huge.code()).isNotZero();
+        assertThat(huge.err()).contains("a buffer of 1099511627776 bytes is over the drive's DRAM")
+                .containsPattern("at most \\d+ bytes").doesNotContain("policy");
 
         Run page = run("replay", "--page-size", "8K", good.toString());
         assertThat(page.code()).isEqualTo(ExitCodes.USAGE);

@@ -186,32 +186,103 @@ class CliTest {
     }
 
     @Test
-    void healthPrintsLibatasmartNamesAndTheDrivesCounters() throws Exception {
+    void healthPrintsTheDrivesNamesAndUnitsAndItsCounters() throws Exception {
         Path local = Files.write(dir.resolve("w.bin"), new byte[300_000]);
         run("put", uri, local.toString(), "/w.bin");
         Run r = run("health", uri);
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("overall: GOOD").contains("reallocated-sector-count")
-                .contains("wear-leveling-count").contains("total-lbas-written");
+        assertThat(r.out()).contains("overall: GOOD");
         SmartHealth h;
         DriveCounters c;
         try (SmartSsdDevice d = SmartSsdDevice.open(uri)) {
             h = d.health();
             c = d.counters();
         }
-        assertThat(raw(r.out(), "reallocated-sector-count")).isEqualTo(c.retiredBlocks());
-        assertThat(raw(r.out(), "wear-leveling-count")).isEqualTo(c.avgEraseCount());
+        assertThat(row(r.out(), 5).raw()).isEqualTo(c.retiredBlocks());
+        assertThat(row(r.out(), 177).raw()).isEqualTo(c.avgEraseCount());
         // 300000 bytes = 586 sectors written by put, plus nothing else written by the host
-        assertThat(raw(r.out(), "total-lbas-written")).isEqualTo(586);
-        assertThat(raw(r.out(), "total-lbas-written"))
-                .isEqualTo(h.attribute("total-lbas-written").raw());
+        assertThat(row(r.out(), 241).raw()).isEqualTo(586);
+        assertThat(row(r.out(), 241).unit()).isEqualTo("sectors");
+        assertThat(h.attribute("host-sectors-written").raw()).isEqualTo(586);
     }
 
-    private static long raw(String table, String name) {
-        Matcher m = Pattern.compile("(?m)^\\s*\\d+ " + Pattern.quote(name) + " .* (\\d+)$")
-                .matcher(table);
-        assertThat(m.find()).as("attribute %s in%n%s", name, table).isTrue();
-        return Long.parseLong(m.group(1));
+    /**
+     * Every attribute of a drive with a cache and a buffer (all of them), as health prints
+     * it, against the drive's own table read from its source (SS_PROTO_SMART_ATTRS): the
+     * same ids, each with the table's name and unit, and libatasmart's name only where the
+     * table says it means the same quantity.
+     */
+    @Test
+    void healthNamesEveryAttributeAsTheDrivesTableDoes() throws Exception {
+        String all = "emu:" + dir.resolve("all.img");
+        Run f = run("format", all, "--capacity", "640M", "--cache-share", "30", "--buffer",
+                "lru", "--buffer-size", "2M");
+        assertThat(f.code()).as(f.err()).isZero();
+        Run r = run("health", all);
+        assertThat(r.code()).as(r.err()).isZero();
+        java.util.Map<Integer, TableRow> table = driveTable();
+        assertThat(table).hasSize(29);
+        java.util.Map<Integer, Row> printed = new java.util.HashMap<>();
+        for (String line : r.out().split("\n")) {
+            Row row = Row.parse(line);
+            if (row != null) {
+                printed.put(row.id(), row);
+            }
+        }
+        assertThat(printed.keySet()).as(r.out()).isEqualTo(table.keySet());
+        for (TableRow t : table.values()) {
+            Row p = printed.get(t.id());
+            assertThat(p.name()).as("name of %d", t.id()).isEqualTo(t.name());
+            assertThat(p.unit()).as("unit of %d", t.id()).isEqualTo(t.unit());
+            if (t.atasmart()) {
+                assertThat(p.atasmart()).as("libatasmart's name of %d", t.id())
+                        .isNotEqualTo("-").doesNotStartWith("attribute-");
+            } else {
+                assertThat(p.atasmart()).as("libatasmart's name of %d", t.id()).isEqualTo("-");
+            }
+        }
+    }
+
+    record TableRow(int id, String name, String unit, boolean atasmart) { }
+
+    /** One attribute row of `smartssd health`: id, name, raw value and unit, libatasmart's name. */
+    record Row(int id, String name, long raw, String unit, String atasmart) {
+        static final Pattern LINE = Pattern.compile(
+                "^\\s*(\\d+) (\\S+) +\\d+ +\\d+ +\\S+ +(?:pre|old) +(-?\\d+)(?: (\\S+))? +(\\S+)$");
+
+        static Row parse(String line) {
+            Matcher m = LINE.matcher(line);
+            return m.matches() ? new Row(Integer.parseInt(m.group(1)), m.group(2),
+                    Long.parseLong(m.group(3)), m.group(4) == null ? "" : m.group(4),
+                    m.group(5)) : null;
+        }
+    }
+
+    private static Row row(String out, int id) {
+        for (String line : out.split("\n")) {
+            Row r = Row.parse(line);
+            if (r != null && r.id() == id) {
+                return r;
+            }
+        }
+        throw new AssertionError("no attribute " + id + " in\n" + out);
+    }
+
+    /** SS_PROTO_SMART_ATTRS, the drive's table, parsed from protocol/include/ss_proto.h. */
+    static java.util.Map<Integer, TableRow> driveTable() throws java.io.IOException {
+        Path h = Path.of(System.getProperty("smartssd.source.root", "../.."),
+                "protocol/include/ss_proto.h");
+        String text = Files.readString(h);
+        int from = text.indexOf("#define SS_PROTO_SMART_ATTRS(X)");
+        assertThat(from).as("SS_PROTO_SMART_ATTRS in %s", h).isNotNegative();
+        Matcher m = Pattern.compile("X\\((\\w+), (\\d+), \"([^\"]+)\", \"([^\"]+)\", ([01])\\)")
+                .matcher(text.substring(from, text.indexOf("enum ss_smart_attr_id", from)));
+        java.util.Map<Integer, TableRow> t = new java.util.LinkedHashMap<>();
+        while (m.find()) {
+            int id = Integer.parseInt(m.group(2));
+            t.put(id, new TableRow(id, m.group(3), m.group(4), m.group(5).equals("1")));
+        }
+        return t;
     }
 
     @Test
