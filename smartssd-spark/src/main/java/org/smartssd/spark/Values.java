@@ -79,7 +79,6 @@ final class Values {
             return Double.longBitsToDouble(be(b, at, 8));
         }
         if (c.isBytes()) {
-            int at = off + c.field().offset();
             return UTF8String.fromBytes(b, at, unpaddedLength(b, at, c.field().width()));
         }
         return fromWire(c.sparkType(), wire(c, b, off));
