@@ -3,6 +3,7 @@ package org.smartssd.fs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
+import org.slf4j.event.Level;
 
 /**
  * A logger for one drive: each message it logs carries the drive's name in the SLF4J MDC
@@ -32,32 +33,22 @@ public final class DriveLog {
     }
 
     public void info(String format, Object... args) {
-        if (log.isInfoEnabled()) {
-            String prev = enter();
-            try {
-                log.info(format, args);
-            } finally {
-                leave(prev);
-            }
-        }
+        log(Level.INFO, format, args);
     }
 
     public void warn(String format, Object... args) {
-        if (log.isWarnEnabled()) {
-            String prev = enter();
-            try {
-                log.warn(format, args);
-            } finally {
-                leave(prev);
-            }
-        }
+        log(Level.WARN, format, args);
     }
 
     public void debug(String format, Object... args) {
-        if (log.isDebugEnabled()) {
+        log(Level.DEBUG, format, args);
+    }
+
+    private void log(Level level, String format, Object... args) {
+        if (log.isEnabledForLevel(level)) {
             String prev = enter();
             try {
-                log.debug(format, args);
+                log.atLevel(level).log(format, args);
             } finally {
                 leave(prev);
             }
