@@ -157,7 +157,7 @@ static void test_packet_reasons(struct ss_dev *d)
 		EXPECT(ss_dev_flush(d), EAGAIN, SS_R_BUSY);
 		CHECK(strstr(ss_dev_last_message(), "stayed BUSY for 50 ms") != NULL);
 		{
-			uint8_t b[512];
+			uint8_t b[512] = {0};   /* written: memcheck follows its bytes into the CRC */
 			uint64_t off = 0;
 			uint32_t len = sizeof(b), cnt;
 
