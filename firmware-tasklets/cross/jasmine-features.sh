@@ -13,6 +13,8 @@
 # - group-aggregate's batch fast path (SS_TASKLETS_NO_FAST_PATH): every record takes the
 #   counted per-record path, which counts the same work (the fast path counts a batch at once
 #   to save the emulator's host CPU).
+# parquet/ (the Parquet page decoder, 5.1 KB of Thumb code at -Os) is not in jasmine_modules:
+# no tasklet calls it yet, and it would not fit the board's free SRAM.
 #
 # Needs: fw (firmware-tasklets/) and proto (protocol/) set by the caller.
 
