@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Writes the Parquet test vectors of pq_page_ut.c and the fuzz seed corpus.
 
-pyarrow writes the files; its metadata gives each column chunk's byte range and physical
+pyarrow and DuckDB write the files; pyarrow's reading of their footers gives each column chunk's byte range and physical
 type (the host's plan, which the C test stands in for); the expected values are the ones
 given to the writer, not read back. Run once after changing it, commit what it writes:
 
-    python3 -m venv /tmp/pqv && /tmp/pqv/bin/pip install pyarrow==18.1.0
+    python3 -m venv /tmp/pqv && /tmp/pqv/bin/pip install pyarrow==18.1.0 duckdb==1.1.3
     /tmp/pqv/bin/python tests/gen_vectors.py   # from firmware-tasklets/parquet/
 
 Expectation file <name>.expect, one line each:
@@ -75,34 +75,56 @@ def stored(arrow_type, v):
     return str(v)
 
 
-def write(name, compression, use_dictionary, seed, distinct):
+def write_pyarrow(table, path, compression, use_dictionary):
+    pq.write_table(table, path, compression=compression, use_dictionary=use_dictionary,
+                   data_page_size=512, write_batch_size=50, dictionary_pagesize_limit=700,
+                   data_page_version="1.0", store_decimal_as_integer=True,
+                   write_statistics=True, row_group_size=ROWS)
+
+
+def write_duckdb(table, path, compression, use_dictionary):
+    """A second, independent writer: DuckDB's own Parquet writer (it reads the Arrow table
+    as its input, nothing more). Small row groups: several chunks per column."""
+    import duckdb
+    con = duckdb.connect()
+    con.register("t", table)
+    con.execute("COPY t TO '%s' (FORMAT parquet, COMPRESSION %s, ROW_GROUP_SIZE 100)"
+                % (path, compression))
+    con.close()
+
+
+def write(name, writer, compression, use_dictionary, seed, distinct):
     rng = random.Random(seed)
     cols = columns(rng, distinct)
     fields = [pa.field(n, t, nullable=not n.endswith("_req")) for n, (t, _) in cols.items()]
     table = pa.table([pa.array(v, type=t) for t, v in cols.values()], schema=pa.schema(fields))
     path = os.path.join(OUT, name + ".parquet")
-    pq.write_table(table, path, compression=compression, use_dictionary=use_dictionary,
-                   data_page_size=512, write_batch_size=50, dictionary_pagesize_limit=700,
-                   data_page_version="1.0", store_decimal_as_integer=True,
-                   write_statistics=True, row_group_size=ROWS)
-    meta = pq.ParquetFile(path).metadata
-    assert meta.num_row_groups == 1
-    rg = meta.row_group(0)
+    writer(table, path, compression, use_dictionary)
+    pf = pq.ParquetFile(path)
+    meta = pf.metadata
     data = open(path, "rb").read()
+    first = 0
     with open(os.path.join(OUT, name + ".expect"), "w") as f:
-        for i, (col_name, (arrow_type, values)) in enumerate(cols.items()):
-            c = rg.column(i)
-            start = c.dictionary_page_offset if c.has_dictionary_page else c.data_page_offset
-            max_def = 0 if col_name.endswith("_req") else 1
-            f.write("column %s %d %d %d %d %d %d\n" % (col_name, PHYS[c.physical_type], max_def,
-                    CODEC[c.compression], start, c.total_compressed_size, len(values)))
-            for v in values:
-                f.write("-\n" if v is None else "v %s\n" % stored(arrow_type, v))
-            # fuzz seed: mode 0 (pages), the column, the chunk's first 4 KB
-            seed_bytes = bytes([0, PHYS[c.physical_type], CODEC[c.compression], max_def])
-            seed_bytes += data[start:start + min(c.total_compressed_size, 4096)]
-            with open(os.path.join(CORPUS, "%s-%s" % (name, col_name)), "wb") as s:
-                s.write(seed_bytes)
+        for g in range(meta.num_row_groups):
+            rg = meta.row_group(g)
+            for i, (col_name, (arrow_type, values)) in enumerate(cols.items()):
+                c = rg.column(i)
+                assert c.path_in_schema == col_name
+                start = c.dictionary_page_offset if c.has_dictionary_page else c.data_page_offset
+                max_def = pf.schema.column(i).max_definition_level
+                rows = values[first:first + rg.num_rows]
+                f.write("column %s %d %d %d %d %d %d\n" % (col_name, PHYS[c.physical_type],
+                        max_def, CODEC[c.compression], start, c.total_compressed_size, len(rows)))
+                for v in rows:
+                    f.write("-\n" if v is None else "v %s\n" % stored(arrow_type, v))
+                if g == 0:
+                    # fuzz seed: mode 0 (pages), the column, the chunk's first 4 KB
+                    seed_bytes = bytes([0, PHYS[c.physical_type], CODEC[c.compression], max_def])
+                    seed_bytes += data[start:start + min(c.total_compressed_size, 4096)]
+                    with open(os.path.join(CORPUS, "%s-%s" % (name, col_name)), "wb") as s:
+                        s.write(seed_bytes)
+            first += rg.num_rows
+    assert first == ROWS
 
 
 def snappy_seeds():
@@ -120,14 +142,16 @@ def snappy_seeds():
 def main():
     os.makedirs(OUT, exist_ok=True)
     os.makedirs(CORPUS, exist_ok=True)
-    write("plain_none", "NONE", False, 1, 1000)
-    write("plain_snappy", "SNAPPY", False, 2, 1000)
-    write("dict_none", "NONE", True, 3, 12)
-    write("dict_snappy", "SNAPPY", True, 4, 12)
+    write("plain_none", write_pyarrow, "NONE", False, 1, 1000)
+    write("plain_snappy", write_pyarrow, "SNAPPY", False, 2, 1000)
+    write("dict_none", write_pyarrow, "NONE", True, 3, 12)
+    write("dict_snappy", write_pyarrow, "SNAPPY", True, 4, 12)
     # many distinct values: the dictionary outgrows dictionary_pagesize_limit, so the
     # writer falls back to PLAIN pages after the dictionary-encoded ones
-    write("fallback_snappy", "SNAPPY", True, 5, 1000)
-    write("fallback_none", "NONE", True, 6, 1000)
+    write("fallback_snappy", write_pyarrow, "SNAPPY", True, 5, 1000)
+    write("fallback_none", write_pyarrow, "NONE", True, 6, 1000)
+    write("duckdb_snappy", write_duckdb, "SNAPPY", True, 7, 12)
+    write("duckdb_none", write_duckdb, "UNCOMPRESSED", True, 8, 1000)
     snappy_seeds()
 
 
