@@ -28,7 +28,7 @@ static void decode_layout(const uint8_t *p, struct ss_layout *l)
 		l->fields[i].width = f[offsetof(struct ss_wire_field, width)];
 		l->fields[i].shift = f[offsetof(struct ss_wire_field, shift)];
 		l->fields[i].bits = f[offsetof(struct ss_wire_field, bits)];
-		l->fields[i].reserved = ss_get_le16(f + offsetof(struct ss_wire_field, reserved));
+		l->fields[i].null_bit = ss_get_le16(f + offsetof(struct ss_wire_field, null_bit));
 	}
 }
 
@@ -52,8 +52,18 @@ static bool layout_ok(const struct ss_layout *l)
 		const struct ss_field *f = &l->fields[i];
 		uint32_t w = ss_field_width(f);
 
-		if (f->type < SS_FIELD_U8 || f->type > SS_FIELD_BYTES || f->reserved ||
+		if (f->type < SS_FIELD_U8 || f->type > SS_FIELD_DECIMAL ||
 		    (uint32_t)f->shift + f->bits > 64) {
+			return false;
+		}
+		/* typed values: FIXED, whole fields; the null flag inside the record */
+		if (f->type > SS_FIELD_BYTES &&
+		    (l->kind != SS_LAYOUT_FIXED || f->shift || f->bits ||
+		     f->width > (f->type == SS_FIELD_DECIMAL ? 18 : 0))) {
+			return false;
+		}
+		if (f->null_bit && (l->kind != SS_LAYOUT_FIXED ||
+				    (uint32_t)(f->null_bit - 1) / 8 >= l->record_size)) {
 			return false;
 		}
 		/* a text column has the width of its line; a fixed field needs one */

@@ -1,7 +1,7 @@
 # The Jasmine board's feature set, sourced by cross/arm7tdmi.sh and openssd/build-with-sdk.sh
 # so that the size check and the build against the real SDK compile the same firmware.
 #
-# Every layer and every built-in tasklet, with three cuts that the 93,696 B of SRAM below the
+# Every layer and every built-in tasklet, with four cuts that the 93,696 B of SRAM below the
 # SDK's stacks force:
 # - the DRAM buffer has only none and hbm (SS_BUF_BOARD): page LRU, FAB, BPLRU and LB-CLOCK
 #   are the emulator's baselines for Gong's comparison, and the board has no non-volatile RAM
@@ -13,6 +13,10 @@
 # - group-aggregate's batch fast path (SS_TASKLETS_NO_FAST_PATH): every record takes the
 #   counted per-record path, which counts the same work (the fast path counts a batch at once
 #   to save the emulator's host CPU).
+# - group-aggregate's SUM of F32/F64 fields (SS_TASKLETS_NO_FLOAT): IEEE double addition on
+#   the ARM7TDMI is libgcc's soft-float (1,160 B of Thumb code on 2026-11-29); such a SUM is refused at the
+#   tasklet's init (-EINVAL) and the host sums those values itself. Comparisons, MIN and MAX
+#   of floats stay: they use integer order keys.
 # parquet/ (the Parquet page decoder, 5.1 KB of Thumb code at -Os) is not in jasmine_modules:
 # no tasklet calls it yet, and it would not fit the board's free SRAM.
 #
@@ -20,7 +24,8 @@
 
 jasmine_modules=(rt ftl buffer ssc objstore isp tasklets cmd)
 # One host reaches the board (SG_IO), with no daemon: 16 sessions, not the emulator's 128.
-jasmine_defines=(-DSS_BUF_BOARD -DSS_TASKLETS_NO_FAST_PATH -DFW_MAX_SESSIONS=16u)
+jasmine_defines=(-DSS_BUF_BOARD -DSS_TASKLETS_NO_FAST_PATH -DSS_TASKLETS_NO_FLOAT
+                 -DFW_MAX_SESSIONS=16u)
 if [ "${SS_JASMINE_CACHE:-0}" != 1 ]; then
   jasmine_defines+=(-DSS_FW_WITHOUT_SSC)
 fi

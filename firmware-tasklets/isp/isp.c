@@ -128,11 +128,20 @@ bool isp_layout_valid(const struct ss_layout *l)
 		const struct ss_field *f = &l->fields[i];
 		uint32_t w = ss_field_width(f);
 
-		if (f->type < SS_FIELD_U8 || f->type > SS_FIELD_BYTES || f->shift > 63 ||
+		if (f->type < SS_FIELD_U8 || f->type > SS_FIELD_DECIMAL || f->shift > 63 ||
 		    f->bits > 64) {
 			return false;
 		}
 		if (l->kind == SS_LAYOUT_FIXED && (w == 0 || (uint32_t)f->offset + w > l->record_size)) {
+			return false;
+		}
+		if (f->type > SS_FIELD_BYTES &&
+		    (l->kind != SS_LAYOUT_FIXED || f->shift || f->bits ||
+		     (f->type == SS_FIELD_DECIMAL ? f->width > 18 : f->width))) {
+			return false;
+		}
+		if (f->null_bit && (l->kind != SS_LAYOUT_FIXED ||
+				    (uint32_t)(f->null_bit - 1) / 8 >= l->record_size)) {
 			return false;
 		}
 	}
@@ -461,9 +470,14 @@ uint32_t ss_field_width(const struct ss_field *f)
 		return 2;
 	case SS_FIELD_U32:
 	case SS_FIELD_I32:
+	case SS_FIELD_F32:
+	case SS_FIELD_DATE:
 		return 4;
 	case SS_FIELD_U64:
 	case SS_FIELD_I64:
+	case SS_FIELD_F64:
+	case SS_FIELD_TIMESTAMP:
+	case SS_FIELD_DECIMAL:
 		return 8;
 	case SS_FIELD_BYTES:
 		return f->width;

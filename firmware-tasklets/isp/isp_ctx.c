@@ -38,7 +38,20 @@ static void work_check(struct ss_tasklet_ctx *ctx)
 
 static bool is_signed(uint8_t type)
 {
-	return type == SS_FIELD_I32 || type == SS_FIELD_I64;
+	return type == SS_FIELD_I32 || type == SS_FIELD_I64 || type > SS_FIELD_BYTES;
+}
+
+/* A FIXED record's NULL flag of `f`, counted as one more word of the record read. */
+static bool fixed_null(struct ss_tasklet_ctx *ctx, const struct ss_record *rec,
+		       const struct ss_field *f)
+{
+	uint32_t k = (uint32_t)f->null_bit - 1;
+
+	if (!f->null_bit) {
+		return false;
+	}
+	ctx->dram++;
+	return k / 8 >= rec->len || (rec->data[k / 8] & (0x80u >> (k % 8)));
 }
 
 /* Column `col` of a text line: its start and length, or false when the line is shorter. */
@@ -140,15 +153,19 @@ uint64_t ss_field_u64(struct ss_tasklet_ctx *ctx, const struct ss_record *rec, u
 	if (l->kind == SS_LAYOUT_FIXED) {
 		const uint8_t *p = rec->data + f->offset;
 
-		if ((uint32_t)f->offset + w > rec->len) {
+		if ((uint32_t)f->offset + w > rec->len || fixed_null(ctx, rec, f)) {
 			return 0;
 		}
 		ctx->dram += field_words(f->offset, w);
 		for (uint32_t i = 0; i < w; i++) {
 			raw = raw << 8 | p[i];
 		}
-		if (f->type == SS_FIELD_I32) {
+		if (f->type == SS_FIELD_I32 || f->type == SS_FIELD_DATE) {
 			raw = (uint64_t)(int64_t)(int32_t)(uint32_t)raw;
+		} else if (f->type == SS_FIELD_F32) {
+			raw = ss_f32_key((uint32_t)raw);
+		} else if (f->type == SS_FIELD_F64) {
+			raw = ss_f64_key(raw);
 		}
 	} else {
 		const uint8_t *p;
@@ -206,7 +223,7 @@ const uint8_t *ss_field_bytes(struct ss_tasklet_ctx *ctx, const struct ss_record
 		return p;
 	}
 	w = ss_field_width(f);
-	if ((uint32_t)f->offset + w > rec->len) {
+	if ((uint32_t)f->offset + w > rec->len || fixed_null(ctx, rec, f)) {
 		return NULL;
 	}
 	*len = w;
@@ -231,8 +248,11 @@ int ss_field_reader_init(const struct ss_tasklet_ctx *ctx, unsigned field,
 	r->offset = f->offset;
 	r->width = (uint8_t)w;
 	r->shift = f->shift;
-	r->sign32 = f->type == SS_FIELD_I32;
-	r->work = (uint8_t)(ISP_INSN_PER_FIELD + field_words(f->offset, w));
+	r->sign32 = f->type == SS_FIELD_I32 || f->type == SS_FIELD_DATE;
+	r->fkey = f->type == SS_FIELD_F32 || f->type == SS_FIELD_F64;
+	r->null_byte = f->null_bit ? (uint16_t)((f->null_bit - 1u) / 8) : 0;
+	r->null_mask = f->null_bit ? (uint8_t)(0x80u >> ((f->null_bit - 1u) % 8)) : 0;
+	r->work = (uint8_t)(ISP_INSN_PER_FIELD + field_words(f->offset, w) + !!f->null_bit);
 	r->mask = f->bits && f->bits < 64 ? ((uint64_t)1 << f->bits) - 1 : ~(uint64_t)0;
 	return 0;
 }

@@ -42,13 +42,20 @@ int bt_emit_trailer(struct ss_tasklet_ctx *ctx, uint32_t id, uint64_t records_in
 bool bt_field_is_int(const struct ss_layout *l, uint32_t idx)
 {
 	return l && idx < l->nfields && l->fields[idx].type >= SS_FIELD_U8 &&
-	       l->fields[idx].type <= SS_FIELD_I64;
+	       l->fields[idx].type <= SS_FIELD_DECIMAL && l->fields[idx].type != SS_FIELD_BYTES;
 }
 
 bool bt_field_is_signed(const struct ss_layout *l, uint32_t idx)
 {
 	return bt_field_is_int(l, idx) &&
-	       (l->fields[idx].type == SS_FIELD_I32 || l->fields[idx].type == SS_FIELD_I64);
+	       (l->fields[idx].type == SS_FIELD_I32 || l->fields[idx].type == SS_FIELD_I64 ||
+		l->fields[idx].type > SS_FIELD_BYTES);
+}
+
+bool bt_field_is_float(const struct ss_layout *l, uint32_t idx)
+{
+	return l && idx < l->nfields &&
+	       (l->fields[idx].type == SS_FIELD_F32 || l->fields[idx].type == SS_FIELD_F64);
 }
 
 uint32_t bt_field_bits(const struct ss_layout *l, uint32_t idx)

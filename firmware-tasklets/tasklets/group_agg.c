@@ -9,7 +9,8 @@
 #define AGG_MEMO 8u    /* groups remembered (a power of 2, <= 32; in ss_tasklet_memo) */
 #define AGG_BLOCK 128u /* records whose fields the fast path reads ahead (on the stack) */
 #define AGG_BANKS 4u   /* copies of the fast path's per-group sums (a power of 2) */
-#define AGG_OPS_ALL (SS_BT_AGG_COUNT | SS_BT_AGG_SUM | SS_BT_AGG_MIN | SS_BT_AGG_MAX)
+#define AGG_OPS_ALL (SS_BT_AGG_COUNT | SS_BT_AGG_SUM | SS_BT_AGG_MIN | SS_BT_AGG_MAX | \
+		     SS_BT_AGG_SUM_CHECKED)
 
 struct agg {
 	uint8_t nkeys, key1, key2, value, ops;
@@ -17,6 +18,9 @@ struct agg {
 	uint64_t mask2;                    /* nkeys >= 3: key2's value bits */
 	bool need_value;
 	bool value_signed;
+	bool sum_float;           /* SUM of an F32/F64 field: in double, as Spark sums */
+	bool sum_checked;         /* SS_BT_AGG_SUM_CHECKED */
+	bool value_float32;
 	uint32_t update_words;    /* 4-byte state accesses per record update */
 	struct bt_pred where;
 	struct bt_groups g;
@@ -47,8 +51,9 @@ struct agg_readers {
 /* \return 0 when the fast path applies: FIXED records, no WHERE, at most two keys. */
 static int fast_readers(struct ss_tasklet_ctx *ctx, const struct agg *a, struct agg_readers *rd)
 {
-	/* packed keys (nkeys >= 3) take agg_record's path */
-	int rc = a->where.nnodes || a->nkeys > 2 ? -SS_EINVAL : 0;
+	/* packed keys (nkeys >= 3), float and checked sums take agg_record's path */
+	int rc = a->where.nnodes || a->nkeys > 2 || a->sum_float || a->sum_checked ?
+		 -SS_EINVAL : 0;
 
 	rd->work = 0;
 	if (!rc && a->nkeys >= 1) {
@@ -62,6 +67,11 @@ static int fast_readers(struct ss_tasklet_ctx *ctx, const struct agg *a, struct 
 	if (!rc && a->need_value) {
 		rc = ss_field_reader_init(ctx, a->value, &rd->v);
 		rd->work += rd->v.work;
+	}
+	/* the run reads no null flags: records with a NULL take agg_record's path */
+	if (!rc && ((a->nkeys >= 1 && rd->k1.null_mask) || (a->nkeys == 2 && rd->k2.null_mask) ||
+		    (a->need_value && rd->v.null_mask))) {
+		rc = -SS_EINVAL;
 	}
 	return rc;
 }
@@ -117,6 +127,17 @@ static int agg_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 		a->mask2 = b2 >= 64 ? UINT64_MAX : ((uint64_t)1 << b2) - 1;
 	}
 	a->value_signed = a->need_value && bt_field_is_signed(l, a->value);
+	a->sum_float = (a->ops & SS_BT_AGG_SUM) && bt_field_is_float(l, a->value);
+	a->value_float32 = a->sum_float && l->fields[a->value].type == SS_FIELD_F32;
+	a->sum_checked = (a->ops & SS_BT_AGG_SUM_CHECKED) != 0;
+	if (a->sum_checked && (!(a->ops & SS_BT_AGG_SUM) || !a->value_signed || a->sum_float)) {
+		return -SS_EINVAL;
+	}
+#ifdef SS_TASKLETS_NO_FLOAT
+	if (a->sum_float) {
+		return -SS_EINVAL;   /* soft-float left out of this build (jasmine-features.sh) */
+	}
+#endif
 	rc = bt_pred_init(ctx, l, p + sizeof(struct ss_bt_agg_params), tree_len, &a->where);
 	if (rc) {
 		return rc;
@@ -185,6 +206,46 @@ static inline void update(struct agg *a, int64_t s, bool fresh, uint64_t v)
 	}
 }
 
+#ifndef SS_TASKLETS_NO_FLOAT
+/* The float or double of an F32/F64 field's order key (ss_f32_key, ss_f64_key). */
+static double key_value(const struct agg *a, uint64_t key)
+{
+	union { uint64_t u; double d; } b;
+	union { uint32_t u; float f; } h;
+
+	if (a->value_float32) {
+		h.u = (uint32_t)key;
+		h.u = (int32_t)h.u < 0 ? h.u ^ 0x7fffffffu : h.u;
+		return h.f;
+	}
+	b.u = (int64_t)key < 0 ? key ^ 0x7fffffffffffffffull : key;
+	return b.d;
+}
+#endif
+
+/* A float sum (IEEE double bits, NaN and infinities as IEEE adds them) or a checked signed
+ * one: `sum` + the value v into *out. \return 0, or -SS_EOVERFLOW past a signed 64-bit
+ * value (Spark's ANSI mode fails the query there). */
+static int sum_exact(const struct agg *a, uint64_t sum, uint64_t v, uint64_t *out)
+{
+	int64_t t;
+
+#ifndef SS_TASKLETS_NO_FLOAT
+	if (a->sum_float) {
+		union { uint64_t u; double d; } b = { .u = sum };
+
+		b.d += key_value(a, v);
+		*out = b.u;
+		return 0;
+	}
+#endif
+	if (__builtin_add_overflow((int64_t)sum, (int64_t)v, &t)) {
+		return -SS_EOVERFLOW;
+	}
+	*out = (uint64_t)t;
+	return 0;
+}
+
 /* One record, counted as it goes. */
 static int agg_record(struct ss_tasklet_ctx *ctx, struct agg *a, const struct ss_record *r)
 {
@@ -236,7 +297,17 @@ static int agg_record(struct ss_tasklet_ctx *ctx, struct agg *a, const struct ss
 	if (s < 0) {
 		return (int)s;
 	}
-	update(a, s, fresh, v);
+	if (a->sum_float || a->sum_checked) {
+		uint64_t sum = fresh ? 0 : a->sum[s];
+
+		update(a, s, fresh, v);
+		rc = sum_exact(a, sum, v, &a->sum[s]);
+		if (rc) {
+			return rc;
+		}
+	} else {
+		update(a, s, fresh, v);
+	}
 	/* a load and a store of each 8-byte aggregate the query asked for */
 	ss_tasklet_dram(ctx, a->update_words);
 	return ss_tasklet_step(ctx, 2 + a->update_words / 2) ? -SS_ETIME : 0;

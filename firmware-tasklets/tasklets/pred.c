@@ -60,6 +60,13 @@ static int parse(struct parser *ps, uint32_t depth)
 		nd->k = ss_get_le64(ps->p + ps->at + 1);
 		ps->at += 9;
 		break;
+	case SS_BT_P_ISNULL:
+		if (ps->at >= ps->len || ps->p[ps->at] >= ps->l->nfields) {
+			return -SS_EINVAL;
+		}
+		nd->field = ps->p[ps->at++];
+		nd->sgn = bt_field_is_bytes(ps->l, nd->field);
+		break;
 	case SS_BT_P_BEQ:
 	case SS_BT_P_PREFIX:
 	case SS_BT_P_CONTAINS:
@@ -142,7 +149,10 @@ static bool leaf_int(const struct bt_pnode *nd, uint64_t v)
 	}
 }
 
-/* \return 1 match, 0 no match, -SS_ETIME */
+/* SQL's third truth value: a comparison with NULL, and what AND, OR and NOT make of it */
+#define UNKNOWN 2
+
+/* \return 1 true, 0 false, UNKNOWN, -SS_ETIME */
 static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 		const struct ss_record *r)
 {
@@ -153,7 +163,7 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 	switch (nd->op) {
 	case SS_BT_P_AND:
 	case SS_BT_P_OR: {
-		bool is_and = nd->op == SS_BT_P_AND;
+		int is_and = nd->op == SS_BT_P_AND;
 		uint32_t c = i + 1;
 
 		res = is_and;
@@ -163,9 +173,12 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 			if (v < 0) {
 				return v;
 			}
-			if (v != is_and) {
+			if (v == !is_and) {
 				res = v;
 				break;
+			}
+			if (v == UNKNOWN) {
+				res = UNKNOWN;
 			}
 			c = f->nodes[c].next;
 		}
@@ -176,8 +189,20 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 		if (res < 0) {
 			return res;
 		}
-		res = !res;
+		res = res == UNKNOWN ? UNKNOWN : !res;
 		break;
+	case SS_BT_P_ISNULL: {
+		uint32_t n;
+		int ok;
+
+		if (nd->sgn) {   /* a BYTES field */
+			res = !ss_field_bytes(ctx, r, nd->field, &n);
+		} else {
+			ss_field_u64(ctx, r, nd->field, &ok);
+			res = !ok;
+		}
+		break;
+	}
 	case SS_BT_P_BEQ:
 	case SS_BT_P_PREFIX:
 	case SS_BT_P_CONTAINS:
@@ -186,6 +211,7 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 		const uint8_t *b = ss_field_bytes(ctx, r, nd->field, &n);
 
 		if (!b) {
+			res = UNKNOWN;
 			break;
 		}
 		if (nd->op == SS_BT_P_CONTAINS) {
@@ -207,7 +233,7 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 		int ok;
 		uint64_t v = ss_field_u64(ctx, r, nd->field, &ok);
 
-		res = ok && leaf_int(nd, v);
+		res = ok ? leaf_int(nd, v) : UNKNOWN;
 		break;
 	}
 	}
@@ -219,5 +245,7 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 
 int bt_pred_eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *pred, const struct ss_record *r)
 {
-	return pred->nnodes ? eval(ctx, pred, 0, r) : 1;
+	int res = pred->nnodes ? eval(ctx, pred, 0, r) : 1;
+
+	return res == UNKNOWN ? 0 : res;
 }

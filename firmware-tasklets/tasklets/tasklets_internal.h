@@ -24,8 +24,10 @@ int bt_emit_trailer(struct ss_tasklet_ctx *ctx, uint32_t id, uint64_t records_in
 
 /* ---- fields ----------------------------------------------------------------------------- */
 
+/* Numeric fields: every type but BYTES (floats read as their order keys). */
 bool bt_field_is_int(const struct ss_layout *l, uint32_t idx);
 bool bt_field_is_signed(const struct ss_layout *l, uint32_t idx);
+bool bt_field_is_float(const struct ss_layout *l, uint32_t idx);
 /* The bits an integer field's values take: a bit field's bits, else 8 x its width. */
 uint32_t bt_field_bits(const struct ss_layout *l, uint32_t idx);
 bool bt_field_is_bytes(const struct ss_layout *l, uint32_t idx);

@@ -693,7 +693,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletCreate0(J
 	int rc;
 
 	if (s == NULL || params == NULL ||
-	    (jlong)(SPEC_FIELDS + 5 * SS_DEV_LAYOUT_MAX_FIELDS) * 8 > params_pos)
+	    (jlong)(SPEC_FIELDS + 6 * SS_DEV_LAYOUT_MAX_FIELDS) * 8 > params_pos)
 		return -(jlong)EFAULT;
 	nfields = get64(s, 7);
 	if (nfields > SS_DEV_LAYOUT_MAX_FIELDS)
@@ -709,13 +709,14 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletCreate0(J
 	spec.layout.nfields = (uint8_t)nfields;
 	spec.layout.record_size = (uint32_t)get64(s, 8);
 	for (i = 0; i < nfields; i++) {
-		unsigned f = SPEC_FIELDS + i * 5;
+		unsigned f = SPEC_FIELDS + i * 6;
 
 		spec.layout.fields[i].offset = (uint16_t)get64(s, f);
 		spec.layout.fields[i].type = (uint8_t)get64(s, f + 1);
 		spec.layout.fields[i].width = (uint8_t)get64(s, f + 2);
 		spec.layout.fields[i].shift = (uint8_t)get64(s, f + 3);
 		spec.layout.fields[i].bits = (uint8_t)get64(s, f + 4);
+		spec.layout.fields[i].null_bit = (uint16_t)get64(s, f + 5);
 	}
 	rc = ss_dev_tasklet_create(dev(h), &spec, params, (uint32_t)params_len, &inst);
 	return id_result(rc, inst);

@@ -38,6 +38,7 @@ static void encode_layout(uint8_t *p, const struct ss_dev_layout *l)
 		f[offsetof(struct ss_wire_field, width)] = l->fields[i].width;
 		f[offsetof(struct ss_wire_field, shift)] = l->fields[i].shift;
 		f[offsetof(struct ss_wire_field, bits)] = l->fields[i].bits;
+		ss_put_le16(f + offsetof(struct ss_wire_field, null_bit), l->fields[i].null_bit);
 	}
 }
 

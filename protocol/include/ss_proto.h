@@ -322,7 +322,7 @@ struct ss_wire_field {
 	uint8_t width;
 	uint8_t shift;
 	uint8_t bits;
-	uint16_t reserved;
+	uint16_t null_bit;   /* 0: never NULL; k + 1: NULL when bit k of the record is set */
 } __attribute__((packed));
 
 struct ss_wire_layout {

@@ -7,6 +7,7 @@
 
 #include "fixture.h"
 #include "smartssd/builtin_tasklets.h"
+#include "smartssd/tasklet.h"
 #include "ss_emu_profile.h"
 
 #define NREC 20000
@@ -451,6 +452,27 @@ static void test_failures(struct fx *f)
 	fx_send(f, &p, &res);
 	CHECK(FX_ABORTED(res, SS_R_BAD_LAYOUT));
 	ct_layout(&c, 9, 0, RECSZ);                /* unknown kind */
+	p.tag = fx_tag(f);
+	fx_send(f, &p, &res);
+	CHECK(FX_ABORTED(res, SS_R_BAD_LAYOUT));
+	agg_layout(&c);
+	put_le(c.b + 40 + 8 + 6, 8 * RECSZ + 1, 2); /* a null flag past the record */
+	p.tag = fx_tag(f);
+	fx_send(f, &p, &res);
+	CHECK(FX_ABORTED(res, SS_R_BAD_LAYOUT));
+	put_le(c.b + 40 + 8 + 6, 0, 2);
+	agg_layout(&c);
+	ct_field(&c, 1, 8, SS_FIELD_DECIMAL, 19);  /* a decimal scale past 18 */
+	p.tag = fx_tag(f);
+	fx_send(f, &p, &res);
+	CHECK(FX_ABORTED(res, SS_R_BAD_LAYOUT));
+	ct_layout(&c, SS_LAYOUT_TEXT, 2, RECSZ);   /* typed fields are FIXED only */
+	ct_field(&c, 1, 1, SS_FIELD_F64, 0);
+	p.tag = fx_tag(f);
+	fx_send(f, &p, &res);
+	CHECK(FX_ABORTED(res, SS_R_BAD_LAYOUT));
+	ct_field(&c, 1, 1, SS_FIELD_DECIMAL + 1, 0); /* past the last type */
+	ct_layout(&c, 1, 2, RECSZ);
 	p.tag = fx_tag(f);
 	fx_send(f, &p, &res);
 	CHECK(FX_ABORTED(res, SS_R_BAD_LAYOUT));

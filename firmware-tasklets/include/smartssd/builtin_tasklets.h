@@ -11,8 +11,9 @@
  *     8 bytes, two's complement for signed fields.
  *   - Unknown flag bits, non-zero reserved bytes, a params length that does not match,
  *     an index past nfields or a field of the wrong kind make init fail with -SS_EINVAL.
- *   - A TEXT integer column that does not parse (or is missing) makes the record skip
- *     group-aggregate / top-N, and makes a filter leaf on it false.
+ *   - A TEXT integer column that does not parse (or is missing), or a FIXED field whose null
+ *     flag is set (ss_field.null_bit), is NULL: it makes the record skip group-aggregate /
+ *     top-N, and a filter leaf on it unknown (SQL's NULL, see "filter").
  *   - Every output ends with one struct ss_bt_trailer (32 bytes); what precedes it is a
  *     sequence of items, described per tasklet. An output without a valid trailer is
  *     incomplete (the run failed).
@@ -62,17 +63,23 @@ struct ss_bt_trailer {            /* 32 bytes, the last bytes of every output */
  * number of spills. The host merges items with equal (key1, key2) exactly: count and sum
  * add (sum modulo 2^64, the device's own arithmetic), min and max fold (signed compare when
  * the value field is signed). The same merge combines the outputs of several splits.
+ * F32/F64 value fields: min and max are order keys (smartssd/tasklet.h), sum is the IEEE
+ * double of the values added in input order (floats widened; NaN and infinities as IEEE
+ * adds them), merged by adding doubles; a build with SS_TASKLETS_NO_FLOAT (the Jasmine
+ * board) refuses SUM of them at init. A record whose key or value field is NULL is skipped.
  */
 #define SS_BT_AGG_COUNT 0x1u
 #define SS_BT_AGG_SUM 0x2u
 #define SS_BT_AGG_MIN 0x4u
 #define SS_BT_AGG_MAX 0x8u
+#define SS_BT_AGG_SUM_CHECKED 0x10u  /* with SUM of a signed field: a sum that leaves the
+				      * signed 64-bit range fails the run, -SS_EOVERFLOW */
 
 struct ss_bt_agg_params {         /* 16 bytes + tree_len */
 	uint8_t nkeys;            /* 0..SS_BT_AGG_MAX_KEYS */
 	uint8_t key1;             /* field index (integer), used when nkeys >= 1 */
 	uint8_t key2;             /* field index (integer), used when nkeys >= 2 */
-	uint8_t value;            /* field index (integer); ignored when ops == COUNT */
+	uint8_t value;            /* field index (numeric); ignored when ops == COUNT */
 	uint8_t ops;              /* non-empty subset of SS_BT_AGG_* */
 	uint8_t key3;             /* field index (integer) when nkeys >= 3; else 0 */
 	uint8_t key4;             /* field index (integer) when nkeys == 4; else 0 */
@@ -151,8 +158,16 @@ struct ss_bt_topn_item {          /* 32 bytes, then the payload */
  *   NOT  0x03 child
  *   EQ 0x10, NE 0x11, LT 0x12, LE 0x13, GT 0x14, GE 0x15   field:u8 const:8 bytes
  *        integer fields only; signed fields compare signed
- *   BEQ 0x20, PREFIX 0x21, CONTAINS 0x22                    field:u8 len:u16 bytes[len]
+ *   BEQ 0x20, PREFIX 0x21, CONTAINS 0x22, SUFFIX 0x23       field:u8 len:u16 bytes[len]
  *        BYTES fields only (FIXED: the field's width bytes; TEXT: the column)
+ *   ISNULL 0x30 field:u8     the field is NULL (FIXED: its null flag; TEXT: the column is
+ *        missing or, integer columns, does not parse)
+ *
+ * Logic is SQL's, three-valued: a comparison with a NULL field is unknown, NOT unknown is
+ * unknown, AND is false when a child is false, else unknown when one is, OR is true when a
+ * child is true, else unknown when one is; a record matches when the tree is true.
+ * F32/F64 fields compare their order keys (smartssd/tasklet.h ss_f64_key), so the constant
+ * is the key of the float or double; DATE, TIMESTAMP and DECIMAL compare as signed.
  *
  * At most SS_BT_FILTER_MAX_NODES nodes and SS_BT_FILTER_MAX_DEPTH levels.
  *
@@ -189,6 +204,7 @@ enum ss_bt_pred_op {
 	SS_BT_P_PREFIX = 0x21,
 	SS_BT_P_CONTAINS = 0x22,
 	SS_BT_P_SUFFIX = 0x23,
+	SS_BT_P_ISNULL = 0x30,
 };
 
 #define SS_BT_FILTER_MAX_NODES 128

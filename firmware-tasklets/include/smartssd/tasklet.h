@@ -3,7 +3,8 @@
  *
  * A tasklet is freestanding C: no malloc (memory comes from the budget the host declared
  * when it created the instance, via ss_tasklet_alloc), no libc beyond this header, and no
- * floating point in the per-record path. The engine calls it event by event:
+ * floating point in the per-record path (group-aggregate's SUM of F32/F64 fields excepted,
+ * which the board build leaves out). The engine calls it event by event:
  *
  *   init(params)           once, before any input; validate params here
  *   on_records(batch)      with whole records, reassembled across page boundaries
@@ -44,6 +45,12 @@ enum ss_field_type {
 	SS_FIELD_I32 = 5,
 	SS_FIELD_I64 = 6,
 	SS_FIELD_BYTES = 7,   /* fixed: `width` raw bytes; text: the whole column */
+	/* FIXED layouts only, no bit fields; they read as signed 64-bit values: */
+	SS_FIELD_F32 = 8,     /* IEEE binary32; reads as its SQL order key (ss_f32_key) */
+	SS_FIELD_F64 = 9,     /* IEEE binary64; reads as its SQL order key (ss_f64_key) */
+	SS_FIELD_DATE = 10,   /* i32: days since 1970-01-01 */
+	SS_FIELD_TIMESTAMP = 11, /* i64: microseconds since 1970-01-01T00:00Z */
+	SS_FIELD_DECIMAL = 12,   /* i64: the unscaled value; `width` holds the scale (0..18) */
 };
 
 #define SS_LAYOUT_MAX_FIELDS 16
@@ -54,8 +61,35 @@ struct ss_field {
 	uint8_t width;     /* SS_FIELD_BYTES in FIXED layouts: width in bytes */
 	uint8_t shift;     /* integer fields: value = (raw >> shift) & mask(bits) ... */
 	uint8_t bits;      /* ... when bits != 0 (e.g. the region in a WorldCup98 server byte) */
-	uint16_t reserved;
+	uint16_t null_bit; /* FIXED: 0 never NULL; k + 1: NULL when bit k of the record is set
+			    * (byte k / 8, mask 0x80 >> k % 8). TEXT: 0 */
 };
+
+/* Floating-point values as the drive compares them: a signed 64-bit key in SQL's order
+ * (Spark's): -inf < ... < -0.0 = 0.0 < ... < +inf < NaN, every NaN equal. Integer code
+ * only: no floating point in the record path. */
+static inline uint64_t ss_f64_key(uint64_t bits)
+{
+	if ((bits & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) {
+		return 0x7ff8000000000000ull;
+	}
+	if (bits == 0x8000000000000000ull) {
+		return 0;
+	}
+	return (int64_t)bits < 0 ? bits ^ 0x7fffffffffffffffull : bits;
+}
+
+static inline uint64_t ss_f32_key(uint32_t bits)
+{
+	if ((bits & 0x7fffffffu) > 0x7f800000u) {
+		bits = 0x7fc00000u;
+	} else if (bits == 0x80000000u) {
+		bits = 0;
+	} else if (bits & 0x80000000u) {
+		bits ^= 0x7fffffffu;
+	}
+	return (uint64_t)(int64_t)(int32_t)bits;
+}
 
 struct ss_layout {
 	uint8_t kind;         /* enum ss_layout_kind */
@@ -79,12 +113,14 @@ struct ss_record {
 const struct ss_layout *ss_tasklet_layout(const struct ss_tasklet_ctx *ctx);
 
 /** Integer field `field` of `rec` per the layout (text columns parsed as decimal; an
- *  unparsable or missing column reads as 0 and sets *ok to 0 when ok is non-NULL). */
+ *  unparsable or missing column reads as 0 and sets *ok to 0 when ok is non-NULL, as does
+ *  a NULL field). F32/F64 fields read as their order key, DATE sign-extended. */
 uint64_t ss_field_u64(struct ss_tasklet_ctx *ctx, const struct ss_record *rec, unsigned field,
 		      int *ok);
 int64_t ss_field_i64(struct ss_tasklet_ctx *ctx, const struct ss_record *rec, unsigned field,
 		     int *ok);
-/** Bytes of field `field`; *len receives their count. NULL when the field is missing. */
+/** Bytes of field `field`; *len receives their count. NULL when the field is missing or
+ *  NULL. */
 const uint8_t *ss_field_bytes(struct ss_tasklet_ctx *ctx, const struct ss_record *rec,
 			      unsigned field, uint32_t *len);
 
@@ -131,12 +167,15 @@ struct ss_field_reader {
 	uint16_t offset;
 	uint8_t width;        /* bytes, big-endian */
 	uint8_t shift;
-	uint8_t sign32;       /* SS_FIELD_I32: sign-extend its 4 bytes */
+	uint8_t sign32;       /* SS_FIELD_I32, DATE: sign-extend its 4 bytes */
 	uint8_t work;         /* counted work of one read: what ss_field_u64 counts */
+	uint8_t fkey;         /* SS_FIELD_F32 / F64: read as ss_f32_key / ss_f64_key */
+	uint8_t null_mask;    /* nullable: its flag in byte null_byte; 0 never NULL */
+	uint16_t null_byte;
 	uint64_t mask;
 };
 
-/** \return 0, or -SS_EINVAL unless `field` is an integer field of a FIXED layout. */
+/** \return 0, or -SS_EINVAL unless `field` is a numeric (not BYTES) field of a FIXED layout. */
 int ss_field_reader_init(const struct ss_tasklet_ctx *ctx, unsigned field,
 			 struct ss_field_reader *r);
 
@@ -160,15 +199,24 @@ static inline uint64_t ss_field_read(const struct ss_field_reader *r, const uint
 		raw = ss_get_be64(p);
 		break;
 	}
+	if (r->fkey) {
+		return r->width == 4 ? ss_f32_key((uint32_t)raw) : ss_f64_key(raw);
+	}
 	if (r->sign32) {
 		raw = (uint64_t)(int64_t)(int32_t)(uint32_t)raw;
 	}
 	return (raw >> r->shift) & r->mask;
 }
 
+/** Whether the field is NULL in record `rec` (what sets ss_field_u64's *ok to 0). */
+static inline int ss_field_read_null(const struct ss_field_reader *r, const uint8_t *rec)
+{
+	return (rec[r->null_byte] & r->null_mask) != 0;
+}
+
 /** ss_field_read of each of `n` consecutive records of `size` bytes from `data` (a run,
  *  or part of one), into out[0..n): the field's width chosen once for all of them, not per
- *  record. Counts nothing. */
+ *  record. NULL flags are not looked at. Counts nothing. */
 static inline void ss_field_read_run(const struct ss_field_reader *r, const uint8_t *data,
 				     uint32_t size, uint32_t n, uint64_t *out)
 {
@@ -204,9 +252,15 @@ static inline void ss_field_read_run(const struct ss_field_reader *r, const uint
 		}
 		break;
 	}
+	if (r->fkey) {
+		for (uint32_t i = 0; i < n; i++) {
+			out[i] = r->width == 4 ? ss_f32_key((uint32_t)out[i]) : ss_f64_key(out[i]);
+		}
+	}
 }
 
-/** Count `n` reads of integer field `field` of a FIXED layout, as n ss_field_u64 would. */
+/** Count `n` reads of integer field `field` of a FIXED layout, as n ss_field_u64 would
+ *  (of a field never NULL). */
 void ss_field_count(struct ss_tasklet_ctx *ctx, unsigned field, uint32_t n);
 
 /** Counted work (instructions + DRAM accesses) this callback may still do, and in *steps

@@ -381,7 +381,7 @@ static void test_registry_and_create(void)
 	lay.fields[0].offset = 34;          /* u32 past the record's end */
 	CHECK(ss_isp_create(isp, 100, NULL, 0, &lay, 0, 0, out, &id) == -SS_EINVAL);
 	lay = fixed37;
-	lay.fields[0].type = 9;
+	lay.fields[0].type = SS_FIELD_DECIMAL + 1;   /* past the last type */
 	CHECK(ss_isp_create(isp, 100, NULL, 0, &lay, 0, 0, out, &id) == -SS_EINVAL);
 	lay = fixed37;
 	lay.kind = 3;

@@ -373,6 +373,7 @@ struct ss_dev_field {
 	uint8_t width;
 	uint8_t shift;
 	uint8_t bits;
+	uint16_t null_bit; /* FIXED: 0 never NULL; k + 1: NULL when record bit k is set */
 };
 
 struct ss_dev_layout {

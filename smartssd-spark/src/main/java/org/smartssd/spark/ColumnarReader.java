@@ -7,6 +7,11 @@ import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.vectorized.OnHeapColumnVector;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
@@ -70,17 +75,38 @@ final class ColumnarReader implements PartitionReader<ColumnarBatch> {
                 for (int i = 0; i < n; i++) {
                     v.putShort(i, (short) Values.wire(col, b, i * rs));
                 }
-            } else if (t instanceof IntegerType) {
+            } else if (t instanceof IntegerType || t instanceof DateType) {
                 for (int i = 0; i < n; i++) {
                     v.putInt(i, (int) Values.wire(col, b, i * rs));
                 }
-            } else if (t instanceof LongType) {
+            } else if (t instanceof LongType || t instanceof TimestampType) {
                 for (int i = 0; i < n; i++) {
                     v.putLong(i, Values.wire(col, b, i * rs));
                 }
-            } else {
+            } else if (t instanceof FloatType) {
+                int at = col.field().offset();
                 for (int i = 0; i < n; i++) {
-                    v.putDecimal(i, (Decimal) Values.fromRecord(col, b, i * rs), 20);
+                    v.putFloat(i, Float.intBitsToFloat(java.nio.ByteBuffer.wrap(b, i * rs + at, 4)
+                            .getInt()));
+                }
+            } else if (t instanceof DoubleType) {
+                int at = col.field().offset();
+                for (int i = 0; i < n; i++) {
+                    v.putDouble(i, Double.longBitsToDouble(java.nio.ByteBuffer
+                            .wrap(b, i * rs + at, 8).getLong()));
+                }
+            } else {
+                int precision = ((DecimalType) t).precision();
+                for (int i = 0; i < n; i++) {
+                    v.putDecimal(i, (Decimal) Values.fromWire(t, Values.wire(col, b, i * rs)),
+                            precision);
+                }
+            }
+            if (col.field().nullable()) {
+                for (int i = 0; i < n; i++) {
+                    if (Values.isNull(col, b, i * rs)) {
+                        v.putNull(i);
+                    }
                 }
             }
         }

@@ -15,6 +15,7 @@ import org.apache.spark.sql.connector.expressions.aggregate.CountStar;
 import org.apache.spark.sql.connector.expressions.aggregate.Max;
 import org.apache.spark.sql.connector.expressions.aggregate.Min;
 import org.apache.spark.sql.connector.expressions.aggregate.Sum;
+import org.apache.spark.sql.internal.SQLConf;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.DecimalType;
@@ -36,11 +37,20 @@ import org.smartssd.spark.TableLayout.Column;
  * records to leave the range of a Spark LONG, so every partial sum the drive returns is the
  * exact one and Spark's own final SUM (ANSI overflow checks included) sees exact inputs.
  *
- * <p>Text columns can be NULL, and the drive skips a line whose key or value column does not
- * parse: exactly Spark's NULL-ignoring COUNT(col), SUM, MIN and MAX of that one column, but not
- * COUNT(*) beside them (it would lose those lines) nor GROUP BY (Spark keeps a NULL group).
- * So on text the drive takes aggregates without GROUP BY: COUNT(*) alone (with the pushed
- * predicates), or COUNT, SUM, MIN and MAX of one integer column.
+ * <p>Text columns and fixed-width fields with a null flag can be NULL, and the drive skips a
+ * record whose key or value is NULL: exactly Spark's NULL-ignoring COUNT(col), SUM, MIN and
+ * MAX of that one column, but not COUNT(*) beside them (it would lose those records) nor
+ * GROUP BY a nullable key (Spark keeps a NULL group). So on text the drive takes aggregates
+ * without GROUP BY, and a nullable column is neither a key nor a value beside COUNT(*).
+ *
+ * <p>Typed fields: MIN and MAX of FLOAT and DOUBLE fold the drive's order keys, which is
+ * Spark's order (NaN above every number, -0.0 = 0.0); SUM of them is the drive's double sum
+ * (Spark's SUM type, DOUBLE), taken only where a partition's sum is exact in any order is not
+ * required: Spark's own sum of doubles depends on the order too. SUM of a 64-bit integer is
+ * taken with Spark's overflow rule: under {@code spark.sql.ansi.enabled} (Spark 4's default)
+ * the drive's checked sum fails the query past a LONG, otherwise it wraps as Spark's does.
+ * SUM of DECIMAL, DATE and TIMESTAMP is not pushed (Spark widens a DECIMAL's sum past 64
+ * bits); MIN and MAX of them are.
  */
 final class DriveAggregates {
     private DriveAggregates() {
@@ -51,10 +61,18 @@ final class DriveAggregates {
 
     /** A pushed aggregation: key and value fields, and the output columns in Spark's order. */
     record Plan(int[] keys, int value, List<Kind> outputs, List<String> described,
-                StructType schema) implements Serializable {
+                StructType schema, boolean checkedSum) implements Serializable {
+        Plan(int[] keys, int value, List<Kind> outputs, List<String> described,
+             StructType schema) {
+            this(keys, value, outputs, described, schema, false);
+        }
+
         GroupAggregate.Op[] ops() {
             List<GroupAggregate.Op> ops = new ArrayList<>();
             ops.add(GroupAggregate.Op.COUNT);
+            if (checkedSum) {
+                ops.add(GroupAggregate.Op.CHECKED_SUM);
+            }
             if (value >= 0 && !outputs.contains(Kind.SUM) && !outputs.contains(Kind.MIN)
                     && !outputs.contains(Kind.MAX)) {
                 // COUNT(col) of a text column: a value op makes the drive read the column and
@@ -89,6 +107,7 @@ final class DriveAggregates {
         if (groupBy.length > GroupAggregate.MAX_KEYS || (layout.isText() && groupBy.length > 0)) {
             return Optional.empty();
         }
+        boolean checkedSum = false;
         boolean countStar = false;
         List<StructField> fields = new ArrayList<>();
         List<Kind> outputs = new ArrayList<>();
@@ -101,6 +120,10 @@ final class DriveAggregates {
             }
             keys[i] = k;
             Column c = layout.columns().get(k);
+            if (c.nullable()) {
+                return notPushed(agg, "GROUP BY " + c.name() + ": Spark keeps a NULL group, "
+                        + "the drive skips records whose key is NULL");
+            }
             fields.add(new StructField("group_" + i, c.sparkType(), false, Metadata.empty()));
             outputs.add(Kind.values()[Kind.KEY1.ordinal() + i]);
         }
@@ -122,7 +145,7 @@ final class DriveAggregates {
                 if (columnIndex(c.column(), layout) < 0) {
                     return Optional.empty();
                 }
-                if (layout.isText()) {
+                if (layout.columns().get(columnIndex(c.column(), layout)).nullable()) {
                     int v = intColumn(c.column(), layout);
                     if (v < 0 || (value >= 0 && v != value)) {
                         return Optional.empty(); // counted by the one value column's parse
@@ -155,9 +178,21 @@ final class DriveAggregates {
             value = v;
             Column c = layout.columns().get(v);
             DataType t;
-            if (kind == Kind.SUM) {
+            if (kind == Kind.SUM && c.isFloat()) {
+                t = DataTypes.DoubleType;
+            } else if (kind == Kind.SUM) {
+                if (c.field().type().typed()) {
+                    return notPushed(agg, "SUM(" + c.name() + ") of " + c.sparkType()
+                            .simpleString() + ": Spark's sum type is wider than the drive's");
+                }
                 if (!sumFitsLong(c, maxRecordsPerPartition)) {
-                    return Optional.empty();
+                    if (c.valueBits() < 64 || !c.signed()) {
+                        return notPushed(agg, "SUM(" + c.name() + "): an unsigned 64-bit sum "
+                                + "is a DECIMAL(20,0) in Spark");
+                    }
+                    // Spark's rule for a LONG sum: ANSI fails past its range, else it wraps,
+                    // and a wrapping sum modulo 2^64 does not depend on the order
+                    checkedSum = SQLConf.get().ansiEnabled();
                 }
                 t = DataTypes.LongType;
             } else {
@@ -167,11 +202,22 @@ final class DriveAggregates {
             fields.add(new StructField(name, t, true, Metadata.empty()));
             described.add(f.toString());
         }
-        if (layout.isText() && countStar && value >= 0) {
-            return Optional.empty(); // COUNT(*) would lose the lines where the value is NULL
+        if (countStar && value >= 0 && layout.columns().get(value).nullable()) {
+            return notPushed(agg, "COUNT(*) beside an aggregate of nullable "
+                    + layout.columns().get(value).name() + ": the drive skips its NULLs");
         }
         return Optional.of(new Plan(keys, value, List.copyOf(outputs), List.copyOf(described),
-                new StructType(fields.toArray(new StructField[0]))));
+                new StructType(fields.toArray(new StructField[0])), checkedSum));
+    }
+
+    private static final org.slf4j.Logger LOG =
+            org.slf4j.LoggerFactory.getLogger(DriveAggregates.class);
+
+    /** Empty, logging why the drive does not take {@code agg} (Spark computes it). */
+    private static Optional<Plan> notPushed(Aggregation agg, String why) {
+        LOG.info("aggregate {} is not pushed to the drive: {}",
+                java.util.Arrays.toString(agg.aggregateExpressions()), why);
+        return Optional.empty();
     }
 
     /** Bits of keys {@code from..} as the drive packs them (3 or 4 keys). */

@@ -20,6 +20,8 @@ import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StringType;
 import org.apache.spark.unsafe.types.UTF8String;
+import org.smartssd.device.RecordLayout;
+import org.smartssd.device.RecordLayout.FieldType;
 import org.smartssd.device.tasklet.Predicate.Compare;
 import org.smartssd.device.tasklet.Predicate.Match;
 import org.smartssd.spark.TableLayout.Column;
@@ -28,9 +30,10 @@ import org.smartssd.spark.TableLayout.Column;
  * Spark's V2 predicates as the drive's filter trees, exactly or not at all (the analogue of
  * Iceberg's {@code SparkV2Filters}). Stateless.
  *
- * <p>Fixed-width fields are never NULL, so there NULL can only come from literals; a text
- * column is NULL where the line lacks it or its number does not parse, and every drive leaf
- * on it is then false, so "column has a value" is a leaf too ({@link #hasValue}). Each
+ * <p>A fixed-width field is NULL where its null flag is set (and never without one); a text
+ * column is NULL where the line lacks it or its number does not parse. The drive's leaves
+ * on a NULL are unknown (its logic is SQL's) and its IS NULL leaf is "column has no value"
+ * ({@link #hasValue}). Each
  * expression is translated to two drive conditions: when it is TRUE and when it is FALSE
  * (SQL's three values: neither means NULL). NOT swaps them, AND/OR combine them by Kleene's
  * tables, and the pushed filter is the TRUE condition. Comparisons against constants outside
@@ -163,17 +166,14 @@ final class DriveFilters {
     }
 
     /**
-     * The condition under which column {@code f} has a value: always for a fixed-width field;
-     * for a text column a leaf that holds for every value, false where the drive finds none.
+     * The condition under which column {@code f} has a value: always for a column never NULL,
+     * else NOT (f IS NULL), which is never unknown.
      */
     static Cond hasValue(int f, Column c) {
         if (!c.nullable()) {
             return Cond.TRUE;
         }
-        return new Tree(c.isBytes()
-                ? new org.smartssd.device.tasklet.Predicate.Bytes(Match.PREFIX, f, new byte[0])
-                : new org.smartssd.device.tasklet.Predicate.Cmp(Compare.GE, f,
-                        c.min().longValue()));
+        return not(new Tree(new org.smartssd.device.tasklet.Predicate.IsNull(f)));
     }
 
     /** A comparison of column {@code f} that is TRUE under {@code isTrue} where it has a value,
@@ -263,6 +263,13 @@ final class DriveFilters {
         if (c.isBytes()) {
             return t instanceof StringType st && st.equals(org.apache.spark.sql.types.DataTypes.StringType);
         }
+        if (c.field().type() == FieldType.DECIMAL) {
+            return t instanceof DecimalType d && d.scale() >= c.field().width()
+                    && d.precision() - d.scale() >= c.precision() - c.field().width();
+        }
+        if (c.field().type().typed()) {
+            return t.equals(c.sparkType()); // a float's values compare as the drive's keys
+        }
         BigInteger lo;
         BigInteger hi;
         if (t instanceof ByteType) {
@@ -314,7 +321,7 @@ final class DriveFilters {
             Cond eq = bytesLeaf(Match.EQUALS, f, layout, s.getBytes());
             isTrue = op.equals("<>") ? not(eq) : eq;
         } else {
-            isTrue = compare(op.equals("<=>") ? "=" : op, f, c, number(v));
+            isTrue = compareValue(op.equals("<=>") ? "=" : op, f, c, v);
         }
         if (op.equals("<=>")) {
             // never NULL: FALSE where the column has no value
@@ -342,6 +349,38 @@ final class DriveFilters {
             return d.toJavaBigDecimal();
         }
         throw new Unsupported();
+    }
+
+    /**
+     * {@code column op v} for a literal {@code v}: a float column's leaf on the literal's order
+     * key (a literal of the column's own type only), a DECIMAL column's on its unscaled value.
+     */
+    static Cond compareValue(String op, int f, Column c, Object v) throws Unsupported {
+        if (c.isFloat()) {
+            long key;
+            if (c.field().type() == FieldType.F64 && v instanceof Double d) {
+                key = RecordLayout.f64Key(Double.doubleToRawLongBits(d));
+            } else if (c.field().type() == FieldType.F32 && v instanceof Float x) {
+                key = RecordLayout.f32Key(Float.floatToRawIntBits(x));
+            } else {
+                throw new Unsupported();
+            }
+            Compare cmp = switch (op) {
+                case "=" -> Compare.EQ;
+                case "<>" -> Compare.NE;
+                case "<" -> Compare.LT;
+                case "<=" -> Compare.LE;
+                case ">" -> Compare.GT;
+                case ">=" -> Compare.GE;
+                default -> throw new Unsupported();
+            };
+            return new Tree(new org.smartssd.device.tasklet.Predicate.Cmp(cmp, f, key));
+        }
+        BigDecimal k = number(v);
+        if (c.field().type() == FieldType.DECIMAL) {
+            k = k.movePointRight(c.field().width());
+        }
+        return compare(op, f, c, k);
     }
 
     /** {@code column op k} on an integer column, folded where k is outside its values. */
@@ -418,7 +457,7 @@ final class DriveFilters {
                 }
                 eqs.add(bytesLeaf(Match.EQUALS, f, layout, s.getBytes()));
             } else {
-                eqs.add(compare("=", f, c, number(v)));
+                eqs.add(compareValue("=", f, c, v));
             }
         }
         Tri t = onValue(f, c, or(eqs));

@@ -23,7 +23,9 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.FloatType;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.ShortType;
@@ -175,24 +177,44 @@ final class DriveWriter {
         }
     }
 
-    /** A layout for rows without one: integers as I32/I64, big-endian, packed in order. */
+    /**
+     * A layout for rows without one: integers as I32/I64, FLOAT, DOUBLE, DATE, TIMESTAMP and
+     * DECIMAL(P<=18,S) as their typed fields, big-endian, packed in order after a null
+     * bitmap of one bit per nullable column (bit k: byte k/8, mask 0x80 >> k%8).
+     */
     static TableLayout derive(StructType schema) {
         List<String> cols = new ArrayList<>();
-        int at = 0;
+        int nullable = 0;
+        for (StructField f : schema.fields()) {
+            nullable += f.nullable() ? 1 : 0;
+        }
+        int at = (nullable + 7) / 8;
+        int bit = 0;
         for (StructField f : schema.fields()) {
             DataType t = f.dataType();
             String type;
+            int width;
             if (t instanceof ByteType || t instanceof ShortType || t instanceof IntegerType) {
                 type = "i32";
-            } else if (t instanceof LongType
-                    || t instanceof DecimalType d && d.scale() == 0 && d.precision() <= 18) {
+                width = 4;
+            } else if (t instanceof LongType) {
                 type = "i64";
+                width = 8;
+            } else if (TypedFields.layoutType(t) != null) {
+                type = TypedFields.layoutType(t);
+                width = t instanceof FloatType || t instanceof DateType ? 4 : 8;
+            } else if (t instanceof DecimalType d) {
+                throw new IllegalArgumentException("column '" + f.name() + "' is "
+                        + t.simpleString() + ": the drive keeps DECIMAL(P,S) up to P = "
+                        + TypedFields.MAX_DECIMAL_PRECISION + " (a scaled 64-bit integer); "
+                        + "cast it to DECIMAL(18," + Math.min(d.scale(), 18) + ") or DOUBLE");
             } else {
                 throw new IllegalArgumentException("column '" + f.name() + "' of type "
-                        + t.simpleString() + " needs a layout option (strings: bytes(W))");
+                        + t.simpleString() + " has no layout type of its own; give option "
+                        + "'layout' (strings: bytes(W))");
             }
-            cols.add(f.name() + ":" + type + "@" + at);
-            at += type.equals("i32") ? 4 : 8;
+            cols.add(f.name() + ":" + type + "@" + at + (f.nullable() ? "?" + bit++ : ""));
+            at += width;
         }
         if (cols.isEmpty()) {
             throw new IllegalArgumentException("rows without columns cannot be written");
@@ -229,7 +251,8 @@ final class DriveWriter {
                             rows.fieldNames()) + ")");
                 }
                 DataType t = rows.fields()[f].dataType();
-                boolean ok = c.isBytes() ? t instanceof StringType
+                boolean ok = c.field().type().typed() ? TypedFields.accepts(c, t)
+                        : c.isBytes() ? t instanceof StringType
                         : t instanceof ByteType || t instanceof ShortType
                         || t instanceof IntegerType || t instanceof LongType
                         || t instanceof DecimalType d && d.scale() == 0;
@@ -266,11 +289,25 @@ final class DriveWriter {
                 }
                 Column c = cols.get(i);
                 if (row.isNullAt(source[i])) {
-                    throw new IllegalArgumentException("column '" + c.name() + "' is NULL in a "
-                            + "row: fixed-width fields cannot hold NULL");
+                    if (!c.field().nullable()) {
+                        throw new IllegalArgumentException("column '" + c.name() + "' is NULL "
+                                + "in a row, and its field has no null flag: give it one in "
+                                + "the layout (name:type@offset?bit)");
+                    }
+                    int k = c.field().nullBit() - 1;
+                    rec[k / 8] |= (byte) (0x80 >>> (k % 8));
+                    continue;
                 }
                 Object v = row.get(source[i]);
                 int at = c.field().offset();
+                if (c.field().type().typed()) {
+                    long raw = TypedFields.raw(c, v);
+                    int width = TableLayout.typeBits(c.field().type()) / 8;
+                    for (int k = 0; k < width; k++) {
+                        rec[at + k] = (byte) (raw >>> (8 * (width - 1 - k)));
+                    }
+                    continue;
+                }
                 if (c.isBytes()) {
                     byte[] b = ((String) v).getBytes(StandardCharsets.UTF_8);
                     if (b.length > c.field().width()) {

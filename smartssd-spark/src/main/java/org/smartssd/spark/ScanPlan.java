@@ -79,7 +79,7 @@ record ScanPlan(String path, String drive, TableLayout layout, DriveConf conf,
             mode = Mode.TOP_N;
             TopN t = (topN.ascending() ? TopN.smallest(topN.n(), topN.column())
                     : TopN.largest(topN.n(), topN.column()));
-            if (columns.length > 0) {
+            if (columns.length > 0 && projectsExactly(layout, columns)) {
                 t = t.project(columns);
             }
             params = WhereParams.topN(t, where);
@@ -93,6 +93,7 @@ record ScanPlan(String path, String drive, TableLayout layout, DriveConf conf,
             mode = Mode.FILTER;
             Filter f = columns.length == 0 ? Filter.count(where)
                     : !layout.isText() && projectedBytes(layout, columns) < layout.recordSize()
+                            && projectsExactly(layout, columns)
                             ? Filter.project(where, columns) : Filter.records(where);
             if (layout.isText()) {
                 budget += layout.recordSize(); // a line open at a batch's end is carried
@@ -133,6 +134,21 @@ record ScanPlan(String path, String drive, TableLayout layout, DriveConf conf,
             domain = domain.multiply(c.max().subtract(c.min()).add(java.math.BigInteger.ONE));
         }
         return domain.compareTo(java.math.BigInteger.valueOf(SRAM_KEY_DOMAIN)) <= 0;
+    }
+
+    /**
+     * Whether the drive's projection keeps every value of the columns: a NULL projects as 0
+     * and a float as its order key (-0.0 as 0.0), so nullable and float columns come in whole
+     * records instead.
+     */
+    static boolean projectsExactly(TableLayout layout, int[] columns) {
+        for (int c : columns) {
+            Column col = layout.columns().get(c);
+            if (col.field().nullable() || col.isFloat()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** Bytes of one projected row as the drive writes it (8 per integer, 2 + width per bytes). */

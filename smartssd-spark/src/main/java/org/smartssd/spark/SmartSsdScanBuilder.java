@@ -137,7 +137,8 @@ public class SmartSsdScanBuilder implements ScanBuilder, SupportsPushDownRequire
             return false;
         }
         int f = layout.indexOf(r.fieldNames()[0]);
-        if (f < 0 || layout.columns().get(f).isBytes()) {
+        // a nullable field: the drive ranks only the records where it has a value (as text)
+        if (f < 0 || layout.columns().get(f).isBytes() || layout.columns().get(f).nullable()) {
             return false;
         }
         topN = new ScanPlan.TopNSpec(f, orders[0].direction() == SortDirection.ASCENDING, n,

@@ -24,9 +24,13 @@ import org.smartssd.device.RecordLayout.FieldType;
  * big-endian records), each with the Spark type that holds every value of its field.
  *
  * <p>The {@code layout} option is {@code wc98} (the WorldCup98 record, padded to
- * {@code recordSize}) or a field list {@code name:type@offset[>>shift][&mask], ...} where
- * type is {@code u8 u16 u32 u64 i32 i64} or {@code bytes(W)}; {@code >>shift} and
- * {@code &mask} (a mask of low bits, 2^k-1) make a bit field {@code (raw >> shift) & mask}.
+ * {@code recordSize}) or a field list {@code name:type@offset[>>shift][&mask][?bit], ...}
+ * where type is {@code u8 u16 u32 u64 i32 i64}, {@code bytes(W)}, {@code f32 f64} (IEEE
+ * FLOAT, DOUBLE), {@code date} (i32 days since 1970-01-01), {@code timestamp} (i64
+ * microseconds since 1970-01-01T00:00Z) or {@code decimal(P,S)} (P <= 18: the unscaled i64);
+ * {@code >>shift} and {@code &mask} (a mask of low bits, 2^k-1) make a bit field
+ * {@code (raw >> shift) & mask}; {@code ?bit} makes the column nullable, NULL where bit
+ * {@code bit} of the record is set (byte bit/8, mask 0x80 >> bit%8).
  */
 public final class TableLayout implements Serializable {
     private static final long serialVersionUID = 1L;
@@ -37,11 +41,22 @@ public final class TableLayout implements Serializable {
     /**
      * One column: its name and its field of the drive's layout. A text column is NULL where the
      * line has no such column or (integers) its text is not a number of the type's range, as
-     * Spark's CSV reader makes it; a fixed-width field always has a value.
+     * Spark's CSV reader makes it; a fixed-width field is NULL where its null flag is set, and
+     * has no NULL without one. {@code precision} is a DECIMAL column's (its scale is the
+     * field's width); 0 otherwise.
      */
-    public record Column(String name, Field field, boolean nullable) {
+    public record Column(String name, Field field, boolean nullable, int precision) {
+        Column(String name, Field field, boolean nullable) {
+            this(name, field, nullable, 0);
+        }
+
         Column(String name, Field field) {
-            this(name, field, false);
+            this(name, field, field.nullable(), 0);
+        }
+
+        /** F32 or F64: values compare by the drive's order keys, not as integers. */
+        public boolean isFloat() {
+            return field.type() == FieldType.F32 || field.type() == FieldType.F64;
         }
 
         /** Bits of an integer value (the bit field's width, or the type's). */
@@ -53,8 +68,7 @@ public final class TableLayout implements Serializable {
         }
 
         public boolean signed() {
-            return field.bits() == 0 && field.shift() == 0
-                    && (field.type() == FieldType.I32 || field.type() == FieldType.I64);
+            return field.bits() == 0 && field.shift() == 0 && field.type().signed();
         }
 
         public boolean isBytes() {
@@ -65,6 +79,20 @@ public final class TableLayout implements Serializable {
         public DataType sparkType() {
             if (isBytes()) {
                 return DataTypes.StringType;
+            }
+            switch (field.type()) {
+                case F32:
+                    return DataTypes.FloatType;
+                case F64:
+                    return DataTypes.DoubleType;
+                case DATE:
+                    return DataTypes.DateType;
+                case TIMESTAMP:
+                    return DataTypes.TimestampType;
+                case DECIMAL:
+                    return DecimalType.apply(precision, field.width());
+                default:
+                    break;
             }
             int bits = signed() ? valueBits() - 1 : valueBits();
             if (bits <= 7) {
@@ -82,13 +110,20 @@ public final class TableLayout implements Serializable {
             return DecimalType.apply(20, 0);
         }
 
-        /** Smallest value of the field as the drive reports it (signed fields sign-extended). */
+        /** Smallest value of the field as the drive reports it (signed fields sign-extended;
+         *  a DECIMAL's unscaled values, a float's order keys). */
         public java.math.BigInteger min() {
+            if (field.type() == FieldType.DECIMAL) {
+                return max().negate();
+            }
             return signed() ? java.math.BigInteger.ONE.shiftLeft(valueBits() - 1).negate()
                     : java.math.BigInteger.ZERO;
         }
 
         public java.math.BigInteger max() {
+            if (field.type() == FieldType.DECIMAL) {
+                return java.math.BigInteger.TEN.pow(precision).subtract(java.math.BigInteger.ONE);
+            }
             return signed() ? java.math.BigInteger.ONE.shiftLeft(valueBits() - 1)
                     .subtract(java.math.BigInteger.ONE)
                     : java.math.BigInteger.ONE.shiftLeft(valueBits())
@@ -180,6 +215,11 @@ public final class TableLayout implements Serializable {
                 continue;
             }
             int width = c.isBytes() ? c.field().width() : typeBits(c.field().type()) / 8;
+            if (c.field().nullable() && (c.field().nullBit() - 1) / 8 >= recordSize) {
+                throw new IllegalArgumentException("column '" + c.name() + "': null bit "
+                        + (c.field().nullBit() - 1) + " is past a record of " + recordSize
+                        + " bytes");
+            }
             if (c.field().offset() + width > recordSize) {
                 throw new IllegalArgumentException("column '" + c.name() + "' (bytes "
                         + c.field().offset() + ".." + (c.field().offset() + width - 1)
@@ -242,11 +282,15 @@ public final class TableLayout implements Serializable {
         }
         List<Column> cols = new ArrayList<>();
         int end = 0;
-        for (String part : spec.split(",")) {
+        // a decimal(P,S) type holds a comma of its own
+        for (String part : spec.split(",(?![^()]*\\))")) {
             Column c = parseColumn(part.trim(), spec);
             cols.add(c);
             int width = c.isBytes() ? c.field().width() : typeBits(c.field().type()) / 8;
             end = Math.max(end, c.field().offset() + width);
+            if (c.field().nullable()) {
+                end = Math.max(end, (c.field().nullBit() - 1) / 8 + 1);
+            }
         }
         if (cols.size() > RecordLayout.MAX_FIELDS) {
             throw new IllegalArgumentException("a layout has at most " + RecordLayout.MAX_FIELDS
@@ -294,37 +338,76 @@ public final class TableLayout implements Serializable {
     }
 
     private static final Pattern COLUMN = Pattern.compile(
-            "([A-Za-z_][A-Za-z0-9_]*)\\s*:\\s*(u8|u16|u32|u64|i32|i64|bytes\\((\\d+)\\))\\s*@\\s*(\\d+)"
-                    + "(?:\\s*>>\\s*(\\d+))?(?:\\s*&\\s*(\\d+))?", Pattern.CASE_INSENSITIVE);
+            "([A-Za-z_][A-Za-z0-9_]*)\\s*:\\s*(u8|u16|u32|u64|i32|i64|f32|f64|date|timestamp"
+                    + "|bytes\\((\\d+)\\)|decimal\\(\\s*(\\d+)\\s*,\\s*(\\d+)\\s*\\))\\s*@\\s*(\\d+)"
+                    + "(?:\\s*>>\\s*(\\d+))?(?:\\s*&\\s*(\\d+))?(?:\\s*\\?\\s*(\\d+))?",
+            Pattern.CASE_INSENSITIVE);
 
     private static Column parseColumn(String s, String spec) {
         Matcher m = COLUMN.matcher(s);
         if (!m.matches()) {
             throw new IllegalArgumentException("bad layout column '" + s + "' in '" + spec
-                    + "': expected name:type@offset[>>shift][&mask] with type u8, u16, u32, "
-                    + "u64, i32, i64 or bytes(W), or the built-in layout 'wc98'");
+                    + "': expected name:type@offset[>>shift][&mask][?nullbit] with type u8, u16, "
+                    + "u32, u64, i32, i64, f32, f64, date, timestamp, decimal(P,S) or bytes(W), "
+                    + "or the built-in layout 'wc98'");
         }
+        String name = m.group(1);
         String type = m.group(2).toLowerCase(Locale.ROOT);
-        int offset = Integer.parseInt(m.group(4));
+        int offset = Integer.parseInt(m.group(6));
+        String shiftText = m.group(7);
+        String maskText = m.group(8);
+        int nullBit = m.group(9) == null ? -1 : Integer.parseInt(m.group(9));
+        Column c = column(name, type, m, offset, shiftText, maskText);
+        if (nullBit < 0) {
+            return c;
+        }
+        if (nullBit > 0xfffe) {
+            throw new IllegalArgumentException("column '" + name + "': null bit " + nullBit
+                    + " is past 65534");
+        }
+        return new Column(name, c.field().nullableAt(nullBit), true, c.precision());
+    }
+
+    private static Column column(String name, String type, Matcher m, int offset,
+                                 String shiftText, String maskText) {
+        boolean bitField = shiftText != null || maskText != null;
         if (type.startsWith("bytes")) {
             int width = Integer.parseInt(m.group(3));
             if (width < 1 || width > 255) {
-                throw new IllegalArgumentException("column '" + m.group(1) + "': a bytes field "
+                throw new IllegalArgumentException("column '" + name + "': a bytes field "
                         + "is 1..255 bytes wide, got " + width);
             }
-            if (m.group(5) != null || m.group(6) != null) {
-                throw new IllegalArgumentException("column '" + m.group(1) + "': a bytes field "
+            if (bitField) {
+                throw new IllegalArgumentException("column '" + name + "': a bytes field "
                         + "has no bit field");
             }
-            return new Column(m.group(1), new Field(offset, FieldType.BYTES, width, 0, 0));
+            return new Column(name, new Field(offset, FieldType.BYTES, width, 0, 0));
+        }
+        if (type.startsWith("decimal")) {
+            int p = Integer.parseInt(m.group(4));
+            int sc = Integer.parseInt(m.group(5));
+            if (p < 1 || p > 18 || sc > p) {
+                throw new IllegalArgumentException("column '" + name + "': decimal(" + p + ","
+                        + sc + ") is not stored: the drive keeps DECIMAL(P,S) with 1 <= P <= 18 "
+                        + "and S <= P as a scaled 64-bit integer");
+            }
+            if (bitField) {
+                throw new IllegalArgumentException("column '" + name + "': a decimal field "
+                        + "has no bit field");
+            }
+            return new Column(name, new Field(offset, FieldType.DECIMAL, sc, 0, 0), false, p);
         }
         FieldType t = FieldType.valueOf(type.toUpperCase(Locale.ROOT));
-        int shift = m.group(5) == null ? 0 : Integer.parseInt(m.group(5));
+        if (t.typed() && bitField) {
+            throw new IllegalArgumentException("column '" + name + "': a " + type + " field "
+                    + "has no bit field");
+        }
+        int shift = shiftText == null ? 0 : Integer.parseInt(shiftText);
         int bits = 0;
-        if (m.group(6) != null) {
-            long mask = Long.parseLong(m.group(6));
+        if (maskText != null) {
+            long mask = Long.parseLong(maskText);
             if (mask <= 0 || (mask & (mask + 1)) != 0) {
-                throw new IllegalArgumentException("column '" + m.group(1) + "': mask " + mask
+                throw new IllegalArgumentException("column '" + name + "': mask " + mask
                         + " is not a run of low bits (2^k-1)");
             }
             bits = Long.bitCount(mask);
@@ -332,14 +415,14 @@ public final class TableLayout implements Serializable {
             bits = typeBits(t) - shift;
         }
         if (shift >= typeBits(t) || shift + bits > typeBits(t)) {
-            throw new IllegalArgumentException("column '" + m.group(1) + "': bits " + shift
+            throw new IllegalArgumentException("column '" + name + "': bits " + shift
                     + ".." + (shift + bits - 1) + " are outside a " + t + " field");
         }
         if ((bits != 0 || shift != 0) && (t == FieldType.I32 || t == FieldType.I64)) {
-            throw new IllegalArgumentException("column '" + m.group(1) + "': bit fields are "
+            throw new IllegalArgumentException("column '" + name + "': bit fields are "
                     + "taken of unsigned fields only");
         }
-        return new Column(m.group(1), new Field(offset, t, 0, shift, bits));
+        return new Column(name, new Field(offset, t, 0, shift, bits));
     }
 
     private static List<Column> wc98Columns() {

@@ -27,6 +27,7 @@ import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.tasklet.Filter;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.device.tasklet.GroupKey;
+import org.smartssd.device.TaskletFailedException;
 import org.smartssd.device.tasklet.HostTasklet;
 import org.smartssd.device.tasklet.IncompleteOutputException;
 import org.smartssd.device.tasklet.Projection;
@@ -102,6 +103,9 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         row = rows.next();
         return true;
     }
+
+    /** Linux's EOVERFLOW: a checked sum left its range. */
+    private static final int EOVERFLOW = 75;
 
     private List<InternalRow> run() throws IOException {
         if (plan.mode() == ScanPlan.Mode.FILTER && plan.limit() == 0) {
@@ -228,6 +232,14 @@ final class TaskletReader implements PartitionReader<InternalRow> {
             }
             return new Ran(output, modelled);
         } catch (IOException e) {
+            if (e instanceof TaskletFailedException f && Math.abs(f.status().errno()) == EOVERFLOW
+                    && plan.aggregate() != null && plan.aggregate().checkedSum()) {
+                // Spark's ANSI SUM of a LONG fails there too
+                throw new ArithmeticException("[ARITHMETIC_OVERFLOW] long overflow: the drive's "
+                        + "SUM over " + part.path() + " [" + part.start() + ", "
+                        + (part.start() + part.length()) + ") left the range of a LONG "
+                        + "(spark.sql.ansi.enabled is true; try_sum returns NULL instead)");
+            }
             throw new IOException(plan.taskletName() + " run over " + part.path() + " ["
                     + part.start() + ", " + (part.start() + part.length()) + ") failed: "
                     + e.getMessage(), e);
@@ -410,7 +422,10 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         DriveAggregates.Plan a = plan.aggregate();
         TableLayout layout = plan.layout();
         boolean signed = a.value() >= 0 && layout.columns().get(a.value()).signed();
-        GroupAggregate.Merger m = new GroupAggregate.Merger(signed);
+        boolean floatSum = a.value() >= 0 && layout.columns().get(a.value()).isFloat();
+        GroupAggregate.Merger m = new GroupAggregate.Merger(signed, floatSum
+                ? GroupAggregate.SumKind.DOUBLE : a.checkedSum()
+                ? GroupAggregate.SumKind.CHECKED : GroupAggregate.SumKind.WRAPPING);
         for (byte[] output : outputs) {
             m.addAll(GroupAggregate.decode(output).items());
         }
@@ -436,7 +451,7 @@ final class TaskletReader implements PartitionReader<InternalRow> {
                                 DriveAggregates.key(layout, a.keys(), k, it.key1(), it.key2()));
                     }
                     case COUNT -> it.count();
-                    case SUM -> it.sum();
+                    case SUM -> floatSum ? (Object) Double.longBitsToDouble(it.sum()) : it.sum();
                     case MIN -> Values.fromWire(valueType, it.min());
                     case MAX -> Values.fromWire(valueType, it.max());
                 };
@@ -456,11 +471,12 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         }
         List<InternalRow> rows = new ArrayList<>();
         List<TopN.Item> best = m.result().getOrDefault(GroupKey.NONE, List.of());
-        Projection proj = plan.columns().length == 0 ? null
+        Projection proj = plan.columns().length == 0
+                || !ScanPlan.projectsExactly(layout, plan.columns()) ? null
                 : new Projection(layout.recordLayout(), plan.columns());
         for (TopN.Item it : best) {
-            rows.add(proj == null ? new GenericInternalRow(new Object[0])
-                    : projected(proj.decode(it.payload())));
+            rows.add(plan.columns().length == 0 ? new GenericInternalRow(new Object[0])
+                    : proj == null ? whole(it.payload()) : projected(proj.decode(it.payload())));
         }
         return rows;
     }

@@ -5,11 +5,17 @@ import java.math.BigInteger;
 
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DateType;
+import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.TimestampType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.unsafe.types.UTF8String;
+import org.smartssd.device.RecordLayout;
 import org.smartssd.device.RecordLayout.Field;
 import org.smartssd.device.RecordLayout.FieldType;
 import org.smartssd.spark.TableLayout.Column;
@@ -32,7 +38,10 @@ final class Values {
             case U16 -> ((b[at] & 0xffL) << 8) | (b[at + 1] & 0xffL);
             case U32 -> be(b, at, 4);
             case I32 -> (int) be(b, at, 4);
-            case U64, I64 -> be(b, at, 8);
+            case U64, I64, TIMESTAMP, DECIMAL -> be(b, at, 8);
+            case DATE -> (int) be(b, at, 4);
+            case F32 -> RecordLayout.f32Key((int) be(b, at, 4));
+            case F64 -> RecordLayout.f64Key(be(b, at, 8));
             case BYTES -> throw new IllegalArgumentException("column " + c.name() + " is bytes");
         };
         if (f.bits() != 0 || f.shift() != 0) {
@@ -50,10 +59,26 @@ final class Values {
         return v;
     }
 
-    /** Spark's internal value of column {@code c} of the record at {@code off}. */
+    /** Whether column {@code c} is NULL in the record at {@code off} (its null flag is set). */
+    static boolean isNull(Column c, byte[] b, int off) {
+        int k = c.field().nullBit() - 1;
+        return k >= 0 && (b[off + k / 8] & (0x80 >>> (k % 8))) != 0;
+    }
+
+    /** Spark's internal value of column {@code c} of the record at {@code off}; null where
+     *  the column is NULL. Floats keep their bits (-0.0, NaN payloads). */
     static Object fromRecord(Column c, byte[] b, int off) {
+        if (isNull(c, b, off)) {
+            return null;
+        }
+        int at = off + c.field().offset();
+        if (c.field().type() == FieldType.F32) {
+            return Float.intBitsToFloat((int) be(b, at, 4));
+        }
+        if (c.field().type() == FieldType.F64) {
+            return Double.longBitsToDouble(be(b, at, 8));
+        }
         if (c.isBytes()) {
-            int at = off + c.field().offset();
             return UTF8String.fromBytes(b, at, unpaddedLength(b, at, c.field().width()));
         }
         return fromWire(c.sparkType(), wire(c, b, off));
@@ -139,8 +164,24 @@ final class Values {
         return x.compareTo(c.min()) < 0 || x.compareTo(c.max()) > 0 ? null : x.longValue();
     }
 
-    /** Spark's internal value of a wire value for a column of {@code type}. */
+    /** Spark's internal value of a wire value for a column of {@code type} (a float's order
+     *  key for FLOAT and DOUBLE). */
     static Object fromWire(DataType type, long v) {
+        if (type instanceof FloatType) {
+            return RecordLayout.fromF32Key(v);
+        }
+        if (type instanceof DoubleType) {
+            return RecordLayout.fromF64Key(v);
+        }
+        if (type instanceof DateType) {
+            return (int) v;
+        }
+        if (type instanceof TimestampType) {
+            return v;
+        }
+        if (type instanceof DecimalType d && d.precision() <= 18) {
+            return Decimal.apply(v, d.precision(), d.scale());
+        }
         if (type instanceof ByteType) {
             return (byte) v;
         }

@@ -58,6 +58,10 @@ class FirstQueryTest {
                 .config("spark.hadoop.smartssd.device.e.uri", "emu:" + emu)
                 .config("spark.hadoop.smartssd.device.u.uri", devd.uri())
                 .getOrCreate();
+        // the suite's other classes may have made the session first: its Hadoop
+        // configuration then lacks the builder's keys
+        spark.sparkContext().hadoopConfiguration().set("smartssd.device.e.uri", "emu:" + emu);
+        spark.sparkContext().hadoopConfiguration().set("smartssd.device.u.uri", devd.uri());
         long t2 = System.nanoTime();
         data = SparkDrive.wc98(RECORDS, 20, 31);
         for (String drive : List.of("e", "u")) {

@@ -37,8 +37,8 @@ public record TaskletSpec(int taskletId, RecordLayout layout, byte[] params, int
     /**
      * Writes the spec as native-order 8-byte slots for the JNI layer (smartssd_jni.c):
      * id, budget, step limit, output oid, kind, line delimiter, field separator, field count,
-     * record size, then from slot {@code fieldsSlot} five per field (offset, type, width,
-     * shift, bits).
+     * record size, then from slot {@code fieldsSlot} six per field (offset, type, width,
+     * shift, bits, null bit).
      */
     void encode(long outputOid, ByteBuffer out, int fieldsSlot) {
         long[] head = {taskletId & 0xffffffffL, memoryBudget, stepLimit, outputOid,
@@ -50,8 +50,9 @@ public record TaskletSpec(int taskletId, RecordLayout layout, byte[] params, int
         int at = fieldsSlot * 8;
         for (RecordLayout.Field f : layout.fields()) {
             out.putLong(at, f.offset()).putLong(at + 8, f.type().code).putLong(at + 16, f.width())
-                    .putLong(at + 24, f.shift()).putLong(at + 32, f.bits());
-            at += 40;
+                    .putLong(at + 24, f.shift()).putLong(at + 32, f.bits())
+                    .putLong(at + 40, f.nullBit());
+            at += 48;
         }
     }
 }

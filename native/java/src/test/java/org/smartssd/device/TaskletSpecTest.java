@@ -21,8 +21,8 @@ class TaskletSpecTest {
         ByteBuffer b = ByteBuffer.allocate(1024).order(ByteOrder.nativeOrder());
         s.encode(77, b, 9);
         long[] expect = {1, 65536, 1_000_000, 77, 1, 0, 0, 2, 20,
-            12, 3, 0, 0, 0,
-            19, 1, 0, 5, 3};
+            12, 3, 0, 0, 0, 0,
+            19, 1, 0, 5, 3, 0};
         for (int i = 0; i < expect.length; i++) {
             assertThat(b.getLong(i * 8)).as("slot %d", i).isEqualTo(expect[i]);
         }

@@ -26,7 +26,8 @@ final class Fields {
     static void requireInteger(RecordLayout layout, int field, String role) {
         if (type(layout, field, role) == FieldType.BYTES) {
             throw new IllegalArgumentException(role + " field " + field
-                    + " must be an integer field, not BYTES");
+                    + " must be an integer field (or f32, f64, date, timestamp, decimal), "
+                    + "not BYTES");
         }
     }
 
@@ -37,10 +38,10 @@ final class Fields {
         }
     }
 
-    /** Whether an integer field is signed (I32, I64): the drive compares those signed. */
+    /** Whether a numeric field is signed (I32, I64 and the typed ones): the drive compares
+     *  those signed. */
     static boolean signed(RecordLayout layout, int field) {
-        FieldType t = type(layout, field, "value");
-        return t == FieldType.I32 || t == FieldType.I64;
+        return type(layout, field, "value").signed();
     }
 
     /** Compares two 8-byte wire values as the drive does for a field of that signedness. */

@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import org.smartssd.device.RecordLayout;
+import org.smartssd.device.RecordLayout.FieldType;
 import org.smartssd.device.TaskletSpec;
 
 /**
@@ -42,7 +43,10 @@ public final class GroupAggregate {
 
     /** The aggregates ({@code SS_BT_AGG_*}). */
     public enum Op {
-        COUNT(0x1), SUM(0x2), MIN(0x4), MAX(0x8);
+        COUNT(0x1), SUM(0x2), MIN(0x4), MAX(0x8),
+        /** With SUM of a signed field: the run fails with -EOVERFLOW when the sum leaves
+         *  the signed 64-bit range ({@code SS_BT_AGG_SUM_CHECKED}), as Spark's ANSI SUM. */
+        CHECKED_SUM(0x10);
 
         private final int bit;
 
@@ -141,6 +145,27 @@ public final class GroupAggregate {
         return ops.contains(Op.SUM) || ops.contains(Op.MIN) || ops.contains(Op.MAX);
     }
 
+    /** How the drive sums the value field, and so how partial sums merge. */
+    public enum SumKind {
+        /** Modulo 2^64. */
+        WRAPPING,
+        /** Signed; past the 64-bit range the drive fails the run, a merge throws. */
+        CHECKED,
+        /** F32/F64 fields: the sum is a double's bits. */
+        DOUBLE
+    }
+
+    /** How this aggregate's SUM of the value field of {@code layout} adds up. */
+    public SumKind sumKind(RecordLayout layout) {
+        if (value >= 0 && ops.contains(Op.SUM)) {
+            FieldType t = Fields.type(layout, value, "value");
+            if (t == FieldType.F32 || t == FieldType.F64) {
+                return SumKind.DOUBLE;
+            }
+        }
+        return ops.contains(Op.CHECKED_SUM) ? SumKind.CHECKED : SumKind.WRAPPING;
+    }
+
     /** The 16 params bytes ({@code struct ss_bt_agg_params}). */
     public byte[] params() {
         if (needsValue() && value < 0) {
@@ -185,9 +210,9 @@ public final class GroupAggregate {
             throw new IllegalArgumentException("group-aggregate nkeys " + nkeys + " is not 0.."
                     + MAX_KEYS);
         }
-        if (bits == 0 || (bits & ~0xf) != 0) {
+        if ((bits & 0xf) == 0 || (bits & ~0x1f) != 0) {
             throw new IllegalArgumentException("group-aggregate ops 0x"
-                    + Integer.toHexString(bits) + " is not a non-empty subset of 0xf");
+                    + Integer.toHexString(bits) + " is not a non-empty subset of 0x1f");
         }
         List<Op> ops = new ArrayList<>();
         for (Op o : Op.values()) {
@@ -238,7 +263,19 @@ public final class GroupAggregate {
          * drive's arithmetic), min and max fold (signed compare for signed value fields).
          */
         public Item merge(Item o, boolean signed) {
-            return new Item(key1, key2, count + o.count, sum + o.sum,
+            return merge(o, signed, SumKind.WRAPPING);
+        }
+
+        /** {@link #merge(Item, boolean)} with sums added as {@code kind} says.
+         *  @throws ArithmeticException when a CHECKED sum leaves the signed 64-bit range */
+        public Item merge(Item o, boolean signed, SumKind kind) {
+            long s = switch (kind) {
+                case WRAPPING -> sum + o.sum;
+                case CHECKED -> Math.addExact(sum, o.sum);
+                case DOUBLE -> Double.doubleToRawLongBits(Double.longBitsToDouble(sum)
+                        + Double.longBitsToDouble(o.sum));
+            };
+            return new Item(key1, key2, count + o.count, s,
                     Fields.compare(o.min, min, signed) < 0 ? o.min : min,
                     Fields.compare(o.max, max, signed) > 0 ? o.max : max);
         }
@@ -271,15 +308,22 @@ public final class GroupAggregate {
     /** Merges partial items (of spills, of splits) into one item per group, exactly. */
     public static final class Merger {
         private final boolean signed;
+        private final SumKind sumKind;
         private final Map<GroupKey, Item> groups = new TreeMap<>();
 
         /** @param signedValue see {@link GroupAggregate#signedValue} */
         public Merger(boolean signedValue) {
+            this(signedValue, SumKind.WRAPPING);
+        }
+
+        /** @param sumKind see {@link GroupAggregate#sumKind} */
+        public Merger(boolean signedValue, SumKind sumKind) {
             this.signed = signedValue;
+            this.sumKind = sumKind;
         }
 
         public Merger add(Item item) {
-            groups.merge(item.key(), item, (a, b) -> a.merge(b, signed));
+            groups.merge(item.key(), item, (a, b) -> a.merge(b, signed, sumKind));
             return this;
         }
 

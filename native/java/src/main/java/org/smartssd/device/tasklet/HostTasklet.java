@@ -48,6 +48,7 @@ public final class HostTasklet {
     private int bits4;
     private long mask2;
     private boolean aggSigned;
+    private GroupAggregate.SumKind sumKind;
     private Map<GroupKey, long[]> groups;
     // top-n
     private TopN top;
@@ -99,6 +100,7 @@ public final class HostTasklet {
                     h.mask2 = mask(b2);
                 }
                 h.aggSigned = g.signedValue(l);
+                h.sumKind = g.sumKind(l);
                 h.groups = new LinkedHashMap<>();
                 return h;
             }
@@ -136,7 +138,7 @@ public final class HostTasklet {
             return false;
         }
         records++;
-        if (where != null && !eval(where, b, off, len)) {
+        if (where != null && eval(where, b, off, len) != TRUE) {
             return true;
         }
         switch (tasklet) {
@@ -241,11 +243,17 @@ public final class HostTasklet {
         }
         long[] a = groups.get(new GroupKey(k1, k2));
         if (a == null) {
-            groups.put(new GroupKey(k1, k2), new long[] {1, x, x, x});
-            return;
+            a = new long[] {0, 0, x, x};
+            groups.put(new GroupKey(k1, k2), a);
         }
         a[0]++;
-        a[1] += x;
+        a[1] = switch (sumKind) {
+            case WRAPPING -> a[1] + x;
+            case CHECKED -> Math.addExact(a[1], x);
+            case DOUBLE -> Double.doubleToRawLongBits(Double.longBitsToDouble(a[1])
+                    + (layout.fields().get(agg.value()).type() == FieldType.F32
+                    ? RecordLayout.fromF32Key(x) : RecordLayout.fromF64Key(x)));
+        };
         if (Fields.compare(x, a[2], aggSigned) < 0) {
             a[2] = x;
         }
@@ -322,45 +330,64 @@ public final class HostTasklet {
         }
     }
 
-    private boolean eval(Predicate p, byte[] b, int off, int len) {
-        if (p instanceof Predicate.And a) {
-            for (Predicate c : a.children()) {
-                if (!eval(c, b, off, len)) {
-                    return false;
+    /** SQL's truth values, as the drive's predicate evaluation has them. */
+    private static final int FALSE = 0;
+    private static final int TRUE = 1;
+    private static final int UNKNOWN = 2;
+
+    private static int truth(boolean b) {
+        return b ? TRUE : FALSE;
+    }
+
+    private int eval(Predicate p, byte[] b, int off, int len) {
+        if (p instanceof Predicate.And || p instanceof Predicate.Or) {
+            boolean and = p instanceof Predicate.And;
+            List<Predicate> children = and ? ((Predicate.And) p).children()
+                    : ((Predicate.Or) p).children();
+            int res = truth(and);
+            for (Predicate c : children) {
+                int x = eval(c, b, off, len);
+                if (x == truth(!and)) {
+                    return x;
+                }
+                if (x == UNKNOWN) {
+                    res = UNKNOWN;
                 }
             }
-            return true;
-        }
-        if (p instanceof Predicate.Or o) {
-            for (Predicate c : o.children()) {
-                if (eval(c, b, off, len)) {
-                    return true;
-                }
-            }
-            return false;
+            return res;
         }
         if (p instanceof Predicate.Not n) {
-            return !eval(n.child(), b, off, len);
+            int x = eval(n.child(), b, off, len);
+            return x == UNKNOWN ? UNKNOWN : truth(x == FALSE);
+        }
+        if (p instanceof Predicate.IsNull n) {
+            return truth(layout.fields().get(n.field()).type() == FieldType.BYTES
+                    ? bytesField(n.field(), b, off, len) == null
+                    : !intField(n.field(), b, off, len));
         }
         if (p instanceof Predicate.Cmp c) {
             if (!intField(c.field(), b, off, len)) {
-                return false;
+                return UNKNOWN;
             }
             int cmp = Fields.compare(v[0], c.constant(), Fields.signed(layout, c.field()));
-            return switch (c.op()) {
+            return truth(switch (c.op()) {
                 case EQ -> cmp == 0;
                 case NE -> cmp != 0;
                 case LT -> cmp < 0;
                 case LE -> cmp <= 0;
                 case GT -> cmp > 0;
                 case GE -> cmp >= 0;
-            };
+            });
         }
         Predicate.Bytes m = (Predicate.Bytes) p;
         int[] r = bytesField(m.field(), b, off, len);
         if (r == null) {
-            return false;
+            return UNKNOWN;
         }
+        return truth(bytesMatch(m, b, r));
+    }
+
+    private static boolean bytesMatch(Predicate.Bytes m, byte[] b, int[] r) {
         byte[] k = m.bytes();
         int at = r[0];
         int n = r[1];
@@ -383,7 +410,16 @@ public final class HostTasklet {
         return k.length == 0;
     }
 
-    /** Integer field {@code f} into {@code v[0]} as the drive reads it; false: no value. */
+    /** Whether FIXED field {@code fd}'s null flag is set in the record. */
+    private static boolean isNull(Field fd, byte[] b, int off, int len) {
+        if (!fd.nullable()) {
+            return false;
+        }
+        int k = fd.nullBit() - 1;
+        return k / 8 >= len || (b[off + k / 8] & (0x80 >>> (k % 8))) != 0;
+    }
+
+    /** Numeric field {@code f} into {@code v[0]} as the drive reads it; false: no value. */
     private boolean intField(int f, byte[] b, int off, int len) {
         Field fd = layout.fields().get(f);
         FieldType t = fd.type();
@@ -391,15 +427,18 @@ public final class HostTasklet {
         boolean signed = t == FieldType.I32 || t == FieldType.I64;
         long raw = 0;
         if (layout.kind() == RecordLayout.Kind.FIXED) {
-            if (fd.offset() + w > len) {
+            if (fd.offset() + w > len || isNull(fd, b, off, len)) {
                 return false;
             }
             for (int i = 0; i < w; i++) {
                 raw = raw << 8 | (b[off + fd.offset() + i] & 0xffL);
             }
-            if (t == FieldType.I32) {
-                raw = (int) raw;
-            }
+            raw = switch (t) {
+                case I32, DATE -> (int) raw;
+                case F32 -> RecordLayout.f32Key((int) raw);
+                case F64 -> RecordLayout.f64Key(raw);
+                default -> raw;
+            };
         } else {
             int[] c = column(fd.offset(), b, off, len);
             if (c == null || !parseDecimal(b, c[0], c[1], signed)) {
@@ -454,7 +493,7 @@ public final class HostTasklet {
         if (layout.kind() == RecordLayout.Kind.TEXT) {
             return column(fd.offset(), b, off, len);
         }
-        if (fd.offset() + fd.width() > len) {
+        if (fd.offset() + fd.width() > len || isNull(fd, b, off, len)) {
             return null;
         }
         return new int[] {off + fd.offset(), fd.width()};

@@ -11,7 +11,10 @@ import org.smartssd.device.RecordLayout;
  * A filter predicate tree over typed fields, encoded in prefix order as the filter tasklet
  * reads it: AND/OR ({@code op, u8 n, children}), NOT ({@code op, child}), integer comparisons
  * ({@code op, u8 field, 8-byte constant}) and byte matches ({@code op, u8 field, u16 len,
- * bytes}); little-endian. Integer comparisons on I32/I64 fields compare signed on the drive.
+ * bytes}) and IS NULL ({@code op, u8 field}); little-endian. Comparisons on I32/I64 and
+ * the typed fields compare signed on the drive (F32/F64 by their order keys,
+ * {@link org.smartssd.device.RecordLayout#f64Key}). Logic is SQL's three-valued one: a
+ * comparison with a NULL field is unknown, and a record matches when the tree is true.
  */
 public sealed interface Predicate {
     int MAX_NODES = 128;
@@ -36,6 +39,16 @@ public sealed interface Predicate {
 
         Match(int op) {
             this.op = op;
+        }
+    }
+
+    /** {@code field} is NULL ({@code SS_BT_P_ISNULL}): its null flag is set, or a TEXT
+     *  column is missing or (integer columns) does not parse. */
+    record IsNull(int field) implements Predicate {
+        static final int OP = 0x30;
+
+        public IsNull {
+            Fields.checkIndex(field, "predicate");
         }
     }
 
@@ -112,6 +125,10 @@ public sealed interface Predicate {
 
     static Predicate not(Predicate child) {
         return new Not(child);
+    }
+
+    static Predicate isNull(int field) {
+        return new IsNull(field);
     }
 
     static Predicate eq(int field, long v) {
@@ -218,6 +235,8 @@ public sealed interface Predicate {
             Fields.requireInteger(layout, c.field(), "predicate");
         } else if (this instanceof Bytes b) {
             Fields.requireBytes(layout, b.field(), "predicate");
+        } else if (this instanceof IsNull n) {
+            Fields.type(layout, n.field(), "predicate");
         }
     }
 

@@ -30,6 +30,9 @@ final class PredicateCodec {
             for (int i = 0; i < 8; i++) {
                 out.write((int) (v >>> (8 * i)));
             }
+        } else if (p instanceof Predicate.IsNull n) {
+            out.write(Predicate.IsNull.OP);
+            out.write(n.field());
         } else if (p instanceof Predicate.Bytes b) {
             byte[] v = b.bytes();
             out.write(b.op().op);
@@ -78,6 +81,9 @@ final class PredicateCodec {
             }
             case NOT -> {
                 return new Predicate.Not(node(b, depth + 1));
+            }
+            case Predicate.IsNull.OP -> {
+                return new Predicate.IsNull(b.get() & 0xff);
             }
             default -> {
                 for (Predicate.Compare c : Predicate.Compare.values()) {

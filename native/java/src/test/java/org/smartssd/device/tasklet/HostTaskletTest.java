@@ -210,9 +210,15 @@ class HostTaskletTest {
                 TEXT).records().stream().map(r -> new String(r, StandardCharsets.US_ASCII))
                 .toList();
         assertThat(got).containsExactly("a,1", "b,-5");
+        // SQL's logic: a leaf with no value is unknown, and so is its NOT; IS NULL is true
         Filter missing = Filter.count(not(gt(1, -10)));
         assertThat(missing.decode(run(missing.spec(TEXT, 4096, 0), t, 0,
-                t.length), TEXT).matches()).as("NOT of a leaf with no value is true").isEqualTo(5);
+                t.length), TEXT).matches()).as("NOT of a leaf with no value is unknown")
+                .isEqualTo(1);
+        Filter isNull = Filter.count(Predicate.isNull(1));
+        assertThat(isNull.decode(run(isNull.spec(TEXT, 4096, 0), t, 0,
+                t.length), TEXT).matches()).as("IS NULL of the lines with no value (c, d, e, +3)")
+                .isEqualTo(4);
     }
 
     @Test
