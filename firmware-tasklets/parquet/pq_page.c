@@ -479,8 +479,10 @@ int ss_pq_decode_page(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
 	    r->col.max_def_level > 1 || r->col.max_rep_level) {
 		return -SS_EINVAL;	/* ss_pq_reader_init refused this column */
 	}
-	if (h->type == SS_PQ_DATA_PAGE && (!out || !out->values || !out->valid)) {
-		return -SS_EINVAL;
+	if (h->type == SS_PQ_DATA_PAGE &&
+	    (!out || !out->values || !out->valid || out->rows > out->cap ||
+	     out->heap_used > out->heap_cap || (r->col.type == SS_PQ_BYTE_ARRAY && !out->heap))) {
+		return -SS_EINVAL;	/* the caller's vector contradicts itself */
 	}
 	rc = page_bytes(r, h, body, body_len, scratch, scratch_len, &page);
 	if (rc) {

@@ -495,6 +495,15 @@ static void test_output_full(void)
 	tw_page_header(&w, 0, sizeof(body), sizeof(body), 4, SS_PQ_ENC_RLE_DICTIONARY);
 	CHECK_EQ(decode(&i32_opt, w.b, w.n, body, sizeof(body)), -SS_ENOSPC);
 	CHECK_EQ(rd.err.kind, SS_PQ_E_OUTPUT_FULL);
+	/* a vector that claims more rows or heap than it holds */
+	vec.cap = MAX_ROWS;
+	vec.rows = MAX_ROWS + 1;
+	tw_page_header(&w, 0, sizeof(body), sizeof(body), 4, SS_PQ_ENC_RLE_DICTIONARY);
+	CHECK_EQ(decode(&i32_opt, w.b, w.n, body, sizeof(body)), -SS_EINVAL);
+	vec.rows = 0;
+	vec.heap_used = vec.heap_cap + 1;
+	CHECK_EQ(decode(&i32_opt, w.b, w.n, body, sizeof(body)), -SS_EINVAL);
+	vec.heap_used = 0;
 	/* a second dictionary page in one chunk */
 	tw_page_header(&w, 2, 4, 4, 1, SS_PQ_ENC_PLAIN);
 	CHECK_EQ(decode(&i32_opt, w.b, w.n, body, 4), -SS_EBADMSG);
