@@ -17,6 +17,8 @@
 #   the ARM7TDMI is libgcc's soft-float (1,160 B of Thumb code on 2026-11-29); such a SUM is refused at the
 #   tasklet's init (-EINVAL) and the host sums those values itself. Comparisons, MIN and MAX
 #   of floats stay: they use integer order keys.
+# parquet/ (the Parquet page decoder, 5.1 KB of Thumb code at -Os) is not in jasmine_modules:
+# no tasklet calls it yet, and it would not fit the board's free SRAM.
 #
 # Needs: fw (firmware-tasklets/) and proto (protocol/) set by the caller.
 

@@ -1,0 +1,126 @@
+/*
+ * The RLE/bit-packed hybrid (Encodings.md): runs, each led by a ULEB128 header. Header LSB 0:
+ * an RLE run of header >> 1 copies of one value stored in ceil(bit_width / 8) bytes
+ * little-endian. Header LSB 1: header >> 1 groups of 8 values bit-packed LSB first. The last
+ * group may be padded past the page's values; no run may claim a group beyond them.
+ */
+#include "pq_internal.h"
+
+void pq_rle_init(struct pq_rle *d, const uint8_t *buf, size_t len, size_t base,
+		 uint32_t bit_width, uint32_t remaining, struct ss_pq_error *err)
+{
+	ss_memset(d, 0, sizeof(*d));
+	d->buf = buf;
+	d->len = len;
+	d->base = base;
+	d->bit_width = bit_width;
+	d->remaining = remaining;
+	d->err = err;
+}
+
+static int next_run(struct pq_rle *d)
+{
+	struct pq_thrift t = { .buf = d->buf, .len = d->len, .pos = d->pos, .err = d->err };
+	size_t at = d->pos;
+	uint64_t h;
+	int rc = pq_varint(&t, &h, 32);
+
+	if (rc) {
+		d->err->offset += (uint32_t)d->base;
+		return rc;
+	}
+	d->pos = t.pos;
+	if (h & 1) {
+		uint64_t groups = h >> 1;
+		uint64_t bytes = groups * d->bit_width;	/* 8 values of bit_width bits a group */
+
+		if (groups == 0 || groups > SS_DIV_ROUND_UP((uint64_t)d->remaining, 8)) {
+			return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_RUN_PAST_PAGE, d->base + at);
+		}
+		/* Only the values the page holds must be there: a writer may stop mid-group. */
+		bytes = SS_MIN(bytes, SS_DIV_ROUND_UP((uint64_t)d->remaining * d->bit_width, 8));
+		if (bytes > d->len - d->pos) {
+			return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, d->base + at);
+		}
+		d->literal = 1;
+		d->bit_pos = d->pos * 8;
+		d->run = (uint32_t)SS_MIN(groups * 8, (uint64_t)d->remaining);
+		d->pos += (size_t)(groups * d->bit_width);
+		if (d->pos > d->len) {
+			d->pos = d->len;	/* the padding past the page is never read */
+		}
+	} else {
+		unsigned nbytes = (d->bit_width + 7) / 8;
+		uint32_t v = 0;
+
+		if ((h >> 1) == 0 || (h >> 1) > d->remaining) {
+			return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_RUN_PAST_PAGE, d->base + at);
+		}
+		if (nbytes > d->len - d->pos) {
+			return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, d->base + at);
+		}
+		for (unsigned i = 0; i < nbytes; i++) {
+			v |= (uint32_t)d->buf[d->pos + i] << (8 * i);
+		}
+		if (d->bit_width < 32 && (v >> d->bit_width)) {
+			return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_BAD_RUN_VALUE, d->base + d->pos);
+		}
+		d->pos += nbytes;
+		d->literal = 0;
+		d->value = v;
+		d->run = (uint32_t)(h >> 1);
+	}
+	return 0;
+}
+
+static uint32_t unpack(const struct pq_rle *d)
+{
+	size_t byte = d->bit_pos / 8;
+	unsigned shift = (unsigned)(d->bit_pos % 8);
+	uint64_t acc = 0;
+	unsigned need = (shift + d->bit_width + 7) / 8;
+
+	/* next_run checked the bytes of every value the run yields */
+	for (unsigned i = 0; i < need; i++) {
+		acc |= (uint64_t)d->buf[byte + i] << (8 * i);
+	}
+	acc >>= shift;
+	return d->bit_width == 32 ? (uint32_t)acc : (uint32_t)(acc & ((1u << d->bit_width) - 1));
+}
+
+int pq_rle_get(struct pq_rle *d, uint32_t *out, uint32_t n)
+{
+	if (n > d->remaining) {
+		return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_RUN_PAST_PAGE, d->base + d->pos);
+	}
+	while (n) {
+		uint32_t k;
+		int rc;
+
+		if (d->run == 0) {
+			if (d->pos >= d->len) {
+				return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, d->base + d->pos);
+			}
+			rc = next_run(d);
+			if (rc) {
+				return rc;
+			}
+		}
+		k = SS_MIN(n, d->run);
+		if (d->literal) {
+			for (uint32_t i = 0; i < k; i++) {
+				out[i] = d->bit_width ? unpack(d) : 0;
+				d->bit_pos += d->bit_width;
+			}
+		} else {
+			for (uint32_t i = 0; i < k; i++) {
+				out[i] = d->value;
+			}
+		}
+		out += k;
+		n -= k;
+		d->run -= k;
+		d->remaining -= k;
+	}
+	return 0;
+}
