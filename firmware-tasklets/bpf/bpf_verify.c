@@ -334,7 +334,9 @@ static int do_alu(struct vctx *v, const struct ss_bpf_insn *in)
 	uint8_t code = CODE(in->opcode);
 	int64_t lo, hi;
 
-	if (in->opcode & SRC_X) {
+	if (code == A_END) {
+		s = scalar(0, 0); /* the source bit is the byte order, not a register */
+	} else if (in->opcode & SRC_X) {
 		s = st->r[SRC(in)];
 		if (s.type == T_UNINIT)
 			return refuse(v, SS_BPF_R_UNINIT_REG);
@@ -392,14 +394,17 @@ static int do_alu(struct vctx *v, const struct ss_bpf_insn *in)
 		*d = scalar(r, r);
 		return 0;
 	}
-	if (code == A_NEG || (code == A_MOV && in->off) || code == A_END) {
-		uint64_t m = bits == 64 ? U64_MAX : U32_MAX;
+	if (code == A_END) {
+		uint64_t m = width_max((unsigned)in->imm / 8);
+		int to_le = !is64 && !(in->opcode & SRC_X);
 
-		if (code == A_END && in->imm < 64)
-			m = width_max((unsigned)in->imm / 8);
-		else if (code == A_END && !is64 && !(in->opcode & SRC_X))
-			m = d->hi; /* to-little-endian 64: unchanged */
-		*d = scalar(code == A_END && m == d->hi ? d->lo : 0, m);
+		/* to little-endian on a little-endian drive only truncates */
+		*d = to_le && d->hi <= m ? *d : scalar(0, m);
+		d->id = 0;
+		return 0;
+	}
+	if (code == A_NEG || (code == A_MOV && in->off)) {
+		*d = scalar(0, bits == 64 ? U64_MAX : U32_MAX);
 		return 0;
 	}
 	if (!is64) {
