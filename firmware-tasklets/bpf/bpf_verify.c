@@ -37,10 +37,23 @@ static int refuse(struct vctx *v, int reason)
 									   : -SS_EINVAL;
 }
 
+/* the low halves of [lo, hi]: exact when the high halves agree, else anything */
+static void set_low32(struct ss_bpf_vreg *r)
+{
+	if ((r->lo >> 32) == (r->hi >> 32)) {
+		r->lo32 = (uint32_t)r->lo;
+		r->hi32 = (uint32_t)r->hi;
+	} else {
+		r->lo32 = 0;
+		r->hi32 = 0xffffffffu;
+	}
+}
+
 static struct ss_bpf_vreg scalar(uint64_t lo, uint64_t hi)
 {
 	struct ss_bpf_vreg r = { .type = T_SCALAR, .lo = lo, .hi = hi };
 
+	set_low32(&r);
 	return r;
 }
 
@@ -69,6 +82,8 @@ static void join_reg(struct ss_bpf_vreg *a, const struct ss_bpf_vreg *b, int slo
 	if (a->type == T_SCALAR) {
 		a->lo = SS_MIN(a->lo, b->lo);
 		a->hi = SS_MAX(a->hi, b->hi);
+		a->lo32 = SS_MIN(a->lo32, b->lo32);
+		a->hi32 = SS_MAX(a->hi32, b->hi32);
 	} else if (IS_PTR(a->type)) {
 		a->lo = (uint64_t)SS_MIN((int64_t)a->lo, (int64_t)b->lo);
 		a->hi = (uint64_t)SS_MAX((int64_t)a->hi, (int64_t)b->hi);
@@ -365,12 +380,10 @@ static int do_alu(struct vctx *v, const struct ss_bpf_insn *in)
 	}
 	if (d->type == T_UNINIT)
 		return refuse(v, SS_BPF_R_UNINIT_REG);
-	if ((code == A_DIV || code == A_MOD) && s.lo == 0 && s.type == T_SCALAR &&
-	    (is64 || (s.hi <= U32_MAX)))
+	/* ALU32 divides by the low half only */
+	if ((code == A_DIV || code == A_MOD) && s.type == T_SCALAR &&
+	    (is64 ? s.lo == 0 : s.lo32 == 0))
 		return refuse(v, SS_BPF_R_DIV_BY_ZERO);
-	if ((code == A_DIV || code == A_MOD) && !is64 && s.hi > U32_MAX &&
-	    !(s.lo == s.hi && (s.lo & U32_MAX)))
-		return refuse(v, SS_BPF_R_DIV_BY_ZERO); /* the low half may be 0 */
 	if (IS_PTR(d->type)) {
 		if (!is64 || IS_PTR(s.type) || (code != A_ADD && code != A_SUB))
 			return refuse(v, SS_BPF_R_POINTER_ARITH);
@@ -408,28 +421,18 @@ static int do_alu(struct vctx *v, const struct ss_bpf_insn *in)
 		return 0;
 	}
 	if (!is64) {
-		if (d->hi > U32_MAX || s.hi > U32_MAX) {
-			uint64_t dl = d->lo, dh = d->hi, sl = s.lo, sh = s.hi;
-
-			/* only the low halves take part: their ranges are unknown unless constant */
-			if (dl != dh) {
-				dl = 0;
-				dh = U32_MAX;
-			} else {
-				dl = dh = dl & U32_MAX;
-			}
-			if (sl != sh) {
-				sl = (code == A_DIV || code == A_MOD) ? 1 : 0;
-				sh = U32_MAX;
-			} else {
-				sl = sh = sl & U32_MAX;
-			}
-			*d = range_op(in, dl, dh, sl, sh, sl == sh, 32);
-		} else {
-			*d = range_op(in, d->lo, d->hi, s.lo, s.hi, s.lo == s.hi, 32);
-		}
+		*d = range_op(in, d->lo32, d->hi32, s.lo32, s.hi32, s.lo32 == s.hi32, 32);
 		if (d->hi > U32_MAX)
 			*d = scalar(0, U32_MAX);
+		return 0;
+	}
+	if (code == A_LSH && s.lo == s.hi && (s.lo & 63) >= 32) {
+		/* x << k for k >= 32 depends on x's low half only: how clang zero-extends */
+		unsigned k = s.lo & 63;
+		uint64_t h32 = d->hi32;
+
+		*d = (h32 >> (64 - k)) == 0 ? scalar((uint64_t)d->lo32 << k, h32 << k)
+					    : scalar(0, U64_MAX);
 		return 0;
 	}
 	*d = range_op(in, d->lo, d->hi, s.lo, s.hi, s.lo == s.hi, 64);
@@ -719,26 +722,40 @@ static int refine(uint8_t code, uint64_t *lo, uint64_t *hi, uint64_t k, int take
 	return *lo <= *hi;
 }
 
+/* narrow one register to [lo, hi], of its 64 bits or (is32) of its low half */
+static void narrow(struct ss_bpf_vreg *r, uint64_t lo, uint64_t hi, int is32)
+{
+	if (!is32) {
+		r->lo = lo;
+		r->hi = hi;
+		/* the old low-half range stays true when the new one is not exact */
+		if ((lo >> 32) == (hi >> 32))
+			set_low32(r);
+		return;
+	}
+	r->lo32 = (uint32_t)lo;
+	r->hi32 = (uint32_t)hi;
+	if (r->hi <= U32_MAX) {
+		r->lo = lo;
+		r->hi = hi;
+	}
+}
+
 /* apply the refined range to the register and every copy of it (same id) */
-static void set_range(struct ss_bpf_vstate *s, int reg, uint64_t lo, uint64_t hi)
+static void set_range(struct ss_bpf_vstate *s, int reg, uint64_t lo, uint64_t hi, int is32)
 {
 	uint32_t id = s->r[reg].id;
 
-	s->r[reg].lo = lo;
-	s->r[reg].hi = hi;
+	narrow(&s->r[reg], lo, hi, is32);
 	if (!id)
 		return;
 	for (int i = 0; i < 11; i++) {
-		if (s->r[i].type == T_SCALAR && s->r[i].id == id) {
-			s->r[i].lo = lo;
-			s->r[i].hi = hi;
-		}
+		if (i != reg && s->r[i].type == T_SCALAR && s->r[i].id == id)
+			narrow(&s->r[i], lo, hi, is32);
 	}
 	for (unsigned i = 0; i < SS_ARRAY_SIZE(s->slot); i++) {
-		if (s->slot[i].type == T_SCALAR && s->slot[i].id == id) {
-			s->slot[i].lo = lo;
-			s->slot[i].hi = hi;
-		}
+		if (s->slot[i].type == T_SCALAR && s->slot[i].id == id)
+			narrow(&s->slot[i], lo, hi, is32);
 	}
 }
 
@@ -750,7 +767,7 @@ static int do_cond(struct vctx *v, const struct ss_bpf_insn *in, uint32_t target
 	struct ss_bpf_vreg s;
 	uint8_t code = CODE(in->opcode);
 	int is32 = CLASS(in->opcode) == C_JMP32;
-	uint64_t k, lo, hi;
+	uint64_t k, lo, hi, dlo, dhi, slo, shi;
 	int can_take = 1, can_fall = 1, rc;
 
 	if (in->opcode & SRC_X) {
@@ -763,37 +780,39 @@ static int do_cond(struct vctx *v, const struct ss_bpf_insn *in, uint32_t target
 		return refuse(v, SS_BPF_R_UNINIT_REG);
 	if (IS_PTR(d->type) || IS_PTR(s.type))
 		return refuse(v, SS_BPF_R_POINTER_LEAK);
-	k = s.lo;
-	if (is32)
-		k &= U32_MAX;
+	/* JMP32 compares the low halves */
+	dlo = is32 ? d->lo32 : d->lo;
+	dhi = is32 ? d->hi32 : d->hi;
+	slo = is32 ? s.lo32 : s.lo;
+	shi = is32 ? s.hi32 : s.hi;
 	/* the ranges decide JSGT and friends too when both sides are non-negative */
 	if (code == J_JSGT || code == J_JSGE || code == J_JSLT || code == J_JSLE) {
 		uint64_t smax = is32 ? (U32_MAX >> 1) : (U64_MAX >> 1);
 
-		if (d->hi <= smax && s.hi <= smax)
+		if (dhi <= smax && shi <= smax)
 			code = code == J_JSGT ? J_JGT : code == J_JSGE ? J_JGE
 			     : code == J_JSLT ? J_JLT : J_JLE;
 	}
-	if (s.lo == s.hi && (!is32 || d->hi <= U32_MAX) && code != J_JSET &&
-	    code != J_JSGT && code != J_JSGE && code != J_JSLT && code != J_JSLE) {
+	if (slo == shi && code != J_JSET && code != J_JSGT && code != J_JSGE &&
+	    code != J_JSLT && code != J_JSLE) {
 		/* the taken side into the scratch state, the fall-through side in place */
-		lo = d->lo;
-		hi = d->hi;
-		can_take = refine(code, &lo, &hi, k, 1);
+		lo = dlo;
+		hi = dhi;
+		can_take = refine(code, &lo, &hi, slo, 1);
 		if (can_take) {
 			ss_memcpy(taken, st, sizeof(*st));
-			set_range(taken, DST(in), lo, hi);
+			set_range(taken, DST(in), lo, hi, is32);
 		}
-		lo = d->lo;
-		hi = d->hi;
-		can_fall = refine(code, &lo, &hi, k, 0);
+		lo = dlo;
+		hi = dhi;
+		can_fall = refine(code, &lo, &hi, slo, 0);
 		if (can_take) {
 			rc = push(v, target, taken);
 			if (rc)
 				return rc;
 		}
 		if (can_fall)
-			set_range(st, DST(in), lo, hi);
+			set_range(st, DST(in), lo, hi, is32);
 		return can_fall;
 	}
 	rc = push(v, target, st);

@@ -81,7 +81,8 @@ int main(int argc, char **argv)
 	}
 	if (argc > 2) {
 		static const char *const progs[] = { "filter_count", "group_sum", "unrolled",
-						     "field", "tail", "unbounded", "global" };
+						     "field", "tail", "unbounded", "global", "byte_at",
+						     "byte_at_v3" };
 
 		for (unsigned i = 0; i < sizeof(progs) / sizeof(progs[0]); i++) {
 			static uint8_t obj[16384];

@@ -158,6 +158,7 @@ struct ss_bpf_vreg {
 	uint8_t init;    /* stack slots: the bytes written */
 	uint32_t id;     /* scalars: copies share an id, so a bound learnt on one holds for all */
 	uint64_t lo, hi; /* scalar: unsigned range; pointer: signed offset range (as int64) */
+	uint32_t lo32, hi32; /* scalar: the unsigned range of its low 32 bits (ALU32, JMP32) */
 };
 
 struct ss_bpf_vstate {

@@ -259,6 +259,33 @@ static void test_runtime_checks(void)
 	}
 }
 
+/* a variable index bounded by the program, and a byte swap: as clang emits it for BPF v1
+ * (64-bit compare after a zero-extending shift pair) and v3 (a JMP32 compare first) */
+static void test_bounded_index(void)
+{
+	static const char *const objs[] = { "byte_at", "byte_at_v3" };
+	struct ss_bpf_config c = t_cfg();
+	uint8_t rec[T_REC_MIN];
+
+	NEED_CLANG();
+	for (unsigned i = 0; i < sizeof(rec); i++)
+		rec[i] = (uint8_t)(0x30 + 3 * i);
+	for (unsigned o = 0; o < 2; o++) {
+		REQUIRE(load_obj(objs[o], &c) == 0);
+		t_env_reset();
+		for (uint64_t i = 0; i < 40; i++) {
+			uint64_t r = 0;
+
+			/* the upper half of arg[0] is dropped by the program's (u32) cast */
+			t_env.ctx.arg[0] = i | (i << 33);
+			CHECK_EQ(ss_bpf_run(&t_prog, &t_env, rec, sizeof(rec), 0, &r), 0);
+			CHECK_EQ(r, i < 16 ? rec[i] : (uint64_t)-1);
+			CHECK_EQ(get_u32(t_out + 4), (uint32_t)rec[0] << 24 | (uint32_t)rec[1] << 16 |
+							   (uint32_t)rec[2] << 8 | rec[3]);
+		}
+	}
+}
+
 static void test_refused_objects(void)
 {
 	struct ss_bpf_config c = t_cfg();
@@ -305,6 +332,7 @@ int main(int argc, char **argv)
 	RUN(test_group_sum_and_top);
 	RUN(test_unrolled);
 	RUN(test_runtime_checks);
+	RUN(test_bounded_index);
 	RUN(test_refused_objects);
 	return ss_test_status();
 }

@@ -244,6 +244,28 @@ static void test_guards_accepted(void)
 		CHECK_EQ(r, 0);
 	}
 	{
+		/* a JMP32 bound on a 64-bit unknown, then the zero-extending shift pair (clang's
+		 * code for BPF v3): the low half's range carries through the shifts */
+		struct ss_bpf_insn p[] = {
+			ARG0(4), MOV64_K(0, 0), JMP32_K(JGT, 4, 15, 4), ALU64_K(LSH, 4, 32),
+			ALU64_K(RSH, 4, 32), ALU64_X(ADD, 2, 4), LDX_MEM(B, 0, 2, 0), EXIT(),
+		};
+
+		REQUIRE(T_LOAD(p) == 0);
+		t_env_reset();
+		t_env.ctx.arg[0] = 0x700000000ull | 9;
+		CHECK_EQ(ss_bpf_run(&t_prog, &t_env, rec, T_REC_MIN, 0, &r), 0);
+		CHECK_EQ(r, 10);
+		/* without the bound, or with the 64-bit shift count wrong, refused */
+		p[2] = MOV64_K(5, 0);
+		CHECK_EQ(T_LOAD(p), -SS_EINVAL);
+		CHECK_EQ(t_err.reason, SS_BPF_R_OUT_OF_BOUNDS);
+		p[2] = JMP32_K(JGT, 4, 15, 4);
+		p[3] = ALU64_K(LSH, 4, 31);
+		CHECK_EQ(T_LOAD(p), -SS_EINVAL);
+		CHECK_EQ(t_err.insn, 6);
+	}
+	{
 		/* within rec_min: no run-time check needed or made */
 		struct ss_bpf_insn p[] = { LDX_MEM(DW, 0, 2, 8), EXIT() };
 
