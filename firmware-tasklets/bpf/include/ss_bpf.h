@@ -166,7 +166,7 @@ struct ss_bpf_vstate {
 	struct ss_bpf_vreg slot[SS_BPF_STACK_MAX / 8];
 };
 
-/* The verifier's workspace (60 KB on a 64-bit host): the caller's, reused from load to load. */
+/* The verifier's workspace (80 KB on a 64-bit host): the caller's, reused from load to load. */
 struct ss_bpf_verifier {
 	struct ss_bpf_vstate cur;
 	struct ss_bpf_vstate scratch;
