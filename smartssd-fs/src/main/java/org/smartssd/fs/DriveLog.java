@@ -3,7 +3,6 @@ package org.smartssd.fs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
-import org.slf4j.event.Level;
 
 /**
  * A logger for one drive: each message it logs carries the drive's name in the SLF4J MDC
@@ -33,22 +32,32 @@ public final class DriveLog {
     }
 
     public void info(String format, Object... args) {
-        log(Level.INFO, format, args);
+        if (log.isInfoEnabled()) {
+            String prev = enter();
+            try {
+                log.info(format, args);
+            } finally {
+                leave(prev);
+            }
+        }
     }
 
     public void warn(String format, Object... args) {
-        log(Level.WARN, format, args);
+        if (log.isWarnEnabled()) {
+            String prev = enter();
+            try {
+                log.warn(format, args);
+            } finally {
+                leave(prev);
+            }
+        }
     }
 
     public void debug(String format, Object... args) {
-        log(Level.DEBUG, format, args);
-    }
-
-    private void log(Level level, String format, Object... args) {
-        if (log.isEnabledForLevel(level)) {
+        if (log.isDebugEnabled()) {
             String prev = enter();
             try {
-                log.atLevel(level).log(format, args);
+                log.debug(format, args);
             } finally {
                 leave(prev);
             }
