@@ -109,6 +109,9 @@ static void *work(void *arg)
 		} else {
 			w->done++;
 		}
+		/* the watchdog catches a call that hangs, not a machine that runs slowly: each
+		 * finished call gives every call another WATCHDOG_SECONDS */
+		alarm(WATCHDOG_SECONDS);
 	}
 	return NULL;
 }
