@@ -1,6 +1,7 @@
 package org.smartssd.spark;
 
 import java.io.ByteArrayOutputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
@@ -77,26 +78,33 @@ final class TableLock implements AutoCloseable {
     }
 
     private static String holder(FileSystem fs, Path lock) {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        try (InputStream in = fs.open(lock)) {
-            in.transferTo(b);
+        String s;
+        try {
+            s = read(fs, lock).trim();
         } catch (IOException e) {
             return "holder unknown: " + e.getMessage();
         }
-        String s = b.toString(StandardCharsets.UTF_8).trim();
         return s.isEmpty() ? "holder not yet recorded" : s;
+    }
+
+    private static String read(FileSystem fs, Path lock) throws IOException {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try (InputStream in = fs.open(lock)) {
+            in.transferTo(b);
+        }
+        return b.toString(StandardCharsets.UTF_8);
     }
 
     /** Deletes the lock, unless it is no longer this writer's (deleted by hand, retaken). */
     @Override
     public void close() throws IOException {
-        ByteArrayOutputStream b = new ByteArrayOutputStream();
-        try (InputStream in = fs.open(lock)) {
-            in.transferTo(b);
-        } catch (java.io.FileNotFoundException gone) {
+        String held;
+        try {
+            held = read(fs, lock);
+        } catch (FileNotFoundException gone) {
             return;
         }
-        if (b.toString(StandardCharsets.UTF_8).equals(owner)) {
+        if (held.equals(owner)) {
             fs.delete(lock, false);
         }
     }
