@@ -143,12 +143,12 @@ def check_top(root, work):
     out, _ = run_example(root, sh, py, work)
     if claim not in out:
         fail(f"the plan does not show '{claim}', as README.md says it does")
-    # the example's table: spark.range(1000000), k = id % 7, v = id * 3; WHERE v > 100
+    # the example's table: spark.range(1000000), k = id & 7, v = id * 3; WHERE v > 100
     m = re.search(r"spark\.range\((\d+)\)", py)
-    if not m or 'id % 7 AS k' not in py or 'id * 3 AS v' not in py or 'v > 100' not in py:
+    if not m or 'id & 7 AS k' not in py or 'id * 3 AS v' not in py or 'v > 100' not in py:
         fail("README.md's example no longer builds the table this check computes "
-             "(spark.range(N), id % 7 AS k, id * 3 AS v, WHERE v > 100): update both")
-    want = collections.Counter(i % 7 for i in range(int(m.group(1))) if i * 3 > 100)
+             "(spark.range(N), id & 7 AS k, id * 3 AS v, WHERE v > 100): update both")
+    want = collections.Counter(i & 7 for i in range(int(m.group(1))) if i * 3 > 100)
     want = sorted(want.items())
     got = tables(out)
     if len(got) != 2:
