@@ -49,6 +49,10 @@ static int load_corpus(const struct fz_replay_harness *h, const char *dir)
 		return -1;
 	}
 	seeds = calloc((size_t)h->max_seeds, sizeof(*seeds));
+	if (seeds == NULL) {
+		fprintf(stderr, "%s: out of memory for %d seeds\n", h->name, h->max_seeds);
+		return -1;
+	}
 	for (int i = 0; i < n; i++) {
 		char path[4096];
 		FILE *f;
@@ -58,6 +62,10 @@ static int load_corpus(const struct fz_replay_harness *h, const char *dir)
 			f = fopen(path, "rb");
 			if (f) {
 				seeds[nseeds].data = malloc(h->max_input);
+				if (seeds[nseeds].data == NULL) {
+					fprintf(stderr, "%s: out of memory reading %s\n", h->name, path);
+					abort();
+				}
 				seeds[nseeds].size = fread(seeds[nseeds].data, 1, h->max_input, f);
 				fclose(f);
 				nseeds++;
@@ -78,6 +86,10 @@ static void run_exact(const struct fz_replay_harness *h, const uint8_t *data, si
 {
 	uint8_t *in = malloc(size ? size : 1);
 
+	if (in == NULL) {
+		fprintf(stderr, "%s: out of memory for a %zu-byte input\n", h->name, size);
+		abort();
+	}
 	memcpy(in, data, size);
 	h->run(in, size);
 	free(in);
@@ -105,6 +117,10 @@ int fz_replay_main(const struct fz_replay_harness *h, int argc, char **argv)
 		return 2;
 	}
 	buf = calloc(2, h->max_input);
+	if (buf == NULL) {
+		fprintf(stderr, "%s: out of memory for the input buffer\n", h->name);
+		return 2;
+	}
 	for (int i = 0; i < nseeds; i++) {
 		run_exact(h, seeds[i].data, seeds[i].size);
 	}

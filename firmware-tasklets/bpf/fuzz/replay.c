@@ -10,8 +10,8 @@
 #include "bpf_fuzz.h"
 #include "replay_driver.h"
 
-#define next fz_replay_next
-#define below fz_replay_below
+#define next() fz_replay_next()
+#define below(n) fz_replay_below(n)
 
 /* a fresh input: mostly a recipe, sometimes raw random instructions */
 static size_t random_input(uint8_t *out)

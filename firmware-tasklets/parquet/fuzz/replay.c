@@ -12,8 +12,8 @@
 
 #define PQ_MAX_INPUT 8192
 
-#define next fz_replay_next
-#define below fz_replay_below
+#define next() fz_replay_next()
+#define below(n) fz_replay_below(n)
 
 static const uint8_t interesting[] = { 0x00, 0x01, 0x02, 0x03, 0x07, 0x08, 0x0F, 0x10, 0x20,
 				       0x21, 0x3F, 0x40, 0x7F, 0x80, 0xFE, 0xFF };
