@@ -178,13 +178,40 @@ struct ss_buf {
 extern const struct buf_policy_ops buf_lru_ops, buf_fab_ops, buf_bplru_ops, buf_lbclock_ops,
 	buf_hbm_ops;
 
-/* buf_core.c, for the merge cache: a page from the read-ahead staging area or the flash;
- * the staged copy made stale; the staging area filled at a request's end. */
+/* For the merge cache too: a page from the read-ahead staging area or the flash (buf_io.c);
+ * the staged copy made stale (buf_ftl.c); the staging area filled at a request's end
+ * (buf_io.c); the hash (buf_index.c) and its table size (buf_init.c). */
 int buf_fetch(struct ss_buf *b, uint32_t lpn, void *dst, bool *hit);
 void buf_unstage(struct ss_buf *b, uint32_t lpn, uint32_t count);
 int buf_read_ahead(struct ss_buf *b);
 uint32_t buf_hash32(uint32_t x);
 uint32_t buf_hash_size(uint32_t n);
+
+/* buf_index.c: the page frames and block nodes; find returns BUF_NIL when not held. */
+uint32_t buf_find_page(const struct ss_buf *b, uint32_t lpn);
+uint32_t buf_find_block(const struct ss_buf *b, uint32_t lbn);
+uint32_t buf_add_block(struct ss_buf *b, uint32_t lbn);
+uint32_t buf_add_page(struct ss_buf *b, uint32_t lpn, uint32_t blk, enum ss_stream stream);
+void buf_set_clean(struct ss_buf *b, uint32_t pg);
+void buf_set_dirty(struct ss_buf *b, uint32_t pg);
+void buf_remove_page(struct ss_buf *b, uint32_t pg);
+
+static inline uint8_t *buf_frame(const struct ss_buf *b, uint32_t pg)
+{
+	return b->frames + (size_t)pg * b->page_size;
+}
+
+/* buf_ftl.c: writing to the FTL and making room. The board's hal has no read-ahead
+ * (SS_BUF_BOARD), so nothing is ever staged there. */
+#ifdef SS_BUF_BOARD
+#define buf_staged(b, lpn) ((void)(b), (void)(lpn), false)
+#else
+bool buf_staged(const struct ss_buf *b, uint32_t lpn);
+#endif
+int buf_ftl_put(struct ss_buf *b, uint32_t lpn, const void *data, enum ss_stream st,
+		unsigned flags);
+int buf_write_block(struct ss_buf *b, uint32_t blk, bool all, bool pad);
+int buf_make_room(struct ss_buf *b, uint32_t n);
 
 /* buf_nv.c: the merge cache behind the ss_buf_* calls when the policy is SS_BUF_NV_*. */
 uint32_t buf_nv_regions(const struct ss_buf_params *p, uint32_t page_size, uint64_t sz[10]);

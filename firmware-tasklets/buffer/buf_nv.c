@@ -510,7 +510,7 @@ static int fill(struct ss_buf *b, uint32_t lpn, const uint8_t *page)
 
 /* ---- requests --------------------------------------------------------------------------- */
 
-enum { KIND_SCAN = 2 };   /* buf_core.c's READ_SCAN: served, never cached nor counted */
+enum { KIND_SCAN = 2 };   /* buf_io.c's READ_SCAN: served, never cached nor counted */
 
 /* Sectors [in, in + n) of page lpn into dst. *from_flash: the page was read from the
  * flash, and nv->page_a holds it whole as it is now. */

@@ -131,10 +131,6 @@ static struct {
 	.work = PTHREAD_COND_INITIALIZER,
 	.room = PTHREAD_COND_INITIALIZER,
 	.idle = PTHREAD_COND_INITIALIZER,
-	.max_conns = 128,
-	.frame_timeout_ms = 30000,
-	.buf_limit = 256ull << 20,
-	.spin_us = SS_SPIN_US_DEFAULT,
 };
 
 /* Take n bytes of the buffer budget, waiting for others to give some back.
@@ -900,7 +896,26 @@ static long long parse_number(const char *opt, const char *arg, int base, long l
 	return v;
 }
 
-int main(int argc, char **argv)
+/* The command line (usage()): the drive to serve, where, and the server's limits. */
+struct devd_opts {
+	const char *image;
+	const char *sock;
+	struct ss_emu_drive_opts drive;
+	int format;
+	int force;
+	int ready_fd;              /* -1: none */
+	mode_t mode;               /* of the socket file */
+	gid_t group;               /* of the socket file; (gid_t)-1 keeps the daemon's */
+	int max_conns;
+	int frame_timeout_ms;
+	uint32_t spin_us;
+	uint64_t buf_limit;
+	struct devd_access access; /* never empty: the daemon's own user by default */
+};
+
+/* \return -1 to serve, else the status to exit with (0 after --help, 2 for a bad command
+ * line, after a message). */
+static int parse_options(int argc, char **argv, struct devd_opts *o)
 {
 	static const struct option longopts[] = {
 		{ "image", required_argument, NULL, 'i' },
@@ -925,20 +940,22 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct ss_emu_drive_opts o = { .cache_share_permille = SS_FW_CACHE_SHARE_DEFAULT };
-	const char *image = NULL, *sock = NULL;
-	char err[1024];
-	int format = 0, force = 0, opt, lfd, sfd, rc, nworkers, ready_fd = -1, lock_fd = -1;
-	int activated;
+	int opt;
 	long long v;
-	mode_t mode = 0660;
-	gid_t group = (gid_t)-1;
-	sigset_t sigs;
-	pthread_t workers[SS_EMU_QUEUE_DEPTH];
 
+	*o = (struct devd_opts){
+		.drive = { .cache_share_permille = SS_FW_CACHE_SHARE_DEFAULT },
+		.ready_fd = -1,
+		.mode = 0660,
+		.group = (gid_t)-1,
+		.max_conns = 128,
+		.frame_timeout_ms = 30000,
+		.spin_us = SS_SPIN_US_DEFAULT,
+		.buf_limit = 256ull << 20,
+	};
 	/* one setting for both ends of the socket: the client's SMARTSSD_SPIN_US */
 	if (getenv("SMARTSSD_SPIN_US") != NULL &&
-	    ss_spin_us_parse(getenv("SMARTSSD_SPIN_US"), &srv.spin_us) != 0) {
+	    ss_spin_us_parse(getenv("SMARTSSD_SPIN_US"), &o->spin_us) != 0) {
 		fprintf(stderr, "smartssd-devd: SMARTSSD_SPIN_US takes a number from 0 to %u, "
 			"not '%s'\n", SS_SPIN_US_MAX, getenv("SMARTSSD_SPIN_US"));
 		return 2;
@@ -946,13 +963,13 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'i':
-			image = optarg;
+			o->image = optarg;
 			break;
 		case 's':
-			sock = optarg;
+			o->sock = optarg;
 			break;
 		case 't':
-			if (ss_emu_time_mode_parse(optarg, &o.time_mode) != 0) {
+			if (ss_emu_time_mode_parse(optarg, &o->drive.time_mode) != 0) {
 				fprintf(stderr, "smartssd-devd: --time-mode is virtual or realtime, "
 					"not '%s'\n", optarg);
 				return 2;
@@ -964,38 +981,38 @@ int main(int argc, char **argv)
 					"not '%s'\n", optarg);
 				return 2;
 			}
-			o.manual_background = strcmp(optarg, "manual") == 0;
+			o->drive.manual_background = strcmp(optarg, "manual") == 0;
 			break;
 		case 'W':
-			o.withheld_opcodes = optarg;
+			o->drive.withheld_opcodes = optarg;
 			break;
 		case 'p':
-			o.flash.profile = optarg;
+			o->drive.flash.profile = optarg;
 			break;
 		case 'f':
-			format = 1;
+			o->format = 1;
 			break;
 		case 'F':
-			force = 1;
+			o->force = 1;
 			break;
 		case 'D':
-			o.discard_nvram = 1;
+			o->drive.discard_nvram = 1;
 			break;
 		case 'C':
 			if ((v = parse_number("--cache-share", optarg, 10, 0, 90)) < 0) {
 				return 2;
 			}
-			o.cache_share_permille = (uint32_t)v * 10;
+			o->drive.cache_share_permille = (uint32_t)v * 10;
 			break;
 		case 'r':
-			ready_fd = devd_parse_ready_fd(optarg);
-			if (ready_fd < 0) {
+			o->ready_fd = devd_parse_ready_fd(optarg);
+			if (o->ready_fd < 0) {
 				return 2;
 			}
 			break;
 		case 'u':
 		case 'g':
-			if (devd_access_add(&srv.access, optarg, opt == 'g') != 0) {
+			if (devd_access_add(&o->access, optarg, opt == 'g') != 0) {
 				return 2;
 			}
 			break;
@@ -1003,7 +1020,7 @@ int main(int argc, char **argv)
 			if ((v = parse_number("--socket-mode", optarg, 8, 0, 0777)) < 0) {
 				return 2;
 			}
-			mode = (mode_t)v;
+			o->mode = (mode_t)v;
 			break;
 		case 'G': {
 			struct devd_access one = { 0 };
@@ -1011,53 +1028,73 @@ int main(int argc, char **argv)
 			if (devd_access_add(&one, optarg, 1) != 0 || one.ngids != 1) {
 				return 2;
 			}
-			group = one.gids[0];
+			o->group = one.gids[0];
 			break;
 		}
 		case 'S':
 			if ((v = parse_number("--spin-us", optarg, 10, 0, SS_EMU_SPIN_US_MAX)) < 0) {
 				return 2;
 			}
-			srv.spin_us = (uint32_t)v;
+			o->spin_us = (uint32_t)v;
 			break;
 		case 'c':
 			if ((v = parse_number("--max-connections", optarg, 10, 1, 4096)) < 0) {
 				return 2;
 			}
-			srv.max_conns = (int)v;
+			o->max_conns = (int)v;
 			break;
 		case 'T':
 			if ((v = parse_number("--frame-timeout", optarg, 10, 1, 3600)) < 0) {
 				return 2;
 			}
-			srv.frame_timeout_ms = (int)v * 1000;
+			o->frame_timeout_ms = (int)v * 1000;
 			break;
 		case 'b':
 			if ((v = parse_number("--buffer-mib", optarg, 10, 32, 65536)) < 0) {
 				return 2;
 			}
-			srv.buf_limit = (uint64_t)v << 20;
+			o->buf_limit = (uint64_t)v << 20;
 			break;
 		default:
 			usage();
 			return opt == 'h' ? 0 : 2;
 		}
 	}
-	if (image == NULL || sock == NULL || optind != argc) {
+	if (o->image == NULL || o->sock == NULL || optind != argc) {
 		usage();
 		return 2;
 	}
-	if (force && !format) {
+	if (o->force && !o->format) {
 		fprintf(stderr, "smartssd-devd: --force goes with --format\n");
 		return 2;
 	}
-	if (format && !force && ss_emu_format_guard(image, err, sizeof(err)) != 0) {
+	if (o->access.nuids == 0 && o->access.ngids == 0) {
+		o->access.uids[o->access.nuids++] = geteuid();
+	}
+	return -1;
+}
+
+/* Opens (or formats) the drive, listens, and serves connections until SIGTERM or SIGINT,
+ * then shuts down cleanly. \return the daemon's exit status. */
+static int serve_socket(const struct devd_opts *opts)
+{
+	struct ss_emu_drive_opts o = opts->drive;
+	const char *image = opts->image, *sock = opts->sock;
+	char err[1024];
+	int lfd, sfd, rc, nworkers, lock_fd = -1;
+	int activated;
+	sigset_t sigs;
+	pthread_t workers[SS_EMU_QUEUE_DEPTH];
+
+	if (opts->format && !opts->force && ss_emu_format_guard(image, err, sizeof(err)) != 0) {
 		fprintf(stderr, "smartssd-devd: %s\n", err);
 		return 1;
 	}
-	if (srv.access.nuids == 0 && srv.access.ngids == 0) {
-		srv.access.uids[srv.access.nuids++] = geteuid();
-	}
+	srv.max_conns = opts->max_conns;
+	srv.frame_timeout_ms = opts->frame_timeout_ms;
+	srv.spin_us = opts->spin_us;
+	srv.buf_limit = opts->buf_limit;
+	srv.access = opts->access;
 
 	/* Every thread inherits the mask; the main thread takes the signals from a signalfd. */
 	sigemptyset(&sigs);
@@ -1069,7 +1106,7 @@ int main(int argc, char **argv)
 
 	/* the same bound for the drive's controller as for the socket's readers */
 	o.spin_us = srv.spin_us;
-	rc = format ? ss_emu_format(image, &o, &srv.drive, err, sizeof(err)) :
+	rc = opts->format ? ss_emu_format(image, &o, &srv.drive, err, sizeof(err)) :
 		      ss_emu_open(image, &o, &srv.drive, err, sizeof(err));
 	if (rc != 0) {
 		fprintf(stderr, "smartssd-devd: %s\n", err);
@@ -1082,7 +1119,7 @@ int main(int argc, char **argv)
 	lfd = devd_listen_fds(sock);
 	activated = lfd >= 0;
 	if (lfd == DEVD_NOT_ACTIVATED) {
-		lfd = devd_listen(sock, mode, group, &lock_fd);
+		lfd = devd_listen(sock, opts->mode, opts->group, &lock_fd);
 	}
 	if (lfd < 0 || sfd < 0) {
 		ss_emu_close(srv.drive);
@@ -1095,7 +1132,7 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr, "smartssd-devd: serving %s on %s%s\n", image, sock,
 		activated ? " (socket activation)" : "");
-	devd_signal_ready(ready_fd, image, sock);
+	devd_signal_ready(opts->ready_fd, image, sock);
 	for (;;) {
 		struct pollfd p[2] = { { .fd = lfd, .events = POLLIN }, { .fd = sfd, .events = POLLIN } };
 
@@ -1131,4 +1168,12 @@ int main(int argc, char **argv)
 		close(lock_fd);
 	}
 	return rc == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+	struct devd_opts opts;
+	int rc = parse_options(argc, argv, &opts);
+
+	return rc >= 0 ? rc : serve_socket(&opts);
 }

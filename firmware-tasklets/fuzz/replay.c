@@ -1,79 +1,20 @@
 /*
- * The fuzz harness without libFuzzer: replays a corpus, then runs deterministic random and
- * mutated inputs (xorshift, fixed seed), checking the drive mounts and serves along the way
- * and at the end. Any broken invariant aborts.
+ * The command layer's harness (harness.h) under the replay and mutation driver
+ * (replay_driver.h): random records are mostly SENDs of packets with random fields, and the
+ * drive must still mount and serve at the end.
  *   usage: fuzz_replay CORPUS_DIR [ITERATIONS] [SEED]
  */
-#define _GNU_SOURCE
-#include <dirent.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
+#include "replay_driver.h"
 #include "ss_proto.h"
 
 #define FZ_MAX_INPUT 20480
-#define MAX_SEEDS 512
 
-static uint64_t rng;
-
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static uint32_t below(uint32_t n)
-{
-	return n ? (uint32_t)(next() % n) : 0;
-}
-
-struct seed {
-	uint8_t *data;
-	size_t size;
-};
-
-static struct seed seeds[MAX_SEEDS];
-static int nseeds;
-
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
-static void load_corpus(const char *dir)
-{
-	struct dirent **names;
-	int n = scandir(dir, &names, NULL, by_name);
-
-	if (n < 0) {
-		fprintf(stderr, "fuzz_replay: cannot read corpus %s\n", dir);
-		exit(2);
-	}
-	for (int i = 0; i < n; i++) {
-		char path[4096];
-		FILE *f;
-
-		if (names[i]->d_name[0] == '.' || nseeds == MAX_SEEDS) {
-			free(names[i]);
-			continue;
-		}
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-		free(names[i]);
-		f = fopen(path, "rb");
-		if (!f) {
-			continue;
-		}
-		seeds[nseeds].data = malloc(FZ_MAX_INPUT);
-		seeds[nseeds].size = fread(seeds[nseeds].data, 1, FZ_MAX_INPUT, f);
-		fclose(f);
-		nseeds++;
-	}
-	free(names);
-}
+#define next() fz_replay_next()
+#define below(n) fz_replay_below(n)
 
 static const uint8_t commands[] = { 0x8A, 0x8A, 0x8A, 0x8A, 0x8B, 0x8B, 0x25, 0x35, 0x06,
 				    0xB0, 0xEC, 0xEA, 0xE7, 0xC8, 0xCA, 0xE5, 0xEF, 0x00, 0xFF };
@@ -159,8 +100,9 @@ static size_t mutate(uint8_t *buf, size_t size)
 			size = pos;
 			break;
 		case 6: /* splice in part of another seed */
-			if (nseeds) {
-				const struct seed *s = &seeds[below((uint32_t)nseeds)];
+			if (fz_replay_nseeds()) {
+				const struct fz_replay_seed *s =
+					fz_replay_seed((int)below((uint32_t)fz_replay_nseeds()));
 				size_t add = s->size < FZ_MAX_INPUT - size ? s->size : FZ_MAX_INPUT - size;
 
 				memcpy(buf + size, s->data, add);
@@ -180,42 +122,10 @@ static size_t mutate(uint8_t *buf, size_t size)
 	return size;
 }
 
-int main(int argc, char **argv)
+static void finish(int nseeds, long iterations)
 {
-	static uint8_t buf[FZ_MAX_INPUT * 2];
 	const struct fz_stats *st;
-	long iterations;
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s CORPUS_DIR [ITERATIONS] [SEED]\n", argv[0]);
-		return 2;
-	}
-	iterations = argc > 2 ? strtol(argv[2], NULL, 10) : 100000;
-	rng = argc > 3 ? strtoull(argv[3], NULL, 0) : 0x9E3779B97F4A7C15ull;
-	if (rng == 0) {
-		rng = 1;
-	}
-	load_corpus(argv[1]);
-	if (fz_setup()) {
-		fprintf(stderr, "fuzz_replay: cannot set up the drive\n");
-		return 2;
-	}
-	for (int i = 0; i < nseeds; i++) {
-		fz_run(seeds[i].data, seeds[i].size);
-	}
-	for (long i = 0; i < iterations; i++) {
-		size_t size;
-
-		if (nseeds == 0 || below(8) == 0) {
-			size = random_input(buf);
-		} else {
-			const struct seed *s = &seeds[below((uint32_t)nseeds)];
-
-			memcpy(buf, s->data, s->size);
-			size = mutate(buf, s->size);
-		}
-		fz_run(buf, size);
-	}
 	fz_check_drive(0, 0);
 	fz_check_drive(1, 0);
 	st = fz_stats();
@@ -224,8 +134,22 @@ int main(int argc, char **argv)
 	       nseeds, iterations, (unsigned long long)st->commands, (unsigned long long)st->sends,
 	       (unsigned long long)st->sends_malformed, (unsigned long long)st->sends_accepted,
 	       (unsigned long long)st->recvs_ok, (unsigned long long)st->checks);
-	for (int i = 0; i < nseeds; i++) {
-		free(seeds[i].data);
-	}
-	return 0;
+}
+
+static const struct fz_replay_harness harness = {
+	.name = "fuzz_replay",
+	.max_input = FZ_MAX_INPUT,
+	.max_seeds = 512,
+	.default_iterations = 100000,
+	.fresh_one_in = 8,
+	.setup = fz_setup,
+	.run = fz_run,
+	.fresh = random_input,
+	.mutate = mutate,
+	.finish = finish,
+};
+
+int main(int argc, char **argv)
+{
+	return fz_replay_main(&harness, argc, argv);
 }

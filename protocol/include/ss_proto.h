@@ -230,51 +230,70 @@ enum ss_create_flags {
 #define SS_SSC_BITMAP_BYTES(count) ((((uint64_t)(count) + 63u) / 64u) * 8u)
 
 /*
- * Reason codes: with status, they say exactly what was wrong. Errors on the SEND itself
- * (the packet could not be accepted) also come back as ATA ERR+ABRT with the reason in the
- * returned LBA[15:0].
+ * The reason codes, X(NAME, code, errno), in code order: with status, they say exactly what
+ * was wrong. Errors on the SEND itself (the packet could not be accepted) also come back as
+ * ATA ERR+ABRT with the reason in the returned LBA[15:0]. errno is what the host library
+ * reports for the reason alone (a refused SEND or RECV: native/PROTOCOL.md section 3's
+ * "errno (refused)"), an <errno.h> name the firmware never expands. The one list: it gives
+ * enum ss_reason and the host's reason names and errnos (native/src/errinfo.c); tests check
+ * it against PROTOCOL.md section 3 (protocol/tests/reasons_ut.c) and Java's Reason
+ * (ErrorsTest).
  */
+#define SS_PROTO_REASONS(X)                                                                 \
+	X(OK, 0, 0)                                                                         \
+	X(BAD_MAGIC, 1, EBADMSG)                                                            \
+	X(BAD_VERSION, 2, EPROTO)                                                           \
+	X(BAD_CRC, 3, EBADMSG)                                                              \
+	X(BAD_LENGTH, 4, EINVAL)            /* payload_len does not fit the transfer */     \
+	X(BAD_OPCODE, 5, ENOSYS)                                                            \
+	X(BAD_FIELD, 6, EINVAL)             /* a header field is out of range for the       \
+	                                       opcode */                                    \
+	X(TAG_MISMATCH, 7, EPROTO)          /* header tag differs from the SEND's LBA */    \
+	X(TAG_IN_USE, 8, EBUSY)             /* a reply with that tag is still waiting */    \
+	X(NO_REPLY, 9, ENODATA)             /* RECV for a tag with no reply */              \
+	X(REPLY_TOO_BIG, 10, EOVERFLOW)     /* reply does not fit the RECV transfer */      \
+	X(BUSY, 11, EAGAIN)                 /* reply slots, reply memory or instances       \
+	                                       exhausted: retry */                          \
+	X(BAD_PATH, 12, EINVAL)                                                             \
+	X(NO_SUCH_OBJECT, 13, ENOENT)                                                       \
+	X(EXISTS, 14, EEXIST)                                                               \
+	X(NOT_DIR, 15, ENOTDIR)                                                             \
+	X(IS_DIR, 16, EISDIR)                                                               \
+	X(NOT_EMPTY, 17, ENOTEMPTY)                                                         \
+	X(NAME_TOO_LONG, 18, ENAMETOOLONG)                                                  \
+	X(DRIVE_FULL, 19, ENOSPC)                                                           \
+	X(TOO_MANY_OBJECTS, 20, ENOSPC)                                                     \
+	X(BAD_LAYOUT, 21, EINVAL)                                                           \
+	X(UNKNOWN_TASKLET, 22, ENOENT)                                                      \
+	X(TASKLET_PARAMS, 23, EINVAL)       /* the tasklet rejected its parameters */       \
+	X(TASKLET_BUDGET, 24, ENOMEM)       /* the tasklet overran its memory budget */     \
+	X(TASKLET_STEPS, 25, ETIME)         /* the tasklet ran past its step limit */       \
+	X(TASKLET_FAILED, 26, ECANCELED)    /* the tasklet returned another error */        \
+	X(TASKLET_RUNNING, 27, EBUSY)                                                       \
+	X(MEDIA_ERROR, 28, EIO)                                                             \
+	X(LBA_RANGE, 29, ERANGE)            /* standard command outside the drive's         \
+	                                       LBAs */                                      \
+	X(LBA_PROTECTED, 30, EPERM)         /* raw write outside a live object              \
+	                                       (metadata, free space) */                    \
+	X(BAD_SESSION, 31, EBADF)                                                           \
+	X(RENAME_INTO_SELF, 32, EINVAL)                                                     \
+	X(ROOT, 33, EBUSY)                  /* the root cannot be removed or renamed */     \
+	X(TASKLET_WATCHDOG, 34, ETIMEDOUT)  /* the watchdog stopped a tasklet callback      \
+	                                       that did not return */                       \
+	X(NO_SUCH_ATTR, 35, ENODATA)        /* the object has no attribute of that name */  \
+	X(STORE_DAMAGED, 36, EIO)           /* the object store failed its mount check:     \
+	                                       only CHECK works */                          \
+	X(STALE_BLOCK, 37, EPROTO)          /* SSC_SCAN: a cache block is not of the        \
+	                                       file's version */                            \
+	X(CANCELED, 38, ECANCELED)          /* an ORDERED WRITE after a failed one: not     \
+	                                       run */                                       \
+	X(TOO_MANY_SESSIONS, 39, EAGAIN)    /* OPEN_SESSION: every session is held by a     \
+	                                       live client */
+
 enum ss_reason {
-	SS_R_OK = 0,
-	SS_R_BAD_MAGIC = 1,
-	SS_R_BAD_VERSION = 2,
-	SS_R_BAD_CRC = 3,
-	SS_R_BAD_LENGTH = 4,        /* payload_len does not fit the transfer */
-	SS_R_BAD_OPCODE = 5,
-	SS_R_BAD_FIELD = 6,         /* a header field is out of range for the opcode */
-	SS_R_TAG_MISMATCH = 7,      /* header tag differs from the SEND's LBA */
-	SS_R_TAG_IN_USE = 8,        /* a reply with that tag is still waiting */
-	SS_R_NO_REPLY = 9,          /* RECV for a tag with no reply */
-	SS_R_REPLY_TOO_BIG = 10,    /* reply does not fit the RECV transfer */
-	SS_R_BUSY = 11,             /* reply slots, reply memory or instances exhausted: retry */
-	SS_R_BAD_PATH = 12,
-	SS_R_NO_SUCH_OBJECT = 13,
-	SS_R_EXISTS = 14,
-	SS_R_NOT_DIR = 15,
-	SS_R_IS_DIR = 16,
-	SS_R_NOT_EMPTY = 17,
-	SS_R_NAME_TOO_LONG = 18,
-	SS_R_DRIVE_FULL = 19,
-	SS_R_TOO_MANY_OBJECTS = 20,
-	SS_R_BAD_LAYOUT = 21,
-	SS_R_UNKNOWN_TASKLET = 22,
-	SS_R_TASKLET_PARAMS = 23,   /* the tasklet rejected its parameters */
-	SS_R_TASKLET_BUDGET = 24,   /* the tasklet overran its memory budget */
-	SS_R_TASKLET_STEPS = 25,    /* the tasklet ran past its step limit */
-	SS_R_TASKLET_FAILED = 26,   /* the tasklet returned another error */
-	SS_R_TASKLET_RUNNING = 27,
-	SS_R_MEDIA_ERROR = 28,
-	SS_R_LBA_RANGE = 29,        /* standard command outside the drive's LBAs */
-	SS_R_LBA_PROTECTED = 30,    /* raw write outside a live object (metadata, free space) */
-	SS_R_BAD_SESSION = 31,
-	SS_R_RENAME_INTO_SELF = 32,
-	SS_R_ROOT = 33,             /* the root cannot be removed or renamed */
-	SS_R_TASKLET_WATCHDOG = 34, /* the watchdog stopped a tasklet callback that did not return */
-	SS_R_NO_SUCH_ATTR = 35,     /* the object has no attribute of that name */
-	SS_R_STORE_DAMAGED = 36,    /* the object store failed its mount check: only CHECK works */
-	SS_R_STALE_BLOCK = 37,      /* SSC_SCAN: a cache block is not of the file's version */
-	SS_R_CANCELED = 38,         /* an ORDERED WRITE after a failed one: not run */
-	SS_R_TOO_MANY_SESSIONS = 39, /* OPEN_SESSION: every session is held by a live client */
+#define SS_R_ENUM_(name, code, err) SS_R_##name = code,
+	SS_PROTO_REASONS(SS_R_ENUM_)
+#undef SS_R_ENUM_
 };
 
 /* ---- payload structures ---------------------------------------------------------- */

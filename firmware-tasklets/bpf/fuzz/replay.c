@@ -1,71 +1,17 @@
 /*
- * The eBPF harness without libFuzzer: replays a corpus, then runs deterministic random and
- * mutated inputs (xorshift, fixed seed). Any broken invariant or out-of-bounds access aborts.
+ * The eBPF harness (bpf_fuzz.h) under the replay and mutation driver (replay_driver.h):
+ * fresh inputs are mostly recipes, sometimes raw random instructions. Any broken invariant
+ * or out-of-bounds access aborts.
  *   usage: fuzz_bpf_replay CORPUS_DIR [ITERATIONS] [SEED]
  */
-#define _GNU_SOURCE
-#include <dirent.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bpf_fuzz.h"
+#include "replay_driver.h"
 
-#define MAX_SEEDS 256
-
-static uint64_t rng;
-
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static uint32_t below(uint32_t n)
-{
-	return n ? (uint32_t)(next() % n) : 0;
-}
-
-static struct {
-	uint8_t *data;
-	size_t size;
-} seeds[MAX_SEEDS];
-static int nseeds;
-
-static int by_name(const struct dirent **a, const struct dirent **b)
-{
-	return strcmp((*a)->d_name, (*b)->d_name);
-}
-
-static void load_corpus(const char *dir)
-{
-	struct dirent **names;
-	int n = scandir(dir, &names, NULL, by_name);
-
-	if (n < 0) {
-		fprintf(stderr, "fuzz_bpf_replay: cannot read corpus %s\n", dir);
-		exit(2);
-	}
-	for (int i = 0; i < n; i++) {
-		char path[4096];
-		FILE *f;
-
-		if (names[i]->d_name[0] != '.' && nseeds < MAX_SEEDS) {
-			snprintf(path, sizeof(path), "%s/%s", dir, names[i]->d_name);
-			f = fopen(path, "rb");
-			if (f) {
-				seeds[nseeds].data = malloc(FZB_MAX_INPUT);
-				seeds[nseeds].size = fread(seeds[nseeds].data, 1, FZB_MAX_INPUT, f);
-				fclose(f);
-				nseeds++;
-			}
-		}
-		free(names[i]);
-	}
-	free(names);
-}
+#define next() fz_replay_next()
+#define below(n) fz_replay_below(n)
 
 /* a fresh input: mostly a recipe, sometimes raw random instructions */
 static size_t random_input(uint8_t *out)
@@ -111,12 +57,12 @@ static size_t mutate(uint8_t *buf, size_t size)
 			size = pos;
 			break;
 		case 5: /* splice from another seed */
-			if (nseeds) {
-				int s = (int)below((uint32_t)nseeds);
-				size_t add = seeds[s].size < FZB_MAX_INPUT - size ? seeds[s].size
-										   : FZB_MAX_INPUT - size;
+			if (fz_replay_nseeds()) {
+				const struct fz_replay_seed *s =
+					fz_replay_seed((int)below((uint32_t)fz_replay_nseeds()));
+				size_t add = s->size < FZB_MAX_INPUT - size ? s->size : FZB_MAX_INPUT - size;
 
-				memcpy(buf + size, seeds[s].data, add);
+				memcpy(buf + size, s->data, add);
 				size += add;
 			}
 			break;
@@ -133,40 +79,34 @@ static size_t mutate(uint8_t *buf, size_t size)
 	return size;
 }
 
-int main(int argc, char **argv)
+static int run(const uint8_t *data, size_t size)
 {
-	static uint8_t buf[FZB_MAX_INPUT * 2];
-	const struct fzb_stats *st;
-	long iterations;
+	return fzb_run(data, size);
+}
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s CORPUS_DIR [ITERATIONS] [SEED]\n", argv[0]);
-		return 2;
-	}
-	iterations = argc > 2 ? strtol(argv[2], NULL, 10) : 100000;
-	rng = argc > 3 ? strtoull(argv[3], NULL, 0) : 0x9E3779B97F4A7C15ull;
-	if (rng == 0)
-		rng = 1;
-	load_corpus(argv[1]);
-	for (int i = 0; i < nseeds; i++)
-		fzb_run(seeds[i].data, seeds[i].size);
-	for (long it = 0; it < iterations; it++) {
-		size_t size;
+static void finish(int nseeds, long iterations)
+{
+	const struct fzb_stats *st = fzb_stats();
 
-		if (nseeds && below(3)) {
-			int s = (int)below((uint32_t)nseeds);
-
-			memcpy(buf, seeds[s].data, seeds[s].size);
-			size = mutate(buf, seeds[s].size);
-		} else {
-			size = random_input(buf);
-		}
-		fzb_run(buf, size);
-	}
-	st = fzb_stats();
 	printf("fuzz_bpf_replay: %d seeds + %ld inputs: %llu programs accepted, %llu runs "
 	       "(%llu completed), %llu instructions; no invariant broken\n",
 	       nseeds, iterations, (unsigned long long)st->accepted, (unsigned long long)st->runs,
 	       (unsigned long long)st->runs_ok, (unsigned long long)st->insns);
-	return 0;
+}
+
+static const struct fz_replay_harness harness = {
+	.name = "fuzz_bpf_replay",
+	.max_input = FZB_MAX_INPUT,
+	.max_seeds = 256,
+	.default_iterations = 100000,
+	.fresh_one_in = 3,
+	.run = run,
+	.fresh = random_input,
+	.mutate = mutate,
+	.finish = finish,
+};
+
+int main(int argc, char **argv)
+{
+	return fz_replay_main(&harness, argc, argv);
 }

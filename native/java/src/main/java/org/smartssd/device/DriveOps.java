@@ -7,7 +7,7 @@ import java.util.OptionalLong;
 
 /** The drive part of {@link SmartSsdDevice}: identity, space, durability, counters, SMART. */
 final class DriveOps {
-    /** Most SMART attributes asked for (SMART_ATTR_MAX in native/jni/smartssd_jni.c). */
+    /** Most SMART attributes asked for (SMART_ATTR_MAX in native/jni/jni_internal.h). */
     static final int SMART_ATTR_MAX = 64;
 
     private final DeviceSession s;

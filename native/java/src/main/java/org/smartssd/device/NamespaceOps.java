@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /** The namespace part of {@link SmartSsdDevice}: paths, objects and their data. */
 final class NamespaceOps {
-    // Results in the scratch buffer, mirrored in native/jni/smartssd_jni.c
+    // Results in the scratch buffer, mirrored in native/jni/jni_internal.h
     static final int NAME_BYTES = 256;
     static final int DIRENT_SIZE = 16 + NAME_BYTES;
     static final int LIST_MAX = 64;

@@ -15,7 +15,7 @@ import java.util.function.Consumer;
 
 /** The tasklet part of {@link SmartSsdDevice}: output objects, instances, runs, polling. */
 final class TaskletOps {
-    // Tasklet spec in its buffer, mirrored in native/jni/smartssd_jni.c
+    // Tasklet spec in its buffer, mirrored in native/jni/jni_tasklet_ops.c
     static final int SPEC_FIELDS = 9;
     static final int SPEC_PARAMS = 1024;
 

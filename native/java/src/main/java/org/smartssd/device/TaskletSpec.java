@@ -35,7 +35,7 @@ public record TaskletSpec(int taskletId, RecordLayout layout, byte[] params, int
     }
 
     /**
-     * Writes the spec as native-order 8-byte slots for the JNI layer (smartssd_jni.c):
+     * Writes the spec as native-order 8-byte slots for the JNI layer (jni_tasklet_ops.c):
      * id, budget, step limit, output oid, kind, line delimiter, field separator, field count,
      * record size, then from slot {@code fieldsSlot} six per field (offset, type, width,
      * shift, bits, null bit).

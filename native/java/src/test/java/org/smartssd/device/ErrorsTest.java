@@ -17,15 +17,15 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.smartssd.device.TaskletFailedException.Failure;
 
 class ErrorsTest {
-    /** The reason codes as ss_proto.h defines them, read from the C header itself. */
+    /** The reason codes as ss_proto.h lists them (SS_PROTO_REASONS), read from the C header. */
     static Map<String, Integer> headerReasons() throws IOException {
         Path h = Path.of(System.getProperty("user.dir")).resolve(
                 "../../protocol/include/ss_proto.h").normalize();
         String text = Files.readString(h);
-        String body = text.substring(text.indexOf("enum ss_reason {"));
-        body = body.substring(0, body.indexOf("};"));
+        String body = text.substring(text.indexOf("#define SS_PROTO_REASONS(X)"));
+        body = body.substring(0, body.indexOf("enum ss_reason {"));
         Map<String, Integer> m = new LinkedHashMap<>();
-        Matcher x = Pattern.compile("SS_R_([A-Z_]+)\\s*=\\s*(\\d+)").matcher(body);
+        Matcher x = Pattern.compile("X\\(([A-Z_]+), (\\d+), [A-Z0-9]+\\)").matcher(body);
         while (x.find()) {
             m.put(x.group(1), Integer.parseInt(x.group(2)));
         }

@@ -84,5 +84,5 @@ int main(int argc, char **argv)
 		CHECK_EQ(ss_dev_close(d), 0);
 	}
 	devtest_cleanup(&t);
-	return ut_report("attr_ut");
+	return ut_report("host_attr_ut");
 }

@@ -242,5 +242,5 @@ int main(void)
 	test_sense_descriptor_no_extend();
 	test_sense_fixed();
 	test_sense_malformed();
-	return ut_report("sat_ut");
+	return ut_report("host_sat_ut");
 }
