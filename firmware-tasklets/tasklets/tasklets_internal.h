@@ -17,6 +17,9 @@ extern const struct ss_tasklet_desc ss_bt_topn;
 extern const struct ss_tasklet_desc ss_bt_filter;
 extern const struct ss_tasklet_desc ss_bt_grep;
 extern const struct ss_tasklet_desc ss_bt_dram_probe;
+#ifndef SS_TASKLETS_NO_PARQUET
+extern const struct ss_tasklet_desc ss_bt_parquet_scan;
+#endif
 
 /** Emit the 32-byte trailer. \return 0 or the emit error. */
 int bt_emit_trailer(struct ss_tasklet_ctx *ctx, uint32_t id, uint64_t records_in,
@@ -66,6 +69,18 @@ int bt_pred_init(struct ss_tasklet_ctx *ctx, const struct ss_layout *l, const ui
 		 uint32_t len, struct bt_pred *pred);
 /** \return 1 when the record matches (always without a tree), 0 when not, -SS_ETIME. */
 int bt_pred_eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *pred, const struct ss_record *r);
+
+/* Where a tree's leaves read a row that is not a record of the layout (the Parquet scan's
+ * decoded columns): the field's value as ss_field_u64 gives it (*ok 0 when NULL), or its
+ * bytes (NULL when NULL). The layout given to bt_pred_init types the fields. */
+struct bt_row_src {
+	uint64_t (*u64)(struct ss_tasklet_ctx *ctx, const void *row, unsigned field, int *ok);
+	const uint8_t *(*bytes)(struct ss_tasklet_ctx *ctx, const void *row, unsigned field,
+				uint32_t *len);
+};
+/** bt_pred_eval of `row` read through `src`. */
+int bt_pred_eval_row(struct ss_tasklet_ctx *ctx, const struct bt_pred *pred,
+		     const struct bt_row_src *src, const void *row);
 
 /* ---- group table: (key1, key2) -> slot in [0, cap), open addressing in the budget -------- */
 
