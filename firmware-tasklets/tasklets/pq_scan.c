@@ -220,15 +220,43 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 			return -SS_ENOMEM;
 		}
 		if (pc->type == SS_PQ_BYTE_ARRAY) {
-			/* every value has a 4-byte length before its bytes in the page */
-			pc->vec.heap = ss_tasklet_alloc(ctx, unc_max);
-			pc->vec.heap_cap = unc_max;
+			/* every dictionary entry has a 4-byte length before its bytes */
 			pc->dict.entries_cap = unc_max / 4 + 1;
 			pc->dict.entries = ss_tasklet_alloc(ctx, pc->dict.entries_cap *
 								(uint32_t)sizeof(struct ss_pq_bytes));
-			if (!pc->vec.heap || !pc->dict.entries) {
+			if (!pc->dict.entries) {
 				return -SS_ENOMEM;
 			}
+			pc->vec.heap_cap = unc_max;   /* at least: a PLAIN chunk's strings */
+		}
+	}
+	return 0;
+}
+
+/* The strings' heaps share what the budget has left (half of it with a group table to
+ * come): a dictionary-encoded chunk repeats its entries' bytes, so only the budget bounds
+ * them. A heap that overflows fails the run with -ENOMEM. */
+static int alloc_heaps(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
+{
+	uint32_t n = 0, share;
+
+	for (uint32_t c = 0; c < s->ncols; c++) {
+		n += s->col[c].type == SS_PQ_BYTE_ARRAY;
+	}
+	if (!n) {
+		return 0;
+	}
+	share = ss_tasklet_mem_left(ctx) / (s->mode == SS_BT_PQ_AGGREGATE ? 2 : 1) / n & ~7u;
+	for (uint32_t c = 0; c < s->ncols; c++) {
+		struct pq_col *pc = &s->col[c];
+
+		if (pc->type != SS_PQ_BYTE_ARRAY) {
+			continue;
+		}
+		pc->vec.heap_cap = SS_MAX(pc->vec.heap_cap, share);
+		pc->vec.heap = ss_tasklet_alloc(ctx, pc->vec.heap_cap);
+		if (!pc->vec.heap) {
+			return -SS_ENOMEM;
 		}
 	}
 	return 0;
@@ -387,6 +415,10 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	if (!s->row) {
 		return -SS_ENOMEM;
 	}
+	rc = alloc_heaps(ctx, s);
+	if (rc) {
+		return rc;
+	}
 	return s->mode == SS_BT_PQ_AGGREGATE ? alloc_groups(ctx, s) : 0;
 }
 
@@ -412,13 +444,20 @@ static int charge(struct ss_tasklet_ctx *ctx, struct pq_scan *s, const struct ss
 
 /* ---- decoding a column chunk ------------------------------------------------------------- */
 
-static int decode_errno(int rc)
+static int decode_errno(int rc, enum ss_pq_err_kind kind)
 {
 	switch (rc) {
 	case -SS_EBADMSG:
 		return -SS_EILSEQ;
 	case -SS_ENOSYS:
 		return -SS_ENOSYS;
+	case -SS_ENOSPC:
+		/* the strings of a dictionary-encoded chunk outgrow what the budget gave them:
+		 * the host asks for a larger budget */
+		if (kind == SS_PQ_E_OUTPUT_FULL) {
+			return -SS_ENOMEM;
+		}
+		return -SS_ENODATA;
 	default:
 		/* a buffer sized from the plan's sizes too small, or arguments that disagree:
 		 * the plan lied about the chunk */
@@ -458,7 +497,7 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 	pc->dict.data_used = 0;
 	rc = ss_pq_reader_init(&r, &desc, &pc->dict);
 	if (rc) {
-		return decode_errno(rc);
+		return decode_errno(rc, r.err.kind);
 	}
 	while (pos < k.length && rc == 0) {
 		struct ss_pq_page_header h;
@@ -469,7 +508,7 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 			break;
 		}
 		if (hl + h.compressed_size > k.length - pos) {
-			rc = -SS_EBADMSG;   /* the page runs past the chunk */
+			rc = -SS_ENODATA;   /* the page runs past the plan's chunk length */
 			break;
 		}
 		if (h.type == SS_PQ_DICTIONARY_PAGE && (!k.dict || seen_data)) {
@@ -501,7 +540,7 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 		rc = -SS_ENODATA;   /* the chunk's rows are not the row group's */
 	}
 	crc = charge(ctx, s, &r.stats);
-	return rc ? decode_errno(rc) : crc;
+	return rc ? decode_errno(rc, r.err.kind) : crc;
 }
 
 /* ---- a row's fields, as bt_pred_eval_row and the outputs read them ----------------------- */
