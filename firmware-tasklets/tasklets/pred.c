@@ -154,7 +154,11 @@ static bool leaf_int(const struct bt_pnode *nd, uint64_t v)
 #ifdef SS_TASKLETS_NO_PARQUET
 #define ROW_U64(src, ctx, row, f, ok) ss_field_u64(ctx, row, f, ok)
 #define ROW_BYTES(src, ctx, row, f, n) ss_field_bytes(ctx, row, f, n)
+#define SRC_PARAM
+#define SRC_ARG
 #else
+#define SRC_PARAM const struct bt_row_src *src,
+#define SRC_ARG src,
 #define ROW_U64(src, ctx, row, f, ok) (src)->u64(ctx, row, f, ok)
 #define ROW_BYTES(src, ctx, row, f, n) (src)->bytes(ctx, row, f, n)
 #endif
@@ -164,7 +168,7 @@ static bool leaf_int(const struct bt_pnode *nd, uint64_t v)
 
 /* \return 1 true, 0 false, UNKNOWN, -SS_ETIME */
 static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
-		const struct bt_row_src *src, const void *r)
+		SRC_PARAM const void *r)
 {
 	const struct bt_pnode *nd = &f->nodes[i];
 	uint64_t work = 1;
@@ -178,7 +182,7 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 
 		res = is_and;
 		for (uint32_t k = 0; k < nd->nchild; k++) {
-			int v = eval(ctx, f, c, src, r);
+			int v = eval(ctx, f, c, SRC_ARG r);
 
 			if (v < 0) {
 				return v;
@@ -195,7 +199,7 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 		break;
 	}
 	case SS_BT_P_NOT:
-		res = eval(ctx, f, i + 1, src, r);
+		res = eval(ctx, f, i + 1, SRC_ARG r);
 		if (res < 0) {
 			return res;
 		}
@@ -274,13 +278,14 @@ int bt_pred_eval_row(struct ss_tasklet_ctx *ctx, const struct bt_pred *pred,
 
 	return res == UNKNOWN ? 0 : res;
 }
+#define RECORDS &records,
 #else
-#define records (*(const struct bt_row_src *)0)
+#define RECORDS
 #endif
 
 int bt_pred_eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *pred, const struct ss_record *r)
 {
-	int res = pred->nnodes ? eval(ctx, pred, 0, &records, r) : 1;
+	int res = pred->nnodes ? eval(ctx, pred, 0, RECORDS r) : 1;
 
 	return res == UNKNOWN ? 0 : res;
 }
