@@ -5,7 +5,10 @@
  * are decoded (parquet/), the WHERE tree's columns first: the other columns' data pages
  * holding no match are not decoded at all (late materialization, a page at a time). The
  * matches are projected, counted, or aggregated in the group table group-aggregate uses.
- * The decoder's counted work (struct ss_pq_stats) is charged to the ISP core.
+ * Dictionary-encoded pages are decoded to codes (no value looked up or copied: rows read
+ * their values in the dictionary); a tree that reads one column only is evaluated once per
+ * dictionary entry and then looked up by each row's code. The decoder's counted work
+ * (struct ss_pq_stats) is charged to the ISP core.
  *
  * A plan that contradicts what it describes fails the run: bad params -EINVAL (reason
  * TASKLET_PARAMS), a column, codec, encoding or page the drive does not decode -ENOSYS
@@ -48,6 +51,8 @@ struct pq_col {
 	uint8_t logical;
 	uint8_t max_def;
 	bool in_tree;                 /* read by the WHERE tree: decoded first, whole */
+	uint8_t *verdict;             /* the one-column tree on each dictionary entry */
+	uint32_t verdict_cap;
 	bool wanted;                  /* projected, a key or the value */
 	struct ss_pq_vector vec;
 	struct ss_pq_dict dict;
@@ -61,7 +66,9 @@ struct pq_scan {
 	uint8_t nproj;
 	uint8_t nkeys;
 	uint16_t nrg;
-	uint8_t key1, key2, value, ops;
+	uint8_t key1, key2, value, ops, flags;
+	int tree_col;                 /* the one column the tree reads, else -1 */
+	bool per_entry;               /* evaluate it once per dictionary entry */
 	bool value_signed;
 	uint32_t limit;
 	const uint8_t *proj;
@@ -160,13 +167,26 @@ static int check_column(const uint8_t *p, struct pq_col *c)
 /* The columns the WHERE tree reads: every field byte of a leaf. */
 static void mark_tree(struct pq_scan *s)
 {
+	uint32_t leaves = 0;
+	bool bytes = false;
+
+	s->tree_col = -1;
 	for (uint32_t i = 0; i < s->where.nnodes; i++) {
 		const struct bt_pnode *nd = &s->where.nodes[i];
 
 		if (nd->op >= SS_BT_P_EQ) {
 			s->col[nd->field].in_tree = true;
+			s->tree_col = s->tree_col == -1 || s->tree_col == nd->field ? nd->field : -2;
+			leaves++;
+			bytes = bytes || (nd->op >= SS_BT_P_BEQ && nd->op <= SS_BT_P_SUFFIX);
 		}
 	}
+	/* Once per entry pays where a row's evaluation costs more than looking its verdict up
+	 * (the code, then the verdict: two loads): several leaves, or bytes compared. */
+	if (s->tree_col < 0 || (leaves < 2 && !bytes)) {
+		s->tree_col = -1;
+	}
+	s->per_entry = s->tree_col >= 0 && !(s->flags & SS_BT_PQ_ROW_EVAL);
 }
 
 static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
@@ -219,44 +239,30 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 		if (!pc->buf || !pc->vec.values || !pc->vec.valid || !pc->dict.data) {
 			return -SS_ENOMEM;
 		}
+		pc->vec.codes = ss_tasklet_alloc(ctx, max_rows * 4);
+		if (!pc->vec.codes) {
+			return -SS_ENOMEM;
+		}
+		if ((int)c == s->tree_col) {
+			/* an entry takes at least its 4-byte length (BYTE_ARRAY) or its width */
+			pc->verdict_cap = unc_max / (w < 4 ? w : 4) + 1;
+			pc->verdict = ss_tasklet_alloc(ctx, pc->verdict_cap);
+			if (!pc->verdict) {
+				return -SS_ENOMEM;
+			}
+		}
 		if (pc->type == SS_PQ_BYTE_ARRAY) {
 			/* every dictionary entry has a 4-byte length before its bytes */
 			pc->dict.entries_cap = unc_max / 4 + 1;
 			pc->dict.entries = ss_tasklet_alloc(ctx, pc->dict.entries_cap *
 								(uint32_t)sizeof(struct ss_pq_bytes));
-			if (!pc->dict.entries) {
+			/* only PLAIN pages copy strings (dictionary pages leave codes): each
+			 * string has a 4-byte length before its bytes in the chunk */
+			pc->vec.heap = ss_tasklet_alloc(ctx, unc_max);
+			pc->vec.heap_cap = unc_max;
+			if (!pc->dict.entries || !pc->vec.heap) {
 				return -SS_ENOMEM;
 			}
-			pc->vec.heap_cap = unc_max;   /* at least: a PLAIN chunk's strings */
-		}
-	}
-	return 0;
-}
-
-/* The strings' heaps share what the budget has left (half of it with a group table to
- * come): a dictionary-encoded chunk repeats its entries' bytes, so only the budget bounds
- * them. A heap that overflows fails the run with -ENOMEM. */
-static int alloc_heaps(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
-{
-	uint32_t n = 0, share;
-
-	for (uint32_t c = 0; c < s->ncols; c++) {
-		n += s->col[c].type == SS_PQ_BYTE_ARRAY;
-	}
-	if (!n) {
-		return 0;
-	}
-	share = ss_tasklet_mem_left(ctx) / (s->mode == SS_BT_PQ_AGGREGATE ? 2 : 1) / n & ~7u;
-	for (uint32_t c = 0; c < s->ncols; c++) {
-		struct pq_col *pc = &s->col[c];
-
-		if (pc->type != SS_PQ_BYTE_ARRAY) {
-			continue;
-		}
-		pc->vec.heap_cap = SS_MAX(pc->vec.heap_cap, share);
-		pc->vec.heap = ss_tasklet_alloc(ctx, pc->vec.heap_cap);
-		if (!pc->vec.heap) {
-			return -SS_ENOMEM;
 		}
 	}
 	return 0;
@@ -355,12 +361,14 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	s->key2 = p[offsetof(struct ss_bt_pq_params, key2)];
 	s->value = p[offsetof(struct ss_bt_pq_params, value)];
 	s->ops = p[offsetof(struct ss_bt_pq_params, ops)];
+	s->flags = p[offsetof(struct ss_bt_pq_params, flags)];
 	for (uint32_t i = 0; i < sizeof(((struct ss_bt_pq_params *)0)->reserved); i++) {
 		if (p[offsetof(struct ss_bt_pq_params, reserved) + i]) {
 			return -SS_EINVAL;
 		}
 	}
 	if (!s->ncols || s->ncols > SS_BT_PQ_MAX_COLS || !s->nrg || s->mode > SS_BT_PQ_AGGREGATE ||
+	    (s->flags & ~SS_BT_PQ_ROW_EVAL) ||
 	    (s->mode == SS_BT_PQ_ROWS) != (s->nproj != 0) || s->nproj > s->ncols ||
 	    (s->mode != SS_BT_PQ_AGGREGATE && (s->nkeys || s->key1 || s->key2 || s->value || s->ops)) ||
 	    (s->mode == SS_BT_PQ_AGGREGATE && s->limit)) {
@@ -415,10 +423,6 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	if (!s->row) {
 		return -SS_ENOMEM;
 	}
-	rc = alloc_heaps(ctx, s);
-	if (rc) {
-		return rc;
-	}
 	return s->mode == SS_BT_PQ_AGGREGATE ? alloc_groups(ctx, s) : 0;
 }
 
@@ -444,20 +448,13 @@ static int charge(struct ss_tasklet_ctx *ctx, struct pq_scan *s, const struct ss
 
 /* ---- decoding a column chunk ------------------------------------------------------------- */
 
-static int decode_errno(int rc, enum ss_pq_err_kind kind)
+static int decode_errno(int rc)
 {
 	switch (rc) {
 	case -SS_EBADMSG:
 		return -SS_EILSEQ;
 	case -SS_ENOSYS:
 		return -SS_ENOSYS;
-	case -SS_ENOSPC:
-		/* the strings of a dictionary-encoded chunk outgrow what the budget gave them:
-		 * the host asks for a larger budget */
-		if (kind == SS_PQ_E_OUTPUT_FULL) {
-			return -SS_ENOMEM;
-		}
-		return -SS_ENODATA;
 	default:
 		/* a buffer sized from the plan's sizes too small, or arguments that disagree:
 		 * the plan lied about the chunk */
@@ -497,7 +494,7 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 	pc->dict.data_used = 0;
 	rc = ss_pq_reader_init(&r, &desc, &pc->dict);
 	if (rc) {
-		return decode_errno(rc, r.err.kind);
+		return decode_errno(rc);
 	}
 	while (pos < k.length && rc == 0) {
 		struct ss_pq_page_header h;
@@ -540,7 +537,7 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 		rc = -SS_ENODATA;   /* the chunk's rows are not the row group's */
 	}
 	crc = charge(ctx, s, &r.stats);
-	return rc ? decode_errno(rc, r.err.kind) : crc;
+	return rc ? decode_errno(rc) : crc;
 }
 
 /* ---- a row's fields, as bt_pred_eval_row and the outputs read them ----------------------- */
@@ -548,6 +545,7 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 struct pq_row {
 	struct pq_scan *s;
 	uint32_t i;
+	bool entry;                   /* i is an entry of the tree column's dictionary */
 };
 
 static bool is_valid(const struct pq_col *pc, uint32_t i)
@@ -555,11 +553,32 @@ static bool is_valid(const struct pq_col *pc, uint32_t i)
 	return pc->vec.valid[i / 8] >> (i % 8) & 1;
 }
 
+/* Where a non-NULL value is: row i's slot in the vector, or (by its code, or `entry`) the
+ * dictionary's; *heap: where a BYTE_ARRAY's bytes are. */
+static const uint8_t *value_at(const struct pq_col *pc, uint32_t i, bool entry,
+			       const uint8_t **heap)
+{
+	uint32_t w = ss_pq_value_width(pc->type);
+
+	if (!entry && pc->vec.codes && pc->vec.codes[i] != SS_PQ_NO_CODE) {
+		i = pc->vec.codes[i];
+		entry = true;
+	}
+	if (entry) {
+		*heap = pc->dict.data;
+		return pc->type == SS_PQ_BYTE_ARRAY ? (const uint8_t *)&pc->dict.entries[i] :
+		       pc->dict.data + (size_t)i * w;
+	}
+	*heap = pc->vec.heap;
+	return (const uint8_t *)pc->vec.values + (size_t)i * w;
+}
+
 /* The value as the filter encoding has it: integers sign-extended, TIMESTAMP in
  * microseconds, floats as their order key. */
-static uint64_t col_u64(const struct pq_col *pc, uint32_t i)
+static uint64_t col_u64(const struct pq_col *pc, uint32_t i, bool entry)
 {
-	const uint8_t *v = (const uint8_t *)pc->vec.values + (size_t)i * ss_pq_value_width(pc->type);
+	const uint8_t *heap;
+	const uint8_t *v = value_at(pc, i, entry, &heap);
 	uint32_t w32;
 	uint64_t w64;
 
@@ -581,13 +600,29 @@ static uint64_t col_u64(const struct pq_col *pc, uint32_t i)
 	}
 }
 
+static const uint8_t *col_bytes(const struct pq_col *pc, uint32_t i, bool entry, uint32_t *len)
+{
+	const uint8_t *heap;
+	struct ss_pq_bytes b;
+
+	ss_memcpy(&b, value_at(pc, i, entry, &heap), sizeof(b));
+	*len = b.len;
+	return heap + b.off;
+}
+
+/* 1 when the row's value is read through its code (one more load), else 0 */
+static uint32_t via_code(const struct pq_col *pc, const struct pq_row *r)
+{
+	return !r->entry && pc->vec.codes[r->i] != SS_PQ_NO_CODE;
+}
+
 static uint64_t row_u64(struct ss_tasklet_ctx *ctx, const void *row, unsigned field, int *ok)
 {
 	const struct pq_row *r = row;
 	const struct pq_col *pc = &r->s->col[field];
 
-	ss_tasklet_dram(ctx, 1);
-	if (!is_valid(pc, r->i)) {
+	ss_tasklet_dram(ctx, 1 + via_code(pc, r));
+	if (!r->entry && !is_valid(pc, r->i)) {
 		if (ok) {
 			*ok = 0;
 		}
@@ -596,7 +631,7 @@ static uint64_t row_u64(struct ss_tasklet_ctx *ctx, const void *row, unsigned fi
 	if (ok) {
 		*ok = 1;
 	}
-	return col_u64(pc, r->i);
+	return col_u64(pc, r->i, r->entry);
 }
 
 static const uint8_t *row_bytes(struct ss_tasklet_ctx *ctx, const void *row, unsigned field,
@@ -604,15 +639,13 @@ static const uint8_t *row_bytes(struct ss_tasklet_ctx *ctx, const void *row, uns
 {
 	const struct pq_row *r = row;
 	const struct pq_col *pc = &r->s->col[field];
-	const struct ss_pq_bytes *b = (const struct ss_pq_bytes *)pc->vec.values + r->i;
 
-	ss_tasklet_dram(ctx, 2);
-	if (!is_valid(pc, r->i)) {
+	ss_tasklet_dram(ctx, 2 + via_code(pc, r));
+	if (!r->entry && !is_valid(pc, r->i)) {
 		*len = 0;
 		return NULL;
 	}
-	*len = b->len;
-	return pc->vec.heap + b->off;
+	return col_bytes(pc, r->i, r->entry, len);
 }
 
 static const struct bt_row_src pq_rows = { row_u64, row_bytes };
@@ -633,28 +666,29 @@ static int emit_row(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i)
 	}
 	for (uint32_t j = 0; j < s->nproj; j++) {
 		const struct pq_col *pc = &s->col[s->proj[j]];
-		const struct ss_pq_bytes *b;
+		const uint8_t *b;
+		uint32_t blen;
 
 		if (!is_valid(pc, i)) {
 			continue;
 		}
 		if (pc->type != SS_PQ_BYTE_ARRAY) {
-			ss_put_le64(s->row + len, col_u64(pc, i));
+			ss_put_le64(s->row + len, col_u64(pc, i, false));
 			len += 8;
 			continue;
 		}
 		/* a string goes out in pieces: the row buffer holds what comes before it */
-		b = (const struct ss_pq_bytes *)pc->vec.values + i;
-		ss_put_le32(s->row + len, b->len);
+		b = col_bytes(pc, i, false, &blen);
+		ss_put_le32(s->row + len, blen);
 		len += 4;
 		rc = ss_tasklet_emit(ctx, s->row, len);
-		if (rc == 0 && b->len) {
-			rc = ss_tasklet_emit(ctx, pc->vec.heap + b->off, b->len);
+		if (rc == 0 && blen) {
+			rc = ss_tasklet_emit(ctx, b, blen);
 		}
 		if (rc) {
 			return rc;
 		}
-		ss_tasklet_dram(ctx, SS_DIV_ROUND_UP(len + b->len, 4));
+		ss_tasklet_dram(ctx, SS_DIV_ROUND_UP(len + blen, 4));
 		len = 0;
 	}
 	s->items++;
@@ -700,7 +734,7 @@ static bool less(bool sgn, uint64_t x, uint64_t y)
  * left out. */
 static int aggregate(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i)
 {
-	struct pq_row row = { s, i };
+	struct pq_row row = { s, i, false };
 	uint64_t k1 = 0, k2 = 0, v = 0;
 	int ok = 1, ok2 = 1, ok3 = 1;
 	bool fresh;
@@ -752,6 +786,31 @@ static int aggregate(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i)
 
 /* ---- a whole row group ------------------------------------------------------------------- */
 
+/* A tree that reads one column, on each entry of that column's dictionary: what its rows
+ * with a code are then looked up in. */
+static int eval_entries(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
+{
+	struct pq_col *pc;
+
+	if (!s->per_entry) {
+		return 0;
+	}
+	pc = &s->col[s->tree_col];
+	if (pc->dict.count > pc->verdict_cap) {
+		return -SS_ENODATA;   /* more entries than the plan's sizes allow */
+	}
+	for (uint32_t e = 0; e < pc->dict.count; e++) {
+		struct pq_row row = { s, e, true };
+		int rc = bt_pred_eval_row(ctx, &s->where, &pq_rows, &row);
+
+		if (rc < 0) {
+			return rc;
+		}
+		pc->verdict[e] = (uint8_t)rc;
+	}
+	return 0;
+}
+
 static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t rg)
 {
 	uint32_t rows = rg_rows(s, rg);
@@ -766,11 +825,24 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 			}
 		}
 	}
+	rc = eval_entries(ctx, s);
+	if (rc) {
+		return rc;
+	}
 	ss_memset(s->sel, 0, rows / 8 + 1);
 	for (uint32_t i = 0; i < rows; i++) {
-		struct pq_row row = { s, i };
+		struct pq_row row = { s, i, false };
+		const struct pq_col *tc = s->per_entry ? &s->col[s->tree_col] : NULL;
 
-		rc = bt_pred_eval_row(ctx, &s->where, &pq_rows, &row);
+		if (tc && tc->dict.count && tc->vec.codes[i] != SS_PQ_NO_CODE) {
+			rc = tc->verdict[tc->vec.codes[i]];
+			ss_tasklet_dram(ctx, 2);
+			if (ss_tasklet_step(ctx, 1)) {
+				return -SS_ETIME;
+			}
+		} else {
+			rc = bt_pred_eval_row(ctx, &s->where, &pq_rows, &row);
+		}
 		if (rc < 0) {
 			return rc;
 		}

@@ -301,19 +301,24 @@ def main():
         add(fname + "-limit", fname,
             plan(path, names, proj=[1, 0], tree=bcmp(BEQ, 0, "smart3"), limit=4),
             expect_rows(con, t, path, names, [1, 0], "name = 'smart3'", limit=4))
-        # 5. COUNT of IS NULL
+        # 5. a set of one column: once per dictionary entry where the chunk has one
+        names = ["k", "id"]
+        tree = group(OR, cmp(EQ, 0, 1), cmp(EQ, 0, 4), cmp(EQ, 0, 6), cmp(LT, 0, 0))
+        add(fname + "-set", fname, plan(path, names, proj=[1], tree=tree),
+            expect_rows(con, t, path, names, [1], "k IN (1, 4, 6) OR k < 0"))
+        # 6. COUNT of IS NULL
         names = ["score"]
         n = con.execute("SELECT count(*) FROM '%s' WHERE score IS NULL" % path).fetchone()[0]
         add(fname + "-count", fname, plan(path, names, mode=COUNT_MODE, tree=bytes([ISNULL, 0])),
             trailer(ROWS, 0, n))
-        # 6. GROUP BY two keys: COUNT, SUM, MIN, MAX of a DECIMAL, with a WHERE
+        # 7. GROUP BY two keys: COUNT, SUM, MIN, MAX of a DECIMAL, with a WHERE
         names = ["g", "k", "price", "id"]
         items, ngroups = expect_agg(con, path, ["g", "k"], "price", "decimal", "id >= 50")
         add(fname + "-agg", fname,
             plan(path, names, mode=AGG_MODE, tree=cmp(GE, 3, 50), keys=[0, 1], value=2,
                  ops=A_COUNT | A_SUM | A_MIN | A_MAX),
             items + trailer(ROWS, ngroups, 0))
-        # 7. MIN/MAX of a DOUBLE by one key, no WHERE
+        # 8. MIN/MAX of a DOUBLE by one key, no WHERE
         names = ["g", "score"]
         items, ngroups = expect_agg(con, path, ["g"], "score", "double", "true")
         add(fname + "-minmax", fname,
