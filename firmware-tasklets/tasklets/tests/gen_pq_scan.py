@@ -24,6 +24,7 @@ import pyarrow.parquet as pq
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "pq_vectors")
+CORPUS = os.path.join(HERE, "..", "..", "parquet", "fuzz", "corpus")
 ROWS = 600
 
 PHYS = {"BOOLEAN": 0, "INT32": 1, "INT64": 2, "FLOAT": 4, "DOUBLE": 5, "BYTE_ARRAY": 6}
@@ -43,7 +44,7 @@ TRAILER_MAGIC = 0x52545353
 PARQUET_SCAN = 6
 
 
-def table(seed):
+def table(seed, rows=ROWS):
     rng = random.Random(seed)
     words = ["smart", "ssd", "abc", "héllo", "日本", "x" * 30, ""]
 
@@ -52,21 +53,21 @@ def table(seed):
 
     epoch = datetime.date(1970, 1, 1)
     cols = {
-        "id": (pa.int64(), [i for i in range(ROWS)], False),
-        "k": (pa.int32(), [maybe(rng.randint(0, 6)) for _ in range(ROWS)], True),
-        "g": (pa.int32(), [rng.randint(0, 2) for _ in range(ROWS)], False),
+        "id": (pa.int64(), [i for i in range(rows)], False),
+        "k": (pa.int32(), [maybe(rng.randint(0, 6)) for _ in range(rows)], True),
+        "g": (pa.int32(), [rng.randint(0, 2) for _ in range(rows)], False),
         "day": (pa.date32(), [maybe(epoch + datetime.timedelta(days=rng.randint(-400, 400)))
-                              for _ in range(ROWS)], True),
-        "ts": (pa.timestamp("ms"), [maybe(rng.randint(-10**12, 10**12)) for _ in range(ROWS)], True),
-        "tsu": (pa.timestamp("us"), [maybe(rng.randint(-10**15, 10**15)) for _ in range(ROWS)], True),
+                              for _ in range(rows)], True),
+        "ts": (pa.timestamp("ms"), [maybe(rng.randint(-10**12, 10**12)) for _ in range(rows)], True),
+        "tsu": (pa.timestamp("us"), [maybe(rng.randint(-10**15, 10**15)) for _ in range(rows)], True),
         "price": (pa.decimal128(9, 2), [maybe(decimal.Decimal(rng.randint(-99999, 99999)).scaleb(-2))
-                                         for _ in range(ROWS)], True),
+                                         for _ in range(rows)], True),
         "amount": (pa.decimal128(18, 4), [maybe(decimal.Decimal(rng.randint(-10**15, 10**15)).scaleb(-4))
-                                           for _ in range(ROWS)], True),
-        "name": (pa.string(), [maybe(rng.choice(words) + str(rng.randint(0, 9))) for _ in range(ROWS)], True),
+                                           for _ in range(rows)], True),
+        "name": (pa.string(), [maybe(rng.choice(words) + str(rng.randint(0, 9))) for _ in range(rows)], True),
         "score": (pa.float64(), [maybe(rng.choice([rng.uniform(-1, 1), -0.0, 0.5, float("inf")]))
-                                 for _ in range(ROWS)], True),
-        "flag": (pa.bool_(), [maybe(rng.random() < 0.4) for _ in range(ROWS)], True),
+                                 for _ in range(rows)], True),
+        "flag": (pa.bool_(), [maybe(rng.random() < 0.4) for _ in range(rows)], True),
     }
     fields = [pa.field(n, t, nullable=nl) for n, (t, _, nl) in cols.items()]
     return pa.table([pa.array(v, type=t) for t, v, _ in cols.values()], schema=pa.schema(fields))
@@ -330,6 +331,34 @@ def main():
                                              tree=bytes([ISNULL, 0])), b"")
     with open(os.path.join(OUT, "scans.txt"), "w") as f:
         f.writelines(scans)
+    fuzz_seeds()
+
+
+def fuzz_seeds():
+    """Seeds of fuzz_parquet's plan executor (harness.h, byte 0 = 2): small files (under the
+    replay driver's 8 KiB) with plans of each mode."""
+    small = table(12, rows=40)
+    for fname, compression, dictionary in (("snappy_dict", "SNAPPY", True),
+                                           ("none_plain", "NONE", False)):
+        path = os.path.join("/tmp", "pq-seed-%s.parquet" % fname)
+        pq.write_table(small, path, compression=compression, use_dictionary=dictionary,
+                       data_page_size=128, write_batch_size=10, row_group_size=20,
+                       store_decimal_as_integer=True)
+        data = open(path, "rb").read()
+        plans = {
+            "rows": plan(path, ["k", "id", "name"], proj=[1, 2],
+                         tree=group(OR, cmp(EQ, 0, 3), bcmp(PREFIX, 2, "sm"))),
+            "count": plan(path, ["score"], mode=COUNT_MODE, tree=bytes([ISNULL, 0])),
+            "agg": plan(path, ["g", "k", "price"], mode=AGG_MODE, keys=[0, 1], value=2,
+                        ops=A_COUNT | A_SUM | A_MIN | A_MAX),
+            "set": plan(path, ["name", "ts"], proj=[1, 0], limit=5,
+                        tree=group(OR, bcmp(BEQ, 0, "ssd1"), bcmp(BEQ, 0, "abc2"))),
+        }
+        for pname, p in plans.items():
+            seed = bytes([2]) + struct.pack("<H", len(p)) + p + data
+            assert len(seed) <= 8192, (fname, pname, len(seed))
+            with open(os.path.join(CORPUS, "plan-%s-%s" % (fname, pname)), "wb") as f:
+                f.write(seed)
 
 
 if __name__ == "__main__":
