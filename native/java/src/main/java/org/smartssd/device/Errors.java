@@ -57,6 +57,15 @@ public final class Errors {
             case Errno.EINVAL:
                 reason = Reason.TASKLET_PARAMS.code();
                 break;
+            case Errno.ENOSYS:
+                reason = Reason.INPUT_UNSUPPORTED.code();
+                break;
+            case Errno.EILSEQ:
+                reason = Reason.INPUT_MALFORMED.code();
+                break;
+            case Errno.ENODATA:
+                reason = Reason.PLAN_MISMATCH.code();
+                break;
             default:
                 reason = Reason.TASKLET_FAILED.code();
                 break;
