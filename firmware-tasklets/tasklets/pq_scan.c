@@ -368,7 +368,7 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 		}
 	}
 	if (!s->ncols || s->ncols > SS_BT_PQ_MAX_COLS || !s->nrg || s->mode > SS_BT_PQ_AGGREGATE ||
-	    (s->flags & ~SS_BT_PQ_ROW_EVAL) ||
+	    (s->flags & ~(SS_BT_PQ_ROW_EVAL | SS_BT_PQ_EAGER)) ||
 	    (s->mode == SS_BT_PQ_ROWS) != (s->nproj != 0) || s->nproj > s->ncols ||
 	    (s->mode != SS_BT_PQ_AGGREGATE && (s->nkeys || s->key1 || s->key2 || s->value || s->ops)) ||
 	    (s->mode == SS_BT_PQ_AGGREGATE && s->limit)) {
@@ -814,6 +814,7 @@ static int eval_entries(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t rg)
 {
 	uint32_t rows = rg_rows(s, rg);
+	bool eager = (s->flags & SS_BT_PQ_EAGER) != 0;
 	bool any = false;
 	int rc;
 
@@ -852,9 +853,9 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 		}
 	}
 	s->rows_in += rows;
-	for (uint32_t c = 0; any && c < s->ncols; c++) {
+	for (uint32_t c = 0; (any || eager) && c < s->ncols; c++) {
 		if (!s->col[c].in_tree && s->col[c].wanted) {
-			rc = decode_chunk(ctx, s, rg, c, true);
+			rc = decode_chunk(ctx, s, rg, c, !eager);
 			if (rc) {
 				return rc;
 			}

@@ -286,7 +286,7 @@ struct ss_bt_pq_params {          /* 24 bytes */
 	uint8_t key2;
 	uint8_t value;            /* AGGREGATE: the column SUM/MIN/MAX read */
 	uint8_t ops;              /* SS_BT_AGG_COUNT | SUM | MIN | MAX */
-	uint8_t flags;            /* SS_BT_PQ_ROW_EVAL */
+	uint8_t flags;            /* SS_BT_PQ_ROW_EVAL, SS_BT_PQ_EAGER */
 	uint8_t reserved[7];      /* 0 */
 };
 
@@ -321,6 +321,9 @@ struct ss_bt_pq_chunk {           /* 32 bytes */
 /* flags: evaluate a one-column WHERE tree on every row, not once per dictionary entry (to
  * measure what that saves; the answer is the same) */
 #define SS_BT_PQ_ROW_EVAL 0x1u
+/* flags: decode every wanted column's pages whole, not only the pages holding a match (to
+ * measure what late materialization saves; the answer is the same) */
+#define SS_BT_PQ_EAGER 0x2u
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct ss_bt_trailer) == 32, "trailer is 32 bytes");
