@@ -91,6 +91,7 @@ struct pq_scan {
 	struct ss_pq_stats stats;     /* the whole run's */
 	struct bt_groups g;
 	uint64_t *count, *sum, *min, *max;
+	struct bt_topn tn;
 };
 
 static void chunk_at(const struct pq_scan *s, uint32_t rg, uint32_t c, struct pq_chunk *k)
@@ -321,6 +322,32 @@ static int check_agg(struct pq_scan *s)
 	return 0;
 }
 
+/* TOPN: integer (or float) keys and value, as top-n's; no strings in the payload. */
+static int check_topn(struct pq_scan *s)
+{
+	const struct ss_layout *l = &s->layout;
+
+	if (s->nkeys > 2 || (s->nkeys >= 1 && !bt_field_is_int(l, s->key1)) ||
+	    (s->nkeys >= 2 && !bt_field_is_int(l, s->key2)) || !bt_field_is_int(l, s->value)) {
+		return -SS_EINVAL;
+	}
+	for (uint32_t j = 0; j < s->nproj; j++) {
+		if (s->col[s->proj[j]].type == SS_PQ_BYTE_ARRAY) {
+			return -SS_EINVAL;
+		}
+	}
+	if (s->nkeys >= 1) {
+		s->col[s->key1].wanted = true;
+	}
+	if (s->nkeys >= 2) {
+		s->col[s->key2].wanted = true;
+	}
+	s->col[s->value].wanted = true;
+	s->tn.smallest = (s->flags & SS_BT_PQ_SMALLEST) != 0;
+	s->tn.sgn = bt_field_is_signed(l, s->value);
+	return 0;
+}
+
 /* The group table, from what the columns left of the budget. */
 static int alloc_groups(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 {
@@ -367,11 +394,14 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 			return -SS_EINVAL;
 		}
 	}
-	if (!s->ncols || s->ncols > SS_BT_PQ_MAX_COLS || !s->nrg || s->mode > SS_BT_PQ_AGGREGATE ||
-	    (s->flags & ~(SS_BT_PQ_ROW_EVAL | SS_BT_PQ_EAGER)) ||
-	    (s->mode == SS_BT_PQ_ROWS) != (s->nproj != 0) || s->nproj > s->ncols ||
-	    (s->mode != SS_BT_PQ_AGGREGATE && (s->nkeys || s->key1 || s->key2 || s->value || s->ops)) ||
-	    (s->mode == SS_BT_PQ_AGGREGATE && s->limit)) {
+	if (!s->ncols || s->ncols > SS_BT_PQ_MAX_COLS || !s->nrg || s->mode > SS_BT_PQ_TOPN ||
+	    (s->flags & ~(SS_BT_PQ_ROW_EVAL | SS_BT_PQ_EAGER | SS_BT_PQ_SMALLEST)) ||
+	    ((s->flags & SS_BT_PQ_SMALLEST) && s->mode != SS_BT_PQ_TOPN) ||
+	    (s->mode == SS_BT_PQ_ROWS && !s->nproj) || s->nproj > s->ncols ||
+	    ((s->mode == SS_BT_PQ_COUNT || s->mode == SS_BT_PQ_AGGREGATE) && s->nproj) ||
+	    (s->mode < SS_BT_PQ_AGGREGATE && (s->nkeys || s->key1 || s->key2 || s->value || s->ops)) ||
+	    (s->mode == SS_BT_PQ_AGGREGATE && s->limit) ||
+	    (s->mode == SS_BT_PQ_TOPN && (s->ops || !s->limit || s->limit > SS_BT_TOPN_MAX_N))) {
 		return -SS_EINVAL;
 	}
 	need = P_HDR + s->ncols * P_COL + s->nrg * P_RG + (uint32_t)s->nrg * s->ncols * P_CHUNK +
@@ -411,9 +441,11 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	mark_tree(s);
 	if (s->mode == SS_BT_PQ_AGGREGATE) {
 		rc = check_agg(s);
-		if (rc) {
-			return rc;
-		}
+	} else if (s->mode == SS_BT_PQ_TOPN) {
+		rc = check_topn(s);
+	}
+	if (rc) {
+		return rc;
 	}
 	rc = alloc_columns(ctx, s);
 	if (rc) {
@@ -422,6 +454,10 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	s->row = ss_tasklet_alloc(ctx, s->row_max);
 	if (!s->row) {
 		return -SS_ENOMEM;
+	}
+	if (s->mode == SS_BT_PQ_TOPN) {
+		/* an entry's payload is its projected row, whose strings are refused */
+		return bt_topn_init(ctx, &s->tn, s->limit, s->row_max, 0);
 	}
 	return s->mode == SS_BT_PQ_AGGREGATE ? alloc_groups(ctx, s) : 0;
 }
@@ -784,6 +820,56 @@ static int aggregate(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i)
 	return ss_tasklet_step(ctx, 4);
 }
 
+/* TOPN: a matching row offered to its group's list, as top-n's records (a NULL key or value
+ * leaves it out); its payload, the projected row, written only when it enters. */
+struct topn_row {
+	struct pq_scan *s;
+	uint32_t i;
+};
+
+static void topn_capture(struct ss_tasklet_ctx *ctx, void *arg, struct bt_topn_ent *e,
+			 uint8_t *dst)
+{
+	const struct topn_row *r = arg;
+	const struct pq_scan *s = r->s;
+	uint32_t len = (s->nproj + 7) / 8;
+
+	ss_memset(dst, 0, len);
+	for (uint32_t j = 0; j < s->nproj; j++) {
+		const struct pq_col *pc = &s->col[s->proj[j]];
+
+		if (!is_valid(pc, r->i)) {
+			dst[j / 8] |= (uint8_t)(1u << (j % 8));
+			continue;
+		}
+		ss_put_le64(dst + len, col_u64(pc, r->i, false));
+		len += 8;
+	}
+	ss_tasklet_dram(ctx, 2 * SS_DIV_ROUND_UP(len, 4));
+	e->len = len;
+}
+
+static int topn(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i, uint64_t seq)
+{
+	struct pq_row row = { s, i, false };
+	struct topn_row tr = { s, i };
+	struct bt_topn_ent e = { .seq = seq };
+	uint64_t k1 = 0, k2 = 0;
+	int ok = 1, ok2 = 1, ok3 = 1;
+
+	if (s->nkeys >= 1) {
+		k1 = row_u64(ctx, &row, s->key1, &ok);
+	}
+	if (s->nkeys >= 2) {
+		k2 = row_u64(ctx, &row, s->key2, &ok2);
+	}
+	e.value = row_u64(ctx, &row, s->value, &ok3);
+	if (!ok || !ok2 || !ok3) {
+		return 0;
+	}
+	return bt_topn_add(ctx, &s->tn, k1, k2, &e, topn_capture, &tr);
+}
+
 /* ---- a whole row group ------------------------------------------------------------------- */
 
 /* A tree that reads one column, on each entry of that column's dictionary: what its rows
@@ -870,13 +956,15 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 			rc = emit_row(ctx, s, i);
 		} else if (s->mode == SS_BT_PQ_AGGREGATE) {
 			rc = aggregate(ctx, s, i);
+		} else if (s->mode == SS_BT_PQ_TOPN) {
+			rc = topn(ctx, s, i, s->rows_in - rows + i);
 		} else {
 			rc = 0;
 		}
 		if (rc) {
 			return rc;
 		}
-		if (s->limit && s->matches == s->limit) {
+		if (s->mode < SS_BT_PQ_AGGREGATE && s->limit && s->matches == s->limit) {
 			return SS_TASKLET_DONE;
 		}
 	}
@@ -950,7 +1038,8 @@ static int pq_finish(struct ss_tasklet_ctx *ctx)
 	struct pq_scan *s = ss_tasklet_state(ctx);
 	int rc;
 
-	if (s->cur < s->nrg && !(s->limit && s->matches == s->limit)) {
+	if (s->cur < s->nrg &&
+	    !(s->mode < SS_BT_PQ_AGGREGATE && s->limit && s->matches == s->limit)) {
 		return -SS_ENODATA;   /* the plan's chunks are not all in the input */
 	}
 	if (s->mode == SS_BT_PQ_AGGREGATE) {
@@ -958,6 +1047,13 @@ static int pq_finish(struct ss_tasklet_ctx *ctx)
 		if (rc) {
 			return rc;
 		}
+	} else if (s->mode == SS_BT_PQ_TOPN) {
+		rc = bt_topn_emit(ctx, &s->tn);
+		if (rc) {
+			return rc;
+		}
+		return bt_emit_trailer(ctx, SS_BT_PARQUET_SCAN, s->rows_in, s->tn.items,
+				       s->tn.spills);
 	}
 	return bt_emit_trailer(ctx, SS_BT_PARQUET_SCAN, s->rows_in,
 			       s->items, s->mode == SS_BT_PQ_AGGREGATE ? s->spills : s->matches);

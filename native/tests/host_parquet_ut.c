@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 	}
 	CHECK_EQ(ss_dev_create_output(d, "/parquet/result", SS_DEV_CREATE_PARENTS, &out), 0);
 	run_plans(d, out, &scans);
-	CHECK_EQ(scans, 24);
+	CHECK_EQ(scans, 30);
 	refusals(d, out);
 	CHECK_EQ(ss_dev_close(d), 0);
 	devtest_cleanup(&t);

@@ -263,6 +263,8 @@ enum ss_bt_pq_mode {
 	SS_BT_PQ_ROWS = 0,        /* the projected columns of each match (nproj >= 1) */
 	SS_BT_PQ_COUNT = 1,       /* nothing but the trailer: aux = matches */
 	SS_BT_PQ_AGGREGATE = 2,   /* struct ss_bt_agg_item per group, as group-aggregate */
+	SS_BT_PQ_TOPN = 3,        /* per group the `limit` rows best by `value`, as top-n's
+				   * items with the projected row (no strings) as payload */
 };
 
 enum ss_bt_pq_logical {
@@ -281,12 +283,13 @@ struct ss_bt_pq_params {          /* 24 bytes */
 	uint8_t nkeys;            /* AGGREGATE: 0..2 group keys */
 	uint16_t nrg;             /* row groups, >= 1 */
 	uint16_t tree_len;        /* 0: every row */
-	uint32_t limit;           /* ROWS, COUNT: stop after this many matches (0: none) */
+	uint32_t limit;           /* ROWS, COUNT: stop after this many matches (0: none);
+				   * TOPN: rows kept per group (1..1024) */
 	uint8_t key1;
 	uint8_t key2;
 	uint8_t value;            /* AGGREGATE: the column SUM/MIN/MAX read */
 	uint8_t ops;              /* SS_BT_AGG_COUNT | SUM | MIN | MAX */
-	uint8_t flags;            /* SS_BT_PQ_ROW_EVAL, SS_BT_PQ_EAGER */
+	uint8_t flags;            /* SS_BT_PQ_ROW_EVAL, SS_BT_PQ_EAGER, SS_BT_PQ_SMALLEST */
 	uint8_t reserved[7];      /* 0 */
 };
 
@@ -324,6 +327,8 @@ struct ss_bt_pq_chunk {           /* 32 bytes */
 /* flags: decode every wanted column's pages whole, not only the pages holding a match (to
  * measure what late materialization saves; the answer is the same) */
 #define SS_BT_PQ_EAGER 0x2u
+/* flags, TOPN: keep the smallest values, not the largest */
+#define SS_BT_PQ_SMALLEST 0x4u
 
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct ss_bt_trailer) == 32, "trailer is 32 bytes");

@@ -38,7 +38,8 @@ EQ, NE, LT, LE, GT, GE = range(0x10, 0x16)
 BEQ, PREFIX = 0x20, 0x21
 ISNULL = 0x30
 # modes, aggregate ops
-ROWS_MODE, COUNT_MODE, AGG_MODE = 0, 1, 2
+ROWS_MODE, COUNT_MODE, AGG_MODE, TOPN_MODE = 0, 1, 2, 3
+SMALLEST = 0x4
 A_COUNT, A_SUM, A_MIN, A_MAX = 1, 2, 4, 8
 TRAILER_MAGIC = 0x52545353
 PARQUET_SCAN = 6
@@ -99,7 +100,8 @@ def logical(arrow_type):
     return L_NONE, 0
 
 
-def plan(path, names, mode=ROWS_MODE, proj=(), tree=b"", limit=0, keys=(), value=0, ops=0):
+def plan(path, names, mode=ROWS_MODE, proj=(), tree=b"", limit=0, keys=(), value=0, ops=0,
+         flags=0):
     """The host's plan: the footer's row groups and the chunks of the columns `names`."""
     pf = pq.ParquetFile(path)
     meta = pf.metadata
@@ -107,8 +109,8 @@ def plan(path, names, mode=ROWS_MODE, proj=(), tree=b"", limit=0, keys=(), value
     idx = [meta.schema.names.index(n) for n in names]
     p = struct.pack("<BBBBHHI", len(names), mode, len(proj), len(keys), meta.num_row_groups,
                     len(tree), limit)
-    p += struct.pack("<BBBB8x", keys[0] if keys else 0, keys[1] if len(keys) > 1 else 0,
-                     value, ops)
+    p += struct.pack("<BBBBB7x", keys[0] if keys else 0, keys[1] if len(keys) > 1 else 0,
+                     value, ops, flags)
     for n, i in zip(names, idx):
         c0 = meta.row_group(0).column(i)
         lt, scale = logical(schema.field(n).type)
@@ -248,6 +250,39 @@ def expect_agg(con, path, keys, val, val_type, where):
     return out, len(rows)
 
 
+def expect_topn(con, t, path, names, keys, val, proj, where, n, smallest):
+    """top-n's items: groups in first-seen order, each its n best rows (ties to the earlier
+    row), the payload the projected row; a NULL key or value leaves a row out. The order is
+    computed here from DuckDB's rows, by the value as the drive compares it."""
+    cols = ", ".join(["id"] + keys + [val] + [names[j] for j in proj])
+    conds = ["(%s)" % where] + ["%s IS NOT NULL" % k for k in keys + [val]]
+    rows = con.execute("SELECT %s FROM '%s' WHERE %s ORDER BY id"
+                       % (cols, path, " AND ".join(conds))).fetchall()
+    vtype = t.schema.field(val).type
+    groups = {}
+    for r in rows:
+        k = tuple(r[1:1 + len(keys)])
+        groups.setdefault(k, []).append(r)
+    out, items = b"", 0
+    for k, rs in groups.items():
+        def rank(r):
+            v = struct.unpack("<q", value(vtype, r[1 + len(keys)]))[0]
+            return (v if smallest else -v, r[0])
+        for r in sorted(rs, key=rank)[:n]:
+            bitmap, body = 0, b""
+            for j, v in enumerate(r[2 + len(keys):]):
+                if v is None:
+                    bitmap |= 1 << j
+                else:
+                    body += value(t.schema.field(names[proj[j]]).type, v)
+            payload = bitmap.to_bytes((len(proj) + 7) // 8, "little") + body
+            kb = [s64(x) for x in k] + [s64(0)] * (2 - len(k))
+            out += kb[0] + kb[1] + value(vtype, r[1 + len(keys)]) + struct.pack(
+                "<II", len(payload), 0) + payload
+            items += 1
+    return out + trailer(ROWS, items, 0)
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     t = table(11)
@@ -325,6 +360,16 @@ def main():
         add(fname + "-minmax", fname,
             plan(path, names, mode=AGG_MODE, keys=[0], value=1, ops=A_COUNT | A_MIN | A_MAX),
             items + trailer(ROWS, ngroups, 0))
+        # 9. top 3 by a DECIMAL per group (largest), with a WHERE; the 2 smallest DOUBLEs
+        names = ["g", "price", "id", "day", "k"]
+        add(fname + "-top", fname,
+            plan(path, names, mode=TOPN_MODE, proj=[2, 1, 3], tree=cmp(NE, 4, 2), keys=[0],
+                 value=1, limit=3),
+            expect_topn(con, t, path, names, ["g"], "price", [2, 1, 3], "k <> 2", 3, False))
+        names = ["score", "id", "flag"]
+        add(fname + "-bottom", fname,
+            plan(path, names, mode=TOPN_MODE, proj=[1, 2], value=0, limit=2, flags=SMALLEST),
+            expect_topn(con, t, path, names, [], "score", [1, 2], "true", 2, True))
     # a v2 data page file: a well-formed plan the drive cannot execute
     path = os.path.join(OUT, "v2_snappy.parquet")
     add("v2_snappy-count", "v2_snappy", plan(path, ["score"], mode=COUNT_MODE,
@@ -351,6 +396,8 @@ def fuzz_seeds():
             "count": plan(path, ["score"], mode=COUNT_MODE, tree=bytes([ISNULL, 0])),
             "agg": plan(path, ["g", "k", "price"], mode=AGG_MODE, keys=[0, 1], value=2,
                         ops=A_COUNT | A_SUM | A_MIN | A_MAX),
+            "top": plan(path, ["g", "price", "id"], mode=TOPN_MODE, proj=[2, 1], keys=[0],
+                        value=1, limit=2),
             "set": plan(path, ["name", "ts"], proj=[1, 0], limit=5,
                         tree=group(OR, bcmp(BEQ, 0, "ssd1"), bcmp(BEQ, 0, "abc2"))),
         }

@@ -104,7 +104,14 @@ static void check_output(const char *name, const uint8_t *o, uint64_t len, const
 		while (i < len && i < want_len && o[i] == want[i]) {
 			i++;
 		}
-		fprintf(stderr, "%s: output of %llu bytes differs from the answer's %llu at byte %llu\n",
+		FILE *dump = fopen("/tmp/pq_scan_ut.out", "wb");
+
+		if (dump) {
+			fwrite(o, 1, len, dump);
+			fclose(dump);
+		}
+		fprintf(stderr, "%s: output of %llu bytes differs from the answer's %llu at byte %llu"
+			" (the output: /tmp/pq_scan_ut.out)\n",
 			name, (unsigned long long)len, (unsigned long long)want_len,
 			(unsigned long long)i);
 		abort();
@@ -169,10 +176,10 @@ static void run_scan(struct tenv *e, ss_oid_t out, const char *name, const char 
 		uint64_t codes_work = p.instructions + p.dram_accesses;
 		struct ss_isp_progress q;
 
-		plan[16] = SS_BT_PQ_ROW_EVAL;
+		plan[16] |= SS_BT_PQ_ROW_EVAL;
 		o = bt_run(e, SS_BT_PARQUET_SCAN, plan, (uint32_t)plen, NULL, BUDGET, out, &whole, 1,
 			   &olen, &q);
-		plan[16] = 0;
+		plan[16] &= (uint8_t)~SS_BT_PQ_ROW_EVAL;
 		CHECK(q.state == SS_ISP_DONE);
 		check_output(name, o, olen, want, wlen);
 		free(o);
@@ -198,10 +205,10 @@ static void run_scan(struct tenv *e, ss_oid_t out, const char *name, const char 
 		uint64_t late_work = p.instructions + p.dram_accesses;
 		struct ss_isp_progress q;
 
-		plan[16] = SS_BT_PQ_EAGER;
+		plan[16] |= SS_BT_PQ_EAGER;
 		o = bt_run(e, SS_BT_PARQUET_SCAN, plan, (uint32_t)plen, NULL, BUDGET, out, &whole, 1,
 			   &olen, &q);
-		plan[16] = 0;
+		plan[16] &= (uint8_t)~SS_BT_PQ_EAGER;
 		CHECK(q.state == SS_ISP_DONE);
 		check_output(name, o, olen, want, wlen);
 		free(o);
@@ -326,6 +333,24 @@ static void hostile(struct tenv *e, ss_oid_t out)
 	MUTATE();
 	fail_with(e, out, oid, p, 10, -SS_EINVAL, "params shorter than the header");
 
+	/* TOPN: n 0 or past 1024, a string in the payload */
+	{
+		uint64_t tlen;
+		uint8_t *top = slurp("dict_snappy-top.plan", &tlen);
+
+		ss_put_le32(top + 8, 0);
+		fail_with(e, out, oid, top, tlen, -SS_EINVAL, "top-N of 0 rows");
+		ss_put_le32(top + 8, 1025);
+		fail_with(e, out, oid, top, tlen, -SS_EINVAL, "top-N of 1025 rows");
+		free(top);
+		top = slurp("dict_snappy-eq.plan", &tlen);
+		top[1] = SS_BT_PQ_TOPN;                  /* projecting name, a string */
+		ss_put_le32(top + 8, 3);
+		top[14] = 1;                              /* ranked by id */
+		fail_with(e, out, oid, top, tlen, -SS_EINVAL, "a string in a top-N payload");
+		free(top);
+	}
+
 	/* input that does not hold the chunks: pages after their start, pages backwards */
 	memcpy(p, good, plen);
 	{
@@ -385,7 +410,7 @@ int main(void)
 	}
 	fclose(f);
 	free(list);
-	CHECK(scans == 24);
+	CHECK(scans == 30);
 	hostile(e, out);
 	/* still serving: a scan after every refusal is right, and the store reads and writes */
 	run_scan(e, out, "duckdb_snappy-agg", "duckdb_snappy.parquet");

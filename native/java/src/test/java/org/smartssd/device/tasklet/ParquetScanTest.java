@@ -58,7 +58,7 @@ class ParquetScanTest {
                 assertThat(r.progress().instructions()).isPositive();
                 scans++;
             }
-            assertThat(scans).isEqualTo(24);
+            assertThat(scans).isEqualTo(30);
 
             byte[] gzip = Files.readAllBytes(VECTORS.resolve("dict_snappy-count.plan"));
             gzip[24 + 8 + 24 + 28] = 2;
