@@ -228,7 +228,8 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 			chunk_max = SS_MAX(chunk_max, k.length);
 			unc_max = SS_MAX(unc_max, k.uncompressed);
 		}
-		if ((uint64_t)max_rows * w > UINT32_MAX) {
+		/* values up to 8 bytes a row, codes 4 */
+		if ((uint64_t)max_rows * 8 > UINT32_MAX) {
 			return -SS_ENOMEM;
 		}
 		pc->buf = ss_tasklet_alloc(ctx, chunk_max);
