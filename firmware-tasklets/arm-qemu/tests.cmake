@@ -12,7 +12,8 @@ set(SS_ARM_SUITES
   "buffer:^buffer_"
   "objstore:^objstore_"
   "isp:^isp_"
-  "tasklets:^(group_agg|topn|filter|grep|dram_probe)_ut"
+  "tasklets:^(group_agg|topn|filter|grep|dram_probe|pq_scan)_ut"
+  "parquet:^pq_(thrift|snappy|rle|page)_ut$"
   "bpf:^bpf_.*_ut$")
 
 if(SS_ARM_GCC AND SS_QEMU_ARM)

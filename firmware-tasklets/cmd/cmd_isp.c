@@ -367,6 +367,12 @@ uint32_t fw_isp_failure_reason(int err)
 		return SS_R_MEDIA_ERROR;
 	case -SS_ENOSPC:
 		return SS_R_DRIVE_FULL;
+	case -SS_ENOSYS:
+		return SS_R_INPUT_UNSUPPORTED;
+	case -SS_EILSEQ:
+		return SS_R_INPUT_MALFORMED;
+	case -SS_ENODATA:
+		return SS_R_PLAN_MISMATCH;
 	default:
 		return SS_R_TASKLET_FAILED;
 	}

@@ -1,7 +1,7 @@
 # The Jasmine board's feature set, sourced by cross/arm7tdmi.sh and openssd/build-with-sdk.sh
 # so that the size check and the build against the real SDK compile the same firmware.
 #
-# Every layer and every built-in tasklet, with four cuts that the 93,696 B of SRAM below the
+# Every layer and every built-in tasklet, with five cuts that the 93,696 B of SRAM below the
 # SDK's stacks force:
 # - the DRAM buffer has only none and hbm (SS_BUF_BOARD): page LRU, FAB, BPLRU and LB-CLOCK
 #   are the emulator's baselines for Gong's comparison, and the board has no non-volatile RAM
@@ -17,15 +17,19 @@
 #   the ARM7TDMI is libgcc's soft-float (1,160 B of Thumb code on 2026-11-29); such a SUM is refused at the
 #   tasklet's init (-EINVAL) and the host sums those values itself. Comparisons, MIN and MAX
 #   of floats stay: they use integer order keys.
-# parquet/ (the Parquet page decoder, 5.1 KB of Thumb code at -Os) is not in jasmine_modules:
-# no tasklet calls it yet, and it would not fit the board's free SRAM.
+# - the Parquet scan (SS_TASKLETS_NO_PARQUET): parquet/ (the page decoder, 5.1 KB of Thumb
+#   code at -Os) is not in jasmine_modules and tasklets/pq_scan.c is not in the image (neither
+#   would fit the board's free SRAM), nor the engine's ss_tasklet_page_origin and the
+#   predicate trees' row sources that only it uses; the board's registry has no
+#   parquet-scan, so a host's CREATE_OBJECT of it gets UNKNOWN_TASKLET and the host scans
+#   the file itself.
 #
 # Needs: fw (firmware-tasklets/) and proto (protocol/) set by the caller.
 
 jasmine_modules=(rt ftl buffer ssc objstore isp tasklets cmd)
 # One host reaches the board (SG_IO), with no daemon: 16 sessions, not the emulator's 128.
 jasmine_defines=(-DSS_BUF_BOARD -DSS_TASKLETS_NO_FAST_PATH -DSS_TASKLETS_NO_FLOAT
-                 -DFW_MAX_SESSIONS=16u)
+                 -DSS_TASKLETS_NO_PARQUET -DFW_MAX_SESSIONS=16u)
 if [ "${SS_JASMINE_CACHE:-0}" != 1 ]; then
   jasmine_defines+=(-DSS_FW_WITHOUT_SSC)
 fi
@@ -42,6 +46,8 @@ jasmine_sources() {
   for src in "$fw/$1"/*.c; do
     # with the engine in, its stand-in goes
     [ "$src" = "$fw/ssc/ssc_absent.c" ] && continue
+    # the Parquet scan is not in the board's build (SS_TASKLETS_NO_PARQUET)
+    [ "$src" = "$fw/tasklets/pq_scan.c" ] && continue
     [ -e "$src" ] && printf '%s\n' "$src"
   done
   return 0

@@ -354,6 +354,19 @@ int ss_tasklet_record_origin(const struct ss_tasklet_ctx *ctx, const struct ss_r
 	return 0;
 }
 
+#ifndef SS_TASKLETS_NO_PARQUET
+int ss_tasklet_page_origin(const struct ss_tasklet_ctx *ctx, struct ss_record_origin *o)
+{
+	if (!ctx->in_page) {
+		return -SS_EINVAL;
+	}
+	o->oid = ctx->cur_oid;
+	o->offset = ctx->page_off;
+	o->page_offset = ctx->page_off;
+	return 0;
+}
+#endif
+
 int ss_tasklet_run_record(const struct ss_tasklet_ctx *ctx, const struct ss_record_run *run,
 			  uint32_t i, struct ss_record *rec, struct ss_record_origin *o)
 {

@@ -123,6 +123,10 @@ struct ss_tasklet_ctx {
 	uint32_t nrecs;
 	uint32_t page_size;
 	ss_oid_t cur_oid;
+#ifndef SS_TASKLETS_NO_PARQUET
+	uint64_t page_off;                /* on_page: the page's object offset */
+	bool in_page;                     /* inside on_page */
+#endif
 #ifndef SS_TASKLETS_NO_FAST_PATH
 	/* the batch being delivered to on_record_runs, for ss_tasklet_run_record */
 	const struct ss_record_run *runs;

@@ -188,9 +188,18 @@ static int sink_emit(void *arg, const uint8_t *data, uint32_t len, uint64_t off,
 
 	if (in->desc->on_page) {
 		struct isp_call c = { .in = in, .kind = CALL_PAGE, .data = data, .len = len, .lba = lba };
+		int rc;
 
 		in->prog.records++;
-		return verdict(ctx, call_tasklet(isp, &c));
+#ifndef SS_TASKLETS_NO_PARQUET
+		ctx->page_off = off;
+		ctx->in_page = true;
+#endif
+		rc = verdict(ctx, call_tasklet(isp, &c));
+#ifndef SS_TASKLETS_NO_PARQUET
+		ctx->in_page = false;
+#endif
+		return rc;
 	}
 #ifndef SS_TASKLETS_NO_FAST_PATH
 	if (in->runs) {

@@ -333,7 +333,10 @@ static int decode_dict_values(struct ss_pq_reader *r, const uint8_t *page, size_
 			row++;
 		}
 		slot = s->values + (size_t)row * s->width;
-		if (r->col.type == SS_PQ_BYTE_ARRAY) {
+		if (out->codes) {
+			out->codes[row] = i;
+			ss_memset(slot, 0, s->width);
+		} else if (r->col.type == SS_PQ_BYTE_ARRAY) {
 			struct ss_pq_bytes b = dict->entries[i];
 
 			if (b.len > s->heap_cap - s->heap_used) {
@@ -349,7 +352,9 @@ static int decode_dict_values(struct ss_pq_reader *r, const uint8_t *page, size_
 		}
 		row++;
 	}
-	r->stats.dict_lookups += nonnull;
+	if (!out->codes) {
+		r->stats.dict_lookups += nonnull;
+	}
 	(void)n;
 	return 0;
 }
@@ -429,6 +434,9 @@ static int decode_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h
 	for (uint32_t i = 0; i < n; i++) {
 		if (!is_valid(out->valid, first + i)) {
 			ss_memset(s.values + (size_t)(first + i) * width, 0, width);
+		}
+		if (out->codes) {
+			out->codes[first + i] = SS_PQ_NO_CODE;
 		}
 	}
 	if (nonnull == 0) {

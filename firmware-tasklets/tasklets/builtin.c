@@ -12,6 +12,9 @@ static const struct ss_tasklet_desc *const builtins[] = {
 	&ss_bt_filter,
 	&ss_bt_grep,
 	&ss_bt_dram_probe,
+#ifndef SS_TASKLETS_NO_PARQUET
+	&ss_bt_parquet_scan,
+#endif
 };
 
 int ss_builtin_tasklets_register(struct ss_isp *isp)

@@ -149,12 +149,26 @@ static bool leaf_int(const struct bt_pnode *nd, uint64_t v)
 	}
 }
 
+/* Where the leaves read their fields: a record of the layout, or (the Parquet scan) a row
+ * of the tasklet's own decoded columns. The board's build has only records. */
+#ifdef SS_TASKLETS_NO_PARQUET
+#define ROW_U64(src, ctx, row, f, ok) ss_field_u64(ctx, row, f, ok)
+#define ROW_BYTES(src, ctx, row, f, n) ss_field_bytes(ctx, row, f, n)
+#define SRC_PARAM
+#define SRC_ARG
+#else
+#define SRC_PARAM const struct bt_row_src *src,
+#define SRC_ARG src,
+#define ROW_U64(src, ctx, row, f, ok) (src)->u64(ctx, row, f, ok)
+#define ROW_BYTES(src, ctx, row, f, n) (src)->bytes(ctx, row, f, n)
+#endif
+
 /* SQL's third truth value: a comparison with NULL, and what AND, OR and NOT make of it */
 #define UNKNOWN 2
 
 /* \return 1 true, 0 false, UNKNOWN, -SS_ETIME */
 static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
-		const struct ss_record *r)
+		SRC_PARAM const void *r)
 {
 	const struct bt_pnode *nd = &f->nodes[i];
 	uint64_t work = 1;
@@ -168,7 +182,7 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 
 		res = is_and;
 		for (uint32_t k = 0; k < nd->nchild; k++) {
-			int v = eval(ctx, f, c, r);
+			int v = eval(ctx, f, c, SRC_ARG r);
 
 			if (v < 0) {
 				return v;
@@ -185,7 +199,7 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 		break;
 	}
 	case SS_BT_P_NOT:
-		res = eval(ctx, f, i + 1, r);
+		res = eval(ctx, f, i + 1, SRC_ARG r);
 		if (res < 0) {
 			return res;
 		}
@@ -196,9 +210,9 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 		int ok;
 
 		if (nd->sgn) {   /* a BYTES field */
-			res = !ss_field_bytes(ctx, r, nd->field, &n);
+			res = !ROW_BYTES(src, ctx, r, nd->field, &n);
 		} else {
-			ss_field_u64(ctx, r, nd->field, &ok);
+			ROW_U64(src, ctx, r, nd->field, &ok);
 			res = !ok;
 		}
 		break;
@@ -208,7 +222,7 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 	case SS_BT_P_CONTAINS:
 	case SS_BT_P_SUFFIX: {
 		uint32_t n;
-		const uint8_t *b = ss_field_bytes(ctx, r, nd->field, &n);
+		const uint8_t *b = ROW_BYTES(src, ctx, r, nd->field, &n);
 
 		if (!b) {
 			res = UNKNOWN;
@@ -231,7 +245,7 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 	}
 	default: {
 		int ok;
-		uint64_t v = ss_field_u64(ctx, r, nd->field, &ok);
+		uint64_t v = ROW_U64(src, ctx, r, nd->field, &ok);
 
 		res = ok ? leaf_int(nd, v) : UNKNOWN;
 		break;
@@ -243,9 +257,35 @@ static int eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *f, uint32_t i,
 	return res;
 }
 
+#ifndef SS_TASKLETS_NO_PARQUET
+static uint64_t rec_u64(struct ss_tasklet_ctx *ctx, const void *row, unsigned field, int *ok)
+{
+	return ss_field_u64(ctx, row, field, ok);
+}
+
+static const uint8_t *rec_bytes(struct ss_tasklet_ctx *ctx, const void *row, unsigned field,
+				uint32_t *len)
+{
+	return ss_field_bytes(ctx, row, field, len);
+}
+
+static const struct bt_row_src records = { rec_u64, rec_bytes };
+
+int bt_pred_eval_row(struct ss_tasklet_ctx *ctx, const struct bt_pred *pred,
+		     const struct bt_row_src *src, const void *row)
+{
+	int res = pred->nnodes ? eval(ctx, pred, 0, src, row) : 1;
+
+	return res == UNKNOWN ? 0 : res;
+}
+#define RECORDS &records,
+#else
+#define RECORDS
+#endif
+
 int bt_pred_eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *pred, const struct ss_record *r)
 {
-	int res = pred->nnodes ? eval(ctx, pred, 0, r) : 1;
+	int res = pred->nnodes ? eval(ctx, pred, 0, RECORDS r) : 1;
 
 	return res == UNKNOWN ? 0 : res;
 }

@@ -17,6 +17,9 @@ extern const struct ss_tasklet_desc ss_bt_topn;
 extern const struct ss_tasklet_desc ss_bt_filter;
 extern const struct ss_tasklet_desc ss_bt_grep;
 extern const struct ss_tasklet_desc ss_bt_dram_probe;
+#ifndef SS_TASKLETS_NO_PARQUET
+extern const struct ss_tasklet_desc ss_bt_parquet_scan;
+#endif
 
 /** Emit the 32-byte trailer. \return 0 or the emit error. */
 int bt_emit_trailer(struct ss_tasklet_ctx *ctx, uint32_t id, uint64_t records_in,
@@ -67,6 +70,18 @@ int bt_pred_init(struct ss_tasklet_ctx *ctx, const struct ss_layout *l, const ui
 /** \return 1 when the record matches (always without a tree), 0 when not, -SS_ETIME. */
 int bt_pred_eval(struct ss_tasklet_ctx *ctx, const struct bt_pred *pred, const struct ss_record *r);
 
+/* Where a tree's leaves read a row that is not a record of the layout (the Parquet scan's
+ * decoded columns): the field's value as ss_field_u64 gives it (*ok 0 when NULL), or its
+ * bytes (NULL when NULL). The layout given to bt_pred_init types the fields. */
+struct bt_row_src {
+	uint64_t (*u64)(struct ss_tasklet_ctx *ctx, const void *row, unsigned field, int *ok);
+	const uint8_t *(*bytes)(struct ss_tasklet_ctx *ctx, const void *row, unsigned field,
+				uint32_t *len);
+};
+/** bt_pred_eval of `row` read through `src`. */
+int bt_pred_eval_row(struct ss_tasklet_ctx *ctx, const struct bt_pred *pred,
+		     const struct bt_row_src *src, const void *row);
+
 /* ---- group table: (key1, key2) -> slot in [0, cap), open addressing in the budget -------- */
 
 struct bt_groups {
@@ -102,6 +117,51 @@ int64_t bt_groups_get(struct ss_tasklet_ctx *ctx, struct bt_groups *g, uint64_t 
 		      bool *fresh);
 
 void bt_groups_clear(struct ss_tasklet_ctx *ctx, struct bt_groups *g);
+
+/* ---- top-N table: per group the n best entries, spilled when the groups outgrow it ------- */
+
+struct bt_topn_ent {
+	uint64_t value;
+	uint64_t seq;       /* input order, for ties */
+	uint32_t len;       /* payload bytes */
+	uint32_t pslot;     /* payload slot of this entry */
+};
+
+struct bt_topn {
+	uint16_t n;         /* kept per group */
+	bool smallest;      /* keep the smallest values, not the largest */
+	bool sgn;           /* values compare signed */
+	uint32_t slot;      /* payload bytes per entry */
+	struct bt_groups g;
+	uint32_t *used;     /* entries per group */
+	struct bt_topn_ent *ent;   /* n per group, a heap with the worst at its root */
+	uint8_t *payload;          /* n * slot per group */
+	uint64_t items;
+	uint64_t spills;
+};
+
+/* Writes an entering entry's payload at dst and sets e->len. */
+typedef void (*bt_topn_capture_fn)(struct ss_tasklet_ctx *ctx, void *arg, struct bt_topn_ent *e,
+				   uint8_t *dst);
+
+#ifndef SS_TASKLETS_NO_PARQUET
+/* Shared by top-n and parquet-scan. The board's build has top-n alone, whose topn.c keeps
+ * them static there, so that they fold into its one caller (BT_TOPN_API). */
+#define BT_TOPN_API
+/** Size the table from the budget: entries of up to `payload` bytes, `max_groups` groups
+ *  (0: what the budget holds). n, smallest and sgn set by the caller. \return 0, -SS_ENOMEM. */
+int bt_topn_init(struct ss_tasklet_ctx *ctx, struct bt_topn *t, uint32_t n, uint32_t payload,
+		 uint32_t max_groups);
+/** Offer entry e (value, seq) of group (k1, k2), spilling when the groups are full; when it
+ *  enters its group's n best, capture writes its payload. Counted.
+ *  \return 0, -SS_ETIME or an emit error. */
+int bt_topn_add(struct ss_tasklet_ctx *ctx, struct bt_topn *t, uint64_t k1, uint64_t k2,
+		struct bt_topn_ent *e, bt_topn_capture_fn capture, void *arg);
+/** Write every group's entries, best first (top-n's items), and empty the groups. */
+int bt_topn_emit(struct ss_tasklet_ctx *ctx, struct bt_topn *t);
+#else
+#define BT_TOPN_API static
+#endif
 
 /** How many groups of `per_group` bytes of own state fit in what is left of the budget
  *  (at least 1, so an allocation for a budget too small fails as over budget). */

@@ -404,9 +404,15 @@ static void test_table(void)
 	CHECK_EQ(ss_reason_errno(SS_R_CANCELED), ECANCELED);
 	CHECK(!strcmp(ss_dev_reason_name(SS_R_TOO_MANY_SESSIONS), "TOO_MANY_SESSIONS"));
 	CHECK_EQ(ss_reason_errno(SS_R_TOO_MANY_SESSIONS), EAGAIN);
-	CHECK(!strcmp(ss_dev_reason_name(SS_R_TOO_MANY_SESSIONS + 1), "UNKNOWN"));
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_INPUT_UNSUPPORTED), "INPUT_UNSUPPORTED"));
+	CHECK_EQ(ss_reason_errno(SS_R_INPUT_UNSUPPORTED), ENOSYS);
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_INPUT_MALFORMED), "INPUT_MALFORMED"));
+	CHECK_EQ(ss_reason_errno(SS_R_INPUT_MALFORMED), EILSEQ);
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_PLAN_MISMATCH), "PLAN_MISMATCH"));
+	CHECK_EQ(ss_reason_errno(SS_R_PLAN_MISMATCH), ENODATA);
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_PLAN_MISMATCH + 1), "UNKNOWN"));
 	CHECK(!strcmp(ss_dev_reason_name(-1), "UNKNOWN"));
-	for (int r = 1; r <= SS_R_TOO_MANY_SESSIONS; r++)
+	for (int r = 1; r <= SS_R_PLAN_MISMATCH; r++)
 		CHECK(strcmp(ss_dev_reason_name(r), "UNKNOWN") != 0);
 	/* the message copy truncates and reports the full length */
 	{

@@ -288,7 +288,18 @@ enum ss_create_flags {
 	X(CANCELED, 38, ECANCELED)          /* an ORDERED WRITE after a failed one: not     \
 	                                       run */                                       \
 	X(TOO_MANY_SESSIONS, 39, EAGAIN)    /* OPEN_SESSION: every session is held by a     \
-	                                       live client */
+	                                       live client */                               \
+	X(INPUT_UNSUPPORTED, 40, ENOSYS)    /* a tasklet's input uses a format feature the  \
+	                                       drive does not decode (Parquet: a codec,     \
+	                                       encoding, type or page kind): the host reads \
+	                                       that input itself */                         \
+	X(INPUT_MALFORMED, 41, EILSEQ)      /* a tasklet's input is not well formed         \
+	                                       (Parquet: a page header, run or snappy       \
+	                                       stream that contradicts its bytes) */        \
+	X(PLAN_MISMATCH, 42, ENODATA)       /* a tasklet's params contradict its input      \
+	                                       (Parquet: a column chunk outside the ranges  \
+	                                       or the object, or whose pages disagree with  \
+	                                       the plan's sizes, rows or dictionary) */
 
 enum ss_reason {
 #define SS_R_ENUM_(name, code, err) SS_R_##name = code,

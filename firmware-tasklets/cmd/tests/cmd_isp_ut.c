@@ -740,12 +740,127 @@ static void test_isp_queue(struct fx *f)
 	}
 }
 
+/* A file of the parquet-scan vectors (tasklets/tests/pq_vectors), malloc'd. */
+static uint8_t *pq_vector(const char *name, uint32_t *len)
+{
+	char path[512];
+	FILE *fp;
+	uint8_t *b;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", PQ_SCAN_VECTORS, name);
+	fp = fopen(path, "rb");
+	CHECK(fp != NULL);
+	CHECK(fseek(fp, 0, SEEK_END) == 0);
+	n = ftell(fp);
+	CHECK(n > 0 && fseek(fp, 0, SEEK_SET) == 0);
+	b = malloc((size_t)n);
+	CHECK(b && fread(b, 1, (size_t)n, fp) == (size_t)n);
+	fclose(fp);
+	*len = (uint32_t)n;
+	return b;
+}
+
+/* One parquet-scan run through the protocol: its final progress (output read when DONE). */
+static void pq_run(struct fx *f, uint64_t file, uint64_t out, const uint8_t *plan, uint32_t plen,
+		   struct prog *pr)
+{
+	uint8_t *b = calloc(1, 168 + plen);
+	struct fx_pkt p = { .opcode = SS_OP_CREATE_OBJECT, .payload = b, .payload_len = 168 + plen };
+	struct fx_pkt d = { .opcode = SS_OP_DESTROY_OBJECT };
+	struct fx_reply r;
+	uint32_t reason;
+
+	put_le(b + 0, SS_BT_PARQUET_SCAN, 4);
+	put_le(b + 4, 1u << 20, 4);
+	put_le(b + 16, out, 8);
+	put_le(b + 24, plen, 4);
+	memcpy(b + 168, plan, plen);
+	CHECK_EQ(fx_call(f, &p, &r), 0);
+	d.oid = r.v[0];
+	CHECK_EQ(execute(f, d.oid, file, 0, UINT64_MAX, &reason), 0);
+	run_to_end(f, d.oid, pr);
+	if (pr->state == 3) {
+		read_object(f, d.oid, 0, pr->output_bytes, pr);
+	}
+	CHECK_EQ(fx_call(f, &d, &r), 0);
+	free(b);
+}
+
+/* parquet-scan's failures reach the host as the reasons that name them: a plan the drive
+ * cannot execute (INPUT_UNSUPPORTED), bytes that are not Parquet where the plan says
+ * (INPUT_MALFORMED), a chunk past the object (PLAN_MISMATCH); the next scan is right. */
+static void test_parquet_reasons(struct fx *f)
+{
+	static const struct {
+		const char *what;
+		uint32_t at;       /* byte of the plan to set */
+		uint8_t v;
+		int32_t status;
+		uint32_t reason;
+	} bad[] = {
+		/* the COUNT plan: 24-byte header, 1 column, 3 row groups, then the chunks */
+		{ "GZIP codec", 24 + 8 + 24 + 28, 2, -SS_ENOSYS, SS_R_INPUT_UNSUPPORTED },
+		{ "SNAPPY said UNCOMPRESSED", 24 + 8 + 24 + 32 + 28, 0, -SS_EILSEQ,
+		  SS_R_INPUT_MALFORMED },
+		{ "chunk past the object", 24 + 8 + 24 + 64 + 3, 0x40, -SS_ENODATA,
+		  SS_R_PLAN_MISMATCH },
+		{ "reserved byte", 20, 1, -SS_EINVAL, SS_R_TASKLET_PARAMS },
+	};
+	uint32_t flen, plen, elen, v2len, v2plen;
+	uint8_t *file = pq_vector("dict_snappy.parquet", &flen);
+	uint8_t *plan = pq_vector("dict_snappy-count.plan", &plen);
+	uint8_t *want = pq_vector("dict_snappy-count.expect", &elen);
+	uint8_t *v2 = pq_vector("v2_snappy.parquet", &v2len);
+	uint8_t *v2plan = pq_vector("v2_snappy-count.plan", &v2plen);
+	uint8_t *p = malloc(plen);
+	uint64_t oid, v2oid, out = create_output(f, "/pq/out");
+	struct prog pr;
+
+	CHECK_EQ(fx_create_path(f, "/pq/t.parquet", 1, SS_CREATE_PARENTS, &oid), 0);
+	CHECK_EQ(fx_write(f, oid, 0, file, flen), 0);
+	CHECK_EQ(fx_create_path(f, "/pq/v2.parquet", 1, 0, &v2oid), 0);
+	CHECK_EQ(fx_write(f, v2oid, 0, v2, v2len), 0);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		memcpy(p, plan, plen);
+		p[bad[i].at] = bad[i].v;
+		if (bad[i].at >= 24 + 8 + 24 + 64 && bad[i].at < 24 + 8 + 24 + 72) {
+			p[bad[i].at + 8] = p[bad[i].at];   /* the dictionary page moves with it */
+		}
+		pq_run(f, oid, out, p, plen, &pr);
+		if (pr.state != 4 || pr.status != bad[i].status ||
+		    pr.reason != bad[i].reason) {
+			fprintf(stderr, "%s: state %u status %d reason %u\n", bad[i].what, pr.state,
+				pr.status, pr.reason);
+		}
+		CHECK_EQ(pr.state, 4);   /* FAILED */
+		CHECK_EQ(pr.status, bad[i].status);
+		CHECK_EQ(pr.reason, bad[i].reason);
+	}
+	pq_run(f, v2oid, out, v2plan, v2plen, &pr);
+	CHECK_EQ(pr.state, 4);   /* FAILED */
+	CHECK_EQ(pr.reason, SS_R_INPUT_UNSUPPORTED);
+	/* still serving: the good plan's answer, DuckDB's */
+	pq_run(f, oid, out, plan, plen, &pr);
+	CHECK_EQ(pr.state, 3);   /* DONE */
+	CHECK_EQ(pr.out_len, elen);
+	CHECK(memcmp(pr.out, want, elen) == 0);
+	free(pr.out);
+	free(p);
+	free(file);
+	free(plan);
+	free(want);
+	free(v2);
+	free(v2plan);
+}
+
 int main(void)
 {
 	struct fx f;
 
 	fx_create(&f, 0);
 	fx_open_session(&f);
+	test_parquet_reasons(&f);
 	test_isp_queue(&f);
 	test_group_aggregate(&f);
 	test_grep(&f);

@@ -32,6 +32,7 @@ enum ss_builtin_id {
 	SS_BT_FILTER = 3,      /* "filter" */
 	SS_BT_GREP = 4,        /* "grep" */
 	SS_BT_DRAM_PROBE = 5,  /* "dram-probe" */
+	SS_BT_PARQUET_SCAN = 6, /* "parquet-scan" (not in the Jasmine board's build) */
 };
 
 struct ss_isp;
@@ -249,6 +250,86 @@ struct ss_bt_probe_params {       /* 8 bytes */
 	uint32_t compare;
 };
 
+/* ---- 6: parquet-scan (tasklets/README.md "6 parquet-scan") -------------------------------
+ * A scan plan over a Parquet file stored as an object: the host read the footer and lists,
+ * per row group, each wanted column's chunk (its byte range, codec, dictionary page); the
+ * drive reassembles the chunks from the pages it is given (on_page, in object order),
+ * decodes them with parquet/ and filters, projects or aggregates the rows. Params:
+ * struct ss_bt_pq_params, ncols x struct ss_bt_pq_column, nrg x struct ss_bt_pq_rowgroup,
+ * nrg x ncols x struct ss_bt_pq_chunk (row group major), nproj column indexes, tree_len
+ * bytes of WHERE tree (the filter's encoding; a field is a plan column).
+ */
+enum ss_bt_pq_mode {
+	SS_BT_PQ_ROWS = 0,        /* the projected columns of each match (nproj >= 1) */
+	SS_BT_PQ_COUNT = 1,       /* nothing but the trailer: aux = matches */
+	SS_BT_PQ_AGGREGATE = 2,   /* struct ss_bt_agg_item per group, as group-aggregate */
+	SS_BT_PQ_TOPN = 3,        /* per group the `limit` rows best by `value`, as top-n's
+				   * items with the projected row (no strings) as payload */
+};
+
+enum ss_bt_pq_logical {
+	SS_BT_PQ_L_NONE = 0,
+	SS_BT_PQ_L_STRING = 1,    /* BYTE_ARRAY, UTF-8 */
+	SS_BT_PQ_L_DATE = 2,      /* INT32 days */
+	SS_BT_PQ_L_TS_MILLIS = 3, /* INT64; the drive compares and returns microseconds */
+	SS_BT_PQ_L_TS_MICROS = 4, /* INT64 */
+	SS_BT_PQ_L_DECIMAL = 5,   /* INT32 / INT64 unscaled, scale 0..18 */
+};
+
+struct ss_bt_pq_params {          /* 24 bytes */
+	uint8_t ncols;            /* 1..16 */
+	uint8_t mode;             /* enum ss_bt_pq_mode */
+	uint8_t nproj;            /* ROWS: 1..ncols; else 0 */
+	uint8_t nkeys;            /* AGGREGATE: 0..2 group keys */
+	uint16_t nrg;             /* row groups, >= 1 */
+	uint16_t tree_len;        /* 0: every row */
+	uint32_t limit;           /* ROWS, COUNT: stop after this many matches (0: none);
+				   * TOPN: rows kept per group (1..1024) */
+	uint8_t key1;
+	uint8_t key2;
+	uint8_t value;            /* AGGREGATE: the column SUM/MIN/MAX read */
+	uint8_t ops;              /* SS_BT_AGG_COUNT | SUM | MIN | MAX */
+	uint8_t flags;            /* SS_BT_PQ_ROW_EVAL, SS_BT_PQ_EAGER, SS_BT_PQ_SMALLEST */
+	uint8_t reserved[7];      /* 0 */
+};
+
+struct ss_bt_pq_column {          /* 8 bytes */
+	uint8_t type;             /* parquet.thrift Type: BOOLEAN, INT32, INT64, FLOAT, DOUBLE,
+				   * BYTE_ARRAY (others: -ENOSYS) */
+	uint8_t logical;          /* enum ss_bt_pq_logical */
+	uint8_t scale;            /* DECIMAL */
+	uint8_t max_def_level;    /* 0 required, 1 optional (more: -ENOSYS) */
+	uint16_t encodings;       /* bit e: ColumnMetaData.encodings holds Encoding e; PLAIN,
+				   * PLAIN_DICTIONARY, RLE, RLE_DICTIONARY only (else -ENOSYS) */
+	uint16_t reserved;        /* 0 */
+};
+
+struct ss_bt_pq_rowgroup {        /* 8 bytes */
+	uint32_t rows;            /* RowGroup.num_rows, >= 1 */
+	uint32_t reserved;        /* 0 */
+};
+
+struct ss_bt_pq_chunk {           /* 32 bytes */
+	uint64_t offset;          /* first page: the dictionary page's when there is one */
+	uint64_t dict_offset;     /* 0: no dictionary page; else equal to offset */
+	uint32_t length;          /* total_compressed_size: every page, headers included */
+	uint32_t uncompressed;    /* total_uncompressed_size: bounds a page, the dictionary
+				   * and the BYTE_ARRAY bytes */
+	uint32_t values;          /* num_values: the row group's rows (flat columns) */
+	uint8_t codec;            /* UNCOMPRESSED 0, SNAPPY 1 (others: -ENOSYS) */
+	uint8_t reserved[3];      /* 0 */
+};
+
+#define SS_BT_PQ_MAX_COLS 16
+/* flags: evaluate a one-column WHERE tree on every row, not once per dictionary entry (to
+ * measure what that saves; the answer is the same) */
+#define SS_BT_PQ_ROW_EVAL 0x1u
+/* flags: decode every wanted column's pages whole, not only the pages holding a match (to
+ * measure what late materialization saves; the answer is the same) */
+#define SS_BT_PQ_EAGER 0x2u
+/* flags, TOPN: keep the smallest values, not the largest */
+#define SS_BT_PQ_SMALLEST 0x4u
+
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct ss_bt_trailer) == 32, "trailer is 32 bytes");
 _Static_assert(sizeof(struct ss_bt_agg_params) == 16, "agg params are 16 bytes");
@@ -259,6 +340,10 @@ _Static_assert(sizeof(struct ss_bt_filter_params) == 8, "filter params are 8 byt
 _Static_assert(sizeof(struct ss_bt_page_item) == 24, "page item is 24 bytes");
 _Static_assert(sizeof(struct ss_bt_grep_params) == 4, "grep params are 4 bytes");
 _Static_assert(sizeof(struct ss_bt_probe_params) == 8, "probe params are 8 bytes");
+_Static_assert(sizeof(struct ss_bt_pq_params) == 24, "parquet-scan params are 24 bytes");
+_Static_assert(sizeof(struct ss_bt_pq_column) == 8, "parquet-scan column is 8 bytes");
+_Static_assert(sizeof(struct ss_bt_pq_rowgroup) == 8, "parquet-scan row group is 8 bytes");
+_Static_assert(sizeof(struct ss_bt_pq_chunk) == 32, "parquet-scan chunk is 32 bytes");
 #endif
 
 #define SS_BT_TOPN_MAX_N 1024

@@ -154,6 +154,13 @@ struct ss_record_origin {
 int ss_tasklet_record_origin(const struct ss_tasklet_ctx *ctx, const struct ss_record *rec,
 			     struct ss_record_origin *o);
 
+#ifndef SS_TASKLETS_NO_PARQUET
+/** Where the page being delivered to on_page starts (record_origin's offset and
+ *  page_offset are both the page's): what a tasklet that reassembles byte ranges of its
+ *  input (the Parquet scan's column chunks) needs. \return 0, -SS_EINVAL outside on_page. */
+int ss_tasklet_page_origin(const struct ss_tasklet_ctx *ctx, struct ss_record_origin *o);
+#endif
+
 /** Record i of `run`, a run of the batch being delivered to on_record_runs, as the
  *  descriptor and origin (when o is not NULL) on_records would have had for it.
  *  \return 0, or -SS_EINVAL when `run` is not a run of that batch or i is past its end. */

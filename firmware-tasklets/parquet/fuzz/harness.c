@@ -121,6 +121,9 @@ int pq_fuzz_one(const uint8_t *data, size_t size)
 	if (size < 1) {
 		return 0;
 	}
+	if (data[0] == 2) {
+		return pq_fuzz_plan(data, size);
+	}
 	if (data[0] & 1) {
 		return fuzz_snappy(data + 1, size - 1);
 	}

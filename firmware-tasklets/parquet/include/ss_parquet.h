@@ -153,7 +153,13 @@ struct ss_pq_vector {
 	uint8_t *heap;
 	uint32_t heap_cap;
 	uint32_t heap_used;
+	/* Optional (cap entries): a dictionary-encoded page leaves its rows' dictionary indexes
+	 * here instead of their values (the value slot stays zero: no lookup, no BYTE_ARRAY
+	 * copy), for a caller that works on the codes; every other row gets SS_PQ_NO_CODE. */
+	uint32_t *codes;
 };
+
+#define SS_PQ_NO_CODE UINT32_MAX
 
 /* The decoder's counted work, for the ISP to charge. */
 struct ss_pq_stats {

@@ -24,6 +24,13 @@ static uint8_t scratch[HEAP];
 static struct ss_pq_dict dict;
 static struct ss_pq_vector vec;
 
+/* the same chunk decoded to dictionary codes */
+static uint8_t cvalues[MAX_ROWS * 8];
+static uint8_t cvalid[MAX_ROWS / 8];
+static uint8_t cheap[HEAP];
+static uint32_t codes[MAX_ROWS];
+static int coded_rows;
+
 static void reset_buffers(void)
 {
 	memset(values, 0xA5, sizeof(values));	/* a null row must come out zeroed */
@@ -106,6 +113,9 @@ struct chunk_counts {
 
 static int vector_files, vector_columns, fallbacks, snappy_pages, nulls_seen, dict_chunks;
 
+static void decode_codes(const struct ss_pq_column *col, const uint8_t *chunk, size_t len,
+			 uint64_t lookups);
+
 static void decode_chunk(const char *file, FILE *expect, const char *colname, int type,
 			 int max_def, int codec, long off, long len, uint32_t rows)
 {
@@ -175,12 +185,74 @@ static void decode_chunk(const char *file, FILE *expect, const char *colname, in
 					  : r.stats.bytes_decompressed > 0);
 	CHECK(c.dict_pages <= 1);
 	CHECK(c.dict_pages == 0 || c.dict_data_pages > 0);
+	decode_codes(&col, chunk, (size_t)len, r.stats.dict_lookups);
 	fallbacks += c.dict_data_pages > 0 && c.plain_data_pages > 0;
 	dict_chunks += c.dict_pages;
 	snappy_pages += codec == SS_PQ_SNAPPY ? (int)r.stats.pages : 0;
 	nulls_seen += (int)(rows - nonnull);
 	vector_columns++;
 	free(chunk);
+}
+
+/*
+ * Decode the chunk again with codes: a dictionary page's rows come out as codes whose
+ * dictionary entry is the value the first pass looked up, with no lookup counted and the
+ * value slot zero; every other row as in the first pass.
+ */
+static void decode_codes(const struct ss_pq_column *col, const uint8_t *chunk, size_t len,
+			 uint64_t lookups)
+{
+	struct ss_pq_vector cv = { .values = cvalues, .valid = cvalid, .cap = MAX_ROWS,
+				   .heap = cheap, .heap_cap = sizeof(cheap), .codes = codes };
+	uint32_t w = ss_pq_value_width(col->type), coded = 0;
+	struct ss_pq_reader r;
+	size_t pos = 0;
+
+	REQUIRE(ss_pq_reader_init(&r, col, &dict) == 0);
+	while (pos < len) {
+		struct ss_pq_page_header h;
+		struct ss_pq_error err = { 0 };
+		size_t hl;
+
+		REQUIRE(ss_pq_read_page_header(chunk + pos, len - pos, &h, &hl, &err) == 0);
+		REQUIRE(ss_pq_decode_page(&r, &h, chunk + pos + hl, len - pos - hl, scratch,
+					  sizeof(scratch), &cv) == 0);
+		pos += hl + h.compressed_size;
+	}
+	CHECK_EQ(cv.rows, vec.rows);
+	CHECK_EQ(r.stats.dict_lookups, 0);
+	for (uint32_t i = 0; i < cv.rows; i++) {
+		const uint8_t *a = values + (size_t)i * w, *b = cvalues + (size_t)i * w;
+		const uint8_t *want = a, *got = b;
+		uint32_t want_len = w, got_len = w;
+		static const uint8_t zero[16];
+
+		CHECK_EQ((cvalid[i / 8] >> (i % 8)) & 1, (valid[i / 8] >> (i % 8)) & 1);
+		if (codes[i] != SS_PQ_NO_CODE) {
+			REQUIRE(codes[i] < dict.count);
+			CHECK(memcmp(b, zero, w) == 0);
+			coded++;
+			got = col->type == SS_PQ_BYTE_ARRAY ? (const uint8_t *)&dict.entries[codes[i]]
+							    : dict.data + (size_t)codes[i] * w;
+		}
+		if (col->type == SS_PQ_BYTE_ARRAY) {
+			struct ss_pq_bytes x, y;
+
+			memcpy(&x, want, sizeof(x));
+			memcpy(&y, got, sizeof(y));
+			want = heap + x.off;
+			want_len = x.len;
+			got = (codes[i] != SS_PQ_NO_CODE ? dict.data : cheap) + y.off;
+			got_len = y.len;
+		}
+		if (want_len != got_len || memcmp(want, got, want_len) != 0) {
+			fprintf(stderr, "row %u: its code's value differs from the looked-up one\n", i);
+			ss_test_failures++;
+		}
+	}
+	/* every looked-up row of the first pass is a coded row here */
+	CHECK_EQ(coded, lookups);
+	coded_rows += (int)coded;
 }
 
 /* want_dict: 1 every non-boolean column has a dictionary, 0 none does, -1 the writer chose */
@@ -541,8 +613,10 @@ int main(void)
 	RUN(test_pyarrow_dict_fallback);
 	RUN(test_duckdb_snappy);
 	RUN(test_duckdb_uncompressed);
-	fprintf(stderr, "vectors: %d files, %d column chunks, %d snappy pages, %d nulls\n",
-		vector_files, vector_columns, snappy_pages, nulls_seen);
+	fprintf(stderr, "vectors: %d files, %d column chunks, %d snappy pages, %d nulls, "
+		"%d rows as dictionary codes\n", vector_files, vector_columns, snappy_pages,
+		nulls_seen, coded_rows);
+	CHECK(coded_rows > 1000);
 	RUN(test_good_hand_page);
 	RUN(test_bad_dict_index);
 	RUN(test_dict_page_missing);

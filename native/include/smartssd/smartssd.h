@@ -443,6 +443,37 @@ int64_t ss_dev_tasklet_read(struct ss_dev *d, uint64_t instance, uint64_t offset
 /** \return 0 or negative errno. */
 int ss_dev_tasklet_destroy(struct ss_dev *d, uint64_t instance);
 
+/* ---- Parquet scans (the drive's parquet-scan tasklet) ------------------------------ */
+
+/* A scan of a Parquet file stored as an object, by a plan the host made from its footer:
+ * the parquet-scan tasklet's params (firmware-tasklets/tasklets/README.md, "6 parquet-scan";
+ * struct ss_bt_pq_params and what follows it in smartssd/builtin_tasklets.h). */
+struct ss_dev_parquet_scan {
+	uint64_t file_oid;     /* the Parquet file */
+	const void *plan;
+	uint32_t plan_len;     /* at most 4096 bytes: a larger scan is several, by row groups */
+	uint32_t mem_budget;   /* bytes the drive gives the run: the plan's largest row group's
+				* chunks, values and dictionaries, and AGGREGATE's groups */
+	uint64_t output_oid;   /* an output object (ss_dev_create_output) the result goes to */
+	uint32_t timeout_ms;   /* longest wait for the run (0: 120 s) */
+};
+
+#define SS_DEV_PARQUET_SCAN_ID 6u    /* enum ss_builtin_id SS_BT_PARQUET_SCAN */
+
+/**
+ * Run a scan plan in the drive over the whole file object, wait for it and read its
+ * result: the tasklet's output (projected rows, or group items, then the 32-byte trailer).
+ * \param out set to the result, malloc'd (free() it); *out_len its bytes
+ * \param p the final progress (may be NULL): counted work and modelled times
+ * \return 0, or negative errno with the reason: -ENOSYS INPUT_UNSUPPORTED (a codec, encoding,
+ *  type or page the drive does not decode: read the file on the host), -EILSEQ
+ *  INPUT_MALFORMED, -ENODATA PLAN_MISMATCH (the plan is not of this file), -EINVAL
+ *  TASKLET_PARAMS, -ENOMEM TASKLET_BUDGET, -ENOENT UNKNOWN_TASKLET (a drive without it, the
+ *  Jasmine board's), -ETIMEDOUT.
+ */
+int ss_dev_parquet_scan(struct ss_dev *d, const struct ss_dev_parquet_scan *s, uint8_t **out,
+			size_t *out_len, struct ss_dev_progress *p);
+
 /* The drive's in-storage queue (ISP_QUEUE), every host's runs: instances executing (queued
  * or running), priced (1: backlog_ns and page_ns are the drive's estimates; 0: it cannot
  * price its work) (uint32_t); pages_remaining, backlog_ns (modelled ns of ISP core work:

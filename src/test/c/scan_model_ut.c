@@ -21,7 +21,9 @@
  * checked-sum flags, +2 counted instructions and DRAM accesses a run (195 ns of 324 ms
  * where the state lives in DRAM), and with a WHERE tree the set-up counts 10 fewer in all;
  * both are set-up counts (a per-record change would move them by multiples of the 131,072
- * records), and top-N and filter did not move.
+ * records), and top-N and filter did not move. Top-N's table became the tasklets' shared
+ * one (struct bt_topn, for parquet-scan too): its state is 8 bytes smaller, which its
+ * set-up counts, -2 counted instructions and DRAM accesses, the modelled time the same.
  */
 #include <string.h>
 

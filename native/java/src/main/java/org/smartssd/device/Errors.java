@@ -57,6 +57,15 @@ public final class Errors {
             case Errno.EINVAL:
                 reason = Reason.TASKLET_PARAMS.code();
                 break;
+            case Errno.ENOSYS:
+                reason = Reason.INPUT_UNSUPPORTED.code();
+                break;
+            case Errno.EILSEQ:
+                reason = Reason.INPUT_MALFORMED.code();
+                break;
+            case Errno.ENODATA:
+                reason = Reason.PLAN_MISMATCH.code();
+                break;
             default:
                 reason = Reason.TASKLET_FAILED.code();
                 break;
@@ -142,6 +151,11 @@ public final class Errors {
                 return "run 'smartssd info --check' to see what is wrong";
             case STALE_BLOCK:
                 return "scan the file on the host; its reads replace the stale blocks";
+            case INPUT_UNSUPPORTED:
+            case INPUT_MALFORMED:
+                return "read and decode that input on the host";
+            case PLAN_MISMATCH:
+                return "plan again from the file's current footer";
             case CANCELED:
                 return "the earlier write's error says what went wrong";
             default:
@@ -238,6 +252,12 @@ public final class Errors {
             case TASKLET_FAILED:
             case TASKLET_WATCHDOG:
                 return new TaskletFailedException(text, errno, reason, Failure.OTHER);
+            case INPUT_UNSUPPORTED:
+                return new TaskletFailedException(text, errno, reason, Failure.INPUT_UNSUPPORTED);
+            case INPUT_MALFORMED:
+                return new TaskletFailedException(text, errno, reason, Failure.INPUT_MALFORMED);
+            case PLAN_MISMATCH:
+                return new TaskletFailedException(text, errno, reason, Failure.PLAN_MISMATCH);
             case TASKLET_RUNNING:
                 return new TaskletRunningException(text, errno, reason);
             case MEDIA_ERROR:

@@ -47,9 +47,12 @@ public enum Reason {
     STALE_BLOCK(37, "a cache block scanned in the drive is not of the file's version"),
     CANCELED(38, "not run: an earlier queued write to the object failed"),
     TOO_MANY_SESSIONS(39, "every session of the drive is held by a client that is still"
-            + " connected");
+            + " connected"),
+    INPUT_UNSUPPORTED(40, "the tasklet's input uses a format feature the drive does not decode"),
+    INPUT_MALFORMED(41, "the tasklet's input is not well formed"),
+    PLAN_MISMATCH(42, "the tasklet's parameters contradict its input");
 
-    private static final Reason[] BY_CODE = new Reason[40];
+    private static final Reason[] BY_CODE = new Reason[43];
 
     static {
         for (Reason r : values()) {

@@ -10,7 +10,13 @@ public class TaskletFailedException extends SmartSsdException {
 
     /** Why the drive stopped the tasklet. */
     public enum Failure {
-        PARAMS, LAYOUT, UNKNOWN_TASKLET, BUDGET, STEPS, OTHER
+        PARAMS, LAYOUT, UNKNOWN_TASKLET, BUDGET, STEPS, OTHER,
+        /** The input uses a format feature the drive does not decode: read it on the host. */
+        INPUT_UNSUPPORTED,
+        /** The input's bytes are not well formed for the tasklet. */
+        INPUT_MALFORMED,
+        /** The params contradict the input (a Parquet plan from another version of the file). */
+        PLAN_MISMATCH
     }
 
     private final Failure failure;

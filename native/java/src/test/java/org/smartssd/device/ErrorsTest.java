@@ -84,6 +84,9 @@ class ErrorsTest {
         "STALE_BLOCK, StaleCacheBlockException",
         "CANCELED, WriteCanceledException",
         "TOO_MANY_SESSIONS, TooManySessionsException",
+        "INPUT_UNSUPPORTED, TaskletFailedException",
+        "INPUT_MALFORMED, TaskletFailedException",
+        "PLAN_MISMATCH, TaskletFailedException",
     })
     void everyReasonHasItsTypedException(String reason, String type) {
         Reason r = Reason.valueOf(reason);
@@ -97,15 +100,16 @@ class ErrorsTest {
 
     @Test
     void everyNonZeroReasonIsCoveredByTheTable() {
-        // the table above lists 39 reasons: all but OK
-        assertThat(Reason.values()).hasSize(40);
+        // the table above lists 42 reasons: all but OK
+        assertThat(Reason.values()).hasSize(43);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({
         "TASKLET_PARAMS, PARAMS", "BAD_LAYOUT, LAYOUT", "UNKNOWN_TASKLET, UNKNOWN_TASKLET",
         "TASKLET_BUDGET, BUDGET", "TASKLET_STEPS, STEPS", "TASKLET_FAILED, OTHER",
-        "TASKLET_WATCHDOG, OTHER"})
+        "TASKLET_WATCHDOG, OTHER", "INPUT_UNSUPPORTED, INPUT_UNSUPPORTED",
+        "INPUT_MALFORMED, INPUT_MALFORMED", "PLAN_MISMATCH, PLAN_MISMATCH"})
     void taskletFailuresCarryTheDrivesReason(String reason, String failure) {
         IOException e = Errors.translate(-Errno.EINVAL, Reason.valueOf(reason).code(), "x");
         assertThat(((TaskletFailedException) e).failure()).isEqualTo(Failure.valueOf(failure));

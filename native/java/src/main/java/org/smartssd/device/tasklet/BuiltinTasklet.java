@@ -6,7 +6,8 @@ public enum BuiltinTasklet {
     TOP_N(2, "top-n"),
     FILTER(3, "filter"),
     GREP(4, "grep"),
-    DRAM_PROBE(5, "dram-probe");
+    DRAM_PROBE(5, "dram-probe"),
+    PARQUET_SCAN(6, "parquet-scan");
 
     private final int id;
     private final String taskletName;

@@ -1,0 +1,421 @@
+/*
+ * parquet-scan over Parquet files stored as objects: files written by pyarrow 18.1.0 and
+ * DuckDB 1.1.3 (dictionary and plain pages, SNAPPY and UNCOMPRESSED, nulls, several row
+ * groups), plans and answers written by tests/gen_pq_scan.py (DuckDB ran each query; the
+ * answer is encoded in the tasklet's output format). Each scan runs over the whole object,
+ * over only its chunks' pages, and over two ranges split at a page; its output must equal
+ * the answer byte for byte, and the decoder's work must be charged. Then hostile plans, each
+ * refused with its typed error, the drive's next scan still right.
+ */
+#include "bt_test.h"
+
+#include <stdbool.h>
+
+#include "ss_parquet.h"
+
+#define BUDGET (2u << 20)
+#define P_HDR ((uint32_t)sizeof(struct ss_bt_pq_params))
+#define P_COL ((uint32_t)sizeof(struct ss_bt_pq_column))
+#define P_RG ((uint32_t)sizeof(struct ss_bt_pq_rowgroup))
+#define P_CHUNK ((uint32_t)sizeof(struct ss_bt_pq_chunk))
+
+static uint8_t *slurp(const char *name, uint64_t *len)
+{
+	char path[512];
+	FILE *f;
+	uint8_t *b;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", PQ_SCAN_VECTORS, name);
+	f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "cannot open %s\n", path);
+		abort();
+	}
+	CHECK(fseek(f, 0, SEEK_END) == 0);
+	n = ftell(f);
+	CHECK(n >= 0 && fseek(f, 0, SEEK_SET) == 0);
+	b = malloc((size_t)n + 1);
+	CHECK(b && fread(b, 1, (size_t)n, f) == (size_t)n);
+	fclose(f);
+	*len = (uint64_t)n;
+	return b;
+}
+
+struct plan_view {
+	uint32_t ncols, nrg;
+	uint8_t *cols, *rgs, *chunks;
+};
+
+static struct plan_view view(uint8_t *p)
+{
+	struct plan_view v;
+
+	v.ncols = p[0];
+	v.nrg = ss_get_le16(p + 4);
+	v.cols = p + P_HDR;
+	v.rgs = v.cols + v.ncols * P_COL;
+	v.chunks = v.rgs + v.nrg * P_RG;
+	return v;
+}
+
+static uint8_t *chunk(struct plan_view *v, uint32_t rg, uint32_t c)
+{
+	return v->chunks + (rg * v->ncols + c) * P_CHUNK;
+}
+
+/* Move a chunk (its dictionary page with it). */
+static void set_offset(struct plan_view *v, uint32_t rg, uint32_t c, uint64_t off)
+{
+	uint8_t *k = chunk(v, rg, c);
+
+	if (ss_get_le64(k + 8)) {
+		ss_put_le64(k + 8, off);
+	}
+	ss_put_le64(k, off);
+}
+
+/* The byte span of the plan's chunks. */
+static void span(uint8_t *p, uint64_t *lo, uint64_t *hi, uint64_t *bytes)
+{
+	struct plan_view v = view(p);
+
+	*lo = UINT64_MAX;
+	*hi = 0;
+	*bytes = 0;
+	for (uint32_t r = 0; r < v.nrg; r++) {
+		for (uint32_t c = 0; c < v.ncols; c++) {
+			uint8_t *k = chunk(&v, r, c);
+			uint64_t off = ss_get_le64(k), len = ss_get_le32(k + 16);
+
+			*lo = off < *lo ? off : *lo;
+			*hi = off + len > *hi ? off + len : *hi;
+			*bytes += len;
+		}
+	}
+}
+
+static void check_output(const char *name, const uint8_t *o, uint64_t len, const uint8_t *want,
+			 uint64_t want_len)
+{
+	if (len != want_len || memcmp(o, want, len) != 0) {
+		uint64_t i = 0;
+
+		while (i < len && i < want_len && o[i] == want[i]) {
+			i++;
+		}
+		FILE *dump = fopen("/tmp/pq_scan_ut.out", "wb");
+
+		if (dump) {
+			fwrite(o, 1, len, dump);
+			fclose(dump);
+		}
+		fprintf(stderr, "%s: output of %llu bytes differs from the answer's %llu at byte %llu"
+			" (the output: /tmp/pq_scan_ut.out)\n",
+			name, (unsigned long long)len, (unsigned long long)want_len,
+			(unsigned long long)i);
+		abort();
+	}
+}
+
+static ss_oid_t file_oid(struct tenv *e, const char *file)
+{
+	static char names[8][64];
+	static ss_oid_t oids[8];
+	static uint32_t n;
+	uint64_t len;
+	uint8_t *b;
+
+	for (uint32_t i = 0; i < n; i++) {
+		if (strcmp(names[i], file) == 0) {
+			return oids[i];
+		}
+	}
+	CHECK(n < 8);
+	b = slurp(file, &len);
+	snprintf(names[n], sizeof(names[n]), "%s", file);
+	oids[n] = tenv_put(e, file, b, len);
+	free(b);
+	return oids[n++];
+}
+
+static void run_scan(struct tenv *e, ss_oid_t out, const char *name, const char *file)
+{
+	char fn[256];
+	uint64_t plen, wlen, olen, lo, hi, bytes, fsize;
+	uint8_t *plan, *want, *o;
+	ss_oid_t oid = file_oid(e, file);
+	uint32_t ps = tenv_page_size(e);
+	struct ss_isp_progress p;
+	uint8_t *fb;
+
+	snprintf(fn, sizeof(fn), "%s.plan", name);
+	plan = slurp(fn, &plen);
+	snprintf(fn, sizeof(fn), "%s.expect", name);
+	want = slurp(fn, &wlen);
+	fb = slurp(file, &fsize);
+	free(fb);
+	span(plan, &lo, &hi, &bytes);
+
+	/* the whole object */
+	struct ss_isp_input whole = { oid, 0, UINT64_MAX };
+	o = bt_run(e, SS_BT_PARQUET_SCAN, plan, (uint32_t)plen, NULL, BUDGET, out, &whole, 1, &olen, &p);
+	CHECK(p.state == SS_ISP_DONE);
+	check_output(name, o, olen, want, wlen);
+	free(o);
+	/* the decoder's work is charged: at least PQS_INSN_PER_BYTE per chunk byte read (the
+	 * chunks of a LIMIT's row groups past its last match are not read) */
+	if (!strstr(name, "-limit")) {
+		CHECK(p.instructions >= 2 * bytes);
+	}
+
+	/* a one-column WHERE tree once per dictionary entry against on every row: the same
+	 * answer, less counted work where the chunk is dictionary-encoded, the same where it is
+	 * not or where the tree reads several columns */
+	if (ss_get_le16(plan + 6)) {
+		uint64_t codes_work = p.instructions + p.dram_accesses;
+		struct ss_isp_progress q;
+
+		plan[16] |= SS_BT_PQ_ROW_EVAL;
+		o = bt_run(e, SS_BT_PARQUET_SCAN, plan, (uint32_t)plen, NULL, BUDGET, out, &whole, 1,
+			   &olen, &q);
+		plan[16] &= (uint8_t)~SS_BT_PQ_ROW_EVAL;
+		CHECK(q.state == SS_ISP_DONE);
+		check_output(name, o, olen, want, wlen);
+		free(o);
+		/* once per entry: a one-column tree of several leaves or on bytes */
+		bool per_entry = strstr(name, "-limit") || strstr(name, "-set");
+
+		if (strncmp(name, "plain_", 6) == 0 || !per_entry) {
+			CHECK(q.instructions + q.dram_accesses == codes_work);
+		} else if (strncmp(name, "dict_", 5) == 0) {
+			CHECK(q.instructions + q.dram_accesses > codes_work);
+		} else {
+			CHECK(q.instructions + q.dram_accesses >= codes_work);
+		}
+		printf("%-22s counted work %llu on the codes, %llu per row\n", name,
+		       (unsigned long long)codes_work,
+		       (unsigned long long)(q.instructions + q.dram_accesses));
+	}
+
+	/* every wanted column decoded whole against only the pages holding a match (late
+	 * materialization): the same answer, less counted work where a projected column has
+	 * pages without a match, never more */
+	{
+		uint64_t late_work = p.instructions + p.dram_accesses;
+		struct ss_isp_progress q;
+
+		plan[16] |= SS_BT_PQ_EAGER;
+		o = bt_run(e, SS_BT_PARQUET_SCAN, plan, (uint32_t)plen, NULL, BUDGET, out, &whole, 1,
+			   &olen, &q);
+		plan[16] &= (uint8_t)~SS_BT_PQ_EAGER;
+		CHECK(q.state == SS_ISP_DONE);
+		check_output(name, o, olen, want, wlen);
+		free(o);
+		/* pyarrow's 512-byte pages: some hold no match of these selective trees; DuckDB
+		 * writes a row group's column as one page */
+		if (strncmp(name, "duckdb_", 7) && (strstr(name, "-limit") || strstr(name, "-in"))) {
+			CHECK(q.instructions + q.dram_accesses > late_work);
+		} else {
+			CHECK(q.instructions + q.dram_accesses >= late_work);
+		}
+		printf("%-22s counted work %llu decoding late, %llu eagerly\n", name,
+		       (unsigned long long)late_work,
+		       (unsigned long long)(q.instructions + q.dram_accesses));
+	}
+
+	/* only the pages holding the plan's chunks */
+	struct ss_isp_input part = { oid, lo / ps * ps, hi - lo / ps * ps };
+	o = bt_run(e, SS_BT_PARQUET_SCAN, plan, (uint32_t)plen, NULL, BUDGET, out, &part, 1, &olen, &p);
+	CHECK(p.state == SS_ISP_DONE);
+	check_output(name, o, olen, want, wlen);
+	free(o);
+
+	/* two ranges, split at a page inside the span */
+	uint64_t mid = (lo + (hi - lo) / 2) / ps * ps;
+	struct ss_isp_input two[2] = { { oid, lo / ps * ps, mid - lo / ps * ps },
+				       { oid, mid, fsize - mid } };
+	if (mid > lo / ps * ps) {
+		o = bt_run(e, SS_BT_PARQUET_SCAN, plan, (uint32_t)plen, NULL, BUDGET, out, two, 2,
+			   &olen, &p);
+		CHECK(p.state == SS_ISP_DONE);
+		check_output(name, o, olen, want, wlen);
+		free(o);
+	}
+	free(plan);
+	free(want);
+}
+
+static void fail_with(struct tenv *e, ss_oid_t out, ss_oid_t oid, const uint8_t *plan,
+		      uint64_t plen, int err, const char *what)
+{
+	struct ss_isp_input whole = { oid, 0, UINT64_MAX };
+
+	fprintf(stderr, "hostile: %s\n", what);
+	bt_fail(e, SS_BT_PARQUET_SCAN, plan, (uint32_t)plen, NULL, BUDGET, out, &whole, err);
+}
+
+static void hostile(struct tenv *e, ss_oid_t out)
+{
+	uint64_t plen, lo, hi, bytes;
+	uint8_t *good = slurp("dict_snappy-eq.plan", &plen);
+	uint8_t *p = malloc(plen + 64);
+	ss_oid_t oid = file_oid(e, "dict_snappy.parquet");
+	struct plan_view v;
+
+#define MUTATE() (memcpy(p, good, plen), v = view(p))
+	span(good, &lo, &hi, &bytes);
+
+	MUTATE();
+	set_offset(&v, v.nrg - 1, 1, 1u << 30);            /* a chunk past the object's end */
+	fail_with(e, out, oid, p, plen, -SS_ENODATA, "chunk offset past the object");
+	MUTATE();
+	ss_put_le32(chunk(&v, 0, 0) + 16, ss_get_le32(chunk(&v, 0, 0) + 16) - 7);
+	fail_with(e, out, oid, p, plen, -SS_ENODATA, "chunk length short of its pages");
+	MUTATE();
+	for (uint32_t r = 0; r < v.nrg; r++) {
+		ss_put_le32(chunk(&v, r, 0) + 20, 16);     /* total_uncompressed_size lies */
+	}
+	fail_with(e, out, oid, p, plen, -SS_ENODATA, "uncompressed size too small");
+	MUTATE();
+	ss_put_le32(v.rgs, ss_get_le32(v.rgs) + 1);        /* rows != the chunks' values */
+	fail_with(e, out, oid, p, plen, -SS_EINVAL, "row group rows against chunk values");
+	MUTATE();
+	ss_put_le32(v.rgs, ss_get_le32(v.rgs) + 1);        /* rows and values both lie */
+	ss_put_le32(chunk(&v, 0, 0) + 24, ss_get_le32(v.rgs));
+	ss_put_le32(chunk(&v, 0, 1) + 24, ss_get_le32(v.rgs));
+	ss_put_le32(chunk(&v, 0, 2) + 24, ss_get_le32(v.rgs));
+	ss_put_le32(chunk(&v, 0, 3) + 24, ss_get_le32(v.rgs));
+	ss_put_le32(chunk(&v, 0, 4) + 24, ss_get_le32(v.rgs));
+	fail_with(e, out, oid, p, plen, -SS_ENODATA, "rows the pages do not hold");
+	MUTATE();
+	chunk(&v, 0, 2)[28] = SS_PQ_GZIP;
+	fail_with(e, out, oid, p, plen, -SS_ENOSYS, "GZIP codec");
+	MUTATE();
+	chunk(&v, 1, 0)[28] = SS_PQ_UNCOMPRESSED;          /* a SNAPPY chunk said uncompressed */
+	fail_with(e, out, oid, p, plen, -SS_EILSEQ, "codec lies");
+	MUTATE();
+	v.cols[2 * P_COL] = SS_PQ_INT96;
+	v.cols[2 * P_COL + 1] = 0;
+	fail_with(e, out, oid, p, plen, -SS_ENOSYS, "INT96 column");
+	MUTATE();
+	v.cols[0] = SS_PQ_FIXED_LEN_BYTE_ARRAY;
+	fail_with(e, out, oid, p, plen, -SS_ENOSYS, "FIXED_LEN_BYTE_ARRAY column");
+	MUTATE();
+	v.cols[0] = SS_PQ_INT64;                             /* an INT32 column said INT64 */
+	fail_with(e, out, oid, p, plen, -SS_EILSEQ, "physical type lies");
+	MUTATE();
+	v.cols[3] = 2;                                       /* max definition level 2 */
+	fail_with(e, out, oid, p, plen, -SS_ENOSYS, "nested column");
+	MUTATE();
+	ss_put_le16(v.cols + 4, ss_get_le16(v.cols + 4) | 1u << SS_PQ_ENC_DELTA_BINARY_PACKED);
+	fail_with(e, out, oid, p, plen, -SS_ENOSYS, "DELTA_BINARY_PACKED in the encodings");
+	MUTATE();
+	v.cols[P_COL + 1] = SS_BT_PQ_L_DATE;                /* DATE on an INT64 column */
+	fail_with(e, out, oid, p, plen, -SS_EINVAL, "logical type on the wrong physical type");
+	MUTATE();
+	ss_put_le64(chunk(&v, 0, 1) + 8, 5);                 /* dictionary page elsewhere */
+	fail_with(e, out, oid, p, plen, -SS_EINVAL, "dictionary offset not the chunk's start");
+	MUTATE();
+	set_offset(&v, 0, 1, ss_get_le64(chunk(&v, 0, 1)) + 1);
+	fail_with(e, out, oid, p, plen, -SS_EILSEQ, "chunk offset one byte off");
+	MUTATE();
+	p[P_HDR + v.ncols * P_COL + v.nrg * P_RG + v.nrg * v.ncols * P_CHUNK] = 9;  /* proj */
+	fail_with(e, out, oid, p, plen, -SS_EINVAL, "projected column past the plan's");
+	MUTATE();
+	p[plen - 9] = 7;                                     /* tree leaf field past ncols */
+	fail_with(e, out, oid, p, plen, -SS_EINVAL, "tree field past the plan's columns");
+	MUTATE();
+	fail_with(e, out, oid, p, plen - 1, -SS_EINVAL, "params one byte short");
+	MUTATE();
+	p[17] = 1;
+	fail_with(e, out, oid, p, plen, -SS_EINVAL, "reserved byte set");
+	MUTATE();
+	fail_with(e, out, oid, p, 10, -SS_EINVAL, "params shorter than the header");
+
+	/* TOPN: n 0 or past 1024, a string in the payload */
+	{
+		uint64_t tlen;
+		uint8_t *top = slurp("dict_snappy-top.plan", &tlen);
+
+		ss_put_le32(top + 8, 0);
+		fail_with(e, out, oid, top, tlen, -SS_EINVAL, "top-N of 0 rows");
+		ss_put_le32(top + 8, 1025);
+		fail_with(e, out, oid, top, tlen, -SS_EINVAL, "top-N of 1025 rows");
+		free(top);
+		top = slurp("dict_snappy-eq.plan", &tlen);
+		top[1] = SS_BT_PQ_TOPN;                  /* projecting name, a string */
+		ss_put_le32(top + 8, 3);
+		top[14] = 1;                              /* ranked by id */
+		fail_with(e, out, oid, top, tlen, -SS_EINVAL, "a string in a top-N payload");
+		free(top);
+	}
+
+	/* input that does not hold the chunks: pages after their start, pages backwards */
+	memcpy(p, good, plen);
+	{
+		uint32_t ps = tenv_page_size(e);
+		struct ss_isp_input late = { oid, (lo / ps + 1) * ps, UINT64_MAX };
+		struct ss_isp_input back[2] = { { oid, (lo / ps + 1) * ps, UINT64_MAX },
+						{ oid, 0, UINT64_MAX } };
+
+		bt_fail(e, SS_BT_PARQUET_SCAN, p, (uint32_t)plen, NULL, BUDGET, out, &late,
+			-SS_ENODATA);
+		struct ss_isp_progress pr;
+		uint32_t inst;
+
+		CHECK(ss_isp_create(tenv_isp(e), SS_BT_PARQUET_SCAN, p, (uint32_t)plen, NULL, BUDGET,
+				    0, out, &inst) == 0);
+		pr = tenv_run(e, inst, back, 2);
+		CHECK(pr.state == SS_ISP_FAILED && pr.error == -SS_ENODATA);
+		CHECK(ss_isp_destroy(tenv_isp(e), inst) == 0);
+	}
+	/* a budget too small for the plan's chunks */
+	{
+		struct ss_isp_input whole = { oid, 0, UINT64_MAX };
+
+		bt_fail(e, SS_BT_PARQUET_SCAN, good, (uint32_t)plen, NULL, 4096, out, &whole,
+			-SS_ENOMEM);
+	}
+	free(p);
+	free(good);
+#undef MUTATE
+}
+
+int main(void)
+{
+	struct tenv *e = bt_env();
+	ss_oid_t out = tenv_output(e, "pq-out");
+	char line[256], name[128], file[128];
+	uint64_t len;
+	uint8_t *list = slurp("scans.txt", &len);
+	uint32_t scans = 0;
+	FILE *f;
+
+	list[len] = 0;
+	f = fmemopen(list, len, "r");
+	CHECK(f);
+	while (fgets(line, sizeof(line), f)) {
+		CHECK(sscanf(line, "%127s %127s", name, file) == 2);
+		if (strncmp(name, "v2_", 3) == 0) {
+			uint64_t plen;
+			uint8_t *plan = slurp((snprintf(line, sizeof(line), "%s.plan", name), line), &plen);
+
+			fail_with(e, out, file_oid(e, file), plan, plen, -SS_ENOSYS, "v2 data pages");
+			free(plan);
+			continue;
+		}
+		run_scan(e, out, name, file);
+		scans++;
+	}
+	fclose(f);
+	free(list);
+	CHECK(scans == 30);
+	hostile(e, out);
+	/* still serving: a scan after every refusal is right, and the store reads and writes */
+	run_scan(e, out, "duckdb_snappy-agg", "duckdb_snappy.parquet");
+	bt_store_ok(e, "after-hostile");
+	tenv_close(e);
+	printf("pq_scan_ut: %u scans x 3 inputs, hostile plans refused\n", scans);
+	return 0;
+}
