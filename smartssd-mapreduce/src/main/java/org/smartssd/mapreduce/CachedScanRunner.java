@@ -22,6 +22,7 @@ import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.fs.sscache.CachedFile;
 import org.smartssd.fs.sscache.SsCacheFileSystem;
+import org.smartssd.scan.Placement;
 
 /**
  * Runs a device job's split of an {@code sscache://} file: the tasklet in the drive over the

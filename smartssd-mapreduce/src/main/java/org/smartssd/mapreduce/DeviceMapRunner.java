@@ -11,6 +11,9 @@ import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.smartssd.device.EnergyReport;
 import org.smartssd.device.TaskletProgress;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.PlacementCalibration;
+import org.smartssd.scan.TaskletRun;
 
 /**
  * The map task of a device job: follows the split's tasklet run (each input record is a

@@ -17,6 +17,13 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FixedLengthRecordReader;
 import org.smartssd.fs.DriveLog;
+import org.smartssd.scan.DeviceAccess;
+import org.smartssd.scan.DriveQueue;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.PlacementCalibration;
+import org.smartssd.scan.SplitDrain;
+import org.smartssd.scan.SplitPlanner;
+import org.smartssd.scan.TaskletRun;
 
 /**
  * The map task of a {@link DrainSplit}: its drives and its host drain the node's splits

@@ -9,6 +9,7 @@ import java.util.List;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.InputSplit;
+import org.smartssd.scan.SplitDrain;
 
 /**
  * A node's splits in a job placed {@code auto}: one map task runs them all, its drives and

@@ -11,6 +11,8 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.TaskInputOutputContext;
 import org.apache.hadoop.util.ReflectionUtils;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.PlacementCalibration;
 
 /**
  * Runs a split placed on the host: the job's host mapper (the map's host version, e.g. the

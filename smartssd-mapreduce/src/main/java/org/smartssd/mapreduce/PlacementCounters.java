@@ -1,4 +1,6 @@
 package org.smartssd.mapreduce;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.SplitDrain;
 
 /**
  * Why a placed device job ({@link Placement}) ran each split where it did, group

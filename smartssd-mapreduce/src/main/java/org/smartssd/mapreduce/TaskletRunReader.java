@@ -15,6 +15,9 @@ import org.smartssd.device.InputRange;
 import org.smartssd.device.Rapl;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletSpec;
+import org.smartssd.scan.DeviceAccess;
+import org.smartssd.scan.DriveQueue;
+import org.smartssd.scan.TaskletRun;
 
 /**
  * The map task's input: the drive's progress reports of the split's tasklet run. Each record

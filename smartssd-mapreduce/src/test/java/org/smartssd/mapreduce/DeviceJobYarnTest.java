@@ -32,6 +32,7 @@ import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.device.tasklet.GroupAggregate.Op;
 import org.smartssd.mapreduce.Requests.Request;
+import org.smartssd.scan.Placement;
 
 /**
  * A device job on a real YARN with data locality: MiniMRYarnCluster with three NodeManagers,

@@ -14,6 +14,8 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.SplitDrain;
 
 /**
  * {@code placement=auto} drained at run time ({@link SplitDrain}) against the plan made

@@ -6,21 +6,21 @@ import java.util.Arrays;
 import java.util.List;
 
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.device.tasklet.HostTasklet;
 import org.smartssd.device.tasklet.SplitRecords;
 import org.smartssd.fs.DriveLog;
-import org.smartssd.mapreduce.Placement;
-import org.smartssd.mapreduce.PlacementCalibration;
-import org.smartssd.mapreduce.SplitDrain;
-import org.smartssd.mapreduce.SplitPlanner;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.PlacementCalibration;
+import org.smartssd.scan.ScanRange;
+import org.smartssd.scan.SplitDrain;
+import org.smartssd.scan.SplitPlanner;
 
 /**
  * Where each partition's pushed work runs, decided on the driver as a device job decides it
- * for its splits (smartssd-mapreduce's {@link Placement}): each drive calibrated once on its
+ * for its splits ({@link Placement}, smartssd-scan): each drive calibrated once on its
  * first non-empty partition ({@link PlacementCalibration}: the tasklet's counted work per
  * page priced by the drive's profile, the link's rate, the host version's measured rate,
  * here {@link HostTasklet}), both versions estimated per partition, and the drive and the host
@@ -39,21 +39,21 @@ final class PartitionPlacement {
         if (plan.placement() == null || plan.mode() == ScanPlan.Mode.READ) {
             return new ArrayList<>(parts);
         }
-        List<FileSplit> splits = new ArrayList<>();
+        List<ScanRange> splits = new ArrayList<>();
         for (SmartSsdPartition p : parts) {
             if (p.cached()) {
                 throw new IOException("placement is not planned for sscache:// files ("
                         + p.path() + "): their partitions run in the drive over the cached "
                         + "blocks and on the host over the rest");
             }
-            splits.add(new FileSplit(new Path(p.path()), p.start(), p.length(), p.hosts()));
+            splits.add(new ScanRange(new Path(p.path()), p.start(), p.length(), p.hosts()));
         }
         TaskletSpec spec = plan.spec();
         long t0 = System.nanoTime();
         List<SplitPlanner.Placed> placed = SplitPlanner.place(plan.conf().hadoop(), spec, splits,
                 plan.placement(), hostOperator(spec));
         java.util.Set<String> drives = new java.util.TreeSet<>();
-        splits.forEach(s -> drives.add(s.getPath().toUri().getAuthority()));
+        splits.forEach(s -> drives.add(s.drive()));
         DriveLog.of(PartitionPlacement.class, String.join(",", drives)).info(
                 "placed {} partitions ({}) in {} ms", parts.size(), plan.placement().cliName(),
                 (System.nanoTime() - t0) / 1_000_000);

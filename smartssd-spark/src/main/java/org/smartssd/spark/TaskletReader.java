@@ -35,11 +35,11 @@ import org.smartssd.device.tasklet.SplitRecords;
 import org.smartssd.device.tasklet.TopN;
 import org.smartssd.device.tasklet.Trailer;
 import org.smartssd.fs.sscache.CachedFile;
-import org.smartssd.mapreduce.DriveQueue;
-import org.smartssd.mapreduce.Placement;
-import org.smartssd.mapreduce.SplitDrain;
-import org.smartssd.mapreduce.SplitPlanner;
-import org.smartssd.mapreduce.TaskletRun;
+import org.smartssd.scan.DriveQueue;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.SplitDrain;
+import org.smartssd.scan.SplitPlanner;
+import org.smartssd.scan.TaskletRun;
 import org.smartssd.spark.TableLayout.Column;
 
 /**

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.smartssd.mapreduce.Placement;
+import org.smartssd.scan.Placement;
 
 /**
  * The connector's pushdown queries with {@code placement} = device, host and auto, on

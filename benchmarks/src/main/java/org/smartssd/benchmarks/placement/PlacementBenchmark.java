@@ -24,7 +24,7 @@ import org.smartssd.loganalyzer.WorldCupRecord;
 import org.smartssd.loganalyzer.device.PlacedQueryJob;
 import org.smartssd.loganalyzer.model.HostCostModel;
 import org.smartssd.mapreduce.DeviceCounters;
-import org.smartssd.mapreduce.Placement;
+import org.smartssd.scan.Placement;
 import org.smartssd.mapreduce.PlacementCounters;
 
 /**

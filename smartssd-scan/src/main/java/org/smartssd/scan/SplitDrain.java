@@ -1,4 +1,4 @@
-package org.smartssd.mapreduce;
+package org.smartssd.scan;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -199,7 +199,7 @@ public final class SplitDrain {
 
     /**
      * Items grouped by their node (the first of {@code hosts}, "" for none), in order of first
-     * appearance: what one drain runs (a device job's {@link DrainSplit}, the Spark
+     * appearance: what one drain runs (a device job's DrainSplit, the Spark
      * connector's drained partition).
      */
     public static <T> Map<String, List<T>> byNode(List<T> items,
