@@ -62,10 +62,10 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
     public RecordReader<TaskletProgress, TaskletRun> createRecordReader(InputSplit split,
             TaskAttemptContext context) throws IOException {
         if (split instanceof FileSplit f && isCached(f.getPath())) {
-            return (RecordReader) new NoRecords();   // CachedScanRunner reads the split
+            return (RecordReader) new NoRecords();   // the scan reads the split (ScanExecution)
         }
         if (split instanceof DrainSplit) {
-            return (RecordReader) new NoRecords();   // DrainRunner reads each of its splits
+            return (RecordReader) new NoRecords();   // the drain reads each of its splits
         }
         if (split instanceof PlacedSplit p && p.side() == Placement.HOST) {
             PlacementCalibration c = PlacementCalibration.load(context.getConfiguration(),
@@ -76,7 +76,7 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
     }
 
     /** Whether {@code p} is an {@code sscache://} file: its splits run as scans through the
-     *  cache ({@link CachedScanRunner}). */
+     *  cache (smartssd-scan's CachedRangeScan). */
     static boolean isCached(Path p) {
         return ExtentSplits.isCached(p);
     }

@@ -13,8 +13,8 @@ import org.smartssd.scan.SplitDrain;
 
 /**
  * A node's splits in a job placed {@code auto}: one map task runs them all, its drives and
- * its host draining them at run time ({@link SplitDrain}, {@link DrainRunner}). Each split
- * keeps the planner's side and estimates (the side is the plan made before the job, which
+ * its host draining them at run time ({@link SplitDrain}, run by {@link DeviceMapRunner}
+ * through smartssd-scan's ScanExecution). Each split keeps the planner's side and estimates (the side is the plan made before the job, which
  * the drain may change). Located on the node, so the task runs next to its drives.
  */
 public class DrainSplit extends InputSplit implements Writable {

@@ -201,6 +201,26 @@ public final class TaskletRun implements Closeable {
         return last;
     }
 
+    /**
+     * Follows the run to its end, waiting up to {@code maxWait} at a time: this run, finished
+     * and its output read. On a failure the run is closed (nothing left on the drive).
+     */
+    public TaskletRun toEnd(Duration maxWait) throws IOException {
+        try {
+            while (!finished) {
+                next(maxWait);
+            }
+            return this;
+        } catch (IOException | RuntimeException e) {
+            try {
+                close();
+            } catch (IOException c) {
+                e.addSuppressed(c);
+            }
+            throw e;
+        }
+    }
+
     private static EnergyReport end(SmartSsdDevice device, EnergyAccountant.Measurement m) {
         if (m == null) {
             return null;

@@ -2,17 +2,15 @@ package org.smartssd.spark;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.connector.read.InputPartition;
-import org.smartssd.device.RecordLayout;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.device.tasklet.HostTasklet;
-import org.smartssd.device.tasklet.SplitRecords;
 import org.smartssd.fs.DriveLog;
 import org.smartssd.scan.Placement;
+import org.smartssd.scan.HostTasklets;
 import org.smartssd.scan.PlacementCalibration;
 import org.smartssd.scan.ScanRange;
 import org.smartssd.scan.SplitDrain;
@@ -51,7 +49,7 @@ final class PartitionPlacement {
         TaskletSpec spec = plan.spec();
         long t0 = System.nanoTime();
         List<SplitPlanner.Placed> placed = SplitPlanner.place(plan.conf().hadoop(), spec, splits,
-                plan.placement(), hostOperator(spec));
+                plan.placement(), HostTasklets.operator("smartssd-spark", spec));
         java.util.Set<String> drives = new java.util.TreeSet<>();
         splits.forEach(s -> drives.add(s.drive()));
         DriveLog.of(PartitionPlacement.class, String.join(",", drives)).info(
@@ -71,26 +69,5 @@ final class PartitionPlacement {
         SplitDrain.byNode(out, SmartSsdPartition::hosts).forEach((node, mine) ->
                 drained.add(new DrainedPartition(drained.size(), node, mine)));
         return drained;
-    }
-
-    /** The host version over a calibration sample: the tasklet's work, output discarded. */
-    static PlacementCalibration.HostOperator hostOperator(TaskletSpec spec) {
-        RecordLayout layout = spec.layout();
-        String name = "smartssd-spark/" + spec.taskletId() + "/" + layout + "/"
-                + Arrays.hashCode(spec.params());
-        return new PlacementCalibration.HostOperator() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public void run(byte[] sample) throws IOException {
-                HostTasklet h = HostTasklet.of(spec);
-                SplitRecords.cut(layout, sample.length, 0, sample.length,
-                        SplitRecords.Input.of(sample), h::accept);
-                h.finish();
-            }
-        };
     }
 }
