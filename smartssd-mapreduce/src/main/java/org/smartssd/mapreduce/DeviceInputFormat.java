@@ -29,7 +29,7 @@ import org.smartssd.scan.ExtentSplits;
 import org.smartssd.scan.Placement;
 import org.smartssd.scan.PlacementCalibration;
 import org.smartssd.scan.ScanRange;
-import org.smartssd.scan.SplitDrain;
+import org.smartssd.scan.DrainScheduler;
 import org.smartssd.scan.SplitPlanner;
 import org.smartssd.scan.TaskletRun;
 
@@ -64,7 +64,7 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
         if (split instanceof FileSplit f && isCached(f.getPath())) {
             return (RecordReader) new NoRecords();   // the scan reads the split (ScanExecution)
         }
-        if (split instanceof DrainSplit) {
+        if (split instanceof NodeDrainSplit) {
             return (RecordReader) new NoRecords();   // the drain reads each of its splits
         }
         if (split instanceof PlacedSplit p && p.side() == Placement.HOST) {
@@ -147,8 +147,8 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
      * non-empty split; {@link PlacementCalibration}), estimates both versions of every split,
      * and lets the drive and the host drain the queue of splits ({@link SplitPlanner}). The
      * calibration goes into the job configuration for the tasks. With {@code auto}, each
-     * node's splits become one {@link DrainSplit}, drained at run time ({@link SplitDrain}),
-     * unless {@value Placement#DRAIN} is false.
+     * node's splits become one {@link NodeDrainSplit}, drained at run time
+     * ({@link DrainScheduler}), unless {@value Placement#DRAIN} is false.
      */
     private static List<InputSplit> place(JobContext job, Placement mode, List<FileSplit> splits)
             throws IOException {
@@ -182,14 +182,14 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
             return new ArrayList<>(out);
         }
         List<InputSplit> drains = new ArrayList<>();
-        SplitDrain.byNode(out, s -> {
+        DrainScheduler.byNode(out, s -> {
             try {
                 return s.getLocations();   // a FileSplit's: declared to throw, never does
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         })
-                .forEach((node, mine) -> drains.add(new DrainSplit(node, mine)));
+                .forEach((node, mine) -> drains.add(new NodeDrainSplit(node, mine)));
         return drains;
     }
 

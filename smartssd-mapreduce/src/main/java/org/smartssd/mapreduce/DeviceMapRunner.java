@@ -25,7 +25,7 @@ import org.smartssd.scan.TaskletRun;
  * in the drive (each input record is a progress report of the drive; the task's status shows
  * the pages done), its output through the job's {@link DeviceMapperFormat} to the shuffle;
  * a split placed on the host ({@link Placement}) through the job's host mapper; a node's
- * splits drained at run time ({@link DrainSplit}) on both sides at once; a split of an
+ * splits drained at run time ({@link NodeDrainSplit}) on both sides at once; a split of an
  * {@code sscache://} file in the drive over its cached blocks and through the host mapper
  * over the rest. What ran goes to the job's counters ({@link MapTaskCounters}). The
  * on-device map did the combine and local reduce; this only converts.
@@ -39,7 +39,7 @@ public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K
         List<FileSplit> splits = new ArrayList<>();
         List<ScanPart> parts = new ArrayList<>();
         ScanTask task;
-        if (context.getInputSplit() instanceof DrainSplit d) {
+        if (context.getInputSplit() instanceof NodeDrainSplit d) {
             for (PlacedSplit p : d.splits()) {
                 parts.add(part(conf, parts.size(), p));
                 splits.add(p);

@@ -12,8 +12,8 @@ import org.smartssd.device.tasklet.BuiltinTasklet;
  * <ul>
  *   <li>a part of an {@code sscache://} file: the drive over its cached blocks, the host over
  *       the rest ({@link CachedRangeScan});</li>
- *   <li>a node's parts drained at run time by its drives and its host ({@link DrainedRanges},
- *       {@link SplitDrain});</li>
+ *   <li>a node's parts drained at run time by its drives and its host ({@link NodeDrainRun},
+ *       {@link DrainScheduler});</li>
  *   <li>a part placed on the host: the host version over its records
  *       ({@link HostRangeRun});</li>
  *   <li>any other part: one tasklet run in the drive ({@link DeviceRangeRun}).</li>
@@ -28,7 +28,7 @@ public final class ScanExecution {
     public static ScanStats run(ScanTask task, ScanEngine engine)
             throws IOException, InterruptedException {
         if (task.drained()) {
-            return DrainedRanges.run(task, engine);
+            return NodeDrainRun.run(task, engine);
         }
         ScanPart part = task.parts().get(0);
         if (ExtentSplits.isCached(part.range().path())) {

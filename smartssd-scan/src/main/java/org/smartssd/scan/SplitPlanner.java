@@ -127,7 +127,7 @@ public final class SplitPlanner {
      * would finish it first, the drive's clock ({@code deviceClock}, by drive) or its node's
      * host's ({@code hostClock}, by node), ties to the drive. Advances the clocks by the
      * estimates of the splits each side takes; returns the sides in the given order.
-     * {@link #plan} starts it from the drives' queues, {@link SplitDrain} from the modelled
+     * {@link #plan} starts it from the drives' queues, {@link DrainScheduler} from the modelled
      * clocks reached at run time.
      */
     static List<Placement> drain(List<Estimate> splits, Map<String, Long> deviceClock,

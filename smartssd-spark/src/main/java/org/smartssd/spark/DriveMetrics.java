@@ -20,7 +20,7 @@ import org.smartssd.scan.ScanStats;
  * the host's calibrated rate. {@code hostCpuNs} is the host version's measured thread CPU
  * time, for comparison only. A scan of an {@code sscache://} file counts the records (and
  * bytes) done in the drive over cached blocks and those done on the host. A scan drained
- * at run time ({@link DrainedPartition}) counts its rounds and the partitions that ran on
+ * at run time ({@link NodeDrainPartition}) counts its rounds and the partitions that ran on
  * the other side than the plan's.
  */
 final class DriveMetrics {

@@ -13,7 +13,7 @@ import org.smartssd.scan.Placement;
 import org.smartssd.scan.HostTasklets;
 import org.smartssd.scan.PlacementCalibration;
 import org.smartssd.scan.ScanRange;
-import org.smartssd.scan.SplitDrain;
+import org.smartssd.scan.DrainScheduler;
 import org.smartssd.scan.SplitPlanner;
 
 /**
@@ -24,8 +24,8 @@ import org.smartssd.scan.SplitPlanner;
  * here {@link HostTasklet}), both versions estimated per partition, and the drive and the host
  * draining the one queue of partitions ({@link SplitPlanner#place}, the code that places a
  * device job's splits). With {@code auto} that plan is the start: each node's partitions
- * become one {@link DrainedPartition}, drained at run time ({@link TaskletReader}, the device
- * job's {@code SplitDrain}), unless {@code smartssd.job.placement.auto.drain} is false. A
+ * become one {@link NodeDrainPartition}, drained at run time ({@link TaskletReader}, the device
+ * job's {@code DrainScheduler}), unless {@code smartssd.job.placement.auto.drain} is false. A
  * plain record read (nothing pushed) is not placed: it runs on the host already.
  */
 final class PartitionPlacement {
@@ -66,8 +66,8 @@ final class PartitionPlacement {
         }
         // auto: each node's partitions drained at run time by its drives and its host
         List<InputPartition> drained = new ArrayList<>();
-        SplitDrain.byNode(out, SmartSsdPartition::hosts).forEach((node, mine) ->
-                drained.add(new DrainedPartition(drained.size(), node, mine)));
+        DrainScheduler.byNode(out, SmartSsdPartition::hosts).forEach((node, mine) ->
+                drained.add(new NodeDrainPartition(drained.size(), node, mine)));
         return drained;
     }
 }

@@ -22,7 +22,7 @@ import org.smartssd.scan.ScanTask;
  * in the drive (Kang Fig. 6.5: create, execute, poll, read the output), so only the
  * tasklet's output crosses the link; placed on the host ({@link PartitionPlacement}), the
  * tasklet's host version over its raw records; of an {@code sscache://} file, both; a node's
- * partitions drained at run time ({@link DrainedPartition}), each where the drain puts it.
+ * partitions drained at run time ({@link NodeDrainPartition}), each where the drain puts it.
  * The outputs are decoded into rows of the scan's read schema and combined as partitions'
  * partial results are ({@link OutputRows}); what ran is the task's metrics
  * ({@link DriveMetrics}).
@@ -30,7 +30,7 @@ import org.smartssd.scan.ScanTask;
 final class TaskletReader implements PartitionReader<InternalRow> {
     private final ScanPlan plan;
     private final List<SmartSsdPartition> parts;
-    private final DrainedPartition drained;
+    private final NodeDrainPartition drained;
     private Iterator<InternalRow> rows;
     private InternalRow row;
     private volatile ScanStats stats = ScanStats.NONE;
@@ -41,7 +41,7 @@ final class TaskletReader implements PartitionReader<InternalRow> {
         this.drained = null;
     }
 
-    TaskletReader(ScanPlan plan, DrainedPartition drained) {
+    TaskletReader(ScanPlan plan, NodeDrainPartition drained) {
         this.plan = plan;
         this.parts = drained.parts();
         this.drained = drained;

@@ -9,14 +9,14 @@ import java.util.Map;
 import org.smartssd.fs.DriveLog;
 
 /**
- * A node's parts drained by its drives and its host together ({@link SplitDrain}), each
+ * A node's parts drained by its drives and its host together ({@link DrainScheduler}), each
  * drive's side starting at its queue as the drive reports it when the task starts
  * ({@link DriveQueue}). A part runs as a single one would on its side
  * ({@link DeviceRangeRun}, {@link HostRangeRun}); the rounds and the parts run on the other
  * side than the plan's are counted.
  */
-final class DrainedRanges {
-    private DrainedRanges() {
+final class NodeDrainRun {
+    private NodeDrainRun() {
     }
 
     static ScanStats run(ScanTask task, ScanEngine engine)
@@ -34,7 +34,7 @@ final class DrainedRanges {
             }
         }
         ScanStats[] ran = new ScanStats[parts.size()];
-        SplitDrain.Outcome o = SplitDrain.run(est, queues, (i, side) -> {
+        DrainScheduler.Outcome o = DrainScheduler.run(est, queues, (i, side) -> {
             ScanPart p = parts.get(i);
             if (p.range().length() == 0) {
                 engine.nothingToRun(p);
@@ -55,7 +55,7 @@ final class DrainedRanges {
                 moved++;
             }
         }
-        DriveLog.of(DrainedRanges.class, String.join(",", queues.keySet())).info(
+        DriveLog.of(NodeDrainRun.class, String.join(",", queues.keySet())).info(
                 "drained {} parts on {} in {} rounds: sides {} ({} moved from the plan); "
                 + "modelled clocks at the end: drives {}, host {}", parts.size(),
                 task.node().isEmpty() ? "this node" : task.node(), o.rounds(), o.sides(), moved,
