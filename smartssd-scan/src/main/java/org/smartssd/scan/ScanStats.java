@@ -63,8 +63,7 @@ public record ScanStats(DeviceWork device, PlacementWork placement, CacheWork ca
         }
 
         /** A finished run over {@code rangeLength} bytes of a file of {@code layout}. */
-        static DeviceWork ofRun(TaskletRun run, RecordLayout layout, long rangeLength)
-                throws IncompleteOutputException {
+        static DeviceWork ofRun(TaskletRun run, RecordLayout layout, long rangeLength) {
             TaskletProgress p = run.last();
             byte[] out = run.output();
             EnergyReport e = run.energy();
@@ -84,7 +83,7 @@ public record ScanStats(DeviceWork device, PlacementWork placement, CacheWork ca
 
         /** A scan of a range's cached blocks that ran some. */
         static DeviceWork ofCachedScan(CachedFile.DriveScan scan, int taskletId,
-                                       RecordLayout layout) throws IncompleteOutputException {
+                                       RecordLayout layout) {
             TaskletProgress p = scan.progress();
             byte[] out = scan.output();
             return new DeviceWork(1, p.pagesDone(), 0, p.records(), out.length, 0, time(p),
@@ -96,13 +95,16 @@ public record ScanStats(DeviceWork device, PlacementWork placement, CacheWork ca
             return Math.max(0, p.finishedNs() - p.startedNs());
         }
 
-        /** The records a built-in tasklet's trailer says it read; another's, the drive's
-         *  count. */
-        private static long recordsIn(int taskletId, byte[] out, TaskletProgress p)
-                throws IncompleteOutputException {
+        /** The records a built-in tasklet's trailer says it read; another's (or an output
+         *  without a trailer, which the engine's decoder refuses), the drive's count. */
+        private static long recordsIn(int taskletId, byte[] out, TaskletProgress p) {
             for (BuiltinTasklet t : BuiltinTasklet.values()) {
                 if (t.id() == taskletId) {
-                    return Trailer.of(out, t).recordsIn();
+                    try {
+                        return Trailer.of(out, t).recordsIn();
+                    } catch (IncompleteOutputException e) {
+                        return p.records();
+                    }
                 }
             }
             return p.records();
