@@ -2,21 +2,15 @@ package org.smartssd.mapreduce;
 
 import org.smartssd.fs.sscache.SsCacheFileSystem;
 
-import org.smartssd.fs.sscache.SsCacheConstants;
 
 import org.apache.hadoop.fs.FileSystem;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.BlockLocation;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputSplit;
@@ -28,11 +22,16 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.FixedLengthRecordReader;
 import org.apache.hadoop.util.ReflectionUtils;
-import org.smartssd.device.Extent;
-import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.fs.SmartSsdFileSystem;
+import org.smartssd.scan.ExtentSplits;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.PlacementCalibration;
+import org.smartssd.scan.ScanRange;
+import org.smartssd.scan.DrainScheduler;
+import org.smartssd.scan.SplitPlanner;
+import org.smartssd.scan.TaskletRun;
 
 /**
  * Splits of {@code smartssd://} files for device jobs, from the file's extents on its drive:
@@ -63,10 +62,10 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
     public RecordReader<TaskletProgress, TaskletRun> createRecordReader(InputSplit split,
             TaskAttemptContext context) throws IOException {
         if (split instanceof FileSplit f && isCached(f.getPath())) {
-            return (RecordReader) new NoRecords();   // CachedScanRunner reads the split
+            return (RecordReader) new NoRecords();   // the scan reads the split (ScanExecution)
         }
-        if (split instanceof DrainSplit) {
-            return (RecordReader) new NoRecords();   // DrainRunner reads each of its splits
+        if (split instanceof NodeDrainSplit) {
+            return (RecordReader) new NoRecords();   // the drain reads each of its splits
         }
         if (split instanceof PlacedSplit p && p.side() == Placement.HOST) {
             PlacementCalibration c = PlacementCalibration.load(context.getConfiguration(),
@@ -77,9 +76,9 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
     }
 
     /** Whether {@code p} is an {@code sscache://} file: its splits run as scans through the
-     *  cache ({@link CachedScanRunner}). */
+     *  cache (smartssd-scan's CachedRangeScan). */
     static boolean isCached(Path p) {
-        return SsCacheConstants.SCHEME.equals(p.toUri().getScheme());
+        return ExtentSplits.isCached(p);
     }
 
     /** The reader of a cache split: none, the map runner scans the split itself. */
@@ -118,8 +117,6 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
         return true;
     }
 
-    private static final double SPLIT_SLOP = 1.1;
-
     @Override
     public List<InputSplit> getSplits(JobContext job) throws IOException {
         List<FileSplit> splits = extentSplits(job);
@@ -133,20 +130,16 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
                 : new ArrayList<>(splits);
     }
 
-    /** The splits at the files' extents, each drive's in turn, before any placement. */
+    /** The splits at the files' extents, each drive's in turn, before any placement
+     *  ({@link ExtentSplits}). */
     List<FileSplit> extentSplits(JobContext job) throws IOException {
-        long minSize = Math.max(getFormatMinSplitSize(), getMinSplitSize(job));
-        long maxSize = getMaxSplitSize(job);
-        Map<String, List<FileSplit>> byDrive = new LinkedHashMap<>();
         List<FileStatus> files = listStatus(job);
-        for (FileStatus f : files) {
-            long splitSize = computeSplitSize(f.getBlockSize(), minSize, maxSize);
-            byDrive.computeIfAbsent(f.getPath().toUri().getAuthority(), d -> new ArrayList<>())
-                    .addAll(isCached(f.getPath()) ? cacheSplits(job, f, splitSize)
-                            : fileSplits(job, f, splitSize));
+        List<FileSplit> out = new ArrayList<>();
+        for (ScanRange r : ExtentSplits.of(job.getConfiguration(), files)) {
+            out.add(makeSplit(r.path(), r.start(), r.length(), r.hosts()));
         }
         job.getConfiguration().setLong(NUM_INPUT_FILES, files.size());
-        return interleave(byDrive.values());
+        return out;
     }
 
     /**
@@ -154,8 +147,8 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
      * non-empty split; {@link PlacementCalibration}), estimates both versions of every split,
      * and lets the drive and the host drain the queue of splits ({@link SplitPlanner}). The
      * calibration goes into the job configuration for the tasks. With {@code auto}, each
-     * node's splits become one {@link DrainSplit}, drained at run time ({@link SplitDrain}),
-     * unless {@value Placement#DRAIN} is false.
+     * node's splits become one {@link NodeDrainSplit}, drained at run time
+     * ({@link DrainScheduler}), unless {@value Placement#DRAIN} is false.
      */
     private static List<InputSplit> place(JobContext job, Placement mode, List<FileSplit> splits)
             throws IOException {
@@ -170,8 +163,13 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
                     + "version of the map: set " + Placement.HOST_MAPPER_CLASS
                     + " (DeviceJob.setHostMapper)");
         }
-        List<SplitPlanner.Placed> placed = SplitPlanner.place(conf, spec, splits, mode,
-                PlacementCalibration.hostMapper(conf, spec, hostMapper));
+        List<ScanRange> ranges = new ArrayList<>();
+        for (FileSplit s : splits) {
+            ranges.add(new ScanRange(s.getPath(), s.getStart(), s.getLength(),
+                    s.getLocations()));
+        }
+        List<SplitPlanner.Placed> placed = SplitPlanner.place(conf, spec, ranges, mode,
+                HostMapperOperator.of(conf, spec, hostMapper));
         List<PlacedSplit> out = new ArrayList<>();
         for (int i = 0; i < splits.size(); i++) {
             SplitPlanner.Placed p = placed.get(i);
@@ -184,124 +182,15 @@ public class DeviceInputFormat extends FileInputFormat<TaskletProgress, TaskletR
             return new ArrayList<>(out);
         }
         List<InputSplit> drains = new ArrayList<>();
-        SplitDrain.byNode(out, s -> {
+        DrainScheduler.byNode(out, s -> {
             try {
                 return s.getLocations();   // a FileSplit's: declared to throw, never does
             } catch (IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
         })
-                .forEach((node, mine) -> drains.add(new DrainSplit(node, mine)));
+                .forEach((node, mine) -> drains.add(new NodeDrainSplit(node, mine)));
         return drains;
-    }
-
-    /**
-     * The splits of several drives taken in turn, one from each drive: a runner that starts
-     * the first N splits in order (the LocalJobRunner, a Spark stage in partition order) then
-     * keeps N drives busy at once rather than N tasks queued on one drive. The submitter's
-     * sort by size is stable, so equal splits keep this order.
-     */
-    static <T> List<T> interleave(Collection<List<T>> perDrive) {
-        List<T> out = new ArrayList<>();
-        List<Iterator<T>> its = new ArrayList<>();
-        perDrive.forEach(l -> its.add(l.iterator()));
-        boolean any = true;
-        while (any) {
-            any = false;
-            for (Iterator<T> it : its) {
-                if (it.hasNext()) {
-                    out.add(it.next());
-                    any = true;
-                }
-            }
-        }
-        return out;
-    }
-
-    private List<FileSplit> fileSplits(JobContext job, FileStatus f, long splitSize)
-            throws IOException {
-        Path path = f.getPath();
-        long len = f.getLen();
-        List<FileSplit> out = new ArrayList<>();
-        if (len == 0) {
-            out.add(makeSplit(path, 0, 0, new String[0]));
-            return out;
-        }
-        DeviceAccess acc = DeviceAccess.of(path, job.getConfiguration());
-        BlockLocation[] locs = acc.fs().getFileBlockLocations(f, 0, len);
-        String[] hosts = locs.length == 0 ? new String[0] : locs[0].getHosts();
-        long last = 0; // start of the last split
-        for (long[] run : runs(acc.device(), acc.stat().oid(), len)) {
-            long at = run[0];
-            long runEnd = run[1];
-            if (runEnd == len && runEnd - at < splitSize / 10 && !out.isEmpty()) {
-                out.set(out.size() - 1, makeSplit(path, last, runEnd - last, hosts));
-                continue;
-            }
-            while ((double) (runEnd - at) / splitSize > SPLIT_SLOP) {
-                out.add(makeSplit(path, at, splitSize, hosts));
-                at += splitSize;
-            }
-            out.add(makeSplit(path, at, runEnd - at, hosts));
-            last = at;
-        }
-        return out;
-    }
-
-    /**
-     * Splits of an {@code sscache://} file: the split size rounded down to whole cache
-     * blocks (at least one), so that each split's blocks are its own and the drive, which
-     * scans only the split's blocks, never does a record of another split; a last piece
-     * under 10 % joins the split before it. Each names the hosts caching its first block.
-     */
-    private List<FileSplit> cacheSplits(JobContext job, FileStatus f, long splitSize)
-            throws IOException {
-        Path path = f.getPath();
-        long len = f.getLen();
-        SsCacheFileSystem fs = (SsCacheFileSystem) path.getFileSystem(job.getConfiguration());
-        long payload = fs.cachedFile(path).payload();
-        long size = Math.max(payload, splitSize / payload * payload);
-        List<FileSplit> out = new ArrayList<>();
-        long at = 0;
-        while (at < len || out.isEmpty()) {
-            long n = (double) (len - at) / size > SPLIT_SLOP ? size : len - at;
-            BlockLocation[] locs = n == 0 ? new BlockLocation[0]
-                    : fs.getFileBlockLocations(f, at, n);
-            out.add(makeSplit(path, at, n, locs.length == 0 ? new String[0]
-                    : locs[0].getHosts()));
-            at += n;
-        }
-        return out;
-    }
-
-    /**
-     * The byte runs [start, end) of a file's extents in file order, within [0, len); the
-     * whole file as one run when the object has no extents (stored inline).
-     */
-    private static List<long[]> runs(SmartSsdDevice dev, long oid, long len)
-            throws IOException {
-        List<long[]> runs = new ArrayList<>();
-        long at = 0;
-        while (at < len) {
-            long before = at;
-            for (Extent e : dev.extents(oid, at, len - at)) {
-                long t = Math.min(e.offset() + e.sectors() * 512, len);
-                if (t > at) {
-                    runs.add(new long[] {at, t});
-                    at = t;
-                }
-            }
-            if (at == before) {
-                break;
-            }
-        }
-        if (at == 0) {
-            runs.add(new long[] {0, len});
-        } else if (at < len) {
-            throw new IOException("extents of object " + oid + " cover " + at + " of its "
-                    + len + " bytes");
-        }
-        return runs;
     }
 
     /** Refuses inputs that are not on a Smart SSD, naming them, before any task starts. */

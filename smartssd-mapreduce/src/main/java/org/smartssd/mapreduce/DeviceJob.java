@@ -17,6 +17,10 @@ import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.smartssd.device.InputRange;
 import org.smartssd.device.TaskletSpec;
+import org.smartssd.scan.DeviceAccess;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.ScanConf;
+import org.smartssd.scan.TaskletRun;
 
 /**
  * A MapReduce job whose map phase runs inside the drive (Kang §6.4.2). It is configured and
@@ -49,10 +53,10 @@ public class DeviceJob extends Job {
     /** The {@link DeviceMapperFormat} class. */
     public static final String FORMAT_CLASS = "smartssd.mapreduce.device.mapper.format.class";
     /** Drive folder for the tasklets' output objects; each is removed after its task. */
-    public static final String SCRATCH_DIR = "smartssd.mapreduce.scratch.dir";
-    public static final String SCRATCH_DIR_DEFAULT = "/.smartssd-mapreduce";
+    public static final String SCRATCH_DIR = ScanConf.SCRATCH_DIR;
+    public static final String SCRATCH_DIR_DEFAULT = ScanConf.SCRATCH_DIR_DEFAULT;
     /** Longest a tasklet run may take (a time duration, default 1h). */
-    public static final String TASKLET_TIMEOUT = "smartssd.mapreduce.tasklet.timeout";
+    public static final String TASKLET_TIMEOUT = ScanConf.TASKLET_TIMEOUT;
     /** Whether submit() first runs the tasklet over one page (default true). */
     public static final String PREFLIGHT = "smartssd.mapreduce.preflight";
     /** Whose CPU time is the host energy of a map: THREAD or PROCESS (default: THREAD on the
@@ -144,13 +148,11 @@ public class DeviceJob extends Job {
     }
 
     static String scratchDir(Configuration conf) {
-        String d = conf.getTrimmed(SCRATCH_DIR, SCRATCH_DIR_DEFAULT);
-        return d.endsWith("/") && d.length() > 1 ? d.substring(0, d.length() - 1) : d;
+        return ScanConf.scratchDir(conf);
     }
 
     static Duration taskletTimeout(Configuration conf) {
-        return Duration.ofMillis(conf.getTimeDuration(TASKLET_TIMEOUT, TimeUnit.HOURS.toMillis(1),
-                TimeUnit.MILLISECONDS));
+        return ScanConf.taskletTimeout(conf);
     }
 
     /** Runs the preflight (unless turned off), then submits as {@link Job#submit} does. */

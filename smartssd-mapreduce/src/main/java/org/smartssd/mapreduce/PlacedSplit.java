@@ -5,6 +5,7 @@ import java.io.DataOutput;
 import java.io.IOException;
 
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.smartssd.scan.Placement;
 
 /**
  * A device job's split with the side it runs on and the planner's estimates of both sides,

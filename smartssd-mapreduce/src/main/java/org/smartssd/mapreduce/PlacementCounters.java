@@ -1,4 +1,6 @@
 package org.smartssd.mapreduce;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.DrainScheduler;
 
 /**
  * Why a placed device job ({@link Placement}) ran each split where it did, group
@@ -23,7 +25,7 @@ public enum PlacementCounters {
     HOST_RECORDS,
     /** The host versions' thread CPU time, measured (never modelled). */
     HOST_CPU_NS,
-    /** Rounds in which the drained splits ({@link SplitDrain}) were handed out. */
+    /** Rounds in which the drained splits ({@link DrainScheduler}) were handed out. */
     DRAIN_ROUNDS,
     /** Drained splits that ran on the other side than the plan made before the job. */
     SPLITS_MOVED_BY_DRAIN

@@ -15,6 +15,8 @@ import org.smartssd.device.InputRange;
 import org.smartssd.device.Rapl;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletSpec;
+import org.smartssd.scan.DeviceAccess;
+import org.smartssd.scan.TaskletRun;
 
 /**
  * The map task's input: the drive's progress reports of the split's tasklet run. Each record
@@ -32,9 +34,6 @@ public class TaskletRunReader extends RecordReader<TaskletProgress, TaskletRun> 
     private TaskAttemptContext context;
     private FileSplit split;
     private TaskletRun run;
-    /** The device estimate this run holds in its drive's {@link DriveQueue}, if placed. */
-    private String queuedOn;
-    private long queuedNs;
 
     @Override
     public void initialize(InputSplit split, TaskAttemptContext ctx)
@@ -59,11 +58,6 @@ public class TaskletRunReader extends RecordReader<TaskletProgress, TaskletRun> 
                     accountant);
         } catch (IOException e) {
             throw new IOException(describe(fs) + ": " + e.getMessage(), e);
-        }
-        if (fs instanceof PlacedSplit p) {
-            queuedOn = p.getPath().toUri().getAuthority();
-            queuedNs = p.deviceEstimateNs();
-            DriveQueue.add(queuedOn, queuedNs);
         }
     }
 
@@ -121,10 +115,6 @@ public class TaskletRunReader extends RecordReader<TaskletProgress, TaskletRun> 
 
     @Override
     public void close() throws IOException {
-        if (queuedOn != null) {
-            DriveQueue.add(queuedOn, -queuedNs);
-            queuedOn = null;
-        }
         if (run != null) {
             run.close();
         }

@@ -26,6 +26,7 @@ import org.smartssd.fs.SmartSsdConstants;
 import org.smartssd.fs.sscache.CachedFile;
 import org.smartssd.fs.sscache.SsCacheConstants;
 import org.smartssd.fs.sscache.SsCacheFileSystem;
+import org.smartssd.scan.Placement;
 
 /**
  * A device job over an {@code sscache://} file on the LocalJobRunner (embedded drive, a

@@ -19,6 +19,7 @@ import org.smartssd.device.RecordLayout.Field;
 import org.smartssd.device.RecordLayout.FieldType;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.fs.SmartSsdKeys;
+import org.smartssd.scan.Placement;
 
 /** The pure parts of device jobs: the spec in the configuration, the writables' merges. */
 class ConfigAndWritablesTest {

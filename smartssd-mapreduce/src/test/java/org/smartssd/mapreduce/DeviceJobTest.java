@@ -52,6 +52,7 @@ import org.smartssd.device.tasklet.Projection;
 import org.smartssd.device.tasklet.TopN;
 import org.smartssd.fs.SmartSsdFileSystem;
 import org.smartssd.mapreduce.Requests.Request;
+import org.smartssd.scan.TaskletRun;
 
 /**
  * Device jobs on the LocalJobRunner over an embedded emulated drive: a 800 000-byte file of

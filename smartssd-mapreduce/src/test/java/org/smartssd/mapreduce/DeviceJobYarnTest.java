@@ -32,6 +32,7 @@ import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.device.tasklet.GroupAggregate.Op;
 import org.smartssd.mapreduce.Requests.Request;
+import org.smartssd.scan.Placement;
 
 /**
  * A device job on a real YARN with data locality: MiniMRYarnCluster with three NodeManagers,
@@ -260,7 +261,7 @@ class DeviceJobYarnTest {
         Counters c = job.getCounters();
         long maps = job.getTaskReports(TaskType.MAP).length;
         // 200 000 bytes per drive in 100 000-byte splits, drained by one map task a node
-        // (DrainSplit): its first round gives one split to the drive, one to the host
+        // (NodeDrainSplit): its first round gives one split to the drive, one to the host
         assertThat(maps).isEqualTo(NODES);
         long onDevice = c.findCounter(PlacementCounters.SPLITS_ON_DEVICE).getValue();
         long onHost = c.findCounter(PlacementCounters.SPLITS_ON_HOST).getValue();

@@ -14,9 +14,11 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.DrainScheduler;
 
 /**
- * {@code placement=auto} drained at run time ({@link SplitDrain}) against the plan made
+ * {@code placement=auto} drained at run time ({@link DrainScheduler}) against the plan made
  * before the job, on the LocalJobRunner with an embedded drive, over a file whose cost on the
  * drive changes along it: its first part has 12 regions, the rest thousands, so the drive's
  * group table spills there and its runs send far more output over the link than the first

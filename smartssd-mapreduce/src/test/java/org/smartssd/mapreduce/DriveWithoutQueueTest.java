@@ -20,6 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.Devd;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.fs.SmartSsdFileSystem;
+import org.smartssd.scan.DriveQueue;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.PlacementCalibration;
 
 /**
  * Placement on a drive whose firmware predates ISP_QUEUE: smartssd-devd serves the drive

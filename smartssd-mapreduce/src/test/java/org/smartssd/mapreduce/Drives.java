@@ -20,6 +20,10 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.device.tasklet.GroupAggregate.Op;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.PlacementCalibration;
+import org.smartssd.scan.ScanRange;
+import org.smartssd.scan.SplitPlanner;
 
 /** Configurations and file helpers for the device job tests. */
 final class Drives {
@@ -105,7 +109,12 @@ final class Drives {
     /** The splits on the drive in {@code auto}'s plan, with the drive's queue read now. */
     static long onDevice(Configuration conf, List<FileSplit> splits, PlacementCalibration cal)
             throws Exception {
-        return SplitPlanner.place(conf, splits, Placement.AUTO, first -> cal).stream()
+        List<ScanRange> ranges = new java.util.ArrayList<>();
+        for (FileSplit s : splits) {
+            ranges.add(new ScanRange(s.getPath(), s.getStart(), s.getLength(),
+                    s.getLocations()));
+        }
+        return SplitPlanner.place(conf, ranges, Placement.AUTO, first -> cal).stream()
                 .filter(p -> p.side() == Placement.DEVICE).count();
     }
 

@@ -28,6 +28,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.Devd;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.fs.SmartSsdFileSystem;
+import org.smartssd.scan.DriveQueue;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.PlacementCalibration;
+import org.smartssd.scan.SplitPlanner;
 
 /**
  * Placement sees another JVM's work on the drive: two JVMs on one smartssd-devd. This JVM

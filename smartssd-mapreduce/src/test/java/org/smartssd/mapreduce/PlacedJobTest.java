@@ -18,6 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.device.tasklet.GroupAggregate.Op;
+import org.smartssd.scan.Placement;
 
 /**
  * A device job in each placement on the LocalJobRunner: the drive's tasklet, a host mapper

@@ -32,6 +32,7 @@ import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.device.tasklet.BuiltinTasklet;
 import org.smartssd.device.tasklet.Grep;
+import org.smartssd.scan.TaskletRun;
 
 /**
  * Two tasklet runs at once on one in-process emulated drive (emu:): their device energies

@@ -11,17 +11,14 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapreduce.InputSplit;
-import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.smartssd.fs.SmartSsdFileSystem;
 import org.smartssd.fs.sscache.SsCacheFileSystem;
-import org.smartssd.mapreduce.DeviceInputFormat;
+import org.smartssd.scan.ExtentSplits;
+import org.smartssd.scan.ScanRange;
 
 /**
  * A table's files, on one drive or several: each file's length, checked against the record
- * size, and the partitions, which are {@link DeviceInputFormat}'s splits (one per extent,
+ * size, and the partitions, which are the files' {@link ExtentSplits} (one per extent,
  * long extents cut at the block size, each naming its drive's host; files on several drives
  * taken from each drive in turn, so a stage's first tasks keep every drive busy). An
  * {@code sscache://} file's partitions start on whole cache blocks, as a device job's splits.
@@ -43,7 +40,7 @@ final class DriveFiles {
         Configuration c = conf.hadoop();
         Map<String, Long> lengths = new LinkedHashMap<>();
         TreeSet<String> drives = new TreeSet<>();
-        List<Path> qualified = new ArrayList<>();
+        List<FileStatus> statuses = new ArrayList<>();
         for (String path : paths) {
             Path p = new Path(path);
             FileSystem fs = p.getFileSystem(c);
@@ -74,19 +71,15 @@ final class DriveFiles {
             if (lengths.put(q.toString(), len) != null) {
                 throw new IOException(path + " is given twice");
             }
-            qualified.add(q);
+            statuses.add(st);
             drives.add(fs.getUri().getAuthority());
         }
-        Job job = Job.getInstance(c);
-        // the scan places its partitions itself (PartitionPlacement), not as a device job
-        job.getConfiguration().unset(org.smartssd.mapreduce.Placement.KEY);
-        FileInputFormat.setInputPaths(job, qualified.toArray(new Path[0]));
+        // the scan places its partitions itself (PartitionPlacement)
         List<SmartSsdPartition> parts = new ArrayList<>();
-        for (InputSplit s : new DeviceInputFormat().getSplits(job)) {
-            FileSplit f = (FileSplit) s;
-            String file = f.getPath().toString();
-            parts.add(new SmartSsdPartition(parts.size(), file, lengths.get(file), f.getStart(),
-                    f.getLength(), f.getLocations()));
+        for (ScanRange r : ExtentSplits.of(c, statuses)) {
+            String file = r.path().toString();
+            parts.add(new SmartSsdPartition(parts.size(), file, lengths.get(file), r.start(),
+                    r.length(), r.hosts()));
         }
         return new DriveFiles(lengths, new ArrayList<>(drives), parts);
     }

@@ -5,6 +5,7 @@ import java.util.Locale;
 import org.apache.spark.sql.connector.metric.CustomMetric;
 import org.apache.spark.sql.connector.metric.CustomSumMetric;
 import org.apache.spark.sql.connector.metric.CustomTaskMetric;
+import org.smartssd.scan.ScanStats;
 
 /**
  * The scan's metrics in the SQL tab: bytes the drive scanned for its tasklets, bytes over
@@ -19,7 +20,7 @@ import org.apache.spark.sql.connector.metric.CustomTaskMetric;
  * the host's calibrated rate. {@code hostCpuNs} is the host version's measured thread CPU
  * time, for comparison only. A scan of an {@code sscache://} file counts the records (and
  * bytes) done in the drive over cached blocks and those done on the host. A scan drained
- * at run time ({@link DrainedPartition}) counts its rounds and the partitions that ran on
+ * at run time ({@link NodeDrainPartition}) counts its rounds and the partitions that ran on
  * the other side than the plan's.
  */
 final class DriveMetrics {
@@ -50,6 +51,32 @@ final class DriveMetrics {
             new EstimatedHost(), new ModelledHost(), new HostCpu(), new CacheDriveRecords(),
             new CacheDriveBytes(), new CacheHostRecords(), new CacheHostBytes(),
             new DrainRounds(), new DrainMoved()};
+    }
+
+    /** A tasklet scan's metrics ({@link TaskletReader}), from what it did. */
+    static CustomTaskMetric[] of(ScanStats s, int recordSize) {
+        ScanStats.DeviceWork d = s.device();
+        ScanStats.PlacementWork p = s.placement();
+        ScanStats.CacheWork c = s.cache();
+        return new CustomTaskMetric[] {
+            value(SCANNED, d.bytesRead()),
+            value(LINK, d.outputBytes() + p.hostBytes() + c.hostBytes()),
+            value(TIME, d.timeNs()),
+            value(ENERGY, d.reportedEnergyNj()),
+            value(ON_DEVICE, p.onDevice()),
+            value(ON_HOST, p.onHost()),
+            value(EST_DEVICE, p.estimatedDeviceNs()),
+            value(MODELLED_DEVICE, p.modelledDeviceNs()),
+            value(EST_HOST, p.estimatedHostNs()),
+            value(MODELLED_HOST, p.modelledHostNs()),
+            value(HOST_CPU, p.hostCpuNs()),
+            value(CACHE_DRIVE_RECORDS, c.recordsInDrive()),
+            value(CACHE_DRIVE_BYTES, c.recordsInDrive() * recordSize),
+            value(CACHE_HOST_RECORDS, c.recordsOnHost()),
+            value(CACHE_HOST_BYTES, c.recordsOnHost() * recordSize),
+            value(DRAIN_ROUNDS, p.drainRounds()),
+            value(DRAIN_MOVED, p.movedByDrain()),
+        };
     }
 
     static CustomTaskMetric value(String name, long v) {

@@ -2,32 +2,30 @@ package org.smartssd.spark;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.spark.sql.connector.read.InputPartition;
-import org.smartssd.device.RecordLayout;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.device.tasklet.HostTasklet;
-import org.smartssd.device.tasklet.SplitRecords;
 import org.smartssd.fs.DriveLog;
-import org.smartssd.mapreduce.Placement;
-import org.smartssd.mapreduce.PlacementCalibration;
-import org.smartssd.mapreduce.SplitDrain;
-import org.smartssd.mapreduce.SplitPlanner;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.HostTasklets;
+import org.smartssd.scan.PlacementCalibration;
+import org.smartssd.scan.ScanRange;
+import org.smartssd.scan.DrainScheduler;
+import org.smartssd.scan.SplitPlanner;
 
 /**
  * Where each partition's pushed work runs, decided on the driver as a device job decides it
- * for its splits (smartssd-mapreduce's {@link Placement}): each drive calibrated once on its
+ * for its splits ({@link Placement}, smartssd-scan): each drive calibrated once on its
  * first non-empty partition ({@link PlacementCalibration}: the tasklet's counted work per
  * page priced by the drive's profile, the link's rate, the host version's measured rate,
  * here {@link HostTasklet}), both versions estimated per partition, and the drive and the host
  * draining the one queue of partitions ({@link SplitPlanner#place}, the code that places a
  * device job's splits). With {@code auto} that plan is the start: each node's partitions
- * become one {@link DrainedPartition}, drained at run time ({@link TaskletReader}, the device
- * job's {@code SplitDrain}), unless {@code smartssd.job.placement.auto.drain} is false. A
+ * become one {@link NodeDrainPartition}, drained at run time ({@link TaskletReader}, the device
+ * job's {@code DrainScheduler}), unless {@code smartssd.job.placement.auto.drain} is false. A
  * plain record read (nothing pushed) is not placed: it runs on the host already.
  */
 final class PartitionPlacement {
@@ -39,21 +37,21 @@ final class PartitionPlacement {
         if (plan.placement() == null || plan.mode() == ScanPlan.Mode.READ) {
             return new ArrayList<>(parts);
         }
-        List<FileSplit> splits = new ArrayList<>();
+        List<ScanRange> splits = new ArrayList<>();
         for (SmartSsdPartition p : parts) {
             if (p.cached()) {
                 throw new IOException("placement is not planned for sscache:// files ("
                         + p.path() + "): their partitions run in the drive over the cached "
                         + "blocks and on the host over the rest");
             }
-            splits.add(new FileSplit(new Path(p.path()), p.start(), p.length(), p.hosts()));
+            splits.add(new ScanRange(new Path(p.path()), p.start(), p.length(), p.hosts()));
         }
         TaskletSpec spec = plan.spec();
         long t0 = System.nanoTime();
         List<SplitPlanner.Placed> placed = SplitPlanner.place(plan.conf().hadoop(), spec, splits,
-                plan.placement(), hostOperator(spec));
+                plan.placement(), HostTasklets.operator("smartssd-spark", spec));
         java.util.Set<String> drives = new java.util.TreeSet<>();
-        splits.forEach(s -> drives.add(s.getPath().toUri().getAuthority()));
+        splits.forEach(s -> drives.add(s.drive()));
         DriveLog.of(PartitionPlacement.class, String.join(",", drives)).info(
                 "placed {} partitions ({}) in {} ms", parts.size(), plan.placement().cliName(),
                 (System.nanoTime() - t0) / 1_000_000);
@@ -68,29 +66,8 @@ final class PartitionPlacement {
         }
         // auto: each node's partitions drained at run time by its drives and its host
         List<InputPartition> drained = new ArrayList<>();
-        SplitDrain.byNode(out, SmartSsdPartition::hosts).forEach((node, mine) ->
-                drained.add(new DrainedPartition(drained.size(), node, mine)));
+        DrainScheduler.byNode(out, SmartSsdPartition::hosts).forEach((node, mine) ->
+                drained.add(new NodeDrainPartition(drained.size(), node, mine)));
         return drained;
-    }
-
-    /** The host version over a calibration sample: the tasklet's work, output discarded. */
-    static PlacementCalibration.HostOperator hostOperator(TaskletSpec spec) {
-        RecordLayout layout = spec.layout();
-        String name = "smartssd-spark/" + spec.taskletId() + "/" + layout + "/"
-                + Arrays.hashCode(spec.params());
-        return new PlacementCalibration.HostOperator() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public void run(byte[] sample) throws IOException {
-                HostTasklet h = HostTasklet.of(spec);
-                SplitRecords.cut(layout, sample.length, 0, sample.length,
-                        SplitRecords.Input.of(sample), h::accept);
-                h.finish();
-            }
-        };
     }
 }

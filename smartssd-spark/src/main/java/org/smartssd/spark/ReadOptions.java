@@ -4,7 +4,7 @@ import java.io.Serializable;
 import java.util.Locale;
 
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
-import org.smartssd.mapreduce.Placement;
+import org.smartssd.scan.Placement;
 
 /**
  * Per-read switches, named as the JDBC source names them: {@code pushDownPredicate},

@@ -14,7 +14,7 @@ import org.smartssd.device.tasklet.Filter;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.device.tasklet.TopN;
 import org.smartssd.device.tasklet.WhereParams;
-import org.smartssd.mapreduce.Placement;
+import org.smartssd.scan.Placement;
 import org.smartssd.spark.TableLayout.Column;
 
 /**

@@ -1,8 +1,8 @@
 package org.smartssd.spark;
 
 import org.apache.spark.sql.connector.read.InputPartition;
-import org.smartssd.mapreduce.Placement;
-import org.smartssd.mapreduce.PlacementCalibration;
+import org.smartssd.scan.Placement;
+import org.smartssd.scan.PlacementCalibration;
 
 /**
  * A byte range of one of the table's files: the records whose first byte lies in it (the

@@ -9,7 +9,7 @@ import org.apache.spark.sql.vectorized.ColumnarBatch;
 /**
  * Opens a partition's reader: the plain record read (rows, or columnar batches when the scan
  * is columnar), the partition's tasklet run, or a node's partitions drained
- * ({@link DrainedPartition}).
+ * ({@link NodeDrainPartition}).
  */
 final class SmartSsdReaderFactory implements PartitionReaderFactory {
     private static final long serialVersionUID = 1L;
@@ -22,7 +22,7 @@ final class SmartSsdReaderFactory implements PartitionReaderFactory {
 
     @Override
     public PartitionReader<InternalRow> createReader(InputPartition partition) {
-        if (partition instanceof DrainedPartition d) {
+        if (partition instanceof NodeDrainPartition d) {
             return new TaskletReader(plan, d);
         }
         SmartSsdPartition p = (SmartSsdPartition) partition;

@@ -39,7 +39,7 @@ class DriveLogTest {
         conf.start();
         try {
             assertThat(conf.getRootLogger().getLevel()).isEqualTo(Level.WARN);
-            assertThat(conf.getLoggerConfig("org.smartssd.mapreduce.SplitPlanner").getLevel())
+            assertThat(conf.getLoggerConfig("org.smartssd.scan.SplitPlanner").getLevel())
                     .isEqualTo(Level.WARN);
             Layout<?> layout = conf.getAppender("stderr").getLayout();
             SortedArrayStringMap drive = new SortedArrayStringMap();
@@ -54,7 +54,7 @@ class DriveLogTest {
     }
 
     private static LogEvent event(SortedArrayStringMap context) {
-        return Log4jLogEvent.newBuilder().setLoggerName("org.smartssd.mapreduce.SplitPlanner")
+        return Log4jLogEvent.newBuilder().setLoggerName("org.smartssd.scan.SplitPlanner")
                 .setLevel(Level.WARN).setMessage(new SimpleMessage("the message"))
                 .setContextData(context).build();
     }

@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.smartssd.device.Devd;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.fs.DriveLog;
-import org.smartssd.mapreduce.PlacementCalibration;
+import org.smartssd.scan.PlacementCalibration;
 
 /**
  * A query planned with {@code placement=auto}, once and again in the same JVM, over a drive
@@ -103,7 +103,7 @@ class FirstQueryTest {
             // the planner's messages (the calibration, probed then reused; the placement)
             // each name the drive
             assertThat(log.events).extracting(e -> e.getLoggerName())
-                    .contains("org.smartssd.mapreduce.PlacementCalibration",
+                    .contains("org.smartssd.scan.PlacementCalibration",
                             "org.smartssd.spark.PartitionPlacement");
             String uri = spark.sparkContext().hadoopConfiguration()
                     .get("smartssd.device." + drive + ".uri");

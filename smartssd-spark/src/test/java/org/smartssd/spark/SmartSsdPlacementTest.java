@@ -23,7 +23,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.smartssd.mapreduce.Placement;
+import org.smartssd.scan.Placement;
 
 /**
  * The connector's pushdown queries with {@code placement} = device, host and auto, on
@@ -321,11 +321,11 @@ class SmartSsdPlacementTest {
                 .option(SPLIT, "65536").load(wcPath).createOrReplaceTempView("wc_planned");
         InputPartition[] drained = partitions(Q1.replace("{t}", "wc_auto"));
         assertThat(drained).hasSize(1);
-        assertThat(drained[0]).isInstanceOf(DrainedPartition.class);
-        assertThat(((DrainedPartition) drained[0]).parts().stream()
+        assertThat(drained[0]).isInstanceOf(NodeDrainPartition.class);
+        assertThat(((NodeDrainPartition) drained[0]).parts().stream()
                 .filter(p -> p.length() > 0)).hasSize(wcPartitions);
         assertThat(partitions(Q1.replace("{t}", "wc_planned")))
-                .hasSize(drained[0] instanceof DrainedPartition d ? d.parts().size() : -1)
+                .hasSize(drained[0] instanceof NodeDrainPartition d ? d.parts().size() : -1)
                 .allMatch(p -> p instanceof SmartSsdPartition s && s.side() != null);
         for (String view : List.of("wc_auto", "wc_planned")) {
             assertThat(SparkDrive.sortedRows(spark, Q1, view)).as(view)

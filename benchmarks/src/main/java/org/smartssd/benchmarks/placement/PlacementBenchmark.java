@@ -24,14 +24,14 @@ import org.smartssd.loganalyzer.WorldCupRecord;
 import org.smartssd.loganalyzer.device.PlacedQueryJob;
 import org.smartssd.loganalyzer.model.HostCostModel;
 import org.smartssd.mapreduce.DeviceCounters;
-import org.smartssd.mapreduce.Placement;
+import org.smartssd.scan.Placement;
 import org.smartssd.mapreduce.PlacementCounters;
 
 /**
  * Cost-based placement on every cell of Kang's Fig. 6.8 (Q1 and Q2 at 32, 64, 128 and 256 B
  * entries; [Kang 2014, §6.5.3.1, Fig. 6.8, p. 78]): the same {@link PlacedQueryJob} with every
  * split on the host (host-only: host-optimized's mapper), every split in the drive
- * (device-only), placed by the planner and drained at run time (auto, {@code SplitDrain}) and
+ * (device-only), placed by the planner and drained at run time (auto, {@code DrainScheduler}) and
  * run where the plan made before the job put each split (plan only,
  * {@value Placement#DRAIN} false), on one embedded kang-smartssd drive, the LocalJobRunner.
  * Every answer must equal the one computed here from the bytes.

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.smartssd.loganalyzer.device.PlacedQueryJob;
-import org.smartssd.mapreduce.Placement;
+import org.smartssd.scan.Placement;
 import org.smartssd.mapreduce.PlacementCounters;
 
 /**

@@ -13,7 +13,7 @@ import org.smartssd.loganalyzer.TraceReader;
 import org.smartssd.loganalyzer.host.HostJob;
 import org.smartssd.loganalyzer.model.HostCostModel;
 import org.smartssd.mapreduce.DeviceJob;
-import org.smartssd.mapreduce.Placement;
+import org.smartssd.scan.Placement;
 
 /**
  * Q1 or Q2 as one {@link DeviceJob} whose splits run where {@link Placement} puts them: in the

@@ -25,9 +25,9 @@ import org.smartssd.device.RecordLayout.FieldType;
 import org.smartssd.device.TaskletSpec;
 
 /**
- * The host versions against plain Java computed here from the same bytes: records cut at
- * every split point are each seen once, and filter, group-aggregate and top-N outputs decode
- * (with the drive's decoders) to the answers. The Spark connector's placement test compares
+ * The host versions against plain Java computed here from the same bytes: filter,
+ * group-aggregate and top-N outputs decode (with the drive's decoders) to the answers (the
+ * records they are given: {@link SplitRecordsTest}). The Spark connector's placement test compares
  * them with the drive's runs on an emulated drive.
  */
 class HostTaskletTest {
@@ -60,74 +60,6 @@ class HostTaskletTest {
         SplitRecords.cut(spec.layout(), data.length, start, len, SplitRecords.Input.of(data),
                 h::accept);
         return h.finish();
-    }
-
-    @Test
-    void everyRecordAndLineIsInExactlyOneSplit() throws IOException {
-        byte[] fixed = fixedRecords(100, 1);
-        String text = "alpha,1\nbeta,-2\n\n,7\ngamma,x\ndelta,2147483648\nomega,5";
-        byte[] t = text.getBytes(StandardCharsets.US_ASCII);
-        List<String> lines = Arrays.asList(text.split("\n", -1));
-        for (int step : new int[] {1, 5, 12, 13, 64, 1000}) {
-            List<byte[]> recs = new ArrayList<>();
-            for (long s = 0; s < fixed.length; s += step) {
-                recs.addAll(cut(FIXED, fixed, s, step));
-            }
-            assertThat(recs).hasSize(100);
-            assertThat(recs.get(37)).containsExactly(Arrays.copyOfRange(fixed, 37 * 12, 38 * 12));
-            List<String> got = new ArrayList<>();
-            for (long s = 0; s < t.length; s += step) {
-                cut(TEXT, t, s, step).forEach(b -> got.add(new String(b,
-                        StandardCharsets.US_ASCII)));
-            }
-            assertThat(got).as("split every %d bytes", step).isEqualTo(lines);
-        }
-    }
-
-    @Test
-    void aTextRangeReadsNoFurtherThanItsLastLine() throws IOException {
-        // short lines and some of 1500 bytes, in a layout that allows 4096 (the connector's
-        // default)
-        RecordLayout longLines = RecordLayout.text('\n', ',', 4096, TEXT.fields());
-        StringBuilder sb = new StringBuilder();
-        Random r = new Random(3);
-        List<String> lines = new ArrayList<>();
-        while (sb.length() < 200_000) {
-            int kind = r.nextInt(100);
-            String line = kind == 0 ? "L".repeat(1500) : kind < 25 ? "w".repeat(64)
-                    : "n," + r.nextInt(1000);
-            lines.add(line);
-            sb.append(line).append('\n');
-        }
-        byte[] t = sb.toString().getBytes(StandardCharsets.US_ASCII);
-        for (int step : new int[] {100, 4096, 65536}) {
-            List<String> got = new ArrayList<>();
-            for (long s = 0; s < t.length; s += step) {
-                long read = SplitRecords.cut(longLines, t.length, s, step,
-                        SplitRecords.Input.of(t),
-                        (b, off, n) -> got.add(new String(b, off, n,
-                                StandardCharsets.US_ASCII)));
-                // the byte before the range, the range, and the rest of its last line in
-                // reads that double from TAIL_READ: less than twice that rest plus TAIL_READ,
-                // however long a line the layout allows
-                long end = Math.min(t.length, s + step);
-                long lineEnd = end - 1;
-                while (lineEnd < t.length && t[(int) lineEnd] != '\n') {
-                    lineEnd++;
-                }
-                long rest = Math.min(t.length, lineEnd + 1) - end;
-                assertThat(read).as("bytes read for [%d, +%d)", s, step)
-                        .isLessThanOrEqualTo(1 + step + 2 * rest + SplitRecords.TAIL_READ);
-            }
-            assertThat(got).as("split every %d bytes", step).isEqualTo(lines);
-        }
-    }
-
-    @Test
-    void aLineLongerThanTheLayoutsFailsNamingIt() {
-        byte[] t = ("a\n" + "x".repeat(65) + "\nb").getBytes(StandardCharsets.US_ASCII);
-        assertThatThrownBy(() -> cut(TEXT, t, 0, t.length))
-                .hasMessageContaining("line at byte 2 is longer than 64 bytes");
     }
 
     @Test

@@ -1,4 +1,4 @@
-package org.smartssd.mapreduce;
+package org.smartssd.scan;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -14,21 +14,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.io.BytesWritable;
-import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.mapreduce.Counter;
-import org.apache.hadoop.mapreduce.Counters;
-import org.apache.hadoop.mapreduce.InputSplit;
-import org.apache.hadoop.mapreduce.Mapper;
-import org.apache.hadoop.mapreduce.RecordReader;
-import org.apache.hadoop.mapreduce.RecordWriter;
-import org.apache.hadoop.mapreduce.StatusReporter;
-import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
-import org.apache.hadoop.mapreduce.lib.input.FileSplit;
-import org.apache.hadoop.mapreduce.lib.map.WrappedMapper;
-import org.apache.hadoop.mapreduce.task.MapContextImpl;
-import org.apache.hadoop.util.ReflectionUtils;
 import org.smartssd.device.InputRange;
 import org.smartssd.device.ModelCounters;
 import org.smartssd.device.RecordLayout;
@@ -101,14 +86,14 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
 
     /** The device version's estimate for a split: its pages at the probed cost per page,
      *  plus the probed cost per run. */
-    public long deviceNs(FileSplit s) {
-        long pages = (s.getLength() + pageSize - 1) / pageSize;
+    public long deviceNs(ScanRange s) {
+        long pages = (s.length() + pageSize - 1) / pageSize;
         return Math.round(deviceNsPerRun + pages * deviceNsPerPage);
     }
 
     /** The host version's estimate: the split over the link, then the host's rate. */
-    public long hostNs(FileSplit s) {
-        return hostNs(s.getLength(), s.getLength() / recordSize);
+    public long hostNs(ScanRange s) {
+        return hostNs(s.length(), s.length() / recordSize);
     }
 
     public long hostNs(long bytes, long records) {
@@ -125,30 +110,6 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
         return Math.round(isp + outputBytes * linkNsPerByte);
     }
 
-    /** A device job's host mapper as the host version (null: none), after checking that
-     *  the tasklet reads fixed-size records, which is what the mapper is given. */
-    @SuppressWarnings("rawtypes")
-    static HostOperator hostMapper(Configuration conf, TaskletSpec spec,
-                                   Class<? extends Mapper> hostMapper) throws IOException {
-        RecordLayout layout = spec.layout();
-        if (layout == null || layout.kind() != RecordLayout.Kind.FIXED) {
-            throw new IOException(Placement.KEY + ": the host version reads fixed-size records; "
-                    + "tasklet " + spec.taskletId() + " has layout " + layout);
-        }
-        int rec = layout.recordSize();
-        return hostMapper == null ? null : new HostOperator() {
-            @Override
-            public String name() {
-                return hostMapper.getName() + "/" + rec;
-            }
-
-            @Override
-            public void run(byte[] sample) throws IOException, InterruptedException {
-                runMapper(conf, hostMapper, sample, rec);
-            }
-        };
-    }
-
     /**
      * The calibration of the drive of {@code first} (a non-empty split) for this tasklet,
      * with the rate of {@code host} (null: no host version, the host is not estimated):
@@ -159,16 +120,16 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
      * between two queries over unchanged data, and the probes are most of a plan's cost.
      */
     public static PlacementCalibration probe(Configuration conf, TaskletSpec spec,
-                                             FileSplit first, HostOperator host)
+                                             ScanRange first, HostOperator host)
             throws IOException {
         long t0 = System.nanoTime();
-        DeviceAccess acc = DeviceAccess.of(first.getPath(), conf);
+        DeviceAccess acc = DeviceAccess.of(first.path(), conf);
         String key = cacheKey(conf, spec, first, acc, host);
         PlacementCalibration cached;
         synchronized (CALIBRATED) {
             cached = CALIBRATED.get(key);
         }
-        String drive = first.getPath().toUri().getAuthority();
+        String drive = first.path().toUri().getAuthority();
         if (cached != null) {
             DriveLog.of(PlacementCalibration.class, drive).info("drive {} ({}): calibration for "
                     + "tasklet {} reused from this JVM, no probe runs ({} ms)", drive,
@@ -184,11 +145,11 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
 
     /** What a calibration depends on: the drive, the file's version, the probe's start,
      *  the tasklet, the host version and the configured rates. */
-    private static String cacheKey(Configuration conf, TaskletSpec spec, FileSplit first,
+    private static String cacheKey(Configuration conf, TaskletSpec spec, ScanRange first,
                                    DeviceAccess acc, HostOperator host) throws IOException {
         return String.join("|", acc.device().uri(), acc.device().info().serial(),
                 Long.toString(acc.stat().oid()), Long.toString(acc.stat().size()),
-                Long.toString(acc.stat().mtimeNs()), Long.toString(first.getStart()),
+                Long.toString(acc.stat().mtimeNs()), Long.toString(first.start()),
                 Integer.toString(spec.taskletId()), String.valueOf(spec.layout()),
                 HexFormat.of().formatHex(spec.params()), host == null ? "-" : host.name(),
                 conf.getTrimmed(Placement.LINK_NS_PER_BYTE, ""),
@@ -197,7 +158,7 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
     }
 
     private static PlacementCalibration measure(Configuration conf, TaskletSpec spec,
-                                                FileSplit first, HostOperator host,
+                                                ScanRange first, HostOperator host,
                                                 DeviceAccess acc, long t0) throws IOException {
         RecordLayout layout = spec.layout();
         int page = acc.device().info().pageSize();
@@ -211,9 +172,9 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
         // two runs, P and 2P pages from the split's start (the drive clamps them to the
         // file): their difference is the cost of a page once the tasklet's state is warm, the
         // rest (the groups' first inserts, the output) a cost per run
-        double[] a = probeRun(conf, acc, spec, first.getStart(), (long) PROBE_PAGES * page,
+        double[] a = probeRun(conf, acc, spec, first.start(), (long) PROBE_PAGES * page,
                 fw, instr, dram);
-        double[] b = probeRun(conf, acc, spec, first.getStart(), 2L * PROBE_PAGES * page,
+        double[] b = probeRun(conf, acc, spec, first.start(), 2L * PROBE_PAGES * page,
                 fw, instr, dram);
         long tProbes = System.nanoTime();
         double perPage = b[0] > a[0] ? (b[1] - a[1]) / (b[0] - a[0]) : a[1] / a[0];
@@ -224,11 +185,11 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
         before = acc.device().modelCounters();
 
         int rec = layout.kind() == RecordLayout.Kind.FIXED ? layout.recordSize() : 1;
-        long firstRecord = (first.getStart() + rec - 1) / rec * rec;
-        long sampleLen = Math.max(0, Math.min(first.getStart() + first.getLength() - firstRecord,
+        long firstRecord = (first.start() + rec - 1) / rec * rec;
+        long sampleLen = Math.max(0, Math.min(first.start() + first.length() - firstRecord,
                 HOST_SAMPLE_BYTES)) / rec * rec;
         byte[] sample = new byte[(int) sampleLen];
-        try (FSDataInputStream in = acc.fs().open(first.getPath())) {
+        try (FSDataInputStream in = acc.fs().open(first.path())) {
             in.readFully(firstRecord, sample);
         }
         Optional<ModelCounters> after = acc.device().modelCounters();
@@ -267,10 +228,10 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
             src += "; host rate measured over " + sample.length + " B of records";
         }
         long tHost = System.nanoTime();
-        DriveLog.of(PlacementCalibration.class, first.getPath().toUri().getAuthority()).info(
+        DriveLog.of(PlacementCalibration.class, first.path().toUri().getAuthority()).info(
                 "drive {} ({}): calibrated for tasklet {} in {} ms (kept for this JVM's later "
                 + "plans): open {} ms, 2 probe runs {} ms, host sample of {} B {} ms, host rate "
-                + "{} ms", first.getPath().toUri().getAuthority(), acc.device().uri(),
+                + "{} ms", first.path().toUri().getAuthority(), acc.device().uri(),
                 spec.taskletId(), ms(tHost - t0), ms(tOpen - t0), ms(tProbes - tOpen),
                 sample.length, ms(tSample - tProbes), ms(tHost - tSample));
         return new PlacementCalibration(page, layout.recordSize(), fw, instr, dram, perPage,
@@ -285,11 +246,11 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
     private static double[] probeRun(Configuration conf, DeviceAccess acc, TaskletSpec spec,
                                      long start, long len, double fw, double instr, double dram)
             throws IOException {
-        String out = DeviceJob.scratchDir(conf) + "/placement-" + UUID.randomUUID() + ".out";
+        String out = ScanConf.scratchDir(conf) + "/placement-" + UUID.randomUUID() + ".out";
         TaskletProgress p;
         PROBE_RUNS.incrementAndGet();
         try (TaskletRun run = TaskletRun.start(acc.device(), spec, new InputRange(
-                acc.stat().oid(), start, len), out, DeviceJob.taskletTimeout(conf), null)) {
+                acc.stat().oid(), start, len), out, ScanConf.taskletTimeout(conf), null)) {
             while (!run.finished()) {
                 run.next(Duration.ofSeconds(1));
             }
@@ -302,7 +263,7 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
     }
 
     /** Stores the figures the tasks need (and a reader of the job's configuration sees). */
-    void store(Configuration conf, String drive) {
+    public void store(Configuration conf, String drive) {
         String p = Placement.CALIBRATED + drive + ".";
         conf.setInt(p + "page-size", pageSize);
         conf.setInt(p + "record-size", recordSize);
@@ -317,7 +278,7 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
         conf.set(p + "source", source);
     }
 
-    static PlacementCalibration load(Configuration conf, String drive) throws IOException {
+    public static PlacementCalibration load(Configuration conf, String drive) throws IOException {
         String p = Placement.CALIBRATED + drive + ".";
         if (conf.get(p + "page-size") == null) {
             throw new IOException("placed split on drive " + drive + " but the job holds no "
@@ -352,100 +313,5 @@ public record PlacementCalibration(int pageSize, int recordSize, double fwPageNs
             best = Math.min(best, mx.getCurrentThreadCpuTime() - t0);
         }
         return best / (double) sample.length;
-    }
-
-    /** A host mapper over the sample's records, its output discarded. */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static void runMapper(Configuration conf, Class<? extends Mapper> cls, byte[] sample,
-                                  int rec) throws IOException, InterruptedException {
-        Mapper m = ReflectionUtils.newInstance(cls, conf);
-        MapContextImpl mc = new MapContextImpl(conf, new TaskAttemptID(),
-                new SampleReader(sample, rec), new Discard(), null, new Reporter(), null);
-        m.run(new WrappedMapper().getMapContext(mc));
-    }
-
-    /** Records of a sample in memory, as FixedLengthRecordReader hands them out. */
-    private static final class SampleReader extends RecordReader<LongWritable, BytesWritable> {
-        private final byte[] data;
-        private final int rec;
-        private int at = -1;
-        private final LongWritable key = new LongWritable();
-        private final BytesWritable value = new BytesWritable();
-
-        SampleReader(byte[] data, int rec) {
-            this.data = data;
-            this.rec = rec;
-        }
-
-        @Override
-        public void initialize(InputSplit split, TaskAttemptContext context) {
-        }
-
-        @Override
-        public boolean nextKeyValue() {
-            at = at < 0 ? 0 : at + rec;
-            if (at + rec > data.length) {
-                return false;
-            }
-            key.set(at);
-            value.set(data, at, rec);
-            return true;
-        }
-
-        @Override
-        public LongWritable getCurrentKey() {
-            return key;
-        }
-
-        @Override
-        public BytesWritable getCurrentValue() {
-            return value;
-        }
-
-        @Override
-        public float getProgress() {
-            return data.length == 0 ? 1f : Math.min(1f, at / (float) data.length);
-        }
-
-        @Override
-        public void close() {
-        }
-    }
-
-    private static final class Discard extends RecordWriter<Object, Object> {
-        @Override
-        public void write(Object key, Object value) {
-        }
-
-        @Override
-        public void close(TaskAttemptContext context) {
-        }
-    }
-
-    private static final class Reporter extends StatusReporter {
-        private final Counters counters = new Counters();
-
-        @Override
-        public Counter getCounter(Enum<?> name) {
-            return counters.findCounter(name);
-        }
-
-        @Override
-        public Counter getCounter(String group, String name) {
-            return counters.findCounter(group, name);
-        }
-
-        @Override
-        public void progress() {
-        }
-
-        @Override
-        public float getProgress() {
-            return 0;
-        }
-
-        @Override
-        public void setStatus(String status) {
-        }
     }
 }

@@ -9,22 +9,23 @@ import java.util.List;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.mapreduce.InputSplit;
+import org.smartssd.scan.DrainScheduler;
 
 /**
  * A node's splits in a job placed {@code auto}: one map task runs them all, its drives and
- * its host draining them at run time ({@link SplitDrain}, {@link DrainRunner}). Each split
- * keeps the planner's side and estimates (the side is the plan made before the job, which
- * the drain may change). Located on the node, so the task runs next to its drives.
+ * its host draining them at run time ({@link DrainScheduler}, run by {@link DeviceMapRunner}
+ * through smartssd-scan's ScanExecution). Each split keeps the planner's side and estimates
+ * (the side is the plan made before the job, which the drain may change). Located on the node, so the task runs next to its drives.
  */
-public class DrainSplit extends InputSplit implements Writable {
+public class NodeDrainSplit extends InputSplit implements Writable {
     private String node = "";
     private List<PlacedSplit> splits = new ArrayList<>();
 
     /** For Hadoop's deserialisation. */
-    public DrainSplit() {
+    public NodeDrainSplit() {
     }
 
-    DrainSplit(String node, List<PlacedSplit> splits) {
+    NodeDrainSplit(String node, List<PlacedSplit> splits) {
         this.node = node;
         this.splits = new ArrayList<>(splits);
     }

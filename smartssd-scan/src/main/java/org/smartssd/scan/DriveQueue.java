@@ -1,4 +1,4 @@
-package org.smartssd.mapreduce;
+package org.smartssd.scan;
 
 import java.io.IOException;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package org.smartssd.mapreduce;
+package org.smartssd.scan;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -39,8 +39,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * other jobs put on the drive after the drain started is not seen (a split's modelled time
  * is its own run's counted work, not its wait behind other runs).
  */
-public final class SplitDrain {
-    private SplitDrain() {
+public final class DrainScheduler {
+    private DrainScheduler() {
     }
 
     /** Runs one split on one side and returns its modelled time in ns. Called from the
@@ -199,7 +199,7 @@ public final class SplitDrain {
 
     /**
      * Items grouped by their node (the first of {@code hosts}, "" for none), in order of first
-     * appearance: what one drain runs (a device job's {@link DrainSplit}, the Spark
+     * appearance: what one drain runs (a device job's NodeDrainSplit, the Spark
      * connector's drained partition).
      */
     public static <T> Map<String, List<T>> byNode(List<T> items,

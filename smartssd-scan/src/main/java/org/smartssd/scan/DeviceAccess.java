@@ -1,4 +1,4 @@
-package org.smartssd.mapreduce;
+package org.smartssd.scan;
 
 import java.io.IOException;
 
@@ -14,8 +14,8 @@ import org.smartssd.fs.SmartSsdFileSystem;
  * device (one per drive per JVM: an emulated image opens once per process). Cost: one
  * lookup command.
  */
-record DeviceAccess(SmartSsdFileSystem fs, SmartSsdDevice device, String key, ObjectStat stat) {
-    static DeviceAccess of(Path file, Configuration conf) throws IOException {
+public record DeviceAccess(SmartSsdFileSystem fs, SmartSsdDevice device, String key, ObjectStat stat) {
+    public static DeviceAccess of(Path file, Configuration conf) throws IOException {
         SmartSsdFileSystem s = fileSystem(file, conf);
         String key = s.storeContext().pathToKey(s.makeQualified(file));
         SmartSsdDevice dev = s.device();
@@ -27,10 +27,10 @@ record DeviceAccess(SmartSsdFileSystem fs, SmartSsdDevice device, String key, Ob
     }
 
     /** The file system of a {@code smartssd://} file (no command). */
-    static SmartSsdFileSystem fileSystem(Path file, Configuration conf) throws IOException {
+    public static SmartSsdFileSystem fileSystem(Path file, Configuration conf) throws IOException {
         FileSystem fs = file.getFileSystem(conf);
         if (!(fs instanceof SmartSsdFileSystem s)) {
-            throw new IOException("a device job reads files on a Smart SSD (smartssd://NAME/...); "
+            throw new IOException("a scan reads files on a Smart SSD (smartssd://NAME/...); "
                     + file + " is on " + fs.getUri());
         }
         return s;

@@ -1,4 +1,4 @@
-package org.smartssd.mapreduce;
+package org.smartssd.scan;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -199,6 +199,26 @@ public final class TaskletRun implements Closeable {
         polls++;
         last = (TaskletProgress) r;
         return last;
+    }
+
+    /**
+     * Follows the run to its end, waiting up to {@code maxWait} at a time: this run, finished
+     * and its output read. On a failure the run is closed (nothing left on the drive).
+     */
+    public TaskletRun toEnd(Duration maxWait) throws IOException {
+        try {
+            while (!finished) {
+                next(maxWait);
+            }
+            return this;
+        } catch (IOException | RuntimeException e) {
+            try {
+                close();
+            } catch (IOException c) {
+                e.addSuppressed(c);
+            }
+            throw e;
+        }
     }
 
     private static EnergyReport end(SmartSsdDevice device, EnergyAccountant.Measurement m) {

@@ -1,4 +1,4 @@
-package org.smartssd.mapreduce;
+package org.smartssd.scan;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.fs.DriveLog;
 
@@ -45,7 +44,7 @@ public final class SplitPlanner {
      * ({@link #plan}), each drive's side starting at its current queue ({@link DriveQueue}).
      * Logs the counts, estimates and calibrations.
      */
-    public static List<Placed> place(Configuration conf, TaskletSpec spec, List<FileSplit> splits,
+    public static List<Placed> place(Configuration conf, TaskletSpec spec, List<ScanRange> splits,
                                      Placement mode, PlacementCalibration.HostOperator host)
             throws IOException {
         return place(conf, splits, mode, first -> PlacementCalibration.probe(conf, spec, first,
@@ -54,8 +53,8 @@ public final class SplitPlanner {
 
     /** How {@link #place} calibrates a drive, given its first non-empty split. */
     @FunctionalInterface
-    interface Calibrator {
-        PlacementCalibration calibrate(FileSplit first) throws IOException;
+    public interface Calibrator {
+        PlacementCalibration calibrate(ScanRange first) throws IOException;
     }
 
     /**
@@ -63,15 +62,15 @@ public final class SplitPlanner {
      * (OtherJvmQueueTest) the calibration a plan of the same splits probed, where the drive
      * cannot run probes (a daemon whose background never runs holds another JVM's run still).
      */
-    static List<Placed> place(Configuration conf, List<FileSplit> splits, Placement mode,
-                              Calibrator calibrator) throws IOException {
+    public static List<Placed> place(Configuration conf, List<ScanRange> splits,
+                                     Placement mode, Calibrator calibrator) throws IOException {
         Map<String, PlacementCalibration> cal = new LinkedHashMap<>();
         Map<String, Long> queues = new HashMap<>();
         Map<String, DriveQueue.Pending> pending = new LinkedHashMap<>();
         List<Estimate> est = new ArrayList<>();
-        for (FileSplit s : splits) {
-            String drive = s.getPath().toUri().getAuthority();
-            if (s.getLength() == 0) {
+        for (ScanRange s : splits) {
+            String drive = s.drive();
+            if (s.length() == 0) {
                 est.add(new Estimate(drive, "", 0, 0, 0));
                 continue;
             }
@@ -81,12 +80,11 @@ public final class SplitPlanner {
                 cal.put(drive, c);
                 // after the probes, which ran to their end: the queue is other work's
                 DriveQueue.Pending q = DriveQueue.pending(drive,
-                        DeviceAccess.fileSystem(s.getPath(), conf).device());
+                        DeviceAccess.fileSystem(s.path(), conf).device());
                 pending.put(drive, q);
                 queues.put(drive, q.ns());
             }
-            String node = s.getLocations().length > 0 ? s.getLocations()[0] : "";
-            est.add(new Estimate(drive, node, c.deviceNs(s), c.hostNs(s), s.getLength()));
+            est.add(new Estimate(drive, s.node(), c.deviceNs(s), c.hostNs(s), s.length()));
         }
         List<Placement> sides = plan(est, mode, queues);
         List<Placed> out = new ArrayList<>();
@@ -129,7 +127,7 @@ public final class SplitPlanner {
      * would finish it first, the drive's clock ({@code deviceClock}, by drive) or its node's
      * host's ({@code hostClock}, by node), ties to the drive. Advances the clocks by the
      * estimates of the splits each side takes; returns the sides in the given order.
-     * {@link #plan} starts it from the drives' queues, {@link SplitDrain} from the modelled
+     * {@link #plan} starts it from the drives' queues, {@link DrainScheduler} from the modelled
      * clocks reached at run time.
      */
     static List<Placement> drain(List<Estimate> splits, Map<String, Long> deviceClock,

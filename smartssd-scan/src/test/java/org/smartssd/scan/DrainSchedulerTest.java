@@ -1,4 +1,4 @@
-package org.smartssd.mapreduce;
+package org.smartssd.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -17,13 +17,13 @@ import java.util.function.IntToLongFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * The run-time drain ({@link SplitDrain}) against the plan made before the job
+ * The run-time drain ({@link DrainScheduler}) against the plan made before the job
  * ({@link SplitPlanner#plan}) over the same splits, where each split's modelled time on each
  * side is given (the test's cost of a split, which the drain learns only by running it). The
  * reference for how well a drain can do is the fluid bound: the work shared between the two
  * sides at their true rates, T = D H / (D + H) for device-only time D and host-only time H.
  */
-class SplitDrainTest {
+class DrainSchedulerTest {
     static final String DRIVE = "d0";
     static final String NODE = "n0";
 
@@ -62,11 +62,11 @@ class SplitDrainTest {
         return d * h / (d + h);
     }
 
-    static SplitDrain.Outcome drain(List<SplitPlanner.Estimate> s, Map<String, Long> queue,
+    static DrainScheduler.Outcome drain(List<SplitPlanner.Estimate> s, Map<String, Long> queue,
                                     IntToLongFunction device, IntToLongFunction host)
             throws Exception {
         Map<Integer, Integer> runs = new ConcurrentHashMap<>();
-        SplitDrain.Outcome o = SplitDrain.run(s, queue, (i, side) -> {
+        DrainScheduler.Outcome o = DrainScheduler.run(s, queue, (i, side) -> {
             runs.merge(i, 1, Integer::sum);
             return side == Placement.DEVICE ? device.applyAsLong(i) : host.applyAsLong(i);
         });
@@ -80,12 +80,12 @@ class SplitDrainTest {
      * the plan made from the estimates ends at {@code plan} and the drain below
      * {@code ofPlan} of it and within {@code ofBound} of the fluid bound.
      */
-    static SplitDrain.Outcome drainsBetter(int n, IntToLongFunction dev, IntToLongFunction host,
+    static DrainScheduler.Outcome drainsBetter(int n, IntToLongFunction dev, IntToLongFunction host,
                                            long plan, double ofPlan, double ofBound)
             throws Exception {
         List<SplitPlanner.Estimate> s = splits(n);
         long planned = planned(s, dev, host);
-        SplitDrain.Outcome o = drain(s, Map.of(), dev, host);
+        DrainScheduler.Outcome o = drain(s, Map.of(), dev, host);
         double bound = fluid(n, dev, host);
         if (plan > 0) {
             assertThat(planned).as("the plan, made from the estimates").isEqualTo(plan);
@@ -101,7 +101,7 @@ class SplitDrainTest {
         List<SplitPlanner.Estimate> s = splits(40);
         IntToLongFunction dev = i -> 1_000_000;
         IntToLongFunction host = i -> 2_000_000;
-        SplitDrain.Outcome o = drain(s, Map.of(), dev, host);
+        DrainScheduler.Outcome o = drain(s, Map.of(), dev, host);
         long plan = planned(s, dev, host);
         // 40 splits at 1 and 2 ms: the drive takes 27, the host 13 (27 and 26 ms)
         assertThat(plan).isEqualTo(27_000_000);
@@ -114,7 +114,7 @@ class SplitDrainTest {
     void aDriveSlowerThanItsEstimateGetsFewerSplits() throws Exception {
         // the drive's true cost is 3x its estimate (its first split was cheaper than the
         // rest), the host's is as estimated
-        SplitDrain.Outcome o = drainsBetter(40, i -> 3_000_000, i -> 2_000_000, 81_000_000,
+        DrainScheduler.Outcome o = drainsBetter(40, i -> 3_000_000, i -> 2_000_000, 81_000_000,
                 0.65, 1.10);
         long onHost = o.sides().stream().filter(p -> p == Placement.HOST).count();
         assertThat(onHost).as("splits on the host").isGreaterThan(13);
@@ -143,8 +143,8 @@ class SplitDrainTest {
         List<SplitPlanner.Estimate> s = splits(40);
         IntToLongFunction dev = i -> 1_000_000;
         IntToLongFunction host = i -> 2_000_000;
-        SplitDrain.Outcome idle = drain(s, Map.of(), dev, host);
-        SplitDrain.Outcome queued = drain(s, Map.of(DRIVE, 20_000_000L), dev, host);
+        DrainScheduler.Outcome idle = drain(s, Map.of(), dev, host);
+        DrainScheduler.Outcome queued = drain(s, Map.of(DRIVE, 20_000_000L), dev, host);
         long idleHost = idle.sides().stream().filter(p -> p == Placement.HOST).count();
         long queuedHost = queued.sides().stream().filter(p -> p == Placement.HOST).count();
         assertThat(queuedHost).isGreaterThan(idleHost);
@@ -166,14 +166,14 @@ class SplitDrainTest {
             dev[i] = s.get(i).deviceNs() * (i < 15 ? 1 : 3);
             host[i] = s.get(i).hostNs();
         }
-        SplitDrain.Outcome first = null;
+        DrainScheduler.Outcome first = null;
         for (int round = 0; round < 4; round++) {
             Random delay = new Random(round);
             Map<Integer, Long> wait = new HashMap<>();
             for (int i = 0; i < 30; i++) {
                 wait.put(i, (long) delay.nextInt(4));
             }
-            SplitDrain.Outcome o = SplitDrain.run(s, Map.of("d1", 700_000L), (i, side) -> {
+            DrainScheduler.Outcome o = DrainScheduler.run(s, Map.of("d1", 700_000L), (i, side) -> {
                 Thread.sleep(wait.get(i));   // wall-clock order varies from run to run
                 return side == Placement.DEVICE ? dev[i] : host[i];
             });
@@ -193,7 +193,7 @@ class SplitDrainTest {
         List<SplitPlanner.Estimate> s = splits(20);
         AtomicBoolean hostFailed = new AtomicBoolean();
         AtomicInteger started = new AtomicInteger();
-        assertThatThrownBy(() -> SplitDrain.run(s, Map.of(), (i, side) -> {
+        assertThatThrownBy(() -> DrainScheduler.run(s, Map.of(), (i, side) -> {
             started.incrementAndGet();
             if (side == Placement.HOST && hostFailed.compareAndSet(false, true)) {
                 throw new IOException("host split " + i + ": disk gone");

@@ -1,4 +1,4 @@
-package org.smartssd.mapreduce;
+package org.smartssd.scan;
 
 import java.util.Locale;
 import java.util.Optional;
@@ -34,7 +34,7 @@ public enum Placement {
     public static final String LINK_NS_PER_BYTE = "smartssd.job.placement.link.ns-per-byte";
     /**
      * With {@code auto}: whether each node's splits are drained at run time by its drives and
-     * its host together ({@link SplitDrain}: one map task per node, where a split runs decided
+     * its host together ({@link DrainScheduler}: one map task per node, where a split runs decided
      * from the modelled times of the splits run so far), default true; false runs each split
      * as its own task where the plan made before the job put it.
      */
