@@ -14,7 +14,8 @@ static uint8_t buf[1 << 16], got[1 << 16];
 static void test_width_table(void)
 {
 	/* An open block per die and stream (META, HOT, COLD, GC) may take 1/8 of the blocks:
-	 * 32 blocks per lane. Otherwise the largest divisor of the die count that fits. */
+	 * 32 blocks per lane. Otherwise the largest divisor of the die count that fits, but a
+	 * lane per channel while that takes at most 1/6 of the blocks (24 blocks per lane). */
 	static const struct {
 		const char *name;
 		uint32_t ch, ways, bpd, want;
@@ -24,8 +25,12 @@ static void test_width_table(void)
 		{ "4x1x32: every die", 4, 1, 32, 4 },
 		{ "4x1x16: too small, every other die", 4, 1, 16, 2 },
 		{ "16x4x8: one die per channel", 16, 4, 8, 16 },
+		{ "16x4x7: 14 lanes fit, a lane per channel at 1/6", 16, 4, 7, 16 },
+		{ "16x4x6: 12 lanes fit, a lane per channel at 1/6", 16, 4, 6, 16 },
+		{ "16x4x5: a lane per channel would take over 1/6", 16, 4, 5, 8 },
 		{ "3x2x16: 96 blocks allow 3 lanes", 3, 2, 16, 3 },
-		{ "5x1x24: no divisor of 5 fits 3, no striping", 5, 1, 24, 1 },
+		{ "5x1x24: no divisor of 5 fits 3, a lane per channel at 1/6", 5, 1, 24, 5 },
+		{ "5x1x16: no divisor of 5 fits 2, no striping", 5, 1, 16, 1 },
 		{ "1x1x64: a single die", 1, 1, 64, 1 },
 	};
 
