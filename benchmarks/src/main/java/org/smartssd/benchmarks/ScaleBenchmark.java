@@ -34,8 +34,8 @@ import org.smartssd.mapreduce.LongPairWritable;
  * equal the one-drive answer.
  *
  * <p>Modelled job time = the slowest drive's modelled busy time (each drive's own clock,
- * {@code ModelCounters.nowNs} after minus before: its scans, tasklet work and link
- * transfers) + the host merge of the map outputs ({@link HostCostModel#MAP_OUTPUT_NS_PER_RECORD}
+ * {@code ModelCounters.nowNs} after the job minus {@code hostNowNs} before it: its scans,
+ * tasklet work and link transfers, from when the job's first command arrives) + the host merge of the map outputs ({@link HostCostModel#MAP_OUTPUT_NS_PER_RECORD}
  * per record) + for several nodes the outputs over the network at
  * {@value #NETWORK_BYTES_PER_S} B/s (10 GbE, an assumption, not measured). Drives run
  * concurrently in the model because each has its own controller and link; nothing in the
@@ -190,8 +190,13 @@ public final class ScaleBenchmark {
             fss.add((SmartSsdFileSystem) fs);
         }
         long[] before = new long[drives];
+        ModelCounters[] first = new ModelCounters[drives];
         for (int d = 0; d < drives; d++) {
-            before[d] = model(fss.get(d)).nowNs();
+            first[d] = model(fss.get(d));
+            // the host clock, when the job's first command arrives: the device clock may be
+            // ahead of it with background work (a checkpoint after the writes, 11 ms at
+            // some share sizes) that the job's commands and tasklet runs do not wait for
+            before[d] = first[d].hostNowNs();
         }
         DeviceJob job = DeviceJob.getInstance(conf, "scale " + label);
         job.setDeviceMapper(DeviceQueryJob.tasklet(Query.Q1, ENTRY));
@@ -211,9 +216,27 @@ public final class ScaleBenchmark {
         }
         long wall = System.nanoTime() - t0;
         long[] busy = new long[drives];
+        ModelCounters last = null;
         for (int d = 0; d < drives; d++) {
-            busy[d] = model(fss.get(d)).nowNs() - before[d];
+            last = model(fss.get(d));
+            busy[d] = last.nowNs() - before[d];
+            long isp = last.ispBusyNs() - first[d].ispBusyNs();
+            if (busy[d] < isp) {
+                throw new IllegalStateException(String.format("%s: drive %d busy %.2f ms, less "
+                        + "than its ISP core's %.2f ms of counted work: the window misses part "
+                        + "of the job", label, d, busy[d] / 1e6, isp / 1e6));
+            }
         }
+        ModelCounters f = first[drives - 1];
+        // what the last drive's busy time is made of: the ISP core's counted work, the flash
+        // reads that feed it, and background work left from the writes
+        System.out.printf("%s: last drive: busy %.2f ms, its ISP core %.2f ms (%d pages, %d "
+                        + "instructions, %d DRAM accesses), %d flash page reads; device clock "
+                        + "%.2f ms ahead of the host clock before the job%n", label,
+                busy[drives - 1] / 1e6, (last.ispBusyNs() - f.ispBusyNs()) / 1e6,
+                last.ispPages() - f.ispPages(), last.ispInstructions() - f.ispInstructions(),
+                last.ispDramAccesses() - f.ispDramAccesses(), last.pageReads() - f.pageReads(),
+                (f.nowNs() - f.hostNowNs()) / 1e6);
         long[] perRegion = new long[16];
         FileSystem local = out.getFileSystem(conf);
         for (var st : local.listStatus(out, p -> p.getName().startsWith("part-"))) {

@@ -7,18 +7,21 @@ import java.util.List;
  * The emulated drive's timing and energy model: every figure follows from counted operations
  * and the drive's profile, never from host wall-clock. Energies are in nanojoules.
  *
+ * @param hostNowNs the host clock: when the host's next command would arrive (the device
+ *               clock {@code nowNs} may be ahead of it with background work, which host
+ *               commands do not wait for)
  * @param prices the profile's prices of a tasklet's own counted work, with which the drive's
  *               energy ledger apportions its energy among tasks ({@link SharedDriveEnergy})
  */
-public record ModelCounters(long nowNs, long hostCommands, long linkBytesIn, long linkBytesOut,
-                            long pageReads, long pagePrograms, long blockErases,
+public record ModelCounters(long nowNs, long hostNowNs, long hostCommands, long linkBytesIn,
+                            long linkBytesOut, long pageReads, long pagePrograms, long blockErases,
                             long ispInstructions, long ispDramAccesses, long ispPages,
                             long linkBusyNs, long ispBusyNs, long energyNandReadNj,
                             long energyNandProgramNj, long energyNandEraseNj,
                             long energyLinkNj, long energyIspNj, long energyIdleNj,
                             long energyTotalNj, WorkPrices prices) {
     // The model counters, struct ss_wire_model (SS_REPLY_MODEL in ss_proto_replies.h); the
-    // record carries the ones the host's energy accounting uses
+    // record carries the ones the host's energy accounting and the benchmarks use
     static final int PAGE_READS = 0;
     static final int PAGE_PROGRAMS = 8;
     static final int BLOCK_ERASES = 16;
@@ -96,7 +99,7 @@ public record ModelCounters(long nowNs, long hostCommands, long linkBytesIn, lon
     static ModelCounters decode(ByteBuffer b) {
         ByteBuffer le = WireField.littleEndian(b);
         return new ModelCounters(
-                le.getLong(NOW_NS), le.getLong(HOST_COMMANDS),
+                le.getLong(NOW_NS), le.getLong(HOST_NOW_NS), le.getLong(HOST_COMMANDS),
                 le.getLong(LINK_BYTES_IN), le.getLong(LINK_BYTES_OUT),
                 le.getLong(PAGE_READS), le.getLong(PAGE_PROGRAMS),
                 le.getLong(BLOCK_ERASES), le.getLong(ISP_INSTRUCTIONS),
