@@ -1,0 +1,836 @@
+/*
+ * smartssd-devd --metrics, from outside: a real daemon on an OS-chosen port, scraped over
+ * TCP and its exposition parsed by a strict parser of the text format 0.0.4 (every line a
+ * HELP, a TYPE or a sample; every family with both, before its samples; counters named
+ * _total; no series twice; values that parse whole).
+ *
+ *   scrape      I/O, a grep tasklet run and an energy-ledger share through libsmartssd,
+ *               then the scrape against readings of the same drive taken before and after
+ *               it (model counters, COUNTERS, SMART, FSSTAT), the bytes the test moved,
+ *               the run's progress and its share. A scrape is no command: the model
+ *               counters read just before and just after it are equal, and so is it.
+ *   hostile     requests with no end, an oversized head, a POST, another path, HEAD, and
+ *               more connections than the listener takes: each answered or closed, and
+ *               the drive serving commands and scrapes meanwhile.
+ *   prometheus  the real Prometheus scraping the daemon (label full): its query API
+ *               returns what the daemon's own scrape says.
+ *   dashboard FILE  every metric a PromQL expression of the Grafana dashboard FILE names
+ *               is exported by a live daemon.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <sys/socket.h>
+
+#include "devtest.h"
+#include "smartssd/builtin_tasklets.h"
+#include "smartssd/smartssd.h"
+#include "ss_proto.h"
+#include "ut.h"
+
+#define IO_MS 20000
+#define MAX_SERIES 1024
+#define MAX_FAMILIES 256
+
+/* ---- a strict parser of the exposition format ---- */
+
+struct family {
+	char name[128];
+	int help, type_counter, type_gauge, samples;
+};
+
+struct series {
+	char key[384];      /* name{labels} as written */
+	char name[128];
+	double v;
+};
+
+struct expo {
+	struct family fam[MAX_FAMILIES];
+	int nfam;
+	struct series s[MAX_SERIES];
+	int n;
+	int errors;
+};
+
+static void expo_err(struct expo *e, int line, const char *why, const char *text)
+{
+	fprintf(stderr, "metrics_ut: exposition line %d: %s: '%.120s'\n", line, why, text);
+	e->errors++;
+}
+
+static struct family *family_of(struct expo *e, const char *name, int create)
+{
+	for (int i = 0; i < e->nfam; i++) {
+		if (strcmp(e->fam[i].name, name) == 0) {
+			return &e->fam[i];
+		}
+	}
+	if (!create || e->nfam == MAX_FAMILIES) {
+		return NULL;
+	}
+	memset(&e->fam[e->nfam], 0, sizeof(e->fam[0]));
+	snprintf(e->fam[e->nfam].name, sizeof(e->fam[0].name), "%s", name);
+	return &e->fam[e->nfam++];
+}
+
+/* A metric name: [a-zA-Z_:][a-zA-Z0-9_:]*. \return its length, 0 when none. */
+static size_t name_len(const char *p)
+{
+	size_t n = 0;
+
+	if (!(isalpha((unsigned char)p[0]) || p[0] == '_' || p[0] == ':')) {
+		return 0;
+	}
+	while (isalnum((unsigned char)p[n]) || p[n] == '_' || p[n] == ':') {
+		n++;
+	}
+	return n;
+}
+
+/* `{k="v",...}` from p: \return its length, or 0 when malformed. */
+static size_t labels_len(const char *p)
+{
+	size_t i = 1;
+
+	if (p[0] != '{') {
+		return 0;
+	}
+	if (p[i] == '}') {
+		return i + 1;
+	}
+	for (;;) {
+		size_t k = name_len(p + i);
+
+		if (k == 0 || p[i + k] != '=' || p[i + k + 1] != '"') {
+			return 0;
+		}
+		i += k + 2;
+		while (p[i] != '"') {
+			if (p[i] == '\0' || p[i] == '\n') {
+				return 0;
+			}
+			if (p[i] == '\\') {
+				if (p[i + 1] != '\\' && p[i + 1] != '"' && p[i + 1] != 'n') {
+					return 0;
+				}
+				i++;
+			}
+			i++;
+		}
+		i++;
+		if (p[i] == '}') {
+			return i + 1;
+		}
+		if (p[i] != ',') {
+			return 0;
+		}
+		i++;
+	}
+}
+
+static int expo_parse(struct expo *e, char *text)
+{
+	char *line = text, *next;
+	int ln = 0;
+
+	memset(e, 0, sizeof(*e));
+	for (; *line != '\0'; line = next) {
+		size_t nl;
+
+		next = strchr(line, '\n');
+		if (next == NULL) {
+			expo_err(e, ln + 1, "no newline at the end", line);
+			break;
+		}
+		*next++ = '\0';
+		ln++;
+		if (strncmp(line, "# HELP ", 7) == 0 || strncmp(line, "# TYPE ", 7) == 0) {
+			char name[128];
+			struct family *f;
+
+			nl = name_len(line + 7);
+			if (nl == 0 || nl >= sizeof(name) || line[7 + nl] != ' ' ||
+			    line[8 + nl] == '\0') {
+				expo_err(e, ln, "malformed HELP or TYPE", line);
+				continue;
+			}
+			memcpy(name, line + 7, nl);
+			name[nl] = '\0';
+			f = family_of(e, name, 1);
+			if (f == NULL) {
+				expo_err(e, ln, "too many families", line);
+				continue;
+			}
+			if (f->samples) {
+				expo_err(e, ln, "HELP or TYPE after the family's samples", line);
+			}
+			if (line[2] == 'H') {
+				if (f->help++) {
+					expo_err(e, ln, "second HELP", line);
+				}
+			} else if (f->type_counter || f->type_gauge) {
+				expo_err(e, ln, "second TYPE", line);
+			} else if (strcmp(line + 8 + nl, "counter") == 0) {
+				f->type_counter = 1;
+			} else if (strcmp(line + 8 + nl, "gauge") == 0) {
+				f->type_gauge = 1;
+			} else {
+				expo_err(e, ln, "a type this daemon has no business with", line);
+			}
+			continue;
+		}
+		if (line[0] == '#' || line[0] == '\0') {
+			expo_err(e, ln, "neither HELP, TYPE nor a sample", line);
+			continue;
+		}
+		{
+			struct series *s = &e->s[e->n];
+			struct family *f;
+			size_t ll;
+			char *end;
+
+			nl = name_len(line);
+			if (nl == 0 || nl >= sizeof(s->name) || e->n == MAX_SERIES) {
+				expo_err(e, ln, "bad metric name (or too many series)", line);
+				continue;
+			}
+			ll = line[nl] == '{' ? labels_len(line + nl) : 0;
+			if ((line[nl] == '{' && ll == 0) || line[nl + ll] != ' ' ||
+			    nl + ll >= sizeof(s->key)) {
+				expo_err(e, ln, "bad labels", line);
+				continue;
+			}
+			memcpy(s->name, line, nl);
+			s->name[nl] = '\0';
+			memcpy(s->key, line, nl + ll);
+			s->key[nl + ll] = '\0';
+			errno = 0;
+			s->v = strtod(line + nl + ll + 1, &end);
+			if (errno != 0 || end == line + nl + ll + 1 || *end != '\0' || isnan(s->v)) {
+				expo_err(e, ln, "value does not parse whole (or has a timestamp)", line);
+				continue;
+			}
+			f = family_of(e, s->name, 0);
+			if (f == NULL || !f->help || !(f->type_counter || f->type_gauge)) {
+				expo_err(e, ln, "sample before its family's HELP and TYPE", line);
+				continue;
+			}
+			if (strncmp(s->name, "smartssd_", 9) != 0) {
+				expo_err(e, ln, "no smartssd_ prefix", line);
+			}
+			if (f->type_counter != (nl > 6 && strcmp(s->name + nl - 6, "_total") == 0)) {
+				expo_err(e, ln, "counters, and only counters, end in _total", line);
+			}
+			if (f->type_counter && s->v < 0) {
+				expo_err(e, ln, "negative counter", line);
+			}
+			for (int i = 0; i < e->n; i++) {
+				if (strcmp(e->s[i].key, s->key) == 0) {
+					expo_err(e, ln, "series twice", line);
+				}
+			}
+			f->samples++;
+			e->n++;
+		}
+	}
+	for (int i = 0; i < e->nfam; i++) {
+		if (!e->fam[i].help || !(e->fam[i].type_counter || e->fam[i].type_gauge)) {
+			fprintf(stderr, "metrics_ut: family %s lacks HELP or TYPE\n", e->fam[i].name);
+			e->errors++;
+		}
+	}
+	return e->errors ? -EBADMSG : 0;
+}
+
+/* The value of series `key` (name{labels} exactly as the daemon writes it); NAN if none. */
+static double val(const struct expo *e, const char *key)
+{
+	for (int i = 0; i < e->n; i++) {
+		if (strcmp(e->s[i].key, key) == 0) {
+			return e->s[i].v;
+		}
+	}
+	fprintf(stderr, "metrics_ut: no series %s\n", key);
+	return NAN;
+}
+
+static int has_metric(const struct expo *e, const char *name)
+{
+	for (int i = 0; i < e->n; i++) {
+		if (strcmp(e->s[i].name, name) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* ---- HTTP over TCP ---- */
+
+static int tcp_connect(const char *hostport)
+{
+	char host[64];
+	const char *colon = strrchr(hostport, ':');
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	int fd;
+
+	if (colon == NULL || (size_t)(colon - hostport) >= sizeof(host)) {
+		return -EINVAL;
+	}
+	memcpy(host, hostport, (size_t)(colon - hostport));
+	host[colon - hostport] = '\0';
+	a.sin_port = htons((uint16_t)atoi(colon + 1));
+	if (inet_pton(AF_INET, host, &a.sin_addr) != 1) {
+		return -EINVAL;
+	}
+	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		return -errno;
+	}
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a)) != 0) {
+		int rc = -errno;
+
+		close(fd);
+		return rc;
+	}
+	return fd;
+}
+
+static int send_all(int fd, const char *p, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR) {
+			continue;
+		}
+		if (w <= 0) {
+			return -errno;
+		}
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* Read until the peer closes, within IO_MS. \return the bytes (NUL-terminated, malloc'd)
+ * in *out, or a negative errno (-ETIMEDOUT after saying what it waited for). */
+static ssize_t recv_all(int fd, char **out, const char *what)
+{
+	size_t len = 0, cap = 65536;
+	char *b = malloc(cap);
+	long long deadline = ss_devd_spawn_now_ms() + IO_MS;
+
+	if (b == NULL) {
+		return -ENOMEM;
+	}
+	for (;;) {
+		struct pollfd pf = { .fd = fd, .events = POLLIN };
+		long long left = deadline - ss_devd_spawn_now_ms();
+		ssize_t r;
+
+		if (left <= 0) {
+			fprintf(stderr, "metrics_ut: %s: no end of the answer within %d ms\n", what,
+				IO_MS);
+			free(b);
+			return -ETIMEDOUT;
+		}
+		if (poll(&pf, 1, (int)left) <= 0) {
+			continue;
+		}
+		if (len + 1 == cap) {
+			char *nb = realloc(b, cap * 2);
+
+			if (nb == NULL) {
+				free(b);
+				return -ENOMEM;
+			}
+			b = nb;
+			cap *= 2;
+		}
+		r = recv(fd, b + len, cap - 1 - len, 0);
+		if (r < 0 && errno == EINTR) {
+			continue;
+		}
+		if (r < 0 && errno == ECONNRESET && len > 0) {
+			break;
+		}
+		if (r < 0) {
+			int rc = -errno;
+
+			free(b);
+			return rc;
+		}
+		if (r == 0) {
+			break;
+		}
+		len += (size_t)r;
+	}
+	b[len] = '\0';
+	*out = b;
+	return (ssize_t)len;
+}
+
+/* One request, the whole answer. \return the HTTP status, or a negative errno. */
+static int http(const char *hostport, const char *request, char **answer)
+{
+	int fd = tcp_connect(hostport), rc, status = 0;
+	char *a = NULL;
+
+	if (fd < 0) {
+		fprintf(stderr, "metrics_ut: connect %s: %s\n", hostport, strerror(-fd));
+		return fd;
+	}
+	rc = send_all(fd, request, strlen(request));
+	if (rc == 0) {
+		ssize_t n = recv_all(fd, &a, request);
+
+		rc = n < 0 ? (int)n : 0;
+	}
+	close(fd);
+	if (rc != 0) {
+		return rc;
+	}
+	if (sscanf(a, "HTTP/1.1 %d ", &status) != 1) {
+		fprintf(stderr, "metrics_ut: not an HTTP answer: '%.80s'\n", a);
+		free(a);
+		return -EBADMSG;
+	}
+	*answer = a;
+	return status;
+}
+
+/* GET /metrics, parsed strictly into e. \return 0, or a negative errno after a message. */
+static int scrape(const char *hostport, struct expo *e)
+{
+	char *a = NULL, *body;
+	int status = http(hostport, "GET /metrics HTTP/1.1\r\nHost: test\r\n\r\n", &a);
+	int rc;
+
+	if (status != 200) {
+		fprintf(stderr, "metrics_ut: GET /metrics: status %d\n", status);
+		free(a);
+		return status < 0 ? status : -EPROTO;
+	}
+	CHECK(strstr(a, "\r\nContent-Type: text/plain; version=0.0.4; charset=utf-8\r\n") != NULL);
+	body = strstr(a, "\r\n\r\n");
+	if (body == NULL) {
+		free(a);
+		return -EBADMSG;
+	}
+	rc = expo_parse(e, body + 4);
+	free(a);
+	return rc;
+}
+
+/* ---- the daemon ---- */
+
+struct daemon {
+	struct devtest t;
+	char metrics[64];    /* ADDRESS:PORT from its readiness message */
+};
+
+static int daemon_start(struct daemon *dm, uint32_t cache_permille)
+{
+	const char *args[] = { "--image", dm->t.image, "--socket", dm->t.sock,
+			       "--metrics", "127.0.0.1:0", NULL };
+	char err[256], notify[256] = "", *m, *nl;
+	int rc = devtest_format_cache(&dm->t, 0, 64, cache_permille);
+
+	if (rc != 0) {
+		return rc;
+	}
+	rc = ss_devd_spawn_notify(SS_DEVD_PATH, args, 60000, &dm->t.daemon, notify,
+				  sizeof(notify), err, sizeof(err));
+	if (rc != 0) {
+		fprintf(stderr, "metrics_ut: %s\n", err);
+		dm->t.daemon = 0;
+		return rc;
+	}
+	snprintf(dm->t.uri, sizeof(dm->t.uri), "unix:%s", dm->t.sock);
+	m = strstr(notify, "METRICS=");
+	nl = m ? strchr(m, '\n') : NULL;
+	if (m == NULL || nl == NULL || (size_t)(nl - m - 8) >= sizeof(dm->metrics)) {
+		fprintf(stderr, "metrics_ut: no METRICS= line after READY=1: '%s'\n", notify);
+		return -EPROTO;
+	}
+	memcpy(dm->metrics, m + 8, (size_t)(nl - m - 8));
+	dm->metrics[nl - m - 8] = '\0';
+	CHECK(strncmp(dm->metrics, "127.0.0.1:", 10) == 0);
+	CHECK(atoi(dm->metrics + 10) > 0);
+	return 0;
+}
+
+static void daemon_stop(struct daemon *dm)
+{
+	devtest_kill_daemon(&dm->t, SIGTERM);
+	devtest_cleanup(&dm->t);
+}
+
+static uint64_t smart_raw(const struct ss_dev_smart_attr *a, int n, uint8_t id)
+{
+	for (int i = 0; i < n; i++) {
+		if (a[i].id == id) {
+			return a[i].raw;
+		}
+	}
+	return UINT64_MAX;
+}
+
+/* A grep run over `file` in a ledger period of its own; its progress and share. */
+static int run_tasklet(struct ss_dev *d, uint64_t file, struct ss_dev_progress *p,
+		       struct ss_dev_task_share *sh)
+{
+	uint8_t params[4 + 6] = {0, 0, 6, 0, 'n', 'e', 'e', 'd', 'l', 'e'};
+	struct ss_dev_tasklet_spec spec = {0};
+	struct ss_dev_input in = { .oid = file, .offset = 0, .length = UINT64_MAX };
+	long long deadline = ss_devd_spawn_now_ms() + 120000;
+	uint64_t out_oid, inst, ticket;
+	uint8_t buf[4096];
+	int rc;
+
+	if ((rc = ss_dev_create_output(d, "/out/grep", SS_DEV_CREATE_PARENTS, &out_oid)) != 0)
+		return rc;
+	spec.tasklet_id = SS_BT_GREP;
+	spec.mem_budget = 64 * 1024;
+	spec.output_oid = out_oid;
+	spec.layout.kind = 2;
+	spec.layout.line_delim = '\n';
+	spec.layout.field_sep = ' ';
+	spec.layout.record_size = 4096;
+	if ((rc = ss_dev_tasklet_create(d, &spec, params, sizeof(params), &inst)) != 0 ||
+	    (rc = ss_dev_energy_join(d, inst, &ticket)) != 0 ||
+	    (rc = ss_dev_tasklet_execute(d, inst, &in, 1)) != 0 ||
+	    (rc = devtest_wait_tasklet(d, inst, p)) != 0)
+		return rc;
+	if (p->state != SS_DEV_TASKLET_DONE)
+		return -EIO;
+	if (ss_dev_tasklet_read(d, inst, 0, buf, sizeof(buf), p) < 0)
+		return -EIO;
+	if ((rc = ss_dev_energy_leave(d, ticket, 0)) != 0)
+		return rc;
+	while ((rc = ss_dev_energy_share(d, ticket, sh)) == -EAGAIN) {
+		if (ss_devd_spawn_now_ms() > deadline) {
+			fprintf(stderr, "metrics_ut: ledger period still open after 120 s\n");
+			return -ETIMEDOUT;
+		}
+		usleep(1000);
+	}
+	if (rc == 0)
+		rc = ss_dev_tasklet_destroy(d, inst);
+	return rc;
+}
+
+static void test_scrape(void)
+{
+	static char data[512 * 1024];
+	struct daemon dm;
+	struct ss_dev *d = NULL;
+	struct ss_dev_model m0, m1;
+	struct ss_dev_counters c0, c1;
+	struct ss_dev_fsstat f0, f1;
+	struct ss_dev_smart h;
+	struct ss_dev_smart_attr a0[64], a1[64];
+	struct ss_dev_progress p;
+	struct ss_dev_task_share sh;
+	struct expo *e = calloc(1, sizeof(*e));
+	uint64_t oid;
+	int n0, n1;
+	char key[160];
+
+	if (e == NULL || daemon_start(&dm, 100) != 0) {
+		CHECK(!"daemon started with --metrics");
+		free(e);
+		return;
+	}
+	CHECK_EQ(ss_dev_open(dm.t.uri, NULL, &d), 0);
+	for (size_t i = 0; i < sizeof(data); i++) {
+		data[i] = (i % 64 == 63) ? '\n' : (i % 4096 == 100 ? 'n' : 'a' + (char)(i % 23));
+	}
+	memcpy(data + 5000, "needle", 6);
+	CHECK_EQ(ss_dev_create(d, "/data/in.txt", SS_DEV_FILE, SS_DEV_CREATE_PARENTS, &oid), 0);
+	CHECK_EQ(ss_dev_write(d, oid, 0, data, sizeof(data), 0), (int64_t)sizeof(data));
+	CHECK_EQ(ss_dev_flush(d), 0);
+	{
+		static char back[sizeof(data)];
+
+		CHECK_EQ(ss_dev_read(d, oid, 0, back, sizeof(back)), (int64_t)sizeof(back));
+	}
+	CHECK_EQ(run_tasklet(d, oid, &p, &sh), 0);
+	CHECK(p.pages_done > 0);
+	CHECK(sh.task_nj > 0);
+
+	/* the drive's readings around the scrape: nothing but the scrape between them */
+	n0 = ss_dev_smart(d, &h, a0, 64);
+	CHECK_EQ(ss_dev_counters(d, &c0), 0);
+	CHECK_EQ(ss_dev_fsstat(d, &f0), 0);
+	CHECK_EQ(ss_dev_model_counters(d, &m0), 0);
+	CHECK_EQ(scrape(dm.metrics, e), 0);
+	CHECK_EQ(ss_dev_model_counters(d, &m1), 0);
+	CHECK_EQ(ss_dev_fsstat(d, &f1), 0);
+	CHECK_EQ(ss_dev_counters(d, &c1), 0);
+	n1 = ss_dev_smart(d, &h, a1, 64);
+	CHECK(n0 > 0 && n1 == n0);
+
+	/* a scrape is no command: the link and command counts did not move across it */
+	CHECK_EQ(m1.link_bytes_in, m0.link_bytes_in);
+	CHECK_EQ(m1.link_bytes_out, m0.link_bytes_out);
+	CHECK_EQ(m1.host_commands, m0.host_commands);
+	CHECK(val(e, "smartssd_link_bytes_total{direction=\"in\"}") == (double)m0.link_bytes_in);
+	CHECK(val(e, "smartssd_link_bytes_total{direction=\"out\"}") == (double)m0.link_bytes_out);
+	CHECK(val(e, "smartssd_host_commands_total") == (double)m0.host_commands);
+	/* and the test's own bytes went over the link */
+	CHECK(val(e, "smartssd_link_bytes_total{direction=\"in\"}") >= (double)sizeof(data));
+	CHECK(val(e, "smartssd_link_bytes_total{direction=\"out\"}") >= (double)sizeof(data));
+	CHECK(val(e, "smartssd_isp_pages_total") >= (double)p.pages_done);
+	CHECK(val(e, "smartssd_isp_instructions_total") >= (double)p.instructions);
+	CHECK(val(e, "smartssd_busy_seconds_total{component=\"isp\"}") > 0);
+	/* energy by component: in joules, the model's nJ over the bracket */
+	CHECK(val(e, "smartssd_energy_joules_total{component=\"isp\"}") >=
+	      (double)m0.energy_isp_nj / 1e9 - 1e-9);
+	CHECK(val(e, "smartssd_energy_joules_total{component=\"isp\"}") <=
+	      (double)m1.energy_isp_nj / 1e9 + 1e-9);
+	CHECK(val(e, "smartssd_energy_joules_total{component=\"nand_erase\"}") >=
+	      (double)m0.energy_nand_erase_nj / 1e9 - 1e-9);
+
+	/* wear as COUNTERS and SMART say, read on both sides */
+#define BETWEEN(k, lo, hi) CHECK(val(e, k) >= (double)(lo) && val(e, k) <= (double)(hi))
+	BETWEEN("smartssd_erase_count{stat=\"min\"}", c0.min_erase_count, c1.min_erase_count);
+	BETWEEN("smartssd_erase_count{stat=\"avg\"}", c0.avg_erase_count, c1.avg_erase_count);
+	BETWEEN("smartssd_erase_count{stat=\"max\"}", c0.max_erase_count, c1.max_erase_count);
+	BETWEEN("smartssd_block_erases_total", c0.block_erases, c1.block_erases);
+	BETWEEN("smartssd_retired_blocks", c0.retired_blocks, c1.retired_blocks);
+	BETWEEN("smartssd_host_pages_total{op=\"write\"}", c0.host_page_writes,
+		c1.host_page_writes);
+	BETWEEN("smartssd_nand_pages_total{op=\"write\"}", c0.nand_page_writes,
+		c1.nand_page_writes);
+	CHECK(val(e, "smartssd_host_pages_total{op=\"write\"}") >= (double)(sizeof(data) / 8192));
+	BETWEEN("smartssd_free_bytes", f1.free_bytes < f0.free_bytes ? f1.free_bytes : f0.free_bytes,
+		f1.free_bytes < f0.free_bytes ? f0.free_bytes : f1.free_bytes);
+	CHECK(val(e, "smartssd_capacity_bytes") == (double)f0.capacity_bytes);
+	CHECK(val(e, "smartssd_objects") == (double)f0.objects);
+	snprintf(key, sizeof(key), "smartssd_smart_attribute_raw{id=\"%u\",attribute=\"%s\","
+		 "unit=\"blocks\"}", SS_SMART_RETIRED_BLOCKS, "retired-blocks");
+	BETWEEN(key, smart_raw(a0, n0, SS_SMART_RETIRED_BLOCKS),
+		smart_raw(a1, n1, SS_SMART_RETIRED_BLOCKS));
+	snprintf(key, sizeof(key), "smartssd_smart_attribute_raw{id=\"%u\",attribute=\"%s\","
+		 "unit=\"erases\"}", SS_SMART_AVG_ERASE_COUNT, "average-erase-count");
+	BETWEEN(key, smart_raw(a0, n0, SS_SMART_AVG_ERASE_COUNT),
+		smart_raw(a1, n1, SS_SMART_AVG_ERASE_COUNT));
+	snprintf(key, sizeof(key), "smartssd_smart_attribute_raw{id=\"%u\",attribute=\"%s\","
+		 "unit=\"pages\"}", SS_SMART_NAND_PAGE_WRITES, "nand-page-writes");
+	BETWEEN(key, smart_raw(a0, n0, SS_SMART_NAND_PAGE_WRITES),
+		smart_raw(a1, n1, SS_SMART_NAND_PAGE_WRITES));
+	/* the solid-state cache's figures are there on a drive that has one */
+	CHECK(has_metric(e, "smartssd_cache_reads_total"));
+	CHECK(has_metric(e, "smartssd_cache_read_hit_ratio"));
+
+	/* the ledger: the share this connection's uid was given, exactly */
+	snprintf(key, sizeof(key), "smartssd_ledger_energy_joules_total{uid=\"%u\"}",
+		 (unsigned)getuid());
+	CHECK(val(e, key) == (double)(sh.task_nj / 1000000000u) +
+			     (double)(sh.task_nj % 1000000000u) / 1e9);
+	snprintf(key, sizeof(key), "smartssd_ledger_tasks_total{uid=\"%u\"}", (unsigned)getuid());
+	CHECK(val(e, key) == 1);
+	/* the daemon: this connection is open, and was accepted */
+	CHECK(val(e, "smartssd_daemon_connections") >= 1);
+	CHECK(val(e, "smartssd_daemon_connections_accepted_total") >= 1);
+	CHECK(val(e, "smartssd_daemon_refusals_total{reason=\"access_denied\"}") == 0);
+	CHECK(val(e, "smartssd_metrics_scrapes_total") == 1);
+#undef BETWEEN
+	ss_dev_close(d);
+	daemon_stop(&dm);
+	free(e);
+}
+
+/* ---- hostile clients ---- */
+
+/* \return 1 when the listener closed fd (EOF or reset) within IO_MS, else 0. */
+static int closed_by_peer(int fd, const char *what)
+{
+	char *a = NULL;
+	ssize_t n = recv_all(fd, &a, what);
+
+	free(a);
+	return n >= 0 || n == -ECONNRESET;
+}
+
+/* The drive serves a command while fd is held open. */
+static void drive_serves(struct ss_dev *d, const char *while_what)
+{
+	struct ss_dev_fsstat st;
+	int rc = ss_dev_fsstat(d, &st);
+
+	if (rc != 0)
+		fprintf(stderr, "metrics_ut: FSSTAT failed (%d) while %s\n", rc, while_what);
+	CHECK_EQ(rc, 0);
+}
+
+static void test_hostile(void)
+{
+	struct daemon dm;
+	struct ss_dev *d = NULL;
+	struct expo *e = calloc(1, sizeof(*e));
+	char *a = NULL, big[16384 + 64];
+	int slow, held[12], nheld = 0;
+
+	if (e == NULL || daemon_start(&dm, 0) != 0) {
+		CHECK(!"daemon started with --metrics");
+		free(e);
+		return;
+	}
+	CHECK_EQ(ss_dev_open(dm.t.uri, NULL, &d), 0);
+
+	/* a request with no end: the drive and other scrapes are served meanwhile, and the
+	 * listener closes it at its timeout */
+	slow = tcp_connect(dm.metrics);
+	CHECK(slow >= 0);
+	CHECK_EQ(send_all(slow, "GET /metrics HTTP/1.1\r\nHost: x\r\n", 32), 0);
+	drive_serves(d, "a request hangs unfinished");
+	CHECK_EQ(scrape(dm.metrics, e), 0);
+	CHECK(closed_by_peer(slow, "a request with no end"));
+	close(slow);
+
+	/* an oversized head: 431, closed */
+	memcpy(big, "GET /metrics HTTP/1.1\r\nX-Pad: ", 30);
+	memset(big + 30, 'x', sizeof(big) - 31);
+	big[sizeof(big) - 1] = '\0';
+	CHECK_EQ(http(dm.metrics, big, &a), 431);
+	free(a);
+	a = NULL;
+	/* other methods: 405 with Allow; other paths: 404; HEAD: the head only */
+	CHECK_EQ(http(dm.metrics, "POST /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n", &a), 405);
+	CHECK(a != NULL && strstr(a, "\r\nAllow: GET, HEAD\r\n") != NULL);
+	free(a);
+	a = NULL;
+	CHECK_EQ(http(dm.metrics, "GET /metricsX HTTP/1.1\r\n\r\n", &a), 404);
+	free(a);
+	a = NULL;
+	CHECK_EQ(http(dm.metrics, "GET / HTTP/1.1\r\n\r\n", &a), 404);
+	free(a);
+	a = NULL;
+	CHECK_EQ(http(dm.metrics, "garbage\r\n\r\n", &a), 400);
+	free(a);
+	a = NULL;
+	CHECK_EQ(http(dm.metrics, "HEAD /metrics HTTP/1.1\r\n\r\n", &a), 200);
+	CHECK(a != NULL && strstr(a, "\r\n\r\n") != NULL && strstr(a, "\r\n\r\n")[4] == '\0');
+	free(a);
+	a = NULL;
+
+	/* more silent connections than the listener keeps: the extra ones are closed at
+	 * once, the drive serves, and once the held ones time out a scrape is answered */
+	for (nheld = 0; nheld < 12; nheld++) {
+		held[nheld] = tcp_connect(dm.metrics);
+		CHECK(held[nheld] >= 0);
+	}
+	drive_serves(d, "the listener is full of silent connections");
+	for (int i = 0; i < nheld; i++) {
+		CHECK(closed_by_peer(held[i], "a silent connection"));
+		close(held[i]);
+	}
+	CHECK_EQ(scrape(dm.metrics, e), 0);
+	CHECK(val(e, "smartssd_metrics_rejected_requests_total{reason=\"busy\"}") >= 4);
+	CHECK(val(e, "smartssd_metrics_rejected_requests_total{reason=\"method\"}") == 1);
+	CHECK(val(e, "smartssd_metrics_rejected_requests_total{reason=\"not_found\"}") == 2);
+	CHECK(val(e, "smartssd_metrics_rejected_requests_total{reason=\"too_large\"}") == 1);
+	CHECK(val(e, "smartssd_metrics_rejected_requests_total{reason=\"malformed\"}") == 1);
+	drive_serves(d, "after the hostile clients");
+	ss_dev_close(d);
+	daemon_stop(&dm);
+	free(e);
+}
+
+/* ---- the dashboard ---- */
+
+/* Every metric name in the dashboard's "expr" strings: identifiers that start smartssd_. */
+static void test_dashboard(const char *path)
+{
+	struct daemon dm;
+	struct expo *e = calloc(1, sizeof(*e));
+	FILE *f = fopen(path, "r");
+	char *text = NULL, *p;
+	size_t len = 0;
+	int exprs = 0, names = 0;
+
+	if (f == NULL || e == NULL) {
+		fprintf(stderr, "metrics_ut: cannot read %s\n", path);
+		CHECK(f != NULL);
+		free(e);
+		return;
+	}
+	if (getdelim(&text, &len, '\0', f) < 0) {
+		CHECK(!"dashboard read");
+	}
+	fclose(f);
+	if (daemon_start(&dm, 100) != 0) {
+		CHECK(!"daemon started with --metrics");
+		free(text);
+		free(e);
+		return;
+	}
+	CHECK_EQ(scrape(dm.metrics, e), 0);
+	for (p = text; (p = strstr(p, "\"expr\"")) != NULL;) {
+		char *q = strchr(p + 6, '"'), *end;
+
+		if (q == NULL) {
+			break;
+		}
+		end = q + 1;
+		while (*end != '\0' && *end != '"') {
+			end += *end == '\\' ? 2 : 1;
+		}
+		exprs++;
+		for (char *s = q + 1; s < end; s++) {
+			char name[128];
+			size_t n;
+
+			if (strncmp(s, "smartssd_", 9) != 0 ||
+			    (s > q + 1 && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))) {
+				continue;
+			}
+			n = name_len(s);
+			if (n >= sizeof(name)) {
+				continue;
+			}
+			memcpy(name, s, n);
+			name[n] = '\0';
+			names++;
+			if (!has_metric(e, name)) {
+				fprintf(stderr, "metrics_ut: the dashboard queries %s, which the daemon "
+					"does not export\n", name);
+				ut_failures++;
+			}
+			s += n - 1;
+		}
+		p = end;
+	}
+	fprintf(stderr, "metrics_ut: %d expressions, %d metric names checked\n", exprs, names);
+	CHECK(exprs >= 8);
+	CHECK(names >= exprs);
+	daemon_stop(&dm);
+	free(text);
+	free(e);
+}
+
+int main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+
+	signal(SIGPIPE, SIG_IGN);
+	if (strcmp(what, "scrape") == 0) {
+		test_scrape();
+	} else if (strcmp(what, "hostile") == 0) {
+		test_hostile();
+	} else if (strcmp(what, "dashboard") == 0 && argc == 3) {
+		test_dashboard(argv[2]);
+	} else {
+		fprintf(stderr, "usage: metrics_ut scrape|hostile|dashboard FILE\n");
+		return 2;
+	}
+	return ut_report("metrics_ut");
+}
