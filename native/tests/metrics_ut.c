@@ -383,8 +383,7 @@ static int http(const char *hostport, const char *request, char **answer)
 	char *a = NULL;
 
 	if (fd < 0) {
-		fprintf(stderr, "metrics_ut: connect %s: %s\n", hostport, strerror(-fd));
-		return fd;
+		return fd;   /* the caller says what it tried to reach */
 	}
 	rc = send_all(fd, request, strlen(request));
 	if (rc == 0) {
@@ -396,7 +395,7 @@ static int http(const char *hostport, const char *request, char **answer)
 	if (rc != 0) {
 		return rc;
 	}
-	if (sscanf(a, "HTTP/1.1 %d ", &status) != 1) {
+	if (sscanf(a, "HTTP/1.%*d %d ", &status) != 1) {
 		fprintf(stderr, "metrics_ut: not an HTTP answer: '%.80s'\n", a);
 		free(a);
 		return -EBADMSG;
@@ -413,7 +412,8 @@ static int scrape(const char *hostport, struct expo *e)
 	int rc;
 
 	if (status != 200) {
-		fprintf(stderr, "metrics_ut: GET /metrics: status %d\n", status);
+		fprintf(stderr, "metrics_ut: GET http://%s/metrics: %s %d\n", hostport,
+			status < 0 ? "error" : "status", status);
 		free(a);
 		return status < 0 ? status : -EPROTO;
 	}
@@ -745,6 +745,230 @@ static void test_hostile(void)
 	free(e);
 }
 
+/* ---- the real Prometheus ---- */
+
+#define PROM_WAIT_MS 90000
+#define PROM_PORT_TRIES 10
+
+/* The value of the first sample of a /api/v1/query answer: 1 and *v, 0 when the result is
+ * still empty, -1 when the answer is not a success. */
+static int prom_value(const char *answer, double *v)
+{
+	const char *p = strstr(answer, "\"status\":\"success\"");
+	char *end;
+
+	if (p == NULL) {
+		return -1;
+	}
+	p = strstr(p, "\"value\":[");
+	if (p == NULL) {
+		return 0;
+	}
+	p = strchr(p, ',');
+	if (p == NULL || p[1] != '"') {
+		return -1;
+	}
+	*v = strtod(p + 2, &end);
+	return *end == '"' ? 1 : -1;
+}
+
+/* GET path of Prometheus at hostport. \return the HTTP status and the answer's body. */
+static int prom_get(const char *hostport, const char *path, char **body)
+{
+	char req[1024], *a = NULL;
+	int status;
+
+	snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n",
+		 path, hostport);
+	status = http(hostport, req, &a);
+	if (status < 0) {
+		return status;
+	}
+	*body = a;
+	return status;
+}
+
+/* Start Prometheus on a port of its own, scraping `target` every second; bounded retries
+ * on a port taken meanwhile. \return 0, its pid and address, or a negative errno. */
+static int prom_start(const char *dir, const char *target, pid_t *pid, char *addr,
+		      size_t addr_cap)
+{
+	char conf[160], tsdb[160], log[160], listen[100], line[512];
+	FILE *f;
+
+	snprintf(conf, sizeof(conf), "%s/prometheus.yml", dir);
+	snprintf(log, sizeof(log), "%s/prometheus.log", dir);
+	f = fopen(conf, "w");
+	if (f == NULL) {
+		return -errno;
+	}
+	fprintf(f, "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n"
+		   "scrape_configs:\n  - job_name: smartssd\n    static_configs:\n"
+		   "      - targets: ['%s']\n", target);
+	fclose(f);
+	srand((unsigned)getpid() ^ (unsigned)ss_devd_spawn_now_ms());
+	for (int attempt = 0; attempt < PROM_PORT_TRIES; attempt++) {
+		int port = 20000 + rand() % 20000, status, in_use = 0;
+		long long deadline = ss_devd_spawn_now_ms() + PROM_WAIT_MS;
+		pid_t child;
+
+		snprintf(addr, addr_cap, "127.0.0.1:%d", port);
+		snprintf(listen, sizeof(listen), "--web.listen-address=%s", addr);
+		snprintf(tsdb, sizeof(tsdb), "--storage.tsdb.path=%s/tsdb%d", dir, attempt);
+		snprintf(line, sizeof(line), "--config.file=%s", conf);
+		child = fork();
+		if (child < 0) {
+			return -errno;
+		}
+		if (child == 0) {
+			int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+
+			if (fd >= 0) {
+				dup2(fd, 1);
+				dup2(fd, 2);
+			}
+			execlp("prometheus", "prometheus", line, tsdb, listen, (char *)NULL);
+			_exit(127);
+		}
+		/* readiness is Prometheus's /-/ready: polled, bounded, until it answers 200 */
+		for (;;) {
+			char *body = NULL;
+			int st = prom_get(addr, "/-/ready", &body);
+
+			free(body);
+			if (st == 200) {
+				*pid = child;
+				return 0;
+			}
+			if (waitpid(child, &status, WNOHANG) == child) {
+				break;
+			}
+			if (ss_devd_spawn_now_ms() > deadline) {
+				kill(child, SIGKILL);
+				waitpid(child, &status, 0);
+				fprintf(stderr, "metrics_ut: prometheus on %s not ready within %d ms "
+					"(its log: %s)\n", addr, PROM_WAIT_MS, log);
+				return -ETIMEDOUT;
+			}
+			usleep(100000);
+		}
+		/* it ended: a port taken since we chose it is retried, anything else is not */
+		f = fopen(log, "r");
+		while (f != NULL && fgets(line, sizeof(line), f) != NULL) {
+			in_use |= strstr(line, "address already in use") != NULL;
+		}
+		if (f != NULL) {
+			fclose(f);
+		}
+		if (!in_use) {
+			fprintf(stderr, "metrics_ut: prometheus exited (status %d) before it was "
+				"ready; its log: %s\n", status, log);
+			return -ECHILD;
+		}
+		fprintf(stderr, "metrics_ut: port %d taken; trying another\n", port);
+	}
+	fprintf(stderr, "metrics_ut: no free port for prometheus in %d tries\n", PROM_PORT_TRIES);
+	return -EADDRINUSE;
+}
+
+/* Poll a PromQL query (URL-encoded) until it has a sample, bounded. \return 0 and *v. */
+static int prom_query(const char *addr, const char *query, const char *what, double *v)
+{
+	long long deadline = ss_devd_spawn_now_ms() + PROM_WAIT_MS;
+	char path[512];
+
+	snprintf(path, sizeof(path), "/api/v1/query?query=%s", query);
+	for (;;) {
+		char *body = NULL;
+		int st = prom_get(addr, path, &body), rc = -1;
+
+		if (st == 200) {
+			char *b = strstr(body, "\r\n\r\n");
+
+			rc = prom_value(b ? b + 4 : body, v);
+		}
+		if (rc < 0 && st >= 0) {
+			fprintf(stderr, "metrics_ut: prometheus query %s: status %d: %.300s\n", what,
+				st, body ? body : "");
+		}
+		free(body);
+		if (rc == 1) {
+			return 0;
+		}
+		if (rc < 0 && st >= 0) {
+			return -EPROTO;
+		}
+		if (ss_devd_spawn_now_ms() > deadline) {
+			fprintf(stderr, "metrics_ut: prometheus had no sample of %s within %d ms\n",
+				what, PROM_WAIT_MS);
+			return -ETIMEDOUT;
+		}
+		usleep(200000);
+	}
+}
+
+static void test_prometheus(void)
+{
+	static char data[256 * 1024];
+	struct daemon dm;
+	struct ss_dev *d = NULL;
+	struct expo *e = calloc(1, sizeof(*e));
+	char addr[64], err[256];
+	double in = NAN, erases = NAN, up = NAN, samples = NAN, isp = NAN;
+	uint64_t oid;
+	pid_t prom = 0;
+	int status;
+
+	if (system("command -v prometheus >/dev/null 2>&1") != 0) {
+		free(e);
+		UT_SKIP("no prometheus on PATH (bin/ensure-deps installs Debian's)");
+	}
+	if (e == NULL || daemon_start(&dm, 0) != 0) {
+		CHECK(!"daemon started with --metrics");
+		free(e);
+		return;
+	}
+	/* the drive's work is done before Prometheus starts: every scrape sees one state */
+	CHECK_EQ(ss_dev_open(dm.t.uri, NULL, &d), 0);
+	memset(data, 'x', sizeof(data));
+	CHECK_EQ(ss_dev_create(d, "/f", SS_DEV_FILE, 0, &oid), 0);
+	CHECK_EQ(ss_dev_write(d, oid, 0, data, sizeof(data), 0), (int64_t)sizeof(data));
+	CHECK_EQ(ss_dev_flush(d), 0);
+	ss_dev_close(d);
+	CHECK_EQ(scrape(dm.metrics, e), 0);
+	if (prom_start(dm.t.dir, dm.metrics, &prom, addr, sizeof(addr)) != 0) {
+		CHECK(!"prometheus started");
+		goto out;
+	}
+	CHECK_EQ(prom_query(addr, "up%7Bjob%3D%22smartssd%22%7D", "up", &up), 0);
+	/* up is 1 once a scrape succeeded, so the samples below are from one */
+	CHECK_EQ(prom_query(addr, "smartssd_link_bytes_total%7Bdirection%3D%22in%22%7D",
+			    "smartssd_link_bytes_total{direction=\"in\"}", &in), 0);
+	CHECK_EQ(prom_query(addr, "smartssd_block_erases_total", "smartssd_block_erases_total",
+			    &erases), 0);
+	CHECK_EQ(prom_query(addr, "smartssd_isp_queue_instances", "smartssd_isp_queue_instances",
+			    &isp), 0);
+	CHECK_EQ(prom_query(addr, "scrape_samples_scraped%7Bjob%3D%22smartssd%22%7D",
+			    "scrape_samples_scraped", &samples), 0);
+	fprintf(stderr, "metrics_ut: prometheus on %s: up %g, link bytes in %g (daemon: %g), "
+		"%g samples a scrape (test's parser: %d)\n", addr, up, in,
+		val(e, "smartssd_link_bytes_total{direction=\"in\"}"), samples, e->n);
+	CHECK(up == 1);
+	CHECK(in == val(e, "smartssd_link_bytes_total{direction=\"in\"}"));
+	CHECK(in >= (double)sizeof(data));
+	CHECK(erases == val(e, "smartssd_block_erases_total"));
+	CHECK(isp == val(e, "smartssd_isp_queue_instances"));
+	/* Prometheus took every series the test's parser found, no more, no fewer */
+	CHECK(samples == (double)e->n);
+	kill(prom, SIGTERM);
+	if (ss_devd_wait_exit(prom, 60000, &status, "prometheus", err, sizeof(err)) != 0) {
+		fprintf(stderr, "metrics_ut: %s\n", err);
+	}
+out:
+	daemon_stop(&dm);
+	free(e);
+}
+
 /* ---- the dashboard ---- */
 
 /* Every metric name in the dashboard's "expr" strings: identifiers that start smartssd_. */
@@ -826,10 +1050,15 @@ int main(int argc, char **argv)
 		test_scrape();
 	} else if (strcmp(what, "hostile") == 0) {
 		test_hostile();
+	} else if (strcmp(what, "prometheus") == 0) {
+		test_prometheus();
+		if (ut_skips) {
+			return UT_SKIPPED;
+		}
 	} else if (strcmp(what, "dashboard") == 0 && argc == 3) {
 		test_dashboard(argv[2]);
 	} else {
-		fprintf(stderr, "usage: metrics_ut scrape|hostile|dashboard FILE\n");
+		fprintf(stderr, "usage: metrics_ut scrape|hostile|prometheus|dashboard FILE\n");
 		return 2;
 	}
 	return ut_report("metrics_ut");
