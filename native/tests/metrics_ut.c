@@ -12,8 +12,9 @@
  *   hostile     requests with no end, an oversized head, a POST, another path, HEAD, and
  *               more connections than the listener takes: each answered or closed, and
  *               the drive serving commands and scrapes meanwhile.
- *   prometheus  the real Prometheus scraping the daemon (label full): its query API
- *               returns what the daemon's own scrape says.
+ *   prometheus [DASHBOARD]  the real Prometheus scraping the daemon (label full): its
+ *               query API returns what the daemon's own scrape says, and evaluates every
+ *               expression of the Grafana dashboard.
  *   dashboard FILE  every metric a PromQL expression of the Grafana dashboard FILE names
  *               is exported by a live daemon.
  */
@@ -745,6 +746,53 @@ static void test_hostile(void)
 	free(e);
 }
 
+/* ---- the Grafana dashboard's queries ---- */
+
+static char *read_file(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	size_t cap = 0;
+
+	if (f == NULL) {
+		fprintf(stderr, "metrics_ut: cannot read %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	if (getdelim(&text, &cap, '\0', f) < 0) {
+		free(text);
+		text = NULL;
+	}
+	fclose(f);
+	return text;
+}
+
+/* The next "expr" string of the dashboard's JSON after *cursor, unescaped into out.
+ * \return 1, or 0 at the end (or on a string that does not end). */
+static int next_expr(const char **cursor, char *out, size_t cap)
+{
+	const char *p = strstr(*cursor, "\"expr\"");
+	size_t n = 0;
+
+	if (p == NULL || (p = strchr(p + 6, '"')) == NULL) {
+		return 0;
+	}
+	for (p++; *p != '"'; p++) {
+		char c = *p;
+
+		if (c == '\0' || n + 1 >= cap) {
+			return 0;
+		}
+		if (c == '\\') {
+			c = *++p;
+			c = c == 'n' ? '\n' : c == 't' ? '\t' : c;   /* \" \\ \/ stand for themselves */
+		}
+		out[n++] = c;
+	}
+	out[n] = '\0';
+	*cursor = p + 1;
+	return 1;
+}
+
 /* ---- the real Prometheus ---- */
 
 #define PROM_WAIT_MS 90000
@@ -775,7 +823,7 @@ static int prom_value(const char *answer, double *v)
 /* GET path of Prometheus at hostport. \return the HTTP status and the answer's body. */
 static int prom_get(const char *hostport, const char *path, char **body)
 {
-	char req[1024], *a = NULL;
+	char req[8192], *a = NULL;
 	int status;
 
 	snprintf(req, sizeof(req), "GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n",
@@ -907,7 +955,50 @@ static int prom_query(const char *addr, const char *query, const char *what, dou
 	}
 }
 
-static void test_prometheus(void)
+/* The dashboard's expressions as Grafana would send them ($__rate_interval 1m, every
+ * drive for $instance), each evaluated by Prometheus: PromQL it accepts. */
+static void prom_check_dashboard(const char *addr, const char *path)
+{
+	char *text = read_file(path), expr[2048], q[6144], url[6400];
+	const char *cursor = text;
+	int n = 0;
+
+	CHECK(text != NULL);
+	while (text != NULL && next_expr(&cursor, expr, sizeof(expr))) {
+		size_t k = 0;
+		char *body = NULL;
+		int st;
+
+		for (const char *s = expr; *s != '\0' && k + 8 < sizeof(q); s++) {
+			if (strncmp(s, "$__rate_interval", 16) == 0) {
+				k += (size_t)snprintf(q + k, sizeof(q) - k, "1m");
+				s += 15;
+			} else if (strncmp(s, "$instance", 9) == 0) {
+				k += (size_t)snprintf(q + k, sizeof(q) - k, ".%%2A");
+				s += 8;
+			} else if (isalnum((unsigned char)*s) || strchr("_.-~", *s) != NULL) {
+				q[k++] = *s;
+			} else {
+				k += (size_t)snprintf(q + k, sizeof(q) - k, "%%%02X", (unsigned char)*s);
+			}
+		}
+		q[k] = '\0';
+		snprintf(url, sizeof(url), "/api/v1/query?query=%s", q);
+		st = prom_get(addr, url, &body);
+		if (st != 200 || strstr(body, "\"status\":\"success\"") == NULL) {
+			fprintf(stderr, "metrics_ut: prometheus refused the dashboard's '%s': %d %.300s\n",
+				expr, st, body ? body : "");
+			ut_failures++;
+		}
+		free(body);
+		n++;
+	}
+	fprintf(stderr, "metrics_ut: prometheus evaluated the dashboard's %d expressions\n", n);
+	CHECK(n >= 8);
+	free(text);
+}
+
+static void test_prometheus(const char *dashboard)
 {
 	static char data[256 * 1024];
 	struct daemon dm;
@@ -960,6 +1051,9 @@ static void test_prometheus(void)
 	CHECK(isp == val(e, "smartssd_isp_queue_instances"));
 	/* Prometheus took every series the test's parser found, no more, no fewer */
 	CHECK(samples == (double)e->n);
+	if (dashboard != NULL) {
+		prom_check_dashboard(addr, dashboard);
+	}
 	kill(prom, SIGTERM);
 	if (ss_devd_wait_exit(prom, 60000, &status, "prometheus", err, sizeof(err)) != 0) {
 		fprintf(stderr, "metrics_ut: %s\n", err);
@@ -971,50 +1065,31 @@ out:
 
 /* ---- the dashboard ---- */
 
-/* Every metric name in the dashboard's "expr" strings: identifiers that start smartssd_. */
+/* Every metric name in the dashboard's "expr" strings (identifiers that start smartssd_)
+ * is a family a live daemon with a solid-state cache declares. */
 static void test_dashboard(const char *path)
 {
 	struct daemon dm;
 	struct expo *e = calloc(1, sizeof(*e));
-	FILE *f = fopen(path, "r");
-	char *text = NULL, *p;
-	size_t len = 0;
+	char *text = read_file(path), expr[2048];
+	const char *cursor = text;
 	int exprs = 0, names = 0;
 
-	if (f == NULL || e == NULL) {
-		fprintf(stderr, "metrics_ut: cannot read %s\n", path);
-		CHECK(f != NULL);
-		free(e);
-		return;
-	}
-	if (getdelim(&text, &len, '\0', f) < 0) {
-		CHECK(!"dashboard read");
-	}
-	fclose(f);
-	if (daemon_start(&dm, 100) != 0) {
-		CHECK(!"daemon started with --metrics");
+	if (text == NULL || e == NULL || daemon_start(&dm, 100) != 0) {
+		CHECK(!"dashboard read, daemon started with --metrics");
 		free(text);
 		free(e);
 		return;
 	}
 	CHECK_EQ(scrape(dm.metrics, e), 0);
-	for (p = text; (p = strstr(p, "\"expr\"")) != NULL;) {
-		char *q = strchr(p + 6, '"'), *end;
-
-		if (q == NULL) {
-			break;
-		}
-		end = q + 1;
-		while (*end != '\0' && *end != '"') {
-			end += *end == '\\' ? 2 : 1;
-		}
+	while (next_expr(&cursor, expr, sizeof(expr))) {
 		exprs++;
-		for (char *s = q + 1; s < end; s++) {
+		for (char *s = expr; *s != '\0'; s++) {
 			char name[128];
 			size_t n;
 
 			if (strncmp(s, "smartssd_", 9) != 0 ||
-			    (s > q + 1 && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))) {
+			    (s > expr && (isalnum((unsigned char)s[-1]) || s[-1] == '_'))) {
 				continue;
 			}
 			n = name_len(s);
@@ -1024,14 +1099,15 @@ static void test_dashboard(const char *path)
 			memcpy(name, s, n);
 			name[n] = '\0';
 			names++;
-			if (!has_metric(e, name)) {
+			/* exported: a family the exposition declares (the ledger's has samples
+			 * only once a share was delivered) */
+			if (family_of(e, name, 0) == NULL) {
 				fprintf(stderr, "metrics_ut: the dashboard queries %s, which the daemon "
 					"does not export\n", name);
 				ut_failures++;
 			}
 			s += n - 1;
 		}
-		p = end;
 	}
 	fprintf(stderr, "metrics_ut: %d expressions, %d metric names checked\n", exprs, names);
 	CHECK(exprs >= 8);
@@ -1051,14 +1127,14 @@ int main(int argc, char **argv)
 	} else if (strcmp(what, "hostile") == 0) {
 		test_hostile();
 	} else if (strcmp(what, "prometheus") == 0) {
-		test_prometheus();
+		test_prometheus(argc > 2 ? argv[2] : NULL);
 		if (ut_skips) {
 			return UT_SKIPPED;
 		}
 	} else if (strcmp(what, "dashboard") == 0 && argc == 3) {
 		test_dashboard(argv[2]);
 	} else {
-		fprintf(stderr, "usage: metrics_ut scrape|hostile|prometheus|dashboard FILE\n");
+		fprintf(stderr, "usage: metrics_ut scrape|hostile|prometheus [DASHBOARD]|dashboard DASHBOARD\n");
 		return 2;
 	}
 	return ut_report("metrics_ut");
