@@ -15,6 +15,8 @@
  *   prometheus [DASHBOARD]  the real Prometheus scraping the daemon (label full): its
  *               query API returns what the daemon's own scrape says, and evaluates every
  *               expression of the Grafana dashboard.
+ *   docs FILE   docs/operations.md lists every metric family the daemon exports, and
+ *               names no other.
  *   dashboard FILE  every metric a PromQL expression of the Grafana dashboard FILE names
  *               is exported by a live daemon.
  */
@@ -1117,6 +1119,56 @@ static void test_dashboard(const char *path)
 	free(e);
 }
 
+/* The operator's list (docs/operations.md) and the exposition name the same metrics: every
+ * family a live daemon with a cache declares is in the file as `name`, and every `smartssd_`
+ * name there is a family. */
+static void test_docs(const char *path)
+{
+	struct daemon dm;
+	struct expo *e = calloc(1, sizeof(*e));
+	char *text = read_file(path);
+	int listed = 0;
+
+	if (text == NULL || e == NULL || daemon_start(&dm, 100) != 0) {
+		CHECK(!"docs read, daemon started with --metrics");
+		free(text);
+		free(e);
+		return;
+	}
+	CHECK_EQ(scrape(dm.metrics, e), 0);
+	for (int i = 0; i < e->nfam; i++) {
+		char quoted[140];
+
+		snprintf(quoted, sizeof(quoted), "`%s`", e->fam[i].name);
+		if (strstr(text, quoted) == NULL) {
+			fprintf(stderr, "metrics_ut: %s does not list %s\n", path, e->fam[i].name);
+			ut_failures++;
+		}
+	}
+	for (const char *p = text; (p = strstr(p, "`smartssd_")) != NULL; p++) {
+		size_t n = name_len(p + 1);
+		char name[128];
+
+		if (n >= sizeof(name) || p[1 + n] != '`' || p[n] == '_') {
+			continue;   /* not a whole name: a prefix (`smartssd_cache_`) or an expression */
+		}
+		memcpy(name, p + 1, n);
+		name[n] = '\0';
+		listed++;
+		if (family_of(e, name, 0) == NULL) {
+			fprintf(stderr, "metrics_ut: %s lists %s, which the daemon does not export\n",
+				path, name);
+			ut_failures++;
+		}
+	}
+	fprintf(stderr, "metrics_ut: %d families exported, %d names listed in %s\n", e->nfam,
+		listed, path);
+	CHECK(listed >= e->nfam);
+	daemon_stop(&dm);
+	free(text);
+	free(e);
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -1131,10 +1183,13 @@ int main(int argc, char **argv)
 		if (ut_skips) {
 			return UT_SKIPPED;
 		}
+	} else if (strcmp(what, "docs") == 0 && argc == 3) {
+		test_docs(argv[2]);
 	} else if (strcmp(what, "dashboard") == 0 && argc == 3) {
 		test_dashboard(argv[2]);
 	} else {
-		fprintf(stderr, "usage: metrics_ut scrape|hostile|prometheus [DASHBOARD]|dashboard DASHBOARD\n");
+		fprintf(stderr, "usage: metrics_ut scrape|hostile|prometheus [DASHBOARD]|dashboard DASHBOARD|docs "
+			"OPERATIONS_MD\n");
 		return 2;
 	}
 	return ut_report("metrics_ut");
