@@ -9,7 +9,8 @@
  * lock (the stats callback). What a client can make it hold is bounded: a request of at
  * most REQ_MAX bytes that must arrive, and its answer be taken, within REQ_TIMEOUT_MS of
  * the connection; past either, the connection is closed. Every answer closes the
- * connection (no keep-alive): a client holds a place for one request only.
+ * connection (no keep-alive): a client holds a place for one request only, and what it
+ * sends after its request is read and dropped until it closes or its time is up.
  *
  * The metrics are one table (metrics[]), each entry naming the wire field it reads by
  * offsetof into the reply's wire struct (the field lists of protocol/include/
@@ -217,6 +218,7 @@ struct client {
 	size_t in_len;
 	char *out;
 	size_t out_len, out_off;
+	int draining;             /* answered: what the client still sends is read and dropped */
 };
 
 struct devd_metrics {
@@ -581,7 +583,7 @@ static void handle(struct devd_metrics *m, struct client *c)
 
 static void client_read(struct devd_metrics *m, struct client *c)
 {
-	ssize_t r = recv(c->fd, c->in + c->in_len, REQ_MAX - c->in_len, MSG_DONTWAIT);
+	ssize_t r = recv(c->fd, c->in + c->in_len, REQ_MAX - 1 - c->in_len, MSG_DONTWAIT);
 
 	if (r <= 0) {
 		if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
@@ -589,10 +591,12 @@ static void client_read(struct devd_metrics *m, struct client *c)
 		}
 		return;
 	}
+	if (c->draining) {
+		return;
+	}
 	c->in_len += (size_t)r;
 	if (memmem(c->in, c->in_len, "\r\n\r\n", 4) != NULL ||
 	    memmem(c->in, c->in_len, "\n\n", 2) != NULL) {
-		c->in_len = SS_MIN(c->in_len, REQ_MAX - 1);
 		handle(m, c);
 	} else if (c->in_len >= REQ_MAX - 1) {
 		refuse(m, c, BAD_TOO_LARGE);
@@ -612,9 +616,14 @@ static void client_write(struct client *c)
 	}
 	c->out_off += (size_t)w;
 	if (c->out_off == c->out_len) {
-		/* the answer is out: no more from this client (it may still be sending) */
+		/* The answer is out. A close with unread input (the rest of an oversized head, a
+		 * POST's body) would reset the connection and could drop the answer before the
+		 * client read it: the input is drained until the client closes, or the deadline. */
 		shutdown(c->fd, SHUT_WR);
-		client_close(c);
+		free(c->out);
+		c->out = NULL;
+		c->in_len = 0;
+		c->draining = 1;
 	}
 }
 
