@@ -674,6 +674,38 @@ static void drive_serves(struct ss_dev *d, const char *while_what)
 	CHECK_EQ(rc, 0);
 }
 
+/* --metrics that cannot be served: the daemon exits 1 before it is ready, naming the
+ * problem, and leaves no socket behind. */
+static void refused_arguments(struct devtest *t)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t al = sizeof(a);
+	int taken = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	char busy[32], err[256];
+	const char *bad[] = { "127.0.0.1:65536", "127.0.0.1:", "nohost.invalid:80", busy };
+
+	CHECK(taken >= 0 && bind(taken, (struct sockaddr *)&a, sizeof(a)) == 0 &&
+	      listen(taken, 1) == 0 && getsockname(taken, (struct sockaddr *)&a, &al) == 0);
+	snprintf(busy, sizeof(busy), "127.0.0.1:%u", (unsigned)ntohs(a.sin_port));
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *args[] = { "--image", t->image, "--socket", t->sock, "--metrics", bad[i],
+				       NULL };
+		struct stat st;
+		pid_t pid;
+		int rc = ss_devd_spawn(SS_DEVD_PATH, args, 60000, &pid, err, sizeof(err));
+
+		if (rc == 0) {
+			fprintf(stderr, "metrics_ut: --metrics %s was served\n", bad[i]);
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+		}
+		CHECK_EQ(rc, -ECHILD);
+		CHECK(strstr(err, "exited with status 1") != NULL);
+		CHECK(stat(t->sock, &st) != 0);
+	}
+	close(taken);
+}
+
 static void test_hostile(void)
 {
 	struct daemon dm;
@@ -744,7 +776,9 @@ static void test_hostile(void)
 	CHECK(val(e, "smartssd_metrics_rejected_requests_total{reason=\"malformed\"}") == 1);
 	drive_serves(d, "after the hostile clients");
 	ss_dev_close(d);
-	daemon_stop(&dm);
+	devtest_kill_daemon(&dm.t, SIGTERM);
+	refused_arguments(&dm.t);
+	devtest_cleanup(&dm.t);
 	free(e);
 }
 
