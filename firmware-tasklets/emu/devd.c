@@ -271,22 +271,25 @@ _Static_assert(sizeof(struct ss_emu_task_share) == sizeof(struct ss_wire_task_sh
 _Static_assert(sizeof(struct ss_wire_task_share) <= 8 * MODEL_FIELDS,
 	       "a share fits the model reply's buffer");
 
-/* A share delivered, counted for the metrics by the peer's uid; uids past the table's
- * room are counted under the last entry's, UINT32_MAX ("other"). */
+/* A share delivered, counted for the metrics by the peer's uid: DEVD_LEDGER_UIDS - 1 uids
+ * each, then every other one under UINT32_MAX, the last entry. */
 static void ledger_count(uid_t uid, uint64_t nj)
 {
+	uint32_t key = (uint32_t)uid;
 	int i;
 
 	pthread_mutex_lock(&srv.lock);
-	for (i = 0; i < srv.nledger && srv.ledger[i].uid != (uint32_t)uid; i++) {
+	if (srv.nledger >= DEVD_LEDGER_UIDS - 1) {
+		for (i = 0; i < srv.nledger && srv.ledger[i].uid != key; i++) {
+		}
+		if (i == srv.nledger) {
+			key = UINT32_MAX;
+		}
+	}
+	for (i = 0; i < srv.nledger && srv.ledger[i].uid != key; i++) {
 	}
 	if (i == srv.nledger) {
-		if (srv.nledger < DEVD_LEDGER_UIDS) {
-			srv.ledger[srv.nledger++].uid = (uint32_t)uid;
-		} else {
-			i = DEVD_LEDGER_UIDS - 1;
-			srv.ledger[i].uid = UINT32_MAX;
-		}
+		srv.ledger[srv.nledger++].uid = key;
 	}
 	srv.ledger[i].tasks++;
 	srv.ledger[i].nj += nj;
