@@ -967,7 +967,8 @@ struct devd_opts {
 	uint32_t spin_us;
 	uint64_t buf_limit;
 	struct devd_access access; /* never empty: the daemon's own user by default */
-	const char *metrics;       /* --metrics' argument; NULL: none */
+	int metrics;               /* --metrics given */
+	struct devd_metrics_addr metrics_addr;
 };
 
 /* \return -1 to serve, else the status to exit with (0 after --help, 2 for a bad command
@@ -1045,7 +1046,10 @@ static int parse_options(int argc, char **argv, struct devd_opts *o)
 			o->drive.withheld_opcodes = optarg;
 			break;
 		case 'M':
-			o->metrics = optarg;
+			if (devd_metrics_addr(optarg, &o->metrics_addr) != 0) {
+				return 2;
+			}
+			o->metrics = 1;
 			break;
 		case 'p':
 			o->drive.flash.profile = optarg;
@@ -1179,8 +1183,8 @@ static int serve_socket(const struct devd_opts *opts)
 		fprintf(stderr, "smartssd-devd: %s\n", ss_emu_notice(srv.drive));
 	}
 	/* bound before the drive's socket, which a failure here then never leaves behind */
-	if (opts->metrics != NULL) {
-		mfd = devd_metrics_listen(opts->metrics, metrics_at, sizeof(metrics_at));
+	if (opts->metrics) {
+		mfd = devd_metrics_listen(&opts->metrics_addr, metrics_at, sizeof(metrics_at));
 		if (mfd < 0) {
 			ss_emu_close(srv.drive);
 			return 1;

@@ -72,10 +72,18 @@ typedef void (*devd_stats_fn)(struct devd_stats *st);
 struct devd_metrics;
 struct ss_emu_drive;
 
-/* Listen for --metrics' argument: PORT (on 127.0.0.1), ADDRESS:PORT or [IPV6]:PORT; port 0
- * takes one the system chooses. \return the listening fd and the address it is bound to in
- * bound ("127.0.0.1:PORT"), or -1 after a message. */
-int devd_metrics_listen(const char *arg, char *bound, size_t bound_cap);
+/* --metrics' argument: PORT (on 127.0.0.1), ADDRESS:PORT or [IPV6]:PORT. */
+struct devd_metrics_addr {
+	char host[256];
+	char port[8];
+};
+
+/* \return 0 and the address of --metrics' argument, or -1 after a message. */
+int devd_metrics_addr(const char *arg, struct devd_metrics_addr *a);
+
+/* Listen on the address; port 0 takes one the system chooses. \return the listening fd and
+ * the address it is bound to in bound ("127.0.0.1:PORT"), or -1 after a message. */
+int devd_metrics_listen(const struct devd_metrics_addr *a, char *bound, size_t bound_cap);
 
 /* Serve GET /metrics on lfd from a thread of its own until devd_metrics_stop, which closes
  * lfd. \return 0 or a negative errno. */

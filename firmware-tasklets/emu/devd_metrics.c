@@ -710,42 +710,55 @@ static void *metrics_thread(void *arg)
 	return NULL;
 }
 
-int devd_metrics_listen(const char *arg, char *bound, size_t bound_cap)
+int devd_metrics_addr(const char *arg, struct devd_metrics_addr *a)
 {
-	char host[256], port[16], h[NI_MAXHOST], s[NI_MAXSERV];
-	const char *colon = strrchr(arg, ':');
+	const char *colon = strrchr(arg, ':'), *port;
+	size_t hl;
+
+	/* PORT alone: loopback. [V6]:PORT, HOST:PORT: that address. */
+	if (colon == NULL) {
+		snprintf(a->host, sizeof(a->host), "127.0.0.1");
+		port = arg;
+	} else {
+		const char *host = arg;
+
+		hl = (size_t)(colon - arg);
+		if (hl >= 2 && arg[0] == '[' && arg[hl - 1] == ']') {
+			host++;
+			hl -= 2;
+		}
+		if (hl == 0 || hl >= sizeof(a->host)) {
+			goto bad;
+		}
+		memcpy(a->host, host, hl);
+		a->host[hl] = '\0';
+		port = colon + 1;
+	}
+	if (strlen(port) == 0 || strlen(port) >= sizeof(a->port) ||
+	    strspn(port, "0123456789") != strlen(port) || atol(port) > 65535) {
+		goto bad;
+	}
+	snprintf(a->port, sizeof(a->port), "%s", port);
+	return 0;
+bad:
+	fprintf(stderr, "smartssd-devd: --metrics takes PORT, ADDRESS:PORT or [IPV6]:PORT "
+		"(port 0: one the system chooses), not '%s'\n", arg);
+	return -1;
+}
+
+int devd_metrics_listen(const struct devd_metrics_addr *a, char *bound, size_t bound_cap)
+{
+	char h[NI_MAXHOST], s[NI_MAXSERV];
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_NUMERICSERV | AI_PASSIVE };
 	struct addrinfo *ai = NULL;
 	struct sockaddr_storage ss;
 	socklen_t sl = sizeof(ss);
-	size_t hl;
 	int fd = -1, one = 1, rc;
 
-	/* PORT alone: loopback. [V6]:PORT, HOST:PORT: that address. */
-	if (colon == NULL) {
-		snprintf(host, sizeof(host), "127.0.0.1");
-		colon = arg - 1;
-	} else {
-		hl = (size_t)(colon - arg);
-		if (hl >= 2 && arg[0] == '[' && arg[hl - 1] == ']') {
-			arg++;
-			hl -= 2;
-		}
-		if (hl == 0 || hl >= sizeof(host)) {
-			goto bad;
-		}
-		memcpy(host, arg, hl);
-		host[hl] = '\0';
-	}
-	if (strlen(colon + 1) == 0 || strlen(colon + 1) >= sizeof(port) ||
-	    strspn(colon + 1, "0123456789") != strlen(colon + 1) || atol(colon + 1) > 65535) {
-		goto bad;
-	}
-	snprintf(port, sizeof(port), "%s", colon + 1);
-	rc = getaddrinfo(host, port, &hints, &ai);
+	rc = getaddrinfo(a->host, a->port, &hints, &ai);
 	if (rc != 0) {
-		fprintf(stderr, "smartssd-devd: --metrics %s: %s\n", host, gai_strerror(rc));
+		fprintf(stderr, "smartssd-devd: --metrics %s: %s\n", a->host, gai_strerror(rc));
 		return -1;
 	}
 	fd = socket(ai->ai_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
@@ -754,8 +767,8 @@ int devd_metrics_listen(const char *arg, char *bound, size_t bound_cap)
 	    getsockname(fd, (struct sockaddr *)&ss, &sl) != 0 ||
 	    getnameinfo((struct sockaddr *)&ss, sl, h, sizeof(h), s, sizeof(s),
 			NI_NUMERICHOST | NI_NUMERICSERV) != 0) {
-		fprintf(stderr, "smartssd-devd: --metrics: cannot listen on %s port %s: %s\n", host,
-			port, strerror(errno));
+		fprintf(stderr, "smartssd-devd: --metrics: cannot listen on %s port %s: %s\n",
+			a->host, a->port, strerror(errno));
 		if (fd >= 0) {
 			close(fd);
 		}
@@ -765,10 +778,6 @@ int devd_metrics_listen(const char *arg, char *bound, size_t bound_cap)
 	freeaddrinfo(ai);
 	snprintf(bound, bound_cap, ss.ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s", h, s);
 	return fd;
-bad:
-	fprintf(stderr, "smartssd-devd: --metrics takes PORT, ADDRESS:PORT or [IPV6]:PORT "
-		"(port 0: one the system chooses), not '%s'\n", arg);
-	return -1;
 }
 
 int devd_metrics_start(int lfd, struct ss_emu_drive *drive, devd_stats_fn stats,
