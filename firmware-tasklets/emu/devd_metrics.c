@@ -98,8 +98,6 @@ static const struct metric metrics[] = {
 	{ "smartssd_write_amplification_ratio", "gauge",
 	  "Flash page writes per host page write since power-on.", "",
 	  C(write_amplification_milli), MILLI },
-	{ "smartssd_power_on_seconds_total", "counter", "Modelled device time since power-on.", "",
-	  C(power_on_ns), NANO },
 	/* the DRAM buffer (COUNTERS) */
 	{ "smartssd_buffer_pages_total", "counter",
 	  "Pages asked of the DRAM buffer, and those it had (hits).", "op=\"read\"",
@@ -162,8 +160,8 @@ static const struct metric metrics[] = {
 	  NANO },
 	{ "smartssd_energy_joules_total", "counter", NULL, "component=\"idle\"",
 	  M(energy_idle_nj), NANO },
-	{ "smartssd_device_time_seconds_total", "counter", "Modelled device time of the emulator.",
-	  "", M(now_ns), NANO },
+	{ "smartssd_device_time_seconds_total", "counter",
+	  "Modelled device time since power-on (COUNTERS' power_on_ns).", "", M(now_ns), NANO },
 	/* space (FSSTAT) */
 	{ "smartssd_capacity_bytes", "gauge", "Bytes the object store can hold.", "",
 	  SRC_FSSTAT, F(ss_wire_fsstat, capacity_bytes), RAW },

@@ -625,6 +625,8 @@ static void test_scrape(void)
 
 	/* wear as COUNTERS and SMART say, read on both sides */
 #define BETWEEN(k, lo, hi) CHECK(val(e, k) >= (double)(lo) && val(e, k) <= (double)(hi))
+	BETWEEN("smartssd_device_time_seconds_total", (double)c0.power_on_ns / 1e9 - 1e-9,
+		(double)c1.power_on_ns / 1e9 + 1e-9);
 	BETWEEN("smartssd_erase_count{stat=\"min\"}", c0.min_erase_count, c1.min_erase_count);
 	BETWEEN("smartssd_erase_count{stat=\"avg\"}", c0.avg_erase_count, c1.avg_erase_count);
 	BETWEEN("smartssd_erase_count{stat=\"max\"}", c0.max_erase_count, c1.max_erase_count);
