@@ -9,6 +9,8 @@
  *               it (model counters, COUNTERS, SMART, FSSTAT), the bytes the test moved,
  *               the run's progress and its share. A scrape is no command: the model
  *               counters read just before and just after it are equal, and so is it.
+ *   ledger_uids 17 uids (as root) take energy-ledger shares: 15 series of their own, the
+ *               rest together, the joules adding up to the shares.
  *   hostile     requests with no end, an oversized head, a POST, another path, HEAD, and
  *               more connections than the listener takes: each answered or closed, and
  *               the drive serving commands and scrapes meanwhile.
@@ -28,6 +30,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdlib.h>
+#include <grp.h>
 #include <sys/socket.h>
 
 #include "devtest.h"
@@ -263,6 +266,16 @@ static double val(const struct expo *e, const char *key)
 	return NAN;
 }
 
+static int has_series(const struct expo *e, const char *key)
+{
+	for (int i = 0; i < e->n; i++) {
+		if (strcmp(e->s[i].key, key) == 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
 static int has_metric(const struct expo *e, const char *name)
 {
 	for (int i = 0; i < e->n; i++) {
@@ -438,13 +451,19 @@ struct daemon {
 	char metrics[64];    /* ADDRESS:PORT from its readiness message */
 };
 
-static int daemon_start(struct daemon *dm, uint32_t cache_permille)
+/* A daemon on a new drive, with further options `extra` (NULL-terminated, or NULL). */
+static int daemon_start_with(struct daemon *dm, uint32_t cache_permille,
+			     const char *const *extra)
 {
-	const char *args[] = { "--image", dm->t.image, "--socket", dm->t.sock,
-			       "--metrics", "127.0.0.1:0", NULL };
+	const char *args[16] = { "--image", dm->t.image, "--socket", dm->t.sock,
+				 "--metrics", "127.0.0.1:0" };
 	char err[256], notify[256] = "", *m, *nl;
-	int rc = devtest_format_cache(&dm->t, 0, 64, cache_permille);
+	int rc = devtest_format_cache(&dm->t, 0, 64, cache_permille), n = 6;
 
+	while (extra != NULL && *extra != NULL && n < 15) {
+		args[n++] = *extra++;
+	}
+	args[n] = NULL;
 	if (rc != 0) {
 		return rc;
 	}
@@ -489,6 +508,11 @@ static void daemon_exit(struct devtest *t)
 		ut_failures++;
 	}
 	t->daemon = 0;
+}
+
+static int daemon_start(struct daemon *dm, uint32_t cache_permille)
+{
+	return daemon_start_with(dm, cache_permille, NULL);
 }
 
 static void daemon_stop(struct daemon *dm)
@@ -671,6 +695,110 @@ static void test_scrape(void)
 	CHECK(val(e, "smartssd_metrics_scrapes_total") == 1);
 #undef BETWEEN
 	ss_dev_close(d);
+	daemon_stop(&dm);
+	free(e);
+}
+
+/* ---- the ledger's uids ---- */
+
+#define LEDGER_UIDS 17
+#define LEDGER_UID0 61000
+
+/* A child as uid `uid`: one task with no work in a period of its own; its share's nJ on
+ * out_fd, or UINT64_MAX when anything failed. */
+static void ledger_child(const char *uri, uid_t uid, int out_fd)
+{
+	struct ss_dev_task_share sh;
+	struct ss_dev *d = NULL;
+	uint64_t ticket, nj = UINT64_MAX;
+	long long deadline = ss_devd_spawn_now_ms() + 60000;
+	int rc;
+
+	if (setgroups(0, NULL) != 0 || setgid(uid) != 0 || setuid(uid) != 0)
+		goto out;
+	if (ss_dev_open(uri, NULL, &d) != 0 || ss_dev_energy_join(d, 0, &ticket) != 0 ||
+	    ss_dev_energy_leave(d, ticket, 0) != 0)
+		goto out;
+	while ((rc = ss_dev_energy_share(d, ticket, &sh)) == -EAGAIN &&
+	       ss_devd_spawn_now_ms() < deadline)
+		usleep(1000);
+	if (rc == 0)
+		nj = sh.task_nj;
+out:
+	if (write(out_fd, &nj, sizeof(nj)) != (ssize_t)sizeof(nj))
+		_exit(3);
+	_exit(nj == UINT64_MAX ? 1 : 0);
+}
+
+/* 17 uids take a share each, one after another: the first 15 are series of their own, the
+ * other 2 are counted together under uid 4294967295 from the first of them on (no uid's
+ * series is ever renamed); the joules add up to the shares'. */
+static void test_ledger_uids(void)
+{
+	char allow[LEDGER_UIDS * 8 + 8] = "0", key[96];
+	const char *extra[] = { "--allow-uid", allow, "--socket-mode", "0666", NULL };
+	struct daemon dm;
+	struct expo *e;
+	uint64_t total_nj = 0;
+	double joules = 0, tasks = 0;
+
+	if (geteuid() != 0)
+		UT_SKIP("the ledger's uid table needs clients of 17 uids: root switches users");
+	e = calloc(1, sizeof(*e));
+	for (int i = 0; i < LEDGER_UIDS; i++) {
+		snprintf(allow + strlen(allow), sizeof(allow) - strlen(allow), ",%d",
+			 LEDGER_UID0 + i);
+	}
+	if (e == NULL || daemon_start_with(&dm, 0, extra) != 0) {
+		CHECK(!"daemon started with --metrics");
+		free(e);
+		return;
+	}
+	CHECK_EQ(chmod(dm.t.dir, 0755), 0);
+	for (int i = 0; i < LEDGER_UIDS; i++) {
+		int p[2], status = -1;
+		uint64_t nj = UINT64_MAX;
+		pid_t child;
+
+		CHECK_EQ(pipe(p), 0);
+		child = fork();
+		if (child == 0) {
+			close(p[0]);
+			ledger_child(dm.t.uri, (uid_t)(LEDGER_UID0 + i), p[1]);
+		}
+		close(p[1]);
+		CHECK_EQ(read(p[0], &nj, sizeof(nj)), (ssize_t)sizeof(nj));
+		close(p[0]);
+		CHECK(waitpid(child, &status, 0) == child && WIFEXITED(status) &&
+		      WEXITSTATUS(status) == 0);
+		CHECK(nj != UINT64_MAX);
+		total_nj += nj;
+		if (i == 15) {
+			/* the 16th uid is the first past the named ones: counted as the rest */
+			CHECK_EQ(scrape(dm.metrics, e), 0);
+			CHECK(val(e, "smartssd_ledger_tasks_total{uid=\"4294967295\"}") == 1);
+			CHECK(!has_series(e, "smartssd_ledger_tasks_total{uid=\"61015\"}"));
+		}
+	}
+	CHECK_EQ(scrape(dm.metrics, e), 0);
+	for (int i = 0; i < LEDGER_UIDS; i++) {
+		snprintf(key, sizeof(key), "smartssd_ledger_tasks_total{uid=\"%d\"}", LEDGER_UID0 + i);
+		if (i < 15) {
+			CHECK(val(e, key) == 1);
+		} else {
+			CHECK(!has_series(e, key));
+		}
+	}
+	CHECK(val(e, "smartssd_ledger_tasks_total{uid=\"4294967295\"}") == 2);
+	for (int i = 0; i < e->n; i++) {
+		if (strcmp(e->s[i].name, "smartssd_ledger_tasks_total") == 0) {
+			tasks += e->s[i].v;
+		} else if (strcmp(e->s[i].name, "smartssd_ledger_energy_joules_total") == 0) {
+			joules += e->s[i].v;
+		}
+	}
+	CHECK(tasks == LEDGER_UIDS);
+	CHECK(fabs(joules - (double)total_nj / 1e9) <= LEDGER_UIDS * 1e-9);
 	daemon_stop(&dm);
 	free(e);
 }
@@ -1245,6 +1373,11 @@ int main(int argc, char **argv)
 		test_scrape();
 	} else if (strcmp(what, "hostile") == 0) {
 		test_hostile();
+	} else if (strcmp(what, "ledger_uids") == 0) {
+		test_ledger_uids();
+		if (ut_skips) {
+			return UT_SKIPPED;
+		}
 	} else if (strcmp(what, "prometheus") == 0) {
 		test_prometheus(argc > 2 ? argv[2] : NULL);
 		if (ut_skips) {
@@ -1255,7 +1388,7 @@ int main(int argc, char **argv)
 	} else if (strcmp(what, "dashboard") == 0 && argc == 3) {
 		test_dashboard(argv[2]);
 	} else {
-		fprintf(stderr, "usage: metrics_ut scrape|hostile|prometheus [DASHBOARD]|dashboard DASHBOARD|docs "
+		fprintf(stderr, "usage: metrics_ut scrape|hostile|ledger_uids|prometheus [DASHBOARD]|dashboard DASHBOARD|docs "
 			"OPERATIONS_MD\n");
 		return 2;
 	}
