@@ -22,10 +22,12 @@
  *   dashboard FILE  every metric a PromQL expression of the Grafana dashboard FILE names
  *               is exported by a live daemon.
  */
+#define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -1195,6 +1197,14 @@ static void prom_check_dashboard(const char *addr, const char *path)
 	free(text);
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)flag;
+	(void)f;
+	return remove(path);
+}
+
 static void test_prometheus(const char *dashboard)
 {
 	static char data[256 * 1024];
@@ -1257,6 +1267,10 @@ static void test_prometheus(const char *dashboard)
 	}
 out:
 	daemon_stop(&dm);
+	/* Prometheus's files, which devtest_cleanup does not know */
+	if (nftw(dm.t.dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS) != 0 && errno != ENOENT) {
+		fprintf(stderr, "metrics_ut: cannot remove %s: %s\n", dm.t.dir, strerror(errno));
+	}
 	free(e);
 }
 
