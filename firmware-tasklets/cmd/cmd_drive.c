@@ -140,6 +140,28 @@ void fw_drive_counters(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep 
 	ss_memcpy(rep->payload, p, rep->payload_len);
 }
 
+int ss_fw_read_reply(struct ss_fw *fw, uint16_t opcode, uint8_t *buf, uint32_t cap)
+{
+	const struct fw_op *op = fw_op_find(opcode);
+	struct fw_req rq = { .opcode = opcode, .reply_max = cap };
+	struct fw_rep rep = { .payload = buf };
+
+	if (!fw || fw->state != FW_UP) {
+		return -SS_EBADMSG;
+	}
+	if (!op || op->mutates || (opcode != SS_OP_DRIVE_INFO && opcode != SS_OP_FSSTAT &&
+				   opcode != SS_OP_COUNTERS && opcode != SS_OP_ISP_QUEUE &&
+				   opcode != SS_OP_SSC_INFO) ||
+	    op->check(&rq, &rep.cap) != SS_R_OK) {
+		return -SS_EINVAL;
+	}
+	op->exec(fw, &rq, &rep);
+	if (rep.status != 0) {
+		return rep.status;
+	}
+	return (int)SS_MIN(rep.payload_len, rep.cap);
+}
+
 void fw_drive_flush(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	int rc;

@@ -183,6 +183,27 @@ int fw_smart_record_store(struct ss_fw *fw, bool force)
 	return fw_record_store(fw, force);
 }
 
+_Static_assert(MAX_ATTRS == SS_FW_SMART_ATTRS_MAX, "ss_fw.h's bound is the drive's");
+
+int ss_fw_smart_attributes(struct ss_fw *fw, struct ss_fw_smart_attr *out, uint32_t max)
+{
+	struct attr a[MAX_ATTRS];
+	uint32_t n;
+
+	if (!fw || fw->state != FW_UP) {
+		return -SS_EBADMSG;
+	}
+	n = attributes(fw, a);
+	fold_worst(fw, a);
+	n = SS_MIN(n, max);
+	for (uint32_t i = 0; i < n; i++) {
+		out[i] = (struct ss_fw_smart_attr){ a[i].id, a[i].value,
+			i < FW_SMART_ATTRS ? fw->life.worst[i] : a[i].value,
+			a[i].raw & 0xFFFFFFFFFFFFull };
+	}
+	return (int)n;
+}
+
 static void checksum(uint8_t *s)
 {
 	uint8_t sum = 0;

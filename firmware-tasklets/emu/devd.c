@@ -23,6 +23,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
+#include <netdb.h>
 #include <grp.h>
 #include <poll.h>
 #include <pthread.h>
@@ -126,6 +127,10 @@ static struct {
 	int nconns;
 	uint32_t next_owner;       /* the main thread's */
 	struct devd_access access;
+	/* for the metrics (srv.lock) */
+	uint64_t accepted, refused_access, refused_limit;
+	int nledger;
+	struct { uint32_t uid; uint64_t tasks, nj; } ledger[DEVD_LEDGER_UIDS];
 } srv = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.work = PTHREAD_COND_INITIALIZER,
@@ -266,6 +271,45 @@ _Static_assert(sizeof(struct ss_emu_task_share) == sizeof(struct ss_wire_task_sh
 _Static_assert(sizeof(struct ss_wire_task_share) <= 8 * MODEL_FIELDS,
 	       "a share fits the model reply's buffer");
 
+/* A share delivered, counted for the metrics by the peer's uid: DEVD_LEDGER_UIDS - 1 uids
+ * each, then every other one under UINT32_MAX, the last entry. */
+static void ledger_count(uid_t uid, uint64_t nj)
+{
+	uint32_t key = (uint32_t)uid;
+	int i;
+
+	pthread_mutex_lock(&srv.lock);
+	if (srv.nledger >= DEVD_LEDGER_UIDS - 1) {
+		for (i = 0; i < srv.nledger && srv.ledger[i].uid != key; i++) {
+		}
+		if (i == srv.nledger) {
+			key = UINT32_MAX;
+		}
+	}
+	for (i = 0; i < srv.nledger && srv.ledger[i].uid != key; i++) {
+	}
+	if (i == srv.nledger) {
+		srv.ledger[srv.nledger++].uid = key;
+	}
+	srv.ledger[i].tasks++;
+	srv.ledger[i].nj += nj;
+	pthread_mutex_unlock(&srv.lock);
+}
+
+/* The daemon's counts for its metrics (devd_stats_fn). */
+static void stats(struct devd_stats *st)
+{
+	pthread_mutex_lock(&srv.lock);
+	st->conns = srv.nconns;
+	st->max_conns = srv.max_conns;
+	st->accepted = srv.accepted;
+	st->refused_access = srv.refused_access;
+	st->refused_limit = srv.refused_limit;
+	st->nledger = srv.nledger;
+	memcpy(st->ledger, srv.ledger, sizeof(st->ledger));
+	pthread_mutex_unlock(&srv.lock);
+}
+
 /* An energy-ledger request of the connection's client (ss_emu_ledger.h). */
 static void serve_ledger(struct req *r)
 {
@@ -291,6 +335,7 @@ static void serve_ledger(struct req *r)
 	default:
 		rc = ss_emu_ledger_share(srv.drive, r->c->client, r->f.ledger_arg, &sh);
 		if (rc == 0) {
+			ledger_count(r->c->peer.uid, sh.task_nj);
 			SS_REPLY_TASK_SHARE(SHARE_PUT, sh)
 			n = (uint32_t)(sizeof(struct ss_wire_task_share) / 8);
 		}
@@ -718,6 +763,9 @@ static void accept_one(int lfd)
 	}
 	allowed = devd_access_check(&srv.access, fd, &peer);
 	if (allowed != 1) {
+		pthread_mutex_lock(&srv.lock);
+		srv.refused_access++;
+		pthread_mutex_unlock(&srv.lock);
 		if (allowed < 0) {
 			fprintf(stderr, "smartssd-devd: cannot read a peer's credentials: %s; "
 				"closing its connection\n", strerror(errno));
@@ -732,6 +780,7 @@ static void accept_one(int lfd)
 	}
 	pthread_mutex_lock(&srv.lock);
 	full = srv.nconns >= srv.max_conns && live_conns_locked() >= srv.max_conns;
+	srv.refused_limit += full;
 	pthread_mutex_unlock(&srv.lock);
 	if (full) {
 		if (refusal_due(&over_limit, &unlogged)) {
@@ -763,6 +812,7 @@ static void accept_one(int lfd)
 	c->next = srv.conns;
 	srv.conns = c;
 	srv.nconns++;
+	srv.accepted++;
 	pthread_mutex_unlock(&srv.lock);
 	pthread_attr_init(&a);
 	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
@@ -796,6 +846,7 @@ static void usage(void)
 		"                     [--max-connections N] [--frame-timeout SECONDS]\n"
 		"                     [--buffer-mib MIB] [--spin-us MICROSECONDS]\n"
 		"                     [--withhold-opcodes NAME[,NAME...]]\n"
+		"                     [--metrics [ADDRESS:]PORT]\n"
 		"Serves the emulated drive in FILE on the unix socket PATH. --format creates and\n"
 		"formats FILE first (erasing it), with PCT %% of its flash (0: none; default: 25\n"
 		"where the flash has room for a cache part, else none)\n"
@@ -824,6 +875,11 @@ static void usage(void)
 		"so no background work ever runs (no GC, no checkpoint, no tasklet run makes\n"
 		"progress): a run that was EXECUTEd stays queued with no page done until the\n"
 		"daemon ends, a fixed state that other processes can observe.\n"
+		"--metrics: serve the drive's figures to Prometheus (text format 0.0.4) on\n"
+		"GET http://ADDRESS:PORT/metrics; ADDRESS defaults to 127.0.0.1 (loopback only),\n"
+		"an IPv6 one goes in brackets; port 0: one the system chooses, reported as\n"
+		"METRICS=ADDRESS:PORT after READY=1 on --ready-fd, in systemd's STATUS and in the\n"
+		"log. Off by default.\n"
 		"--withhold-opcodes (for tests of hosts against older drives): the firmware\n"
 		"answers these opcodes (names as in native/PROTOCOL.md, e.g. ISP_QUEUE) with\n"
 		"BAD_OPCODE, as firmware that predates them does.\n");
@@ -911,6 +967,8 @@ struct devd_opts {
 	uint32_t spin_us;
 	uint64_t buf_limit;
 	struct devd_access access; /* never empty: the daemon's own user by default */
+	int metrics;               /* --metrics given */
+	struct devd_metrics_addr metrics_addr;
 };
 
 /* \return -1 to serve, else the status to exit with (0 after --help, 2 for a bad command
@@ -937,6 +995,7 @@ static int parse_options(int argc, char **argv, struct devd_opts *o)
 		{ "buffer-mib", required_argument, NULL, 'b' },
 		{ "spin-us", required_argument, NULL, 'S' },
 		{ "withhold-opcodes", required_argument, NULL, 'W' },
+		{ "metrics", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -985,6 +1044,12 @@ static int parse_options(int argc, char **argv, struct devd_opts *o)
 			break;
 		case 'W':
 			o->drive.withheld_opcodes = optarg;
+			break;
+		case 'M':
+			if (devd_metrics_addr(optarg, &o->metrics_addr) != 0) {
+				return 2;
+			}
+			o->metrics = 1;
 			break;
 		case 'p':
 			o->drive.flash.profile = optarg;
@@ -1082,7 +1147,9 @@ static int serve_socket(const struct devd_opts *opts)
 	const char *image = opts->image, *sock = opts->sock;
 	char err[1024];
 	int lfd, sfd, rc, nworkers, lock_fd = -1;
-	int activated;
+	int activated, mfd = -1;
+	char metrics_at[NI_MAXHOST + 16] = "";
+	struct devd_metrics *metrics = NULL;
 	sigset_t sigs;
 	pthread_t workers[SS_EMU_QUEUE_DEPTH];
 
@@ -1115,13 +1182,36 @@ static int serve_socket(const struct devd_opts *opts)
 	if (ss_emu_notice(srv.drive)[0] != '\0') {
 		fprintf(stderr, "smartssd-devd: %s\n", ss_emu_notice(srv.drive));
 	}
+	/* bound before the drive's socket, which a failure here then never leaves behind */
+	if (opts->metrics) {
+		mfd = devd_metrics_listen(&opts->metrics_addr, metrics_at, sizeof(metrics_at));
+		if (mfd < 0) {
+			ss_emu_close(srv.drive);
+			return 1;
+		}
+	}
 	/* Under socket activation systemd owns the socket file: no lock, no rename, no unlink. */
 	lfd = devd_listen_fds(sock);
 	activated = lfd >= 0;
 	if (lfd == DEVD_NOT_ACTIVATED) {
 		lfd = devd_listen(sock, opts->mode, opts->group, &lock_fd);
 	}
+	if (lfd >= 0 && sfd >= 0 && mfd >= 0) {
+		rc = devd_metrics_start(mfd, srv.drive, stats, &metrics);
+		if (rc < 0) {
+			fprintf(stderr, "smartssd-devd: cannot start the metrics thread: %s\n",
+				strerror(-rc));
+			close(lfd);
+			if (!activated) {
+				unlink(sock);
+			}
+			lfd = -1;
+		}
+	}
 	if (lfd < 0 || sfd < 0) {
+		if (mfd >= 0 && metrics == NULL) {
+			close(mfd);
+		}
 		ss_emu_close(srv.drive);
 		return 1;
 	}
@@ -1132,7 +1222,10 @@ static int serve_socket(const struct devd_opts *opts)
 	}
 	fprintf(stderr, "smartssd-devd: serving %s on %s%s\n", image, sock,
 		activated ? " (socket activation)" : "");
-	devd_signal_ready(opts->ready_fd, image, sock);
+	if (metrics != NULL) {
+		fprintf(stderr, "smartssd-devd: metrics on http://%s/metrics\n", metrics_at);
+	}
+	devd_signal_ready(opts->ready_fd, image, sock, metrics != NULL ? metrics_at : NULL);
 	for (;;) {
 		struct pollfd p[2] = { { .fd = lfd, .events = POLLIN }, { .fd = sfd, .events = POLLIN } };
 
@@ -1153,6 +1246,8 @@ static int serve_socket(const struct devd_opts *opts)
 			accept_one(lfd);
 		}
 	}
+	/* before the drive closes: a scrape reads it */
+	devd_metrics_stop(metrics);
 	rc = shut_down(lfd, activated ? NULL : sock);
 	for (int i = 0; i < nworkers; i++) {
 		pthread_join(workers[i], NULL);

@@ -155,18 +155,23 @@ int devd_listen_fds(const char *path)
 }
 
 /*
- * Tell whoever started us that the socket listens: "READY=1\n" on --ready-fd (then that fd
- * is closed; 0-2 are pointed at /dev/null instead so no later open() takes their number),
- * and sd_notify when systemd's NOTIFY_SOCKET is set.
+ * Tell whoever started us that the socket listens: "READY=1\n" on --ready-fd, with
+ * "METRICS=ADDRESS:PORT\n" after it when metrics are served (one write: a reader that takes
+ * only the first line still sees READY=1 whole), then that fd is closed (0-2 are pointed at
+ * /dev/null instead so no later open() takes their number); and sd_notify when systemd's
+ * NOTIFY_SOCKET is set.
  */
-void devd_signal_ready(int ready_fd, const char *image, const char *sock)
+void devd_signal_ready(int ready_fd, const char *image, const char *sock, const char *metrics)
 {
-	static const char line[] = "READY=1\n";
+	char line[128];
+	int len = snprintf(line, sizeof(line), "READY=1\n%s%s%s", metrics ? "METRICS=" : "",
+			   metrics ? metrics : "", metrics ? "\n" : "");
 
 	/* systemd first: a starter that waits on --ready-fd then sees both done */
 #ifdef SS_HAVE_SYSTEMD
 	if (getenv("NOTIFY_SOCKET") != NULL) {
-		int rc = sd_notifyf(0, "READY=1\nSTATUS=serving %s on %s\nMAINPID=%ld", image, sock,
+		int rc = sd_notifyf(0, "READY=1\nSTATUS=serving %s on %s%s%s\nMAINPID=%ld", image,
+				    sock, metrics ? ", metrics on " : "", metrics ? metrics : "",
 				    (long)getpid());
 
 		if (rc < 0) {
@@ -185,9 +190,9 @@ void devd_signal_ready(int ready_fd, const char *image, const char *sock)
 		ssize_t r;
 
 		do {
-			r = write(ready_fd, line, sizeof(line) - 1);
+			r = write(ready_fd, line, (size_t)len);
 		} while (r < 0 && errno == EINTR);
-		if (r != (ssize_t)sizeof(line) - 1) {
+		if (r != (ssize_t)len) {
 			fprintf(stderr, "smartssd-devd: cannot signal readiness on fd %d: %s\n",
 				ready_fd, strerror(errno));
 		}

@@ -955,6 +955,31 @@ void ss_emu_buffer_stats(struct ss_emu_drive *d, struct ss_buf_params *p, struct
 	pthread_mutex_unlock(&d->fw_lock);
 }
 
+int ss_emu_read_reply(struct ss_emu_drive *d, uint16_t opcode, void *buf, uint32_t cap)
+{
+	int rc;
+
+	pthread_mutex_lock(&d->fw_lock);
+	rc = ss_fw_read_reply(d->fw, opcode, buf, cap);
+	pthread_mutex_unlock(&d->fw_lock);
+	return rc;
+}
+
+int ss_emu_smart_attributes(struct ss_emu_drive *d, struct ss_fw_smart_attr *a, uint32_t max)
+{
+	int rc;
+
+	pthread_mutex_lock(&d->fw_lock);
+	rc = ss_fw_smart_attributes(d->fw, a, max);
+	pthread_mutex_unlock(&d->fw_lock);
+	return rc;
+}
+
+uint32_t ss_emu_endurance(const struct ss_emu_drive *d)
+{
+	return d->hal->endurance;
+}
+
 struct emu_ledger *emu_drive_ledger(struct ss_emu_drive *d)
 {
 	return d->ledger;

@@ -135,6 +135,32 @@ int ss_fw_objects(struct ss_fw *fw, uint32_t *n);
  */
 int ss_fw_withhold_opcode(struct ss_fw *fw, const char *name);
 
+/**
+ * A reading for the drive's operator (smartssd-devd's metrics), not a host command: the
+ * payload opcode's handler answers, for the fixed-size replies that take no request field
+ * (DRIVE_INFO, FSSTAT, COUNTERS, ISP_QUEUE, SSC_INFO), into buf. No session, no reply slot,
+ * nothing a command counts (link bytes, host sectors): a reading does not move what it reads.
+ * \return the payload's bytes, -SS_EINVAL for another opcode or a cap below the reply's
+ * first version, -SS_EBADMSG when the drive is down or came up without its store.
+ */
+int ss_fw_read_reply(struct ss_fw *fw, uint16_t opcode, uint8_t *buf, uint32_t cap);
+
+/* A SMART attribute as SMART READ DATA reports it: id (SS_PROTO_SMART_ATTRS), normalised
+ * value, worst value, raw value (48 bits). */
+struct ss_fw_smart_attr {
+	uint8_t id;
+	uint8_t value;
+	uint8_t worst;
+	uint64_t raw;
+};
+
+/* The most attributes a drive reports (base, cache's and buffer's). */
+#define SS_FW_SMART_ATTRS_MAX 29u
+
+/** SMART READ DATA's attributes, in its order, for the operator's reading as
+ *  ss_fw_read_reply. \return how many (at most max), or -SS_EBADMSG as ss_fw_read_reply. */
+int ss_fw_smart_attributes(struct ss_fw *fw, struct ss_fw_smart_attr *a, uint32_t max);
+
 /** Clean shutdown: checkpoint everything. The drive object stays valid but idle. */
 int ss_fw_shutdown(struct ss_fw *fw);
 

@@ -80,6 +80,35 @@ int main(void)
 	CHECK(le(r.payload + 104, 8) >= sizeof(big) / FX_PAGE_SIZE);  /* buffer write pages */
 	CHECK(le(r.payload + 136, 8) >= sizeof(big) / FX_PAGE_SIZE);  /* flushed by the FLUSH */
 
+	/* the operator's reading (ss_fw_read_reply): COUNTERS' payload as the command gave it,
+	 * with nothing a command counts moved; only the fixed-size replies with no request
+	 * field, with room for their first version */
+	{
+		uint8_t got[288];
+		struct ss_emu_counters ec2;
+		struct ss_fw_smart_attr sa[SS_FW_SMART_ATTRS_MAX];
+
+		CHECK_EQ(ss_fw_read_reply(f.fw, SS_OP_COUNTERS, got, sizeof(got)), 288);
+		ss_emu_flash_get_counters(f.flash, &ec2);
+		CHECK_EQ(ec2.host_commands, ec.host_commands);
+		CHECK_EQ(ec2.link_bytes_in, ec.link_bytes_in);
+		CHECK_EQ(ec2.link_bytes_out, ec.link_bytes_out);
+		CHECK(memcmp(got, r.payload, 72) == 0);          /* up to power_on_ns */
+		CHECK(le(got + 72, 8) >= le(r.payload + 72, 8));
+		CHECK(memcmp(got + 80, r.payload + 80, 288 - 80) == 0);
+		CHECK_EQ(ss_fw_read_reply(f.fw, SS_OP_COUNTERS, got, SS_WIRE_COUNTERS_V1_SIZE),
+			 SS_WIRE_COUNTERS_V1_SIZE);
+		CHECK_EQ(ss_fw_read_reply(f.fw, SS_OP_COUNTERS, got, 223), -SS_EINVAL);
+		CHECK_EQ(ss_fw_read_reply(f.fw, SS_OP_FSSTAT, got, 32), 32);
+		CHECK_EQ(ss_fw_read_reply(f.fw, SS_OP_CHECK, got, sizeof(got)), -SS_EINVAL);
+		CHECK_EQ(ss_fw_read_reply(f.fw, SS_OP_FLUSH, got, sizeof(got)), -SS_EINVAL);
+		CHECK_EQ(ss_fw_read_reply(f.fw, SS_OP_READ, got, sizeof(got)), -SS_EINVAL);
+		CHECK_EQ(ss_fw_read_reply(f.fw, 0x7F, got, sizeof(got)), -SS_EINVAL);
+		CHECK(ss_fw_smart_attributes(f.fw, sa, SS_FW_SMART_ATTRS_MAX) >= 9);
+		CHECK_EQ(sa[0].id, SS_SMART_RETIRED_BLOCKS);
+		CHECK_EQ(ss_fw_smart_attributes(f.fw, sa, 2), 2);
+	}
+
 	/* fixed-size replies need room, and carry no payload in */
 	p = (struct fx_pkt){ .opcode = SS_OP_COUNTERS, .reply_max = 223, .tag = fx_tag(&f) };
 	fx_send(&f, &p, &res);

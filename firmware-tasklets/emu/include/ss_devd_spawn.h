@@ -144,9 +144,12 @@ static inline int ss_devd_wait_exit(pid_t pid, int timeout_ms, int *status, cons
  * up to timeout_ms for READY=1. \return 0 and the child's pid in *pid; or a negative errno
  * after writing what went wrong into err: -ECHILD when the daemon exited first (its status
  * is in the message), -ETIMEDOUT when it neither exited nor signalled in time (it is killed).
+ * With `notify` (not NULL), what the daemon wrote after READY=1 before it closed the fd
+ * ("METRICS=ADDRESS:PORT\n" with --metrics), NUL-terminated, is left there.
  */
-static inline int ss_devd_spawn(const char *bin, const char *const *args, int timeout_ms,
-				pid_t *pid, char *err, size_t err_cap)
+static inline int ss_devd_spawn_notify(const char *bin, const char *const *args, int timeout_ms,
+				       pid_t *pid, char *notify, size_t notify_cap, char *err,
+				       size_t err_cap)
 {
 	char fdarg[16], got[sizeof(SS_DEVD_READY_LINE)] = "";
 	const char *argv[64];
@@ -216,6 +219,32 @@ static inline int ss_devd_spawn(const char *bin, const char *const *args, int ti
 		}
 		have += (size_t)r;
 	}
+	if (notify != NULL && notify_cap > 0) {
+		size_t more = 0;
+
+		/* the rest of the one write that carried READY=1, up to the fd's close */
+		while (more < notify_cap - 1) {
+			long long left = deadline - ss_devd_spawn_now_ms();
+			struct pollfd pf = { .fd = p[0], .events = POLLIN };
+			ssize_t r;
+
+			if (left <= 0 || (poll(&pf, 1, (int)left) < 0 && errno != EINTR)) {
+				break;
+			}
+			if (pf.revents == 0) {
+				continue;
+			}
+			r = read(p[0], notify + more, notify_cap - 1 - more);
+			if (r < 0 && errno == EINTR) {
+				continue;
+			}
+			if (r <= 0) {
+				break;
+			}
+			more += (size_t)r;
+		}
+		notify[more] = '\0';
+	}
 	close(p[0]);
 	if (have == sizeof(got) - 1 && memcmp(got, SS_DEVD_READY_LINE, have) == 0) {
 		*pid = child;
@@ -236,6 +265,12 @@ static inline int ss_devd_spawn(const char *bin, const char *const *args, int ti
 			 have ? "garbled readiness line" : "killed by a signal");
 	}
 	return -ECHILD;
+}
+
+static inline int ss_devd_spawn(const char *bin, const char *const *args, int timeout_ms,
+				pid_t *pid, char *err, size_t err_cap)
+{
+	return ss_devd_spawn_notify(bin, args, timeout_ms, pid, NULL, 0, err, err_cap);
 }
 
 #endif

@@ -147,6 +147,20 @@ struct ss_buf_params;
 struct ss_buf_stats;
 void ss_emu_buffer_stats(struct ss_emu_drive *d, struct ss_buf_params *p, struct ss_buf_stats *st);
 
+/**
+ * Readings for the drive's operator (smartssd-devd's metrics), each under the firmware's
+ * lock for as long as it copies: a fixed-size reply's payload (ss_fw_read_reply: DRIVE_INFO,
+ * FSSTAT, COUNTERS, ISP_QUEUE, SSC_INFO) and SMART's attributes (ss_fw_smart_attributes).
+ * Not commands: nothing they read (link bytes, host commands, sectors) moves.
+ * \return as ss_fw_read_reply and ss_fw_smart_attributes.
+ */
+struct ss_fw_smart_attr;
+int ss_emu_read_reply(struct ss_emu_drive *d, uint16_t opcode, void *buf, uint32_t cap);
+int ss_emu_smart_attributes(struct ss_emu_drive *d, struct ss_fw_smart_attr *a, uint32_t max);
+
+/** The rated endurance (P/E cycles) of the image's blocks, as the firmware prices wear. */
+uint32_t ss_emu_endurance(const struct ss_emu_drive *d);
+
 /** The drive's model profile (host power profile included). */
 const struct ss_emu_profile *ss_emu_profile(struct ss_emu_drive *d);
 

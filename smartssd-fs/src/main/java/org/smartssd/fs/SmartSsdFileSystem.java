@@ -41,6 +41,7 @@ import org.smartssd.fs.impl.DriveRegistry;
 import org.smartssd.fs.impl.DriveResolver;
 import org.smartssd.fs.impl.DriveStore;
 import org.smartssd.fs.impl.ErrorTranslation;
+import org.smartssd.fs.impl.FileSystemMetrics;
 import org.smartssd.fs.impl.GetFileStatusOperation;
 import org.smartssd.fs.impl.ListingOperation;
 import org.smartssd.fs.impl.MkdirOperation;
@@ -70,6 +71,7 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
     private StoreContext context;
     private DriveStore store;
     private DriveRegistry.Lease lease;
+    private FileSystemMetrics metrics;
     private int writeBuffer;
     private int writeQueueDepth;
     private int readahead;
@@ -135,6 +137,7 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
                 SmartSsdConstants.READAHEAD_DEFAULT);
         lease = DriveRegistry.acquire(drive.uri(), SmartSsdDevice::open);
         store = new DriveStore(lease.device(), ioStatistics);
+        metrics = FileSystemMetrics.register(device, ioStatistics);
         workingDir = getHomeDirectory();
     }
 
@@ -422,6 +425,9 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
         }
         if (lease != null) {
             lease.close();
+        }
+        if (metrics != null) {
+            metrics.close();
         }
         if (first != null) {
             throw first;
