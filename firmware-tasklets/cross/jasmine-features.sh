@@ -17,6 +17,10 @@
 #   the ARM7TDMI is libgcc's soft-float (1,160 B of Thumb code on 2026-11-29); such a SUM is refused at the
 #   tasklet's init (-EINVAL) and the host sums those values itself. Comparisons, MIN and MAX
 #   of floats stay: they use integer order keys.
+# bpf/ (eBPF tasklets: the verifier, the interpreter, and the "bpf" tasklet kind) is not in
+# jasmine_modules either: its code alone is several times the ~250 B the image has free, and
+# the verifier's workspace is 80 KB. The command layer answers TASKLET_LOAD, _LIST and
+# _REMOVE BAD_OPCODE there and registers no "bpf" kind (SS_FW_WITHOUT_BPF, cmd/cmd_bpf.c).
 # parquet/ (the Parquet page decoder, 5.1 KB of Thumb code at -Os) is not in jasmine_modules:
 # no tasklet calls it yet, and it would not fit the board's free SRAM.
 #
@@ -25,7 +29,7 @@
 jasmine_modules=(rt ftl buffer ssc objstore isp tasklets cmd)
 # One host reaches the board (SG_IO), with no daemon: 16 sessions, not the emulator's 128.
 jasmine_defines=(-DSS_BUF_BOARD -DSS_TASKLETS_NO_FAST_PATH -DSS_TASKLETS_NO_FLOAT
-                 -DFW_MAX_SESSIONS=16u)
+                 -DFW_MAX_SESSIONS=16u -DSS_FW_WITHOUT_BPF)
 if [ "${SS_JASMINE_CACHE:-0}" != 1 ]; then
   jasmine_defines+=(-DSS_FW_WITHOUT_SSC)
 fi

@@ -208,7 +208,8 @@ int ss_isp_create(struct ss_isp *isp, uint32_t tasklet_id, const void *params,
 	if (!d) {
 		return -SS_ENOENT;
 	}
-	if (!instance || params_len > SS_ISP_MAX_PARAMS || (params_len && !params)) {
+	if (!instance || params_len > (d->params_max ? d->params_max : SS_ISP_MAX_PARAMS) ||
+	    (params_len && !params)) {
 		return -SS_EINVAL;
 	}
 	if (layout ? !isp_layout_valid(layout) : !d->on_page) {
