@@ -269,9 +269,10 @@ void fw_bpf_load(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 		fw_rep_error(rep, -SS_ENOMEM, SS_R_BUSY);
 		return;
 	}
-	/* At load the layout is not known: any record up to the longest, the largest output
+	/* At load the layout is not known: records of the longest size, the largest output
 	 * buffer. Each instance verifies it again against its own. */
 	ss_memset(&cfg, 0, sizeof(cfg));
+	cfg.rec_min = SS_ISP_MAX_RECORD;
 	cfg.rec_max = SS_ISP_MAX_RECORD;
 	cfg.out_size = SS_BT_BPF_MAX_OUT;
 	cfg.stack_size = SS_BPF_STACK_MAX;
