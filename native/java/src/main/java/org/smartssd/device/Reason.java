@@ -47,9 +47,10 @@ public enum Reason {
     STALE_BLOCK(37, "a cache block scanned in the drive is not of the file's version"),
     CANCELED(38, "not run: an earlier queued write to the object failed"),
     TOO_MANY_SESSIONS(39, "every session of the drive is held by a client that is still"
-            + " connected");
+            + " connected"),
+    PROGRAM_REFUSED(40, "the drive's verifier refused the eBPF program");
 
-    private static final Reason[] BY_CODE = new Reason[40];
+    private static final Reason[] BY_CODE = new Reason[41];
 
     static {
         for (Reason r : values()) {

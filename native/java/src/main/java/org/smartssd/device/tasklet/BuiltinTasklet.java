@@ -6,7 +6,9 @@ public enum BuiltinTasklet {
     TOP_N(2, "top-n"),
     FILTER(3, "filter"),
     GREP(4, "grep"),
-    DRAM_PROBE(5, "dram-probe");
+    DRAM_PROBE(5, "dram-probe"),
+    /** A user's eBPF program loaded on the drive ({@link BpfProgram}). */
+    BPF(6, "bpf");
 
     private final int id;
     private final String taskletName;
