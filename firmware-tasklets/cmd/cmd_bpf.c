@@ -9,80 +9,15 @@
  * name an oid. The drive still trusts none of those bytes: every CREATE_OBJECT verifies the
  * program again, and so does the tasklet's init (bpf/bpf_tasklet.c), before a run.
  *
+ * The board's image has no room for any of it (cross/jasmine-features.sh): this file is
+ * empty there, and cmd_internal.h's stand-ins compile to nothing.
+ *
  * An object holds FW_BPF_HDR bytes (magic, version, instructions) then the instructions,
  * little-endian as RFC 9669 encodes them.
  */
 #include "cmd_internal.h"
 
-#ifdef SS_FW_WITHOUT_BPF
-/* The board's image has no room for the interpreter (cross/jasmine-features.sh): it
- * answers these opcodes as a drive that does not know them. */
-uint32_t fw_bpf_load_check(const struct fw_req *rq, uint32_t *cap)
-{
-	return SS_R_BAD_OPCODE;
-}
-
-uint32_t fw_bpf_list_check(const struct fw_req *rq, uint32_t *cap)
-{
-	return SS_R_BAD_OPCODE;
-}
-
-uint32_t fw_bpf_remove_check(const struct fw_req *rq, uint32_t *cap)
-{
-	return SS_R_BAD_OPCODE;
-}
-
-void fw_bpf_load(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
-{
-}
-
-void fw_bpf_list(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
-{
-}
-
-void fw_bpf_remove(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
-{
-}
-
-uint64_t fw_bpf_dram(void)
-{
-	return 0;
-}
-
-void fw_bpf_carve(struct ss_fw *fw, struct ss_arena *a)
-{
-	fw->bpf = NULL;
-	fw->bpf_dir = SS_OID_NONE;
-}
-
-int fw_bpf_register(struct ss_fw *fw)
-{
-	return 0;
-}
-
-void fw_bpf_mount(struct ss_fw *fw)
-{
-	fw->bpf_dir = SS_OID_NONE;
-}
-
-bool fw_bpf_hidden(const struct ss_fw *fw, ss_oid_t oid)
-{
-	return false;
-}
-
-uint32_t fw_bpf_hidden_objects(const struct ss_fw *fw)
-{
-	return 0;
-}
-
-int fw_bpf_instance_params(struct ss_fw *fw, const uint8_t *params, uint32_t params_len,
-			   const struct ss_layout *layout, struct fw_rep *rep,
-			   const uint8_t **out, uint32_t *out_len)
-{
-	fw_rep_error(rep, -SS_ENOENT, SS_R_UNKNOWN_TASKLET);
-	return -SS_ENOENT;
-}
-#else
+#ifndef SS_FW_WITHOUT_BPF
 
 #include "ss_bpf_tasklet.h"
 

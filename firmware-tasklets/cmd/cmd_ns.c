@@ -40,8 +40,8 @@ static int stat_visible(struct ss_fw *fw, ss_oid_t oid, struct ss_obj_stat *st)
 	if (rc == 0 && oid == SS_OID_ROOT && fw->record_oid != SS_OID_NONE && st->nchildren) {
 		st->nchildren--;
 	}
-	if (rc == 0 && oid == SS_OID_ROOT && fw->bpf_dir != SS_OID_NONE && st->nchildren) {
-		st->nchildren--;
+	if (rc == 0 && oid == SS_OID_ROOT && fw_bpf_hidden_objects(fw) && st->nchildren) {
+		st->nchildren--;   /* the programs' directory */
 	}
 	return rc;
 }

@@ -19,8 +19,9 @@
 #   of floats stay: they use integer order keys.
 # bpf/ (eBPF tasklets: the verifier, the interpreter, and the "bpf" tasklet kind) is not in
 # jasmine_modules either: its code alone is several times the ~250 B the image has free, and
-# the verifier's workspace is 80 KB. The command layer answers TASKLET_LOAD, _LIST and
-# _REMOVE BAD_OPCODE there and registers no "bpf" kind (SS_FW_WITHOUT_BPF, cmd/cmd_bpf.c).
+# the verifier's workspace is 80 KB. With SS_FW_WITHOUT_BPF the command layer's opcode table
+# leaves TASKLET_LOAD, _LIST and _REMOVE out (answered BAD_OPCODE), registers no "bpf" kind,
+# and cmd/cmd_bpf.c is empty.
 # parquet/ (the Parquet page decoder, 5.1 KB of Thumb code at -Os) is not in jasmine_modules:
 # no tasklet calls it yet, and it would not fit the board's free SRAM.
 #
