@@ -7,7 +7,8 @@
  * whatever wrote the store.
  *
  * Time: every interpreted instruction is charged as SS_BPF_CORE_INSNS_PER_INSN of the ISP
- * core's instructions (measured, see below), every load from the record as a DRAM access;
+ * core's instructions and every helper call's own work as SS_BPF_CORE_INSNS_PER_HELPER more
+ * (both measured, ss_bpf_tasklet.h), every load from the record as a DRAM access;
  * both are counted work, so the engine's per-callback work budget and the watchdog stand
  * above the per-record instruction budget.
  */
@@ -32,6 +33,7 @@ struct bpf_state {
 	uint64_t records;
 	uint64_t charged_insns;      /* stats already charged to the engine */
 	uint64_t charged_loads;
+	uint64_t charged_calls;
 	uint64_t emitted;
 	int helper_err;              /* a helper's failure that stops the run */
 };
@@ -182,11 +184,15 @@ static int bpf_init(struct ss_tasklet_ctx *ctx, const uint8_t *params, uint32_t 
 static int charge(struct bpf_state *s)
 {
 	const struct ss_bpf_stats *st = &s->env.stats;
-	uint64_t insns = st->insns - s->charged_insns;
+	uint64_t calls = st->helper_calls - s->charged_calls;
+	uint64_t insns = st->insns - s->charged_insns +
+			 SS_DIV_ROUND_UP(calls * SS_BPF_CORE_INSNS_PER_HELPER,
+					 SS_BPF_CORE_INSNS_PER_INSN);
 	uint64_t loads = st->record_loads - s->charged_loads;
 
 	s->charged_insns = st->insns;
 	s->charged_loads = st->record_loads;
+	s->charged_calls = st->helper_calls;
 	while (loads) {
 		uint32_t n = loads > UINT32_MAX ? UINT32_MAX : (uint32_t)loads;
 

@@ -18,6 +18,10 @@
  * Rounded up; taken as the ARM core's count too, one instruction a cycle as the profile's
  * isp_ns_per_instruction. */
 #define SS_BPF_CORE_INSNS_PER_INSN 70u
+/* A helper's own work beside its call instruction, measured the same way: 74 host
+ * instructions a ss_group_add, 69 a 4-byte ss_emit, 26 a ss_topn_push; the largest, rounded
+ * up. ss_layout_field's field read is counted by the engine's field reader besides. */
+#define SS_BPF_CORE_INSNS_PER_HELPER 75u
 
 /* The params init takes: the host's struct ss_bt_bpf_params, then the instructions. */
 #define SS_BPF_TASKLET_PARAMS_MAX \

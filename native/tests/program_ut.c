@@ -68,7 +68,7 @@ static int load(struct ss_dev *d, const char *name, const char *as, uint32_t fla
 	int rc;
 
 	if (!obj) {
-		fprintf(stderr, "host_program_ut: no %s/%s.o\n", progs_dir, name);
+		fprintf(stderr, "program_ut: no %s/%s.o\n", progs_dir, name);
 		ut_failures++;
 		return -ENOENT;
 	}
@@ -217,7 +217,7 @@ static void test_filter(struct ss_dev *d, uint64_t data, const uint8_t *recs)
 	bpf_params(&bp, "isp-filter", THRESHOLD, 8, 0);
 	CHECK_EQ(run(d, data, SS_DEV_TASKLET_BPF, &bp, sizeof(bp), BPF_BUDGET, REC, &b, &blen), 0);
 	if (!a || !b) {
-		fprintf(stderr, "host_program_ut: filter: %s\n", ss_dev_last_message());
+		fprintf(stderr, "program_ut: filter: %s\n", ss_dev_last_message());
 		ut_failures++;
 		goto out;
 	}
@@ -275,7 +275,7 @@ static void test_group(struct ss_dev *d, uint64_t data, const char *name)
 	bpf_params(&bp, name, 0, 0, 64);
 	CHECK_EQ(run(d, data, SS_DEV_TASKLET_BPF, &bp, sizeof(bp), BPF_BUDGET, REC, &b, &blen), 0);
 	if (!a || !b) {
-		fprintf(stderr, "host_program_ut: group: %s\n", ss_dev_last_message());
+		fprintf(stderr, "program_ut: group: %s\n", ss_dev_last_message());
 		ut_failures++;
 		goto out;
 	}
@@ -363,7 +363,7 @@ static void test_hostile(struct ss_dev *d)
 
 		if (rc != hostile[i].err || why.reason != hostile[i].reason ||
 		    why.insn != hostile[i].insn)
-			fprintf(stderr, "host_program_ut: %s: rc %d, reason %d (%s) at %u: %s\n",
+			fprintf(stderr, "program_ut: %s: rc %d, reason %d (%s) at %u: %s\n",
 				hostile[i].prog, rc, why.reason,
 				ss_dev_verifier_reason_name(why.reason), why.insn,
 				ss_dev_last_message());
@@ -497,5 +497,5 @@ int main(int argc, char **argv)
 	CHECK_EQ(ss_dev_close(d), 0);
 	devtest_cleanup(&t);
 	free(recs);
-	return ut_report("host_program_ut");
+	return ut_report("program_ut");
 }
