@@ -422,6 +422,26 @@ static void check_listed(struct ss_dev *d)
 	CHECK_EQ(seen, 2);
 }
 
+/* No oid a host can name reaches a program or the programs' directory: stat every oid the
+ * store can have given so far (generation << 32 | slot, the generation counting creates). */
+static void check_hidden_by_oid(struct ss_dev *d)
+{
+	int seen = 0;
+
+	for (uint64_t gen = 0; gen < 48; gen++) {
+		for (uint64_t slot = 0; slot < 48; slot++) {
+			struct ss_dev_stat st;
+
+			if (ss_dev_stat(d, gen << 32 | slot, &st) != 0)
+				continue;
+			seen++;
+			CHECK(strcmp(st.name, "isp-filter") != 0 && strcmp(st.name, "isp-group") != 0);
+			CHECK(st.name[0] != 0x7f);
+		}
+	}
+	CHECK_EQ(seen, 2);   /* the root and /data: the probe reaches the host's objects */
+}
+
 int main(int argc, char **argv)
 {
 	struct devtest t;
@@ -459,6 +479,7 @@ int main(int argc, char **argv)
 	CHECK(load(d, "isp_group", "isp-group", SS_DEV_PROGRAM_REPLACE, NULL) > 0);
 	CHECK_EQ(load(d, "isp_group", "bad/name", 0, NULL), -EINVAL);
 	check_listed(d);
+	check_hidden_by_oid(d);
 	/* not in the namespace: the root lists /data and /out only, the objects count as
 	 * before */
 	CHECK_EQ(ss_dev_fsstat(d, &fs1), 0);
