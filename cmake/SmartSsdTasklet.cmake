@@ -1,6 +1,6 @@
-# ss_add_tasklet(NAME SOURCES file.c [FLAGS clang-option...] [OUTPUT_DIR dir]): compile a
-# restricted-C eBPF tasklet (docs/tasklets.md) with clang -O2 -target bpf into
-# OUTPUT_DIR/NAME.o (default: the current binary directory), as target NAME. The header
+# ss_add_tasklet(NAME SOURCES file.c [FLAGS clang-option...] [OUTPUT_DIR dir] [OBJECT file.o]):
+# compile a restricted-C eBPF tasklet (docs/tasklets.md) with clang -O2 -target bpf into
+# OUTPUT_DIR/OBJECT (default: NAME.o in the current binary directory), as target NAME. The header
 # (tasklet/ss_tasklet_bpf.h) is found in this checkout. Needs SS_BPF_CLANG (found here as
 # clang or clang-NN unless set) with the BPF target.
 set(SS_TASKLET_INCLUDE ${CMAKE_CURRENT_LIST_DIR}/../firmware-tasklets/bpf/include)
@@ -9,7 +9,7 @@ if(NOT SS_BPF_CLANG)
 endif()
 
 function(ss_add_tasklet name)
-  cmake_parse_arguments(T "" "OUTPUT_DIR" "SOURCES;FLAGS" ${ARGN})
+  cmake_parse_arguments(T "" "OUTPUT_DIR;OBJECT" "SOURCES;FLAGS" ${ARGN})
   if(NOT SS_BPF_CLANG)
     message(FATAL_ERROR "ss_add_tasklet(${name}): no clang with the BPF target")
   endif()
@@ -20,8 +20,11 @@ function(ss_add_tasklet name)
   if(NOT T_OUTPUT_DIR)
     set(T_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR})
   endif()
+  if(NOT T_OBJECT)
+    set(T_OBJECT ${name}.o)
+  endif()
   get_filename_component(src ${T_SOURCES} ABSOLUTE)
-  set(o ${T_OUTPUT_DIR}/${name}.o)
+  set(o ${T_OUTPUT_DIR}/${T_OBJECT})
   add_custom_command(OUTPUT ${o}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${T_OUTPUT_DIR}
     COMMAND ${SS_BPF_CLANG} -O2 -target bpf ${T_FLAGS} -I${SS_TASKLET_INCLUDE} -c ${src} -o ${o}

@@ -3,6 +3,7 @@ package org.smartssd.device;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,8 +46,9 @@ final class ProgramOps {
         ByteBuffer buf = ByteBuffer.allocateDirect(elf.length);
         buf.put(elf);
         byte[] n = DeviceSession.path(name);
-        return (int) s.withHandle(h -> s.check(SmartSsdDevice.programLoad0(h, n, buf,
+        long insns = s.withHandle(h -> s.check(SmartSsdDevice.programLoad0(h, n, buf,
                 elf.length, replace ? 1 : 0), "load program", name));
+        return (int) insns;
     }
 
     List<LoadedProgram> list() throws IOException {
@@ -60,7 +62,7 @@ final class ProgramOps {
                 byte[] name = new byte[Math.min(len, NAME_MAX)];
                 b.get(at + 16, name);
                 long ns = b.getLong(at + 8);
-                all.add(new LoadedProgram(new String(name, java.nio.charset.StandardCharsets.UTF_8),
+                all.add(new LoadedProgram(new String(name, StandardCharsets.US_ASCII),
                         b.getInt(at), Instant.ofEpochSecond(0, ns)));
             }
             return all;

@@ -84,6 +84,7 @@ class ErrorsTest {
         "STALE_BLOCK, StaleCacheBlockException",
         "CANCELED, WriteCanceledException",
         "TOO_MANY_SESSIONS, TooManySessionsException",
+        "PROGRAM_REFUSED, ProgramRefusedException",
     })
     void everyReasonHasItsTypedException(String reason, String type) {
         Reason r = Reason.valueOf(reason);
