@@ -239,6 +239,10 @@ void fw_bpf_load(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 			(void)ss_os_remove(fw->os, oid);
 		}
 	}
+	/* durable on reply: a host that saw the load succeed never finds it gone */
+	if (rc == 0) {
+		rc = ss_os_flush(fw->os);
+	}
 	if (rc) {
 		fw_rep_create_error(fw, rep, rc);
 		return;
@@ -299,6 +303,9 @@ void fw_bpf_remove(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep
 
 	if (rc == 0) {
 		rc = ss_os_remove(fw->os, oid);
+	}
+	if (rc == 0) {
+		rc = ss_os_flush(fw->os);
 	}
 	if (rc) {
 		fw_rep_error(rep, rc, rc == -SS_ENOENT ? SS_R_UNKNOWN_TASKLET : 0);

@@ -8,8 +8,9 @@
  *     and instruction (both in the message), and the drive serves on;
  *   - a loaded program is verified again against each instance's layout: one that reads
  *     past a shorter record is refused at create;
- *   - programs are invisible to the namespace, survive a restart of the drive (unix: the
- *     daemon; emu: a reopen) and still run; rm removes them.
+ *   - programs are invisible to the namespace (no path and no oid reaches them), survive a
+ *     restart of the drive (unix: the daemon; emu: a reopen) and still run, and a load is
+ *     durable on its reply (unix: the daemon SIGKILLed right after); rm removes them.
  * Without clang the programs do not exist and the test skips (77).
  */
 #include <errno.h>
@@ -510,6 +511,21 @@ int main(int argc, char **argv)
 	check_listed(d);
 	test_group(d, data, "isp-group");
 
+	/* a load is durable on its reply: a daemon killed (no shutdown) right after it, as a
+	 * power loss would, comes back with the program */
+	if (unix_mode) {
+		CHECK(load(d, "isp_count", "isp-count", 0, NULL) > 0);
+		CHECK_EQ(ss_dev_close(d), 0);
+		d = NULL;
+		devtest_kill_daemon(&t, SIGKILL);
+		if (devtest_start_daemon(&t))
+			return 1;
+		CHECK_EQ(ss_dev_open(t.uri, NULL, &d), 0);
+		if (!d)
+			return 1;
+		CHECK_EQ(count_programs(d), 3);
+		CHECK_EQ(ss_dev_program_remove(d, "isp-count"), 0);
+	}
 	CHECK_EQ(ss_dev_program_remove(d, "isp-group"), 0);
 	CHECK_EQ(ss_dev_program_remove(d, "isp-group"), -ENOENT);
 	CHECK_EQ(ss_dev_last_reason(), SS_R_UNKNOWN_TASKLET);

@@ -386,7 +386,7 @@ struct ss_wire_input {
 	uint64_t length;
 } __attribute__((packed));
 
-/* TASKLET_LIST's reply, one per program, in name order */
+/* TASKLET_LIST's reply, one per program, in the store's order */
 struct ss_wire_program {
 	uint32_t insns;        /* instructions */
 	uint16_t name_len;
