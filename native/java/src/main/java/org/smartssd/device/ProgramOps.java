@@ -69,9 +69,22 @@ final class ProgramOps {
         });
     }
 
+    /** @throws NoSuchObjectException when the drive has no program of that name */
     void remove(String name) throws IOException {
         checkName(name);
         byte[] n = DeviceSession.path(name);
-        s.withHandle(h -> s.check(SmartSsdDevice.programRemove0(h, n), "remove program", name));
+        try {
+            s.withHandle(h -> s.check(SmartSsdDevice.programRemove0(h, n), "remove program",
+                    name));
+        } catch (TaskletFailedException e) {
+            // the drive says UNKNOWN_TASKLET: for a program by name, that is "not found"
+            if (e.failure() != TaskletFailedException.Failure.UNKNOWN_TASKLET) {
+                throw e;
+            }
+            NoSuchObjectException nf = new NoSuchObjectException(e.getMessage(), e.errno(),
+                    e.reason().code());
+            nf.initCause(e);
+            throw nf;
+        }
     }
 }

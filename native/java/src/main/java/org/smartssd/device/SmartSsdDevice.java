@@ -534,7 +534,8 @@ public final class SmartSsdDevice implements AutoCloseable {
         return programs.list();
     }
 
-    /** Removes a program; a run already created keeps its copy. Running one is a tasklet
+    /** Removes a program ({@link NoSuchObjectException} when there is none); a run already
+     *  created keeps its copy. Running one is a tasklet
      *  like any other: {@code org.smartssd.device.tasklet.BpfProgram}. */
     public void removeProgram(String name) throws IOException {
         programs.remove(name);

@@ -132,8 +132,8 @@ class CliTaskletTest {
             assertThat(rm.code()).as(rm.err()).isZero();
             assertThat(run("tasklet", "ls", uri).out()).isEmpty();
             Run rm2 = run("tasklet", "rm", uri, "grp");
-            assertThat(rm2.code()).isNotZero();
-            assertThat(rm2.err()).contains("UNKNOWN_TASKLET");
+            assertThat(rm2.code()).isEqualTo(ExitCodes.NOT_FOUND);
+            assertThat(rm2.err()).contains("remove program grp").contains("UNKNOWN_TASKLET");
         } finally {
             devd.close();
         }
