@@ -77,10 +77,11 @@ void fw_drive_info(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep
 	rep->payload_len = sizeof(struct ss_drive_info);
 }
 
-/* The store's objects as hosts see them: the firmware's record is not one of theirs. */
+/* The store's objects as hosts see them: the firmware's record and the eBPF programs are
+ * not theirs. */
 static uint32_t host_objects(const struct ss_fw *fw, const struct ss_os_stats *st)
 {
-	uint32_t hidden = fw->record_oid != SS_OID_NONE;
+	uint32_t hidden = (fw->record_oid != SS_OID_NONE) + fw_bpf_hidden_objects(fw);
 
 	return st->objects >= hidden ? st->objects - hidden : 0;
 }
@@ -102,7 +103,7 @@ void fw_drive_fsstat(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *r
 {
 	uint8_t *p = rep->payload;
 	struct ss_os_stats st;
-	uint32_t hidden = fw->record_oid != SS_OID_NONE;
+	uint32_t hidden = (fw->record_oid != SS_OID_NONE) + fw_bpf_hidden_objects(fw);
 
 	ss_os_get_stats(fw->os, &st);
 	ss_put_le64(p + offsetof(struct ss_wire_fsstat, capacity_bytes), st.capacity_bytes);

@@ -44,7 +44,7 @@ static uint64_t own_bytes(const struct ss_geometry *geo)
 	       SS_ALIGN_UP((uint64_t)geo->page_size, REGION_ALIGN) +
 	       SS_ALIGN_UP((uint64_t)FW_LIST_BATCH * sizeof(struct ss_dirent), REGION_ALIGN) +
 	       SS_ALIGN_UP((uint64_t)FW_EXTENTS_MAX * sizeof(struct ss_extent), REGION_ALIGN) +
-	       REGION_ALIGN;
+	       SS_ALIGN_UP(fw_bpf_dram(), REGION_ALIGN) + REGION_ALIGN;
 }
 
 uint64_t ss_fw_dram_needed_with_buffer(const struct ss_geometry *geo, uint64_t buffer_bytes)
@@ -99,6 +99,7 @@ static int carve(struct ss_hal *hal, const struct ss_ssc_part *part, struct ss_f
 	fw->dirents = ss_arena_alloc(&a, FW_LIST_BATCH * sizeof(struct ss_dirent), REGION_ALIGN);
 	fw->extents = ss_arena_alloc(&a, FW_EXTENTS_MAX * sizeof(struct ss_extent), REGION_ALIGN);
 	fw->heap_size = FW_REPLY_HEAP_BYTES;
+	fw_bpf_carve(fw, &a);
 	r->ftl_size = ss_ftl_dram_needed(&fw->ftl_hal->geo);
 	r->isp_size = ss_isp_dram_needed(geo);
 	r->ftl = ss_arena_alloc(&a, (size_t)r->ftl_size, REGION_ALIGN);
@@ -156,6 +157,10 @@ static int bring_up(struct ss_fw *fw, const struct regions *r)
 		return rc;
 	}
 	rc = ss_builtin_tasklets_register(fw->isp);
+	if (rc) {
+		return rc;
+	}
+	rc = fw_bpf_register(fw);
 	if (rc) {
 		return rc;
 	}
@@ -272,6 +277,7 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 		return rc;
 	}
 	fw_life_load(fw);
+	fw_bpf_mount(fw);
 	fw_life_power_cycle(fw);
 	if (p) {
 		fp_buf = *p;
@@ -360,6 +366,7 @@ int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mo
 		return rc;
 	}
 	fw_life_load(fw);
+	fw_bpf_mount(fw);
 	fw_life_power_cycle(fw);
 	rep->layer = SS_FW_LAYER_BUFFER;
 	rc = start_buffer(fw, &r, o->buffer, false, o->discard_nvram != 0, rep);

@@ -158,6 +158,8 @@ struct ss_fw {
 	struct fw_scan_run scan_runs[SS_SSC_SCAN_MAX_RUNS];   /* SSC_SCAN's, cmd_ssc_scan.c */
 
 	ss_oid_t record_oid;
+	ss_oid_t bpf_dir;             /* eBPF programs' reserved directory (cmd_bpf.c) */
+	struct fw_bpf *bpf;           /* their verifier's memory; NULL on the board */
 	uint32_t nv_generation;       /* the merge cache's NVM generation (cmd_buffer.c) */
 	struct fw_lifetime life;      /* as of now (power-on and NAND writes: at last sync) */
 	struct fw_lifetime persisted; /* as last written to the record */
@@ -290,6 +292,69 @@ int fw_path_resolve(struct ss_fw *fw, const uint8_t *path, uint32_t len, ss_oid_
 int fw_path_parent(struct ss_fw *fw, const uint8_t *path, uint32_t len, bool make_parents,
 		   uint64_t now_ns, ss_oid_t *dir, const uint8_t **name, uint32_t *name_len);
 bool fw_oid_hidden(const struct ss_fw *fw, ss_oid_t oid);
+
+/* cmd_bpf.c: eBPF tasklet programs. The board's image (SS_FW_WITHOUT_BPF) has none: its
+ * opcode table leaves TASKLET_* out, and these compile to nothing. */
+struct fw_bpf;
+#ifdef SS_FW_WITHOUT_BPF
+static inline uint64_t fw_bpf_dram(void)
+{
+	return 0;
+}
+
+static inline void fw_bpf_carve(struct ss_fw *fw, struct ss_arena *a)
+{
+	fw->bpf = NULL;
+	fw->bpf_dir = SS_OID_NONE;
+}
+
+static inline void fw_bpf_mount(struct ss_fw *fw)
+{
+}
+
+static inline int fw_bpf_register(struct ss_fw *fw)
+{
+	return 0;
+}
+
+static inline bool fw_bpf_hidden(const struct ss_fw *fw, ss_oid_t oid)
+{
+	return false;
+}
+
+static inline uint32_t fw_bpf_hidden_objects(const struct ss_fw *fw)
+{
+	return 0;
+}
+
+/* never reached: the board registers no "bpf" tasklet, so its create fails before */
+static inline int fw_bpf_instance_params(struct ss_fw *fw, const uint8_t *params,
+					 uint32_t params_len, const struct ss_layout *layout,
+					 struct fw_rep *rep, const uint8_t **out, uint32_t *out_len)
+{
+	return 0;
+}
+#else
+uint64_t fw_bpf_dram(void);
+void fw_bpf_carve(struct ss_fw *fw, struct ss_arena *a);
+void fw_bpf_mount(struct ss_fw *fw);
+int fw_bpf_register(struct ss_fw *fw);   /* the "bpf" tasklet kind, after the built-ins */
+bool fw_bpf_hidden(const struct ss_fw *fw, ss_oid_t oid);
+/* the reserved directory and its programs: objects no host sees */
+uint32_t fw_bpf_hidden_objects(const struct ss_fw *fw);
+/* A "bpf" instance's params: the host's, then its program read from the store and
+ * verified against layout. 
+eturn 0, or an error already answered into rep. */
+int fw_bpf_instance_params(struct ss_fw *fw, const uint8_t *params, uint32_t params_len,
+			   const struct ss_layout *layout, struct fw_rep *rep,
+			   const uint8_t **out, uint32_t *out_len);
+uint32_t fw_bpf_load_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_bpf_list_check(const struct fw_req *rq, uint32_t *cap);
+uint32_t fw_bpf_remove_check(const struct fw_req *rq, uint32_t *cap);
+void fw_bpf_load(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_bpf_list(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_bpf_remove(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+#endif
 
 /* cmd_reason.c */
 uint32_t fw_reason(int err);

@@ -3,6 +3,8 @@
  * output object), execute_object, read_object (also the progress poll) and
  * destroy_object, onto the ISP engine; and isp_queue, the engine's queue.
  */
+#include "smartssd/builtin_tasklets.h"
+
 #include "cmd_internal.h"
 
 #define CT_SIZE ((uint32_t)sizeof(struct ss_wire_create_tasklet))
@@ -245,7 +247,8 @@ static void create_instance(struct ss_fw *fw, const struct fw_req *rq, struct fw
 	const struct ss_tasklet_desc *desc = ss_isp_find(fw->isp, tasklet_id);
 	struct fw_instance *slot = NULL;
 	struct ss_layout layout;
-	uint32_t instance;
+	const uint8_t *params;
+	uint32_t instance, params_len;
 	int rc;
 
 	if (!desc) {
@@ -275,7 +278,14 @@ static void create_instance(struct ss_fw *fw, const struct fw_req *rq, struct fw
 		fw_rep_error(rep, -SS_EINVAL, SS_R_BAD_LAYOUT);
 		return;
 	}
-	rc = ss_isp_create(fw->isp, tasklet_id, p + CT_SIZE, rq->payload_len - CT_SIZE,
+	params = p + CT_SIZE;
+	params_len = rq->payload_len - CT_SIZE;
+	if (tasklet_id == SS_BT_BPF &&
+	    fw_bpf_instance_params(fw, p + CT_SIZE, params_len,
+				   layout_none(&layout) ? NULL : &layout, rep, &params, &params_len)) {
+		return;
+	}
+	rc = ss_isp_create(fw->isp, tasklet_id, params, params_len,
 			   layout_none(&layout) ? NULL : &layout, budget,
 			   steps ? steps : FW_DEFAULT_STEP_LIMIT, output, &instance);
 	if (rc == 0 && rq->length) {

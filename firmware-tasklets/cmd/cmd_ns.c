@@ -27,7 +27,8 @@ void fw_put_stat(uint8_t *p, const struct ss_obj_stat *st)
 	ss_memcpy(p + offsetof(struct ss_wire_stat, name), st->name, n);
 }
 
-/* Stat as the host sees it: the firmware's record is not among the root's children. */
+/* Stat as the host sees it: the firmware's record and the eBPF programs' directory are not
+ * among the root's children. */
 static int stat_visible(struct ss_fw *fw, ss_oid_t oid, struct ss_obj_stat *st)
 {
 	int rc;
@@ -38,6 +39,9 @@ static int stat_visible(struct ss_fw *fw, ss_oid_t oid, struct ss_obj_stat *st)
 	rc = ss_os_stat(fw->os, oid, st);
 	if (rc == 0 && oid == SS_OID_ROOT && fw->record_oid != SS_OID_NONE && st->nchildren) {
 		st->nchildren--;
+	}
+	if (rc == 0 && oid == SS_OID_ROOT && fw_bpf_hidden_objects(fw) && st->nchildren) {
+		st->nchildren--;   /* the programs' directory */
 	}
 	return rc;
 }

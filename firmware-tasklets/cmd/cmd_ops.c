@@ -43,6 +43,12 @@ const struct fw_op fw_ops[] = {
 	OP(READ_OBJECT, 0, SESSION, READS, fw_isp_read_check, fw_isp_read),
 	OP(DESTROY_OBJECT, 0, SESSION, MUTATES, fw_isp_destroy_check, fw_isp_destroy),
 	OP(ISP_QUEUE, 0, SESSION, READS, fw_isp_queue_check, fw_isp_queue),
+#ifndef SS_FW_WITHOUT_BPF /* the board answers them BAD_OPCODE */
+	OP(TASKLET_LOAD, SS_TASKLET_LOAD_REPLACE, SESSION, MUTATES, fw_bpf_load_check,
+	   fw_bpf_load),
+	OP(TASKLET_LIST, 0, SESSION, READS, fw_bpf_list_check, fw_bpf_list),
+	OP(TASKLET_REMOVE, 0, SESSION, MUTATES, fw_bpf_remove_check, fw_bpf_remove),
+#endif
 
 	OP(COUNTERS, 0, SESSION, READS, fw_drive_counters_check, fw_drive_counters),
 	OP(CHECK, 0, SESSION, READS, fw_drive_check_check, fw_drive_check),

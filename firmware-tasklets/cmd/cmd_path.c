@@ -14,7 +14,7 @@
 
 bool fw_oid_hidden(const struct ss_fw *fw, ss_oid_t oid)
 {
-	return oid != SS_OID_NONE && oid == fw->record_oid;
+	return oid != SS_OID_NONE && (oid == fw->record_oid || fw_bpf_hidden(fw, oid));
 }
 
 /* The length of the well-formed UTF-8 sequence at p (at most left bytes) of a character a

@@ -1,10 +1,15 @@
 /*
  * Writes the seed corpus: one file per opcode and per standard command, each a valid frame
  * (preceded by the frames that make its object exist, where it needs one).
- *   usage: fuzz_gen_corpus OUT_DIR
+ *   usage: fuzz_gen_corpus OUT_DIR [BPF_PROGS_DIR]
+ * BPF_PROGS_DIR (BUILD/firmware-tasklets/bpf/progs) holds the eBPF objects the TASKLET_*
+ * seeds load; without it those seeds are not written.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "smartssd/builtin_tasklets.h"
 
 #include "harness.h"
 #include "ss_proto.h"
@@ -102,14 +107,87 @@ static void lookup(const char *path)
 	send(VALID, SS_OP_LOOKUP, 0, 0, 0, 0, 512, path, (uint32_t)strlen(path));
 }
 
+static uint8_t elf[8192];
+
+/* progs_dir/name.o into elf: \return its length, 0 when it cannot be read. */
+static uint32_t read_elf(const char *progs_dir, const char *name)
+{
+	char path[4096];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.o", progs_dir, name);
+	f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "fuzz_gen_corpus: cannot read %s\n", path);
+		exit(1);
+	}
+	n = fread(elf, 1, sizeof(elf), f);
+	fclose(f);
+	return (uint32_t)n;
+}
+
+/* TASKLET_LOAD of progs_dir/prog.o as `name` */
+static void load(const char *progs_dir, const char *prog, const char *name)
+{
+	static uint8_t p[sizeof(elf) + 64];
+	uint32_t nl = (uint32_t)strlen(name), n = read_elf(progs_dir, prog);
+
+	memcpy(p, name, nl);
+	memcpy(p + nl, elf, n);
+	send(VALID, SS_OP_TASKLET_LOAD, 0, 0, 0, nl, 0, p, nl + n);
+}
+
+/* A "bpf" instance of program "fz" over tasklet_payload's records, with a group table */
+static uint32_t bpf_payload(uint8_t *p)
+{
+	uint8_t *bp = p + 168;
+
+	tasklet_payload(p);
+	memset(bp, 0, sizeof(struct ss_bt_bpf_params));
+	p[0] = SS_BT_BPF;
+	p[4] = 0;
+	p[5] = 0;
+	p[6] = 4;                 /* budget 256 KiB */
+	p[24] = sizeof(struct ss_bt_bpf_params);
+	bp[offsetof(struct ss_bt_bpf_params, name_len)] = 2;
+	memcpy(bp + offsetof(struct ss_bt_bpf_params, name), "fz", 2);
+	bp[offsetof(struct ss_bt_bpf_params, out_size)] = 8;
+	bp[offsetof(struct ss_bt_bpf_params, group_slots)] = 64;
+	bp[offsetof(struct ss_bt_bpf_params, topn)] = 4;
+	return 168 + sizeof(struct ss_bt_bpf_params);
+}
+
+static void bpf_seeds(const char *dir, const uint8_t *rec, uint32_t rec_len)
+{
+	uint8_t ct[512];
+	uint32_t ctn;
+
+	begin(); load(dir, "isp_group", "fz"); finish("op25-tasklet-load");
+	begin(); load(dir, "hostile_oob", "fz"); finish("op25-tasklet-load-refused");
+	begin(); load(dir, "isp_group", "fz");
+	send(VALID, SS_OP_TASKLET_LIST, 0, 0, 0, 0, 64 * 80, NULL, 0); finish("op26-tasklet-list");
+	begin(); load(dir, "isp_group", "fz");
+	send(VALID, SS_OP_TASKLET_REMOVE, 0, 0, 0, 0, 0, "fz", 2); finish("op27-tasklet-remove");
+	/* a run of the loaded program: the instance's oid follows as op21's does */
+	begin(); load(dir, "isp_group", "fz");
+	send(VALID, SS_OP_CREATE_OBJECT, SS_CREATE_OBJ_OUTPUT | SS_CREATE_PARENTS, 0, 0, 0, 0, "/fz/bo", 6);
+	ctn = bpf_payload(ct);
+	send(VALID, SS_OP_CREATE_OBJECT, 0, 0, 0, 0, 0, ct, ctn);
+	create("/fz/bi", 1);
+	send(VALID | FZ_LAST_OID, SS_OP_WRITE, 0, 0, 0, 0, 0, rec, rec_len);
+	send(VALID | FZ_LAST_OID, SS_OP_EXECUTE_OBJECT, 0, 0, 0, 0, 0, (uint8_t[24]){ 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 16 }, 24);
+	finish("op20-create-object-bpf");
+}
+
 int main(int argc, char **argv)
 {
 	static const uint8_t rec[16] = { 3, 0, 0, 0, 0, 0, 1, 0 };
 	uint8_t ct[256], sector[512], dsm[512];
 	uint32_t ctn;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: %s OUT_DIR\n", argv[0]);
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: %s OUT_DIR [BPF_PROGS_DIR]\n", argv[0]);
 		return 2;
 	}
 	out_dir = argv[1];
@@ -198,6 +276,10 @@ int main(int argc, char **argv)
 	/* a SEND left waiting, then its RECV */
 	begin(); send(FZ_FIX_CRC | FZ_FIX_LBA | FZ_SESSION | FZ_FIX_LENGTH, SS_OP_FSSTAT, 0, 0, 0, 0, 512, NULL, 0);
 	used += fz_record(file + used, SS_ATA_OBJ_RECV, 0, 0, 1, 0x100u + 0x40, NULL, 0); finish("ata8b-recv");
+
+	if (argc == 3) {
+		bpf_seeds(argv[2], rec, sizeof(rec));
+	}
 
 	begin(); ata(0xEC, 0, 1, 0, NULL, 0); finish("ataec-identify");
 	begin(); ata(0x25, 0, 8, 8000, NULL, 0); finish("ata25-read-dma-ext");

@@ -194,6 +194,15 @@ void isp_region_free(struct isp_instance *in)
 	in->region.size = 0;
 }
 
+static uint32_t params_max(const struct ss_tasklet_desc *d)
+{
+#ifdef SS_FW_WITHOUT_BPF
+	return SS_ISP_MAX_PARAMS;
+#else
+	return d->params_max ? d->params_max : SS_ISP_MAX_PARAMS;
+#endif
+}
+
 int ss_isp_create(struct ss_isp *isp, uint32_t tasklet_id, const void *params,
 		  uint32_t params_len, const struct ss_layout *layout, uint32_t mem_budget,
 		  uint64_t step_limit, ss_oid_t output, uint32_t *instance)
@@ -208,7 +217,7 @@ int ss_isp_create(struct ss_isp *isp, uint32_t tasklet_id, const void *params,
 	if (!d) {
 		return -SS_ENOENT;
 	}
-	if (!instance || params_len > SS_ISP_MAX_PARAMS || (params_len && !params)) {
+	if (!instance || params_len > params_max(d) || (params_len && !params)) {
 		return -SS_EINVAL;
 	}
 	if (layout ? !isp_layout_valid(layout) : !d->on_page) {

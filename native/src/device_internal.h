@@ -48,6 +48,10 @@ int ss_ata_exec(struct ss_dev *d, const struct ss_sat_cmd *c, void *data, uint32
  * \return the reply's status (0 or negative errno, with reason and message recorded), or
  *         a transport / protocol errno.
  */
+/** The message of a program the verifier refused (reply value0 = its reason, value1 = the
+ *  instruction), under reason SS_R_PROGRAM_REFUSED. \return rc. */
+int ss_program_refused(int rc, const struct ss_pkt_reply *rep, const char *subject);
+
 int ss_obj_exec(struct ss_dev *d, const struct ss_pkt_req *req, const struct ss_pkt_seg *segs,
 		int nseg, struct ss_pkt_reply *rep, const char *subject);
 

@@ -108,6 +108,8 @@ int ss_dev_tasklet_create(struct ss_dev *d, const struct ss_dev_tasklet_spec *sp
 	segs[1].len = params_len;
 	snprintf(subj, sizeof(subj), "tasklet %u", spec->tasklet_id);
 	rc = ss_obj_exec(d, &req, segs, 2, &rep, subj);
+	if (rc && ss_dev_last_reason() == SS_R_PROGRAM_REFUSED)
+		return ss_program_refused(rc, &rep, "CREATE_OBJECT bpf");
 	if (rc)
 		return rc;
 	if (instance)

@@ -410,9 +410,11 @@ static void test_table(void)
 	CHECK_EQ(ss_reason_errno(SS_R_INPUT_MALFORMED), EILSEQ);
 	CHECK(!strcmp(ss_dev_reason_name(SS_R_PLAN_MISMATCH), "PLAN_MISMATCH"));
 	CHECK_EQ(ss_reason_errno(SS_R_PLAN_MISMATCH), ENODATA);
-	CHECK(!strcmp(ss_dev_reason_name(SS_R_PLAN_MISMATCH + 1), "UNKNOWN"));
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_PROGRAM_REFUSED), "PROGRAM_REFUSED"));
+	CHECK_EQ(ss_reason_errno(SS_R_PROGRAM_REFUSED), EINVAL);
+	CHECK(!strcmp(ss_dev_reason_name(SS_R_PROGRAM_REFUSED + 1), "UNKNOWN"));
 	CHECK(!strcmp(ss_dev_reason_name(-1), "UNKNOWN"));
-	for (int r = 1; r <= SS_R_PLAN_MISMATCH; r++)
+	for (int r = 1; r <= SS_R_PROGRAM_REFUSED; r++)
 		CHECK(strcmp(ss_dev_reason_name(r), "UNKNOWN") != 0);
 	/* the message copy truncates and reports the full length */
 	{

@@ -114,6 +114,13 @@ _Static_assert(sizeof(struct ss_reply_hdr) == SS_PKT_HDR_SIZE, "reply header is 
 	X(DESTROY_OBJECT, 0x23) /* oid = instance */                                       \
 	X(ISP_QUEUE, 0x24)      /* -> payload ss_wire_isp_queue: the runs executing, their \
 				   pages left and the drive's estimate of their time */    \
+	/* eBPF tasklet programs, verified and kept by the drive (PROTOCOL.md 4.7) */      \
+	X(TASKLET_LOAD, 0x25)   /* length = name bytes; payload = name, ELF object (clang  \
+				   -target bpf); flags SS_TASKLET_LOAD_REPLACE -> value0   \
+				   instructions; refused: PROGRAM_REFUSED, value0 = the    \
+				   verifier's reason (ss_bpf_reasons.h), value1 = index */ \
+	X(TASKLET_LIST, 0x26)   /* -> payload ss_wire_program..., value0 = programs */    \
+	X(TASKLET_REMOVE, 0x27) /* payload = name */                                       \
 	X(COUNTERS, 0x30)       /* -> payload ss_wire_counters (FTL, energy inputs) */    \
 	X(CHECK, 0x31)          /* the object store's fsck -> payload ss_wire_check */     \
 	/* solid-state cache (FlashTier SSC); oid = first cache block, length = blocks */    \
@@ -211,6 +218,13 @@ enum ss_create_flags {
 #define SS_ATTR_NAME_MAX 255u       /* bytes of an attribute name */
 #define SS_ATTRS_MAX 1024u          /* bytes of an object's names and values, + 3 per attribute */
 
+/* eBPF tasklet programs (TASKLET_*): names of 1..SS_TASKLET_NAME_MAX bytes of
+ * [A-Za-z0-9._-], at most SS_TASKLET_PROGRAMS_MAX programs on a drive. */
+#define SS_TASKLET_NAME_MAX 63u
+#define SS_TASKLET_PROGRAMS_MAX 64u
+#define SS_TASKLET_ELF_MAX (256u * 1024u)  /* bytes of one TASKLET_LOAD's ELF object */
+#define SS_TASKLET_LOAD_REPLACE 0x1u      /* replace a program of that name */
+
 /* Cache ranges: blocks [oid, oid + length), 1 <= length, oid + length <= UINT64_MAX.
  * Bitmaps are LSB first: bit i of byte i / 8 is block oid + i. */
 #define SS_SSC_RANGE_MAX (1u << 20)   /* blocks one EVICT, CLEAN or EXISTS may name */
@@ -299,7 +313,10 @@ enum ss_create_flags {
 	X(PLAN_MISMATCH, 42, ENODATA)       /* a tasklet's params contradict its input      \
 	                                       (Parquet: a column chunk outside the ranges  \
 	                                       or the object, or whose pages disagree with  \
-	                                       the plan's sizes, rows or dictionary) */
+	                                       the plan's sizes, rows or dictionary) */ \
+	X(PROGRAM_REFUSED, 43, EINVAL)      /* the verifier refused an eBPF tasklet program: \
+	                                       value0 its reason (ss_bpf_reasons.h), value1  \
+	                                       the instruction */
 
 enum ss_reason {
 #define SS_R_ENUM_(name, code, err) SS_R_##name = code,
@@ -380,6 +397,15 @@ struct ss_wire_input {
 	uint64_t length;
 } __attribute__((packed));
 
+/* TASKLET_LIST's reply, one per program, in the store's order */
+struct ss_wire_program {
+	uint32_t insns;        /* instructions */
+	uint16_t name_len;
+	uint16_t reserved;
+	uint64_t loaded_ns;    /* host time of its TASKLET_LOAD */
+	char name[64];         /* name_len bytes, zero-padded */
+} __attribute__((packed));
+
 /* SSC_SCAN's request: `blocks` cache blocks from `first_block`, holding the file's blocks
  * from `file_block` on (block = SSC_INFO's block_size bytes of the file). */
 struct ss_wire_ssc_scan_range {
@@ -457,6 +483,9 @@ _Static_assert(sizeof(struct ss_wire_model) == 35 * 8, "wire model size");
 _Static_assert(sizeof(struct ss_wire_ssc_info) == 168, "wire ssc info size");
 _Static_assert(offsetof(struct ss_wire_ssc_info, hit_bytes) == SS_WIRE_SSC_INFO_V1_SIZE,
 	       "SSC_INFO's first version ends before the traffic counters");
+_Static_assert(sizeof(struct ss_wire_program) == 80, "wire program size");
+_Static_assert(SS_TASKLET_NAME_MAX < sizeof(((struct ss_wire_program *)0)->name),
+	       "a program's name fits its list entry");
 _Static_assert(sizeof(struct ss_wire_ssc_scan_range) == 24, "wire scan range size");
 _Static_assert(sizeof(struct ss_wire_ssc_scan_run) == 32, "wire scan run size");
 _Static_assert(sizeof(struct ss_wire_ssc_info) == 0 SS_REPLY_SSC_INFO(SS_REPLY_BYTES, _),

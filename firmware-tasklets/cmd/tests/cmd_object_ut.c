@@ -300,6 +300,11 @@ static void test_vectors(struct fx *f)
 		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x24, 0x00, 0x06, 0x00, 0x05, 0x00,
 		[52] = 0x20, [60] = 0x19, 0x62, 0xc5, 0xc2,
 	};
+	static const uint8_t remove7[73] = {
+		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x27, 0x00, 0x07, 0x00, 0x05, 0x00,
+		[48] = 0x09, [60] = 0x2c, 0x5d, 0xec, 0x19,
+		'i', 's', 'p', '-', 'g', 'r', 'o', 'u', 'p',
+	};
 	static const uint8_t scan_range[24] = { 0x89, 0x67, 0x45, 0x23, 0x01, [8] = 0x03 };
 	struct fx_pkt p = { .opcode = SS_OP_OPEN_SESSION, .tag = 7 };
 	struct ss_ata_result res;
@@ -335,6 +340,10 @@ static void test_vectors(struct fx *f)
 	p = (struct fx_pkt){ .opcode = SS_OP_ISP_QUEUE, .tag = 0x00050006, .reply_max = 32 };
 	CHECK_EQ(fx_encode(&p, pkt), 512);
 	CHECK(memcmp(pkt, queue6, 64) == 0);
+	p = (struct fx_pkt){ .opcode = SS_OP_TASKLET_REMOVE, .tag = 0x00050007,
+			     .payload = (const uint8_t *)"isp-group", .payload_len = 9 };
+	CHECK_EQ(fx_encode(&p, pkt), 512);
+	CHECK(memcmp(pkt, remove7, 73) == 0);
 	memset(pkt, 0, 512);
 	memcpy(pkt, open7, 64);
 	fx_send_raw(f, 7, pkt, 512, &res);

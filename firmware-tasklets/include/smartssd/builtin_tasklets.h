@@ -33,6 +33,7 @@ enum ss_builtin_id {
 	SS_BT_GREP = 4,        /* "grep" */
 	SS_BT_DRAM_PROBE = 5,  /* "dram-probe" */
 	SS_BT_PARQUET_SCAN = 6, /* "parquet-scan" (not in the Jasmine board's build) */
+	SS_BT_BPF = 7,         /* "bpf": a program loaded with TASKLET_LOAD (not on the board) */
 };
 
 struct ss_isp;
@@ -330,6 +331,65 @@ struct ss_bt_pq_chunk {           /* 32 bytes */
 /* flags, TOPN: keep the smallest values, not the largest */
 #define SS_BT_PQ_SMALLEST 0x4u
 
+/* ---- 7: bpf, a user's eBPF program (docs/tasklets.md, "Your own tasklets in eBPF") -------
+ * Runs the program loaded with TASKLET_LOAD under `name` once per record (r1 = a context
+ * of rec_len, rec_index and arg[6], r2 = the record, r3 = an output buffer of out_size
+ * bytes kept from record to record). The drive reads the program from its store at
+ * CREATE_OBJECT and verifies it against this instance's layout (records of record_size
+ * bytes, FIXED; up to record_size, TEXT) before anything runs; a refusal fails the create
+ * with PROGRAM_REFUSED. insn_budget: interpreted instructions per record (0: the program's
+ * length, which bounds a loop-free program anyway); past it the run fails (TASKLET_STEPS).
+ * The instance's mem_budget must hold SS_BT_BPF_BASE_BUDGET plus 40 bytes per group slot,
+ * 16 per top-N entry and out_size.
+ *
+ * Output: the bytes the program emitted (ss_emit), in record order; then out_size bytes of
+ * the output buffer; then one ss_bt_bpf_group per group (slot order: sort on the host);
+ * then one ss_bt_bpf_top per top-N entry (heap order); then ss_bt_bpf_summary; then the
+ * trailer with records_in, items_out = groups + top-N entries, aux = interpreted
+ * instructions. Splits: emitted bytes concatenate, groups merge as group-aggregate's
+ * (count and sum add, min and max fold, signed), top-N entries merge by score; the output
+ * buffers are the program's own to merge.
+ */
+#define SS_BT_BPF_BASE_BUDGET (160u * 1024u)
+#define SS_BT_BPF_MAX_OUT 4096u
+#define SS_BT_BPF_MAX_GROUPS 65536u    /* a power of two; 0: no group table */
+#define SS_BT_BPF_MAX_TOPN 1024u
+
+struct ss_bt_bpf_params {         /* 136 bytes */
+	uint8_t name_len;         /* 1..SS_TASKLET_NAME_MAX (ss_proto.h) */
+	uint8_t reserved[7];
+	char name[64];            /* name_len bytes, zero-padded */
+	uint64_t arg[6];          /* the context's arg[] */
+	uint32_t out_size;        /* 0..SS_BT_BPF_MAX_OUT */
+	uint32_t group_slots;     /* 0 or a power of two up to SS_BT_BPF_MAX_GROUPS: at most
+				   * group_slots - 1 groups; one more fails the run (-ENOMEM) */
+	uint32_t topn;            /* 0..SS_BT_BPF_MAX_TOPN */
+	uint32_t insn_budget;     /* per record; 0: the program's length */
+};
+
+struct ss_bt_bpf_group {          /* 40 bytes */
+	uint64_t key;
+	int64_t sum;              /* modulo 2^64 */
+	uint64_t count;
+	int64_t min;
+	int64_t max;
+};
+
+struct ss_bt_bpf_top {            /* 16 bytes */
+	int64_t score;
+	uint64_t value;
+};
+
+struct ss_bt_bpf_summary {        /* 32 bytes, just before the trailer */
+	uint64_t emitted_bytes;
+	uint32_t out_size;
+	uint32_t groups;
+	uint32_t topn;
+	uint32_t program_insns;   /* the program's length */
+	uint64_t faults;          /* records whose run a run-time record check stopped: the
+				   * run fails at the first, so 0 in a complete output */
+};
+
 #if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 _Static_assert(sizeof(struct ss_bt_trailer) == 32, "trailer is 32 bytes");
 _Static_assert(sizeof(struct ss_bt_agg_params) == 16, "agg params are 16 bytes");
@@ -344,6 +404,10 @@ _Static_assert(sizeof(struct ss_bt_pq_params) == 24, "parquet-scan params are 24
 _Static_assert(sizeof(struct ss_bt_pq_column) == 8, "parquet-scan column is 8 bytes");
 _Static_assert(sizeof(struct ss_bt_pq_rowgroup) == 8, "parquet-scan row group is 8 bytes");
 _Static_assert(sizeof(struct ss_bt_pq_chunk) == 32, "parquet-scan chunk is 32 bytes");
+_Static_assert(sizeof(struct ss_bt_bpf_params) == 136, "bpf params are 136 bytes");
+_Static_assert(sizeof(struct ss_bt_bpf_group) == 40, "bpf group is 40 bytes");
+_Static_assert(sizeof(struct ss_bt_bpf_top) == 16, "bpf top entry is 16 bytes");
+_Static_assert(sizeof(struct ss_bt_bpf_summary) == 32, "bpf summary is 32 bytes");
 #endif
 
 #define SS_BT_TOPN_MAX_N 1024

@@ -308,6 +308,11 @@ struct ss_tasklet_desc {
 	 * emulator's fast path, where the firmware's build has one */
 	int (*on_record_runs)(struct ss_tasklet_ctx *ctx, const struct ss_record_run *runs,
 			      uint32_t nruns);
+#ifndef SS_FW_WITHOUT_BPF
+	/* bytes of params init may take; 0: SS_ISP_MAX_PARAMS (a "bpf" instance's carry its
+	 * program; the board, which has none, leaves the field out) */
+	uint32_t params_max;
+#endif
 };
 
 #endif

@@ -487,6 +487,49 @@ struct ss_dev_isp_queue {
  *  does not report its queue. */
 int ss_dev_isp_queue(struct ss_dev *d, struct ss_dev_isp_queue *q);
 
+/* ---- eBPF tasklet programs (PROTOCOL.md 4.7, docs/tasklets.md) ----------------------- */
+
+#define SS_DEV_PROGRAM_NAME_MAX 63u   /* bytes of [A-Za-z0-9._-] */
+#define SS_DEV_PROGRAMS_MAX 64u       /* programs a drive keeps */
+#define SS_DEV_PROGRAM_REPLACE 0x1u   /* ss_dev_program_load: replace one of that name */
+/* The "bpf" tasklet kind (SS_BT_BPF of builtin_tasklets.h) runs a loaded program: its
+ * params are struct ss_bt_bpf_params. */
+#define SS_DEV_TASKLET_BPF 6u
+
+struct ss_dev_program {
+	char name[SS_DEV_PROGRAM_NAME_MAX + 1];
+	uint32_t insns;
+	uint64_t loaded_ns;   /* host time of its load */
+};
+
+/* Why the drive's verifier refused a program: reason (its SS_BPF_REASONS code of
+ * ss_bpf_reasons.h, named by ss_dev_verifier_reason_name) and the instruction's index. */
+struct ss_dev_program_refusal {
+	int reason;
+	uint32_t insn;
+};
+
+/**
+ * Load the program of an ELF object (clang -O2 -target bpf -c) under name. The drive
+ * verifies it and keeps it across power cycles. eturn its instructions (> 0), or negative
+ * errno: -EINVAL (or -E2BIG for one too long) with reason SS_R_PROGRAM_REFUSED when the
+ * verifier refused it (why, when not NULL, says where and why; so does the message),
+ * -EEXIST without SS_DEV_PROGRAM_REPLACE, -ENOSPC past SS_DEV_PROGRAMS_MAX, -ENOSYS with
+ * BAD_OPCODE from a drive without eBPF tasklets (the Jasmine board).
+ */
+int ss_dev_program_load(struct ss_dev *d, const char *name, const void *elf, size_t len,
+			uint32_t flags, struct ss_dev_program_refusal *why);
+
+/** The drive's programs, up to max of them into out. eturn how many it has, or negative
+ *  errno. */
+int ss_dev_program_list(struct ss_dev *d, struct ss_dev_program *out, uint32_t max);
+
+/** eturn 0, or negative errno (-ENOENT with UNKNOWN_TASKLET for no such program). */
+int ss_dev_program_remove(struct ss_dev *d, const char *name);
+
+/** The name of a verifier reason code ("OUT_OF_BOUNDS"...), "UNKNOWN" for others. */
+const char *ss_dev_verifier_reason_name(int reason);
+
 /* ---- solid-state cache (FlashTier SSC) -------------------------------------------- */
 
 /*

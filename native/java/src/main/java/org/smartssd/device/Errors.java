@@ -131,6 +131,9 @@ public final class Errors {
                         + " are all in use (destroy finished tasklet instances)";
             case TOO_MANY_SESSIONS:
                 return "close clients, or retry once some have finished";
+            case PROGRAM_REFUSED:
+                return "fix the program at the instruction named (docs/tasklets.md says what"
+                        + " the verifier accepts)";
             case DRIVE_FULL:
                 return "remove objects or use a larger drive";
             case TOO_MANY_OBJECTS:
@@ -219,6 +222,8 @@ public final class Errors {
                 return new DeviceBusyException(text, errno, reason);
             case TOO_MANY_SESSIONS:
                 return new TooManySessionsException(text, errno, reason);
+            case PROGRAM_REFUSED:
+                return new ProgramRefusedException(text, errno, reason);
             case BAD_PATH:
                 return new InvalidPathException(text, errno, reason);
             case NO_SUCH_OBJECT:

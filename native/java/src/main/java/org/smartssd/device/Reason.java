@@ -50,9 +50,10 @@ public enum Reason {
             + " connected"),
     INPUT_UNSUPPORTED(40, "the tasklet's input uses a format feature the drive does not decode"),
     INPUT_MALFORMED(41, "the tasklet's input is not well formed"),
-    PLAN_MISMATCH(42, "the tasklet's parameters contradict its input");
+    PLAN_MISMATCH(42, "the tasklet's parameters contradict its input"),
+    PROGRAM_REFUSED(43, "the drive's verifier refused the eBPF program");
 
-    private static final Reason[] BY_CODE = new Reason[43];
+    private static final Reason[] BY_CODE = new Reason[44];
 
     static {
         for (Reason r : values()) {

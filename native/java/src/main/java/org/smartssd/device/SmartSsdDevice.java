@@ -66,6 +66,7 @@ public final class SmartSsdDevice implements AutoCloseable {
     private final DriveOps drive;
     private final NamespaceOps namespace;
     private final TaskletOps tasklets;
+    private final ProgramOps programs;
 
     private SmartSsdDevice(String uri, Options options, long ptr) {
         this.session = new DeviceSession(uri, options,
@@ -73,6 +74,7 @@ public final class SmartSsdDevice implements AutoCloseable {
         this.drive = new DriveOps(session);
         this.namespace = new NamespaceOps(session);
         this.tasklets = new TaskletOps(session);
+        this.programs = new ProgramOps(session);
     }
 
     /** Opens a drive with default options. */
@@ -512,6 +514,33 @@ public final class SmartSsdDevice implements AutoCloseable {
         return tasklets.await(instance, timeout, listener);
     }
 
+    // ---- eBPF tasklet programs (docs/tasklets.md, PROTOCOL.md 4.7) -------------------
+
+    /**
+     * Loads the program of an ELF object ({@code clang -O2 -target bpf -c}) under
+     * {@code name}; the drive verifies it and keeps it across power cycles. Returns its
+     * length in instructions.
+     *
+     * @throws ProgramRefusedException when the drive's verifier refuses it: the message names
+     *                                 the instruction and the reason
+     * @throws ObjectExistsException   when a program has that name and {@code replace} is false
+     */
+    public int loadProgram(String name, byte[] elf, boolean replace) throws IOException {
+        return programs.load(name, elf, replace);
+    }
+
+    /** The programs the drive keeps. */
+    public List<LoadedProgram> listPrograms() throws IOException {
+        return programs.list();
+    }
+
+    /** Removes a program ({@link NoSuchObjectException} when there is none); a run already
+     *  created keeps its copy. Running one is a tasklet
+     *  like any other: {@code org.smartssd.device.tasklet.BpfProgram}. */
+    public void removeProgram(String name) throws IOException {
+        programs.remove(name);
+    }
+
     /** An energy accountant over this drive, with the default host power profile. */
     public EnergyAccountant energyAccountant() {
         return new EnergyAccountant(this, HostPowerProfile.fromSystemProperties());
@@ -546,6 +575,12 @@ public final class SmartSsdDevice implements AutoCloseable {
 
     static native long cacheScan0(long h, long instance, long fileBytes, byte[] digest,
                                   long[] ranges, int n, ByteBuffer out);
+
+    static native long programLoad0(long h, byte[] name, ByteBuffer elf, int len, int flags);
+
+    static native long programList0(long h, ByteBuffer out);
+
+    static native long programRemove0(long h, byte[] name);
 
     static native long fsstat0(long h, ByteBuffer out);
 

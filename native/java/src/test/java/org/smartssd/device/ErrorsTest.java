@@ -87,6 +87,7 @@ class ErrorsTest {
         "INPUT_UNSUPPORTED, TaskletFailedException",
         "INPUT_MALFORMED, TaskletFailedException",
         "PLAN_MISMATCH, TaskletFailedException",
+        "PROGRAM_REFUSED, ProgramRefusedException",
     })
     void everyReasonHasItsTypedException(String reason, String type) {
         Reason r = Reason.valueOf(reason);
@@ -100,8 +101,8 @@ class ErrorsTest {
 
     @Test
     void everyNonZeroReasonIsCoveredByTheTable() {
-        // the table above lists 42 reasons: all but OK
-        assertThat(Reason.values()).hasSize(43);
+        // the table above lists 43 reasons: all but OK
+        assertThat(Reason.values()).hasSize(44);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")

@@ -7,7 +7,9 @@ public enum BuiltinTasklet {
     FILTER(3, "filter"),
     GREP(4, "grep"),
     DRAM_PROBE(5, "dram-probe"),
-    PARQUET_SCAN(6, "parquet-scan");
+    PARQUET_SCAN(6, "parquet-scan"),
+    /** A user's eBPF program loaded on the drive ({@link BpfProgram}). */
+    BPF(7, "bpf");
 
     private final int id;
     private final String taskletName;
