@@ -26,6 +26,9 @@
 #include "ss_proto.h"
 #include "ut.h"
 
+/* the host library restates the kind for its users, who do not include the firmware's header */
+_Static_assert(SS_DEV_TASKLET_BPF == SS_BT_BPF, "one id for the bpf tasklet kind");
+
 #define REC 16u
 #define NREC 20000u
 #define NKEYS 37u

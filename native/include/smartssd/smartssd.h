@@ -494,7 +494,7 @@ int ss_dev_isp_queue(struct ss_dev *d, struct ss_dev_isp_queue *q);
 #define SS_DEV_PROGRAM_REPLACE 0x1u   /* ss_dev_program_load: replace one of that name */
 /* The "bpf" tasklet kind (SS_BT_BPF of builtin_tasklets.h) runs a loaded program: its
  * params are struct ss_bt_bpf_params. */
-#define SS_DEV_TASKLET_BPF 6u
+#define SS_DEV_TASKLET_BPF 7u
 
 struct ss_dev_program {
 	char name[SS_DEV_PROGRAM_NAME_MAX + 1];

@@ -3,7 +3,7 @@ package org.smartssd.benchmarks.placement;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
-import org.smartssd.mapreduce.Placement;
+import org.smartssd.scan.Placement;
 
 /** The modelled job time charges the host's reads to the drive's controller. */
 class PlacementBenchmarkTest {
