@@ -403,6 +403,80 @@ static void scan_run(enum ss_ssc_policy pol, uint32_t percent)
 	fte_destroy(&e);
 }
 
+/* Read-ahead (ssc_io.c) never serves an older copy: a sequential read of cached groups
+ * reads the groups after it ahead, and a write-clean, write-dirty or eviction of a block
+ * read ahead, or a merge moving it, is what a later read returns. Every block is checked
+ * against the model; the read-ahead must have served blocks (fewer page reads than hits). */
+static void test_read_ahead_never_stale(void)
+{
+	static uint8_t buf[ST_PAGE];
+	static uint64_t ver[1024];
+	struct ss_geometry g = fte_geo(64, 32);
+	struct ss_ssc_params p;
+	struct ss_ssc_stats a, b;
+	struct ss_ssc *c = NULL;
+	const uint32_t n = 32 * 30;  /* 30 groups */
+	uint64_t rnd = 7;
+	struct fte e;
+
+	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC_V);
+	fte_create(&e, &g, 0);
+	CHECK_EQ(st_format(&e, &c, &p), 0);
+	for (uint32_t k = 0; k < n; k++) {
+		st_fill(buf, BASE + k, ver[k] = 1);
+		CHECK_EQ(ss_ssc_write_clean(c, BASE + k, buf), 0);
+	}
+	/* an undisturbed scan: each page read once, all but the first group
+	 * served from read-ahead */
+	ss_ssc_get_stats(c, &a);
+	for (uint32_t k = 0; k < n; k++) {
+		CHECK_EQ(ss_ssc_read(c, BASE + k, buf), 0);
+		CHECK_EQ(st_classify(buf, BASE + k), 1);
+	}
+	ss_ssc_get_stats(c, &b);
+	fprintf(stderr, "scan of %u blocks: %llu page reads, %llu read ahead, %llu served from"
+		" read-ahead\n", n, (unsigned long long)(b.nand_page_reads - a.nand_page_reads),
+		(unsigned long long)(b.read_ahead_pages - a.read_ahead_pages),
+		(unsigned long long)(b.read_ahead_hits - a.read_ahead_hits));
+	CHECK_EQ(b.nand_page_reads - a.nand_page_reads, n);
+	CHECK_EQ(b.read_ahead_hits - a.read_ahead_hits, n - 32);
+	for (uint32_t round = 0; round < 40; round++) {
+		for (uint32_t k = 0; k < n; k++) {
+			int rc = ss_ssc_read(c, BASE + k, buf);
+			uint32_t j = (uint32_t)(fte_rand(&rnd) % n);
+
+			CHECK_EQ(ver[k] ? rc : rc == SS_SSC_MISS, ver[k] ? 0 : 1);
+			if (rc == 0 && st_classify(buf, BASE + k) != (long long)ver[k]) {
+				fprintf(stderr, "round %u: block %u reads v%lld, model v%llu\n", round,
+					k, st_classify(buf, BASE + k), (unsigned long long)ver[k]);
+				CHECK(0);
+			}
+			/* now and then, change a block ahead of the reader */
+			if (fte_rand(&rnd) % 97 == 0 && j > k) {
+				switch (fte_rand(&rnd) % 3) {
+				case 0:
+					st_fill(buf, BASE + j, ++ver[j] + 1000 * round);
+					ver[j] += 1000 * round;
+					CHECK_EQ(ss_ssc_write_clean(c, BASE + j, buf), 0);
+					break;
+				case 1:
+					st_fill(buf, BASE + j, ++ver[j] + 1000 * round);
+					ver[j] += 1000 * round;
+					CHECK_EQ(ss_ssc_write_dirty(c, BASE + j, buf), 0);
+					break;
+				default:
+					CHECK_EQ(ss_ssc_evict(c, BASE + j), 0);
+					ver[j] = 0;
+				}
+			}
+		}
+	}
+	ss_ssc_get_stats(c, &a);
+	fprintf(stderr, "40 disturbed scans: %llu served from read-ahead\n",
+		(unsigned long long)(a.read_ahead_hits - b.read_ahead_hits));
+	fte_destroy(&e);
+}
+
 static void test_scan_fits_no_silent_eviction(void)
 {
 	static const uint32_t percents[] = { 20, 50, 80 };
@@ -416,6 +490,7 @@ static void test_scan_fits_no_silent_eviction(void)
 int main(void)
 {
 	RUN(test_scan_fits_no_silent_eviction);
+	RUN(test_read_ahead_never_stale);
 	RUN(test_switch_merge);
 	RUN(test_top_of_address_space);
 	RUN(test_cost_benefit_victim);
