@@ -103,8 +103,9 @@ int ss_ssc_write_clean(struct ss_ssc *c, uint64_t lba, const void *buf)
  * at 46.875 MB/s on kang-smartssd: 25.6 ms a group, 41 MB/s), however many dies the drive
  * has. Once a run of sequential reads covers half a group, the next SSC_RA_HALF groups are
  * read ahead, as the hal's read-ahead (the host command does not wait for them): they sit in
- * as many erase blocks, taken from the pool in order, so on as many dies and channels, and
- * are read in parallel while the host moves the current group over the link. Reaching a
+ * as many erase blocks, usually on as many dies and channels (allocation takes the least
+ * erased free block, the lowest numbered among equals, and consecutive blocks sit on
+ * consecutive dies), and are read in parallel while the host moves the current group. Reaching a
  * group of the other half waits for its reads and reads the next SSC_RA_HALF groups into
  * the half just consumed. What was read ahead is checked as any read (spare, CRC, reverse
  * map; a page that fails is left to the direct read) and dropped by every record, so a
