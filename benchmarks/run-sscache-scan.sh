@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # A data set on a slow backing store (throttled://, a rate-limited local FileSystem), scanned
 # directly and then cold and warm through sscache:// on an embedded emulated drive in
-# realtime; wall clock and modelled time; CSV in benchmarks/results/sscache-scan/.
+# virtual time (--time realtime: the old mode); wall clock and modelled time; CSV in
+# benchmarks/results/sscache-scan/.
 #   benchmarks/run-sscache-scan.sh [--files N] [--file-mib M] [--rate-mbs R] [--warm K]
+#     [--drive-mib D] [--time virtual|realtime] [--csv FILE]
 # Builds only the client, smartssd-fs and this module
 # (the benchmarks module and what it uses, the native release build too; nothing installed).
 set -euo pipefail

@@ -111,6 +111,13 @@ static int carve(struct ss_hal *hal, const struct ss_ssc_part *part, struct ss_f
 		if (r->ssc_size == 0) {
 			return -SS_EINVAL;
 		}
+#ifndef SS_FW_WITHOUT_SSC
+		/* the cache's read-ahead, when it takes at most an eighth of the DRAM (16 MiB of
+		 * kang-smartssd's 256; never on jasmine-openssd, whose 32 KiB pages make it 64) */
+		if (ss_ssc_dram_read_ahead(&fw->ssc_view.hal.geo) <= hal->dram_size / 8) {
+			r->ssc_size += ss_ssc_dram_read_ahead(&fw->ssc_view.hal.geo);
+		}
+#endif
 		r->ssc = ss_arena_alloc(&a, (size_t)r->ssc_size, REGION_ALIGN);
 	}
 	if (!fw->replies || !fw->heap_order || !fw->heap || !fw->page_buf || !fw->dirents ||

@@ -301,6 +301,7 @@ static void apply_unmap(struct ss_ssc *c, const struct ssc_rec *r)
 
 int ssc_apply(struct ss_ssc *c, const struct ssc_rec *r)
 {
+	ssc_ra_drop(c);
 	switch (r->type) {
 	case SSC_R_MAP:
 		return apply_map(c, r);

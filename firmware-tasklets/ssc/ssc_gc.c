@@ -377,6 +377,17 @@ static int wear_level_step(struct ss_ssc *c)
 	return rc;
 }
 
+/* Silent eviction is free-space management (FlashTier, Saxena, Swift, Zhang, EuroSys 2012,
+ * §4.3; Saxena 2013, §4.3.3): it drops clean data to make free blocks, so it drops none
+ * while a merge can take a free block beyond the reserve alloc_log_block keeps (a merge
+ * target and the checkpoints') and the data cap has room. Recycling SSC-V's log block by
+ * evicting its clean pages regardless kept about a log's worth (20 %) of a read cache's
+ * data set whose files do not end on a group: such log blocks are never switchable. */
+static bool short_of_free(const struct ss_ssc *c)
+{
+	return c->free_count < 2 + ssc_meta_free_reserve(c) || c->data_count >= c->data_cap;
+}
+
 /* Does log block L hold exactly one group, page i at offset i, every page valid? */
 static int switchable(struct ss_ssc *c, uint32_t L, uint64_t *group)
 {
@@ -446,8 +457,10 @@ static int recycle_oldest(struct ss_ssc *c)
 		if (rc) {
 			return rc;
 		}
-		if (c->params.policy == SS_SSC_POLICY_SSC_V && !ssc_bit(c->dirty_bm, c, L, i)) {
-			/* SSC-V evicts the victim's clean pages instead of merging them (§4.4.1) */
+		if (c->params.policy == SS_SSC_POLICY_SSC_V && !ssc_bit(c->dirty_bm, c, L, i) &&
+		    short_of_free(c)) {
+			/* SSC-V evicts the victim's clean pages instead of merging them (§4.4.1),
+			 * when free blocks are short: with room, a merge keeps them */
 			r = (struct ssc_rec){ .type = SSC_R_UNMAP, .key = s.lba };
 			rc = ssc_log(c, &r);
 			if (rc) {

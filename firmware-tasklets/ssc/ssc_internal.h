@@ -184,8 +184,30 @@ struct ss_ssc {
 	uint64_t wl_last_erases;  /* st.block_erases at the last migration */
 	bool replaying;
 
+	/* Read-ahead of a sequential read (ssc_io.c), in the DRAM the cache was given beyond
+	 * ss_ssc_dram_needed(): two halves of ra_half groups. Dropped by every record. */
+	uint8_t *ra_mem;          /* ra_half * 2 groups of ppb pages */
+	uint32_t *ra_held;        /* per slot, bm_words: the pages read into it */
+	uint64_t *ra_group;       /* per slot: the group, or SSC_KEY_EMPTY */
+	uint32_t ra_half;         /* slots per half; 0: no read-ahead */
+	int ra_cur;               /* the half being served, -1: none */
+	bool ra_inflight;         /* read-ahead issued and not yet waited for */
+	uint64_t ra_next_lba;     /* the block a sequential run reads next */
+	uint32_t ra_run;          /* blocks read in that run */
+
 	struct ss_ssc_stats st;
 };
+
+/* Groups per read-ahead half: with a group on one die, SSC_RA_HALF groups read at once
+ * usually spread over that many dies and channels, enough to keep the link busy: 8 x 41
+ * MB/s on kang-smartssd (README.md, Read-ahead). */
+#define SSC_RA_HALF 8u
+
+/* ssc_io.c */
+/** Forget what was read ahead: a record may have changed any block. */
+void ssc_ra_drop(struct ss_ssc *c);
+/** Bytes of the read-ahead for ssc_layout's arena, per slot. */
+uint64_t ssc_ra_slot_bytes(const struct ss_geometry *g);
 
 /* ssc_layout.c */
 /** Take `bad` failed cache blocks out of the data cap. \return 0, -SS_EIO when too few

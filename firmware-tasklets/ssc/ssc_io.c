@@ -97,6 +97,121 @@ int ss_ssc_write_clean(struct ss_ssc *c, uint64_t lba, const void *buf)
 	return cache_write(c, lba, buf, false);
 }
 
+/*
+ * Read-ahead. A group's pages sit in one erase block, on one die, so a scan reading one
+ * group at a time reads one page after another on one channel (25 us tR + 175 us for 8 KiB
+ * at 46.875 MB/s on kang-smartssd: 25.6 ms a group, 41 MB/s), however many dies the drive
+ * has. Once a run of sequential reads covers half a group, the next SSC_RA_HALF groups are
+ * read ahead, as the hal's read-ahead (the host command does not wait for them): they sit in
+ * as many erase blocks, usually on as many dies and channels (allocation takes the least
+ * erased free block, the lowest numbered among equals, and consecutive blocks sit on
+ * consecutive dies), and are read in parallel while the host moves the current group. Reaching a
+ * group of the other half waits for its reads and reads the next SSC_RA_HALF groups into
+ * the half just consumed. What was read ahead is checked as any read (spare, CRC, reverse
+ * map; a page that fails is left to the direct read) and dropped by every record, so a
+ * write, eviction, clean or merge never leaves an older copy to be served.
+ */
+uint64_t ssc_ra_slot_bytes(const struct ss_geometry *g)
+{
+	return SS_ALIGN_UP((uint64_t)g->pages_per_block * g->page_size, 8) +
+	       SS_ALIGN_UP((uint64_t)SS_DIV_ROUND_UP(g->pages_per_block, 32) * 4, 8) + 8;
+}
+
+void ssc_ra_drop(struct ss_ssc *c)
+{
+	for (uint32_t i = 0; i < 2 * c->ra_half; i++) {
+		c->ra_group[i] = SSC_KEY_EMPTY;
+	}
+	c->ra_cur = -1;
+}
+
+static void ra_fill(struct ss_ssc *c, uint32_t half, uint64_t group)
+{
+	uint64_t last_group = (SSC_KEY_EMPTY - 1) / c->ppb;
+
+	ss_hal_read_ahead(c->hal, 1);
+	for (uint32_t i = 0; i < c->ra_half; i++) {
+		uint32_t slot = half * c->ra_half + i;
+		uint32_t *held = c->ra_held + (size_t)slot * c->bm_words;
+		uint8_t *mem = c->ra_mem + (size_t)slot * c->ppb * c->page_size;
+		uint64_t g = group + i;
+
+		ss_memset(held, 0, (size_t)c->bm_words * 4);
+		c->ra_group[slot] = g <= last_group && g >= group ? g : SSC_KEY_EMPTY;
+		if (c->ra_group[slot] == SSC_KEY_EMPTY) {
+			continue;
+		}
+		for (uint32_t k = 0; k < c->ppb; k++) {
+			uint64_t lba = g * c->ppb + k;
+			struct ssc_spare s;
+			struct ssc_loc loc;
+
+			if (ssc_locate(c, lba, &loc) ||
+			    ssc_read_page(c, loc.ppn, mem + (size_t)k * c->page_size, &s) ||
+			    s.kind != SSC_KIND_DATA || s.lba != lba) {
+				continue;
+			}
+			held[k / 32] |= 1u << (k % 32);
+			c->st.read_ahead_pages++;
+		}
+	}
+	ss_hal_read_ahead(c->hal, 0);
+	c->ra_inflight = true;
+}
+
+/* \return true with the block in buf when it was read ahead. */
+static bool ra_serve(struct ss_ssc *c, uint64_t lba, void *buf)
+{
+	uint64_t g = lba / c->ppb;
+	uint32_t k = (uint32_t)(lba % c->ppb), slot, half;
+
+	for (slot = 0; slot < 2 * c->ra_half && c->ra_group[slot] != g; slot++) {
+	}
+	if (slot == 2 * c->ra_half ||
+	    !(c->ra_held[(size_t)slot * c->bm_words + k / 32] & (1u << (k % 32)))) {
+		return false;
+	}
+	half = slot / c->ra_half;
+	if ((int)half != c->ra_cur) {
+		uint32_t last = half * c->ra_half + c->ra_half - 1;
+
+		if (c->ra_inflight) {
+			ss_hal_read_ahead_wait(c->hal);
+			c->ra_inflight = false;
+		}
+		c->ra_cur = (int)half;
+		if (c->ra_group[last] != SSC_KEY_EMPTY) {
+			ra_fill(c, half ^ 1, c->ra_group[last] + 1);
+		}
+	}
+	ss_memcpy(buf, c->ra_mem + ((size_t)slot * c->ppb + k) * c->page_size, c->page_size);
+	c->st.read_ahead_hits++;
+	return true;
+}
+
+/* A sequential run of half a group starts the read-ahead of the groups after it. */
+static void ra_track(struct ss_ssc *c, uint64_t lba)
+{
+	uint64_t g = lba / c->ppb;
+
+	c->ra_run = lba == c->ra_next_lba ? c->ra_run + 1 : 1;
+	c->ra_next_lba = lba + 1;
+	if (c->ra_half == 0 || c->ra_run < SS_MAX(c->ppb / 2, 1u) || g + 1 == 0) {
+		return;
+	}
+	for (uint32_t slot = 0; slot < 2 * c->ra_half; slot++) {
+		if (c->ra_group[slot] == g + 1) {
+			return;
+		}
+	}
+	if (c->ra_inflight) {
+		ss_hal_read_ahead_wait(c->hal);
+		c->ra_inflight = false;
+	}
+	c->ra_cur = -1;
+	ra_fill(c, 0, g + 1);
+}
+
 int ss_ssc_read(struct ss_ssc *c, uint64_t lba, void *buf)
 {
 	struct ssc_spare s;
@@ -106,6 +221,14 @@ int ss_ssc_read(struct ss_ssc *c, uint64_t lba, void *buf)
 	if (lba == SSC_KEY_EMPTY || buf == NULL) {
 		return -SS_EINVAL;
 	}
+	if (c->ra_half && ra_serve(c, lba, buf)) {
+		c->ra_run = lba == c->ra_next_lba ? c->ra_run + 1 : 1;
+		c->ra_next_lba = lba + 1;
+		c->st.read_hits++;
+		c->st.hit_blocks++;
+		return 0;
+	}
+	ra_track(c, lba);
 	if (ssc_locate(c, lba, &loc)) {
 		c->st.read_misses++;
 		return SS_SSC_MISS;

@@ -107,6 +107,11 @@ uint64_t ss_ssc_dram_needed(const struct ss_geometry *geo, const struct ss_ssc_p
 	return compute(geo, p, &z) ? 0 : z.total;
 }
 
+uint64_t ss_ssc_dram_read_ahead(const struct ss_geometry *geo)
+{
+	return 2 * SSC_RA_HALF * ssc_ra_slot_bytes(geo) + 4 * ARENA_ALIGN;
+}
+
 int ssc_exclude_bad(struct ss_ssc *c, uint32_t bad)
 {
 	/* the caps were computed for every block good; the log keeps its share, and the
@@ -180,6 +185,24 @@ int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dra
 	}
 	if (rc) {
 		return rc;
+	}
+	/* what the caller gave beyond the need: read-ahead, when it holds two groups */
+	{
+		uint64_t slot = ssc_ra_slot_bytes(&hal->geo);
+		uint64_t left = a.size - a.used;
+		uint32_t half = (uint32_t)SS_MIN((uint64_t)SSC_RA_HALF,
+						 left > 4 * ARENA_ALIGN ?
+						 (left - 4 * ARENA_ALIGN) / slot / 2 : 0);
+
+		if (half > 0) {
+			c->ra_mem = ss_arena_alloc(&a, (size_t)2 * half * c->ppb * c->page_size,
+						   ARENA_ALIGN);
+			c->ra_held = ss_arena_alloc(&a, (size_t)2 * half * c->bm_words * 4,
+						    ARENA_ALIGN);
+			c->ra_group = ss_arena_alloc(&a, (size_t)2 * half * 8, ARENA_ALIGN);
+			c->ra_half = c->ra_mem && c->ra_held && c->ra_group ? half : 0;
+		}
+		ssc_ra_drop(c);
 	}
 	c->map_dram = z.blocks + z.bitmaps + z.page_map + z.block_map;
 	for (uint32_t b = 0; b < c->nblocks; b++) {

@@ -88,6 +88,11 @@ void ss_ssc_default_params(struct ss_ssc_params *p, enum ss_ssc_policy policy);
  *  \return bytes, or 0 when the cache cannot run on the geometry or parameters. */
 uint64_t ss_ssc_dram_needed(const struct ss_geometry *geo, const struct ss_ssc_params *p);
 
+/** DRAM beyond ss_ssc_dram_needed() for the read-ahead of sequential reads (two halves
+ *  of SSC_RA_HALF groups): a cache given at least this much more reads ahead; less, fewer
+ *  groups; less than two groups, none. */
+uint64_t ss_ssc_dram_read_ahead(const struct ss_geometry *geo);
+
 /**
  * Erase every block of `hal` and start an empty cache. The parameters are stored on flash
  * and used by every later mount.
@@ -204,6 +209,8 @@ struct ss_ssc_stats {
 	uint64_t evicted_blocks;       /* cached blocks dropped by ss_ssc_evict() */
 	uint32_t retired_blocks;       /* cache blocks retired worn out, never used again */
 	uint32_t endurance;            /* erases after which a block is retired (0: never) */
+	uint64_t read_ahead_pages;     /* pages read ahead (in nand_page_reads too) */
+	uint64_t read_ahead_hits;      /* reads served from them (in read_hits too) */
 };
 
 void ss_ssc_get_stats(const struct ss_ssc *c, struct ss_ssc_stats *st);

@@ -30,13 +30,17 @@ import org.smartssd.fs.sscache.SsCacheFileSystem;
  * A data set on a slow backing store, scanned repeatedly through Hadoop's FileSystem API:
  * once directly on the backing store (the reference), then through {@code sscache://} cold
  * (empty cache) and warm. The backing store is {@link ThrottledFileSystem} at a stated rate;
- * the drive an embedded emulated kang-smartssd in realtime (commands complete at their
- * modelled time). Figures: host wall-clock, and modelled time = the drive's modelled time
- * (its clock's advance over the scan) + backing bytes / rate. Not a test: run by
+ * the drive an embedded emulated kang-smartssd. Figures: host wall-clock, and modelled time =
+ * the drive's modelled time (its clock's advance over the scan) + backing bytes / rate. In
+ * virtual time (the default) the drive's clock moves only by the modelled work of its
+ * commands, so that sum counts operations alone; in realtime a command arrives no earlier
+ * than the wall clock, so the drive's clock also counts the host's time between commands
+ * (its reads of the backing store among them, then counted twice). Not a test: run by
  * {@code benchmarks/run-sscache-scan.sh}.
  *
  * <p>Arguments: {@code [--files N] [--file-mib M] [--rate-mbs R] [--warm K]
- * [--drive-mib D] [--csv FILE]} (defaults 8, 8, 50, 3, 1024).
+ * [--drive-mib D] [--time virtual|realtime] [--csv FILE]} (defaults 8, 8, 50, 3, 1024,
+ * virtual).
  */
 public final class SsCacheScanBenchmark {
     private static final int CALL = 1 << 20;
@@ -54,6 +58,7 @@ public final class SsCacheScanBenchmark {
         double rateMBs = 50;
         int warm = 3;
         long driveMib = 1024;
+        String time = "virtual";
         Path csv = Path.of("benchmarks/results/sscache-scan/sscache-scan.csv");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -62,10 +67,11 @@ public final class SsCacheScanBenchmark {
                 case "--rate-mbs" -> rateMBs = Double.parseDouble(args[++i]);
                 case "--warm" -> warm = Integer.parseInt(args[++i]);
                 case "--drive-mib" -> driveMib = Long.parseLong(args[++i]);
+                case "--time" -> time = args[++i];
                 case "--csv" -> csv = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
                         + "; use --files N --file-mib M --rate-mbs R --warm K --drive-mib D "
-                        + "--csv FILE");
+                        + "--time virtual|realtime --csv FILE");
             }
         }
         Path dir = Files.createTempDirectory("sscache-scan-");
@@ -87,13 +93,14 @@ public final class SsCacheScanBenchmark {
             conf.setBoolean("fs.throttled.impl.disable.cache", true);
             conf.setDouble(ThrottledFileSystem.RATE, rateMBs * 1e6);
             conf.setBoolean("smartssd.device.embedded.allowed", true);
-            conf.set("smartssd.device.embedded.time", "realtime");
+            conf.set("smartssd.device.embedded.time", time);
             conf.set("smartssd.device.embedded.capacity", (driveMib << 20) + "");
             conf.set("smartssd.cache.bench.backing", "throttled://" + dir.toUri().getPath());
 
             System.out.printf(Locale.ROOT, "scan of %d files x %d MiB = %.1f MB; backing store "
                     + "throttled to %.0f MB/s; drive kang-smartssd, %d MiB, 25 %% cache, "
-                    + "realtime; 1 MB = 1e6 B%n", files, fileMib, dataBytes / 1e6, rateMBs, driveMib);
+                    + "%s time; 1 MB = 1e6 B%n", files, fileMib, dataBytes / 1e6, rateMBs, driveMib,
+                    time);
             List<Scan> scans = new ArrayList<>();
             try (FileSystem backing = FileSystem.newInstance(
                     URI.create("throttled://" + dir.toUri().getPath()), conf)) {
@@ -115,18 +122,26 @@ public final class SsCacheScanBenchmark {
                     for (int k = 0; k <= warm; k++) {
                         t.resetBucket();
                         IOStatistics before = fs.getIOStatistics();
-                        long modelBefore = nowNs(lease.device());
+                        ModelCounters mb = counters(lease.device());
                         long t0 = System.nanoTime();
                         long sum = scan(fs, new org.apache.hadoop.fs.Path("/data"));
                         double wall = (System.nanoTime() - t0) / 1e9;
-                        double driveS = (nowNs(lease.device()) - modelBefore) / 1e9;
+                        ModelCounters ma = counters(lease.device());
+                        double driveS = (ma.nowNs() - mb.nowNs()) / 1e9;
                         IOStatistics after = fs.getIOStatistics();
                         var cc = lease.device().cacheCounters();
                         System.out.printf(Locale.ROOT, "  after %s: cache holds %d of %d blocks, "
                                 + "%d silently evicted (%d erase blocks), write amplification "
-                                + "%.2f%n", k == 0 ? "the cold scan" : "warm scan " + k,
+                                + "%.2f; drive %.3f s modelled: %d commands, %d page reads, "
+                                + "%d programs, %d erases, link busy %.3f s%n",
+                                k == 0 ? "the cold scan" : "warm scan " + k,
                                 cc.cachedBlocks(), cc.capacityBlocks(), cc.silentEvictedPages(),
-                                cc.silentEvictedBlocks(), cc.writeAmplificationMilli() / 1000.0);
+                                cc.silentEvictedBlocks(), cc.writeAmplificationMilli() / 1000.0,
+                                driveS, ma.hostCommands() - mb.hostCommands(),
+                                ma.pageReads() - mb.pageReads(),
+                                ma.pagePrograms() - mb.pagePrograms(),
+                                ma.blockErases() - mb.blockErases(),
+                                (ma.linkBusyNs() - mb.linkBusyNs()) / 1e9);
                         long hits = delta(before, after, CacheStatistics.BLOCK_HITS);
                         long misses = delta(before, after, CacheStatistics.BLOCK_MISSES);
                         scans.add(new Scan(k == 0 ? "sscache cold" : "sscache warm " + k, wall,
@@ -145,8 +160,8 @@ public final class SsCacheScanBenchmark {
         }
     }
 
-    private static long nowNs(SmartSsdDevice device) throws IOException {
-        return device.modelCounters().map(ModelCounters::nowNs).orElseThrow(
+    private static ModelCounters counters(SmartSsdDevice device) throws IOException {
+        return device.modelCounters().orElseThrow(
                 () -> new IllegalStateException("the drive has no model clock"));
     }
 
