@@ -83,11 +83,13 @@ void ss_fw_ata_command(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8
 		fw_abort(res, SS_R_STORE_DAMAGED);
 		return;
 	}
+#ifndef SS_FW_WITHOUT_CHUNKS
 	/* an open-channel or zoned drive has no FTL to trim or keep SMART counters on */
 	if (fw->state == FW_CHUNKED && (tf->command == ATA_SMART || tf->command == ATA_DSM)) {
 		fw_abort(res, SS_R_WRONG_INTERFACE);
 		return;
 	}
+#endif
 	if (!data) {
 		len = 0;
 	}

@@ -199,12 +199,10 @@ static void *label_scratch(const struct ss_hal *hal)
 	return hal->dram && hal->dram_size >= need ? hal->dram : NULL;
 }
 
+#ifndef SS_FW_WITHOUT_CHUNKS
 /* An open-channel or zoned drive: the label, the chunk table and nothing else. */
 static int come_up_chunked(struct ss_hal *hal, uint32_t iface, bool format, struct ss_fw **out)
 {
-#ifdef SS_FW_WITHOUT_CHUNKS
-	return -SS_ENOSYS;
-#else
 	struct ss_ssc_part part = { 0 };
 	struct regions r;
 	struct ss_fw *fw;
@@ -229,8 +227,8 @@ static int come_up_chunked(struct ss_hal *hal, uint32_t iface, bool format, stru
 	fw->state = FW_CHUNKED;
 	*out = fw;
 	return 0;
-#endif
 }
+#endif
 
 int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p)
 {
@@ -248,10 +246,14 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 		return -SS_EINVAL;
 	}
 	if (p && p->interface != SS_IFACE_FTL) {
+#ifdef SS_FW_WITHOUT_CHUNKS
+		return -SS_ENOSYS;
+#else
 		if (p->interface != SS_IFACE_OPEN_CHANNEL && p->interface != SS_IFACE_ZONED) {
 			return -SS_EINVAL;
 		}
 		return come_up_chunked(hal, p->interface, true, out);
+#endif
 	}
 	if (share) {
 		/* plan before the label is written, so a cache that cannot run (too small a
@@ -433,12 +435,14 @@ int ss_fw_shutdown(struct ss_fw *fw)
 {
 	int rc, rc2;
 
+#ifndef SS_FW_WITHOUT_CHUNKS
 	if (fw && fw->state == FW_CHUNKED) {
 		fw->state = FW_DOWN;
 		rc = fw_chunks_persist(fw);
 		fw_replies_init(fw);
 		return rc;
 	}
+#endif
 	if (fw && fw->state == FW_DAMAGED) {
 		fw->state = FW_DOWN;
 		return ss_ftl_unmount(fw->ftl);   /* the store, never mounted, writes nothing */

@@ -341,10 +341,10 @@ typedef void (*fw_exec_fn)(struct ss_fw *fw, const struct fw_req *rq, struct fw_
 struct fw_op {
 	uint16_t opcode;
 	const char *name;        /* as in ss_proto.h and PROTOCOL.md */
-	uint8_t interfaces;      /* FW_IF_*: elsewhere WRONG_INTERFACE */
 	uint32_t allowed_flags;  /* any other flag bit is refused (BAD_FIELD) */
 	bool sessionless;        /* may come with session 0 */
 	bool mutates;            /* may change object data (drops the read-ahead buffer) */
+	uint8_t interfaces;      /* FW_IF_*: elsewhere WRONG_INTERFACE (in the padding) */
 	fw_check_fn check;
 	fw_exec_fn exec;
 };
