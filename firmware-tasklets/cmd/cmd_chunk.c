@@ -529,8 +529,12 @@ int fw_chunks_write(struct ss_fw *fw, uint32_t idx, const uint8_t *data, uint32_
 		rc = ss_hal_page_program(fw->hal, block * g->pages_per_block + page,
 					 data + (uint64_t)done * SS_SECTOR, c->spare);
 		if (rc) {
-			/* a page that failed its program is not data: nothing more goes here */
+			/* a page that failed its program is not data: the chunk is finished
+			 * there, its data below stays readable */
 			ch->state = SS_CHUNK_FULL;
+			ch->wp = c->sectors;
+			ch->finished = 1;
+			(void)fw_chunks_persist(fw);
 			return rc;
 		}
 		ch->wp += c->spp;
@@ -604,11 +608,9 @@ uint32_t fw_chunks_reset(struct ss_fw *fw, uint32_t idx, int *err)
 	ch->wp = 0;
 	ch->written = 0;
 	ch->finished = 0;
-	if (rc == 0 && was_finished && fw_chunks_persist(fw)) {
-		rc = -SS_EIO;   /* the table would have it finished again after a power loss */
-		ch->state = SS_CHUNK_FULL;
-		*err = rc;
-		return SS_R_MEDIA_ERROR;
+	if (rc == 0 && was_finished) {
+		/* else a power loss brings back the finished chunk (as full, reading zeros) */
+		(void)fw_chunks_persist(fw);
 	}
 	if (rc == -SS_EIO) {
 		ch->state = SS_CHUNK_OFFLINE;

@@ -41,6 +41,7 @@ static struct {
 	uint64_t last_oid;
 	uint64_t runs;
 	uint8_t *big;
+	uint32_t iface;       /* the drive's enum ss_interface */
 	struct fz_stats st;
 } g;
 
@@ -101,7 +102,9 @@ static void ata(uint8_t cmd, uint16_t features, uint16_t count, uint64_t lba, ui
 	FZ_ASSERT(res->status & SS_ATA_STATUS_DRDY);
 	FZ_ASSERT(!(res->status & SS_ATA_STATUS_BSY));
 	FZ_ASSERT(!(res->status & SS_ATA_STATUS_ERR) || res->error != 0);
-	FZ_ASSERT(!(res->status & SS_ATA_STATUS_ERR) || res->lba <= SS_R_ROOT);
+	/* the reasons an ATA abort carries: up to ROOT, and an open-channel or zoned drive's */
+	FZ_ASSERT(!(res->status & SS_ATA_STATUS_ERR) || res->lba <= SS_R_ROOT ||
+		  (res->lba >= SS_R_WRONG_INTERFACE && res->lba <= SS_R_ZONE_STATE));
 }
 
 struct reply {
@@ -302,6 +305,66 @@ static void probe_object(void)
 	FZ_ASSERT(r.status == 0);
 }
 
+/* Reports of an open-channel or zoned drive: each chunk's state agrees with its write
+ * pointer, and the last sector below it reads (a standard READ, the same on both). */
+static void check_chunks(void)
+{
+	uint16_t report = g.iface == SS_IFACE_ZONED ? SS_OP_ZONE_REPORT : SS_OP_CHUNK_REPORT;
+	uint64_t count, zone, cap, i = 0;
+	struct ss_ata_result res;
+	uint8_t sector[512];
+	struct reply r;
+
+	FZ_ASSERT(call(SS_OP_GEOMETRY, 0, 0, 0, 0, NULL, 0, &r) == 0);
+	FZ_ASSERT(r.status == 0 && r.payload_len == sizeof(struct ss_wire_geometry));
+	FZ_ASSERT(get(r.payload, 4) == g.iface);
+	count = get(r.payload + 4, 4) * get(r.payload + 8, 4) * get(r.payload + 12, 4);
+	cap = get(r.payload + 20, 4);
+	zone = get(r.payload + 32, 8);
+	FZ_ASSERT(count > 0 && cap > 0 && zone >= cap && (zone & (zone - 1)) == 0);
+	while (i < count) {
+		uint64_t n;
+
+		FZ_ASSERT(call(report, 0, 0, i, count - i, NULL, 0, &r) == 0);
+		FZ_ASSERT(r.status == 0 && r.v0 > 0 && r.payload_len == r.v0 * 32);
+		n = r.v0;
+		for (uint64_t k = 0; k < n; k++, i++) {
+			const uint8_t *d = r.payload + k * 32;
+			uint32_t state = (uint32_t)get(d, 4);
+			uint64_t slba = get(d + 8, 8), wp = get(d + 16, 8);
+
+			FZ_ASSERT(slba == i * zone && get(d + 24, 8) == cap);
+			FZ_ASSERT(state >= SS_CHUNK_FREE && state <= SS_CHUNK_OFFLINE);
+			if (state == SS_CHUNK_OFFLINE) {
+				continue;
+			}
+			FZ_ASSERT(wp >= slba && wp <= slba + cap);
+			FZ_ASSERT((state == SS_CHUNK_FREE) == (wp == slba) ||
+				  state == SS_CHUNK_OPEN_EXPLICIT);
+			FZ_ASSERT((state == SS_CHUNK_FULL) == (wp == slba + cap));
+			if (wp > slba) {
+				ata(0x25, 0, 1, wp - 1, sector, 512, &res);
+				FZ_ASSERT(res.status == SS_ATA_STATUS_DRDY);
+			}
+		}
+	}
+}
+
+static void format_drive(uint32_t iface)
+{
+	struct ss_fw_format_params fp = { .interface = iface };
+	int rc;
+
+	if (iface == SS_IFACE_FTL) {
+		fp.cache_share_permille = SS_SSC_SHARE_DEFAULT_PERMILLE;
+	}
+	rc = ss_fw_shutdown(g.fx.fw);
+	FZ_ASSERT(rc == 0 || rc == -SS_ENOSPC || rc == -SS_EIO);
+	FZ_ASSERT(ss_fw_format(&g.fx.fw, g.fx.hal, &fp) == 0);
+	g.iface = iface;
+	open_session();
+}
+
 void fz_check_drive(int crash, int reformat)
 {
 	struct ss_ata_result res;
@@ -325,6 +388,15 @@ void fz_check_drive(int crash, int reformat)
 	FZ_ASSERT(sum == 0 && s[510] == 0xA5);
 	ata(0xB0, 0xD8, 0, 0xC24F00, NULL, 0, &res);
 	ata(0xB0, 0xD0, 1, 0xC24F00, s, 512, &res);
+	if (g.iface != SS_IFACE_FTL) {
+		FZ_ASSERT(res.status & SS_ATA_STATUS_ERR && res.lba == SS_R_WRONG_INTERFACE);
+		open_session();
+		check_chunks();
+		if (reformat) {
+			format_drive(g.iface);
+		}
+		return;
+	}
 	FZ_ASSERT(res.status == SS_ATA_STATUS_DRDY);
 	sum = 0;
 	for (int i = 0; i < 512; i++) {
@@ -426,7 +498,9 @@ static void run_record(uint8_t cmd, uint8_t mode, uint16_t features, uint16_t co
 	memset(buf, 0, cap);
 	memcpy(buf, data, data_len < cap ? data_len : cap);
 
-	if (cmd == SS_ATA_OBJ_SEND) {
+	if (cmd == FZ_CMD_FORMAT) {
+		format_drive(features % 3u);
+	} else if (cmd == SS_ATA_OBJ_SEND) {
 		fix_send(mode, buf, &len, &count, &lba);
 		if (len > cap) {
 			len = cap;

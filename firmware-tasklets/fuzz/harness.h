@@ -31,6 +31,12 @@
 #define FZ_LEN_FROM_DATA 0x20  /* transfer = data_len rounded up to sectors */
 #define FZ_LAST_OID 0x40       /* header oid := value0 of the last reply received */
 
+/* Not an ATA command: a record with this command byte makes the harness format the drive
+ * with interface (features % 3): 0 ftl (with its cache part), 1 open-channel, 2 zoned
+ * (ss_proto.h's ss_interface), so the chunk and zone opcodes reach a drive that serves
+ * them. The seeds of those opcodes start with one and end with one back to ftl. */
+#define FZ_CMD_FORMAT 0xFA
+
 #define FZ_RECORD_HDR 14u
 #define FZ_MAX_XFER (128u * 1024u)
 
@@ -42,8 +48,10 @@ int fz_run(const uint8_t *data, size_t size);
 
 /**
  * The drive still mounts and serves: shut down (or, with crash, drop power), remount,
- * walk the namespace, and write, read back and remove a probe object. With reformat the
- * drive is formatted afresh afterwards, so long runs do not only see a full drive.
+ * walk the namespace, and write, read back and remove a probe object (an open-channel or
+ * zoned drive: every chunk's report is consistent and its last written sector reads).
+ * With reformat the drive is formatted afresh afterwards, with the interface it has, so
+ * long runs do not only see a full drive.
  */
 void fz_check_drive(int crash, int reformat);
 
