@@ -436,6 +436,24 @@ int fw_chunks_mount(struct ss_fw *fw, uint32_t iface, void *region, uint64_t siz
 	return rc;
 }
 
+uint32_t ss_fw_interface(const struct ss_fw *fw)
+{
+	return fw->interface;
+}
+
+int ss_fw_chunks_written(const struct ss_fw *fw, uint32_t *n)
+{
+	if (!fw || fw->state != FW_CHUNKED) {
+		return -SS_EINVAL;
+	}
+	*n = 0;
+	for (uint32_t i = 0; i < fw->chunks.count; i++) {
+		*n += fw->chunks.c[i].state != SS_CHUNK_FREE &&
+		      fw->chunks.c[i].state != SS_CHUNK_OFFLINE;
+	}
+	return 0;
+}
+
 /* ---- the rules ------------------------------------------------------------------------ */
 
 void fw_chunks_geometry(struct ss_fw *fw, uint8_t *p)

@@ -133,6 +133,13 @@ int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mo
  *  down or came up without its store. */
 int ss_fw_objects(struct ss_fw *fw, uint32_t *n);
 
+/** The interface the drive was formatted with (enum ss_interface of ss_proto.h). */
+uint32_t ss_fw_interface(const struct ss_fw *fw);
+
+/** The chunks of an open-channel or zoned drive that hold data (neither free nor
+ *  offline). eturn 0, or -SS_EINVAL for a drive that is not up as one. */
+int ss_fw_chunks_written(const struct ss_fw *fw, uint32_t *n);
+
 /**
  * From now until the drive is shut down, answer the opcode named `name` (as in ss_proto.h,
  * e.g. "ISP_QUEUE") with BAD_OPCODE, as firmware that predates it does: to test hosts
