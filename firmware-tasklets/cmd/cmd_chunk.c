@@ -208,6 +208,7 @@ int fw_chunks_format(struct ss_fw *fw, uint32_t iface, void *region, uint64_t si
 	c->c = region;
 	c->spare = (uint8_t *)region + (uint64_t)c->count * sizeof(struct fw_chunk);
 	fw->interface = iface;
+	c->seq = 1;   /* a checkpoint's sequence is never 0 */
 	for (uint32_t i = 0; i < c->count; i++) {
 		struct fw_chunk *ch = &c->c[i];
 
@@ -465,7 +466,7 @@ void fw_chunks_geometry(struct ss_fw *fw, uint8_t *p)
 		offline += c->c[i].state == SS_CHUNK_OFFLINE;
 	}
 	ss_memset(p, 0, sizeof(struct ss_wire_geometry));
-	ss_put_le32(p + offsetof(struct ss_wire_geometry, interface), fw->interface);
+	ss_put_le32(p + offsetof(struct ss_wire_geometry, iface), fw->interface);
 	ss_put_le32(p + offsetof(struct ss_wire_geometry, groups), c->groups);
 	ss_put_le32(p + offsetof(struct ss_wire_geometry, pus), c->pus);
 	ss_put_le32(p + offsetof(struct ss_wire_geometry, chunks), c->chunks_per_pu);

@@ -49,10 +49,11 @@ static void ata(uint8_t cmd, uint16_t features, uint16_t count, uint64_t lba, co
 	used += fz_record(file + used, cmd, 0, features, count, lba, d, dl);
 }
 
-/* The harness's own record (FZ_CMD_FORMAT): format the drive with an interface. */
-static void format(uint16_t iface)
+/* The harness's own record (FZ_CMD_DRIVE): the records after it go to the drive of an
+ * interface. */
+static void drive(uint16_t iface)
 {
-	used += fz_record(file + used, FZ_CMD_FORMAT, 0, iface, 0, 0, NULL, 0);
+	used += fz_record(file + used, FZ_CMD_DRIVE, 0, iface, 0, 0, NULL, 0);
 }
 
 /* The harness's drive as chunks: 2 groups x 1 PU x 31 chunks of 32 pages of 8 sectors. */
@@ -80,44 +81,44 @@ static void chunk_seeds(void)
 	static uint8_t v[FZ_WS_MIN * (16 + 512)];
 	uint32_t vn;
 
-	begin(); format(1); send(VALID, SS_OP_GEOMETRY, 0, 0, 0, 0, 48, NULL, 0); format(0);
+	begin(); drive(1); send(VALID, SS_OP_GEOMETRY, 0, 0, 0, 0, 48, NULL, 0); drive(0);
 	finish("op60-geometry");
-	begin(); format(1); send(VALID, SS_OP_CHUNK_REPORT, 0, 0, 0, 64, 4096, NULL, 0); format(0);
+	begin(); drive(1); send(VALID, SS_OP_CHUNK_REPORT, 0, 0, 0, 64, 4096, NULL, 0); drive(0);
 	finish("op61-chunk-report");
-	begin(); format(1); vn = vector(v, FZ_WS_MIN, 0, 1);
-	send(VALID, SS_OP_VECTOR_WRITE, 0, 0, 0, FZ_WS_MIN, 0, v, vn); format(0);
+	begin(); drive(1); vn = vector(v, FZ_WS_MIN, 0, 1);
+	send(VALID, SS_OP_VECTOR_WRITE, 0, 0, 0, FZ_WS_MIN, 0, v, vn); drive(0);
 	finish("op62-vector-write");
-	begin(); format(1); vn = vector(v, FZ_WS_MIN, 0, 1);
+	begin(); drive(1); vn = vector(v, FZ_WS_MIN, 0, 1);
 	send(VALID, SS_OP_VECTOR_WRITE, 0, 0, 0, FZ_WS_MIN, 0, v, vn);
 	vn = vector(v, 2, 3, 0);
-	send(VALID, SS_OP_VECTOR_READ, 0, 0, 0, 2, 1024, v, vn); format(0);
+	send(VALID, SS_OP_VECTOR_READ, 0, 0, 0, 2, 1024, v, vn); drive(0);
 	finish("op63-vector-read");
-	begin(); format(1); vn = vector(v, FZ_WS_MIN, 0, 1);
+	begin(); drive(1); vn = vector(v, FZ_WS_MIN, 0, 1);
 	send(VALID, SS_OP_VECTOR_WRITE, 0, 0, 0, FZ_WS_MIN, 0, v, vn);
 	vn = vector(v, 1, 0, 0);
-	send(VALID, SS_OP_CHUNK_RESET, 0, 0, 0, 1, 0, v, vn); format(0);
+	send(VALID, SS_OP_CHUNK_RESET, 0, 0, 0, 1, 0, v, vn); drive(0);
 	finish("op64-chunk-reset");
-	begin(); format(2); send(VALID, SS_OP_ZONE_REPORT, 0, 0, 0, 64, 4096, NULL, 0); format(0);
+	begin(); drive(2); send(VALID, SS_OP_ZONE_REPORT, 0, 0, 0, 64, 4096, NULL, 0); drive(0);
 	finish("op68-zone-report");
-	begin(); format(2); send(VALID, SS_OP_ZONE_OPEN, 0, 0, FZ_ZONE, 0, 0, NULL, 0); format(0);
+	begin(); drive(2); send(VALID, SS_OP_ZONE_OPEN, 0, 0, FZ_ZONE, 0, 0, NULL, 0); drive(0);
 	finish("op69-zone-open");
-	begin(); format(2); send(VALID, SS_OP_ZONE_OPEN, 0, 0, FZ_ZONE, 0, 0, NULL, 0);
-	send(VALID, SS_OP_ZONE_CLOSE, 0, 0, FZ_ZONE, 0, 0, NULL, 0); format(0);
+	begin(); drive(2); send(VALID, SS_OP_ZONE_OPEN, 0, 0, FZ_ZONE, 0, 0, NULL, 0);
+	send(VALID, SS_OP_ZONE_CLOSE, 0, 0, FZ_ZONE, 0, 0, NULL, 0); drive(0);
 	finish("op6a-zone-close");
-	begin(); format(2); send(VALID, SS_OP_ZONE_FINISH, 0, 0, FZ_ZONE, 0, 0, NULL, 0); format(0);
+	begin(); drive(2); send(VALID, SS_OP_ZONE_FINISH, 0, 0, FZ_ZONE, 0, 0, NULL, 0); drive(0);
 	finish("op6b-zone-finish");
-	begin(); format(2); send(VALID, SS_OP_ZONE_FINISH, 0, 0, FZ_ZONE, 0, 0, NULL, 0);
-	send(VALID, SS_OP_ZONE_RESET, 0, 0, FZ_ZONE, 0, 0, NULL, 0); format(0);
+	begin(); drive(2); send(VALID, SS_OP_ZONE_FINISH, 0, 0, FZ_ZONE, 0, 0, NULL, 0);
+	send(VALID, SS_OP_ZONE_RESET, 0, 0, FZ_ZONE, 0, 0, NULL, 0); drive(0);
 	finish("op6c-zone-reset");
-	begin(); format(2); vn = vector(v, FZ_WS_MIN, 0, 1);
+	begin(); drive(2); vn = vector(v, FZ_WS_MIN, 0, 1);
 	send(VALID, SS_OP_ZONE_APPEND, 0, 0, FZ_ZONE, 0, 0, v + FZ_WS_MIN * 16, FZ_WS_MIN * 512);
 	send(VALID, SS_OP_ZONE_APPEND, 0, 0, FZ_ZONE, 0, 0, v + FZ_WS_MIN * 16, FZ_WS_MIN * 512);
-	format(0);
+	drive(0);
 	finish("op6d-zone-append");
 	/* the standard commands of a zoned drive: a write at zone 1's write pointer, a read */
-	begin(); format(2); vn = vector(v, FZ_WS_MIN, 0, 1);
+	begin(); drive(2); vn = vector(v, FZ_WS_MIN, 0, 1);
 	ata(0x35, 0, FZ_WS_MIN, FZ_ZONE, v + FZ_WS_MIN * 16, FZ_WS_MIN * 512);
-	ata(0x25, 0, 4, FZ_ZONE + 2, NULL, 0); format(0);
+	ata(0x25, 0, 4, FZ_ZONE + 2, NULL, 0); drive(0);
 	finish("ata35-zoned-write-read");
 }
 

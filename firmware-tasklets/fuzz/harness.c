@@ -32,16 +32,20 @@
 		}                                                                        \
 	} while (0)
 
-/* The drive is the command tests' fixture (cmd/tests/fixture.h) on a smaller geometry. */
+/* The drive is the command tests' fixture (cmd/tests/fixture.h) on a smaller geometry:
+ * the FTL drive, or the open-channel or zoned one an FZ_CMD_DRIVE record switches to. */
 static struct {
-	struct fx fx;
+	struct fx ftl;
+	struct fx chunked;    /* created at the first switch to it */
+	struct fx *fx;        /* the drive the records go to */
 	int up;
 	uint16_t session;
 	uint16_t seq;
 	uint64_t last_oid;
 	uint64_t runs;
 	uint8_t *big;
-	uint32_t iface;       /* the drive's enum ss_interface */
+	uint32_t iface;       /* fx's enum ss_interface */
+	uint32_t chunked_iface; /* the chunked drive's, 0 before it exists */
 	struct fz_stats st;
 } g;
 
@@ -96,7 +100,7 @@ size_t fz_packet(uint8_t *out, uint16_t opcode, uint32_t tag, uint32_t flags, ui
 static void ata(uint8_t cmd, uint16_t features, uint16_t count, uint64_t lba, uint8_t *data,
 		uint32_t len, struct ss_ata_result *res)
 {
-	fx_ata(&g.fx, cmd, features, count, lba, data, len, res);
+	fx_ata(g.fx, cmd, features, count, lba, data, len, res);
 	g.st.commands++;
 	/* every command completes: ready, not busy, an error code whenever ERR is set */
 	FZ_ASSERT(res->status & SS_ATA_STATUS_DRDY);
@@ -185,14 +189,24 @@ static void open_session(void)
 	g.session = (uint16_t)r.v0;
 }
 
-int fz_setup(void)
+static struct fx_opts drive_opts(uint32_t iface)
 {
 	struct fx_opts o = {
 		.geo = { 2, 1, 32, 32, 4096, 128, 0 },
-		/* a cache part, so the SSC opcodes reach the cache, not just its absence */
-		.cache_share_permille = SS_SSC_SHARE_DEFAULT_PERMILLE,
+		.interface = iface,
 		.tmpdir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
 	};
+
+	/* a cache part, so the SSC opcodes reach the cache, not just its absence */
+	if (iface == SS_IFACE_FTL) {
+		o.cache_share_permille = SS_SSC_SHARE_DEFAULT_PERMILLE;
+	}
+	return o;
+}
+
+int fz_setup(void)
+{
+	struct fx_opts o = drive_opts(SS_IFACE_FTL);
 
 	if (g.up) {
 		return 0;
@@ -201,7 +215,8 @@ int fz_setup(void)
 	if (!g.big) {
 		return -SS_ENOMEM;
 	}
-	fx_create_with(&g.fx, &o);
+	g.fx = &g.ftl;
+	fx_create_with(g.fx, &o);
 	g.up = 1;
 	g.seq = 1;
 	open_session();
@@ -212,7 +227,10 @@ int fz_setup(void)
 void fz_teardown(void)
 {
 	if (g.up) {
-		fx_destroy(&g.fx);
+		fx_destroy(&g.ftl);
+		if (g.chunked_iface) {
+			fx_destroy(&g.chunked);
+		}
 		g.up = 0;
 	}
 }
@@ -315,6 +333,7 @@ static void check_chunks(void)
 	uint8_t sector[512];
 	struct reply r;
 
+	g.st.chunk_checks++;
 	FZ_ASSERT(call(SS_OP_GEOMETRY, 0, 0, 0, 0, NULL, 0, &r) == 0);
 	FZ_ASSERT(r.status == 0 && r.payload_len == sizeof(struct ss_wire_geometry));
 	FZ_ASSERT(get(r.payload, 4) == g.iface);
@@ -350,17 +369,40 @@ static void check_chunks(void)
 	}
 }
 
-static void format_drive(uint32_t iface)
+/* Format the current drive afresh, with the interface it has. */
+static void format_drive(void)
 {
-	struct ss_fw_format_params fp = { .interface = iface };
+	struct fx_opts o = drive_opts(g.iface);
+	struct ss_fw_format_params fp = { .interface = g.iface,
+					  .cache_share_permille = o.cache_share_permille };
 	int rc;
 
-	if (iface == SS_IFACE_FTL) {
-		fp.cache_share_permille = SS_SSC_SHARE_DEFAULT_PERMILLE;
-	}
-	rc = ss_fw_shutdown(g.fx.fw);
+	rc = ss_fw_shutdown(g.fx->fw);
 	FZ_ASSERT(rc == 0 || rc == -SS_ENOSPC || rc == -SS_EIO);
-	FZ_ASSERT(ss_fw_format(&g.fx.fw, g.fx.hal, &fp) == 0);
+	FZ_ASSERT(ss_fw_format(&g.fx->fw, g.fx->hal, &fp) == 0);
+	open_session();
+}
+
+/* FZ_CMD_DRIVE: records go to the FTL drive, or to the chunked drive formatted `iface`
+ * (formatted so now if it is not already); each keeps its state in between. */
+static void switch_drive(uint32_t iface)
+{
+	if (iface == SS_IFACE_FTL) {
+		g.fx = &g.ftl;
+	} else if (g.chunked_iface == 0) {
+		struct fx_opts o = drive_opts(iface);
+
+		fx_create_with(&g.chunked, &o);
+		g.chunked_iface = iface;
+		g.fx = &g.chunked;
+	} else {
+		g.fx = &g.chunked;
+		if (g.chunked_iface != iface) {
+			g.iface = iface;
+			format_drive();
+			g.chunked_iface = iface;
+		}
+	}
 	g.iface = iface;
 	open_session();
 }
@@ -374,12 +416,12 @@ void fz_check_drive(int crash, int reformat)
 
 	g.st.checks++;
 	if (!crash) {
-		rc = ss_fw_shutdown(g.fx.fw);
+		rc = ss_fw_shutdown(g.fx->fw);
 		FZ_ASSERT(rc == 0 || rc == -SS_ENOSPC);
 	}
 	/* power off and on (after the shutdown above, a clean one); the fixture stops the run
 	 * when the drive does not mount */
-	fx_crash(&g.fx);
+	fx_crash(g.fx);
 	ata(0xEC, 0, 1, 0, s, 512, &res);
 	FZ_ASSERT(res.status == SS_ATA_STATUS_DRDY);
 	for (int i = 0; i < 512; i++) {
@@ -393,7 +435,7 @@ void fz_check_drive(int crash, int reformat)
 		open_session();
 		check_chunks();
 		if (reformat) {
-			format_drive(g.iface);
+			format_drive();
 		}
 		return;
 	}
@@ -410,7 +452,7 @@ void fz_check_drive(int crash, int reformat)
 		struct ss_fw_format_params fp = {
 			.cache_share_permille = SS_SSC_SHARE_DEFAULT_PERMILLE };
 
-		FZ_ASSERT(ss_fw_format(&g.fx.fw, g.fx.hal, &fp) == 0);
+		FZ_ASSERT(ss_fw_format(&g.fx->fw, g.fx->hal, &fp) == 0);
 		open_session();
 	}
 }
@@ -498,8 +540,9 @@ static void run_record(uint8_t cmd, uint8_t mode, uint16_t features, uint16_t co
 	memset(buf, 0, cap);
 	memcpy(buf, data, data_len < cap ? data_len : cap);
 
-	if (cmd == FZ_CMD_FORMAT) {
-		format_drive(features % 3u);
+	if (cmd == FZ_CMD_DRIVE) {
+		g.st.switches++;
+		switch_drive(features % 3u);
 	} else if (cmd == SS_ATA_OBJ_SEND) {
 		fix_send(mode, buf, &len, &count, &lba);
 		if (len > cap) {
@@ -578,7 +621,7 @@ int fz_run(const uint8_t *data, size_t size)
 			   get(r + 6, 6), r + FZ_RECORD_HDR, dl);
 		pos += FZ_RECORD_HDR + dl;
 		/* background work between commands, as the drive's idle loop would */
-		ss_fw_idle(g.fx.fw);
+		ss_fw_idle(g.fx->fw);
 	}
 	if (++g.runs % CHECK_EVERY == 0) {
 		uint64_t k = g.runs / CHECK_EVERY;

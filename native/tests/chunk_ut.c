@@ -91,7 +91,7 @@ static void test_open_channel(void)
 		return;
 	}
 	CHECK_EQ(ss_dev_geometry(d, &g), 0);
-	CHECK_EQ(g.interface, SS_DEV_IFACE_OPEN_CHANNEL);
+	CHECK_EQ(g.iface, SS_DEV_IFACE_OPEN_CHANNEL);
 	CHECK_EQ(g.groups, 4);
 	CHECK_EQ(g.pus, 1);
 	CHECK_EQ(g.chunks, 15);
@@ -130,7 +130,7 @@ static void test_open_channel(void)
 	}
 	memset(&g, 0, sizeof(g));
 	CHECK_EQ(ss_dev_geometry(d, &g), 0);
-	CHECK_EQ(g.interface, SS_DEV_IFACE_OPEN_CHANNEL);
+	CHECK_EQ(g.iface, SS_DEV_IFACE_OPEN_CHANNEL);
 	CHECK_EQ(ss_dev_vector_read(d, ppa, 64, got), 0);
 	CHECK_MEM(got, data, sizeof(data));
 	CHECK_EQ(ss_dev_chunk_report(d, (uint64_t)2 * g.chunks + ch, &c, 1), 1);
@@ -162,7 +162,7 @@ static void test_zoned(void)
 		return;
 	}
 	CHECK_EQ(ss_dev_geometry(d, &g), 0);
-	CHECK_EQ(g.interface, SS_DEV_IFACE_ZONED);
+	CHECK_EQ(g.iface, SS_DEV_IFACE_ZONED);
 	n = ss_dev_zone_report(d, 0, z, 60);
 	CHECK_EQ(n, 60);
 	CHECK_EQ(ss_dev_zone_report(d, 60, z, 60), 0);   /* past the last zone */
@@ -195,7 +195,7 @@ static void test_zoned(void)
 	restart(&t, &d);
 	if (d) {
 		CHECK_EQ(ss_dev_geometry(d, &g), 0);
-		CHECK_EQ(g.interface, SS_DEV_IFACE_ZONED);
+		CHECK_EQ(g.iface, SS_DEV_IFACE_ZONED);
 		CHECK_EQ(ss_dev_zone_report(d, slba / g.zone_sectors, z, 1), 1);
 		CHECK_EQ(z[0].state, SS_CHUNK_FULL);
 		CHECK_EQ(ss_dev_zone_mgmt(d, SS_DEV_ZONE_RESET, slba), 0);
@@ -248,7 +248,7 @@ static void test_format_option(void)
 	CHECK_EQ(ss_dev_open(t.uri, NULL, &d), 0);
 	if (d) {
 		CHECK_EQ(ss_dev_geometry(d, &g), 0);
-		CHECK_EQ(g.interface, SS_DEV_IFACE_ZONED);
+		CHECK_EQ(g.iface, SS_DEV_IFACE_ZONED);
 		CHECK_EQ(g.groups, 16);
 		CHECK_EQ(g.pus, 4);
 		CHECK_EQ(g.chunks, 2);

@@ -36,9 +36,9 @@
  * (ways), chunks = erase blocks per die (less the label's row); a sector is 512 bytes;
  * ws_min (a flash page) and ws_opt in sectors; zone_sectors, a power of two at least
  * chunk_sectors, is the LBA stride of chunks and zones: chunk i (group-major, then pu,
- * then chunk) starts at LBA i * zone_sectors. interface: enum ss_interface. */
+ * then chunk) starts at LBA i * zone_sectors. iface: enum ss_interface. */
 #define SS_REPLY_GEOMETRY(X, a)              \
-	X(a, u32, interface, 4)              \
+	X(a, u32, iface, 4)              \
 	X(a, u32, groups, 4)                 \
 	X(a, u32, pus, 4)                    \
 	X(a, u32, chunks, 4)                 \

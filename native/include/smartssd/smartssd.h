@@ -503,7 +503,7 @@ enum ss_dev_interface {
 	SS_DEV_IFACE_ZONED = 2,
 };
 
-/* GEOMETRY: interface, groups (channels), pus (dies per channel), chunks (per PU),
+/* GEOMETRY: iface (enum ss_dev_interface), groups (channels), pus (dies per channel), chunks (per PU),
  * sector_bytes, chunk_sectors, ws_min, ws_opt, offline_chunks, endurance (uint32_t),
  * zone_sectors (uint64_t, the LBA stride of chunks): SS_REPLY_GEOMETRY. */
 struct ss_dev_geometry {

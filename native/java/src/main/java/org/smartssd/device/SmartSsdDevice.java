@@ -241,6 +241,16 @@ public final class SmartSsdDevice implements AutoCloseable {
         return SolidStateCache.of(session);
     }
 
+    /**
+     * The chunks or zones of an open-channel or zoned drive ({@code smartssd format
+     * --interface}). Asks the drive once for its geometry.
+     *
+     * @throws WrongInterfaceException on an FTL drive
+     */
+    public ChunkedDrive chunked() throws IOException {
+        return ChunkedDrive.of(session);
+    }
+
     /** The solid-state cache's shape and counters; a block size of 0 when there is none. */
     public CacheCounters cacheCounters() throws IOException {
         return SolidStateCache.counters(session);
@@ -546,6 +556,19 @@ public final class SmartSsdDevice implements AutoCloseable {
 
     static native long cacheScan0(long h, long instance, long fileBytes, byte[] digest,
                                   long[] ranges, int n, ByteBuffer out);
+
+    static native long geometry0(long h, ByteBuffer out);
+
+    static native long chunkReport0(long h, boolean zoned, long first, int max, ByteBuffer out);
+
+    static native long vectorIo0(long h, boolean write, int[] ppas, int n, ByteBuffer buf,
+            int pos);
+
+    static native long chunkReset0(long h, int[] ppas, int n);
+
+    static native long zoneMgmt0(long h, int action, long slba);
+
+    static native long zoneAppend0(long h, long slba, ByteBuffer buf, int pos, int len);
 
     static native long fsstat0(long h, ByteBuffer out);
 

@@ -87,6 +87,13 @@ class ErrorsTest {
         "INPUT_UNSUPPORTED, TaskletFailedException",
         "INPUT_MALFORMED, TaskletFailedException",
         "PLAN_MISMATCH, TaskletFailedException",
+        "WRONG_INTERFACE, WrongInterfaceException",
+        "NOT_WRITE_POINTER, ChunkRuleException",
+        "WRITE_UNIT, ChunkRuleException",
+        "CHUNK_FULL, ChunkRuleException",
+        "CHUNK_OFFLINE, ChunkOfflineException",
+        "READ_UNWRITTEN, ChunkRuleException",
+        "ZONE_STATE, ChunkRuleException",
     })
     void everyReasonHasItsTypedException(String reason, String type) {
         Reason r = Reason.valueOf(reason);
@@ -100,8 +107,8 @@ class ErrorsTest {
 
     @Test
     void everyNonZeroReasonIsCoveredByTheTable() {
-        // the table above lists 42 reasons: all but OK
-        assertThat(Reason.values()).hasSize(43);
+        // the table above lists 49 reasons: all but OK
+        assertThat(Reason.values()).hasSize(50);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")
