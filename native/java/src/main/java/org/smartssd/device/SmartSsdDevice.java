@@ -166,6 +166,21 @@ public final class SmartSsdDevice implements AutoCloseable {
                                       String bufferPolicy, long bufferBytes, int bufferThreshold,
                                       boolean force)
             throws IOException {
+        formatEmulated(image, profile, capacityBytes, maxObjects, cacheSharePercent, bufferPolicy,
+                bufferBytes, bufferThreshold, force, DriveInterface.FTL);
+    }
+
+    /**
+     * The same with the drive's interface: {@link DriveInterface#FTL} the drive with objects,
+     * tasklets and cache; {@link DriveInterface#OPEN_CHANNEL} or {@link DriveInterface#ZONED}
+     * the whole flash as chunks the host writes itself ({@link #chunked()}), the cache share
+     * and buffer then unused.
+     */
+    public static void formatEmulated(java.nio.file.Path image, String profile,
+                                      long capacityBytes, int maxObjects, int cacheSharePercent,
+                                      String bufferPolicy, long bufferBytes, int bufferThreshold,
+                                      boolean force, DriveInterface driveInterface)
+            throws IOException {
         if (capacityBytes < 0 || maxObjects < 0 || bufferBytes < 0 || bufferThreshold < 0) {
             throw new IllegalArgumentException("capacity, max objects and the buffer's size and "
                     + "threshold must not be negative");
@@ -179,7 +194,7 @@ public final class SmartSsdDevice implements AutoCloseable {
                 profile == null ? null : DeviceSession.utf8z(profile), capacityBytes, maxObjects,
                 cacheSharePercent,
                 bufferPolicy == null ? null : DeviceSession.utf8z(bufferPolicy), bufferBytes,
-                bufferThreshold, force, msg);
+                bufferThreshold, force, driveInterface.ordinal(), msg);
         if (rc < 0) {
             String detail = DeviceSession.cString(msg, 0, 1024);
             throw Errors.translate(-Errors.errnoOf(rc), Errors.reasonOf(rc), "format " + image
@@ -648,7 +663,8 @@ public final class SmartSsdDevice implements AutoCloseable {
     static native long format0(byte[] image, byte[] profile, long capacityBytes,
                                        int maxObjects, int cacheSharePercent,
                                        byte[] bufferPolicy, long bufferBytes,
-                                       int bufferThreshold, boolean force, ByteBuffer message);
+                                       int bufferThreshold, boolean force, int driveInterface,
+                                       ByteBuffer message);
 
     static native String profiles0();
 }
