@@ -53,6 +53,12 @@ static void rw(struct ss_fw *fw, const struct ss_ata_taskfile *tf, bool lba48, b
 		fw_fail(res, SS_ATA_ERROR_ABRT | SS_ATA_ERROR_IDNF, SS_R_LBA_RANGE);
 		return;
 	}
+#ifndef SS_FW_WITHOUT_CHUNKS
+	if (fw->state == FW_CHUNKED) {
+		fw_chunk_block_rw(fw, tf->lba, sectors, write, data, len, res);
+		return;
+	}
+#endif
 	if (write) {
 		fw_block_write(fw, tf, tf->lba, sectors, data, len, res);
 	} else {
@@ -77,6 +83,13 @@ void ss_fw_ata_command(struct ss_fw *fw, const struct ss_ata_taskfile *tf, uint8
 		fw_abort(res, SS_R_STORE_DAMAGED);
 		return;
 	}
+#ifndef SS_FW_WITHOUT_CHUNKS
+	/* an open-channel or zoned drive has no FTL to trim or keep SMART counters on */
+	if (fw->state == FW_CHUNKED && (tf->command == ATA_SMART || tf->command == ATA_DSM)) {
+		fw_abort(res, SS_R_WRONG_INTERFACE);
+		return;
+	}
+#endif
 	if (!data) {
 		len = 0;
 	}

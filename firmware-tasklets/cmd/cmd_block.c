@@ -275,6 +275,16 @@ void fw_block_flush(struct ss_fw *fw, struct ss_ata_result *res)
 {
 	int rc;
 
+#ifndef SS_FW_WITHOUT_CHUNKS
+	if (fw->state == FW_CHUNKED) {
+		if (fw_chunks_persist(fw)) {
+			fw_abort(res, SS_R_MEDIA_ERROR);
+		} else {
+			fw_ok(res);
+		}
+		return;
+	}
+#endif
 	(void)fw_smart_record_store(fw, false);
 	rc = ss_os_flush(fw->os);
 	if (rc) {

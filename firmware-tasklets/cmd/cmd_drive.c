@@ -167,6 +167,15 @@ void fw_drive_flush(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 {
 	int rc;
 
+#ifndef SS_FW_WITHOUT_CHUNKS
+	if (fw->state == FW_CHUNKED) {
+		rc = fw_chunks_persist(fw);
+		if (rc) {
+			fw_rep_error(rep, rc, SS_R_MEDIA_ERROR);
+		}
+		return;
+	}
+#endif
 	/* The lifetime record lagging behind is no reason to fail the host's flush. */
 	(void)fw_smart_record_store(fw, false);
 	rc = ss_os_flush(fw->os);

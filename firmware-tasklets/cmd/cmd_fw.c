@@ -211,6 +211,37 @@ static void *label_scratch(const struct ss_hal *hal)
 	return hal->dram && hal->dram_size >= need ? hal->dram : NULL;
 }
 
+#ifndef SS_FW_WITHOUT_CHUNKS
+/* An open-channel or zoned drive: the label, the chunk table and nothing else. */
+static int come_up_chunked(struct ss_hal *hal, uint32_t iface, bool format, struct ss_fw **out)
+{
+	struct ss_ssc_part part = { 0 };
+	struct regions r;
+	struct ss_fw *fw;
+	int rc;
+
+	rc = carve(hal, &part, &fw, &r);
+	if (rc) {
+		return rc;
+	}
+	fw->ftl = NULL;
+	fw->os = NULL;
+	fw->isp = NULL;
+	fw->buf = NULL;
+	rc = format ? fw_chunks_format(fw, iface, r.os, r.os_size)
+		    : fw_chunks_mount(fw, iface, r.os, r.os_size);
+	if (rc) {
+		return rc;
+	}
+	fw->page_size = hal->geo.page_size;
+	fw->sectors_per_page = fw->page_size / SS_SECTOR;
+	fw->capacity_sectors = (uint64_t)fw->chunks.count << fw->chunks.zone_shift;
+	fw->state = FW_CHUNKED;
+	*out = fw;
+	return 0;
+}
+#endif
+
 int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_format_params *p)
 {
 	struct ss_fw_format_params fp_buf = { 0 };
@@ -225,6 +256,16 @@ int ss_fw_format(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_form
 
 	if (!out || !hal) {
 		return -SS_EINVAL;
+	}
+	if (p && p->interface != SS_IFACE_FTL) {
+#ifdef SS_FW_WITHOUT_CHUNKS
+		return -SS_ENOSYS;
+#else
+		if (p->interface != SS_IFACE_OPEN_CHANNEL && p->interface != SS_IFACE_ZONED) {
+			return -SS_EINVAL;
+		}
+		return come_up_chunked(hal, p->interface, true, out);
+#endif
 	}
 	if (share) {
 		/* plan before the label is written, so a cache that cannot run (too small a
@@ -344,6 +385,24 @@ int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mo
 	} else if (rc) {
 		return rc;
 	}
+#ifndef SS_FW_WITHOUT_CHUNKS
+	if (rc) {
+		uint32_t iface;
+		int rc2 = fw_chunks_label_read(hal, label_scratch(hal), &iface);
+
+		if (rc2 == 0) {
+			rep->layer = SS_FW_LAYER_CHUNKS;
+			rc2 = come_up_chunked(hal, iface, false, out);
+			if (rc2 == 0) {
+				rep->layer = SS_FW_LAYER_NONE;
+			}
+			return rc2;
+		}
+		if (rc2 != -SS_ENODATA) {
+			return rc2;
+		}
+	}
+#endif
 	rep->layer = SS_FW_LAYER_NONE;
 	rc = carve(hal, &part, &fw, &r);
 	if (rc) {
@@ -390,6 +449,14 @@ int ss_fw_shutdown(struct ss_fw *fw)
 {
 	int rc, rc2;
 
+#ifndef SS_FW_WITHOUT_CHUNKS
+	if (fw && fw->state == FW_CHUNKED) {
+		fw->state = FW_DOWN;
+		rc = fw_chunks_persist(fw);
+		fw_replies_init(fw);
+		return rc;
+	}
+#endif
 	if (fw && fw->state == FW_DAMAGED) {
 		fw->state = FW_DOWN;
 		return ss_ftl_unmount(fw->ftl);   /* the store, never mounted, writes nothing */

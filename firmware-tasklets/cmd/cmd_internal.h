@@ -63,6 +63,31 @@ enum fw_state {
 	FW_DOWN = 0,
 	FW_UP = 1,
 	FW_DAMAGED = 2,   /* up without the object store: its mount check found a problem */
+	FW_CHUNKED = 3,   /* up as an open-channel or zoned drive: no FTL, store or engine */
+};
+
+/* An open-channel chunk or zone (cmd_chunk.c), in sectors of 512 bytes. */
+struct fw_chunk {
+	uint32_t wp;          /* the write pointer */
+	uint32_t written;     /* sectors holding data (below wp once finished) */
+	uint32_t wear;        /* erases */
+	uint8_t state;        /* enum ss_chunk_state */
+	uint8_t finished;     /* ZONE_FINISH moved wp past the data */
+	uint16_t reserved;
+};
+
+struct fw_chunks {
+	uint32_t groups, pus, chunks_per_pu, count;
+	uint32_t sectors;        /* per chunk */
+	uint32_t spp;            /* sectors per page: the minimum write unit */
+	uint32_t zone_shift;     /* chunk i starts at LBA i << zone_shift */
+	uint32_t tpages;         /* pages of one table checkpoint */
+	uint32_t seq;            /* the last checkpoint's */
+	uint32_t next_page;      /* of the label blocks, for the next checkpoint */
+	uint32_t label_block[2];
+	uint32_t copies;
+	struct fw_chunk *c;
+	uint8_t *spare;          /* spare_size bytes */
 };
 
 struct fw_reply {
@@ -167,6 +192,9 @@ struct ss_fw {
 	uint64_t mount_nand_writes;   /* FTL NAND writes when the lifetime base was taken */
 	uint64_t base_power_on_ns;
 	uint64_t base_nand_writes;
+
+	uint32_t interface;           /* enum ss_interface */
+	struct fw_chunks chunks;      /* FW_CHUNKED */
 
 	uint32_t withheld_ops[8];     /* opcodes answered BAD_OPCODE (ss_fw_withhold_opcode),
 				       * a bit per opcode below 100h */
@@ -369,12 +397,19 @@ void fw_rep_create_error(struct ss_fw *fw, struct fw_rep *rep, int rc);
 typedef uint32_t (*fw_check_fn)(const struct fw_req *rq, uint32_t *cap);
 typedef void (*fw_exec_fn)(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
 
+/* Interfaces an opcode is served on (fw_op.interfaces): bit enum ss_interface. */
+#define FW_IF_FTL (1u << SS_IFACE_FTL)
+#define FW_IF_OC (1u << SS_IFACE_OPEN_CHANNEL)
+#define FW_IF_ZONED (1u << SS_IFACE_ZONED)
+#define FW_IF_ALL (FW_IF_FTL | FW_IF_OC | FW_IF_ZONED)
+
 struct fw_op {
 	uint16_t opcode;
 	const char *name;        /* as in ss_proto.h and PROTOCOL.md */
 	uint32_t allowed_flags;  /* any other flag bit is refused (BAD_FIELD) */
 	bool sessionless;        /* may come with session 0 */
 	bool mutates;            /* may change object data (drops the read-ahead buffer) */
+	uint8_t interfaces;      /* FW_IF_*: elsewhere WRONG_INTERFACE (in the padding) */
 	fw_check_fn check;
 	fw_exec_fn exec;
 };
@@ -473,6 +508,44 @@ bool fw_ssc_have_cache(struct ss_fw *fw, struct fw_rep *rep);
 /* cmd_ssc_scan.c: a tasklet over the cache's blocks of a file */
 uint32_t fw_ssc_scan_check(const struct fw_req *rq, uint32_t *cap);
 void fw_ssc_scan(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+
+/* cmd_chunk.c: open-channel chunks and zones. 0 or negative errno; the checks return the
+ * reason a rule refuses the command for (SS_R_OK: none). */
+struct fw_chunks;
+int fw_chunks_plan(const struct ss_geometry *g, struct fw_chunks *c);
+uint64_t fw_chunks_dram(const struct ss_geometry *g);
+int fw_chunks_format(struct ss_fw *fw, uint32_t iface, void *region, uint64_t size);
+/* The interface of a flash formatted with chunks: 0, -SS_ENODATA (none), -SS_EBADMSG. */
+int fw_chunks_label_read(struct ss_hal *hal, void *scratch, uint32_t *iface);
+int fw_chunks_mount(struct ss_fw *fw, uint32_t iface, void *region, uint64_t size);
+int fw_chunks_persist(struct ss_fw *fw);
+void fw_chunks_geometry(struct ss_fw *fw, uint8_t *p);
+void fw_chunks_describe(struct ss_fw *fw, uint32_t idx, uint8_t *p);
+uint32_t fw_chunks_locate(const struct ss_fw *fw, uint64_t lba, uint32_t *idx, uint32_t *sector);
+uint32_t fw_chunks_write_check(const struct ss_fw *fw, uint32_t idx, uint32_t sector, uint32_t n);
+int fw_chunks_write(struct ss_fw *fw, uint32_t idx, const uint8_t *data, uint32_t n);
+uint32_t fw_chunks_read_check(const struct ss_fw *fw, uint32_t idx, uint32_t sector, uint32_t n);
+int fw_chunks_read(struct ss_fw *fw, uint32_t idx, uint32_t sector, uint8_t *out, uint32_t n);
+uint32_t fw_chunks_reset(struct ss_fw *fw, uint32_t idx, int *err);
+uint32_t fw_chunks_transition(struct ss_fw *fw, uint32_t idx, uint16_t opcode);
+/* cmd_chunk_ops.c: the opcodes, and the standard block commands of a chunked drive */
+uint32_t fw_geometry_check(const struct fw_req *rq, uint32_t *cap);
+void fw_geometry(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+uint32_t fw_chunk_report_check(const struct fw_req *rq, uint32_t *cap);
+void fw_chunk_report(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+uint32_t fw_vector_write_check(const struct fw_req *rq, uint32_t *cap);
+void fw_vector_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+uint32_t fw_vector_read_check(const struct fw_req *rq, uint32_t *cap);
+void fw_vector_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+uint32_t fw_chunk_reset_check(const struct fw_req *rq, uint32_t *cap);
+void fw_chunk_reset(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+uint32_t fw_zone_check(const struct fw_req *rq, uint32_t *cap);
+void fw_zone_transition(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_zone_reset(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+uint32_t fw_zone_append_check(const struct fw_req *rq, uint32_t *cap);
+void fw_zone_append(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep);
+void fw_chunk_block_rw(struct ss_fw *fw, uint64_t lba, uint32_t sectors, bool write,
+		       uint8_t *data, uint32_t len, struct ss_ata_result *res);
 
 /* Little-endian stores of wire structures */
 void fw_put_stat(uint8_t *p, const struct ss_obj_stat *st);

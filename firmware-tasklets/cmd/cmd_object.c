@@ -115,6 +115,12 @@ void fw_obj_send(struct ss_fw *fw, const struct ss_ata_taskfile *tf, const uint8
 	rep.slot = slot;
 	/* one command, one request to the buffer (HBM counts block popularity per request) */
 	ss_buf_begin(fw->buf);
+#ifndef SS_FW_WITHOUT_CHUNKS
+	if (!(op->interfaces & (1u << fw->interface))) {
+		fw_rep_error(&rep, -SS_EOPNOTSUPP, SS_R_WRONG_INTERFACE);
+		rep.value[0] = fw->interface;
+	} else
+#endif
 	if (fw->state == FW_DAMAGED && !works_without_store(rq.opcode)) {
 		fw_rep_error(&rep, -SS_EIO, SS_R_STORE_DAMAGED);
 	} else {

@@ -6,21 +6,25 @@
  */
 #include "cmd_internal.h"
 
-#define OP(name_, flags_, sessionless_, mutates_, check_, exec_)                          \
+#define OPI(name_, ifs_, flags_, sessionless_, mutates_, check_, exec_)                   \
 	{                                                                                 \
-		.opcode = SS_OP_##name_, .name = #name_, .allowed_flags = (flags_),        \
-		.sessionless = (sessionless_), .mutates = (mutates_), .check = (check_),   \
-		.exec = (exec_),                                                          \
+		.opcode = SS_OP_##name_, .name = #name_, .interfaces = (ifs_),             \
+		.allowed_flags = (flags_), .sessionless = (sessionless_),                  \
+		.mutates = (mutates_), .check = (check_), .exec = (exec_),                 \
 	}
+/* the object store, tasklets and cache run on the FTL: its interface only */
+#define OP(name_, ...) OPI(name_, FW_IF_FTL, __VA_ARGS__)
 #define SESSIONLESS true
 #define SESSION false
 #define MUTATES true
 #define READS false
 
 const struct fw_op fw_ops[] = {
-	OP(OPEN_SESSION, 0, SESSIONLESS, READS, fw_no_payload_check, fw_op_open_session),
-	OP(CLOSE_SESSION, 0, SESSION, READS, fw_no_payload_check, fw_op_close_session),
-	OP(DRIVE_INFO, 0, SESSIONLESS, READS, fw_drive_info_check, fw_drive_info),
+	OPI(OPEN_SESSION, FW_IF_ALL, 0, SESSIONLESS, READS, fw_no_payload_check,
+	    fw_op_open_session),
+	OPI(CLOSE_SESSION, FW_IF_ALL, 0, SESSION, READS, fw_no_payload_check,
+	    fw_op_close_session),
+	OPI(DRIVE_INFO, FW_IF_ALL, 0, SESSIONLESS, READS, fw_drive_info_check, fw_drive_info),
 
 	OP(LOOKUP, 0, SESSION, READS, fw_ns_lookup_check, fw_ns_lookup),
 	OP(CREATE, SS_CREATE_EXCL | SS_CREATE_PARENTS, SESSION, MUTATES, fw_ns_create_check,
@@ -34,7 +38,7 @@ const struct fw_op fw_ops[] = {
 	OP(LIST, 0, SESSION, READS, fw_ns_list_check, fw_ns_list),
 	OP(SET_TIMES, 0, SESSION, MUTATES, fw_ns_oid_check, fw_ns_set_times),
 	OP(EXTENTS, 0, SESSION, READS, fw_ns_extents_check, fw_ns_extents),
-	OP(FLUSH, 0, SESSION, MUTATES, fw_no_payload_check, fw_drive_flush),
+	OPI(FLUSH, FW_IF_ALL, 0, SESSION, MUTATES, fw_no_payload_check, fw_drive_flush),
 	OP(FSSTAT, 0, SESSION, READS, fw_drive_fsstat_check, fw_drive_fsstat),
 
 	OP(CREATE_OBJECT, SS_CREATE_OBJ_OUTPUT | SS_CREATE_EXCL | SS_CREATE_PARENTS, SESSION,
@@ -70,6 +74,21 @@ const struct fw_op fw_ops[] = {
 	OP(GET_ATTR, 0, SESSION, READS, fw_attr_name_check, fw_attr_get),
 	OP(LIST_ATTRS, 0, SESSION, READS, fw_attr_list_check, fw_attr_list),
 	OP(REMOVE_ATTR, 0, SESSION, READS, fw_attr_name_check, fw_attr_remove),
+
+#ifndef SS_FW_WITHOUT_CHUNKS
+	/* no object data on these drives: none of their opcodes is MUTATES */
+	OPI(GEOMETRY, FW_IF_OC | FW_IF_ZONED, 0, SESSION, READS, fw_geometry_check, fw_geometry),
+	OPI(CHUNK_REPORT, FW_IF_OC, 0, SESSION, READS, fw_chunk_report_check, fw_chunk_report),
+	OPI(VECTOR_WRITE, FW_IF_OC, 0, SESSION, READS, fw_vector_write_check, fw_vector_write),
+	OPI(VECTOR_READ, FW_IF_OC, 0, SESSION, READS, fw_vector_read_check, fw_vector_read),
+	OPI(CHUNK_RESET, FW_IF_OC, 0, SESSION, READS, fw_chunk_reset_check, fw_chunk_reset),
+	OPI(ZONE_REPORT, FW_IF_ZONED, 0, SESSION, READS, fw_chunk_report_check, fw_chunk_report),
+	OPI(ZONE_OPEN, FW_IF_ZONED, 0, SESSION, READS, fw_zone_check, fw_zone_transition),
+	OPI(ZONE_CLOSE, FW_IF_ZONED, 0, SESSION, READS, fw_zone_check, fw_zone_transition),
+	OPI(ZONE_FINISH, FW_IF_ZONED, 0, SESSION, READS, fw_zone_check, fw_zone_transition),
+	OPI(ZONE_RESET, FW_IF_ZONED, 0, SESSION, READS, fw_zone_check, fw_zone_reset),
+	OPI(ZONE_APPEND, FW_IF_ZONED, 0, SESSION, READS, fw_zone_append_check, fw_zone_append),
+#endif
 };
 
 const uint32_t fw_ops_count = SS_ARRAY_SIZE(fw_ops);

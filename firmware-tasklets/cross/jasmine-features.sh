@@ -23,18 +23,16 @@
 #   predicate trees' row sources that only it uses; the board's registry has no
 #   parquet-scan, so a host's CREATE_OBJECT of it gets UNKNOWN_TASKLET and the host scans
 #   the file itself.
-# - eBPF tasklets (SS_FW_WITHOUT_BPF): bpf/ (the verifier, the interpreter, the "bpf"
-#   tasklet kind) is not in jasmine_modules: its code alone is several times the bytes the
-#   image has free, and the verifier's workspace is 80 KB. The command layer's opcode table
-#   leaves TASKLET_LOAD, _LIST and _REMOVE out (answered BAD_OPCODE), registers no "bpf"
-#   kind, and cmd/cmd_bpf.c is empty.
+                 -DSS_TASKLETS_NO_PARQUET -DFW_MAX_SESSIONS=16u -DSS_FW_WITHOUT_BPF
+                 -DSS_FW_WITHOUT_CHUNKS)
 #
 # Needs: fw (firmware-tasklets/) and proto (protocol/) set by the caller.
 
 jasmine_modules=(rt ftl buffer ssc objstore isp tasklets cmd)
 # One host reaches the board (SG_IO), with no daemon: 16 sessions, not the emulator's 128.
 jasmine_defines=(-DSS_BUF_BOARD -DSS_TASKLETS_NO_FAST_PATH -DSS_TASKLETS_NO_FLOAT
-                 -DSS_TASKLETS_NO_PARQUET -DFW_MAX_SESSIONS=16u -DSS_FW_WITHOUT_BPF)
+                 -DSS_TASKLETS_NO_PARQUET -DFW_MAX_SESSIONS=16u -DSS_FW_WITHOUT_BPF
+                 -DSS_FW_WITHOUT_CHUNKS)
 if [ "${SS_JASMINE_CACHE:-0}" != 1 ]; then
   jasmine_defines+=(-DSS_FW_WITHOUT_SSC)
 fi

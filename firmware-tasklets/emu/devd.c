@@ -838,7 +838,8 @@ static void usage(void)
 	fprintf(stderr,
 		"usage: smartssd-devd --image FILE --socket PATH [--time-mode virtual|realtime]\n"
 		"                     [--background thread|manual]\n"
-		"                     [--format [--force] [--profile NAME|PATH] [--cache-share PCT]]\n"
+		"                     [--format [--force] [--profile NAME|PATH] [--cache-share PCT]\n"
+		"                               [--interface ftl|open-channel|zoned]]\n"
 		"                     [--discard-nvram]\n"
 		"                     [--ready-fd N]\n"
 		"                     [--allow-uid USERS] [--allow-gid GROUPS]\n"
@@ -851,7 +852,9 @@ static void usage(void)
 		"formats FILE first (erasing it), with PCT %% of its flash (0: none; default: 25\n"
 		"where the flash has room for a cache part, else none)\n"
 		"for the solid-state cache. It refuses a FILE that is not an image, or an image\n"
-		"that holds objects, unless --force is given.\n"
+		"that holds objects, unless --force is given. --interface open-channel or zoned\n"
+		"formats the whole flash as chunks the host writes itself (PROTOCOL.md 4.8): no\n"
+		"object store, tasklets or cache; ftl, the default, is the drive with them.\n"
 		"--discard-nvram: start the merge cache's NVRAM (FILE.nvram) empty even when it is\n"
 		"missing, another drive's or corrupt (a mount refuses such an NVRAM otherwise),\n"
 		"dropping the acknowledged writes it held; the daemon says what it dropped.\n"
@@ -985,6 +988,7 @@ static int parse_options(int argc, char **argv, struct devd_opts *o)
 		{ "force", no_argument, NULL, 'F' },
 		{ "discard-nvram", no_argument, NULL, 'D' },
 		{ "cache-share", required_argument, NULL, 'C' },
+		{ "interface", required_argument, NULL, 'I' },
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "allow-uid", required_argument, NULL, 'u' },
 		{ "allow-gid", required_argument, NULL, 'g' },
@@ -1068,6 +1072,19 @@ static int parse_options(int argc, char **argv, struct devd_opts *o)
 				return 2;
 			}
 			o->drive.cache_share_permille = (uint32_t)v * 10;
+			break;
+		case 'I':
+			if (!strcmp(optarg, "ftl")) {
+				o->drive.interface = SS_IFACE_FTL;
+			} else if (!strcmp(optarg, "open-channel")) {
+				o->drive.interface = SS_IFACE_OPEN_CHANNEL;
+			} else if (!strcmp(optarg, "zoned")) {
+				o->drive.interface = SS_IFACE_ZONED;
+			} else {
+				fprintf(stderr, "smartssd-devd: --interface %s: not ftl, open-channel "
+					"or zoned\n", optarg);
+				return 2;
+			}
 			break;
 		case 'r':
 			o->ready_fd = devd_parse_ready_fd(optarg);

@@ -562,6 +562,8 @@ static const char *mount_failure(const struct ss_fw_mount_report *why, bool corr
 		[SS_FW_LAYER_CACHE] = "the solid-state cache's checkpoint does not check out",
 		[SS_FW_LAYER_STORE] = "the object store's metadata does not check out",
 		[SS_FW_LAYER_BUFFER] = "the DRAM buffer's configuration does not check out",
+		[SS_FW_LAYER_CHUNKS] = "no copy of the open-channel or zoned drive's chunk table "
+				       "checks out",
 	};
 	static const char *const layers[] = {
 		[SS_FW_LAYER_NONE] = "the firmware",
@@ -570,6 +572,7 @@ static const char *mount_failure(const struct ss_fw_mount_report *why, bool corr
 		[SS_FW_LAYER_CACHE] = "the solid-state cache",
 		[SS_FW_LAYER_STORE] = "the object store",
 		[SS_FW_LAYER_BUFFER] = "the DRAM buffer",
+		[SS_FW_LAYER_CHUNKS] = "the chunk table",
 	};
 
 	if (!corrupt) {
@@ -768,11 +771,17 @@ static int bring_up(const char *path, const struct ss_emu_drive_opts *o, int for
 			.buffer_policy = o->buffer_policy,
 			.buffer_bytes = o->buffer_bytes,
 			.buffer_threshold = o->buffer_threshold,
+			.interface = o->interface,
 		};
 		struct ss_ssc_part part;
 
 		rc = ss_fw_format(&d->fw, d->hal, &fp);
-		if (rc == -SS_EINVAL && o->cache_share_permille != SS_FW_CACHE_SHARE_DEFAULT &&
+		if (rc != 0 && o->interface != SS_IFACE_FTL) {
+			emu_errf(err, errlen, "image %s: formatting it %s failed (%s): a geometry "
+				 "whose chunk table does not fit two to a block, or the flash failed",
+				 path, o->interface == SS_IFACE_ZONED ? "zoned" : "open-channel",
+				 strerror(-rc));
+		} else if (rc == -SS_EINVAL && o->cache_share_permille != SS_FW_CACHE_SHARE_DEFAULT &&
 		    ss_ssc_part_plan(&d->hal->geo, o->cache_share_permille, &part) != 0) {
 			emu_errf(err, errlen, "image %s: a cache share of %u per mille (at most %u) "
 				 "leaves the FTL or the cache no block row of the %u per die", path,
@@ -872,7 +881,7 @@ int ss_emu_format_guard(const char *path, char *err, size_t errlen)
 	struct ss_emu_drive *d = NULL;
 	uint8_t magic[8];
 	struct stat st;
-	uint32_t objects = 0;
+	uint32_t objects = 0, iface = SS_IFACE_FTL;
 	char why[384] = "";
 	ssize_t n;
 	int fd, rc;
@@ -910,13 +919,24 @@ int ss_emu_format_guard(const char *path, char *err, size_t errlen)
 		return rc;
 	}
 	if (rc == 0) {
+		uint32_t chunks = 0;
+
 		pthread_mutex_lock(&d->fw_lock);
-		rc = ss_fw_objects(d->fw, &objects);
+		iface = ss_fw_interface(d->fw);
+		rc = iface == SS_IFACE_FTL ? ss_fw_objects(d->fw, &objects)
+					   : ss_fw_chunks_written(d->fw, &chunks);
 		pthread_mutex_unlock(&d->fw_lock);
 		if (rc != 0) {
 			snprintf(why, sizeof(why), "its object store is damaged");
 		}
 		ss_emu_close(d);
+		if (rc == 0 && chunks != 0) {
+			emu_errf(err, errlen, "%s is a smartssd image whose %s drive holds data in %u "
+				 "chunk%s: formatting would erase it; give --force to format it "
+				 "anyway", path, iface == SS_IFACE_ZONED ? "zoned" : "open-channel",
+				 chunks, chunks == 1 ? "" : "s");
+			return -SS_EEXIST;
+		}
 	}
 	if (rc != 0) {
 		emu_errf(err, errlen, "%s is a smartssd image that does not open (%s), so whether it "

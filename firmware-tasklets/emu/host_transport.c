@@ -210,6 +210,7 @@ int ss_transport_emu_format(const char *path, const char *profile, uint64_t capa
 	o.buffer_policy = fo->buffer_policy[0] ? fo->buffer_policy : NULL;
 	o.buffer_bytes = fo->buffer_bytes;
 	o.buffer_threshold = fo->buffer_threshold;
+	o.interface = fo->interface;
 	if (capacity_bytes) {
 		uint64_t per_block_row, bpd;
 

@@ -54,6 +54,79 @@ static void ata(uint8_t cmd, uint16_t features, uint16_t count, uint64_t lba, co
 	used += fz_record(file + used, cmd, 0, features, count, lba, d, dl);
 }
 
+/* The harness's own record (FZ_CMD_DRIVE): the records after it go to the drive of an
+ * interface. */
+static void drive(uint16_t iface)
+{
+	used += fz_record(file + used, FZ_CMD_DRIVE, 0, iface, 0, 0, NULL, 0);
+}
+
+/* The harness's drive as chunks: 2 groups x 1 PU x 31 chunks of 32 pages of 8 sectors. */
+#define FZ_WS_MIN 8u
+#define FZ_ZONE 256u
+
+/* A vector of n sectors from `sector` of chunk 0 of group 0 (with data for a write). */
+static uint32_t vector(uint8_t *p, uint32_t n, uint32_t sector, int data)
+{
+	memset(p, 0, n * 16);
+	for (uint32_t i = 0; i < n; i++) {
+		p[16 * i + 12] = (uint8_t)(sector + i);
+	}
+	if (!data) {
+		return n * 16;
+	}
+	for (uint32_t i = 0; i < n * 512; i++) {
+		p[n * 16 + i] = (uint8_t)(i * 7 + 1);
+	}
+	return n * (16 + 512);
+}
+
+static void chunk_seeds(void)
+{
+	static uint8_t v[FZ_WS_MIN * (16 + 512)];
+	uint32_t vn;
+
+	begin(); drive(1); send(VALID, SS_OP_GEOMETRY, 0, 0, 0, 0, 48, NULL, 0); drive(0);
+	finish("op60-geometry");
+	begin(); drive(1); send(VALID, SS_OP_CHUNK_REPORT, 0, 0, 0, 64, 4096, NULL, 0); drive(0);
+	finish("op61-chunk-report");
+	begin(); drive(1); vn = vector(v, FZ_WS_MIN, 0, 1);
+	send(VALID, SS_OP_VECTOR_WRITE, 0, 0, 0, FZ_WS_MIN, 0, v, vn); drive(0);
+	finish("op62-vector-write");
+	begin(); drive(1); vn = vector(v, FZ_WS_MIN, 0, 1);
+	send(VALID, SS_OP_VECTOR_WRITE, 0, 0, 0, FZ_WS_MIN, 0, v, vn);
+	vn = vector(v, 2, 3, 0);
+	send(VALID, SS_OP_VECTOR_READ, 0, 0, 0, 2, 1024, v, vn); drive(0);
+	finish("op63-vector-read");
+	begin(); drive(1); vn = vector(v, FZ_WS_MIN, 0, 1);
+	send(VALID, SS_OP_VECTOR_WRITE, 0, 0, 0, FZ_WS_MIN, 0, v, vn);
+	vn = vector(v, 1, 0, 0);
+	send(VALID, SS_OP_CHUNK_RESET, 0, 0, 0, 1, 0, v, vn); drive(0);
+	finish("op64-chunk-reset");
+	begin(); drive(2); send(VALID, SS_OP_ZONE_REPORT, 0, 0, 0, 64, 4096, NULL, 0); drive(0);
+	finish("op68-zone-report");
+	begin(); drive(2); send(VALID, SS_OP_ZONE_OPEN, 0, 0, FZ_ZONE, 0, 0, NULL, 0); drive(0);
+	finish("op69-zone-open");
+	begin(); drive(2); send(VALID, SS_OP_ZONE_OPEN, 0, 0, FZ_ZONE, 0, 0, NULL, 0);
+	send(VALID, SS_OP_ZONE_CLOSE, 0, 0, FZ_ZONE, 0, 0, NULL, 0); drive(0);
+	finish("op6a-zone-close");
+	begin(); drive(2); send(VALID, SS_OP_ZONE_FINISH, 0, 0, FZ_ZONE, 0, 0, NULL, 0); drive(0);
+	finish("op6b-zone-finish");
+	begin(); drive(2); send(VALID, SS_OP_ZONE_FINISH, 0, 0, FZ_ZONE, 0, 0, NULL, 0);
+	send(VALID, SS_OP_ZONE_RESET, 0, 0, FZ_ZONE, 0, 0, NULL, 0); drive(0);
+	finish("op6c-zone-reset");
+	begin(); drive(2); vn = vector(v, FZ_WS_MIN, 0, 1);
+	send(VALID, SS_OP_ZONE_APPEND, 0, 0, FZ_ZONE, 0, 0, v + FZ_WS_MIN * 16, FZ_WS_MIN * 512);
+	send(VALID, SS_OP_ZONE_APPEND, 0, 0, FZ_ZONE, 0, 0, v + FZ_WS_MIN * 16, FZ_WS_MIN * 512);
+	drive(0);
+	finish("op6d-zone-append");
+	/* the standard commands of a zoned drive: a write at zone 1's write pointer, a read */
+	begin(); drive(2); vn = vector(v, FZ_WS_MIN, 0, 1);
+	ata(0x35, 0, FZ_WS_MIN, FZ_ZONE, v + FZ_WS_MIN * 16, FZ_WS_MIN * 512);
+	ata(0x25, 0, 4, FZ_ZONE + 2, NULL, 0); drive(0);
+	finish("ata35-zoned-write-read");
+}
+
 static void create(const char *path, uint32_t type)
 {
 	send(VALID, SS_OP_CREATE, SS_CREATE_PARENTS, 0, type, 0, 4096, path, (uint32_t)strlen(path));
@@ -297,5 +370,7 @@ int main(int argc, char **argv)
 	begin(); ata(0xB0, 0xD9, 0, 0xC24F00, NULL, 0); ata(0xB0, 0xD8, 0, 0xC24F00, NULL, 0); finish("atab0-smart-disable-enable");
 	begin(); ata(0xE5, 0, 0, 0, NULL, 0); finish("atae5-check-power-mode");
 	begin(); ata(0xEF, 0x02, 0, 0, NULL, 0); finish("ataef-set-features");
+	/* last, so the tags of the seeds before them stay as they were */
+	chunk_seeds();
 	return 0;
 }

@@ -32,15 +32,20 @@
 		}                                                                        \
 	} while (0)
 
-/* The drive is the command tests' fixture (cmd/tests/fixture.h) on a smaller geometry. */
+/* The drive is the command tests' fixture (cmd/tests/fixture.h) on a smaller geometry:
+ * the FTL drive, or the open-channel or zoned one an FZ_CMD_DRIVE record switches to. */
 static struct {
-	struct fx fx;
+	struct fx ftl;
+	struct fx chunked;    /* created at the first switch to it */
+	struct fx *fx;        /* the drive the records go to */
 	int up;
 	uint16_t session;
 	uint16_t seq;
 	uint64_t last_oid;
 	uint64_t runs;
 	uint8_t *big;
+	uint32_t iface;       /* fx's enum ss_interface */
+	uint32_t chunked_iface; /* the chunked drive's, 0 before it exists */
 	struct fz_stats st;
 } g;
 
@@ -95,13 +100,15 @@ size_t fz_packet(uint8_t *out, uint16_t opcode, uint32_t tag, uint32_t flags, ui
 static void ata(uint8_t cmd, uint16_t features, uint16_t count, uint64_t lba, uint8_t *data,
 		uint32_t len, struct ss_ata_result *res)
 {
-	fx_ata(&g.fx, cmd, features, count, lba, data, len, res);
+	fx_ata(g.fx, cmd, features, count, lba, data, len, res);
 	g.st.commands++;
 	/* every command completes: ready, not busy, an error code whenever ERR is set */
 	FZ_ASSERT(res->status & SS_ATA_STATUS_DRDY);
 	FZ_ASSERT(!(res->status & SS_ATA_STATUS_BSY));
 	FZ_ASSERT(!(res->status & SS_ATA_STATUS_ERR) || res->error != 0);
-	FZ_ASSERT(!(res->status & SS_ATA_STATUS_ERR) || res->lba <= SS_R_ROOT);
+	/* the reasons an ATA abort carries: up to ROOT, and an open-channel or zoned drive's */
+	FZ_ASSERT(!(res->status & SS_ATA_STATUS_ERR) || res->lba <= SS_R_ROOT ||
+		  (res->lba >= SS_R_WRONG_INTERFACE && res->lba <= SS_R_ZONE_STATE));
 }
 
 struct reply {
@@ -182,14 +189,24 @@ static void open_session(void)
 	g.session = (uint16_t)r.v0;
 }
 
-int fz_setup(void)
+static struct fx_opts drive_opts(uint32_t iface)
 {
 	struct fx_opts o = {
 		.geo = { 2, 1, 32, 32, 4096, 128, 0 },
-		/* a cache part, so the SSC opcodes reach the cache, not just its absence */
-		.cache_share_permille = SS_SSC_SHARE_DEFAULT_PERMILLE,
+		.interface = iface,
 		.tmpdir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp",
 	};
+
+	/* a cache part, so the SSC opcodes reach the cache, not just its absence */
+	if (iface == SS_IFACE_FTL) {
+		o.cache_share_permille = SS_SSC_SHARE_DEFAULT_PERMILLE;
+	}
+	return o;
+}
+
+int fz_setup(void)
+{
+	struct fx_opts o = drive_opts(SS_IFACE_FTL);
 
 	if (g.up) {
 		return 0;
@@ -198,7 +215,8 @@ int fz_setup(void)
 	if (!g.big) {
 		return -SS_ENOMEM;
 	}
-	fx_create_with(&g.fx, &o);
+	g.fx = &g.ftl;
+	fx_create_with(g.fx, &o);
 	g.up = 1;
 	g.seq = 1;
 	open_session();
@@ -209,7 +227,10 @@ int fz_setup(void)
 void fz_teardown(void)
 {
 	if (g.up) {
-		fx_destroy(&g.fx);
+		fx_destroy(&g.ftl);
+		if (g.chunked_iface) {
+			fx_destroy(&g.chunked);
+		}
 		g.up = 0;
 	}
 }
@@ -302,6 +323,90 @@ static void probe_object(void)
 	FZ_ASSERT(r.status == 0);
 }
 
+/* Reports of an open-channel or zoned drive: each chunk's state agrees with its write
+ * pointer, and the last sector below it reads (a standard READ, the same on both). */
+static void check_chunks(void)
+{
+	uint16_t report = g.iface == SS_IFACE_ZONED ? SS_OP_ZONE_REPORT : SS_OP_CHUNK_REPORT;
+	uint64_t count, zone, cap, i = 0;
+	struct ss_ata_result res;
+	uint8_t sector[512];
+	struct reply r;
+
+	g.st.chunk_checks++;
+	FZ_ASSERT(call(SS_OP_GEOMETRY, 0, 0, 0, 0, NULL, 0, &r) == 0);
+	FZ_ASSERT(r.status == 0 && r.payload_len == sizeof(struct ss_wire_geometry));
+	FZ_ASSERT(get(r.payload, 4) == g.iface);
+	count = get(r.payload + 4, 4) * get(r.payload + 8, 4) * get(r.payload + 12, 4);
+	cap = get(r.payload + 20, 4);
+	zone = get(r.payload + 32, 8);
+	FZ_ASSERT(count > 0 && cap > 0 && zone >= cap && (zone & (zone - 1)) == 0);
+	while (i < count) {
+		uint64_t n;
+
+		FZ_ASSERT(call(report, 0, 0, i, count - i, NULL, 0, &r) == 0);
+		FZ_ASSERT(r.status == 0 && r.v0 > 0 && r.payload_len == r.v0 * 32);
+		n = r.v0;
+		for (uint64_t k = 0; k < n; k++, i++) {
+			const uint8_t *d = r.payload + k * 32;
+			uint32_t state = (uint32_t)get(d, 4);
+			uint64_t slba = get(d + 8, 8), wp = get(d + 16, 8);
+
+			FZ_ASSERT(slba == i * zone && get(d + 24, 8) == cap);
+			FZ_ASSERT(state >= SS_CHUNK_FREE && state <= SS_CHUNK_OFFLINE);
+			if (state == SS_CHUNK_OFFLINE) {
+				continue;
+			}
+			FZ_ASSERT(wp >= slba && wp <= slba + cap);
+			FZ_ASSERT((state == SS_CHUNK_FREE) == (wp == slba) ||
+				  state == SS_CHUNK_OPEN_EXPLICIT);
+			FZ_ASSERT((state == SS_CHUNK_FULL) == (wp == slba + cap));
+			if (wp > slba) {
+				ata(0x25, 0, 1, wp - 1, sector, 512, &res);
+				FZ_ASSERT(res.status == SS_ATA_STATUS_DRDY);
+			}
+		}
+	}
+}
+
+/* Format the current drive afresh, with the interface it has. */
+static void format_drive(void)
+{
+	struct fx_opts o = drive_opts(g.iface);
+	struct ss_fw_format_params fp = { .interface = g.iface,
+					  .cache_share_permille = o.cache_share_permille };
+	int rc;
+
+	rc = ss_fw_shutdown(g.fx->fw);
+	FZ_ASSERT(rc == 0 || rc == -SS_ENOSPC || rc == -SS_EIO);
+	FZ_ASSERT(ss_fw_format(&g.fx->fw, g.fx->hal, &fp) == 0);
+	open_session();
+}
+
+/* FZ_CMD_DRIVE: records go to the FTL drive, or to the chunked drive formatted `iface`
+ * (formatted so now if it is not already); each keeps its state in between. */
+static void switch_drive(uint32_t iface)
+{
+	if (iface == SS_IFACE_FTL) {
+		g.fx = &g.ftl;
+	} else if (g.chunked_iface == 0) {
+		struct fx_opts o = drive_opts(iface);
+
+		fx_create_with(&g.chunked, &o);
+		g.chunked_iface = iface;
+		g.fx = &g.chunked;
+	} else {
+		g.fx = &g.chunked;
+		if (g.chunked_iface != iface) {
+			g.iface = iface;
+			format_drive();
+			g.chunked_iface = iface;
+		}
+	}
+	g.iface = iface;
+	open_session();
+}
+
 void fz_check_drive(int crash, int reformat)
 {
 	struct ss_ata_result res;
@@ -311,12 +416,12 @@ void fz_check_drive(int crash, int reformat)
 
 	g.st.checks++;
 	if (!crash) {
-		rc = ss_fw_shutdown(g.fx.fw);
+		rc = ss_fw_shutdown(g.fx->fw);
 		FZ_ASSERT(rc == 0 || rc == -SS_ENOSPC);
 	}
 	/* power off and on (after the shutdown above, a clean one); the fixture stops the run
 	 * when the drive does not mount */
-	fx_crash(&g.fx);
+	fx_crash(g.fx);
 	ata(0xEC, 0, 1, 0, s, 512, &res);
 	FZ_ASSERT(res.status == SS_ATA_STATUS_DRDY);
 	for (int i = 0; i < 512; i++) {
@@ -325,6 +430,15 @@ void fz_check_drive(int crash, int reformat)
 	FZ_ASSERT(sum == 0 && s[510] == 0xA5);
 	ata(0xB0, 0xD8, 0, 0xC24F00, NULL, 0, &res);
 	ata(0xB0, 0xD0, 1, 0xC24F00, s, 512, &res);
+	if (g.iface != SS_IFACE_FTL) {
+		FZ_ASSERT(res.status & SS_ATA_STATUS_ERR && res.lba == SS_R_WRONG_INTERFACE);
+		open_session();
+		check_chunks();
+		if (reformat) {
+			format_drive();
+		}
+		return;
+	}
 	FZ_ASSERT(res.status == SS_ATA_STATUS_DRDY);
 	sum = 0;
 	for (int i = 0; i < 512; i++) {
@@ -338,7 +452,7 @@ void fz_check_drive(int crash, int reformat)
 		struct ss_fw_format_params fp = {
 			.cache_share_permille = SS_SSC_SHARE_DEFAULT_PERMILLE };
 
-		FZ_ASSERT(ss_fw_format(&g.fx.fw, g.fx.hal, &fp) == 0);
+		FZ_ASSERT(ss_fw_format(&g.fx->fw, g.fx->hal, &fp) == 0);
 		open_session();
 	}
 }
@@ -426,7 +540,10 @@ static void run_record(uint8_t cmd, uint8_t mode, uint16_t features, uint16_t co
 	memset(buf, 0, cap);
 	memcpy(buf, data, data_len < cap ? data_len : cap);
 
-	if (cmd == SS_ATA_OBJ_SEND) {
+	if (cmd == FZ_CMD_DRIVE) {
+		g.st.switches++;
+		switch_drive(features % 3u);
+	} else if (cmd == SS_ATA_OBJ_SEND) {
 		fix_send(mode, buf, &len, &count, &lba);
 		if (len > cap) {
 			len = cap;
@@ -504,7 +621,7 @@ int fz_run(const uint8_t *data, size_t size)
 			   get(r + 6, 6), r + FZ_RECORD_HDR, dl);
 		pos += FZ_RECORD_HDR + dl;
 		/* background work between commands, as the drive's idle loop would */
-		ss_fw_idle(g.fx.fw);
+		ss_fw_idle(g.fx->fw);
 	}
 	if (++g.runs % CHECK_EVERY == 0) {
 		uint64_t k = g.runs / CHECK_EVERY;

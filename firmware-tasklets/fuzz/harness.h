@@ -31,6 +31,13 @@
 #define FZ_LEN_FROM_DATA 0x20  /* transfer = data_len rounded up to sectors */
 #define FZ_LAST_OID 0x40       /* header oid := value0 of the last reply received */
 
+/* Not an ATA command: a record with this command byte sends the records after it to the
+ * drive of interface (features % 3): 0 the FTL drive (with its cache part), 1 open-channel,
+ * 2 zoned (ss_proto.h's ss_interface), a second drive formatted so when it has another
+ * interface. Each drive keeps its state in between. The seeds of the chunk and zone
+ * opcodes start with one and end with one back to the FTL drive. */
+#define FZ_CMD_DRIVE 0xFA
+
 #define FZ_RECORD_HDR 14u
 #define FZ_MAX_XFER (128u * 1024u)
 
@@ -42,8 +49,10 @@ int fz_run(const uint8_t *data, size_t size);
 
 /**
  * The drive still mounts and serves: shut down (or, with crash, drop power), remount,
- * walk the namespace, and write, read back and remove a probe object. With reformat the
- * drive is formatted afresh afterwards, so long runs do not only see a full drive.
+ * walk the namespace, and write, read back and remove a probe object (an open-channel or
+ * zoned drive: every chunk's report is consistent and its last written sector reads).
+ * With reformat the drive is formatted afresh afterwards, with the interface it has, so
+ * long runs do not only see a full drive. The drive is the one records go to now.
  */
 void fz_check_drive(int crash, int reformat);
 
@@ -58,6 +67,8 @@ struct fz_stats {
 	uint64_t sends_accepted;
 	uint64_t recvs_ok;
 	uint64_t checks;
+	uint64_t switches;       /* FZ_CMD_DRIVE records run */
+	uint64_t chunk_checks;   /* drive checks that found an open-channel or zoned drive */
 };
 const struct fz_stats *fz_stats(void);
 

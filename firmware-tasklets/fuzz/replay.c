@@ -130,10 +130,12 @@ static void finish(int nseeds, long iterations)
 	fz_check_drive(1, 0);
 	st = fz_stats();
 	printf("fuzz_replay: %d seeds + %ld inputs: %llu commands, %llu SENDs (%llu malformed, "
-	       "%llu accepted), %llu replies received, %llu drive checks\n",
+	       "%llu accepted), %llu replies received, %llu drive checks (%llu of an open-channel "
+	       "or zoned drive), %llu drive switches\n",
 	       nseeds, iterations, (unsigned long long)st->commands, (unsigned long long)st->sends,
 	       (unsigned long long)st->sends_malformed, (unsigned long long)st->sends_accepted,
-	       (unsigned long long)st->recvs_ok, (unsigned long long)st->checks);
+	       (unsigned long long)st->recvs_ok, (unsigned long long)st->checks,
+	       (unsigned long long)st->chunk_checks, (unsigned long long)st->switches);
 }
 
 static const struct fz_replay_harness harness = {

@@ -111,6 +111,14 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(J
 		SS_REPLY_ISP_QUEUE(LAYOUT, ss_wire_isp_queue)
 		size = sizeof(struct ss_wire_isp_queue);
 		break;
+	case 12:
+		SS_REPLY_GEOMETRY(LAYOUT, ss_wire_geometry)
+		size = sizeof(struct ss_wire_geometry);
+		break;
+	case 13:
+		SS_REPLY_CHUNK(LAYOUT, ss_wire_chunk)
+		size = sizeof(struct ss_wire_chunk);
+		break;
 	default:
 		return NULL;
 	}

@@ -55,7 +55,7 @@ static jlong fail(int rc)
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_format0(JNIEnv *env,
 		jclass cls, jbyteArray path, jbyteArray profile, jlong capacity, jint max_objects,
 		jint cache_share_pct, jbyteArray buffer_policy, jlong buffer_bytes,
-		jint buffer_threshold, jboolean force, jobject out)
+		jint buffer_threshold, jboolean force, jint iface, jobject out)
 {
 	char p[ARG_MAX_BYTES], prof[ARG_MAX_BYTES], pol[ARG_MAX_BYTES], uri[URI_MAX_BYTES];
 	char err[ERR_MAX] = "";
@@ -92,9 +92,11 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_format0(JNIEnv *
 		at += (size_t)snprintf(uri + at, sizeof(uri) - at, "&buffer=%s", pol);
 	if (at < sizeof(uri))
 		at += (size_t)snprintf(uri + at, sizeof(uri) - at,
-				       "&buffer_size=%lld&buffer_threshold=%d%s",
+				       "&buffer_size=%lld&buffer_threshold=%d%s&interface=%s",
 				       (long long)buffer_bytes, (int)buffer_threshold,
-				       force ? "&force=1" : "");
+				       force ? "&force=1" : "",
+				       iface == SS_DEV_IFACE_OPEN_CHANNEL ? "open-channel"
+				       : iface == SS_DEV_IFACE_ZONED ? "zoned" : "ftl");
 	if (at >= sizeof(uri)) {
 		say(env, out, "image path and buffer policy name are too long for a device URI");
 		return -(jlong)EINVAL;

@@ -81,6 +81,7 @@ struct ss_format_opts {
 	char buffer_policy[16];        /* "": the firmware's default */
 	uint64_t buffer_bytes;         /* 0: the default */
 	uint32_t buffer_threshold;     /* 0: dynamic */
+	uint32_t interface;            /* enum ss_dev_interface; 0: ftl */
 	int force;                     /* 1: format what is there whatever it holds; 0: refuse a
 					* file that is not an image, or an image holding objects */
 };

@@ -99,6 +99,21 @@ const char *ss_opcode_name(uint16_t opcode)
 
 /* ---- standard ATA commands --------------------------------------------------------- */
 
+/* smartssd format --interface's word for an ss_interface. */
+static const char *interface_name(uint64_t iface)
+{
+	switch (iface) {
+	case SS_IFACE_FTL:
+		return "ftl (objects, tasklets, cache)";
+	case SS_IFACE_OPEN_CHANNEL:
+		return "open-channel (chunks by physical address)";
+	case SS_IFACE_ZONED:
+		return "zoned (zones)";
+	default:
+		return "with an interface this library does not know";
+	}
+}
+
 /* An ATA error. The firmware puts its reason code in LBA[15:0] of every error it
  * returns; an LBA that is no reason code (a plain drive's failing LBA) gives -EIO. */
 static int ata_error(const struct ss_sat_cmd *c, const struct ss_sat_regs *r)
@@ -400,6 +415,10 @@ int ss_obj_recv(struct ss_dev *d, const struct ss_pkt_req *req, uint8_t *buf, si
 	}
 	if (rep->status > 0)
 		return ss_err(-EPROTO, 0, "reply status %d is not an errno", rep->status);
+	if (rep->status < 0 && rep->reason == SS_R_WRONG_INTERFACE)
+		return ss_err(rep->status, (int)rep->reason, "WRONG_INTERFACE: the drive is "
+			      "formatted %s, which does not serve this command (%s)",
+			      interface_name(rep->value0), strerror(-rep->status));
 	if (rep->status < 0)
 		return ss_err(rep->status, (int)rep->reason, "%s (%s)",
 			      ss_dev_reason_name((int)rep->reason), strerror(-rep->status));

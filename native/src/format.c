@@ -104,6 +104,18 @@ static int format_option(const char *what, const char *opt, size_t n, struct ss_
 			      "or 'default'",
 			      what, SS_DEV_CACHE_SHARE_MAX_PCT);
 	}
+	if (key_is(opt, n, "interface")) {
+		static const char *const names[] = { "ftl", "open-channel", "zoned" };
+
+		for (uint32_t i = 0; i < 3; i++) {
+			if (n - 10 == strlen(names[i]) && !strncmp(opt + 10, names[i], n - 10)) {
+				fo->interface = i;
+				return 0;
+			}
+		}
+		return ss_err(-EINVAL, 0, "%s: interface must be ftl, open-channel or zoned, not "
+			      "'%.*s'", what, (int)(n - 10), opt + 10);
+	}
 	rc = ss_buffer_option(what, opt, n, fo);
 	if (rc <= 0) {
 		return rc;
@@ -119,7 +131,7 @@ static int format_option(const char *what, const char *opt, size_t n, struct ss_
 			 !strncmp(opt, "background=thread", n))))
 		return 0;
 	return ss_err(-EINVAL, 0, "%s: unknown option '%.*s' (max_objects=N, cache_share=PCT, "
-		      "buffer=POLICY, buffer_size=BYTES, buffer_threshold=N, force=1, time=..., "
+		      "interface=ftl|open-channel|zoned, buffer=POLICY, buffer_size=BYTES, buffer_threshold=N, force=1, time=..., "
 		      "background=...)",
 		      what, (int)n, opt);
 }

@@ -144,7 +144,26 @@ _Static_assert(sizeof(struct ss_reply_hdr) == SS_PKT_HDR_SIZE, "reply header is 
 				   flags SS_ATTR_CREATE / SS_ATTR_REPLACE */               \
 	X(GET_ATTR, 0x51)       /* payload = name -> value0 value bytes, payload value */  \
 	X(LIST_ATTRS, 0x52)     /* -> value0 list bytes, payload names each NUL-ended */   \
-	X(REMOVE_ATTR, 0x53)    /* payload = name */
+	X(REMOVE_ATTR, 0x53)    /* payload = name */                                       \
+	/* open-channel and zoned drives (PROTOCOL.md 4.8): the host places the data;       \
+	   an address is struct ss_wire_ppa, a zone or chunk its first LBA */              \
+	X(GEOMETRY, 0x60)       /* -> payload ss_wire_geometry (either interface) */       \
+	X(CHUNK_REPORT, 0x61)   /* offset = first chunk, length = chunks ->                \
+				   value0 chunks, payload ss_wire_chunk... */              \
+	X(VECTOR_WRITE, 0x62)   /* payload = length ss_wire_ppa, then length sectors ->    \
+				   value0 sectors written */                               \
+	X(VECTOR_READ, 0x63)    /* payload = length ss_wire_ppa -> payload length sectors  \
+				   */                                                      \
+	X(CHUNK_RESET, 0x64)    /* payload = length ss_wire_ppa, one per chunk (sector 0)  \
+				   -> value0 chunks reset */                               \
+	X(ZONE_REPORT, 0x68)    /* offset = first zone, length = zones -> value0 zones,    \
+				   payload ss_wire_chunk... */                             \
+	X(ZONE_OPEN, 0x69)      /* offset = the zone's first LBA */                        \
+	X(ZONE_CLOSE, 0x6A)     /* offset = the zone's first LBA */                        \
+	X(ZONE_FINISH, 0x6B)    /* offset = the zone's first LBA */                        \
+	X(ZONE_RESET, 0x6C)     /* offset = the zone's first LBA */                        \
+	X(ZONE_APPEND, 0x6D)    /* offset = the zone's first LBA, payload = data, whole    \
+				   minimum write units -> value0 = the LBA written */
 
 enum ss_opcode {
 #define SS_OP_ENUM_(name, code) SS_OP_##name = code,
@@ -316,12 +335,40 @@ enum ss_create_flags {
 	                                       the plan's sizes, rows or dictionary) */ \
 	X(PROGRAM_REFUSED, 43, EINVAL)      /* the verifier refused an eBPF tasklet program: \
 	                                       value0 its reason (ss_bpf_reasons.h), value1  \
-	                                       the instruction */
+	                                       the instruction */                           \
+	X(WRONG_INTERFACE, 50, EOPNOTSUPP)  /* the drive's interface (value0: enum          \
+	                                       ss_interface) does not serve the command     */ \
+	X(NOT_WRITE_POINTER, 51, EINVAL)    /* a write not at its chunk's write pointer    */ \
+	X(WRITE_UNIT, 52, EINVAL)           /* a write not of whole minimum write units    */ \
+	X(CHUNK_FULL, 53, ENOSPC)           /* a write past a chunk's last sector          */ \
+	X(CHUNK_OFFLINE, 54, EIO)           /* the chunk is offline (failed its erase)     */ \
+	X(READ_UNWRITTEN, 55, ENODATA)      /* a read at or past the write pointer         */ \
+	X(ZONE_STATE, 56, EINVAL)           /* a zone state change the zone's state does   \
+	                                       not allow                                    */
 
 enum ss_reason {
 #define SS_R_ENUM_(name, code, err) SS_R_##name = code,
 	SS_PROTO_REASONS(SS_R_ENUM_)
 #undef SS_R_ENUM_
+};
+
+/* The interface a drive is formatted with (smartssd format --interface): kept in its
+ * label; a drive formatted before interfaces existed is FTL. */
+enum ss_interface {
+	SS_IFACE_FTL = 0,          /* logical blocks, objects, tasklets, cache (the FTL's) */
+	SS_IFACE_OPEN_CHANNEL = 1, /* OCSSD 2.0: vector I/O by physical address, chunks */
+	SS_IFACE_ZONED = 2,        /* NVMe ZNS: zones, write pointers, zone append */
+};
+
+/* Chunk and zone states (ss_wire_chunk.state): OCSSD 2.0's free, open, closed, offline and
+ * ZNS's empty, open, closed, full, offline. An open-channel chunk is CLOSED only when full. */
+enum ss_chunk_state {
+	SS_CHUNK_FREE = 1,         /* erased, write pointer at 0 (ZNS: empty) */
+	SS_CHUNK_OPEN = 2,         /* written below capacity, or opened (ZNS: implicit) */
+	SS_CHUNK_OPEN_EXPLICIT = 3,/* ZNS: opened by ZONE_OPEN */
+	SS_CHUNK_CLOSED = 4,       /* ZNS: closed below capacity */
+	SS_CHUNK_FULL = 5,         /* written to capacity, or finished */
+	SS_CHUNK_OFFLINE = 6,      /* failed its erase: neither read nor written again */
 };
 
 /* ---- payload structures ---------------------------------------------------------- */
@@ -423,6 +470,27 @@ struct ss_wire_ssc_scan_run {
 	uint64_t records;
 } __attribute__((packed));
 
+/* GEOMETRY's reply (field list: SS_REPLY_GEOMETRY) */
+struct ss_wire_geometry {
+	SS_REPLY_GEOMETRY(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
+/* CHUNK_REPORT's and ZONE_REPORT's entries (field list: SS_REPLY_CHUNK) */
+struct ss_wire_chunk {
+	SS_REPLY_CHUNK(SS_WIRE_MEMBER, _)
+} __attribute__((packed));
+
+/* A physical address of the open-channel commands: a sector of a chunk of a parallel
+ * unit of a group. */
+struct ss_wire_ppa {
+	uint32_t group;
+	uint32_t pu;
+	uint32_t chunk;
+	uint32_t sector;
+} __attribute__((packed));
+/* Addresses one vector command may carry (OCSSD 2.0's 64). */
+#define SS_VECTOR_MAX 64u
+
 /* READ_OBJECT's progress (field list: SS_REPLY_PROGRESS) */
 struct ss_wire_progress {
 	SS_REPLY_PROGRESS(SS_WIRE_MEMBER, _)
@@ -453,6 +521,13 @@ struct ss_wire_counters {
 	SS_REPLY_COUNTERS(SS_WIRE_MEMBER, _)
 } __attribute__((packed));
 
+_Static_assert(sizeof(struct ss_wire_geometry) == 48, "geometry size");
+_Static_assert(sizeof(struct ss_wire_geometry) == 0 SS_REPLY_GEOMETRY(SS_REPLY_BYTES, _),
+	       "geometry: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_chunk) == 32, "chunk size");
+_Static_assert(sizeof(struct ss_wire_chunk) == 0 SS_REPLY_CHUNK(SS_REPLY_BYTES, _),
+	       "chunk: struct and field list agree");
+_Static_assert(sizeof(struct ss_wire_ppa) == 16, "ppa size");
 _Static_assert(sizeof(struct ss_wire_layout) == 8 + 16 * 8, "wire layout size");
 _Static_assert(sizeof(struct ss_wire_progress) == 72, "wire progress size");
 _Static_assert(sizeof(struct ss_drive_info) == 104, "drive info size");

@@ -32,6 +32,34 @@
 	X(a, str, firmware_rev, 8)           \
 	X(a, rsv32, reserved, 4)
 
+/* GEOMETRY: struct ss_wire_geometry, 48 bytes. groups = channels, pus = dies per channel
+ * (ways), chunks = erase blocks per die (less the label's row); a sector is 512 bytes;
+ * ws_min (a flash page) and ws_opt in sectors; zone_sectors, a power of two at least
+ * chunk_sectors, is the LBA stride of chunks and zones: chunk i (group-major, then pu,
+ * then chunk) starts at LBA i * zone_sectors. iface: enum ss_interface. */
+#define SS_REPLY_GEOMETRY(X, a)              \
+	X(a, u32, iface, 4)              \
+	X(a, u32, groups, 4)                 \
+	X(a, u32, pus, 4)                    \
+	X(a, u32, chunks, 4)                 \
+	X(a, u32, sector_bytes, 4)           \
+	X(a, u32, chunk_sectors, 4)          \
+	X(a, u32, ws_min, 4)                 \
+	X(a, u32, ws_opt, 4)                 \
+	X(a, u64, zone_sectors, 8)           \
+	X(a, u32, offline_chunks, 4)         \
+	X(a, u32, endurance, 4)
+
+/* CHUNK_REPORT, ZONE_REPORT: struct ss_wire_chunk, 32 bytes each. state: enum
+ * ss_chunk_state; wear: the chunk's erases (resets and format); slba its first LBA, wp the
+ * write pointer as an LBA, capacity its sectors. */
+#define SS_REPLY_CHUNK(X, a)                 \
+	X(a, u32, state, 4)                  \
+	X(a, u32, wear, 4)                   \
+	X(a, u64, slba, 8)                   \
+	X(a, u64, wp, 8)                     \
+	X(a, u64, capacity, 8)
+
 /* FSSTAT: struct ss_wire_fsstat, 32 bytes */
 #define SS_REPLY_FSSTAT(X, a)                \
 	X(a, u64, capacity_bytes, 8)         \

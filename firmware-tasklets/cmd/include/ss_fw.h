@@ -56,6 +56,11 @@ struct ss_fw_format_params {
 	const char *buffer_policy;
 	uint64_t buffer_bytes;
 	uint32_t buffer_threshold;
+	/* enum ss_interface (ss_proto.h): 0, the FTL with the object store and the cache;
+	 * SS_IFACE_OPEN_CHANNEL or SS_IFACE_ZONED, the whole flash as chunks or zones the host
+	 * writes itself, kept in the drive's label (no cache share, object store or buffer).
+	 * -SS_ENOSYS from a firmware built without them (the board's). */
+	uint32_t interface;
 };
 
 #define SS_FW_CACHE_SHARE_DEFAULT UINT32_MAX
@@ -88,6 +93,7 @@ enum ss_fw_layer {
 	SS_FW_LAYER_CACHE = 3,         /* the solid-state cache's own metadata */
 	SS_FW_LAYER_STORE = 4,         /* the object store (its damage comes up, see CHECK) */
 	SS_FW_LAYER_BUFFER = 5,        /* the DRAM buffer and its configuration */
+	SS_FW_LAYER_CHUNKS = 6,        /* an open-channel or zoned drive's chunk table */
 };
 
 /** ss_fw_mount with the DRAM buffer chosen anew (its buffer_* fields, as at format; kept on
@@ -126,6 +132,13 @@ int ss_fw_mount_ex(struct ss_fw **out, struct ss_hal *hal, const struct ss_fw_mo
  *  firmware's own record are not among them). \return 0, or -SS_EBADMSG when the drive is
  *  down or came up without its store. */
 int ss_fw_objects(struct ss_fw *fw, uint32_t *n);
+
+/** The interface the drive was formatted with (enum ss_interface of ss_proto.h). */
+uint32_t ss_fw_interface(const struct ss_fw *fw);
+
+/** The chunks of an open-channel or zoned drive that hold data (neither free nor
+ *  offline). eturn 0, or -SS_EINVAL for a drive that is not up as one. */
+int ss_fw_chunks_written(const struct ss_fw *fw, uint32_t *n);
 
 /**
  * From now until the drive is shut down, answer the opcode named `name` (as in ss_proto.h,

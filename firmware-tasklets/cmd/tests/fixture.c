@@ -134,7 +134,8 @@ void fx_create_objs(struct fx *f, uint32_t endurance, uint32_t max_objects)
 void fx_create_with(struct fx *f, const struct fx_opts *o)
 {
 	struct ss_fw_format_params fp = { .max_objects = o->max_objects,
-					  .cache_share_permille = o->cache_share_permille };
+					  .cache_share_permille = o->cache_share_permille,
+					  .interface = o->interface };
 	int rc;
 
 	memset(f, 0, sizeof(*f));

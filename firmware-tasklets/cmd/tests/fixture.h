@@ -50,6 +50,7 @@ struct fx_opts {
 	uint32_t endurance;       /* 0: the profile's */
 	uint32_t max_objects;     /* 0: the object store's default */
 	uint32_t cache_share_permille; /* the solid-state cache's share; 0: no cache */
+	uint32_t interface;       /* enum ss_interface; 0: the FTL */
 	const char *tmpdir;       /* where the image goes; NULL: /tmp */
 	const char *profile;      /* emulator profile; NULL: the emulator's default. With a
 				   * profile and no geo, the profile's geometry and DRAM */

@@ -47,6 +47,8 @@ struct ss_emu_drive_opts {
 					  * this mount on */
 	uint64_t buffer_bytes;           /* ss_emu_format: its size; 0 = the default */
 	uint32_t buffer_threshold;       /* ss_emu_format: HBM's threshold; 0 = dynamic */
+	uint32_t interface;              /* ss_emu_format: enum ss_interface (ss_proto.h); 0 =
+					  * the FTL, else an open-channel or zoned drive */
 	const char *withheld_opcodes;    /* comma-separated opcode names (ISP_QUEUE,...) the
 					  * firmware answers BAD_OPCODE, as firmware that
 					  * predates them (ss_fw_withhold_opcode); NULL: none */

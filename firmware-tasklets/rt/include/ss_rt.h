@@ -44,6 +44,7 @@
 #define SS_ETIMEDOUT  110   /* the tasklet watchdog stopped a callback that did not return */
 #define SS_EILSEQ      84
 #define SS_ECANCELED  125
+#define SS_EOPNOTSUPP  95   /* the drive's interface does not serve the command */
 
 #define SS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define SS_MIN(a, b) ((a) < (b) ? (a) : (b))

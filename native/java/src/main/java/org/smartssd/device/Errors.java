@@ -161,6 +161,16 @@ public final class Errors {
                 return "plan again from the file's current footer";
             case CANCELED:
                 return "the earlier write's error says what went wrong";
+            case WRONG_INTERFACE:
+                return "'smartssd geometry' shows the drive's interface; 'smartssd format"
+                        + " --interface' changes it, erasing the drive";
+            case NOT_WRITE_POINTER:
+            case WRITE_UNIT:
+            case READ_UNWRITTEN:
+            case CHUNK_FULL:
+                return "'smartssd chunks' shows each chunk's write pointer";
+            case CHUNK_OFFLINE:
+                return "the chunk has worn out: place the data in another";
             default:
                 return null;
         }
@@ -273,6 +283,16 @@ public final class Errors {
                 return new StaleCacheBlockException(text, errno, reason);
             case CANCELED:
                 return new WriteCanceledException(text, errno, reason);
+            case WRONG_INTERFACE:
+                return new WrongInterfaceException(text, errno, reason);
+            case NOT_WRITE_POINTER:
+            case WRITE_UNIT:
+            case CHUNK_FULL:
+            case READ_UNWRITTEN:
+            case ZONE_STATE:
+                return new ChunkRuleException(text, errno, reason);
+            case CHUNK_OFFLINE:
+                return new ChunkOfflineException(text, errno, reason);
             case LBA_RANGE:
             case LBA_PROTECTED:
                 return new LbaAccessException(text, errno, reason);

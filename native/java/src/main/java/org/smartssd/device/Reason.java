@@ -51,9 +51,18 @@ public enum Reason {
     INPUT_UNSUPPORTED(40, "the tasklet's input uses a format feature the drive does not decode"),
     INPUT_MALFORMED(41, "the tasklet's input is not well formed"),
     PLAN_MISMATCH(42, "the tasklet's parameters contradict its input"),
-    PROGRAM_REFUSED(43, "the drive's verifier refused the eBPF program");
+    PROGRAM_REFUSED(43, "the drive's verifier refused the eBPF program"),
 
-    private static final Reason[] BY_CODE = new Reason[44];
+    WRONG_INTERFACE(50, "the drive's interface (ftl, open-channel or zoned) does not serve the"
+            + " command"),
+    NOT_WRITE_POINTER(51, "a write not at its chunk's write pointer"),
+    WRITE_UNIT(52, "a write not of whole minimum write units"),
+    CHUNK_FULL(53, "a write to a full chunk or past its end"),
+    CHUNK_OFFLINE(54, "the chunk is offline: it failed its erase"),
+    READ_UNWRITTEN(55, "a read at or past its chunk's write pointer"),
+    ZONE_STATE(56, "a zone state change the zone's state does not allow");
+
+    private static final Reason[] BY_CODE = new Reason[57];
 
     static {
         for (Reason r : values()) {

@@ -168,6 +168,21 @@ public final class SmartSsdDevice implements AutoCloseable {
                                       String bufferPolicy, long bufferBytes, int bufferThreshold,
                                       boolean force)
             throws IOException {
+        formatEmulated(image, profile, capacityBytes, maxObjects, cacheSharePercent, bufferPolicy,
+                bufferBytes, bufferThreshold, force, DriveInterface.FTL);
+    }
+
+    /**
+     * The same with the drive's interface: {@link DriveInterface#FTL} the drive with objects,
+     * tasklets and cache; {@link DriveInterface#OPEN_CHANNEL} or {@link DriveInterface#ZONED}
+     * the whole flash as chunks the host writes itself ({@link #chunked()}), the cache share
+     * and buffer then unused.
+     */
+    public static void formatEmulated(java.nio.file.Path image, String profile,
+                                      long capacityBytes, int maxObjects, int cacheSharePercent,
+                                      String bufferPolicy, long bufferBytes, int bufferThreshold,
+                                      boolean force, DriveInterface driveInterface)
+            throws IOException {
         if (capacityBytes < 0 || maxObjects < 0 || bufferBytes < 0 || bufferThreshold < 0) {
             throw new IllegalArgumentException("capacity, max objects and the buffer's size and "
                     + "threshold must not be negative");
@@ -181,7 +196,7 @@ public final class SmartSsdDevice implements AutoCloseable {
                 profile == null ? null : DeviceSession.utf8z(profile), capacityBytes, maxObjects,
                 cacheSharePercent,
                 bufferPolicy == null ? null : DeviceSession.utf8z(bufferPolicy), bufferBytes,
-                bufferThreshold, force, msg);
+                bufferThreshold, force, driveInterface.ordinal(), msg);
         if (rc < 0) {
             String detail = DeviceSession.cString(msg, 0, 1024);
             throw Errors.translate(-Errors.errnoOf(rc), Errors.reasonOf(rc), "format " + image
@@ -241,6 +256,16 @@ public final class SmartSsdDevice implements AutoCloseable {
      */
     public SolidStateCache cache() throws IOException {
         return SolidStateCache.of(session);
+    }
+
+    /**
+     * The chunks or zones of an open-channel or zoned drive ({@code smartssd format
+     * --interface}). Asks the drive once for its geometry.
+     *
+     * @throws WrongInterfaceException on an FTL drive
+     */
+    public ChunkedDrive chunked() throws IOException {
+        return ChunkedDrive.of(session);
     }
 
     /** The solid-state cache's shape and counters; a block size of 0 when there is none. */
@@ -582,6 +607,19 @@ public final class SmartSsdDevice implements AutoCloseable {
 
     static native long programRemove0(long h, byte[] name);
 
+    static native long geometry0(long h, ByteBuffer out);
+
+    static native long chunkReport0(long h, boolean zoned, long first, int max, ByteBuffer out);
+
+    static native long vectorIo0(long h, boolean write, int[] ppas, int n, ByteBuffer buf,
+            int pos);
+
+    static native long chunkReset0(long h, int[] ppas, int n);
+
+    static native long zoneMgmt0(long h, int action, long slba);
+
+    static native long zoneAppend0(long h, long slba, ByteBuffer buf, int pos, int len);
+
     static native long fsstat0(long h, ByteBuffer out);
 
     static native long flush0(long h);
@@ -660,7 +698,8 @@ public final class SmartSsdDevice implements AutoCloseable {
     static native long format0(byte[] image, byte[] profile, long capacityBytes,
                                        int maxObjects, int cacheSharePercent,
                                        byte[] bufferPolicy, long bufferBytes,
-                                       int bufferThreshold, boolean force, ByteBuffer message);
+                                       int bufferThreshold, boolean force, int driveInterface,
+                                       ByteBuffer message);
 
     static native String profiles0();
 }

@@ -88,6 +88,13 @@ class ErrorsTest {
         "INPUT_MALFORMED, TaskletFailedException",
         "PLAN_MISMATCH, TaskletFailedException",
         "PROGRAM_REFUSED, ProgramRefusedException",
+        "WRONG_INTERFACE, WrongInterfaceException",
+        "NOT_WRITE_POINTER, ChunkRuleException",
+        "WRITE_UNIT, ChunkRuleException",
+        "CHUNK_FULL, ChunkRuleException",
+        "CHUNK_OFFLINE, ChunkOfflineException",
+        "READ_UNWRITTEN, ChunkRuleException",
+        "ZONE_STATE, ChunkRuleException",
     })
     void everyReasonHasItsTypedException(String reason, String type) {
         Reason r = Reason.valueOf(reason);
@@ -101,8 +108,8 @@ class ErrorsTest {
 
     @Test
     void everyNonZeroReasonIsCoveredByTheTable() {
-        // the table above lists 43 reasons: all but OK
-        assertThat(Reason.values()).hasSize(44);
+        // the table above lists 50 reasons: all but OK
+        assertThat(Reason.values()).hasSize(51);
     }
 
     @ParameterizedTest(name = "{0} -> {1}")

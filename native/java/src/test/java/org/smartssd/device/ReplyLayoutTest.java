@@ -44,7 +44,11 @@ class ReplyLayoutTest {
                 Arguments.of(new Reply(10, SharedDriveEnergy.Share.FIELDS,
                         SharedDriveEnergy.Share.class, SharedDriveEnergy.Share::decode)),
                 Arguments.of(new Reply(11, IspQueue.FIELDS, IspQueue.class,
-                        IspQueue::decode)));
+                        IspQueue::decode)),
+                Arguments.of(new Reply(12, ChunkGeometry.FIELDS, ChunkGeometry.class,
+                        ChunkGeometry::decode)),
+                Arguments.of(new Reply(13, ChunkInfo.FIELDS, ChunkInfo.class,
+                        ChunkInfo::decode)));
     }
 
     @ParameterizedTest(name = "layout {0}")

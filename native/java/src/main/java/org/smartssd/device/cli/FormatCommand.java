@@ -4,8 +4,10 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 
 import org.smartssd.device.CacheCounters;
+import org.smartssd.device.ChunkGeometry;
 import org.smartssd.device.DriveCounters;
 import org.smartssd.device.DriveInfo;
+import org.smartssd.device.DriveInterface;
 import org.smartssd.device.SmartSsdDevice;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -14,7 +16,8 @@ import picocli.CommandLine.ParentCommand;
 
 /**
  * {@code smartssd format emu:/path/dev0.img [--force] [--profile NAME] [--capacity SIZE]
- * [--cache-share PCT] [--buffer POLICY] [--buffer-size SIZE] [--buffer-threshold N]}.
+ * [--cache-share PCT] [--buffer POLICY] [--buffer-size SIZE] [--buffer-threshold N]
+ * [--interface ftl|open-channel|zoned]}.
  */
 @Command(name = "format", mixinStandardHelpOptions = true,
         description = "Create an emulated drive's image and format it. An existing file is "
@@ -64,8 +67,16 @@ final class FormatCommand implements Callable<Integer> {
             + "threshold (default: 0, the dynamic one)")
     int bufferThreshold;
 
+    @Option(names = "--interface", paramLabel = "NAME", description = "ftl (the default): "
+            + "the drive with its FTL, object store, tasklets and cache; open-channel or zoned: "
+            + "the whole flash as chunks (zones) the host writes itself, at each one's write "
+            + "pointer (see 'smartssd geometry' and 'smartssd chunks'); such a drive serves "
+            + "block commands only")
+    String driveInterface = "ftl";
+
     @Override
     public Integer call() throws Exception {
+        DriveInterface iface = DriveInterface.ofWord(driveInterface);
         if (!uri.startsWith("emu:") || uri.length() == 4) {
             throw new IllegalArgumentException("format takes an emu: URI naming the image file, "
                     + "got '" + uri + "'");
@@ -75,7 +86,16 @@ final class FormatCommand implements Callable<Integer> {
         long bufferBytes = bufferSize == null ? 0 : Sizes.parse(bufferSize);
         SmartSsdDevice.formatEmulated(image, profile, bytes, maxObjects,
                 cacheShare == null ? SmartSsdDevice.CACHE_SHARE_DEFAULT : cacheShare, buffer,
-                bufferBytes, bufferThreshold, force);
+                bufferBytes, bufferThreshold, force, iface);
+        if (iface != DriveInterface.FTL) {
+            try (SmartSsdDevice d = SmartSsdDevice.open(uri)) {
+                ChunkGeometry g = d.chunked().geometry();
+                cli.out.printf("formatted %s: %s, %d groups x %d parallel units x %d chunks of "
+                        + "%d sectors, %d offline%n", image, iface.word(), g.groups(), g.pus(),
+                        g.chunks(), g.chunkSectors(), g.offlineChunks());
+            }
+            return ExitCodes.OK;
+        }
         try (SmartSsdDevice d = SmartSsdDevice.open(uri)) {
             DriveInfo i = d.info();
             DriveCounters c = d.counters();

@@ -20,7 +20,8 @@ import picocli.CommandLine.Spec;
                 + "(served by smartssd devd) or sg:/dev/sdX (a real drive).",
         subcommands = {FormatCommand.class, DevdCommand.class, InfoCommand.class,
             HealthCommand.class, PutCommand.class, GetCommand.class, LsCommand.class,
-            RmCommand.class, TaskletCommand.class, ReplayCommand.class,
+            RmCommand.class, TaskletCommand.class, ReplayCommand.class, GeometryCommand.class,
+            ChunksCommand.class,
             CommandLine.HelpCommand.class},
         footer = ExitCodes.HELP)
 public final class SmartSsdCli implements Runnable {
