@@ -1,7 +1,7 @@
 # The Jasmine board's feature set, sourced by cross/arm7tdmi.sh and openssd/build-with-sdk.sh
 # so that the size check and the build against the real SDK compile the same firmware.
 #
-# Every layer and every built-in tasklet, with five cuts that the 93,696 B of SRAM below the
+# Every layer and every built-in tasklet, with six cuts that the 93,696 B of SRAM below the
 # SDK's stacks force:
 # - the DRAM buffer has only none and hbm (SS_BUF_BOARD): page LRU, FAB, BPLRU and LB-CLOCK
 #   are the emulator's baselines for Gong's comparison, and the board has no non-volatile RAM
@@ -23,13 +23,17 @@
 #   predicate trees' row sources that only it uses; the board's registry has no
 #   parquet-scan, so a host's CREATE_OBJECT of it gets UNKNOWN_TASKLET and the host scans
 #   the file itself.
+# - the ISP core's shared modelled times (SS_ISP_NO_SHARE: isp/isp_share.c, 1.3 KB of Thumb
+#   code on 2026-11-29): they share the emulator's model of the core between runs; the
+#   board has its clock, no model, and reports a run's times as it ran, first come first
+#   served.
 #
 # Needs: fw (firmware-tasklets/) and proto (protocol/) set by the caller.
 
 jasmine_modules=(rt ftl buffer ssc objstore isp tasklets cmd)
 # One host reaches the board (SG_IO), with no daemon: 16 sessions, not the emulator's 128.
 jasmine_defines=(-DSS_BUF_BOARD -DSS_TASKLETS_NO_FAST_PATH -DSS_TASKLETS_NO_FLOAT
-                 -DSS_TASKLETS_NO_PARQUET -DFW_MAX_SESSIONS=16u)
+                 -DSS_TASKLETS_NO_PARQUET -DSS_ISP_NO_SHARE -DFW_MAX_SESSIONS=16u)
 if [ "${SS_JASMINE_CACHE:-0}" != 1 ]; then
   jasmine_defines+=(-DSS_FW_WITHOUT_SSC)
 fi

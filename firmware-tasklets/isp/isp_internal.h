@@ -257,9 +257,30 @@ void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages);
 /** The shared schedule (isp_share.c): a run's span starts (its prog.started_ns set), a
  *  run's span ends (prog.finished_ns set), and whether a computed run's shared times are
  *  fixed, which puts them in its prog. */
+#ifndef SS_ISP_NO_SHARE
 void isp_share_started(struct ss_isp *isp, struct isp_instance *in);
 void isp_share_ended(struct ss_isp *isp, struct isp_instance *in);
 bool isp_share_report(struct ss_isp *isp, struct isp_instance *in);
+#else
+/* The board (cross/jasmine-features.sh): its times are its clock's, with no model to
+ * share; a run's times are its span's, first come first served. */
+static inline void isp_share_started(struct ss_isp *isp, struct isp_instance *in)
+{
+	(void)isp;
+	(void)in;
+}
+static inline void isp_share_ended(struct ss_isp *isp, struct isp_instance *in)
+{
+	(void)isp;
+	(void)in;
+}
+static inline bool isp_share_report(struct ss_isp *isp, struct isp_instance *in)
+{
+	(void)isp;
+	(void)in;
+	return true;
+}
+#endif
 
 /** Page range [first, end) of input i as the reader will need it nominally. */
 void isp_input_pages(const struct isp_instance *in, uint32_t page_size, uint32_t i,

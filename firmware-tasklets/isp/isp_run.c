@@ -459,11 +459,12 @@ void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages)
 }
 
 /*
- * Runs go first come, first served, each to its end before the next starts. Taking turns
- * instead (round robin) made two runs' modelled times depend on when, in wall-clock time,
- * the second execute reached the drive: it decided where the first run's slices were
- * interleaved with the second's. Turns also cost flash reads: a run's read-ahead batch is
- * dropped when another run takes the core.
+ * Runs are computed first come, first served, each to its end before the next starts.
+ * Taking turns instead (round robin) made two runs' modelled times depend on when, in
+ * wall-clock time, the second execute reached the drive: it decided where the first run's
+ * slices were interleaved with the second's. Turns also cost flash reads: a run's
+ * read-ahead batch is dropped when another run takes the core. The core is shared in
+ * modelled time instead, from the spans computed here (isp_share.c).
  */
 static struct isp_instance *oldest_running(struct ss_isp *isp)
 {

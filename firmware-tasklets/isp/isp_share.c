@@ -21,6 +21,8 @@
  */
 #include "isp_internal.h"
 
+#ifndef SS_ISP_NO_SHARE
+
 #define SHARE_UNIT 720720u /* lcm(1..16) */
 
 _Static_assert(SS_ISP_MAX_INSTANCES <= 16, "SHARE_UNIT must be divisible by each count");
@@ -174,3 +176,4 @@ void isp_share_ended(struct ss_isp *isp, struct isp_instance *in)
 	in->span = in->prog.finished_ns - in->prog.started_ns;
 	isp->fifo_end = SS_MAX(isp->fifo_end, in->prog.finished_ns);
 }
+#endif /* SS_ISP_NO_SHARE */
