@@ -184,6 +184,16 @@ int main(void)
 		       "the long run took %llu ns beside the short one: want %llu to %llu + %llu",
 		       (unsigned long long)long_took, (unsigned long long)span(&long_alone),
 		       (unsigned long long)span(&long_alone), (unsigned long long)span(&short_alone));
+		/* Processor sharing by hand: both reach the core together, each has half of it
+		 * until the short one ends, after 2 x its span; the long one then has it alone
+		 * for the rest of its span. Each run's span is the one it has alone. */
+		EXPECT(short_took == 2 * span(&short_alone) &&
+		       p->lng.p.started_ns == p->short_arrival &&
+		       long_took == span(&long_alone) + span(&short_alone),
+		       "shared times %llu and %llu ns, want %llu and %llu ns",
+		       (unsigned long long)short_took, (unsigned long long)long_took,
+		       (unsigned long long)(2 * span(&short_alone)),
+		       (unsigned long long)(span(&long_alone) + span(&short_alone)));
 		/* work conserved: the core is busy from the long run's start for both spans */
 		EXPECT(p->lng.p.finished_ns - p->lng.p.started_ns <=
 			       span(&long_alone) + span(&short_alone) + RUNS &&
