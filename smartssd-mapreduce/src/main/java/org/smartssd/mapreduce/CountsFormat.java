@@ -37,7 +37,7 @@ public class CountsFormat extends DeviceMapperFormat<Text, LongWritable> {
 
     static String auxName(BuiltinTasklet t) {
         return switch (t) {
-            case FILTER, GREP -> "matches";
+            case FILTER, GREP, PARQUET_SCAN -> "matches";
             case GROUP_AGGREGATE, TOP_N -> "spills";
             case DRAM_PROBE -> "matching_loads";
         };
