@@ -173,7 +173,9 @@ void isp_share_started(struct ss_isp *isp, struct isp_instance *in)
 
 void isp_share_ended(struct ss_isp *isp, struct isp_instance *in)
 {
-	in->span = in->prog.finished_ns - in->prog.started_ns;
+	/* in 1/SHARE_UNIT ns a span fits 64 bits up to 7 hours of the core's time; longer
+	 * ones are shared as if that long */
+	in->span = SS_MIN(in->prog.finished_ns - in->prog.started_ns, UINT64_MAX / SHARE_UNIT);
 	isp->fifo_end = SS_MAX(isp->fifo_end, in->prog.finished_ns);
 }
 #endif /* SS_ISP_NO_SHARE */
