@@ -1,7 +1,7 @@
 # The Jasmine board's feature set, sourced by cross/arm7tdmi.sh and openssd/build-with-sdk.sh
 # so that the size check and the build against the real SDK compile the same firmware.
 #
-# Every layer and every built-in tasklet, with six cuts that the 93,696 B of SRAM below the
+# Every layer and every built-in tasklet, with eight cuts that the 93,696 B of SRAM below the
 # SDK's stacks force:
 # - the DRAM buffer has only none and hbm (SS_BUF_BOARD): page LRU, FAB, BPLRU and LB-CLOCK
 #   are the emulator's baselines for Gong's comparison, and the board has no non-volatile RAM
@@ -23,16 +23,28 @@
 #   predicate trees' row sources that only it uses; the board's registry has no
 #   parquet-scan, so a host's CREATE_OBJECT of it gets UNKNOWN_TASKLET and the host scans
 #   the file itself.
-                 -DSS_TASKLETS_NO_PARQUET -DFW_MAX_SESSIONS=16u -DSS_FW_WITHOUT_BPF
-                 -DSS_FW_WITHOUT_CHUNKS)
+# - eBPF tasklets (SS_FW_WITHOUT_BPF): bpf/ (the verifier, the interpreter, the "bpf"
+#   tasklet kind) is not in jasmine_modules: its code alone is several times the bytes the
+#   image has free, and the verifier's workspace is 80 KB. The command layer's opcode table
+#   leaves TASKLET_LOAD, _LIST and _REMOVE out (answered BAD_OPCODE), registers no "bpf"
+#   kind, and cmd/cmd_bpf.c is empty.
+# - the open-channel and zoned interfaces (SS_FW_WITHOUT_CHUNKS): cmd/cmd_chunk.c and
+#   cmd_chunk_ops.c compile to nothing and their opcodes are not in the board's table, so
+#   the board answers them BAD_OPCODE and refuses to format with --interface (ENOSYS); a
+#   flash formatted so elsewhere does not mount there (its FTL finds no checkpoint). The
+#   board's ~100 B of free SRAM would not hold them.
+# - the ISP core's shared modelled times (SS_ISP_NO_SHARE: isp/isp_share.c, 1.3 KB of Thumb
+#   code on 2026-11-29): they share the emulator's model of the core between runs; the
+#   board has its clock, no model, and reports a run's times as it ran, first come first
+#   served.
 #
 # Needs: fw (firmware-tasklets/) and proto (protocol/) set by the caller.
 
 jasmine_modules=(rt ftl buffer ssc objstore isp tasklets cmd)
 # One host reaches the board (SG_IO), with no daemon: 16 sessions, not the emulator's 128.
 jasmine_defines=(-DSS_BUF_BOARD -DSS_TASKLETS_NO_FAST_PATH -DSS_TASKLETS_NO_FLOAT
-                 -DSS_TASKLETS_NO_PARQUET -DFW_MAX_SESSIONS=16u -DSS_FW_WITHOUT_BPF
-                 -DSS_FW_WITHOUT_CHUNKS)
+                 -DSS_TASKLETS_NO_PARQUET -DSS_ISP_NO_SHARE -DFW_MAX_SESSIONS=16u
+                 -DSS_FW_WITHOUT_BPF -DSS_FW_WITHOUT_CHUNKS)
 if [ "${SS_JASMINE_CACHE:-0}" != 1 ]; then
   jasmine_defines+=(-DSS_FW_WITHOUT_SSC)
 fi

@@ -43,7 +43,9 @@
  *   - a die (die_free): its tR, tPROG or tBERS; dies of one channel (its ways) overlap
  *     their array work and take turns on the channel;
  *   - the ISP core (isp_free): tasklet work, on its own timeline, one run at a time in
- *     the order executed, each no earlier than the command that executed it;
+ *     the order executed, each no earlier than the command that executed it (the engine
+ *     then shares the core between overlapping runs in the times it reports:
+ *     isp/isp_share.c);
  *   - the DRAM write buffer (wb_end): a program waits for a slot.
  * Which command goes first on a resource follows the drive's execution order, which is
  * the order commands reach the firmware (one connection's commands in the order sent);

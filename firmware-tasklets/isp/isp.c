@@ -364,6 +364,7 @@ static int queue_run(struct ss_isp *isp, struct isp_instance *in, uint32_t n_inp
 	in->queued = isp->queued_next++;
 	in->not_before = 0;
 	in->floor_open = false;
+	in->shared_final = false;
 	in->started = false;
 	in->input_open = false;
 	in->cur = 0;
@@ -416,6 +417,7 @@ int ss_isp_run_source(struct ss_isp *isp, uint32_t instance, const struct ss_isp
 	ss_hal_watchdog_arm(isp->hal, 0);
 	ss_hal_set_timeline(isp->hal, SS_HAL_TL_HOST);
 	in->src = NULL;
+	in->shared_final = true;  /* run now, in the calling command: not shared */
 	return in->state == SS_ISP_DONE ? 0 : (in->error < 0 ? in->error : -SS_ECANCELED);
 }
 
@@ -437,9 +439,17 @@ int ss_isp_poll(struct ss_isp *isp, uint32_t instance, struct ss_isp_progress *p
 	if (!in || !p) {
 		return -SS_ENOENT;
 	}
+	/* A run computed is reported done once its shared times are fixed (isp_share.c): until
+	 * then a run still to be computed may share the core before its end. */
+	bool fixed = in->state == SS_ISP_RUNNING || !in->started || isp_share_report(isp, in);
+
 	*p = in->prog;
-	p->state = in->state;
-	p->error = in->error;
+	p->state = fixed ? in->state : SS_ISP_RUNNING;
+	p->error = fixed ? in->error : 0;
+	if (!fixed) {
+		p->started_ns = 0;
+		p->finished_ns = 0;
+	}
 	return 0;
 }
 

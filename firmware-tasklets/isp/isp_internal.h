@@ -186,6 +186,15 @@ struct isp_instance {
 	uint32_t queued;                  /* isp->queued_next when executed: the run order */
 	uint64_t not_before;              /* modelled ns: the run starts no earlier */
 	bool floor_open;                  /* executed; ss_isp_not_before not yet called */
+	/* the core shared in modelled time (isp_share.c) */
+	uint64_t arrival;                 /* modelled ns the run arrived at the core */
+	uint64_t span;                    /* its span computed alone, first come first served */
+	uint64_t share_start;             /* while share_begun: its shared start, fixed */
+	uint64_t share_left;              /* while share_begun: work left at isp->share_at */
+	uint64_t sim_start, sim_end, sim_left;  /* the schedule's last computation */
+	bool sim_active;
+	bool share_begun;                 /* served before isp->share_at */
+	bool shared_final;                /* its shared times are fixed in prog */
 	bool started;
 	bool input_open;
 	bool runs;                        /* records go to on_record_runs */
@@ -206,6 +215,8 @@ struct ss_isp {
 	struct isp_instance inst[SS_ISP_MAX_INSTANCES];
 	uint32_t gen;
 	uint32_t queued_next;             /* the next run's place in the run order */
+	uint64_t fifo_end;                /* the latest end of a run computed on the timeline */
+	uint64_t share_at;                /* the shared schedule is fixed up to here */
 	const struct isp_instance *pref_owner;
 	struct isp_prefetch pref;
 	uint8_t *batch[2];
@@ -242,6 +253,34 @@ void isp_fail(struct ss_isp *isp, struct isp_instance *in, int err);
 
 /** Run `in` for up to max_pages pages of input. */
 void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages);
+
+/** The shared schedule (isp_share.c): a run's span starts (its prog.started_ns set), a
+ *  run's span ends (prog.finished_ns set), and whether a computed run's shared times are
+ *  fixed, which puts them in its prog. */
+#ifndef SS_ISP_NO_SHARE
+void isp_share_started(struct ss_isp *isp, struct isp_instance *in);
+void isp_share_ended(struct ss_isp *isp, struct isp_instance *in);
+bool isp_share_report(struct ss_isp *isp, struct isp_instance *in);
+#else
+/* The board (cross/jasmine-features.sh): its times are its clock's, with no model to
+ * share; a run's times are its span's, first come first served. */
+static inline void isp_share_started(struct ss_isp *isp, struct isp_instance *in)
+{
+	(void)isp;
+	(void)in;
+}
+static inline void isp_share_ended(struct ss_isp *isp, struct isp_instance *in)
+{
+	(void)isp;
+	(void)in;
+}
+static inline bool isp_share_report(struct ss_isp *isp, struct isp_instance *in)
+{
+	(void)isp;
+	(void)in;
+	return true;
+}
+#endif
 
 /** Page range [first, end) of input i as the reader will need it nominally. */
 void isp_input_pages(const struct isp_instance *in, uint32_t page_size, uint32_t i,

@@ -112,6 +112,7 @@ void isp_fail(struct ss_isp *isp, struct isp_instance *in, int err)
 	in->error = err;
 	in->prog.output_bytes = in->out_off;
 	in->prog.finished_ns = ss_hal_now_ns(isp->hal);
+	isp_share_ended(isp, in);
 }
 
 static int deliver(struct ss_isp *isp, struct isp_instance *in)
@@ -306,6 +307,7 @@ static void start_run(struct ss_isp *isp, struct isp_instance *in)
 	in->started = true;
 	ss_hal_not_before(isp->hal, in->not_before);
 	in->prog.started_ns = ss_hal_now_ns(isp->hal);
+	isp_share_started(isp, in);
 	rc = ss_os_truncate(isp->os, in->output, 0, in->out_mtime);
 	if (rc) {
 		isp_fail(isp, in, rc);
@@ -342,6 +344,7 @@ static void finish_run(struct ss_isp *isp, struct isp_instance *in)
 	in->state = SS_ISP_DONE;
 	in->prog.output_bytes = in->out_off;
 	in->prog.finished_ns = ss_hal_now_ns(isp->hal);
+	isp_share_ended(isp, in);
 }
 
 static int process(struct ss_isp *isp, struct isp_instance *in, const struct isp_batch *b, int slot)
@@ -456,11 +459,12 @@ void isp_run(struct ss_isp *isp, struct isp_instance *in, uint32_t max_pages)
 }
 
 /*
- * Runs go first come, first served, each to its end before the next starts. Taking turns
- * instead (round robin) made two runs' modelled times depend on when, in wall-clock time,
- * the second execute reached the drive: it decided where the first run's slices were
- * interleaved with the second's. Turns also cost flash reads: a run's read-ahead batch is
- * dropped when another run takes the core.
+ * Runs are computed first come, first served, each to its end before the next starts.
+ * Taking turns instead (round robin) made two runs' modelled times depend on when, in
+ * wall-clock time, the second execute reached the drive: it decided where the first run's
+ * slices were interleaved with the second's. Turns also cost flash reads: a run's
+ * read-ahead batch is dropped when another run takes the core. The core is shared in
+ * modelled time instead, from the spans computed here (isp_share.c).
  */
 static struct isp_instance *oldest_running(struct ss_isp *isp)
 {

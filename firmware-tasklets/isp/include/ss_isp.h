@@ -164,7 +164,9 @@ int ss_isp_run_source(struct ss_isp *isp, uint32_t instance, const struct ss_isp
  *  other instance (TEXT, pages, unknown). */
 uint32_t ss_isp_fixed_record_size(struct ss_isp *isp, uint32_t instance);
 
-/** \return 0, -SS_ENOENT for an unknown instance. */
+/** A run computed is reported RUNNING (started_ns and finished_ns 0) until its times in
+ *  the shared schedule are fixed: until no run left to compute can arrive before its end
+ *  (isp_share.c). \return 0, -SS_ENOENT for an unknown instance. */
 int ss_isp_poll(struct ss_isp *isp, uint32_t instance, struct ss_isp_progress *p);
 
 /** Cap the bytes a run may write to its output; an emit past it fails with -SS_ENOSPC.
@@ -194,7 +196,8 @@ int ss_isp_destroy(struct ss_isp *isp, uint32_t instance);
 void ss_isp_not_before(struct ss_isp *isp, uint64_t t);
 
 /** Run queued work for at most `max_pages` input pages (0 counts as 1): the run executed
- *  first of those not yet finished (first come, first served; each run to its end).
+ *  first of those not yet finished (computed first come, first served, each run to its
+ *  end; the modelled times share the core between runs: ss_isp_poll).
  *  Failures are the instance's, reported by ss_isp_poll().
  *  \return 1 when work remains, 0 when idle. */
 int ss_isp_run_slice(struct ss_isp *isp, uint32_t max_pages);

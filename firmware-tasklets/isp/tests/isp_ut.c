@@ -759,8 +759,10 @@ static void test_failures(void)
 	free(d);
 }
 
-/* Three runs executed in the order 2, 0, 1 (not their slots' order) run in that order,
- * each to its end before the next starts, and read each page of theirs once. */
+/* Three runs executed in the order 2, 0, 1 (not their slots' order) are computed in that
+ * order, each to its end before the next starts, and read each page of theirs once; none
+ * is reported done before the last is computed, as all three share the core (their
+ * shared times: test_shared_times). */
 static void test_concurrent(void)
 {
 	uint64_t size = 150 * PS + 3;
@@ -772,7 +774,7 @@ static void test_concurrent(void)
 	struct collect_item *exp = malloc(sizeof(*exp) * (size / 37 + 1));
 	uint64_t cuts[4] = { 0, 999, 50 * PS + 17, size };
 	uint64_t reads0, pages_run = 0;
-	int now = 0, guard = 0, more;
+	int guard = 0, more;
 
 	for (int i = 0; i < 3; i++) {
 		out[i] = fake_store_output(fs);
@@ -790,16 +792,17 @@ static void test_concurrent(void)
 
 		more = ss_isp_run_slice(isp, 5);
 		CHECK(++guard < 100000);
-		while (now < 3 && ss_isp_poll(isp, id[order[now]], &p) == 0 &&
-		       p.state == SS_ISP_DONE) {
-			now++;
-		}
-		for (int k = now; k < 3; k++) {
+		for (int k = 0; k < 3; k++) {
 			CHECK(ss_isp_poll(isp, id[order[k]], &p) == 0);
-			CHECK(p.state == SS_ISP_RUNNING && (k == now || p.pages_done == 0));
+			CHECK(p.state == (more ? SS_ISP_RUNNING : SS_ISP_DONE));
+			for (int j = 0; j < k && p.pages_done; j++) {
+				struct ss_isp_progress e;
+
+				CHECK(ss_isp_poll(isp, id[order[j]], &e) == 0);
+				CHECK(e.pages_done == e.pages_total);
+			}
 		}
 	} while (more);
-	CHECK(now == 3);
 	for (int i = 0; i < 3; i++) {
 		struct ss_isp_progress p;
 		size_t n = expect_fixed(exp, f, d, size, 37, cuts[i], cuts[i + 1], 0);
@@ -814,9 +817,73 @@ static void test_concurrent(void)
 	free(d);
 }
 
+/* Three runs reaching the core at different times share it, as worked out by hand from
+ * their spans alone (a, b, c) and arrivals (T0, T0 + d1, T0 + d2): A alone until B arrives;
+ * A and B halves until B ends at T0 + d1 + 2b; A alone until C arrives; A and C halves
+ * until C ends at T0 + d2 + 2c; A alone to T0 + a + b + c. A computed run is not reported
+ * done while a run still to compute arrives before its end. */
+static void test_shared_times(void)
+{
+	const uint64_t sizes[3] = { 400 * PS, 10 * PS, 60 * PS };
+	ss_oid_t f[3], out[3];
+	uint32_t id[3];
+	uint64_t span[3], t0, arrive[3];
+	struct ss_isp_progress p;
+	int guard = 0;
+
+	for (int i = 0; i < 3; i++) {
+		uint8_t *d = pattern(sizes[i], 11 + i);
+		struct ss_isp_input in = { .offset = 0, .length = sizes[i] };
+
+		f[i] = fake_store_put(fs, d, sizes[i], 0);
+		free(d);
+		out[i] = fake_store_output(fs);
+		CHECK(ss_isp_create(isp, 100, NULL, 0, &fixed37, 128, 0, out[i], &id[i]) == 0);
+		in.oid = f[i];
+		p = run_one(id[i], &in, 1);
+		CHECK(p.state == SS_ISP_DONE);
+		span[i] = p.finished_ns - p.started_ns;
+	}
+	t0 = fs->log.issue;
+	arrive[0] = t0;
+	arrive[1] = t0 + span[0] / 4;
+	arrive[2] = t0 + span[0] / 2;
+	CHECK(arrive[2] >= arrive[1] + 2 * span[1] && t0 + span[0] - (arrive[2] - span[1]) > span[2]);
+	for (int i = 0; i < 3; i++) {
+		struct ss_isp_input in = { .oid = f[i], .offset = 0, .length = sizes[i] };
+
+		CHECK(ss_isp_execute(isp, id[i], &in, 1) == 0);
+		ss_isp_not_before(isp, arrive[i]);
+	}
+	/* A computed (B has begun): B and C, still to compute, arrive before A's end */
+	do {
+		CHECK(ss_isp_run_slice(isp, 8) == 1);
+		CHECK(++guard < 100000);
+		CHECK(ss_isp_poll(isp, id[1], &p) == 0);
+	} while (p.pages_done == 0);
+	CHECK(ss_isp_poll(isp, id[0], &p) == 0);
+	CHECK(p.state == SS_ISP_RUNNING && p.finished_ns == 0 && p.pages_done == p.pages_total);
+	run_all(8);
+
+	CHECK(ss_isp_poll(isp, id[1], &p) == 0 && p.state == SS_ISP_DONE);
+	CHECK(p.started_ns == arrive[1] && p.finished_ns == arrive[1] + 2 * span[1]);
+	CHECK(ss_isp_poll(isp, id[0], &p) == 0 && p.state == SS_ISP_DONE);
+	CHECK(p.started_ns == t0 && p.finished_ns == t0 + span[0] + span[1] + span[2]);
+	CHECK(ss_isp_poll(isp, id[2], &p) == 0 && p.state == SS_ISP_DONE);
+	CHECK(p.started_ns == arrive[2] && p.finished_ns == arrive[2] + 2 * span[2]);
+	/* the core's time is the spans' sum: the last end is the first start plus all three */
+	CHECK(fs->log.issue == t0 + span[0] + span[1] + span[2]);
+	for (int i = 0; i < 3; i++) {
+		CHECK(ss_isp_destroy(isp, id[i]) == 0);
+	}
+}
+
 int main(void)
 {
 	setup();
+	/* first: test_pages_pipeline sets the fake hal's clock back to 0, which a hal's clock
+	 * never does, and the shared schedule is fixed up to where it was */
+	test_shared_times();
 	test_registry_and_create();
 	test_records_and_splits();
 	test_memo();

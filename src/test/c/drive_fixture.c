@@ -156,16 +156,14 @@ static double poll_pace_next(struct poll_pace *pace, const struct ss_dev_progres
 	return pace->delay_s;
 }
 
-void drive_fixture_run_to_end(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec,
-			      const void *params, uint32_t params_len, uint64_t oid,
-			      struct ss_dev_progress *p, uint64_t *instance)
+void drive_fixture_start(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec,
+			 const void *params, uint32_t params_len, uint64_t oid,
+			 uint64_t *instance)
 {
 	static unsigned outputs;
 	char path[64];
 	struct ss_dev_input in = { .oid = oid, .offset = 0, .length = 0 };
 	struct ss_dev_stat st;
-	struct poll_pace pace = { 0 };
-	double start;
 
 	if (ss_dev_stat(f->dev, oid, &st) != 0) {
 		DIE("stat input");
@@ -181,13 +179,19 @@ void drive_fixture_run_to_end(struct drive_fixture *f, struct ss_dev_tasklet_spe
 	if (ss_dev_tasklet_execute(f->dev, *instance, &in, 1) != 0) {
 		DIE("execute");
 	}
-	start = pace.last_s = mono_s();
+}
+
+void drive_fixture_wait(struct drive_fixture *f, uint64_t instance, struct ss_dev_progress *p)
+{
+	struct poll_pace pace = { 0 };
+	double start = pace.last_s = mono_s();
+
 	for (;;) {
 		double now;
 
 		p->state = 0;
 		/* a failed run's poll fails too, and still reports its progress */
-		if (ss_dev_tasklet_poll(f->dev, *instance, p) != 0 &&
+		if (ss_dev_tasklet_poll(f->dev, instance, p) != 0 &&
 		    p->state != SS_DEV_TASKLET_FAILED) {
 			DIE("poll");
 		}
@@ -197,10 +201,19 @@ void drive_fixture_run_to_end(struct drive_fixture *f, struct ss_dev_tasklet_spe
 		now = mono_s();
 		/* a bound for a broken run on a loaded machine, not a measurement */
 		if (now - start > 600) {
-			DIE("tasklet %u still running after 600 s", spec->tasklet_id);
+			DIE("tasklet instance %llu still running after 600 s",
+			    (unsigned long long)instance);
 		}
 		usleep((useconds_t)(poll_pace_next(&pace, p, now) * 1e6));
 	}
+}
+
+void drive_fixture_run_to_end(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec,
+			      const void *params, uint32_t params_len, uint64_t oid,
+			      struct ss_dev_progress *p, uint64_t *instance)
+{
+	drive_fixture_start(f, spec, params, params_len, oid, instance);
+	drive_fixture_wait(f, *instance, p);
 }
 
 void drive_fixture_pin(int cpu)

@@ -39,6 +39,14 @@ void drive_fixture_run_to_end(struct drive_fixture *f, struct ss_dev_tasklet_spe
 			      const void *params, uint32_t params_len, uint64_t oid,
 			      struct ss_dev_progress *p, uint64_t *instance);
 
+/** The two halves of drive_fixture_run_to_end: create an output and an instance of `spec`
+ *  and execute it over the whole object; then poll it until it is done or failed (bounded:
+ *  exits after 600 s). */
+void drive_fixture_start(struct drive_fixture *f, struct ss_dev_tasklet_spec *spec,
+			 const void *params, uint32_t params_len, uint64_t oid,
+			 uint64_t *instance);
+void drive_fixture_wait(struct drive_fixture *f, uint64_t instance, struct ss_dev_progress *p);
+
 /** Pin the calling thread (and what it forks or execs) to one CPU. Exits on failure. */
 void drive_fixture_pin(int cpu);
 

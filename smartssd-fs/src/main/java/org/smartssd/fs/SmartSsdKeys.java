@@ -43,7 +43,8 @@ public final class SmartSsdKeys {
             "smartssd.mapreduce.tasklet.steps", "smartssd.mapreduce.tasklet.timeout",
             "smartssd.mapreduce.device.mapper.class",
             "smartssd.mapreduce.device.mapper.format.class", "smartssd.mapreduce.scratch.dir",
-            "smartssd.mapreduce.preflight", "smartssd.mapreduce.energy.scope");
+            "smartssd.mapreduce.preflight", "smartssd.mapreduce.energy.scope",
+            "smartssd.mapreduce.node.check");
 
     private static final List<Pattern> PATTERNS = KNOWN.stream().map(SmartSsdKeys::pattern)
             .toList();

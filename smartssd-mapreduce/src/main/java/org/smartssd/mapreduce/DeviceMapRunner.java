@@ -27,7 +27,8 @@ import org.smartssd.scan.TaskletRun;
  * a split placed on the host ({@link Placement}) through the job's host mapper; a node's
  * splits drained at run time ({@link NodeDrainSplit}) on both sides at once; a split of an
  * {@code sscache://} file in the drive over its cached blocks and through the host mapper
- * over the rest. What ran goes to the job's counters ({@link MapTaskCounters}). The
+ * over the rest. A map off its drive's node fails before it starts ({@link MapNode}).
+ * What ran goes to the job's counters ({@link MapTaskCounters}). The
  * on-device map did the combine and local reduce; this only converts.
  */
 public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K, V> {
@@ -51,6 +52,7 @@ public class DeviceMapRunner<K, V> extends Mapper<TaskletProgress, TaskletRun, K
             splits.add(f);
             task = ScanTask.single(conf, spec, part(conf, 0, f));
         }
+        MapNode.require(conf, splits, System.getenv());
         setup(context);
         try {
             ScanStats s = ScanExecution.run(task, new MapTaskEngine(context, spec, splits,
