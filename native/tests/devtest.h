@@ -141,6 +141,13 @@ static inline void devtest_kill_daemon(struct devtest *t, int sig)
 				      sizeof(err)) != 0) {
 			fprintf(stderr, "devtest: %s\n", err);
 			ut_failures++;
+		} else if (sig == SIGTERM && (!WIFEXITED(status) || WEXITSTATUS(status) != 0)) {
+			/* a clean stop exits 0: anything else is a sanitizer's report or a crash
+			 * on the way out, which the daemon's stderr above shows */
+			fprintf(stderr, "devtest: smartssd-devd, stopped by SIGTERM, %s %d\n",
+				WIFEXITED(status) ? "exited" : "died of signal",
+				WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+			ut_failures++;
 		}
 		t->daemon = 0;
 	}
