@@ -93,6 +93,11 @@ public final class ParquetScanPlan {
         return mode;
     }
 
+    /** ROWS, TOPN: the plan columns each row returns, in order. */
+    public int[] projection() {
+        return projection.clone();
+    }
+
     /**
      * The plan over {@code rowGroups} of {@code footer}'s file: one run's params, or several
      * (consecutive row groups each) when one would pass {@link #MAX_PLAN_BYTES}. An empty
