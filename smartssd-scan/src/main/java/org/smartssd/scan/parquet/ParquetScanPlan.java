@@ -122,6 +122,41 @@ public final class ParquetScanPlan {
         return runs;
     }
 
+    /**
+     * The memory budget a run over {@code groups} needs: what pq_scan.c's alloc_columns
+     * takes for these chunks (each column's largest chunk, its values, validity and codes
+     * for the largest row group, its dictionary and, for BYTE_ARRAY, its entries and string
+     * heap; the page scratch), with 64 KiB for the row buffer, the tree and the allocator's
+     * rounding. AGGREGATE and TOPN take their tables from what is left: give them more.
+     */
+    public int memoryBudget(List<BlockMetaData> groups) {
+        long maxRows = 0;
+        long maxUnc = 0;
+        for (BlockMetaData g : groups) {
+            maxRows = Math.max(maxRows, g.getRowCount());
+        }
+        long total = 64 * 1024 + maxRows / 8 + 1;
+        for (DriveColumn c : columns) {
+            long chunk = 0;
+            long unc = 0;
+            for (BlockMetaData g : groups) {
+                ColumnChunkMetaData m = g.getColumns().get(c.leaf());
+                chunk = Math.max(chunk, m.getTotalSize());
+                unc = Math.max(unc, m.getTotalUncompressedSize());
+            }
+            maxUnc = Math.max(maxUnc, unc);
+            total += chunk + maxRows * (8 + 4) + maxRows / 8 + 1 + 2 * unc + 64;
+            if (c.type() == 6) {
+                total += (unc / 4 + 1) * 8 + unc; // entries: struct ss_pq_bytes
+            }
+        }
+        total += maxUnc;
+        if (total > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a parquet-scan run of " + total + " bytes");
+        }
+        return (int) ((total + 4095) & ~4095L);
+    }
+
     private byte[] encodeRun(List<BlockMetaData> groups) {
         int n = PlanFormat.PARAMS.bytes() + columns.size() * PlanFormat.COLUMN.bytes()
                 + groups.size() * (PlanFormat.ROWGROUP.bytes()
