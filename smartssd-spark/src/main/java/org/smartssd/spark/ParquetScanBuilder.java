@@ -102,7 +102,7 @@ final class ParquetScanBuilder implements ScanBuilder, SupportsPushDownFilters,
             ParquetReadPlan plan = new ParquetReadPlan(required, names, nproj, tree,
                     read.placement() == Placement.HOST ? "placement=host"
                             : refusals.isEmpty() ? null : String.join("; ", refusals), conf);
-            return new ParquetScan(plan, schema, files, pushedFilters());
+            return new ParquetScan(plan, schema, files, pushedFilters(), pushed);
         } catch (IOException e) {
             throw new UncheckedIOException("planning a Parquet read of " + files.get(0) + ": "
                     + e.getMessage(), e);

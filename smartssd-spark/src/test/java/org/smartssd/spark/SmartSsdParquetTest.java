@@ -106,8 +106,14 @@ class SmartSsdParquetTest {
                     .doesNotContain("host(");
             int groups = Integer.parseInt(p.replaceAll("(?s).*rowGroups=(\\d+).*", "$1"));
             assertThat(groups).isGreaterThan(2);
-            assertThat(p).contains("drive=" + groups + ",");
+            assertThat(p).contains("drive=" + groups + ", prunedByStatistics=0");
             assertThat(plan(SPARK_QUERIES.get(1), path)).contains("StringStartsWith(name,n1)");
+            // each file is sorted by id: the statistics leave out all but its last row group
+            String last = plan(SPARK_QUERIES.get(6), path);
+            int pruned = Integer.parseInt(last.replaceAll("(?s).*prunedByStatistics=(\\d+).*",
+                    "$1"));
+            assertThat(last).contains("rowGroups=2, ");
+            assertThat(pruned).isEqualTo(groups - 2);
         }
     }
 
