@@ -49,7 +49,15 @@ public class SmartSsdDataSource implements TableProvider, DataSourceRegister,
     @Override
     public Table getTable(StructType schema, Transform[] partitioning,
                           Map<String, String> properties) {
-        return new SmartSsdTable(paths(properties), properties, schema);
+        List<String> paths = paths(properties);
+        if (paths.size() == 1) {
+            ParquetTable parquet = ParquetTable.open(paths.get(0),
+                    new CaseInsensitiveStringMap(properties), schema);
+            if (parquet != null) {
+                return parquet;
+            }
+        }
+        return new SmartSsdTable(paths, properties, schema);
     }
 
     /**

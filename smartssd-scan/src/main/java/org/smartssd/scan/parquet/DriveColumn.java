@@ -1,0 +1,79 @@
+package org.smartssd.scan.parquet;
+
+import java.util.Optional;
+
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.PrimitiveType;
+
+/**
+ * A flat column as the parquet-scan plan types it ({@code struct ss_bt_pq_column}): the
+ * parquet.thrift physical type, the drive's logical type, the decimal scale and the maximum
+ * definition level; or why the drive cannot decode it.
+ */
+public record DriveColumn(String name, int leaf, PrimitiveType primitive, int type, int logical,
+                          int scale, int maxDefinitionLevel) {
+    /** enum ss_bt_pq_logical */
+    public static final int L_NONE = 0;
+    public static final int L_STRING = 1;
+    public static final int L_DATE = 2;
+    public static final int L_TS_MILLIS = 3;
+    public static final int L_TS_MICROS = 4;
+    public static final int L_DECIMAL = 5;
+
+    /** A type the drive decodes, or the reason it does not. */
+    public record Typing(DriveColumn column, String unsupported) {
+        public Optional<DriveColumn> supported() {
+            return Optional.ofNullable(column);
+        }
+    }
+
+    /** Types leaf {@code leaf} of a file's schema, described by {@code d}. */
+    public static Typing of(int leaf, ColumnDescriptor d) {
+        String name = String.join(".", d.getPath());
+        if (d.getPath().length > 1 || d.getMaxRepetitionLevel() > 0
+                || d.getMaxDefinitionLevel() > 1) {
+            return no(name, "nested column");
+        }
+        PrimitiveType p = d.getPrimitiveType();
+        int type;
+        switch (p.getPrimitiveTypeName()) {
+            case BOOLEAN -> type = 0;
+            case INT32 -> type = 1;
+            case INT64 -> type = 2;
+            case FLOAT -> type = 4;
+            case DOUBLE -> type = 5;
+            case BINARY -> type = 6;
+            default -> {
+                return no(name, p.getPrimitiveTypeName() + " column");
+            }
+        }
+        LogicalTypeAnnotation a = p.getLogicalTypeAnnotation();
+        int logical = L_NONE;
+        int scale = 0;
+        if (a instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation && type == 6) {
+            logical = L_STRING;
+        } else if (a instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation && type == 1) {
+            logical = L_DATE;
+        } else if (a instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ts
+                && type == 2 && ts.getUnit() != LogicalTypeAnnotation.TimeUnit.NANOS) {
+            logical = ts.getUnit() == LogicalTypeAnnotation.TimeUnit.MILLIS ? L_TS_MILLIS
+                    : L_TS_MICROS;
+        } else if (a instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation dec
+                && (type == 1 || type == 2) && dec.getScale() <= 18) {
+            logical = L_DECIMAL;
+            scale = dec.getScale();
+        } else if (a instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i
+                && i.isSigned() && (type == 1 || type == 2)) {
+            logical = L_NONE;
+        } else if (a != null) {
+            return no(name, "type " + p.getPrimitiveTypeName() + " " + a);
+        }
+        return new Typing(new DriveColumn(name, leaf, p, type, logical, scale,
+                d.getMaxDefinitionLevel()), null);
+    }
+
+    private static Typing no(String name, String why) {
+        return new Typing(null, "column " + name + ": " + why);
+    }
+}
