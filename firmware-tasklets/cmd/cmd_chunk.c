@@ -192,7 +192,8 @@ int fw_chunks_persist(struct ss_fw *fw)
 	return kept ? ss_hal_sync(fw->hal) : -SS_EIO;
 }
 
-int fw_chunks_format(struct ss_fw *fw, uint32_t iface, void *region, uint64_t size)
+/* The chunk table's place in DRAM and the drive's interface, for a format or a mount. */
+static int chunks_attach(struct ss_fw *fw, uint32_t iface, void *region, uint64_t size)
 {
 	struct fw_chunks *c = &fw->chunks;
 	const struct ss_geometry *g = &fw->hal->geo;
@@ -208,6 +209,19 @@ int fw_chunks_format(struct ss_fw *fw, uint32_t iface, void *region, uint64_t si
 	c->c = region;
 	c->spare = (uint8_t *)region + (uint64_t)c->count * sizeof(struct fw_chunk);
 	fw->interface = iface;
+	return 0;
+}
+
+int fw_chunks_format(struct ss_fw *fw, uint32_t iface, void *region, uint64_t size)
+{
+	struct fw_chunks *c = &fw->chunks;
+	const struct ss_geometry *g = &fw->hal->geo;
+	int rc;
+
+	rc = chunks_attach(fw, iface, region, size);
+	if (rc) {
+		return rc;
+	}
 	c->seq = 1;   /* a checkpoint's sequence is never 0 */
 	for (uint32_t i = 0; i < c->count; i++) {
 		struct fw_chunk *ch = &c->c[i];
@@ -412,16 +426,10 @@ int fw_chunks_mount(struct ss_fw *fw, uint32_t iface, void *region, uint64_t siz
 	const struct ss_geometry *g = &fw->hal->geo;
 	int rc;
 
-	rc = fw_chunks_plan(g, c);
+	rc = chunks_attach(fw, iface, region, size);
 	if (rc) {
 		return rc;
 	}
-	if (size < fw_chunks_dram(g)) {
-		return -SS_ENOMEM;
-	}
-	c->c = region;
-	c->spare = (uint8_t *)region + (uint64_t)c->count * sizeof(struct fw_chunk);
-	fw->interface = iface;
 	for (uint32_t i = 0; i < ss_geo_dies(g) && c->copies < 2; i++) {
 		uint32_t b = label_row_block(g, i);
 
