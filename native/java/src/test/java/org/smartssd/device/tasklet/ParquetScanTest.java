@@ -84,10 +84,27 @@ class ParquetScanTest {
         }
     }
 
+    /** BuiltinTasklet is enum ss_builtin_id of builtin_tasklets.h, ids and names, read there. */
     @Test
-    void theDrivesTaskletIdIsSix() {
-        assertThat(BuiltinTasklet.of(6)).isEqualTo(BuiltinTasklet.PARQUET_SCAN);
-        assertThat(ParquetScan.spec(new byte[24], 4096).taskletId()).isEqualTo(6);
-        assertThat(List.of(BuiltinTasklet.values())).hasSize(6);
+    void theTaskletIdsAreTheFirmwaresOwn() throws Exception {
+        Path header = Path.of(System.getProperty("user.dir")).resolve(
+                "../../firmware-tasklets/include/smartssd/builtin_tasklets.h").normalize();
+        String text = Files.readString(header);
+        String body = text.substring(text.indexOf("enum ss_builtin_id {"));
+        body = body.substring(0, body.indexOf("};"));
+        Map<Integer, String> fromHeader = new HashMap<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("SS_BT_\\w+ = (\\d+),\\s*/\\* \"([a-z-]+)\"").matcher(body);
+        while (m.find()) {
+            fromHeader.put(Integer.parseInt(m.group(1)), m.group(2));
+        }
+        Map<Integer, String> fromJava = new HashMap<>();
+        for (BuiltinTasklet t : BuiltinTasklet.values()) {
+            fromJava.put(t.id(), t.taskletName());
+        }
+        assertThat(fromHeader).hasSizeGreaterThanOrEqualTo(7);
+        assertThat(fromJava).isEqualTo(fromHeader);
+        assertThat(ParquetScan.spec(new byte[24], 4096).taskletId())
+                .isEqualTo(BuiltinTasklet.PARQUET_SCAN.id());
     }
 }
