@@ -11,6 +11,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.util.DiskChecker;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,7 +84,7 @@ class QueuedWriteTest {
             assertThatThrownBy(() -> {
                 out.write(data);
                 out.close();
-            }).isInstanceOf(SmartSsdDriveFullException.class)
+            }).isInstanceOf(DiskChecker.DiskOutOfSpaceException.class)
                     .hasMessageContaining("smartssd://qwfull/big");
             assertThatThrownBy(() -> out.write(1)).isInstanceOf(IOException.class)
                     .hasMessageContaining("an earlier write failed");

@@ -243,8 +243,7 @@ class SmartSsdFileSystemTest {
                         out.write(chunk);
                     }
                 }
-            }).isInstanceOf(SmartSsdDriveFullException.class)
-                    .isInstanceOf(DiskChecker.DiskOutOfSpaceException.class)
+            }).isInstanceOf(DiskChecker.DiskOutOfSpaceException.class)
                     .hasMessageContaining("smartssd://tiny/fill/")
                     .hasMessageContaining("drive tiny (emu:");
             assertThat((long) files[0] * chunk.length).isLessThanOrEqualTo(free);

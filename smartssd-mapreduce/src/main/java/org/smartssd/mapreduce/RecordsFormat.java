@@ -8,7 +8,7 @@ import org.apache.hadoop.io.BytesWritable;
 import org.smartssd.device.tasklet.BuiltinTasklet;
 import org.smartssd.device.tasklet.Filter;
 import org.smartssd.device.tasklet.Grep;
-import org.smartssd.device.tasklet.IncompleteOutputException;
+import org.smartssd.device.TaskletFailedException;
 import org.smartssd.device.tasklet.Projection;
 import org.smartssd.device.tasklet.Trailer;
 
@@ -73,7 +73,7 @@ public class RecordsFormat extends DeviceMapperFormat<LongPairWritable, BytesWri
             out.emit(new LongPairWritable(output.start(), i++), new BytesWritable(row));
         }
         if (i != t.itemsOut()) {
-            throw new IncompleteOutputException("filter output holds " + i
+            throw TaskletFailedException.incompleteOutput("filter output holds " + i
                     + " rows but its trailer announces " + t.itemsOut());
         }
     }

@@ -5,7 +5,8 @@ import java.util.List;
 
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.SolidStateCache.ScanRun;
-import org.smartssd.device.StaleCacheBlockException;
+import org.smartssd.device.Reason;
+import org.smartssd.device.SmartSsdException;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.fs.sscache.CachedFile;
 
@@ -19,7 +20,7 @@ import org.smartssd.fs.sscache.CachedFile;
  * <p>A part's records are those whose first byte lies in it; cache parts start on
  * cache-block bounds ({@link ExtentSplits}), so the drive, which uses only the part's own
  * blocks, never does a record of another part. A scan stopped by a block of another version
- * ({@link StaleCacheBlockException}) counts for nothing: the host does the whole part, and
+ * (reason {@link Reason#STALE_BLOCK}) counts for nothing: the host does the whole part, and
  * its reads replace the stale blocks.
  */
 final class CachedRangeScan {
@@ -49,12 +50,13 @@ final class CachedRangeScan {
             try {
                 scan = file.scan(spec, engine.cachedScanOutput(part), range.start(),
                         range.start() + range.length());
-            } catch (StaleCacheBlockException e) {
-                stale = 1;
             } catch (IOException e) {
-                throw new IOException(ScanExecution.taskletName(spec) + " scan of the cached "
-                        + "blocks of " + ScanExecution.describe(range) + " failed: "
-                        + e.getMessage(), e);
+                if (!(e instanceof SmartSsdException se && se.reason() == Reason.STALE_BLOCK)) {
+                    throw new IOException(ScanExecution.taskletName(spec) + " scan of the cached "
+                            + "blocks of " + ScanExecution.describe(range) + " failed: "
+                            + e.getMessage(), e);
+                }
+                stale = 1;
             }
             if (scan != null && !scan.runs().isEmpty()) {
                 engine.deviceOutput(part, scan.output(), scan.progress());

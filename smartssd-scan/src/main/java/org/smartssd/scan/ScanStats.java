@@ -5,7 +5,7 @@ import org.smartssd.device.RecordLayout;
 import org.smartssd.device.SolidStateCache.ScanRun;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.tasklet.BuiltinTasklet;
-import org.smartssd.device.tasklet.IncompleteOutputException;
+import org.smartssd.device.TaskletFailedException;
 import org.smartssd.device.tasklet.Trailer;
 import org.smartssd.fs.sscache.CachedFile;
 
@@ -102,7 +102,7 @@ public record ScanStats(DeviceWork device, PlacementWork placement, CacheWork ca
                 if (t.id() == taskletId) {
                     try {
                         return Trailer.of(out, t).recordsIn();
-                    } catch (IncompleteOutputException e) {
+                    } catch (TaskletFailedException e) {
                         return p.records();
                     }
                 }

@@ -12,7 +12,7 @@ import org.smartssd.device.RecordLayout;
 import org.smartssd.device.tasklet.Filter;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.device.tasklet.GroupKey;
-import org.smartssd.device.tasklet.IncompleteOutputException;
+import org.smartssd.device.TaskletFailedException;
 import org.smartssd.device.tasklet.Projection;
 import org.smartssd.device.tasklet.TopN;
 import org.smartssd.spark.TableLayout.Column;
@@ -32,7 +32,7 @@ final class OutputRows {
 
     /** The rows of the outputs of the sides that ran (none: the range is empty), combined as
      *  partial results are. */
-    List<InternalRow> decode(List<byte[]> outputs) throws IncompleteOutputException {
+    List<InternalRow> decode(List<byte[]> outputs) throws TaskletFailedException {
         return switch (plan.mode()) {
             case FILTER -> {
                 List<InternalRow> rows = new ArrayList<>();
@@ -47,7 +47,7 @@ final class OutputRows {
         };
     }
 
-    private List<InternalRow> filterRows(byte[] output) throws IncompleteOutputException {
+    private List<InternalRow> filterRows(byte[] output) throws TaskletFailedException {
         RecordLayout rl = plan.layout().recordLayout();
         Filter f = Filter.parse(plan.params());
         Filter.Output o = f.decode(output, rl);
@@ -90,7 +90,7 @@ final class OutputRows {
     }
 
     private List<InternalRow> aggregateRows(List<byte[]> outputs)
-            throws IncompleteOutputException {
+            throws TaskletFailedException {
         DriveAggregates.Plan a = plan.aggregate();
         TableLayout layout = plan.layout();
         boolean signed = a.value() >= 0 && layout.columns().get(a.value()).signed();
@@ -133,7 +133,7 @@ final class OutputRows {
         return rows;
     }
 
-    private List<InternalRow> topNRows(List<byte[]> outputs) throws IncompleteOutputException {
+    private List<InternalRow> topNRows(List<byte[]> outputs) throws TaskletFailedException {
         ScanPlan.TopNSpec spec = plan.topN();
         TableLayout layout = plan.layout();
         TopN.Merger m = new TopN.Merger(spec.n(), spec.ascending(),

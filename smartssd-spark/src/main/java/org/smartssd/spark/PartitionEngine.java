@@ -9,7 +9,6 @@ import java.util.UUID;
 import org.smartssd.device.InputRange;
 import org.smartssd.device.TaskletFailedException;
 import org.smartssd.device.TaskletProgress;
-import org.smartssd.device.tasklet.IncompleteOutputException;
 import org.smartssd.device.tasklet.Trailer;
 import org.smartssd.fs.sscache.CachedFile;
 import org.smartssd.scan.HostTasklets;
@@ -138,7 +137,7 @@ final class PartitionEngine implements ScanEngine {
     }
 
     /** The limit less the drive's matches (0: nothing left); -1 without a limit. */
-    private long limitLeft(List<byte[]> driveOutputs) throws IncompleteOutputException {
+    private long limitLeft(List<byte[]> driveOutputs) throws TaskletFailedException {
         if (plan.mode() != ScanPlan.Mode.FILTER || plan.limit() < 0) {
             return -1;
         }

@@ -10,7 +10,8 @@ import java.util.Objects;
  * An open-channel or zoned drive (native/PROTOCOL.md 4.8): the host places the data. Writes
  * go at a chunk's write pointer, in whole minimum write units; reads below it; a reset
  * erases a chunk and counts its wear; a chunk whose erase fails goes offline. A broken rule
- * throws {@link ChunkRuleException} (or {@link ChunkOfflineException}) and writes nothing.
+ * throws a {@link SmartSsdException} whose {@link SmartSsdException#reason() reason} names
+ * the rule (or {@link Reason#CHUNK_OFFLINE}) and writes nothing.
  * Thread-safe, as the device is.
  */
 public final class ChunkedDrive {
@@ -31,7 +32,7 @@ public final class ChunkedDrive {
         this.geometry = geometry;
     }
 
-    /** The drive's chunks; {@link WrongInterfaceException} on an FTL drive. */
+    /** The drive's chunks; reason {@link Reason#WRONG_INTERFACE} on an FTL drive. */
     static ChunkedDrive of(DeviceSession s) throws IOException {
         return new ChunkedDrive(s, geometry(s));
     }

@@ -1,9 +1,9 @@
 package org.smartssd.device;
 
 /**
- * No space left on the drive (ENOSPC / DRIVE_FULL): the no-space {@link java.io.IOException}
- * (smartssd-fs turns it into Hadoop's {@code DiskOutOfSpaceException}); see also
- * {@link TooManyObjectsException}.
+ * No room on the drive (ENOSPC, DRIVE_FULL or TOO_MANY_OBJECTS; from the solid-state cache's
+ * commands: the cache is full of dirty blocks). smartssd-fs turns it into Hadoop's
+ * {@code DiskOutOfSpaceException}.
  */
 public class DriveFullException extends SmartSsdException {
     private static final long serialVersionUID = 1L;

@@ -216,44 +216,19 @@ public final class Errors {
 
     private static java.io.IOException byReason(Reason r, String text, int errno, int reason) {
         switch (r) {
-            case BAD_MAGIC:
-            case BAD_VERSION:
-            case BAD_CRC:
-            case BAD_LENGTH:
-            case BAD_OPCODE:
-            case TAG_MISMATCH:
-            case NO_REPLY:
-            case REPLY_TOO_BIG:
-                return new ProtocolMismatchException(text, errno, reason);
-            case BAD_FIELD:
-                return new InvalidRequestException(text, errno, reason);
-            case TAG_IN_USE:
-            case BUSY:
-                return new DeviceBusyException(text, errno, reason);
-            case TOO_MANY_SESSIONS:
-                return new TooManySessionsException(text, errno, reason);
-            case PROGRAM_REFUSED:
-                return new ProgramRefusedException(text, errno, reason);
-            case BAD_PATH:
-                return new InvalidPathException(text, errno, reason);
             case NO_SUCH_OBJECT:
                 return new NoSuchObjectException(text, errno, reason);
-            case NO_SUCH_ATTR:
-                return new NoSuchAttributeException(text, errno, reason);
             case EXISTS:
                 return new ObjectExistsException(text, errno, reason);
             case NOT_DIR:
                 return new NotADirectoryException(text, errno, reason);
-            case IS_DIR:
-                return new IsADirectoryException(text, errno, reason);
             case NOT_EMPTY:
                 return new DirectoryNotEmptyException(text, errno, reason);
-            case NAME_TOO_LONG:
-                return new NameTooLongException(text, errno, reason);
             case DRIVE_FULL:
-                return new DriveFullException(text, errno, reason);
             case TOO_MANY_OBJECTS:
-                return new TooManyObjectsException(text, errno, reason);
+                return new DriveFullException(text, errno, reason);
+            case BAD_SESSION:
+                return new TransportClosedException(text, errno, reason);
             case BAD_LAYOUT:
                 return new TaskletFailedException(text, errno, reason, Failure.LAYOUT);
             case UNKNOWN_TASKLET:
@@ -273,38 +248,10 @@ public final class Errors {
                 return new TaskletFailedException(text, errno, reason, Failure.INPUT_MALFORMED);
             case PLAN_MISMATCH:
                 return new TaskletFailedException(text, errno, reason, Failure.PLAN_MISMATCH);
-            case TASKLET_RUNNING:
-                return new TaskletRunningException(text, errno, reason);
-            case MEDIA_ERROR:
-                return new MediaErrorException(text, errno, reason);
-            case STORE_DAMAGED:
-                return new StoreDamagedException(text, errno, reason);
-            case STALE_BLOCK:
-                return new StaleCacheBlockException(text, errno, reason);
-            case CANCELED:
-                return new WriteCanceledException(text, errno, reason);
-            case WRONG_INTERFACE:
-                return new WrongInterfaceException(text, errno, reason);
-            case NOT_WRITE_POINTER:
-            case WRITE_UNIT:
-            case CHUNK_FULL:
-            case READ_UNWRITTEN:
-            case ZONE_STATE:
-                return new ChunkRuleException(text, errno, reason);
-            case CHUNK_OFFLINE:
-                return new ChunkOfflineException(text, errno, reason);
-            case LBA_RANGE:
-            case LBA_PROTECTED:
-                return new LbaAccessException(text, errno, reason);
-            case BAD_SESSION:
-                return new SessionLostException(text, errno, reason);
-            case RENAME_INTO_SELF:
-                return new InvalidRenameException(text, errno, reason);
-            case ROOT:
-                return new RootDirectoryException(text, errno, reason);
             case OK:
-            default:
                 return byErrno(text, errno, reason);
+            default:
+                return new SmartSsdException(text, errno, reason);
         }
     }
 
@@ -316,29 +263,12 @@ public final class Errors {
                 return new ObjectExistsException(text, errno, reason);
             case Errno.ENOTDIR:
                 return new NotADirectoryException(text, errno, reason);
-            case Errno.EISDIR:
-                return new IsADirectoryException(text, errno, reason);
             case Errno.ENOTEMPTY:
                 return new DirectoryNotEmptyException(text, errno, reason);
-            case Errno.ENAMETOOLONG:
-                return new NameTooLongException(text, errno, reason);
             case Errno.ENOSPC:
                 return new DriveFullException(text, errno, reason);
-            case Errno.EAGAIN:
-            case Errno.EBUSY:
-                return new DeviceBusyException(text, errno, reason);
-            case Errno.EUSERS:
-                return new TooManySessionsException(text, errno, reason);
-            case Errno.EINVAL:
-            case Errno.ERANGE:
-            case Errno.EFBIG:
-                return new InvalidRequestException(text, errno, reason);
             case Errno.ETIME:
                 return new TaskletFailedException(text, errno, reason, Failure.STEPS);
-            case Errno.EPROTO:
-            case Errno.EBADMSG:
-            case Errno.EILSEQ:
-                return new ProtocolMismatchException(text, errno, reason);
             case Errno.EPIPE:
             case Errno.ECONNRESET:
             case Errno.ENOTCONN:
@@ -347,16 +277,9 @@ public final class Errors {
             case Errno.ECONNREFUSED:
             case Errno.EBADF:
                 return new TransportClosedException(text, errno, reason);
-            case Errno.EIO:
-                return new MediaErrorException(text, errno, reason);
-            case Errno.ETIMEDOUT:
-                return new DeviceTimeoutException(text, errno, reason);
             case Errno.EACCES:
             case Errno.EPERM:
                 return new DriveAccessDeniedException(text, errno, reason);
-            case Errno.ENOSYS:
-            case Errno.ENOTSUP:
-                return new UnsupportedOperationOnDeviceException(text, errno, reason);
             default:
                 return new SmartSsdException(text, errno, reason);
         }

@@ -196,7 +196,7 @@ final class NamespaceOps {
                 "set attribute " + name + " of", oid(oid)));
     }
 
-    /** The value; a name the object does not have is {@link NoSuchAttributeException}. */
+    /** The value; a name the object does not have is a {@link SmartSsdException} of reason {@link Reason#NO_SUCH_ATTR}. */
     byte[] getAttr(long oid, String name) throws IOException {
         byte[] n = attrName(name);
         return s.withScratch((h, out) -> {

@@ -20,7 +20,7 @@ import java.util.function.Consumer;
  * BUSY answers (the drive's reply slots or reply memory taken) are waited out inside
  * libsmartssd: a call waits until a reply is taken or a short backoff passes and sends again,
  * and queued reads and writes ({@link #readRanges}, queued writes) keep fewer commands in the
- * drive; a {@link DeviceBusyException} means the drive had no room for
+ * drive; a {@link SmartSsdException} of reason {@link Reason#BUSY} means the drive had no room for
  * {@link Options#busyRetryMs()} on end.
  *
  * <p>Costs: each method is one protocol command (a SEND/RECV pair) unless it says otherwise.
@@ -87,7 +87,7 @@ public final class SmartSsdDevice implements AutoCloseable {
      *
      * @param uri {@code emu:/path/drive.img}, {@code unix:/path/dev.sock} or {@code sg:/dev/sdX}
      * @throws NoSuchObjectException when the image, socket or device does not exist
-     * @throws DeviceBusyException   when an emu image is open elsewhere (use the daemon)
+     * @throws SmartSsdException     (EBUSY) when an emu image is open elsewhere (use the daemon)
      */
     public static SmartSsdDevice open(String uri, Options options) throws IOException {
         Objects.requireNonNull(uri, "uri");
@@ -252,7 +252,7 @@ public final class SmartSsdDevice implements AutoCloseable {
     /**
      * The drive's solid-state cache. Asks the drive once for its shape.
      *
-     * @throws UnsupportedOperationOnDeviceException when the drive was formatted without one
+     * @throws SmartSsdException (ENOSYS) when the drive was formatted without one
      */
     public SolidStateCache cache() throws IOException {
         return SolidStateCache.of(session);
@@ -262,7 +262,7 @@ public final class SmartSsdDevice implements AutoCloseable {
      * The chunks or zones of an open-channel or zoned drive ({@code smartssd format
      * --interface}). Asks the drive once for its geometry.
      *
-     * @throws WrongInterfaceException on an FTL drive
+     * @throws SmartSsdException of reason {@link Reason#WRONG_INTERFACE} on an FTL drive
      */
     public ChunkedDrive chunked() throws IOException {
         return ChunkedDrive.of(session);
@@ -441,7 +441,7 @@ public final class SmartSsdDevice implements AutoCloseable {
      * Sets a named attribute of an object (durable at the next {@link #flush}). Names are
      * 1..255 UTF-8 bytes; an object holds at most 1024 bytes of names and values.
      * {@code create}: fail with {@link ObjectExistsException} if the name is set;
-     * {@code replace}: fail with {@link NoSuchAttributeException} if it is not.
+     * {@code replace}: fail with reason {@link Reason#NO_SUCH_ATTR} if it is not.
      */
     public void setAttr(long oid, String name, byte[] value, boolean create, boolean replace)
             throws IOException {
@@ -453,7 +453,7 @@ public final class SmartSsdDevice implements AutoCloseable {
                 : NamespaceOps.AttrMode.CREATE_OR_REPLACE);
     }
 
-    /** The value of a named attribute; {@link NoSuchAttributeException} if it is not set. */
+    /** The value of a named attribute; reason {@link Reason#NO_SUCH_ATTR} if it is not set. */
     public byte[] getAttr(long oid, String name) throws IOException {
         return namespace.getAttr(oid, name);
     }
@@ -463,7 +463,7 @@ public final class SmartSsdDevice implements AutoCloseable {
         return namespace.listAttrs(oid);
     }
 
-    /** Removes a named attribute; {@link NoSuchAttributeException} if it is not set. */
+    /** Removes a named attribute; reason {@link Reason#NO_SUCH_ATTR} if it is not set. */
     public void removeAttr(long oid, String name) throws IOException {
         namespace.removeAttr(oid, name);
     }
@@ -492,7 +492,7 @@ public final class SmartSsdDevice implements AutoCloseable {
      *
      * @throws TaskletFailedException with PARAMS, LAYOUT or UNKNOWN_TASKLET when the drive
      *                                refuses the spec
-     * @throws DeviceBusyException    when the drive has no free instance
+     * @throws SmartSsdException      of reason {@link Reason#BUSY} when the drive has no free instance
      */
     public long createTasklet(TaskletSpec spec, long outputOid) throws IOException {
         return tasklets.createTasklet(spec, outputOid);
@@ -532,7 +532,7 @@ public final class SmartSsdDevice implements AutoCloseable {
      * @param listener gets every progress poll (may be null)
      * @return the final progress, state DONE
      * @throws TaskletFailedException when the drive stopped the tasklet (budget, steps, ...)
-     * @throws DeviceTimeoutException when {@code timeout} passed first
+     * @throws SmartSsdException      (ETIMEDOUT) when {@code timeout} passed first
      */
     public TaskletProgress await(long instance, Duration timeout,
                                  Consumer<TaskletProgress> listener) throws IOException {
@@ -546,7 +546,7 @@ public final class SmartSsdDevice implements AutoCloseable {
      * {@code name}; the drive verifies it and keeps it across power cycles. Returns its
      * length in instructions.
      *
-     * @throws ProgramRefusedException when the drive's verifier refuses it: the message names
+     * @throws SmartSsdException of reason {@link Reason#PROGRAM_REFUSED} when the drive's verifier refuses it: the message names
      *                                 the instruction and the reason
      * @throws ObjectExistsException   when a program has that name and {@code replace} is false
      */

@@ -3,8 +3,13 @@ package org.smartssd.device;
 import java.io.IOException;
 
 /**
- * An error the drive or the host link reported, where no Java type fits. Subclasses say
- * which; {@link Errors#translate} is the only place that chooses among them.
+ * An error the drive or the host link reported. {@link #reason()} says which, in the drive's
+ * terms ({@link Reason}), and {@link #errno()} in Linux's; callers test those rather than a
+ * type. Subclasses exist only where a caller handles a kind of error its own way (a full
+ * drive, a closed link, a failed tasklet); where Java has a type of its own (no such file,
+ * already exists, not a directory, directory not empty, access denied) the exception is that
+ * type and implements {@link SmartSsdError}. {@link Errors#translate} is the only place that
+ * chooses among them.
  */
 public class SmartSsdException extends IOException implements SmartSsdError {
     private static final long serialVersionUID = 1L;

@@ -44,16 +44,16 @@ public final class SolidStateCache {
         this.capacityBlocks = c.capacityBlocks();
     }
 
-    /** The drive's cache; {@link UnsupportedOperationOnDeviceException} when it has none. */
+    /** The drive's cache; a {@link SmartSsdException} (ENOSYS) when it has none. */
     static SolidStateCache of(DeviceSession s) throws IOException {
         CacheCounters c = counters(s);
         if (c.blockSize() == 0) {
-            throw new UnsupportedOperationOnDeviceException(s.uri + ": the drive has no "
+            throw new SmartSsdException(s.uri + ": the drive has no "
                     + "solid-state cache (formatted with a cache share of 0; smartssd format "
                     + "--cache-share PCT gives it one)", Errno.ENOSYS, 0);
         }
         if (c.blockSize() > DeviceSession.STAGING_SIZE) {
-            throw new UnsupportedOperationOnDeviceException(s.uri + ": cache blocks of "
+            throw new SmartSsdException(s.uri + ": cache blocks of "
                     + c.blockSize() + " bytes exceed the " + DeviceSession.STAGING_SIZE
                     + "-byte staging buffers", Errno.ENOTSUP, 0);
         }
@@ -78,13 +78,13 @@ public final class SolidStateCache {
     }
 
     /** Caches {@code count} blocks from {@code src[off...]} as dirty: durable on return.
-     *  @throws CacheFullException when the cache is full of dirty data (nothing dropped) */
+     *  @throws DriveFullException when the cache is full of dirty data (nothing dropped) */
     public void writeDirty(long firstBlock, byte[] src, int off, int count) throws IOException {
         write(true, firstBlock, src, off, count);
     }
 
     /** Caches {@code count} blocks as clean copies of the backing store's.
-     *  @throws CacheFullException when the cache is full of dirty data */
+     *  @throws DriveFullException when the cache is full of dirty data */
     public void writeClean(long firstBlock, byte[] src, int off, int count) throws IOException {
         write(false, firstBlock, src, off, count);
     }
@@ -201,7 +201,7 @@ public final class SolidStateCache {
      * @param versionDigest null when each cache block is {@link #blockSize()} raw bytes of
      *        the file; else the file version's 32-byte digest, and the blocks are the
      *        caching FileSystem's (a 64-byte header, checked in the drive)
-     * @throws StaleCacheBlockException when a block read is not of that version: use none
+     * @throws SmartSsdException of reason {@link Reason#STALE_BLOCK} when a block read is not of that version: use none
      *         of the run
      */
     public java.util.List<ScanRun> scan(long instance, long fileBytes, byte[] versionDigest,
@@ -255,7 +255,7 @@ public final class SolidStateCache {
                         bytes), dirty ? "cache write-dirty" : "cache write-clean",
                         blocks(first, n)));
             } catch (DriveFullException e) {
-                throw new CacheFullException(e.getMessage() + " (the cache is full of dirty "
+                throw new DriveFullException(e.getMessage() + " (the cache is full of dirty "
                         + "blocks, or has no good blocks left: smartssd info counts the retired "
                         + "ones; blocks before " + Long.toUnsignedString(first)
                         + " were written; clean or evict some and retry)",

@@ -3,7 +3,8 @@ package org.smartssd.device;
 /**
  * The drive refused or stopped a tasklet. {@link #failure()} says why, in the drive's terms:
  * its parameters or layout were rejected, it overran its memory budget or step limit, the
- * drive has no such tasklet, or it returned another error.
+ * drive has no such tasklet, or it returned another error; or the host could not decode its
+ * output.
  */
 public class TaskletFailedException extends SmartSsdException {
     private static final long serialVersionUID = 1L;
@@ -16,7 +17,10 @@ public class TaskletFailedException extends SmartSsdException {
         /** The input's bytes are not well formed for the tasklet. */
         INPUT_MALFORMED,
         /** The params contradict the input (a Parquet plan from another version of the file). */
-        PLAN_MISMATCH
+        PLAN_MISMATCH,
+        /** The host could not decode the tasklet's output: cut short, or not of the layout
+         *  the tasklet's decoder expects. */
+        INCOMPLETE_OUTPUT
     }
 
     private final Failure failure;
@@ -24,6 +28,11 @@ public class TaskletFailedException extends SmartSsdException {
     public TaskletFailedException(String message, int errno, int reasonCode, Failure failure) {
         super(message, errno, reasonCode);
         this.failure = failure;
+    }
+
+    /** The host's decoder of a tasklet's output found it cut short or malformed. */
+    public static TaskletFailedException incompleteOutput(String message) {
+        return new TaskletFailedException(message, Errno.EBADMSG, 0, Failure.INCOMPLETE_OUTPUT);
     }
 
     public Failure failure() {

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A zoned drive through the Java client: append returns where the data went, finish fills
- * the zone, the state machine's refusals come back as ChunkRuleException with their reason,
+ * the zone, the state machine's refusals come back as SmartSsdException with their reason,
  * and a reset counts wear. Tiny profile of 128 MiB: zones of 16 x 128 sectors.
  */
 class ChunkedDriveTest {
@@ -41,11 +41,11 @@ class ChunkedDriveTest {
             assertThat(full.chunkState()).isEqualTo(ChunkState.FULL);
             assertThat(full.wp()).isEqualTo(slba + g.chunkSectors());
             assertThatThrownBy(() -> z.append(slba, unit.duplicate()))
-                    .isInstanceOf(ChunkRuleException.class)
-                    .satisfies(e -> assertThat(((ChunkRuleException) e).reason())
+                    .isInstanceOf(SmartSsdException.class)
+                    .satisfies(e -> assertThat(((SmartSsdException) e).reason())
                             .isEqualTo(Reason.CHUNK_FULL));
-            assertThatThrownBy(() -> z.openZone(slba)).isInstanceOf(ChunkRuleException.class)
-                    .satisfies(e -> assertThat(((ChunkRuleException) e).reason())
+            assertThatThrownBy(() -> z.openZone(slba)).isInstanceOf(SmartSsdException.class)
+                    .satisfies(e -> assertThat(((SmartSsdException) e).reason())
                             .isEqualTo(Reason.ZONE_STATE));
             z.resetZone(slba);
             ChunkInfo reset = z.report(slba / g.zoneSectors(), 1).get(0);
@@ -53,7 +53,7 @@ class ChunkedDriveTest {
             assertThat(reset.wp()).isEqualTo(slba);
             assertThat(reset.wear()).isEqualTo(2);
             assertThatThrownBy(() -> z.vectorRead(List.of(new PhysicalAddress(0, 0, 0, 0)),
-                    ByteBuffer.allocateDirect(512))).isInstanceOf(WrongInterfaceException.class)
+                    ByteBuffer.allocateDirect(512))).isInstanceOf(SmartSsdException.class)
                     .hasMessageContaining("zoned");
         }
     }

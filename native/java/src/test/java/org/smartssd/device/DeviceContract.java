@@ -173,9 +173,9 @@ abstract class DeviceContract {
         assertThatThrownBy(() -> dev.setAttr(f, "user.\u00e9t\u00e9", new byte[1], true, false))
                 .isInstanceOf(ObjectExistsException.class);
         assertThatThrownBy(() -> dev.setAttr(f, "user.none", new byte[1], false, true))
-                .isInstanceOf(NoSuchAttributeException.class).hasMessageContaining("user.none");
+                .isInstanceOf(SmartSsdException.class).hasMessageContaining("user.none");
         assertThatThrownBy(() -> dev.getAttr(f, "user.none"))
-                .isInstanceOf(NoSuchAttributeException.class);
+                .isInstanceOf(SmartSsdException.class);
         assertThatThrownBy(() -> dev.setAttr(f, "n".repeat(256), new byte[1], false, false))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 255");
         assertThatThrownBy(() -> dev.setAttr(f, "user.big", new byte[1025], false, false))

@@ -45,56 +45,56 @@ class ErrorsTest {
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource({
-        "BAD_MAGIC, ProtocolMismatchException",
-        "BAD_VERSION, ProtocolMismatchException",
-        "BAD_CRC, ProtocolMismatchException",
-        "BAD_LENGTH, ProtocolMismatchException",
-        "BAD_OPCODE, ProtocolMismatchException",
-        "BAD_FIELD, InvalidRequestException",
-        "TAG_MISMATCH, ProtocolMismatchException",
-        "TAG_IN_USE, DeviceBusyException",
-        "NO_REPLY, ProtocolMismatchException",
-        "REPLY_TOO_BIG, ProtocolMismatchException",
-        "BUSY, DeviceBusyException",
-        "BAD_PATH, InvalidPathException",
+        "BAD_MAGIC, SmartSsdException",
+        "BAD_VERSION, SmartSsdException",
+        "BAD_CRC, SmartSsdException",
+        "BAD_LENGTH, SmartSsdException",
+        "BAD_OPCODE, SmartSsdException",
+        "BAD_FIELD, SmartSsdException",
+        "TAG_MISMATCH, SmartSsdException",
+        "TAG_IN_USE, SmartSsdException",
+        "NO_REPLY, SmartSsdException",
+        "REPLY_TOO_BIG, SmartSsdException",
+        "BUSY, SmartSsdException",
+        "BAD_PATH, SmartSsdException",
         "NO_SUCH_OBJECT, NoSuchObjectException",
         "EXISTS, ObjectExistsException",
         "NOT_DIR, NotADirectoryException",
-        "IS_DIR, IsADirectoryException",
+        "IS_DIR, SmartSsdException",
         "NOT_EMPTY, DirectoryNotEmptyException",
-        "NAME_TOO_LONG, NameTooLongException",
+        "NAME_TOO_LONG, SmartSsdException",
         "DRIVE_FULL, DriveFullException",
-        "TOO_MANY_OBJECTS, TooManyObjectsException",
+        "TOO_MANY_OBJECTS, DriveFullException",
         "BAD_LAYOUT, TaskletFailedException",
         "UNKNOWN_TASKLET, TaskletFailedException",
         "TASKLET_PARAMS, TaskletFailedException",
         "TASKLET_BUDGET, TaskletFailedException",
         "TASKLET_STEPS, TaskletFailedException",
         "TASKLET_FAILED, TaskletFailedException",
-        "TASKLET_RUNNING, TaskletRunningException",
-        "MEDIA_ERROR, MediaErrorException",
-        "LBA_RANGE, LbaAccessException",
-        "LBA_PROTECTED, LbaAccessException",
-        "BAD_SESSION, SessionLostException",
-        "RENAME_INTO_SELF, InvalidRenameException",
-        "ROOT, RootDirectoryException",
+        "TASKLET_RUNNING, SmartSsdException",
+        "MEDIA_ERROR, SmartSsdException",
+        "LBA_RANGE, SmartSsdException",
+        "LBA_PROTECTED, SmartSsdException",
+        "BAD_SESSION, TransportClosedException",
+        "RENAME_INTO_SELF, SmartSsdException",
+        "ROOT, SmartSsdException",
         "TASKLET_WATCHDOG, TaskletFailedException",
-        "NO_SUCH_ATTR, NoSuchAttributeException",
-        "STORE_DAMAGED, StoreDamagedException",
-        "STALE_BLOCK, StaleCacheBlockException",
-        "CANCELED, WriteCanceledException",
-        "TOO_MANY_SESSIONS, TooManySessionsException",
+        "NO_SUCH_ATTR, SmartSsdException",
+        "STORE_DAMAGED, SmartSsdException",
+        "STALE_BLOCK, SmartSsdException",
+        "CANCELED, SmartSsdException",
+        "TOO_MANY_SESSIONS, SmartSsdException",
         "INPUT_UNSUPPORTED, TaskletFailedException",
         "INPUT_MALFORMED, TaskletFailedException",
         "PLAN_MISMATCH, TaskletFailedException",
-        "PROGRAM_REFUSED, ProgramRefusedException",
-        "WRONG_INTERFACE, WrongInterfaceException",
-        "NOT_WRITE_POINTER, ChunkRuleException",
-        "WRITE_UNIT, ChunkRuleException",
-        "CHUNK_FULL, ChunkRuleException",
-        "CHUNK_OFFLINE, ChunkOfflineException",
-        "READ_UNWRITTEN, ChunkRuleException",
-        "ZONE_STATE, ChunkRuleException",
+        "PROGRAM_REFUSED, SmartSsdException",
+        "WRONG_INTERFACE, SmartSsdException",
+        "NOT_WRITE_POINTER, SmartSsdException",
+        "WRITE_UNIT, SmartSsdException",
+        "CHUNK_FULL, SmartSsdException",
+        "CHUNK_OFFLINE, SmartSsdException",
+        "READ_UNWRITTEN, SmartSsdException",
+        "ZONE_STATE, SmartSsdException",
     })
     void everyReasonHasItsTypedException(String reason, String type) {
         Reason r = Reason.valueOf(reason);
@@ -126,15 +126,16 @@ class ErrorsTest {
     @ParameterizedTest(name = "errno {0} -> {1}")
     @CsvSource({
         "2, NoSuchObjectException", "17, ObjectExistsException", "20, NotADirectoryException",
-        "21, IsADirectoryException", "39, DirectoryNotEmptyException",
-        "36, NameTooLongException", "28, DriveFullException", "11, DeviceBusyException",
-        "16, DeviceBusyException", "22, InvalidRequestException", "62, TaskletFailedException",
-        "71, ProtocolMismatchException", "74, ProtocolMismatchException",
+        "21, SmartSsdException", "39, DirectoryNotEmptyException",
+        "36, SmartSsdException", "28, DriveFullException", "11, SmartSsdException",
+        "16, SmartSsdException", "22, SmartSsdException", "62, TaskletFailedException",
+        "71, SmartSsdException", "74, SmartSsdException",
         "107, TransportClosedException", "104, TransportClosedException",
         "32, TransportClosedException", "111, TransportClosedException",
-        "5, MediaErrorException", "110, DeviceTimeoutException",
-        "95, UnsupportedOperationOnDeviceException", "38, UnsupportedOperationOnDeviceException",
-        "87, TooManySessionsException", "12, SmartSsdException"})
+        "5, SmartSsdException", "110, SmartSsdException",
+        "95, SmartSsdException", "38, SmartSsdException",
+        "87, SmartSsdException", "12, SmartSsdException", "13, DriveAccessDeniedException",
+        "1, DriveAccessDeniedException"})
     void withoutAReasonTheErrnoDecides(int errno, String type) {
         IOException e = Errors.translate(-errno, 0, "ctx");
         assertThat(e.getClass().getSimpleName()).isEqualTo(type);
@@ -154,6 +155,14 @@ class ErrorsTest {
     void noSuchObjectIsAFileNotFoundException() {
         assertThat(Errors.translate(-2, Reason.NO_SUCH_OBJECT.code(), "x"))
                 .isInstanceOf(FileNotFoundException.class);
+    }
+
+    @Test
+    void accessDeniedIsJavasAccessDeniedException() {
+        IOException e = Errors.translate(-Errno.EACCES, 0, "unix:/s: open");
+        assertThat(e).isInstanceOf(java.nio.file.AccessDeniedException.class)
+                .hasMessageStartingWith("unix:/s: open: access denied");
+        assertThat(((SmartSsdError) e).errno()).isEqualTo(Errno.EACCES);
     }
 
     @Test

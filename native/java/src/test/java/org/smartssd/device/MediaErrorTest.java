@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * MEDIA_ERROR reaches Java as MediaErrorException: a flash page of a file is corrupted in the
+ * MEDIA_ERROR reaches Java as SmartSsdException: a flash page of a file is corrupted in the
  * image while the drive is closed (a bit flip the FTL's page CRC catches), and reading the
  * file through the drive then fails with the drive's reason instead of returning wrong data.
  * The image is touched only by this test, standing in for failing NAND cells.
@@ -43,7 +43,7 @@ class MediaErrorTest {
         try (SmartSsdDevice dev = SmartSsdDevice.open("emu:" + img)) {
             byte[] back = new byte[PAGE];
             assertThatThrownBy(() -> dev.read(oid, 0, back, 0, PAGE))
-                    .isInstanceOf(MediaErrorException.class)
+                    .isInstanceOf(SmartSsdException.class)
                     .satisfies(e -> assertThat(((SmartSsdException) e).reasonCode())
                             .isEqualTo(Reason.MEDIA_ERROR.code()));
             // the rest of the drive keeps working

@@ -36,7 +36,7 @@ class PathNamesTest {
                     "/d/alm\u061c")) {
                 assertThatThrownBy(() -> dev.create(bad, ObjectType.FILE))
                         .as(Printable.escape(bad))
-                        .isInstanceOf(InvalidPathException.class)
+                        .isInstanceOf(SmartSsdException.class)
                         .hasMessageContaining("BAD_PATH")
                         // the name is in the message, escaped: nothing a terminal acts on
                         .hasMessageContaining(Printable.escape(bad))

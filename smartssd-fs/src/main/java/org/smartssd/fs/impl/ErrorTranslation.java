@@ -8,18 +8,14 @@ import org.apache.hadoop.fs.ParentNotDirectoryException;
 import org.apache.hadoop.fs.PathIOException;
 import org.apache.hadoop.fs.PathIsDirectoryException;
 import org.apache.hadoop.fs.PathIsNotEmptyDirectoryException;
+import org.apache.hadoop.util.DiskChecker;
 import org.smartssd.device.DirectoryNotEmptyException;
 import org.smartssd.device.DriveFullException;
-import org.smartssd.device.InvalidPathException;
-import org.smartssd.device.InvalidRenameException;
-import org.smartssd.device.IsADirectoryException;
-import org.smartssd.device.NameTooLongException;
 import org.smartssd.device.NoSuchObjectException;
 import org.smartssd.device.NotADirectoryException;
 import org.smartssd.device.ObjectExistsException;
-import org.smartssd.device.RootDirectoryException;
+import org.smartssd.device.Reason;
 import org.smartssd.device.SmartSsdError;
-import org.smartssd.fs.SmartSsdDriveFullException;
 
 /**
  * The one mapping from the drive's exceptions ({@code org.smartssd.device}) to the ones Hadoop
@@ -30,6 +26,8 @@ import org.smartssd.fs.SmartSsdDriveFullException;
 public final class ErrorTranslation {
     /** Linux errno of "file too large": the object cannot grow to the size asked. */
     static final int EFBIG = 27;
+    /** Linux errno of "is a directory". */
+    static final int EISDIR = 21;
 
     private ErrorTranslation() {
     }
@@ -43,6 +41,8 @@ public final class ErrorTranslation {
                                         IOException e) {
         String p = String.valueOf(path);
         String detail = operation + ": " + e.getMessage();
+        Reason reason = e instanceof SmartSsdError se ? se.reason() : Reason.OK;
+        int errno = e instanceof SmartSsdError se ? se.errno() : 0;
         IOException out;
         if (e instanceof NoSuchObjectException) {
             out = new FileNotFoundException(p + ": no such file or directory (" + detail + ")");
@@ -51,19 +51,19 @@ public final class ErrorTranslation {
         } else if (e instanceof NotADirectoryException) {
             out = new ParentNotDirectoryException(p + ": a parent is a file, not a directory ("
                     + detail + ")");
-        } else if (e instanceof IsADirectoryException) {
+        } else if (reason == Reason.IS_DIR || errno == EISDIR) {
             out = new PathIsDirectoryException(p);
         } else if (e instanceof DirectoryNotEmptyException) {
             out = new PathIsNotEmptyDirectoryException(p);
         } else if (e instanceof DriveFullException) {
-            out = new SmartSsdDriveFullException(ctx.driveName() + " (" + ctx.driveUri() + ")", p,
-                    detail, e);
-        } else if (e instanceof SmartSsdError se && se.errno() == EFBIG) {
+            out = new DiskChecker.DiskOutOfSpaceException(p + ": drive " + ctx.driveName() + " ("
+                    + ctx.driveUri() + ") is full: " + detail);
+        } else if (errno == EFBIG) {
             out = new PathIOException(p, "the file cannot grow this large on drive "
                     + ctx.driveName() + " (" + ctx.driveUri() + "): past the drive's data "
                     + "capacity, or more extents than a file's record holds (" + detail + ")");
-        } else if (e instanceof NameTooLongException || e instanceof InvalidPathException
-                || e instanceof InvalidRenameException || e instanceof RootDirectoryException) {
+        } else if (reason == Reason.NAME_TOO_LONG || reason == Reason.BAD_PATH
+                || reason == Reason.RENAME_INTO_SELF || reason == Reason.ROOT) {
             out = new PathIOException(p, detail);
         } else {
             return e;

@@ -5,12 +5,12 @@ import java.util.Optional;
 
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.statistics.StoreStatisticNames;
-import org.smartssd.device.InvalidRenameException;
+import org.smartssd.device.Reason;
 import org.smartssd.device.NoSuchObjectException;
 import org.smartssd.device.NotADirectoryException;
 import org.smartssd.device.ObjectExistsException;
 import org.smartssd.device.ObjectStat;
-import org.smartssd.device.RootDirectoryException;
+import org.smartssd.device.SmartSsdException;
 
 /**
  * Renames a file or a directory with HDFS's {@code rename(Path, Path)} rules, as one device
@@ -77,9 +77,13 @@ public final class RenameOperation extends StoreOperation<Boolean> {
         try {
             callbacks.renameNoReplace(src, target);
             return true;
-        } catch (ObjectExistsException | NoSuchObjectException | NotADirectoryException
-                 | InvalidRenameException | RootDirectoryException e) {
+        } catch (ObjectExistsException | NoSuchObjectException | NotADirectoryException e) {
             return false;
+        } catch (SmartSsdException e) {
+            if (e.reason() == Reason.RENAME_INTO_SELF || e.reason() == Reason.ROOT) {
+                return false;
+            }
+            throw e;
         }
     }
 }

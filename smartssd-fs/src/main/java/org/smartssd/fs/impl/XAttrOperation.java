@@ -11,7 +11,8 @@ import org.apache.hadoop.HadoopIllegalArgumentException;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.XAttrSetFlag;
 import org.apache.hadoop.fs.statistics.StoreStatisticNames;
-import org.smartssd.device.NoSuchAttributeException;
+import org.smartssd.device.Reason;
+import org.smartssd.device.SmartSsdException;
 
 /**
  * Hadoop's extended attributes as the drive object's named attributes (PROTOCOL.md 4.6).
@@ -66,7 +67,10 @@ public final class XAttrOperation<T> extends StoreOperation<T> {
         long oid = callbacks.lookup(context().pathToKey(path())).oid();
         try {
             return work.run(callbacks, oid);
-        } catch (NoSuchAttributeException e) {
+        } catch (SmartSsdException e) {
+            if (e.reason() != Reason.NO_SUCH_ATTR) {
+                throw e;
+            }
             throw new IOException(path() + ": at least one of the attributes provided was not "
                     + "found (" + e.getMessage() + ")", e);
         }

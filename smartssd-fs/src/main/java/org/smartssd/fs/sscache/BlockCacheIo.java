@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.function.LongPredicate;
 
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
-import org.smartssd.device.CacheFullException;
+import org.smartssd.device.DriveFullException;
 import org.smartssd.device.SolidStateCache;
 
 /**
@@ -148,7 +148,7 @@ final class BlockCacheIo {
         try {
             cache.writeClean(firstAddress, raw, 0, run);
             stats.incrementCounter(CacheStatistics.BLOCKS_FILLED, run);
-        } catch (CacheFullException e) {
+        } catch (DriveFullException e) {
             // the cache holds only dirty data: the read goes on uncached
         }
     }

@@ -6,7 +6,6 @@ import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.SolidStateCache;
 import org.smartssd.device.SolidStateCache.ScanRange;
 import org.smartssd.device.SolidStateCache.ScanRun;
-import org.smartssd.device.StaleCacheBlockException;
 import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.TaskletSpec;
 
@@ -48,8 +47,8 @@ public record CachedFile(SmartSsdDevice device, SolidStateCache cache, FileVersi
      * in the scratch object {@code outPath}, which is removed after. The records outside
      * the returned runs are the caller's ({@link ScanRun#uncovered}).
      *
-     * @throws StaleCacheBlockException a block read is of another version of the file: the
-     *         scan counts for nothing
+     * @throws org.smartssd.device.SmartSsdException of reason {@code STALE_BLOCK}: a block
+     *     read is of another version of the file: the scan counts for nothing
      */
     public DriveScan scan(TaskletSpec spec, String outPath, long start, long end)
             throws IOException {

@@ -14,7 +14,8 @@ import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
-import org.smartssd.device.CacheFullException;
+import org.apache.hadoop.util.DiskChecker;
+import org.smartssd.device.DriveFullException;
 import org.smartssd.device.SolidStateCache;
 import org.smartssd.fs.DriveLog;
 
@@ -38,7 +39,7 @@ import org.smartssd.fs.DriveLog;
  *     retried after {@code smartssd.cache.DRIVE.writeback.retry.ms}.</li>
  * <li>A write that finds the cache full of dirty data asks the cleaner for room and waits
  *     up to {@code smartssd.cache.DRIVE.full.wait.ms}, then fails with
- *     {@link SsCacheFullException}; when nothing closed is left to write back it fails at
+ *     Hadoop's {@code DiskOutOfSpaceException}; when nothing closed is left to write back it fails at
  *     once. Nothing acknowledged is dropped.</li>
  * </ul>
  * One manager per drive: two processes writing back through the same drive would not see
@@ -306,6 +307,12 @@ public final class WriteBackManager implements AutoCloseable {
                 CacheBlock.Addresses.manifest(m.slot()), block, 0, 1));
     }
 
+    private static IOException cacheFull(String message, DriveFullException cause) {
+        IOException e = new DiskChecker.DiskOutOfSpaceException(message);
+        e.initCause(cause);
+        return e;
+    }
+
     @FunctionalInterface
     private interface CacheWrite {
         void run() throws IOException;
@@ -318,11 +325,11 @@ public final class WriteBackManager implements AutoCloseable {
             try {
                 write.run();
                 return;
-            } catch (CacheFullException full) {
+            } catch (DriveFullException full) {
                 stats.incrementCounter(CacheStatistics.FULL_WAITS);
                 synchronized (this) {
                     if (!anyClosedLocked()) {
-                        throw new SsCacheFullException("sscache://" + drive + ": the cache is "
+                        throw cacheFull("sscache://" + drive + ": the cache is "
                                 + "full of dirty data (" + dirty.size() + " dirty blocks in the "
                                 + "table) and no closed file is left to write back; the write of "
                                 + pathKey + " was not accepted. Close files sooner, lower "
@@ -336,7 +343,7 @@ public final class WriteBackManager implements AutoCloseable {
                     while (generation == seen) {
                         long left = deadline - System.currentTimeMillis();
                         if (left <= 0) {
-                            throw new SsCacheFullException("sscache://" + drive + ": the cache "
+                            throw cacheFull("sscache://" + drive + ": the cache "
                                     + "is full of dirty data and the cleaner made no room in "
                                     + fullWaitMs + " ms (is the backing store failing? see "
                                     + CacheStatistics.WRITE_BACK_FAILURES + "); the write of "

@@ -4,10 +4,10 @@ import java.io.FileNotFoundException;
 import java.nio.file.NoSuchFileException;
 
 import org.smartssd.device.DirectoryNotEmptyException;
-import org.smartssd.device.IsADirectoryException;
 import org.smartssd.device.NoSuchObjectException;
 import org.smartssd.device.NotADirectoryException;
 import org.smartssd.device.ObjectExistsException;
+import org.smartssd.device.Reason;
 import org.smartssd.device.SmartSsdError;
 
 /** Exit codes of the smartssd command, for scripts. Listed in {@code smartssd --help}. */
@@ -58,7 +58,8 @@ public final class ExitCodes {
         }
         if (t instanceof ObjectExistsException || t instanceof DirectoryNotEmptyException
                 || t instanceof java.nio.file.FileAlreadyExistsException
-                || t instanceof NotADirectoryException || t instanceof IsADirectoryException) {
+                || t instanceof NotADirectoryException
+                || t instanceof SmartSsdError e && e.reason() == Reason.IS_DIR) {
             return CONFLICT;
         }
         if (t instanceof SmartSsdError) {

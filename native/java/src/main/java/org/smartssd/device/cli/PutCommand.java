@@ -13,14 +13,15 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
-import org.smartssd.device.IsADirectoryException;
 import org.smartssd.device.NoSuchObjectException;
 import org.smartssd.device.NotADirectoryException;
 import org.smartssd.device.ObjectExistsException;
 import org.smartssd.device.ObjectStat;
 import org.smartssd.device.ObjectType;
+import org.smartssd.device.Reason;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.SmartSsdDevice.CreateOption;
+import org.smartssd.device.SmartSsdException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -139,8 +140,8 @@ final class PutCommand implements Callable<Integer> {
                 throw new IllegalArgumentException(src + " is not a regular file or directory");
             }
             if (at.isPresent() && at.get().isDirectory()) {
-                throw new IsADirectoryException(uri + ": " + target + " is a directory; the "
-                        + "file " + src + " cannot replace it", EISDIR, 0);
+                throw new SmartSsdException(uri + ": " + target + " is a directory; the "
+                        + "file " + src + " cannot replace it", EISDIR, Reason.IS_DIR.code());
             }
             if (at.isPresent() && !force) {
                 throw exists(target, null);

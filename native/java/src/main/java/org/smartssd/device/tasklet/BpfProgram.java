@@ -1,5 +1,7 @@
 package org.smartssd.device.tasklet;
 
+import org.smartssd.device.TaskletFailedException;
+
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -100,7 +102,7 @@ public record BpfProgram(String name, long[] args, int outSize, int groupSlots, 
      * returns the decoded output. The output object {@code outputPath} is made for the run
      * and removed after it.
      *
-     * @throws org.smartssd.device.ProgramRefusedException when the program does not verify
+     * @throws org.smartssd.device.SmartSsdException of reason {@code PROGRAM_REFUSED} when the program does not verify
      *                                                     for this layout
      * @throws org.smartssd.device.TaskletFailedException  when the run fails (its budget, a
      *                                                     fault)
@@ -146,10 +148,10 @@ public record BpfProgram(String name, long[] args, int outSize, int groupSlots, 
         }
     }
 
-    public static Output decode(byte[] output) throws IncompleteOutputException {
+    public static Output decode(byte[] output) throws TaskletFailedException {
         Trailer t = Trailer.of(output, BuiltinTasklet.BPF);
         if (output.length < Trailer.BYTES + SUMMARY_BYTES) {
-            throw new IncompleteOutputException("bpf output of " + output.length
+            throw TaskletFailedException.incompleteOutput("bpf output of " + output.length
                     + " bytes has no summary before its trailer");
         }
         ByteBuffer b = ByteBuffer.wrap(output).order(ByteOrder.LITTLE_ENDIAN);
@@ -161,7 +163,7 @@ public record BpfProgram(String name, long[] args, int outSize, int groupSlots, 
         int insns = b.getInt(sum + 20);
         long tables = (long) groups * GROUP_BYTES + (long) top * TOP_BYTES;
         if (emitted < 0 || emitted + outSize + tables != sum) {
-            throw new IncompleteOutputException("bpf output of " + output.length + " bytes: "
+            throw TaskletFailedException.incompleteOutput("bpf output of " + output.length + " bytes: "
                     + emitted + " emitted, " + outSize + " of output buffer, " + groups
                     + " groups and " + top + " top entries do not add up");
         }

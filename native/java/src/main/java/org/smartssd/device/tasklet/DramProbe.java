@@ -1,5 +1,7 @@
 package org.smartssd.device.tasklet;
 
+import org.smartssd.device.TaskletFailedException;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -45,10 +47,10 @@ public record DramProbe(long accesses, int compare) {
         }
     }
 
-    public static Output decode(byte[] output) throws IncompleteOutputException {
+    public static Output decode(byte[] output) throws TaskletFailedException {
         Trailer t = Trailer.of(output, BuiltinTasklet.DRAM_PROBE);
         if (output.length != Trailer.BYTES) {
-            throw new IncompleteOutputException("dram-probe output has "
+            throw TaskletFailedException.incompleteOutput("dram-probe output has "
                     + (output.length - Trailer.BYTES) + " bytes before its trailer");
         }
         t.checkItems(0);

@@ -1,5 +1,7 @@
 package org.smartssd.device.tasklet;
 
+import org.smartssd.device.TaskletFailedException;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -203,7 +205,7 @@ public final class Filter {
     }
 
     /** Decodes an output of this filter over {@code layout}. */
-    public Output decode(byte[] output, RecordLayout layout) throws IncompleteOutputException {
+    public Output decode(byte[] output, RecordLayout layout) throws TaskletFailedException {
         Trailer t = Trailer.of(output, BuiltinTasklet.FILTER);
         ByteBuffer b = Trailer.items(output);
         List<byte[]> records = new ArrayList<>();
@@ -228,7 +230,7 @@ public final class Filter {
             }
             case PAGES -> {
                 if (b.remaining() % PAGE_ITEM_BYTES != 0) {
-                    throw new IncompleteOutputException("filter PAGES output has "
+                    throw TaskletFailedException.incompleteOutput("filter PAGES output has "
                             + b.remaining() + " item bytes, not a multiple of "
                             + PAGE_ITEM_BYTES);
                 }
@@ -239,7 +241,7 @@ public final class Filter {
             }
             default -> {
                 if (b.hasRemaining()) {
-                    throw new IncompleteOutputException("filter COUNT output has "
+                    throw TaskletFailedException.incompleteOutput("filter COUNT output has "
                             + b.remaining() + " bytes before its trailer");
                 }
                 items = 0;
@@ -259,9 +261,9 @@ public final class Filter {
     }
 
     private static void splitFixed(ByteBuffer b, int size, List<byte[]> out)
-            throws IncompleteOutputException {
+            throws TaskletFailedException {
         if (b.remaining() % size != 0) {
-            throw new IncompleteOutputException("filter RECORDS output has " + b.remaining()
+            throw TaskletFailedException.incompleteOutput("filter RECORDS output has " + b.remaining()
                     + " record bytes, not a multiple of the record size " + size);
         }
         while (b.hasRemaining()) {
@@ -272,7 +274,7 @@ public final class Filter {
     }
 
     static void splitLines(ByteBuffer b, byte delim, List<byte[]> out)
-            throws IncompleteOutputException {
+            throws TaskletFailedException {
         byte[] a = new byte[b.remaining()];
         b.get(a);
         int start = 0;
@@ -283,7 +285,7 @@ public final class Filter {
             }
         }
         if (start != a.length) {
-            throw new IncompleteOutputException((a.length - start) + " bytes after the last "
+            throw TaskletFailedException.incompleteOutput((a.length - start) + " bytes after the last "
                     + "line delimiter of a line output");
         }
     }

@@ -1,5 +1,7 @@
 package org.smartssd.device.tasklet;
 
+import org.smartssd.device.TaskletFailedException;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -105,7 +107,7 @@ public final class Grep {
     }
 
     /** Decodes a grep output over {@code layout}. */
-    public Output decode(byte[] output, RecordLayout layout) throws IncompleteOutputException {
+    public Output decode(byte[] output, RecordLayout layout) throws TaskletFailedException {
         Trailer t = Trailer.of(output, BuiltinTasklet.GREP);
         List<byte[]> lines = new ArrayList<>();
         Filter.splitLines(Trailer.items(output), (byte) layout.lineDelim(), lines);

@@ -1,5 +1,7 @@
 package org.smartssd.device.tasklet;
 
+import org.smartssd.device.TaskletFailedException;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -289,11 +291,11 @@ public final class GroupAggregate {
     }
 
     /** Decodes one group-aggregate output. */
-    public static Output decode(byte[] output) throws IncompleteOutputException {
+    public static Output decode(byte[] output) throws TaskletFailedException {
         Trailer t = Trailer.of(output, BuiltinTasklet.GROUP_AGGREGATE);
         ByteBuffer b = Trailer.items(output);
         if (b.remaining() % ITEM_BYTES != 0) {
-            throw new IncompleteOutputException("group-aggregate output has " + b.remaining()
+            throw TaskletFailedException.incompleteOutput("group-aggregate output has " + b.remaining()
                     + " item bytes, not a multiple of " + ITEM_BYTES);
         }
         List<Item> items = new ArrayList<>(b.remaining() / ITEM_BYTES);

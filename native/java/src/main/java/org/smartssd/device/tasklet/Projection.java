@@ -1,5 +1,7 @@
 package org.smartssd.device.tasklet;
 
+import org.smartssd.device.TaskletFailedException;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -32,18 +34,18 @@ public final class Projection {
     }
 
     /** One row read from {@code b} (little-endian), advancing it. */
-    public List<Object> read(ByteBuffer b) throws IncompleteOutputException {
+    public List<Object> read(ByteBuffer b) throws TaskletFailedException {
         b.order(ByteOrder.LITTLE_ENDIAN);
         List<Object> row = new ArrayList<>(types.length);
         for (int i = 0; i < types.length; i++) {
             if (types[i] == FieldType.BYTES) {
                 if (b.remaining() < 2) {
-                    throw new IncompleteOutputException("projected row ends inside the length "
+                    throw TaskletFailedException.incompleteOutput("projected row ends inside the length "
                             + "of field " + i);
                 }
                 int len = Short.toUnsignedInt(b.getShort());
                 if (len > b.remaining()) {
-                    throw new IncompleteOutputException("projected field " + i + " of " + len
+                    throw TaskletFailedException.incompleteOutput("projected field " + i + " of " + len
                             + " bytes runs past the data (" + b.remaining() + " left)");
                 }
                 byte[] v = new byte[len];
@@ -51,7 +53,7 @@ public final class Projection {
                 row.add(v);
             } else {
                 if (b.remaining() < 8) {
-                    throw new IncompleteOutputException("projected row ends inside integer "
+                    throw TaskletFailedException.incompleteOutput("projected row ends inside integer "
                             + "field " + i);
                 }
                 row.add(b.getLong());
@@ -61,11 +63,11 @@ public final class Projection {
     }
 
     /** The one row that is all of {@code payload} (a top-N payload). */
-    public List<Object> decode(byte[] payload) throws IncompleteOutputException {
+    public List<Object> decode(byte[] payload) throws TaskletFailedException {
         ByteBuffer b = ByteBuffer.wrap(payload).order(ByteOrder.LITTLE_ENDIAN);
         List<Object> row = read(b);
         if (b.hasRemaining()) {
-            throw new IncompleteOutputException(b.remaining() + " bytes follow the projected "
+            throw TaskletFailedException.incompleteOutput(b.remaining() + " bytes follow the projected "
                     + "fields of a payload");
         }
         return row;

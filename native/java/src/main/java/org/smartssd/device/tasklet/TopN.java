@@ -1,5 +1,7 @@
 package org.smartssd.device.tasklet;
 
+import org.smartssd.device.TaskletFailedException;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -245,13 +247,13 @@ public final class TopN {
     }
 
     /** Decodes one top-N output. */
-    public static Output decode(byte[] output) throws IncompleteOutputException {
+    public static Output decode(byte[] output) throws TaskletFailedException {
         Trailer t = Trailer.of(output, BuiltinTasklet.TOP_N);
         ByteBuffer b = Trailer.items(output);
         List<Item> items = new ArrayList<>();
         while (b.hasRemaining()) {
             if (b.remaining() < ITEM_HEADER_BYTES) {
-                throw new IncompleteOutputException("top-n output ends inside an item header ("
+                throw TaskletFailedException.incompleteOutput("top-n output ends inside an item header ("
                         + b.remaining() + " bytes left)");
             }
             long k1 = b.getLong();
@@ -260,7 +262,7 @@ public final class TopN {
             long len = Integer.toUnsignedLong(b.getInt());
             b.getInt(); // reserved
             if (len > b.remaining()) {
-                throw new IncompleteOutputException("top-n item payload of " + len
+                throw TaskletFailedException.incompleteOutput("top-n item payload of " + len
                         + " bytes runs past the output (" + b.remaining() + " bytes left)");
             }
             byte[] payload = new byte[(int) len];

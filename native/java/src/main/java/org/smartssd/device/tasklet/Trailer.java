@@ -1,5 +1,7 @@
 package org.smartssd.device.tasklet;
 
+import org.smartssd.device.TaskletFailedException;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 
@@ -15,13 +17,13 @@ public record Trailer(BuiltinTasklet tasklet, long recordsIn, long itemsOut, lon
     /**
      * The trailer at the end of {@code output}.
      *
-     * @throws IncompleteOutputException when the output is shorter than a trailer, its magic
+     * @throws TaskletFailedException when the output is shorter than a trailer, its magic
      *                                   is wrong or it belongs to another tasklet
      */
     public static Trailer of(byte[] output, BuiltinTasklet expected)
-            throws IncompleteOutputException {
+            throws TaskletFailedException {
         if (output.length < BYTES) {
-            throw new IncompleteOutputException(expected.taskletName() + " output of "
+            throw TaskletFailedException.incompleteOutput(expected.taskletName() + " output of "
                     + output.length + " bytes has no trailer (the run did not complete)");
         }
         ByteBuffer b = ByteBuffer.wrap(output, output.length - BYTES, BYTES)
@@ -29,12 +31,12 @@ public record Trailer(BuiltinTasklet tasklet, long recordsIn, long itemsOut, lon
         int magic = b.getInt();
         int id = b.getInt();
         if (magic != MAGIC) {
-            throw new IncompleteOutputException(expected.taskletName() + " output of "
+            throw TaskletFailedException.incompleteOutput(expected.taskletName() + " output of "
                     + output.length + " bytes ends without a valid trailer (magic 0x"
                     + Integer.toHexString(magic) + "): the run did not complete");
         }
         if (id != expected.id()) {
-            throw new IncompleteOutputException("expected " + expected.taskletName()
+            throw TaskletFailedException.incompleteOutput("expected " + expected.taskletName()
                     + " output, but its trailer names tasklet " + id);
         }
         return new Trailer(expected, b.getLong(), b.getLong(), b.getLong());
@@ -47,9 +49,9 @@ public record Trailer(BuiltinTasklet tasklet, long recordsIn, long itemsOut, lon
     }
 
     /** Checks that {@code n} decoded items are what the trailer announced. */
-    void checkItems(long n) throws IncompleteOutputException {
+    void checkItems(long n) throws TaskletFailedException {
         if (n != itemsOut) {
-            throw new IncompleteOutputException(tasklet.taskletName() + " output holds " + n
+            throw TaskletFailedException.incompleteOutput(tasklet.taskletName() + " output holds " + n
                     + " items but its trailer announces " + itemsOut);
         }
     }

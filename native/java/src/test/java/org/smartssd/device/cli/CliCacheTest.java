@@ -8,7 +8,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.CacheCounters;
-import org.smartssd.device.CacheFullException;
+import org.smartssd.device.DriveFullException;
 import org.smartssd.device.Devd;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.SolidStateCache;
@@ -186,7 +186,7 @@ class CliCacheTest {
                         worn = cache.counters();
                     }
                 }
-            } catch (CacheFullException e) {
+            } catch (DriveFullException e) {
                 assertThat(e.getMessage()).contains("no good blocks left");
             }
             worn = cache.counters();

@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.ChunkInfo;
-import org.smartssd.device.ChunkRuleException;
+import org.smartssd.device.SmartSsdException;
 import org.smartssd.device.ChunkState;
 import org.smartssd.device.ChunkedDrive;
 import org.smartssd.device.Devd;
@@ -19,7 +19,6 @@ import org.smartssd.device.PhysicalAddress;
 import org.smartssd.device.Reason;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TestDrives;
-import org.smartssd.device.WrongInterfaceException;
 import org.smartssd.device.cli.CliUsageTest.Run;
 
 /**
@@ -58,13 +57,13 @@ class CliChunksTest {
             }
             c.vectorWrite(addrs, data);
             assertThatThrownBy(() -> c.vectorWrite(addrs, data))
-                    .isInstanceOf(ChunkRuleException.class)
-                    .satisfies(e -> assertThat(((ChunkRuleException) e).reason())
+                    .isInstanceOf(SmartSsdException.class)
+                    .satisfies(e -> assertThat(((SmartSsdException) e).reason())
                             .isEqualTo(Reason.NOT_WRITE_POINTER));
             ByteBuffer back = ByteBuffer.allocateDirect(16 * 512);
             c.vectorRead(addrs, back);
             assertThat(back).isEqualTo(data);
-            assertThatThrownBy(d::fsStat).isInstanceOf(WrongInterfaceException.class)
+            assertThatThrownBy(d::fsStat).isInstanceOf(SmartSsdException.class)
                     .hasMessageContaining("open-channel");
         }
 

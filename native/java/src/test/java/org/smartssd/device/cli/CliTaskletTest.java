@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.Devd;
 import org.smartssd.device.InputRange;
 import org.smartssd.device.ObjectType;
-import org.smartssd.device.ProgramRefusedException;
+import org.smartssd.device.SmartSsdException;
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.RecordLayout.Field;
 import org.smartssd.device.RecordLayout.FieldType;
@@ -84,7 +84,7 @@ class CliTaskletTest {
 
             try (SmartSsdDevice d = SmartSsdDevice.open(uri)) {
                 assertThatThrownBy(() -> d.loadProgram("div", Files.readAllBytes(div), false))
-                        .isInstanceOf(ProgramRefusedException.class)
+                        .isInstanceOf(SmartSsdException.class)
                         .hasMessageContaining("program refused at instruction 2:")
                         .hasMessageContaining("(DIV_BY_ZERO)");
                 long oid = d.create("/data", ObjectType.FILE);

@@ -1,5 +1,7 @@
 package org.smartssd.device.tasklet;
 
+import org.smartssd.device.TaskletFailedException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -72,7 +74,7 @@ class GroupAggregateTest {
     void refusesOutputsThatDoNotAddUp() {
         byte[] item = new Wire().u64(1).u64(0).u64(1).u64(0).u64(0).u64(0).done();
         assertThatThrownBy(() -> GroupAggregate.decode(new byte[10]))
-                .isInstanceOf(IncompleteOutputException.class).hasMessageContaining("no trailer");
+                .isInstanceOf(TaskletFailedException.class).hasMessageContaining("no trailer");
         assertThatThrownBy(() -> GroupAggregate.decode(new Wire().bytes(item).u64(0).u64(0)
                 .u64(0).u64(0).done())).hasMessageContaining("without a valid trailer");
         assertThatThrownBy(() -> GroupAggregate.decode(new Wire().bytes(item)

@@ -1,5 +1,7 @@
 package org.smartssd.device.tasklet;
 
+import org.smartssd.device.TaskletFailedException;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -42,7 +44,7 @@ class TopNTest {
                 new Item(5, 0, 800, new byte[0]));
         assertThat(o.trailer().recordsIn()).isEqualTo(50);
         byte[] cut = new Wire().u64(5).u64(0).u64(900).u32(30).u32(0).trailer(2, 1, 1, 0).done();
-        assertThatThrownBy(() -> TopN.decode(cut)).isInstanceOf(IncompleteOutputException.class)
+        assertThatThrownBy(() -> TopN.decode(cut)).isInstanceOf(TaskletFailedException.class)
                 .hasMessageContaining("runs past");
     }
 
