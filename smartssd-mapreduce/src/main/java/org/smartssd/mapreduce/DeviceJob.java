@@ -2,6 +2,7 @@ package org.smartssd.mapreduce;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +17,13 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.smartssd.device.InputRange;
+import org.smartssd.device.ProgramNotLoadedException;
+import org.smartssd.device.ProgramRefusedException;
+import org.smartssd.device.RecordLayout;
 import org.smartssd.device.TaskletSpec;
+import org.smartssd.device.tasklet.BpfProgram;
 import org.smartssd.scan.DeviceAccess;
+import org.smartssd.scan.LoadedPrograms;
 import org.smartssd.scan.Placement;
 import org.smartssd.scan.ScanConf;
 import org.smartssd.scan.TaskletRun;
@@ -82,6 +88,20 @@ public class DeviceJob extends Job {
     public DeviceJob setDeviceMapper(TaskletSpec spec) {
         TaskletSpecs.store(getConfiguration(), TASKLET_PREFIX, spec);
         return setDeviceMapperClass(DeviceMapper.Configured.class);
+    }
+
+    /**
+     * Runs an eBPF program loaded on the drives ({@code smartssd tasklet load}) over every
+     * split, its records cut by {@code layout}: the bpf tasklet with the program's name, its
+     * arguments and tables ({@link BpfProgram}). The program must be loaded on every drive the
+     * inputs are on: the preflight checks that ({@link ProgramNotLoadedException}) and runs
+     * it once, so a program the drive refuses for this layout fails {@code submit()} with a
+     * {@link ProgramRefusedException}. Read its output with {@link ProgramGroupsFormat},
+     * {@link ProgramRecordsFormat}, {@link ProgramCountersFormat} or a format of your own
+     * ({@link BpfProgram#decode}).
+     */
+    public DeviceJob setDeviceProgram(BpfProgram program, RecordLayout layout) {
+        return setDeviceMapper(program.spec(layout, 0));
     }
 
     /** A mapper class that computes the tasklet in the task from the configuration. */
@@ -175,7 +195,14 @@ public class DeviceJob extends Job {
         Configuration conf = getConfiguration();
         TaskletSpec spec = ReflectionUtils.newInstance(getDeviceMapperClass(conf), conf)
                 .tasklet(conf);
-        for (FileSplit fs : new DeviceInputFormat().extentSplits(this)) {
+        List<FileSplit> splits = new DeviceInputFormat().extentSplits(this);
+        String program = BpfProgram.nameIn(spec);
+        if (program != null) {
+            // a cache split's scan reports a missing program in its task
+            LoadedPrograms.require(program, splits.stream().map(FileSplit::getPath)
+                    .filter(p -> !DeviceInputFormat.isCached(p)).toList(), conf);
+        }
+        for (FileSplit fs : splits) {
             if (fs.getLength() == 0 || DeviceInputFormat.isCached(fs.getPath())) {
                 continue;   // a cache split's scan refuses a bad spec in its task
             }
@@ -188,6 +215,15 @@ public class DeviceJob extends Job {
                 while (!run.finished()) {
                     run.next(Duration.ofSeconds(1));
                 }
+            } catch (ProgramRefusedException e) {
+                ProgramRefusedException named = new ProgramRefusedException("device job '"
+                        + getJobName() + "': the drive refused program '" + program + "' for "
+                        + "the records of " + fs.getPath() + ": " + e.getMessage(),
+                        e.status().errno(), e.status().reasonCode());
+                named.initCause(e);
+                throw named;
+            } catch (ProgramNotLoadedException e) {
+                throw e;
             } catch (IOException e) {
                 throw new IOException("device job '" + getJobName() + "': the drive refused "
                         + "tasklet " + spec.taskletId() + " on " + fs.getPath() + ": "

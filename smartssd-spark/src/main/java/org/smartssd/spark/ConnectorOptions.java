@@ -23,7 +23,8 @@ final class ConnectorOptions {
     static final List<String> KNOWN = List.of("path", "paths", "layout", "recordSize", "sep",
             "lineSep", "maxLineLength", "partialRecord", "pushDownPredicate",
             "pushDownAggregate", "pushDownLimit", "pushDownTopN", "columnar",
-            ReadOptions.PLACEMENT, LOCK_WAIT);
+            ReadOptions.PLACEMENT, LOCK_WAIT, ProgramRead.TASKLET, ProgramRead.ARGS,
+            ProgramRead.OUTPUT, ProgramRead.ORDER);
 
     private ConnectorOptions() {
     }

@@ -50,7 +50,9 @@ public class SmartSsdDataSource implements TableProvider, DataSourceRegister,
     public Table getTable(StructType schema, Transform[] partitioning,
                           Map<String, String> properties) {
         List<String> paths = paths(properties);
-        if (paths.size() == 1) {
+        boolean program = new CaseInsensitiveStringMap(properties)
+                .containsKey(ProgramRead.TASKLET);
+        if (paths.size() == 1 && !program) {
             ParquetTable parquet = ParquetTable.open(paths.get(0),
                     new CaseInsensitiveStringMap(properties), schema);
             if (parquet != null) {

@@ -7,11 +7,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.apache.hadoop.fs.Path;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
 import org.apache.spark.sql.connector.catalog.TableCapability;
 import org.apache.spark.sql.connector.read.ScanBuilder;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
+import org.smartssd.scan.LoadedPrograms;
 
 /**
  * Files of fixed-width records on one drive or several, read through its layout (the {@code layout}
@@ -26,7 +28,8 @@ public class SmartSsdTable implements SupportsRead {
     private final StructType userSchema;
     private Resolved resolved;
 
-    private record Resolved(TableLayout layout, ReadOptions read, DriveConf conf, DriveFiles files) {
+    private record Resolved(TableLayout layout, ReadOptions read, DriveConf conf, DriveFiles files,
+                            ProgramRead program) {
     }
 
     SmartSsdTable(List<String> paths, Map<String, String> options, StructType userSchema) {
@@ -51,12 +54,23 @@ public class SmartSsdTable implements SupportsRead {
                     }
                 }
                 DriveFiles files = DriveFiles.open(paths, layout, read, conf);
-                resolved = new Resolved(layout, read, conf, files);
+                ProgramRead program = ProgramRead.of(options);
+                if (program != null && read.placement() != null) {
+                    throw new IllegalArgumentException("option '" + ReadOptions.PLACEMENT
+                            + "' does not apply to a read that runs program '" + program.name()
+                            + "': a program runs in the drive only");
+                }
+                if (program != null) {
+                    LoadedPrograms.require(program.name(),
+                            paths.stream().map(Path::new).toList(), conf.hadoop());
+                }
+                resolved = new Resolved(layout, read, conf, files, program);
             } catch (IOException e) {
                 throw new UncheckedIOException("smartssd table " + name() + ": " + e.getMessage(),
                         e);
             }
-            if (userSchema != null && !userSchema.equals(resolved.layout().schema())) {
+            if (userSchema != null && resolved.program() == null
+                    && !userSchema.equals(resolved.layout().schema())) {
                 throw new IllegalArgumentException("the schema of a smartssd table comes from its "
                         + "layout (" + resolved.layout().schema().toDDL() + "); a user schema ("
                         + userSchema.toDDL() + ") is not taken");
@@ -72,7 +86,8 @@ public class SmartSsdTable implements SupportsRead {
 
     @Override
     public StructType schema() {
-        return resolve().layout().schema();
+        Resolved r = resolve();
+        return r.program() != null ? r.program().schema() : r.layout().schema();
     }
 
     @Override
@@ -86,6 +101,9 @@ public class SmartSsdTable implements SupportsRead {
         Resolved r = resolve();
         try {
             DriveFiles now = DriveFiles.open(paths, r.layout(), r.read(), r.conf());
+            if (r.program() != null) {
+                return new ProgramScan(r.program(), r.layout(), r.conf(), now);
+            }
             return new SmartSsdScanBuilder(now, r.layout(), r.read(), r.conf());
         } catch (IOException e) {
             throw new UncheckedIOException("smartssd table " + name() + ": " + e.getMessage(), e);

@@ -41,6 +41,22 @@ public final class Errors {
     }
 
     /**
+     * The exception for a create the drive refused with UNKNOWN_TASKLET: when the spec runs
+     * eBPF program {@code program} (null: a built-in), the drive lacks that program
+     * ({@link ProgramNotLoadedException}); otherwise {@code e} itself.
+     */
+    static TaskletFailedException createRefused(TaskletFailedException e, String program,
+                                                String uri) {
+        if (program == null || e.failure() != TaskletFailedException.Failure.UNKNOWN_TASKLET) {
+            return e;
+        }
+        ProgramNotLoadedException p = new ProgramNotLoadedException(program, uri,
+                e.status().errno(), e.status().reasonCode());
+        p.initCause(e);
+        return p;
+    }
+
+    /**
      * The exception for a tasklet the drive stopped: {@code error} is the negative errno its
      * progress reports (-ENOMEM over budget, -ETIME past the step limit, -EINVAL bad
      * parameters), mapped to the drive's reason and then through {@link #translate}.

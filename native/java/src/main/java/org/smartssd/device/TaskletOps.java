@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
+import org.smartssd.device.tasklet.BpfProgram;
+
 /** The tasklet part of {@link SmartSsdDevice}: output objects, instances, runs, polling. */
 final class TaskletOps {
     // Tasklet spec in its buffer, mirrored in native/jni/jni_tasklet_ops.c
@@ -44,6 +46,8 @@ final class TaskletOps {
                     plen), "create tasklet", spec.taskletId() + " (" + spec.layout() + ", "
                     + plen + " param bytes, budget " + spec.memoryBudget() + ", step limit "
                     + spec.stepLimit() + ")"));
+        } catch (TaskletFailedException e) {
+            throw Errors.createRefused(e, BpfProgram.nameIn(spec), s.uri);
         } finally {
             if (!big) {
                 s.scratch.give(out);

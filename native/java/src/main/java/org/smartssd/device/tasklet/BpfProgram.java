@@ -85,6 +85,44 @@ public record BpfProgram(String name, long[] args, int outSize, int groupSlots, 
         return b.putInt(outSize).putInt(groupSlots).putInt(topN).putInt(insnBudget).array();
     }
 
+    /**
+     * The program a spec runs: its name when the spec is of the bpf tasklet, else null.
+     *
+     * @throws IllegalArgumentException when the bpf params are malformed
+     */
+    public static String nameIn(TaskletSpec spec) {
+        if (spec.taskletId() != BuiltinTasklet.BPF.id()) {
+            return null;
+        }
+        return parse(spec.params()).name();
+    }
+
+    /**
+     * The run {@link #params()} describes.
+     *
+     * @throws IllegalArgumentException when they are not {@value #PARAMS_BYTES} bytes of a
+     *                                  valid run
+     */
+    public static BpfProgram parse(byte[] params) {
+        if (params.length != PARAMS_BYTES) {
+            throw new IllegalArgumentException("bpf params of " + params.length + " bytes, not "
+                    + PARAMS_BYTES);
+        }
+        ByteBuffer b = ByteBuffer.wrap(params).order(ByteOrder.LITTLE_ENDIAN);
+        int len = params[0] & 0xff;
+        if (len > 63) {
+            throw new IllegalArgumentException("bpf params name a program of " + len
+                    + " characters");
+        }
+        String name = new String(params, 8, len, StandardCharsets.US_ASCII);
+        long[] args = new long[6];
+        for (int i = 0; i < 6; i++) {
+            args[i] = b.getLong(72 + 8 * i);
+        }
+        return new BpfProgram(name, args, b.getInt(120), b.getInt(124), b.getInt(128),
+                b.getInt(132));
+    }
+
     /** The memory an instance needs: the base, the tables and the output buffer. */
     public int memoryBudget() {
         return BASE_BUDGET + groupSlots * GROUP_BYTES + topN * TOP_BYTES + outSize;
