@@ -17,8 +17,9 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.util.ReflectionUtils;
 import org.smartssd.device.InputRange;
-import org.smartssd.device.ProgramNotLoadedException;
-import org.smartssd.device.ProgramRefusedException;
+import org.smartssd.device.Reason;
+import org.smartssd.device.SmartSsdException;
+import org.smartssd.device.TaskletFailedException;
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.TaskletSpec;
 import org.smartssd.device.tasklet.BpfProgram;
@@ -94,9 +95,10 @@ public class DeviceJob extends Job {
      * Runs an eBPF program loaded on the drives ({@code smartssd tasklet load}) over every
      * split, its records cut by {@code layout}: the bpf tasklet with the program's name, its
      * arguments and tables ({@link BpfProgram}). The program must be loaded on every drive the
-     * inputs are on: the preflight checks that ({@link ProgramNotLoadedException}) and runs
+     * inputs are on: the preflight checks that ({@link TaskletFailedException}, failure
+     * {@code PROGRAM_NOT_LOADED}) and runs
      * it once, so a program the drive refuses for this layout fails {@code submit()} with a
-     * {@link ProgramRefusedException}. Read its output with {@link ProgramGroupsFormat},
+     * a {@link SmartSsdException} of reason {@code PROGRAM_REFUSED}. Read its output with {@link ProgramGroupsFormat},
      * {@link ProgramRecordsFormat}, {@link ProgramCountersFormat} or a format of your own
      * ({@link BpfProgram#decode}).
      */
@@ -215,19 +217,22 @@ public class DeviceJob extends Job {
                 while (!run.finished()) {
                     run.next(Duration.ofSeconds(1));
                 }
-            } catch (ProgramRefusedException e) {
-                ProgramRefusedException named = new ProgramRefusedException("device job '"
-                        + getJobName() + "': the drive refused program '" + program + "' for "
-                        + "the records of " + fs.getPath() + ": " + e.getMessage(),
-                        e.status().errno(), e.status().reasonCode());
+            } catch (TaskletFailedException e) {
+                if (e.failure() == TaskletFailedException.Failure.PROGRAM_NOT_LOADED) {
+                    throw e;
+                }
+                throw refused(e, spec, fs.getPath());
+            } catch (SmartSsdException e) {
+                if (e.reason() != Reason.PROGRAM_REFUSED) {
+                    throw refused(e, spec, fs.getPath());
+                }
+                SmartSsdException named = new SmartSsdException("device job '" + getJobName()
+                        + "': the drive refused program '" + program + "' for the records of "
+                        + fs.getPath() + ": " + e.getMessage(), e.errno(), e.reasonCode());
                 named.initCause(e);
                 throw named;
-            } catch (ProgramNotLoadedException e) {
-                throw e;
             } catch (IOException e) {
-                throw new IOException("device job '" + getJobName() + "': the drive refused "
-                        + "tasklet " + spec.taskletId() + " on " + fs.getPath() + ": "
-                        + e.getMessage(), e);
+                throw refused(e, spec, fs.getPath());
             }
             return;
         }
@@ -265,5 +270,10 @@ public class DeviceJob extends Job {
             from += events.length;
         }
         return sb.toString().toLowerCase(Locale.ROOT).equals("na") ? "" : sb.toString();
+    }
+
+    private IOException refused(IOException e, TaskletSpec spec, Path path) {
+        return new IOException("device job '" + getJobName() + "': the drive refused tasklet "
+                + spec.taskletId() + " on " + path + ": " + e.getMessage(), e);
     }
 }

@@ -24,8 +24,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.InputRange;
-import org.smartssd.device.ProgramNotLoadedException;
-import org.smartssd.device.ProgramRefusedException;
+import org.smartssd.device.Reason;
+import org.smartssd.device.SmartSsdException;
+import org.smartssd.device.TaskletFailedException;
+import org.smartssd.device.TaskletFailedException.Failure;
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.RecordLayout.Field;
 import org.smartssd.device.RecordLayout.FieldType;
@@ -181,18 +183,20 @@ class ProgramJobTest {
     void aProgramNotLoadedFailsSubmitNamingItAndTheDrive() throws Exception {
         DeviceJob job = job("absent", BpfProgram.of("absent", 1), LAYOUT, input,
                 ProgramGroupsFormat.class);
-        assertThatThrownBy(job::submit).isInstanceOfSatisfying(ProgramNotLoadedException.class,
+        assertThatThrownBy(job::submit).isInstanceOfSatisfying(TaskletFailedException.class,
                 e -> {
-                    assertThat(e.program()).isEqualTo("absent");
-                    assertThat(e.drive()).isEqualTo(drive.uri());
-                    assertThat(e.getMessage()).contains("'absent'").contains(drive.uri());
+                    assertThat(e.failure()).isEqualTo(Failure.PROGRAM_NOT_LOADED);
+                    assertThat(e.getMessage()).contains("'absent' is loaded on " + drive.uri()
+                            + " (");
                 });
         // the drive's own answer, where the host did not ask first: the same type
         assertThatThrownBy(() -> BpfProgram.of("absent").run(drive, LAYOUT,
                 DeviceAccess.of(input, conf).stat().oid(), 0, InputRange.TO_END, "/absent.out",
                 Duration.ofSeconds(30)))
-                .isInstanceOfSatisfying(ProgramNotLoadedException.class,
-                        e -> assertThat(e.program()).isEqualTo("absent"));
+                .isInstanceOfSatisfying(TaskletFailedException.class, e -> {
+                    assertThat(e.failure()).isEqualTo(Failure.PROGRAM_NOT_LOADED);
+                    assertThat(e.getMessage()).contains("'absent'");
+                });
     }
 
     @Test
@@ -203,10 +207,12 @@ class ProgramJobTest {
         DeviceJob job = job("second-drive", new BpfProgram("grp", null, 0, 64, 0, 0), LAYOUT,
                 input, ProgramGroupsFormat.class);
         job.addInputPath(other);
-        assertThatThrownBy(job::submit).isInstanceOfSatisfying(ProgramNotLoadedException.class,
+        assertThatThrownBy(job::submit).isInstanceOfSatisfying(TaskletFailedException.class,
                 e -> {
-                    assertThat(e.program()).isEqualTo("grp");
-                    assertThat(e.drive()).isEqualTo(second.uri()).isNotEqualTo(drive.uri());
+                    assertThat(e.failure()).isEqualTo(Failure.PROGRAM_NOT_LOADED);
+                    assertThat(second.uri()).isNotEqualTo(drive.uri());
+                    assertThat(e.getMessage()).contains("'grp' is loaded on " + second.uri()
+                            + " (");
                 });
     }
 
@@ -219,7 +225,8 @@ class ProgramJobTest {
                 Field.of(4, FieldType.I64)));
         DeviceJob job = job("refused", new BpfProgram("over", new long[] {OVER}, 8, 0, 0, 0),
                 twelve, small, ProgramRecordsFormat.class);
-        assertThatThrownBy(job::submit).isInstanceOf(ProgramRefusedException.class)
+        assertThatThrownBy(job::submit).isInstanceOfSatisfying(SmartSsdException.class,
+                        e -> assertThat(e.reason()).isEqualTo(Reason.PROGRAM_REFUSED))
                 .hasMessageContaining("program 'over'")
                 .hasMessageContaining("small.bin")
                 .hasMessageContaining("(HELPER_ARG)");

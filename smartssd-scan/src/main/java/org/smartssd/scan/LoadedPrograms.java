@@ -6,7 +6,7 @@ import java.util.Set;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.smartssd.device.ProgramNotLoadedException;
+import org.smartssd.device.TaskletFailedException;
 import org.smartssd.device.SmartSsdDevice;
 
 /**
@@ -19,7 +19,7 @@ public final class LoadedPrograms {
     }
 
     /**
-     * @throws ProgramNotLoadedException naming the first drive without {@code program}
+     * @throws TaskletFailedException (failure {@code PROGRAM_NOT_LOADED}) naming the first drive without {@code program}
      */
     public static void require(String program, Iterable<Path> files, Configuration conf)
             throws IOException {
@@ -28,7 +28,7 @@ public final class LoadedPrograms {
             SmartSsdDevice drive = DeviceAccess.fileSystem(file, conf).device();
             if (asked.add(drive.uri()) && drive.listPrograms().stream()
                     .noneMatch(p -> p.name().equals(program))) {
-                throw new ProgramNotLoadedException(program, drive.uri());
+                throw TaskletFailedException.programNotLoaded(program, drive.uri());
             }
         }
     }

@@ -18,8 +18,9 @@ import org.smartssd.scan.TaskletRun;
  * One partition of a {@link ProgramScan}: the program's run over the partition's byte range
  * in the drive (create, execute, poll, read the output: {@link TaskletRun}), whose emitted
  * records are the partition's rows. A program not loaded on the partition's drive fails the
- * task with {@link org.smartssd.device.ProgramNotLoadedException}, one that does not fit the
- * layout with {@link org.smartssd.device.ProgramRefusedException}.
+ * task with a {@link org.smartssd.device.TaskletFailedException} of failure
+ * {@code PROGRAM_NOT_LOADED}, one that does not fit the layout with a
+ * {@link org.smartssd.device.SmartSsdException} of reason {@code PROGRAM_REFUSED}.
  */
 final class ProgramReader implements PartitionReader<InternalRow> {
     private final ProgramRead read;

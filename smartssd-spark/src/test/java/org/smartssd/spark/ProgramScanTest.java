@@ -18,8 +18,7 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import org.smartssd.device.ProgramNotLoadedException;
-import org.smartssd.device.ProgramRefusedException;
+import org.smartssd.device.TaskletFailedException;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.scan.DeviceAccess;
 
@@ -111,7 +110,7 @@ class ProgramScanTest {
     @Test
     void aProgramNotLoadedFailsTheReadNamingIt() {
         assertThatThrownBy(() -> programRead(kv, LAYOUT, "absent").schema())
-                .hasRootCauseInstanceOf(ProgramNotLoadedException.class)
+                .hasRootCauseInstanceOf(TaskletFailedException.class)
                 .rootCause().hasMessageContaining("'absent'");
     }
 
@@ -122,7 +121,7 @@ class ProgramScanTest {
         // isp_filter emits the record's 16 bytes: records of 12 are too short (Spark's task
         // failure carries the executor's exception as text)
         assertThatThrownBy(prog::collectAsList)
-                .hasMessageContaining(ProgramRefusedException.class.getName())
+                .hasMessageContaining("PROGRAM_REFUSED")
                 .hasMessageContaining("(HELPER_ARG)");
     }
 

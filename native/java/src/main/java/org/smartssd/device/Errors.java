@@ -43,15 +43,15 @@ public final class Errors {
     /**
      * The exception for a create the drive refused with UNKNOWN_TASKLET: when the spec runs
      * eBPF program {@code program} (null: a built-in), the drive lacks that program
-     * ({@link ProgramNotLoadedException}); otherwise {@code e} itself.
+     * (failure {@link TaskletFailedException.Failure#PROGRAM_NOT_LOADED}); otherwise {@code e}
+     * itself.
      */
     static TaskletFailedException createRefused(TaskletFailedException e, String program,
                                                 String uri) {
         if (program == null || e.failure() != TaskletFailedException.Failure.UNKNOWN_TASKLET) {
             return e;
         }
-        ProgramNotLoadedException p = new ProgramNotLoadedException(program, uri,
-                e.status().errno(), e.status().reasonCode());
+        TaskletFailedException p = TaskletFailedException.programNotLoaded(program, uri);
         p.initCause(e);
         return p;
     }

@@ -20,7 +20,10 @@ public class TaskletFailedException extends SmartSsdException {
         PLAN_MISMATCH,
         /** The host could not decode the tasklet's output: cut short, or not of the layout
          *  the tasklet's decoder expects. */
-        INCOMPLETE_OUTPUT
+        INCOMPLETE_OUTPUT,
+        /** The run names an eBPF program ({@code tasklet.BpfProgram}) the drive does not keep:
+         *  never loaded there ({@code smartssd tasklet load}), or removed. */
+        PROGRAM_NOT_LOADED
     }
 
     private final Failure failure;
@@ -33,6 +36,16 @@ public class TaskletFailedException extends SmartSsdException {
     /** The host's decoder of a tasklet's output found it cut short or malformed. */
     public static TaskletFailedException incompleteOutput(String message) {
         return new TaskletFailedException(message, Errno.EBADMSG, 0, Failure.INCOMPLETE_OUTPUT);
+    }
+
+    /**
+     * The drive does not keep eBPF program {@code program}: it answered UNKNOWN_TASKLET at the
+     * instance's create, or, found on the host before any run, its program list lacks it.
+     */
+    public static TaskletFailedException programNotLoaded(String program, String drive) {
+        return new TaskletFailedException("no eBPF program '" + program + "' is loaded on "
+                + drive + " (smartssd tasklet load " + drive + " PROGRAM.o --name " + program
+                + ")", Errno.ENOENT, Reason.UNKNOWN_TASKLET.code(), Failure.PROGRAM_NOT_LOADED);
     }
 
     public Failure failure() {
