@@ -135,7 +135,10 @@ final class FillQueue implements Closeable {
         awaitDone(last, timeoutMs);
     }
 
-    /** Makes what is queued, then stops the thread. */
+    /** Close waits at least this long for the queued fills (fill.wait.ms may be 0). */
+    private static final long CLOSE_WAIT_MIN_MS = 60_000;
+
+    /** Makes what is queued, then stops the thread; bounded, past that it says so. */
     @Override
     public void close() throws IOException {
         if (filler == null) {
@@ -148,12 +151,22 @@ final class FillQueue implements Closeable {
             closed = true;
             notifyAll();
         }
+        long bound = Math.max(waitMs, CLOSE_WAIT_MIN_MS);
         try {
-            filler.join();
+            filler.join(bound);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted while the cache fills of "
                     + io.cache().drive() + " were made");
+        }
+        if (filler.isAlive()) {
+            long left;
+            synchronized (this) {
+                left = queuedSeq - doneSeq;
+            }
+            throw new IOException("the cache fill queue of " + io.cache().drive()
+                    + " still made fills " + bound + " ms after close; " + left
+                    + " were left (their blocks stay uncached)");
         }
     }
 
