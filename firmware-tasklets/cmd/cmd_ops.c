@@ -61,7 +61,7 @@ const struct fw_op fw_ops[] = {
 	OP(SSC_INFO, 0, SESSION, READS, fw_ssc_info_check, fw_ssc_info),
 	OP(SSC_WRITE_DIRTY, 0, SESSION, READS, fw_ssc_write_check, fw_ssc_write_dirty),
 	OP(SSC_WRITE_CLEAN, 0, SESSION, READS, fw_ssc_write_check, fw_ssc_write_clean),
-	OP(SSC_READ, 0, SESSION, READS, fw_ssc_read_check, fw_ssc_read),
+	OP(SSC_READ, SS_SSC_READ_TRIM, SESSION, READS, fw_ssc_read_check, fw_ssc_read),
 	OP(SSC_EVICT, 0, SESSION, READS, fw_ssc_range_check, fw_ssc_evict),
 	OP(SSC_CLEAN, 0, SESSION, READS, fw_ssc_range_check, fw_ssc_clean),
 	OP(SSC_EXISTS, 0, SESSION, READS, fw_ssc_exists_check, fw_ssc_exists),

@@ -192,7 +192,7 @@ void fw_ssc_write_clean(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep
 void fw_ssc_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
 	uint32_t bs;
-	uint64_t map, hits = 0;
+	uint64_t map, hits = 0, end = 0;
 	uint8_t *data;
 
 	if (!fw_ssc_have_cache(fw, rep)) {
@@ -219,10 +219,11 @@ void fw_ssc_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 		} else {
 			rep->payload[i / 8] |= (uint8_t)(1u << (i % 8));
 			hits++;
+			end = i + 1;
 		}
 	}
 	rep->value[0] = hits;
-	rep->payload_len = (uint32_t)(map + rq->length * bs);
+	rep->payload_len = (uint32_t)(map + (rq->flags & SS_SSC_READ_TRIM ? end : rq->length) * bs);
 }
 
 void fw_ssc_evict(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)

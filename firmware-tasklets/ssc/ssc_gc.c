@@ -27,16 +27,23 @@
 /* Cap ages so cost * age products stay within 64 bits. */
 #define AGE_MAX (1ull << 48)
 
-/* The record that freed a block must be durable before its data is gone. */
+/* The record that freed a block must be durable before its data is gone. A group commit:
+ * in a write-clean it is made off the command's path, and the erase waits for it
+ * (erase_committed), not the command. */
 static int commit_before_erase(struct ss_ssc *c)
 {
-	return c->pending ? ssc_commit(c) : 0;
+	return c->pending ? ssc_group_commit(c) : 0;
 }
 
 /* Erase a block whose freeing record is committed. \return the flash's answer. */
 static int erase_committed(struct ss_ssc *c, uint32_t block)
 {
-	int rc = ss_hal_block_erase(c->hal, block);
+	int rc;
+
+	if (c->blocks[block].seq != 0) {
+		ssc_wait_behind(c);   /* its record may be in a commit made off the path */
+	}
+	rc = ss_hal_block_erase(c->hal, block);
 
 	c->st.block_erases++;
 	c->blocks[block].erase_count++;

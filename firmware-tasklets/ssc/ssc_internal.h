@@ -178,6 +178,10 @@ struct ss_ssc {
 	uint64_t epoch;           /* of the newest checkpoint */
 	uint64_t next_epoch;      /* for the next one: past every epoch seen on the flash */
 	bool unsynced;            /* data programmed since the last sync */
+	bool commit_behind;       /* the operation under way needs no durable record: a full
+				   * log page is committed on the background timeline */
+	uint64_t behind_end;      /* modelled end of the last such commit: what a later step
+				   * that depends on it waits for (ssc_wait_behind) */
 	uint32_t wl_delta;        /* static wear-levelling threshold (SS_SSC_WEAR_DELTA; tests
 				   * lower it to make migrations frequent) */
 	uint32_t wl_every;        /* at most one migration per this many erases (SSC_WL_EVERY) */
@@ -293,6 +297,10 @@ void ssc_rec_decode(const uint8_t *raw, struct ssc_rec *r);
 int ssc_log(struct ss_ssc *c, struct ssc_rec *r);
 /** Program the buffered records and sync. */
 int ssc_commit(struct ss_ssc *c);
+/** The group commit: ssc_commit, charged off the command's path while commit_behind. */
+int ssc_group_commit(struct ss_ssc *c);
+/** Later work on the current timeline starts after the last commit made off the path. */
+void ssc_wait_behind(struct ss_ssc *c);
 int ssc_sync(struct ss_ssc *c);
 int ssc_replay(struct ss_ssc *c);
 uint32_t ssc_recs_per_page(const struct ss_ssc *c);

@@ -48,7 +48,7 @@ static uint32_t group_commit_limit(const struct ss_ssc *c)
 
 static int maybe_group_commit(struct ss_ssc *c)
 {
-	return c->pending >= group_commit_limit(c) ? ssc_commit(c) : 0;
+	return c->pending >= group_commit_limit(c) ? ssc_group_commit(c) : 0;
 }
 
 static int cache_write(struct ss_ssc *c, uint64_t lba, const void *buf, bool dirty)
@@ -94,7 +94,12 @@ int ss_ssc_write_dirty(struct ss_ssc *c, uint64_t lba, const void *buf)
 
 int ss_ssc_write_clean(struct ss_ssc *c, uint64_t lba, const void *buf)
 {
-	return cache_write(c, lba, buf, false);
+	int rc;
+
+	c->commit_behind = true;
+	rc = cache_write(c, lba, buf, false);
+	c->commit_behind = false;
+	return rc;
 }
 
 /*
@@ -285,13 +290,16 @@ int ss_ssc_clean_range(struct ss_ssc *c, uint64_t lba, uint64_t count)
 	if (count == 0 || lba > SSC_KEY_EMPTY - count) {
 		return -SS_EINVAL;
 	}
+	c->commit_behind = true;
 	for (uint64_t i = 0; i < count; i++) {
 		int rc = ss_ssc_clean(c, lba + i);
 
 		if (rc) {
+			c->commit_behind = false;
 			return rc;
 		}
 	}
+	c->commit_behind = false;
 	c->st.clean_ops++;
 	return 0;
 }

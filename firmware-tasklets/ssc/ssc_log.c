@@ -6,6 +6,15 @@
  * committed. A commit first syncs the data pages its records point to, then programs the
  * log page and syncs again, so a durable record never names data that is not.
  *
+ * A group commit of records no operation needs durable (write-clean of an absent block,
+ * clean) is off the command's path: the flash sees the same programs in the same order,
+ * but the commit is charged to the background timeline (GC and checkpoints done at idle),
+ * starting once everything programmed so far is done. So the command neither waits for
+ * the data pages in flight, its own group's among them, nor for the log page, as on a
+ * controller that queues the log page behind the data and answers the host. The host
+ * waits for that commit only where a later step depends on it: a synchronous commit (its
+ * log page comes after) and the erase of a block a record freed (ssc_wait_behind).
+ *
  * Log page: 0 magic  4 count  8 epoch(8)  16 first seq(8)  24 zero(4)  28 crc (header
  * bytes 0..27 and the records), then `count` records of 24 bytes:
  *   0 type  1 dirty  2 zero(2)  4 block/ppn  8 seq(8)  16 lba or group(8)
@@ -72,9 +81,32 @@ int ssc_log(struct ss_ssc *c, struct ssc_rec *r)
 	ssc_rec_encode(c->logbuf + SSC_LOG_HDR_BYTES + (size_t)c->pending * SSC_REC_BYTES, r);
 	c->pending++;
 	if (c->pending == ssc_recs_per_page(c)) {
-		return ssc_commit(c);
+		return ssc_group_commit(c);
 	}
 	return 0;
+}
+
+void ssc_wait_behind(struct ss_ssc *c)
+{
+	ss_hal_not_before(c->hal, c->behind_end);
+}
+
+int ssc_group_commit(struct ss_ssc *c)
+{
+	uint64_t t;
+	int rc;
+
+	if (!c->commit_behind) {
+		return ssc_commit(c);
+	}
+	/* the cache runs on the host timeline; the device clock is past every page issued */
+	t = ss_hal_now_ns(c->hal);
+	ss_hal_set_timeline(c->hal, SS_HAL_TL_BACKGROUND);
+	ss_hal_not_before(c->hal, t);
+	rc = ssc_commit(c);
+	c->behind_end = ss_hal_now_ns(c->hal);
+	ss_hal_set_timeline(c->hal, SS_HAL_TL_HOST);
+	return rc;
 }
 
 int ssc_commit(struct ss_ssc *c)
@@ -84,6 +116,7 @@ int ssc_commit(struct ss_ssc *c)
 	uint8_t *p = c->logbuf;
 	int rc;
 
+	ssc_wait_behind(c);
 	if (c->pending == 0) {
 		return ssc_sync(c);
 	}

@@ -158,6 +158,13 @@ static void v_isp(void *ctx, uint64_t i, uint64_t d, uint64_t p)
 	ss_hal_isp_account(((struct ss_hal_view *)ctx)->parent, i, d, p);
 }
 static uint64_t v_now(void *ctx) { return ss_hal_now_ns(((struct ss_hal_view *)ctx)->parent); }
+#ifndef SS_FW_WITHOUT_SSC
+/* the cache's commits off the command's path (ssc_log.c); a board without it saves this */
+static void v_not_before(void *ctx, uint64_t t)
+{
+	ss_hal_not_before(((struct ss_hal_view *)ctx)->parent, t);
+}
+#endif
 static void v_ra(void *ctx, int on) { ss_hal_read_ahead(((struct ss_hal_view *)ctx)->parent, on); }
 static void v_ra_wait(void *ctx) { ss_hal_read_ahead_wait(((struct ss_hal_view *)ctx)->parent); }
 /* The tasklet watchdog is the core's, not a region's: a view passes it through. */
@@ -194,7 +201,10 @@ static void view_init(struct ss_hal_view *v, struct ss_hal *parent, uint32_t fir
 		.read_ahead_wait = v_ra_wait, .watchdog_arm = v_wd_arm,
 		.section_run = v_section_run, .section_abort = v_section_abort,
 		.section_mask = v_section_mask,
-		/* no nvram; no pricing or timeline clock: the ISP engine holds the drive's own hal */
+#ifndef SS_FW_WITHOUT_SSC
+		.not_before = v_not_before,
+#endif
+		/* no nvram, no pricing: the ISP engine holds the drive's own hal */
 	};
 	v->hal = *parent;
 	v->hal.geo.blocks_per_die = rows;

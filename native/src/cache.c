@@ -156,17 +156,28 @@ int64_t ss_dev_cache_read(struct ss_dev *d, uint64_t first, uint64_t count, void
 		uint64_t n = count - done < per ? count - done : per;
 		uint64_t map = SS_SSC_BITMAP_BYTES(n);
 		struct ss_pkt_req req = {.opcode = SS_OP_SSC_READ, .oid = first + done, .length = n,
+					 .flags = SS_SSC_READ_TRIM,
 					 .reply_max = (uint32_t)(map + n * bs)};
+		uint64_t sent;
 
 		rc = cache_exec(d, &req, NULL, &rep);
+		if (rc == -EINVAL) {
+			/* a drive that predates TRIM refuses the flag (BAD_FIELD) */
+			req.flags = 0;
+			rc = cache_exec(d, &req, NULL, &rep);
+		}
 		if (rc)
 			return rc;
-		if (rep.payload_len != map + n * bs || rep.value0 > n)
+		/* trimmed after the last present block (a drive before the flag sends all n) */
+		sent = rep.payload_len >= map ? (rep.payload_len - map) / bs : 0;
+		if (rep.payload_len < map || rep.payload_len != map + sent * bs || sent > n ||
+		    rep.value0 > n)
 			return ss_err(-EPROTO, 0, "SSC_READ of %llu blocks: %u bytes, %llu present",
 				      (unsigned long long)n, rep.payload_len,
 				      (unsigned long long)rep.value0);
 		merge_bits(present, done, rep.payload, n);
-		memcpy((uint8_t *)buf + done * bs, rep.payload + map, (size_t)(n * bs));
+		memcpy((uint8_t *)buf + done * bs, rep.payload + map, (size_t)(sent * bs));
+		memset((uint8_t *)buf + (done + sent) * bs, 0, (size_t)((n - sent) * bs));
 		hits += rep.value0;
 		done += n;
 	}

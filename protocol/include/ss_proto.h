@@ -255,6 +255,9 @@ enum ss_create_flags {
  * smartssd-fs CacheBlock): a 64-byte header, checked against the file's version, then
  * block_size - 64 bytes of the file. The payload starts with the version's 32-byte digest. */
 #define SS_SSC_SCAN_BLOCK_HEADER 0x1u
+/* SSC_READ flag: the payload ends after the last present block (the bitmap alone when none
+ * is), so a miss moves no block over the link (a drive that predates it refuses it: BAD_FIELD). */
+#define SS_SSC_READ_TRIM 0x1u
 #define SS_SSC_BLOCK_HEADER_BYTES 64u
 #define SS_SSC_BLOCK_MAGIC 0x53534342u     /* "SSCB", big-endian in the header */
 #define SS_SSC_BLOCK_LAYOUT 1u

@@ -283,6 +283,39 @@ static void test_full(void)
 	fx_destroy(&f);
 }
 
+/* SSC_READ with TRIM: the payload stops after the last present block, so a window that
+ * misses moves the bitmap alone; without the flag every block is sent. */
+static void test_read_trim(void)
+{
+	struct fx_opts o = { .cache_share_permille = 250 };
+	static uint8_t want[BS];
+	uint32_t map = (uint32_t)SS_SSC_BITMAP_BYTES(16);
+	struct fx_reply r;
+	struct fx f;
+
+	fx_create_with(&f, &o);
+	fx_open_session(&f);
+	CHECK_EQ(write_blocks(&f, 0, BASE + 2, 1, 3), 0);
+	CHECK_EQ(write_blocks(&f, 0, BASE + 5, 1, 4), 0);
+	for (int trim = 0; trim < 2; trim++) {
+		struct fx_pkt p = { .opcode = SS_OP_SSC_READ, .oid = BASE, .length = 16,
+				    .flags = trim ? SS_SSC_READ_TRIM : 0,
+				    .reply_max = map + 16 * BS };
+
+		CHECK_EQ(fx_call(&f, &p, &r), 0);
+		CHECK_EQ(r.v[0], 2);
+		CHECK_EQ(r.payload_len, map + (trim ? 6 : 16) * BS);
+		CHECK_EQ(r.payload[0], 0x24);
+		fill(want, BASE + 5, 4);
+		CHECK(r.payload_len >= map + 6 * BS && memcmp(r.payload + map + 5 * BS, want, BS) == 0);
+		p.oid = BASE + 100;   /* nothing cached there */
+		CHECK_EQ(fx_call(&f, &p, &r), 0);
+		CHECK_EQ(r.v[0], 0);
+		CHECK_EQ(r.payload_len, map + (trim ? 0 : 16) * BS);
+	}
+	fx_destroy(&f);
+}
+
 /* Factory-bad cache blocks in the emulator's failed-block table (independent of the
  * cache), and the emulator's count of refused erases and programs. */
 static uint32_t bad_in_part(struct fx *f)
@@ -420,6 +453,7 @@ int main(void)
 	test_refusals();
 	test_no_cache();
 	test_full();
+	test_read_trim();
 	test_factory_bad_jasmine();
 	test_factory_bad_small();
 	return fx_failures ? 1 : 0;

@@ -32,7 +32,8 @@ public final class SmartSsdKeys {
             // sscache:// (SsCacheConstants)
             "smartssd.cache.NAME.backing", "smartssd.cache.NAME.mode",
             "smartssd.cache.NAME.dirty.threshold", "smartssd.cache.NAME.full.wait.ms",
-            "smartssd.cache.NAME.writeback.retry.ms",
+            "smartssd.cache.NAME.writeback.retry.ms", "smartssd.cache.NAME.fill.queue.bytes",
+            "smartssd.cache.NAME.fill.wait.ms",
             // device jobs and the Spark connector (smartssd-mapreduce Placement, DeviceJob)
             "smartssd.job.placement", "smartssd.job.placement.host.mapper.class",
             "smartssd.job.placement.host.ns-per-byte", "smartssd.job.placement.host.ns-per-record",

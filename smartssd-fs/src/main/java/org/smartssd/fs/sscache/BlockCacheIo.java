@@ -62,6 +62,7 @@ final class BlockCacheIo {
         for (int done = 0; done < count; ) {
             int n = Math.min(maxBlocks, count - done);
             long[] present = cache.read(base + first + done, n, raw, 0);
+            stats.incrementCounter(CacheStatistics.LOOKUPS);
             for (int k = 0; k < n; k++) {
                 long index = first + done + k;
                 boolean ok = bit(present, k)

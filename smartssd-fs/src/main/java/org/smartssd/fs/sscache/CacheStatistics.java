@@ -5,6 +5,8 @@ import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
 
 /** The IOStatistics names of {@code sscache://}, and the store that holds them. */
 public final class CacheStatistics {
+    /** Drive READ commands of readers: one per window of up to 1 MiB looked up. */
+    public static final String LOOKUPS = "sscache_lookups";
     /** Cache blocks found in the drive and valid for the version read. */
     public static final String BLOCK_HITS = "sscache_block_hits";
     /** Cache blocks absent, or present for another version or path. */
@@ -29,14 +31,18 @@ public final class CacheStatistics {
     public static final String WRITE_BACK_FAILURES = "sscache_write_back_failures";
     /** Writes that found the cache full of dirty data and waited for the cleaner. */
     public static final String FULL_WAITS = "sscache_full_waits";
+    /** Fills of missed blocks the drive failed: blocks left uncached ({@link FillQueue}). */
+    public static final String FILLS_FAILED = "sscache_fills_failed";
+    /** Fills dropped because the fill queue stayed full for its wait. */
+    public static final String FILLS_DROPPED = "sscache_fills_dropped";
 
     private CacheStatistics() {
     }
 
     static IOStatisticsStore newStore(String... more) {
-        String[] counters = {BLOCK_HITS, BLOCK_MISSES, BYTES_FROM_CACHE, BYTES_FROM_BACKING,
+        String[] counters = {LOOKUPS, BLOCK_HITS, BLOCK_MISSES, BYTES_FROM_CACHE, BYTES_FROM_BACKING,
             BLOCKS_FILLED, BLOCKS_DIRTIED, WRITE_BACKS, WRITE_BACK_BLOCKS, WRITE_BACK_RUNS,
-            WRITE_BACK_FAILURES, FULL_WAITS};
+            WRITE_BACK_FAILURES, FULL_WAITS, FILLS_FAILED, FILLS_DROPPED};
         String[] all = new String[counters.length + more.length];
         System.arraycopy(counters, 0, all, 0, counters.length);
         System.arraycopy(more, 0, all, counters.length, more.length);

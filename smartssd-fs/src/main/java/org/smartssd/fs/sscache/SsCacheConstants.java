@@ -39,6 +39,17 @@ public final class SsCacheConstants {
     public static final String RETRY_SUFFIX = ".writeback.retry.ms";
     public static final long RETRY_DEFAULT = 1_000;
 
+    /** {@code smartssd.cache.DRIVE.fill.queue.bytes}: how many bytes of missed blocks, read
+     *  from the backing store, may wait to be cached while the readers go on; 0: a reader
+     *  caches them itself before it returns them. */
+    public static final String FILL_QUEUE_SUFFIX = ".fill.queue.bytes";
+    public static final long FILL_QUEUE_DEFAULT = 8L << 20;
+
+    /** {@code smartssd.cache.DRIVE.fill.wait.ms}: how long a reader waits for room in a full
+     *  fill queue before it drops that fill (counted, logged). */
+    public static final String FILL_WAIT_SUFFIX = ".fill.wait.ms";
+    public static final long FILL_WAIT_DEFAULT = 30_000;
+
     /** The two modes. */
     public enum Mode {
         WRITE_THROUGH("write-through"), WRITE_BACK("write-back");

@@ -68,6 +68,7 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
     private DriveRegistry.Lease lease;
     private WriteBackRegistry.Lease writeBack;
     private BlockCacheIo io;
+    private FillQueue fills;
     private IOStatisticsStore ioStatistics;
     private Path workingDir;
     private boolean closed;
@@ -121,6 +122,11 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
             } else {
                 io = new BlockCacheIo(cache, ioStatistics, address -> false);
             }
+            fills = new FillQueue(io, ioStatistics,
+                    conf.getLong(prefix + SsCacheConstants.FILL_QUEUE_SUFFIX,
+                            SsCacheConstants.FILL_QUEUE_DEFAULT),
+                    conf.getLong(prefix + SsCacheConstants.FILL_WAIT_SUFFIX,
+                            SsCacheConstants.FILL_WAIT_DEFAULT), drive);
         } catch (IOException | RuntimeException e) {
             closeQuietly();
             throw e;
@@ -200,6 +206,16 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
     }
 
     /** The backing file system (this instance's own). */
+    /**
+     * Waits until the blocks readers have read from the backing store so far are cached
+     * (or their fills failed or were dropped, counted), at most {@code timeoutMs}.
+     * @throws IOException naming what is still queued when the time is up
+     */
+    public void awaitFills(long timeoutMs) throws IOException {
+        checkOpen();
+        fills.drain(timeoutMs);
+    }
+
     public FileSystem backing() {
         return backing;
     }
@@ -423,16 +439,16 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
                 if (!pf.get().closed()) {
                     throw new FileNotFoundException(f + " is being written");
                 }
-                return new FSDataInputStream(new SsCacheInputStream(io, pf.get().version(),
-                        backing, b, true, ioStatistics, statistics));
+                return new FSDataInputStream(new SsCacheInputStream(io, fills,
+                        pf.get().version(), backing, b, true, ioStatistics, statistics));
             }
         }
         FileStatus st = backing.getFileStatus(b);
         if (st.isDirectory()) {
             throw new FileNotFoundException(f + " is a directory");
         }
-        return new FSDataInputStream(new SsCacheInputStream(io, FileVersion.of(st), backing, b,
-                false, ioStatistics, statistics));
+        return new FSDataInputStream(new SsCacheInputStream(io, fills, FileVersion.of(st),
+                backing, b, false, ioStatistics, statistics));
     }
 
     @Override
@@ -609,7 +625,7 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
 
     private void closeQuietly() throws IOException {
         IOException first = null;
-        for (AutoCloseable c : Arrays.asList(writeBack, backing, lease)) {
+        for (AutoCloseable c : Arrays.asList(fills, writeBack, backing, lease)) {
             if (c == null) {
                 continue;
             }

@@ -26,11 +26,14 @@ import org.smartssd.fs.DriveLog;
  * Reads one version of a file through the cache: a window of up to
  * {@code maxBlocksPerCall} cache blocks per drive READ; the blocks that miss are read from
  * the backing store, each run of adjacent misses in one positioned read, and cached clean
- * (unless the file changed on the backing store meanwhile). A file written back later
+ * (unless the file changed on the backing store meanwhile) through the file system's
+ * {@link FillQueue}: the reader has the bytes at once, the drive is written behind it. A
+ * file written back later
  * ({@code cacheOnly}) is served from its dirty blocks alone.
  */
 final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, StreamCapabilities {
     private final BlockCacheIo io;
+    private final FillQueue fills;
     private final FileVersion version;
     private final byte[] digest;
     private final FileSystem backing;
@@ -45,11 +48,14 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
     private int windowLength;
     private long pos;
     private boolean closed;
+    /** The last fill this stream queued: close waits for it. */
+    private long lastFill;
 
-    SsCacheInputStream(BlockCacheIo io, FileVersion version, FileSystem backing,
-                       Path backingPath, boolean cacheOnly, IOStatisticsStore stats,
-                       FileSystem.Statistics fsStats) {
+    SsCacheInputStream(BlockCacheIo io, FillQueue fills, FileVersion version,
+                       FileSystem backing, Path backingPath, boolean cacheOnly,
+                       IOStatisticsStore stats, FileSystem.Statistics fsStats) {
         this.io = io;
+        this.fills = fills;
         this.version = version;
         this.digest = version.digest();
         this.backing = backing;
@@ -192,19 +198,15 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
             k = end;
         }
         if (filled && unchangedOnBacking()) {
-            try {
-                fillMisses(first, count, hit, length);
-            } catch (IOException e) {
-                DriveLog.of(SsCacheInputStream.class, io.cache().drive()).warn(
-                        "{}: caching blocks failed ({}); the read goes on", version.pathKey(),
-                        e.toString());
-            }
+            fillMisses(first, count, hit, length);
         }
         windowStart = first * payload;
         windowLength = length;
     }
 
-    private void fillMisses(long first, int count, boolean[] hit, int length) throws IOException {
+    /** Queues each run of missed blocks, copied: the window is reused. */
+    private void fillMisses(long first, int count, boolean[] hit, int length)
+            throws java.io.InterruptedIOException {
         for (int k = 0; k < count; ) {
             if (hit[k]) {
                 k++;
@@ -218,7 +220,8 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
             int to = Math.min(end * payload, length);
             byte[] run = new byte[to - from];
             System.arraycopy(window, from, run, 0, run.length);
-            io.fillClean(version, digest, first + k, end - k, run, run.length);
+            long seq = fills.submit(new FillQueue.Fill(version, digest, first + k, end - k, run));
+            lastFill = Math.max(lastFill, seq);
             k = end;
         }
     }
@@ -306,12 +309,22 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
         }
     }
 
+    /** Waits for the fills this stream queued (bounded; past that they go on unwaited). */
     @Override
     public synchronized void close() {
         if (!closed) {
             closed = true;
             window = null;
             closeBacking();
+            try {
+                fills.awaitDone(lastFill, fills.waitMs());
+            } catch (java.io.InterruptedIOException e) {
+                Thread.currentThread().interrupt();
+            } catch (IOException e) {
+                DriveLog.of(SsCacheInputStream.class, io.cache().drive()).warn(
+                        "{}: closed before its blocks were cached ({})", version.pathKey(),
+                        e.getMessage());
+            }
         }
     }
 
