@@ -212,7 +212,9 @@ static int ensure_room(struct ss_blk *b)
 		b->cur = -1;
 		b->lines_since_ckpt++;
 	}
-	while (!b->in_gc && b->free_lines <= GC_RESERVE) {
+	for (uint32_t round = 0; !b->in_gc && b->free_lines <= GC_RESERVE; round++) {
+		if (round == b->nlines)
+			return ss_err(-ENOSPC, 0, "block target: GC of %u lines freed no space", round);
 		rc = gc_one(b);
 		if (rc)
 			return rc;
@@ -957,6 +959,10 @@ int ss_blk_open(struct ss_dev *d, const struct ss_blk_opts *o, struct ss_blk **o
 	rc = load_chunks(b);
 	if (rc == 0)
 		rc = recover(b);
+	/* killed in a GC that had taken the reserve line: finish one into the open line, which
+	 * has room for the rest of its victim, before users write there */
+	if (rc == 0 && b->free_lines < GC_RESERVE && b->cur >= 0)
+		rc = gc_one(b);
 	if (rc)
 		goto fail;
 	*out = b;
