@@ -9,6 +9,7 @@
  * written by something else, ranges past the end.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "blk_test.h"
@@ -238,7 +239,8 @@ out:
 }
 
 /* A child opens the target, runs `steps`, and _exits without closing: the host crashed. */
-static void crash_child(struct devtest *t, void (*steps)(struct ss_blk *))
+static void crash_child_opts(struct devtest *t, const struct ss_blk_opts *o,
+			     void (*steps)(struct ss_blk *))
 {
 	pid_t pid = fork();
 	int status = 0;
@@ -247,7 +249,7 @@ static void crash_child(struct devtest *t, void (*steps)(struct ss_blk *))
 		struct ss_dev *d = NULL;
 		struct ss_blk *b = NULL;
 
-		if (ss_dev_open(t->uri, NULL, &d) || ss_blk_open(d, NULL, &b)) {
+		if (ss_dev_open(t->uri, NULL, &d) || ss_blk_open(d, o, &b)) {
 			fprintf(stderr, "child: %s\n", ss_dev_last_message());
 			_exit(2);
 		}
@@ -257,6 +259,11 @@ static void crash_child(struct devtest *t, void (*steps)(struct ss_blk *))
 	CHECK(pid > 0);
 	CHECK_EQ(waitpid(pid, &status, 0), pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+static void crash_child(struct devtest *t, void (*steps)(struct ss_blk *))
+{
+	crash_child_opts(t, NULL, steps);
 }
 
 /* LBA 7 written 12 times, each durable at once: unit after unit over the PUs, so its last
@@ -328,6 +335,124 @@ out:
 	devtest_cleanup(&t);
 }
 
+/* A crash after GC. Phase 1 writes every LBA (v1), each line's 512 in order, and closes:
+ * a checkpoint. The child rewrites the hot LBAs [hot_first, +hot_blocks), none made
+ * durable, and dies. */
+struct gc_case {
+	uint32_t hot_first, hot_blocks, trimmed;
+	void (*steps)(struct ss_blk *);
+};
+
+static const struct ss_blk_opts no_periodic = { .ckpt_lines = 1000000 };
+
+/* Hot LBAs 0-400: line 2 keeps 111 valid blocks, the fewest, older than the checkpoint.
+ * GC moves them through the write buffer (after 8 user blocks: 7 left, 6 written in whole
+ * units) and erases line 2; the child dies at once. The last moved block is lost unless GC
+ * flushed its moves before the erase. */
+static void steps_gc_then_die(struct ss_blk *b)
+{
+	static uint8_t w[SS_BLK_BLOCK];
+	struct ss_blk_stats st = { 0 };
+
+	for (uint32_t v = 2; st.gc_lines_erased == 0 && v < 100000; v++) {
+		blktest_fill(w, v % 401, v);
+		CHECK_EQ(ss_blk_write(b, v % 401, 1, w, 0), 0);
+		CHECK_EQ(ss_blk_stats(b, &st), 0);
+	}
+	CHECK_EQ(st.gc_lines_erased, 1);
+}
+
+/* Hot LBAs 100-299, rewritten into a fresh line, a trim of 0-49 made durable there, then
+ * more rewrites until 8 lines were collected (the trim record's among them), with no
+ * periodic checkpoint: the trim comes back unless GC checkpoints before erasing a line
+ * newer than the last checkpoint. */
+static void steps_trim_gc_then_die(struct ss_blk *b)
+{
+	static uint8_t w[SS_BLK_BLOCK];
+	struct ss_blk_stats st = { 0 };
+	uint32_t v = 2;
+
+	for (; v < 2 + 8 * 64 * 2; v++) {
+		blktest_fill(w, 100 + v % 200, v);
+		CHECK_EQ(ss_blk_write(b, 100 + v % 200, 1, w, 0), 0);
+	}
+	CHECK_EQ(ss_blk_trim(b, 0, 50), 0);
+	CHECK_EQ(ss_blk_flush(b), 0);
+	for (; st.gc_lines_erased < 8 && v < 100000; v++) {
+		blktest_fill(w, 100 + v % 200, v);
+		CHECK_EQ(ss_blk_write(b, 100 + v % 200, 1, w, 0), 0);
+		CHECK_EQ(ss_blk_stats(b, &st), 0);
+	}
+	CHECK(st.gc_lines_erased >= 8);
+}
+
+/* After the child: every LBA reads v1, or (hot) a version the child wrote, or (trimmed
+ * and flushed by the child) zeros. */
+static void test_gc_crash(void)
+{
+	static const struct gc_case cases[] = {
+		{ 0, 401, 0, steps_gc_then_die },
+		{ 100, 200, 50, steps_trim_gc_then_die },
+	};
+	static uint8_t w[SS_BLK_BLOCK], r[SS_BLK_BLOCK];
+
+	if (!unix_mode)
+		return;
+	for (uint32_t k = 0; k < 2; k++) {
+		const struct gc_case *c = &cases[k];
+		struct devtest t;
+		struct ss_dev *d = NULL;
+		struct ss_blk *b = NULL;
+		struct ss_blk_info info;
+		uint32_t bad = 0;
+
+		if (blktest_format(&t, 8) || devtest_start_daemon(&t)) {
+			ut_failures++;
+			return;
+		}
+		CHECK_EQ(ss_dev_open(t.uri, NULL, &d), 0);
+		CHECK_EQ(ss_blk_open(d, NULL, &b), 0);
+		if (!b)
+			goto next;
+		CHECK_EQ(ss_blk_info(b, &info), 0);
+		for (uint64_t lba = 0; lba < info.blocks; lba++) {
+			blktest_fill(w, lba, 1);
+			CHECK_EQ(ss_blk_write(b, lba, 1, w, 0), 0);
+		}
+		CHECK_EQ(ss_blk_close(b), 0);
+		b = NULL;
+		crash_child_opts(&t, &no_periodic, c->steps);
+		CHECK_EQ(ss_blk_open(d, NULL, &b), 0);
+		if (!b) {
+			fprintf(stderr, "gc crash %u: %s\n", k, ss_dev_last_message());
+			goto next;
+		}
+		for (uint64_t lba = 0; lba < info.blocks; lba++) {
+			long long v;
+			bool ok;
+
+			CHECK_EQ(ss_blk_read(b, lba, 1, r), 0);
+			v = blktest_version(r, lba);
+			if (lba < c->trimmed)
+				ok = v == 0;
+			else if (lba >= c->hot_first && lba < c->hot_first + c->hot_blocks)
+				ok = v >= 1;
+			else
+				ok = v == 1;
+			if (!ok && bad++ < 5)
+				fprintf(stderr, "gc crash %u: LBA %llu holds v%lld\n", k,
+					(unsigned long long)lba, v);
+		}
+		CHECK_EQ(bad, 0);
+next:
+		if (b)
+			CHECK_EQ(ss_blk_close(b), 0);
+		if (d)
+			CHECK_EQ(ss_dev_close(d), 0);
+		devtest_cleanup(&t);
+	}
+}
+
 static void test_refusals(void)
 {
 	struct devtest t;
@@ -370,6 +495,7 @@ int main(int argc, char **argv)
 	test_striping_and_oob();
 	test_gc();
 	test_recovery();
+	test_gc_crash();
 	test_refusals();
 	return ut_report(unix_mode ? "blk_ut unix" : "blk_ut emu");
 }

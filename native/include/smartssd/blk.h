@@ -65,6 +65,7 @@ struct ss_blk_stats {
 	uint64_t recovered_records;     /* blocks replayed from OOB at the last open */
 	uint32_t free_lines;
 	uint32_t valid_blocks;
+	uint32_t buffered_blocks;       /* in the host's write buffer: not durable yet */
 };
 
 /** Reset every written chunk of an open-channel drive, so that ss_blk_open starts an
