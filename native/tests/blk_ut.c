@@ -238,6 +238,58 @@ out:
 	devtest_cleanup(&t);
 }
 
+/* GC keeps off the PUs the user reads. Every LBA written in order (LBAs 512-1023 fill line
+ * 3, two a PU in turn), then LBAs 0-400 rewritten until line 2 (111 blocks valid, on every
+ * PU) is collected in steps beside the writes; while the first steps run, the user reads
+ * LBAs of line 3 on PUs 0 and 1 after every write: GC moves line 2's blocks from the other
+ * PUs first, and by the time it comes to PUs 0 and 1 their reads have stopped and decayed.
+ * Moving PU by PU in order instead reads PU 0 beside the user's reads. */
+static void test_gc_avoids_read_pus(void)
+{
+	struct devtest t;
+	struct ss_dev *d = drive(&t, 8);
+	struct ss_blk *b = NULL;
+	struct ss_blk_info info;
+	struct ss_blk_stats st = { 0 };
+	static uint8_t w[SS_BLK_BLOCK], r[SS_BLK_BLOCK];
+	uint32_t steps = 0;
+
+	if (!d)
+		return;
+	CHECK_EQ(ss_blk_open(d, NULL, &b), 0);
+	if (!b)
+		goto out;
+	CHECK_EQ(ss_blk_info(b, &info), 0);
+	for (uint64_t lba = 0; lba < info.blocks; lba++) {
+		blktest_fill(w, lba, 1);
+		CHECK_EQ(ss_blk_write(b, lba, 1, w, 0), 0);
+	}
+	for (uint32_t v = 2; st.gc_lines_erased == 0 && v < 100000; v++) {
+		blktest_fill(w, v % 401, v);
+		CHECK_EQ(ss_blk_write(b, v % 401, 1, w, 0), 0);
+		CHECK_EQ(ss_blk_stats(b, &st), 0);
+		steps += st.gc_blocks_moved > 0;
+		if (steps < 4) {
+			/* LBAs 512 + 16 k (+1) are on PU 0, 514 + 16 k (+1) on PU 1 */
+			uint64_t k = v % 32;
+
+			CHECK_EQ(ss_blk_read(b, 512 + 16 * k, 1, r), 0);
+			CHECK_EQ(blktest_version(r, 512 + 16 * k), 1);
+			CHECK_EQ(ss_blk_read(b, 514 + 16 * k, 1, r), 0);
+			CHECK_EQ(blktest_version(r, 514 + 16 * k), 1);
+		}
+	}
+	CHECK_EQ(st.gc_lines_erased, 1);
+	CHECK(st.gc_blocks_moved >= 111);
+	CHECK(steps > 4);
+	CHECK_EQ(st.gc_moves_beside_reads, 0);
+out:
+	if (b)
+		CHECK_EQ(ss_blk_close(b), 0);
+	CHECK_EQ(ss_dev_close(d), 0);
+	devtest_cleanup(&t);
+}
+
 /* A child opens the target, runs `steps`, and _exits without closing: the host crashed. */
 static void crash_child_opts(struct devtest *t, const struct ss_blk_opts *o,
 			     void (*steps)(struct ss_blk *))
@@ -494,6 +546,7 @@ int main(int argc, char **argv)
 	test_read_write();
 	test_striping_and_oob();
 	test_gc();
+	test_gc_avoids_read_pus();
 	test_recovery();
 	test_gc_crash();
 	test_refusals();

@@ -60,6 +60,8 @@ struct ss_blk_stats {
 	uint64_t pad_blocks;            /* written to fill a unit at a flush */
 	uint64_t gc_blocks_moved;
 	uint64_t gc_lines_erased;
+	uint64_t gc_moves_beside_reads; /* blocks GC moved from a PU the user had read since
+					 * GC's last step (each step halves that count) */
 	uint64_t checkpoints;
 	uint64_t checkpoint_blocks;
 	uint64_t recovered_records;     /* blocks replayed from OOB at the last open */
