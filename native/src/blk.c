@@ -41,8 +41,9 @@
 #define TRIM_MAGIC 0x4D54424Cu              /* "LBTM" */
 #define BUF_MAX (SS_VECTOR_MAX / SPB)       /* one vector command */
 #define GC_RESERVE 1u                       /* free lines only GC may take */
+#define GC_STEP_BLOCKS 8u     /* blocks GC moves per block the user writes */
 
-enum line_state { LINE_FREE, LINE_OPEN, LINE_FULL, LINE_CKPT };
+enum line_state { LINE_FREE, LINE_OPEN, LINE_FULL, LINE_GC };
 
 struct line {
 	enum line_state state;
@@ -71,6 +72,9 @@ struct ss_blk {
 	uint8_t *validmap;    /* a bit per gba */
 
 	int cur;              /* the line being written, -1 none */
+	int gc_line;          /* the line GC is collecting, -1 none */
+	uint32_t *gc_next;    /* per PU: its next block GC looks at */
+	uint32_t *pu_reads;   /* per PU: user reads since GC's last step, halved at each */
 	uint32_t free_lines, lines_since_ckpt;
 	bool in_gc;
 	uint64_t seq;         /* the next to give */
@@ -383,60 +387,108 @@ static int gc_victim(const struct ss_blk *b)
 	return best;
 }
 
-/* Move a line's valid blocks through the write buffer, make them durable, then erase it:
- * after a checkpoint when it holds records the newest checkpoint does not. */
-static int gc_one(struct ss_blk *b)
+/* The victim's PU for GC's next reads: of those with blocks left to look at, one the user
+ * has read least since the last step -- so that GC's reads and the user's go to different
+ * PUs where the victim allows (LightNVM's isolation of GC from reads). -1 when done. */
+static int gc_pick_pu(struct ss_blk *b)
 {
-	static __thread uint8_t data[SS_VECTOR_MAX * SS_SECTOR];
-	static __thread uint8_t meta[SS_VECTOR_MAX * SS_SECTOR_META];
-	int victim = gc_victim(b), rc = 0;
+	uint32_t l = (uint32_t)b->gc_line;
+	int best = -1;
+
+	for (uint32_t pu = 0; pu < b->npu; pu++) {
+		if (b->gc_next[pu] >= b->wp[chunk_of(b, l, pu)] / SPB)
+			continue;
+		if (best < 0 || b->pu_reads[pu] < b->pu_reads[best])
+			best = (int)pu;
+	}
+	return best;
+}
+
+/* Move a valid block of the victim through the write buffer. */
+static int gc_move(struct ss_blk *b, uint32_t l, uint32_t pu, uint32_t blk)
+{
+	static __thread uint8_t data[SPB * SS_SECTOR];
+	static __thread uint8_t meta[SPB * SS_SECTOR_META];
+	uint64_t gba = gba_of(b, l, pu, blk), lba;
+	struct ss_dev_ppa ppa[SPB];
+	int rc;
+
+	for (uint32_t s = 0; s < SPB; s++)
+		ppa[s] = ppa_of(b, l, pu, blk * SPB + s);
+	rc = ss_dev_vector_read_meta(b->d, ppa, SPB, data, meta);
+	if (rc)
+		return ss_err_context(rc, "block target: GC reading line %u", l);
+	lba = ss_get_le64(meta);
+	if (lba >= b->nlba || b->map[lba] != gba)
+		return ss_err(-EBADMSG, 0, "block target: GC: block %u of chunk %u of PU %u is "
+			      "valid but its OOB names LBA %llu", blk, l, pu,
+			      (unsigned long long)lba);
+	b->st.gc_blocks_moved++;
+	b->st.gc_moves_beside_reads += b->pu_reads[pu] > 0;
+	return put_block(b, lba, data);
+}
+
+/* Up to `budget` blocks of GC's work: a victim chosen when none is in hand, its valid
+ * blocks moved a unit's worth from a PU at a time (gc_pick_pu), and once all are, the
+ * moves made durable and the line erased -- after a checkpoint when it holds records the
+ * newest checkpoint does not. */
+static int gc_step(struct ss_blk *b, uint64_t budget)
+{
 	uint32_t l;
+	int rc = 0, pu;
 
-	if (victim < 0)
-		return ss_err(-ENOSPC, 0, "block target: no line to collect");
-	l = (uint32_t)victim;
+	if (b->gc_line < 0) {
+		int victim = gc_victim(b);
+
+		if (victim < 0)
+			return ss_err(-ENOSPC, 0, "block target: no line to collect");
+		b->gc_line = victim;
+		b->lines[victim].state = LINE_GC;
+		memset(b->gc_next, 0, b->npu * sizeof(*b->gc_next));
+	}
+	l = (uint32_t)b->gc_line;
 	b->in_gc = true;
-	for (uint32_t pu = 0; pu < b->npu && rc == 0; pu++) {
-		uint32_t c = chunk_of(b, l, pu);
+	while (budget && rc == 0 && (pu = gc_pick_pu(b)) >= 0) {
+		uint32_t blocks = b->wp[chunk_of(b, l, (uint32_t)pu)] / SPB;
 
-		for (uint32_t blk = 0; blk < b->wp[c] / SPB && rc == 0; blk++) {
-			uint64_t gba = gba_of(b, l, pu, blk), lba;
-			struct ss_dev_ppa ppa[SPB];
+		for (uint32_t k = 0; k < b->unit_blocks && b->gc_next[pu] < blocks && rc == 0; k++) {
+			uint32_t blk = b->gc_next[pu]++;
 
-			if (!valid_get(b, gba))
-				continue;
-			for (uint32_t s = 0; s < SPB; s++)
-				ppa[s] = ppa_of(b, l, pu, blk * SPB + s);
-			rc = ss_dev_vector_read_meta(b->d, ppa, SPB, data, meta);
-			if (rc) {
-				rc = ss_err_context(rc, "block target: GC reading line %u", l);
-				break;
+			if (valid_get(b, gba_of(b, l, (uint32_t)pu, blk))) {
+				rc = gc_move(b, l, (uint32_t)pu, blk);
+				budget--;
 			}
-			lba = ss_get_le64(meta);
-			if (lba >= b->nlba || b->map[lba] != gba) {
-				rc = ss_err(-EBADMSG, 0, "block target: GC: block %llu of line %u "
-					    "is valid but its OOB names LBA %llu", (unsigned long long)blk,
-					    l, (unsigned long long)lba);
-				break;
-			}
-			rc = put_block(b, lba, data);
-			b->st.gc_blocks_moved++;
 		}
 	}
-	if (rc == 0)
+	for (uint32_t p = 0; p < b->npu; p++)
+		b->pu_reads[p] /= 2;
+	if (rc == 0 && gc_pick_pu(b) < 0) {
 		rc = drain(b, true);
-	if (rc == 0 && b->lines[l].max_seq > b->ckpt_seq)
-		rc = checkpoint(b);
-	if (rc == 0)
-		rc = line_reset(b, l);
+		if (rc == 0 && b->lines[l].max_seq > b->ckpt_seq)
+			rc = checkpoint(b);
+		if (rc == 0)
+			rc = line_reset(b, l);
+		if (rc == 0) {
+			b->lines[l].state = LINE_FREE;
+			b->lines[l].max_seq = 0;
+			b->free_lines++;
+			b->st.gc_lines_erased++;
+			b->gc_line = -1;
+		}
+	}
 	b->in_gc = false;
-	if (rc)
-		return rc;
-	b->lines[l].state = LINE_FREE;
-	b->lines[l].max_seq = 0;
-	b->free_lines++;
-	b->st.gc_lines_erased++;
-	return 0;
+	return rc;
+}
+
+/* Collect the victim in hand, or a new one, to its end. */
+static int gc_one(struct ss_blk *b)
+{
+	int rc;
+
+	do {
+		rc = gc_step(b, UINT64_MAX);
+	} while (rc == 0 && b->gc_line >= 0);
+	return rc;
 }
 
 /* ---- checkpoints -------------------------------------------------------------------------- */
@@ -913,6 +965,8 @@ static void blk_free(struct ss_blk *b)
 	free(b->lines);
 	free(b->map);
 	free(b->validmap);
+	free(b->gc_next);
+	free(b->pu_reads);
 	pthread_mutex_destroy(&b->lock);
 	free(b);
 }
@@ -935,6 +989,7 @@ int ss_blk_open(struct ss_dev *d, const struct ss_blk_opts *o, struct ss_blk **o
 	pthread_mutex_init(&b->lock, NULL);
 	b->d = d;
 	b->cur = -1;
+	b->gc_line = -1;
 	b->op_permille = o && o->op_permille ? o->op_permille : 100;
 	b->ckpt_lines = o && o->ckpt_lines ? o->ckpt_lines : 4;
 	rc = geometry(b);
@@ -946,7 +1001,10 @@ int ss_blk_open(struct ss_dev *d, const struct ss_blk_opts *o, struct ss_blk **o
 	b->lines = calloc(b->nlines, sizeof(*b->lines));
 	b->map = malloc(b->nlba * sizeof(*b->map));
 	b->validmap = calloc((b->nlines * b->line_blocks + 7) / 8, 1);
-	if (!b->wp || !b->offline || !b->lines || !b->map || !b->validmap) {
+	b->gc_next = calloc(b->npu, sizeof(*b->gc_next));
+	b->pu_reads = calloc(b->npu, sizeof(*b->pu_reads));
+	if (!b->wp || !b->offline || !b->lines || !b->map || !b->validmap || !b->gc_next ||
+	    !b->pu_reads) {
 		rc = ss_err(-ENOMEM, 0, "block target: a map of %llu blocks",
 			    (unsigned long long)b->nlba);
 		goto fail;
@@ -1037,6 +1095,7 @@ int ss_blk_read(struct ss_blk *b, uint64_t lba, uint32_t n, void *buf)
 			gba_split(b, m, &l, &pu, &blk);
 			for (uint32_t s = 0; s < SPB; s++)
 				ppa[k * SPB + s] = ppa_of(b, l, pu, blk * SPB + s);
+			b->pu_reads[pu]++;
 			k++;
 		}
 		if (k) {
@@ -1075,6 +1134,27 @@ static int write_locked(struct ss_blk *b, uint64_t lba, uint32_t n, const uint8_
 	return rc;
 }
 
+/* GC in steps: one in hand goes on; a new one starts when the open line has just room
+ * enough left for the victim's moves at GC_STEP_BLOCKS a written block (twice over), so
+ * that the victim is chosen as late, and as empty, as can be. */
+static bool gc_soft_due(const struct ss_blk *b)
+{
+	uint64_t room = 0;
+	int v;
+
+	if (b->gc_line >= 0)
+		return true;
+	if (b->free_lines > GC_RESERVE || b->cur < 0 || (v = gc_victim(b)) < 0)
+		return false;
+	for (uint32_t pu = 0; pu < b->npu; pu++) {
+		uint32_t c = chunk_of(b, (uint32_t)b->cur, pu);
+
+		if (!b->offline[c])
+			room += (b->g.chunk_sectors - b->wp[c]) / SPB;
+	}
+	return room <= 2 * (b->lines[v].valid / GC_STEP_BLOCKS + 1) + b->nbuf;
+}
+
 /* Checkpoint every ckpt_lines lines, so that a recovery scans at most that many. */
 static int maybe_checkpoint(struct ss_blk *b)
 {
@@ -1093,6 +1173,10 @@ int ss_blk_write(struct ss_blk *b, uint64_t lba, uint32_t n, const void *buf, ui
 		return ss_err(-EINVAL, 0, "block target write: flags 0x%x (only SS_BLK_FUA)", flags);
 	pthread_mutex_lock(&b->lock);
 	rc = write_locked(b, lba, n, buf);
+	/* only the reserve left free: GC a step at a time beside the writes, so that the open
+	 * line closes with a line freed rather than a whole GC to run */
+	if (rc == 0 && gc_soft_due(b))
+		rc = gc_step(b, (uint64_t)n * GC_STEP_BLOCKS);
 	if (rc == 0 && (flags & SS_BLK_FUA))
 		rc = drain(b, true);
 	if (rc == 0)
