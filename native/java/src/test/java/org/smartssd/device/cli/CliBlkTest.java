@@ -112,7 +112,7 @@ class CliBlkTest {
         try (SmartSsdDevice d = SmartSsdDevice.open("emu:" + ftl)) {
             assertThatThrownBy(() -> d.blockTarget(0, 0))
                     .isInstanceOf(WrongInterfaceException.class)
-                    .hasMessageContaining("not open-channel");
+                    .hasMessageContaining("block target open").hasMessageContaining("formatted ftl");
         }
     }
 }
