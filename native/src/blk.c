@@ -595,6 +595,11 @@ static int checkpoint(struct ss_blk *b)
 		b->wp[chunk_of(b, l, pu)] = (blk + n) * SPB;
 		b->st.checkpoint_blocks += n;
 	}
+	/* the drive keeps its chunks' wear in a table it writes at FLUSH: without one, the
+	 * erases of chunks not written again since are forgotten at a power loss */
+	rc = ss_dev_flush(b->d);
+	if (rc)
+		return ss_err_context(rc, "block target: flushing the drive after a checkpoint");
 	b->ckpt_gen++;
 	b->ckpt_seq = b->seq - 1;
 	b->lines_since_ckpt = 0;
