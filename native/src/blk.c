@@ -246,6 +246,21 @@ static int ensure_room(struct ss_blk *b)
 
 /* ---- the write buffer ------------------------------------------------------------------ */
 
+/* The write pointers of line l's chunks, from the drive. */
+static int line_wp_reload(struct ss_blk *b, uint32_t l)
+{
+	for (uint32_t pu = 0; pu < b->npu; pu++) {
+		struct ss_dev_chunk ch;
+		int k = ss_dev_chunk_report(b->d, (uint64_t)pu * b->nlines + l, &ch, 1);
+
+		if (k != 1)
+			return k < 0 ? k : -EPROTO;
+		b->offline[chunk_of(b, l, pu)] = ch.state == SS_CHUNK_OFFLINE;
+		b->wp[chunk_of(b, l, pu)] = (uint32_t)(ch.wp - ch.slba);
+	}
+	return 0;
+}
+
 /* Write the buffer's first blocks (whole units, at most one vector command) to the
  * current line, each unit to the next PU, and point the map at them. Making room may run
  * GC, which writes the buffer out itself: what is left is counted after it. */
@@ -290,10 +305,14 @@ static int write_units(struct ss_blk *b)
 	}
 	rc = ss_dev_vector_write_meta(b->d, v.ppa, nsec, v.data, v.meta);
 	if (rc) {
-		/* the drive's write pointers are what they are now: close the line */
+		/* part of it may be on the flash: its sequence numbers are spent, the line is
+		 * closed and its write pointers are the drive's */
+		b->seq += k;
 		b->lines[l].state = LINE_FULL;
 		b->cur = -1;
-		return ss_err_context(rc, "block target: writing %u blocks to line %u", k, l);
+		rc = ss_err_context(rc, "block target: writing %u blocks to line %u", k, l);
+		(void)line_wp_reload(b, l);
+		return rc;
 	}
 	for (uint32_t i = 0; i < k; i++) {
 		uint64_t lba = b->buf[i].lba;
