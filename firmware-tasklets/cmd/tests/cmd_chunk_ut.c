@@ -655,6 +655,39 @@ static void test_meta(void)
 	fx_destroy(&f);
 }
 
+/* The byte vector of a VECTOR_READ with SS_VECTOR_META (CRC-32C computed apart), and the
+ * drive's answer to it: the sector, then its 8 bytes of metadata. */
+static void test_meta_vector(void)
+{
+	static const uint8_t readmeta9[80] = {
+		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x63, 0x00, 0x09, 0x00, 0x05, 0x00,
+		0x01, [32] = 0x01, [48] = 0x10, [52] = 0x08, 0x02, [60] = 0x63, 0x26, 0x38, 0xe5,
+		0x01, [72] = 0x02,
+	};
+	static uint8_t pkt[512];
+	struct fx_pkt p = { .opcode = OP_VECTOR_READ, .tag = 0x00050009, .flags = SS_VECTOR_META,
+			    .length = 1, .payload = readmeta9 + 64, .payload_len = 16,
+			    .reply_max = 520 };
+	uint8_t meta[SPP * 8], data[SPP * 512];
+	struct fx_reply r;
+	struct fx f;
+
+	CHECK_EQ(fx_encode(&p, pkt), 512);
+	CHECK(memcmp(pkt, readmeta9, 80) == 0);
+	for (uint32_t i = 0; i < sizeof(meta); i++) {
+		meta[i] = (uint8_t)(0xC0 + i);
+	}
+	make(&f, OC, 0);
+	CHECK_EQ(vmeta(&f, OP_VECTOR_WRITE, 1, 2, SPP, SPP * (16 + 512 + 8), meta, &r), 0);
+	p.tag = 0;
+	CHECK_EQ(fx_call(&f, &p, &r), 0);
+	CHECK_EQ(r.payload_len, 520);
+	fill(data, SPP, 5);
+	CHECK(r.payload_len == 520 && memcmp(r.payload, data, 512) == 0 &&
+	      memcmp(r.payload + 512, meta, 8) == 0);
+	fx_destroy(&f);
+}
+
 int main(void)
 {
 	test_vectors();
@@ -666,6 +699,7 @@ int main(void)
 	test_persistence();
 	test_zones();
 	test_meta();
+	test_meta_vector();
 	fprintf(stderr, "%s (%d failures)\n", fx_failures ? "FAIL" : "ok", fx_failures);
 	return fx_failures ? 1 : 0;
 }
