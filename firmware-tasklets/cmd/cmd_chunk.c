@@ -15,7 +15,9 @@
  *     and bytes 0..11, then a u32 per chunk: its wear, OFFLINE_BIT, FINISHED_BIT. Written
  *     at FLUSH and shutdown, and at once when a chunk goes offline or is finished; when
  *     the blocks are full they are erased and rewritten one after the other.
- *   each programmed page's spare: 0 magic "SSCK", 4 the chunk's wear.
+ *   each programmed page's spare: 0 magic "SSCK", 4 the chunk's wear, 8 the host's
+ *     out-of-band metadata of each of its sectors (SS_SECTOR_META bytes each, 0xFF when
+ *     the write carried none), where the spare holds it.
  * At mount the write pointers come from the flash itself (pages are programmed in order:
  * the first erased page ends the chunk's data), the wear from the table or a page's
  * stamp, whichever is higher: a reset whose chunk was not written again before a power
@@ -33,6 +35,7 @@
 #define OFFLINE_BIT 0x80000000u
 #define FINISHED_BIT 0x40000000u
 #define WEAR_MASK 0x3FFFFFFFu
+#define STAMP_BYTES 8u
 
 static uint32_t label_row_block(const struct ss_geometry *g, uint32_t i)
 {
@@ -539,7 +542,13 @@ uint32_t fw_chunks_write_check(const struct ss_fw *fw, uint32_t idx, uint32_t se
 	return SS_R_OK;
 }
 
-int fw_chunks_write(struct ss_fw *fw, uint32_t idx, const uint8_t *data, uint32_t n)
+bool fw_chunks_meta_fits(const struct ss_fw *fw)
+{
+	return STAMP_BYTES + (uint64_t)fw->chunks.spp * SS_SECTOR_META <= fw->hal->geo.spare_size;
+}
+
+int fw_chunks_write(struct ss_fw *fw, uint32_t idx, const uint8_t *data, const uint8_t *meta,
+		    uint32_t n)
 {
 	struct fw_chunks *c = &fw->chunks;
 	const struct ss_geometry *g = &fw->hal->geo;
@@ -553,6 +562,10 @@ int fw_chunks_write(struct ss_fw *fw, uint32_t idx, const uint8_t *data, uint32_
 		ss_memset(c->spare, 0xFF, g->spare_size);
 		ss_put_le32(c->spare, STAMP_MAGIC);
 		ss_put_le32(c->spare + 4, ch->wear);
+		if (meta) {
+			ss_memcpy(c->spare + STAMP_BYTES, meta + (uint64_t)done * SS_SECTOR_META,
+				  (uint64_t)c->spp * SS_SECTOR_META);
+		}
 		rc = ss_hal_page_program(fw->hal, block * g->pages_per_block + page,
 					 data + (uint64_t)done * SS_SECTOR, c->spare);
 		if (rc) {
@@ -586,7 +599,8 @@ uint32_t fw_chunks_read_check(const struct ss_fw *fw, uint32_t idx, uint32_t sec
 	return (uint64_t)sector + n > ch->wp ? SS_R_READ_UNWRITTEN : SS_R_OK;
 }
 
-int fw_chunks_read(struct ss_fw *fw, uint32_t idx, uint32_t sector, uint8_t *out, uint32_t n)
+int fw_chunks_read(struct ss_fw *fw, uint32_t idx, uint32_t sector, uint8_t *out, uint8_t *meta,
+		   uint32_t n)
 {
 	struct fw_chunks *c = &fw->chunks;
 	const struct ss_geometry *g = &fw->hal->geo;
@@ -600,15 +614,25 @@ int fw_chunks_read(struct ss_fw *fw, uint32_t idx, uint32_t sector, uint8_t *out
 		if (sector >= ch->written) {
 			/* finished past its data: the unwritten sectors read as zeros */
 			ss_memset(out, 0, (uint64_t)k * SS_SECTOR);
+			if (meta) {
+				ss_memset(meta, 0xFF, (uint64_t)k * SS_SECTOR_META);
+			}
 		} else {
 			int rc = ss_hal_page_read(fw->hal, block * g->pages_per_block + page,
-						  fw->page_buf, NULL);
+						  fw->page_buf, meta ? c->spare : NULL);
 
 			if (rc) {
 				return rc;
 			}
 			ss_memcpy(out, fw->page_buf + (uint64_t)in * SS_SECTOR,
 				  (uint64_t)k * SS_SECTOR);
+			if (meta) {
+				ss_memcpy(meta, c->spare + STAMP_BYTES + (uint64_t)in * SS_SECTOR_META,
+					  (uint64_t)k * SS_SECTOR_META);
+			}
+		}
+		if (meta) {
+			meta += (uint64_t)k * SS_SECTOR_META;
 		}
 		out += (uint64_t)k * SS_SECTOR;
 		sector += k;

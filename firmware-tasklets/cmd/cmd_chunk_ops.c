@@ -60,13 +60,16 @@ void fw_chunk_report(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *r
 	rep->value[0] = n;
 }
 
-/* `length` addresses, then (a write) their sectors. */
+/* `length` addresses, then (a write) their sectors and (SS_VECTOR_META) metadata. */
 static uint32_t vector_check(const struct fw_req *rq, uint32_t data_sectors)
 {
+	uint32_t meta = rq->flags & SS_VECTOR_META ? SS_SECTOR_META : 0;
+
 	if (rq->length == 0 || rq->length > SS_VECTOR_MAX) {
 		return SS_R_BAD_FIELD;
 	}
-	if (rq->payload_len != rq->length * PPA_BYTES + data_sectors * rq->length * SS_SECTOR) {
+	if (rq->payload_len !=
+	    rq->length * PPA_BYTES + data_sectors * rq->length * (SS_SECTOR + meta)) {
 		return SS_R_BAD_LENGTH;
 	}
 	return SS_R_OK;
@@ -82,7 +85,8 @@ uint32_t fw_vector_read_check(const struct fw_req *rq, uint32_t *cap)
 {
 	uint32_t rc = vector_check(rq, 0);
 
-	*cap = rc ? 0 : (uint32_t)rq->length * SS_SECTOR;
+	*cap = rc ? 0 : (uint32_t)rq->length *
+				(SS_SECTOR + (rq->flags & SS_VECTOR_META ? SS_SECTOR_META : 0));
 	if (rc == SS_R_OK && rq->reply_max < *cap) {
 		return SS_R_BAD_FIELD;
 	}
@@ -136,9 +140,15 @@ void fw_vector_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *r
 {
 	struct fw_chunks *c = &fw->chunks;
 	const uint8_t *data = rq->payload + rq->length * PPA_BYTES;
+	const uint8_t *meta = rq->flags & SS_VECTOR_META ? data + rq->length * SS_SECTOR : NULL;
 	uint32_t saved_wp[SS_VECTOR_MAX], saved_idx[SS_VECTOR_MAX], runs = 0, reason = SS_R_OK;
 	uint32_t idx, sector, i, j;
 
+	if (meta && !fw_chunks_meta_fits(fw)) {
+		/* the page's spare has no room for every sector's metadata */
+		fw_rep_error(rep, -SS_EINVAL, SS_R_BAD_FIELD);
+		return;
+	}
 	/* every run against the write pointers the runs before it leave */
 	for (i = 0; i < rq->length && reason == SS_R_OK; i = j) {
 		reason = ppa_at(fw, rq, i, &idx, &sector);
@@ -163,7 +173,8 @@ void fw_vector_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *r
 
 		(void)ppa_at(fw, rq, i, &idx, &sector);
 		j = run_end(fw, rq, i);
-		rc = fw_chunks_write(fw, idx, data + (uint64_t)i * SS_SECTOR, j - i);
+		rc = fw_chunks_write(fw, idx, data + (uint64_t)i * SS_SECTOR,
+				     meta ? meta + (uint64_t)i * SS_SECTOR_META : NULL, j - i);
 		if (rc) {
 			fw_rep_error(rep, rc, SS_R_MEDIA_ERROR);
 			break;
@@ -174,8 +185,12 @@ void fw_vector_write(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *r
 
 void fw_vector_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
 {
+	uint8_t *meta = rq->flags & SS_VECTOR_META ? rep->payload + rq->length * SS_SECTOR : NULL;
 	uint32_t idx, sector, reason = SS_R_OK, i, j;
 
+	if (meta && !fw_chunks_meta_fits(fw)) {
+		reason = SS_R_BAD_FIELD;
+	}
 	for (i = 0; i < rq->length && reason == SS_R_OK; i = j) {
 		reason = ppa_at(fw, rq, i, &idx, &sector);
 		j = reason ? i : run_end(fw, rq, i);
@@ -192,13 +207,14 @@ void fw_vector_read(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 
 		(void)ppa_at(fw, rq, i, &idx, &sector);
 		j = run_end(fw, rq, i);
-		rc = fw_chunks_read(fw, idx, sector, rep->payload + (uint64_t)i * SS_SECTOR, j - i);
+		rc = fw_chunks_read(fw, idx, sector, rep->payload + (uint64_t)i * SS_SECTOR,
+				    meta ? meta + (uint64_t)i * SS_SECTOR_META : NULL, j - i);
 		if (rc) {
 			fw_rep_error(rep, rc, SS_R_MEDIA_ERROR);
 			return;
 		}
 	}
-	rep->payload_len = (uint32_t)rq->length * SS_SECTOR;
+	rep->payload_len = (uint32_t)rq->length * (SS_SECTOR + (meta ? SS_SECTOR_META : 0));
 }
 
 void fw_chunk_reset(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *rep)
@@ -304,7 +320,7 @@ void fw_zone_append(struct ss_fw *fw, const struct fw_req *rq, struct fw_rep *re
 				  reason == SS_R_CHUNK_FULL ? -SS_ENOSPC : -SS_EINVAL, reason);
 		return;
 	}
-	rc = fw_chunks_write(fw, idx, rq->payload, n);
+	rc = fw_chunks_write(fw, idx, rq->payload, NULL, n);
 	if (rc) {
 		fw_rep_error(rep, rc, SS_R_MEDIA_ERROR);
 		return;
@@ -336,8 +352,8 @@ void fw_chunk_block_rw(struct ss_fw *fw, uint64_t lba, uint32_t sectors, bool wr
 						      : SS_ATA_ERROR_ABRT, reason);
 		return;
 	}
-	rc = write ? fw_chunks_write(fw, idx, data, sectors)
-		   : fw_chunks_read(fw, idx, sector, data, sectors);
+	rc = write ? fw_chunks_write(fw, idx, data, NULL, sectors)
+		   : fw_chunks_read(fw, idx, sector, data, NULL, sectors);
 	if (rc) {
 		fw_fail(res, SS_ATA_ERROR_UNC, SS_R_MEDIA_ERROR);
 		return;

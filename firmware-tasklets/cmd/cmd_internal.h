@@ -523,9 +523,12 @@ void fw_chunks_geometry(struct ss_fw *fw, uint8_t *p);
 void fw_chunks_describe(struct ss_fw *fw, uint32_t idx, uint8_t *p);
 uint32_t fw_chunks_locate(const struct ss_fw *fw, uint64_t lba, uint32_t *idx, uint32_t *sector);
 uint32_t fw_chunks_write_check(const struct ss_fw *fw, uint32_t idx, uint32_t sector, uint32_t n);
-int fw_chunks_write(struct ss_fw *fw, uint32_t idx, const uint8_t *data, uint32_t n);
+bool fw_chunks_meta_fits(const struct ss_fw *fw);
+int fw_chunks_write(struct ss_fw *fw, uint32_t idx, const uint8_t *data, const uint8_t *meta,
+		    uint32_t n);
 uint32_t fw_chunks_read_check(const struct ss_fw *fw, uint32_t idx, uint32_t sector, uint32_t n);
-int fw_chunks_read(struct ss_fw *fw, uint32_t idx, uint32_t sector, uint8_t *out, uint32_t n);
+int fw_chunks_read(struct ss_fw *fw, uint32_t idx, uint32_t sector, uint8_t *out, uint8_t *meta,
+		   uint32_t n);
 uint32_t fw_chunks_reset(struct ss_fw *fw, uint32_t idx, int *err);
 uint32_t fw_chunks_transition(struct ss_fw *fw, uint32_t idx, uint16_t opcode);
 /* cmd_chunk_ops.c: the opcodes, and the standard block commands of a chunked drive */

@@ -79,8 +79,8 @@ const struct fw_op fw_ops[] = {
 	/* no object data on these drives: none of their opcodes is MUTATES */
 	OPI(GEOMETRY, FW_IF_OC | FW_IF_ZONED, 0, SESSION, READS, fw_geometry_check, fw_geometry),
 	OPI(CHUNK_REPORT, FW_IF_OC, 0, SESSION, READS, fw_chunk_report_check, fw_chunk_report),
-	OPI(VECTOR_WRITE, FW_IF_OC, 0, SESSION, READS, fw_vector_write_check, fw_vector_write),
-	OPI(VECTOR_READ, FW_IF_OC, 0, SESSION, READS, fw_vector_read_check, fw_vector_read),
+	OPI(VECTOR_WRITE, FW_IF_OC, SS_VECTOR_META, SESSION, READS, fw_vector_write_check, fw_vector_write),
+	OPI(VECTOR_READ, FW_IF_OC, SS_VECTOR_META, SESSION, READS, fw_vector_read_check, fw_vector_read),
 	OPI(CHUNK_RESET, FW_IF_OC, 0, SESSION, READS, fw_chunk_reset_check, fw_chunk_reset),
 	OPI(ZONE_REPORT, FW_IF_ZONED, 0, SESSION, READS, fw_chunk_report_check, fw_chunk_report),
 	OPI(ZONE_OPEN, FW_IF_ZONED, 0, SESSION, READS, fw_zone_check, fw_zone_transition),

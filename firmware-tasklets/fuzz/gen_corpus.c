@@ -83,7 +83,7 @@ static uint32_t vector(uint8_t *p, uint32_t n, uint32_t sector, int data)
 
 static void chunk_seeds(void)
 {
-	static uint8_t v[FZ_WS_MIN * (16 + 512)];
+	static uint8_t v[FZ_WS_MIN * (16 + 512 + SS_SECTOR_META)];
 	uint32_t vn;
 
 	begin(); drive(1); send(VALID, SS_OP_GEOMETRY, 0, 0, 0, 0, 48, NULL, 0); drive(0);
@@ -98,6 +98,15 @@ static void chunk_seeds(void)
 	vn = vector(v, 2, 3, 0);
 	send(VALID, SS_OP_VECTOR_READ, 0, 0, 0, 2, 1024, v, vn); drive(0);
 	finish("op63-vector-read");
+	/* the same with each sector's out-of-band metadata (SS_VECTOR_META) */
+	begin(); drive(1); vn = vector(v, FZ_WS_MIN, 0, 1);
+	memset(v + vn, 0xA5, FZ_WS_MIN * SS_SECTOR_META);
+	send(VALID, SS_OP_VECTOR_WRITE, SS_VECTOR_META, 0, 0, FZ_WS_MIN, 0, v,
+	     vn + FZ_WS_MIN * SS_SECTOR_META);
+	vn = vector(v, 2, 3, 0);
+	send(VALID, SS_OP_VECTOR_READ, SS_VECTOR_META, 0, 0, 2, 2 * (512 + SS_SECTOR_META), v, vn);
+	drive(0);
+	finish("op63-vector-read-meta");
 	begin(); drive(1); vn = vector(v, FZ_WS_MIN, 0, 1);
 	send(VALID, SS_OP_VECTOR_WRITE, 0, 0, 0, FZ_WS_MIN, 0, v, vn);
 	vn = vector(v, 1, 0, 0);

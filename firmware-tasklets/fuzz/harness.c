@@ -184,6 +184,12 @@ static void open_session(void)
 	do {
 		why = call(SS_OP_OPEN_SESSION, 0, 0, 0, 0, NULL, 0, &r);
 	} while (why == SS_R_TAG_IN_USE && ++tries < 64);
+	if (why == 0 && r.status != 0 && r.reason == SS_R_TOO_MANY_SESSIONS) {
+		/* the fuzzer's OPEN_SESSIONs hold every session, which only a power cycle
+		 * frees, as on a real drive */
+		fx_crash(g.fx);
+		why = call(SS_OP_OPEN_SESSION, 0, 0, 0, 0, NULL, 0, &r);
+	}
 	FZ_ASSERT(why == 0);
 	FZ_ASSERT(r.status == 0 && r.v0 > 0 && r.v0 <= 0xFFFF);
 	g.session = (uint16_t)r.v0;

@@ -2,8 +2,9 @@
  * JNI binding of libsmartssd for org.smartssd.device.SmartSsdDevice (its only caller): the
  * helpers every file of the binding shares. One file per Java class the natives serve:
  * jni_device.c (SmartSsdDevice itself), jni_drive_ops.c (DriveOps), jni_namespace_ops.c
- * (NamespaceOps), jni_tasklet_ops.c (TaskletOps), jni_cache.c (SolidStateCache) and
- * jni_format.c (formatting an emulated image).
+ * (NamespaceOps), jni_tasklet_ops.c (TaskletOps), jni_cache.c (SolidStateCache),
+ * jni_format.c (formatting an emulated image), jni_chunk_ops.c (ChunkedDrive) and
+ * jni_blk_ops.c (BlockTarget).
  *
  * Conventions (mirrored in SmartSsdDevice.java):
  *   - every function returns a jlong: a result >= 0, or -((reason << 32) | errno) with the

@@ -100,13 +100,14 @@ static int put_ppas(const struct ss_dev_ppa *ppa, uint32_t n, uint8_t *buf, cons
 	return 0;
 }
 
-int ss_dev_vector_write(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n,
-			const void *data)
+int ss_dev_vector_write_meta(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n,
+			     const void *data, const void *meta)
 {
 	uint8_t addr[SS_VECTOR_MAX * sizeof(struct ss_wire_ppa)];
-	struct ss_pkt_req req = { .opcode = SS_OP_VECTOR_WRITE, .length = n };
+	struct ss_pkt_req req = { .opcode = SS_OP_VECTOR_WRITE, .length = n,
+				  .flags = meta ? SS_VECTOR_META : 0 };
 	struct ss_pkt_reply rep;
-	struct ss_pkt_seg segs[2];
+	struct ss_pkt_seg segs[3];
 	int rc;
 
 	ss_err_clear();
@@ -117,14 +118,23 @@ int ss_dev_vector_write(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t
 		return ss_err(-EINVAL, 0, "vector write: NULL data");
 	segs[0] = (struct ss_pkt_seg){ addr, (size_t)n * PPA_BYTES };
 	segs[1] = (struct ss_pkt_seg){ data, (size_t)n * SS_SECTOR };
-	return ss_obj_exec(d, &req, segs, 2, &rep, NULL);
+	segs[2] = (struct ss_pkt_seg){ meta, (size_t)n * SS_SECTOR_META };
+	return ss_obj_exec(d, &req, segs, meta ? 3 : 2, &rep, NULL);
 }
 
-int ss_dev_vector_read(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n, void *out)
+int ss_dev_vector_write(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n,
+			const void *data)
+{
+	return ss_dev_vector_write_meta(d, ppa, n, data, NULL);
+}
+
+int ss_dev_vector_read_meta(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n,
+			    void *out, void *meta)
 {
 	uint8_t addr[SS_VECTOR_MAX * sizeof(struct ss_wire_ppa)];
+	uint32_t per = SS_SECTOR + (meta ? SS_SECTOR_META : 0);
 	struct ss_pkt_req req = { .opcode = SS_OP_VECTOR_READ, .length = n,
-				  .reply_max = n * SS_SECTOR };
+				  .flags = meta ? SS_VECTOR_META : 0, .reply_max = n * per };
 	struct ss_pkt_reply rep;
 	struct ss_pkt_seg seg;
 	int rc;
@@ -139,11 +149,18 @@ int ss_dev_vector_read(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t 
 	rc = ss_obj_exec(d, &req, &seg, 1, &rep, NULL);
 	if (rc)
 		return rc;
-	if (rep.payload_len != n * SS_SECTOR)
+	if (rep.payload_len != n * per)
 		return ss_err(-EPROTO, 0, "VECTOR_READ reply of %u bytes for %u sectors",
 			      rep.payload_len, n);
-	memcpy(out, rep.payload, rep.payload_len);
+	memcpy(out, rep.payload, (size_t)n * SS_SECTOR);
+	if (meta)
+		memcpy(meta, rep.payload + (size_t)n * SS_SECTOR, (size_t)n * SS_SECTOR_META);
 	return 0;
+}
+
+int ss_dev_vector_read(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n, void *out)
+{
+	return ss_dev_vector_read_meta(d, ppa, n, out, NULL);
 }
 
 int ss_dev_chunk_reset(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n)

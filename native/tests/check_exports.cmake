@@ -1,5 +1,5 @@
 # cmake -DLIB=libsmartssd.so -P check_exports.cmake: the shared library exports the public
-# API (ss_dev_*, ss_sat_*) and nothing else.
+# API (ss_dev_*, ss_sat_*, ss_blk_*) and nothing else.
 execute_process(COMMAND nm -D --defined-only ${LIB} OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "nm failed on ${LIB}")
@@ -9,7 +9,7 @@ set(public 0)
 foreach(l IN LISTS lines)
   if(l MATCHES " [TDBRVW] ([^ ]+)$")
     set(sym ${CMAKE_MATCH_1})
-    if(sym MATCHES "^(ss_dev_|ss_sat_)")
+    if(sym MATCHES "^(ss_dev_|ss_sat_|ss_blk_)")
       math(EXPR public "${public} + 1")
     elseif(NOT sym MATCHES "^(_init|_fini|_edata|_end|__bss_start)$")
       message(FATAL_ERROR "libsmartssd exports ${sym}")

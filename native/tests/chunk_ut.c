@@ -270,11 +270,68 @@ static void test_format_option(void)
 	devtest_cleanup(&t);
 }
 
+/* Per-sector out-of-band metadata (SS_VECTOR_META): kept in the page's spare with the data,
+ * read back with it and after a restart of the drive; a sector written without any reads
+ * 0xFF; a vector's metadata goes with its own sectors when the vector spans chunks. */
+static void test_oob_metadata(void)
+{
+	struct devtest t;
+	struct ss_dev *d = format_open(&t, SS_DEV_IFACE_OPEN_CHANNEL);
+	struct ss_dev_geometry g;
+	struct ss_dev_ppa ppa[64];
+	static uint8_t data[64 * 512], got[64 * 512];
+	uint8_t meta[64 * SS_SECTOR_META], gmeta[64 * SS_SECTOR_META], ff[SPP * SS_SECTOR_META];
+	uint32_t a, b;
+
+	if (!d) {
+		devtest_cleanup(&t);
+		return;
+	}
+	CHECK_EQ(ss_dev_geometry(d, &g), 0);
+	a = free_chunk(d, &g, 1);
+	b = free_chunk(d, &g, 3);
+	/* two units to group 1, two to group 3, interleaved */
+	for (uint32_t i = 0; i < 4 * SPP; i++)
+		ppa[i] = (struct ss_dev_ppa){ .group = i / SPP % 2 ? 3 : 1,
+					      .chunk = i / SPP % 2 ? b : a,
+					      .sector = i / (2 * SPP) * SPP + i % SPP };
+	fill(data, 64, 9);
+	for (uint32_t i = 0; i < sizeof(meta); i++)
+		meta[i] = (uint8_t)(i * 7 + 1);
+	CHECK_EQ(ss_dev_vector_write_meta(d, ppa, 4 * SPP, data, meta), 0);
+	memset(gmeta, 0, sizeof(gmeta));
+	CHECK_EQ(ss_dev_vector_read_meta(d, ppa, 4 * SPP, got, gmeta), 0);
+	CHECK_MEM(got, data, sizeof(data));
+	CHECK_MEM(gmeta, meta, sizeof(meta));
+	/* one sector alone, in the middle of a page */
+	CHECK_EQ(ss_dev_vector_read_meta(d, ppa + 5, 1, got, gmeta), 0);
+	CHECK_MEM(gmeta, meta + 5 * SS_SECTOR_META, SS_SECTOR_META);
+	/* a unit written without metadata */
+	for (uint32_t i = 0; i < SPP; i++)
+		ppa[i] = (struct ss_dev_ppa){ .group = 1, .chunk = a, .sector = 2 * SPP + i };
+	CHECK_EQ(ss_dev_vector_write(d, ppa, SPP, data), 0);
+	CHECK_EQ(ss_dev_vector_read_meta(d, ppa, SPP, got, gmeta), 0);
+	memset(ff, 0xFF, sizeof(ff));
+	CHECK_MEM(gmeta, ff, sizeof(ff));
+	restart(&t, &d);
+	if (!d) {
+		devtest_cleanup(&t);
+		return;
+	}
+	for (uint32_t i = 0; i < SPP; i++)
+		ppa[i] = (struct ss_dev_ppa){ .group = 3, .chunk = b, .sector = SPP + i };
+	CHECK_EQ(ss_dev_vector_read_meta(d, ppa, SPP, got, gmeta), 0);
+	CHECK_MEM(gmeta, meta + 3 * SPP * SS_SECTOR_META, SPP * SS_SECTOR_META);
+	CHECK_EQ(ss_dev_close(d), 0);
+	devtest_cleanup(&t);
+}
+
 int main(int argc, char **argv)
 {
 	unix_mode = argc > 1 && !strcmp(argv[1], "unix");
 	test_ftl_default();
 	test_open_channel();
+	test_oob_metadata();
 	test_zoned();
 	test_format_option();
 	return ut_report("chunk_ut");

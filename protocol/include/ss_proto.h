@@ -150,10 +150,10 @@ _Static_assert(sizeof(struct ss_reply_hdr) == SS_PKT_HDR_SIZE, "reply header is 
 	X(GEOMETRY, 0x60)       /* -> payload ss_wire_geometry (either interface) */       \
 	X(CHUNK_REPORT, 0x61)   /* offset = first chunk, length = chunks ->                \
 				   value0 chunks, payload ss_wire_chunk... */              \
-	X(VECTOR_WRITE, 0x62)   /* payload = length ss_wire_ppa, then length sectors ->    \
-				   value0 sectors written */                               \
+	X(VECTOR_WRITE, 0x62)   /* payload = length ss_wire_ppa, then length sectors (then \
+				   length metadata with SS_VECTOR_META) -> value0 written */\
 	X(VECTOR_READ, 0x63)    /* payload = length ss_wire_ppa -> payload length sectors  \
-				   */                                                      \
+				   (then their metadata with SS_VECTOR_META) */            \
 	X(CHUNK_RESET, 0x64)    /* payload = length ss_wire_ppa, one per chunk (sector 0)  \
 				   -> value0 chunks reset */                               \
 	X(ZONE_REPORT, 0x68)    /* offset = first zone, length = zones -> value0 zones,    \
@@ -493,6 +493,10 @@ struct ss_wire_ppa {
 } __attribute__((packed));
 /* Addresses one vector command may carry (OCSSD 2.0's 64). */
 #define SS_VECTOR_MAX 64u
+/* VECTOR_WRITE / VECTOR_READ flag: each sector's out-of-band metadata (SS_SECTOR_META
+ * bytes, kept in its page's spare area) follows the sectors. */
+#define SS_VECTOR_META 0x1u
+#define SS_SECTOR_META 8u
 
 /* READ_OBJECT's progress (field list: SS_REPLY_PROGRESS) */
 struct ss_wire_progress {

@@ -574,6 +574,120 @@ static void test_vectors(void)
 	fx_destroy(&f);
 }
 
+/* VECTOR_WRITE and VECTOR_READ with SS_VECTOR_META: each sector's 8 bytes of metadata kept
+ * in the page's spare beside the stamp, read back after the data, and after a power cycle;
+ * a payload without them is refused BAD_LENGTH; a drive whose spare cannot hold them
+ * (8 + 16 sectors x 8 bytes > 64) refuses the flag BAD_FIELD. */
+static int32_t vmeta(struct fx *f, uint16_t op, uint32_t group, uint32_t chunk, uint32_t n,
+		     uint32_t payload_len, const uint8_t *meta, struct fx_reply *r)
+{
+	uint8_t *pl = calloc(1, n * (16 + 512 + 8));
+	struct fx_pkt p = { .opcode = op, .flags = SS_VECTOR_META, .length = n, .payload = pl,
+			    .payload_len = payload_len, .reply_max = n * (512 + 8) };
+	int32_t st;
+
+	for (uint32_t i = 0; i < n; i++) {
+		put_ppa(pl + 16 * i, group, chunk, i);
+	}
+	if (op == OP_VECTOR_WRITE) {
+		fill(pl + n * 16, n, 5);
+		memcpy(pl + n * (16 + 512), meta, n * 8);
+	}
+	st = fx_call(f, &p, r);
+	free(pl);
+	return st;
+}
+
+static void test_meta(void)
+{
+	struct fx_opts small = { .interface = OC };
+	uint8_t meta[SPP * 8], data[SPP * 512];
+	struct fx_reply r;
+	struct fx f;
+
+	for (uint32_t i = 0; i < sizeof(meta); i++) {
+		meta[i] = (uint8_t)(i * 3 + 11);
+	}
+	make(&f, OC, 0);
+	{
+		/* refused at the SEND: the payload has no room for the metadata */
+		static uint8_t pl[SPP * (16 + 512)];
+		struct fx_pkt p = { .opcode = OP_VECTOR_WRITE, .flags = SS_VECTOR_META,
+				    .length = SPP, .payload = pl, .payload_len = sizeof(pl),
+				    .tag = fx_tag(&f) };
+		struct ss_ata_result res;
+
+		for (uint32_t i = 0; i < SPP; i++) {
+			put_ppa(pl + 16 * i, 1, 3, i);
+		}
+		fx_send(&f, &p, &res);
+		CHECK(res.status & SS_ATA_STATUS_ERR);
+		CHECK_EQ(res.lba, SS_R_BAD_LENGTH);
+	}
+	CHECK_EQ(vmeta(&f, OP_VECTOR_WRITE, 1, 3, SPP, SPP * (16 + 512 + 8), meta, &r), 0);
+	CHECK_EQ(vmeta(&f, OP_VECTOR_READ, 1, 3, SPP, SPP * 16, NULL, &r), 0);
+	CHECK_EQ(r.payload_len, SPP * (512 + 8));
+	if (r.payload_len == SPP * (512 + 8)) {
+		fill(data, SPP, 5);
+		CHECK(memcmp(r.payload, data, sizeof(data)) == 0);
+		CHECK(memcmp(r.payload + sizeof(data), meta, sizeof(meta)) == 0);
+	}
+	/* without the flag: the data alone */
+	CHECK_EQ(vread(&f, 1, 3, 0, SPP, data, &r), 0);
+	fx_crash(&f);
+	fx_open_session(&f);
+	CHECK_EQ(vmeta(&f, OP_VECTOR_READ, 1, 3, SPP, SPP * 16, NULL, &r), 0);
+	CHECK(r.payload_len == SPP * (512 + 8) &&
+	      memcmp(r.payload + SPP * 512, meta, sizeof(meta)) == 0);
+	fx_destroy(&f);
+
+	small.geo = (struct ss_geometry){ .channels = FX_CHANNELS, .ways = 1,
+					  .blocks_per_die = FX_BLOCKS_PER_DIE,
+					  .pages_per_block = FX_PAGES_PER_BLOCK,
+					  .page_size = SPP * 512, .spare_size = 64 };
+	fx_create_with(&f, &small);
+	fx_open_session(&f);
+	CHECK_EQ(vmeta(&f, OP_VECTOR_WRITE, 1, 3, SPP, SPP * (16 + 512 + 8), meta, &r), -SS_EINVAL);
+	CHECK_EQ(r.reason, SS_R_BAD_FIELD);
+	CHECK_EQ(vwrite(&f, 1, 3, 0, SPP, 5, &r), 0);
+	CHECK_EQ(vmeta(&f, OP_VECTOR_READ, 1, 3, SPP, SPP * 16, NULL, &r), -SS_EINVAL);
+	CHECK_EQ(r.reason, SS_R_BAD_FIELD);
+	fx_destroy(&f);
+}
+
+/* The byte vector of a VECTOR_READ with SS_VECTOR_META (CRC-32C computed apart), and the
+ * drive's answer to it: the sector, then its 8 bytes of metadata. */
+static void test_meta_vector(void)
+{
+	static const uint8_t readmeta9[80] = {
+		0x53, 0x53, 0x44, 0x31, 0x01, 0x00, 0x63, 0x00, 0x09, 0x00, 0x05, 0x00,
+		0x01, [32] = 0x01, [48] = 0x10, [52] = 0x08, 0x02, [60] = 0x63, 0x26, 0x38, 0xe5,
+		0x01, [72] = 0x02,
+	};
+	static uint8_t pkt[512];
+	struct fx_pkt p = { .opcode = OP_VECTOR_READ, .tag = 0x00050009, .flags = SS_VECTOR_META,
+			    .length = 1, .payload = readmeta9 + 64, .payload_len = 16,
+			    .reply_max = 520 };
+	uint8_t meta[SPP * 8], data[SPP * 512];
+	struct fx_reply r;
+	struct fx f;
+
+	CHECK_EQ(fx_encode(&p, pkt), 512);
+	CHECK(memcmp(pkt, readmeta9, 80) == 0);
+	for (uint32_t i = 0; i < sizeof(meta); i++) {
+		meta[i] = (uint8_t)(0xC0 + i);
+	}
+	make(&f, OC, 0);
+	CHECK_EQ(vmeta(&f, OP_VECTOR_WRITE, 1, 2, SPP, SPP * (16 + 512 + 8), meta, &r), 0);
+	p.tag = 0;
+	CHECK_EQ(fx_call(&f, &p, &r), 0);
+	CHECK_EQ(r.payload_len, 520);
+	fill(data, SPP, 5);
+	CHECK(r.payload_len == 520 && memcmp(r.payload, data, 512) == 0 &&
+	      memcmp(r.payload + 512, meta, 8) == 0);
+	fx_destroy(&f);
+}
+
 int main(void)
 {
 	test_vectors();
@@ -584,6 +698,8 @@ int main(void)
 	test_offline();
 	test_persistence();
 	test_zones();
+	test_meta();
+	test_meta_vector();
 	fprintf(stderr, "%s (%d failures)\n", fx_failures ? "FAIL" : "ok", fx_failures);
 	return fx_failures ? 1 : 0;
 }

@@ -604,6 +604,17 @@ int ss_dev_vector_write(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t
 eturn 0 or negative errno. */
 int ss_dev_vector_read(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n, void *out);
 
+/** As ss_dev_vector_write, each sector also carrying SS_SECTOR_META (8) bytes of
+ *  out-of-band metadata from meta + 8 i, kept in its page's spare area (OCSSD 2.0's
+ *  per-sector metadata). A drive whose spare cannot hold them: -EINVAL, SS_R_BAD_FIELD. */
+int ss_dev_vector_write_meta(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n,
+			     const void *data, const void *meta);
+
+/** As ss_dev_vector_read, with each sector's metadata into meta + 8 i (all 0xFF for a
+ *  sector written without any). */
+int ss_dev_vector_read_meta(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n,
+			    void *out, void *meta);
+
 /** Erase the chunks of ppa[0..n) (sector 0 each; n at most 64), counting one erase of
  *  wear each. A chunk whose erase fails goes offline: -EIO, SS_R_CHUNK_OFFLINE.
  *  

@@ -268,6 +268,18 @@ public final class SmartSsdDevice implements AutoCloseable {
         return ChunkedDrive.of(session);
     }
 
+    /**
+     * The host block target over an open-channel drive ({@link BlockTarget}), its map
+     * rebuilt after a crash. Over-provisioning in per mille and the checkpoint interval in
+     * lines: 0 for the defaults (100, 4); a drive keeps the over-provisioning it was first
+     * opened with. Close it before this device.
+     *
+     * @throws WrongInterfaceException on an FTL or zoned drive
+     */
+    public BlockTarget blockTarget(int opPermille, int checkpointLines) throws IOException {
+        return BlockTarget.open(session, opPermille, checkpointLines);
+    }
+
     /** The solid-state cache's shape and counters; a block size of 0 when there is none. */
     public CacheCounters cacheCounters() throws IOException {
         return SolidStateCache.counters(session);
@@ -615,6 +627,19 @@ public final class SmartSsdDevice implements AutoCloseable {
             int pos);
 
     static native long chunkReset0(long h, int[] ppas, int n);
+
+    static native long blkOpen0(long h, int opPermille, int checkpointLines);
+
+    static native long blkClose0(long b);
+
+    static native long blkIo0(long b, boolean write, long lba, int n, ByteBuffer buf, int pos,
+                              boolean fua);
+
+    static native long blkTrim0(long b, long lba, long n);
+
+    static native long blkFlush0(long b);
+
+    static native long blkStats0(long b, ByteBuffer out);
 
     static native long zoneMgmt0(long h, int action, long slba);
 

@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
         subcommands = {FormatCommand.class, DevdCommand.class, InfoCommand.class,
             HealthCommand.class, PutCommand.class, GetCommand.class, LsCommand.class,
             RmCommand.class, TaskletCommand.class, ReplayCommand.class, GeometryCommand.class,
-            ChunksCommand.class,
+            ChunksCommand.class, BlkCommand.class,
             CommandLine.HelpCommand.class},
         footer = ExitCodes.HELP)
 public final class SmartSsdCli implements Runnable {
