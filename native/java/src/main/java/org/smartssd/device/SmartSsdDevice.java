@@ -274,7 +274,7 @@ public final class SmartSsdDevice implements AutoCloseable {
      * lines: 0 for the defaults (100, 4); a drive keeps the over-provisioning it was first
      * opened with. Close it before this device.
      *
-     * @throws WrongInterfaceException on an FTL or zoned drive
+     * @throws SmartSsdException of reason {@link Reason#WRONG_INTERFACE} on an FTL or zoned drive
      */
     public BlockTarget blockTarget(int opPermille, int checkpointLines) throws IOException {
         return BlockTarget.open(session, opPermille, checkpointLines);

@@ -14,7 +14,8 @@ import org.smartssd.device.BlockTarget;
 import org.smartssd.device.BlockTargetStats;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TestDrives;
-import org.smartssd.device.WrongInterfaceException;
+import org.smartssd.device.Reason;
+import org.smartssd.device.SmartSsdException;
 import org.smartssd.device.cli.CliUsageTest.Run;
 
 /**
@@ -111,7 +112,8 @@ class CliBlkTest {
         assertThat(f.code()).as(f.err()).isZero();
         try (SmartSsdDevice d = SmartSsdDevice.open("emu:" + ftl)) {
             assertThatThrownBy(() -> d.blockTarget(0, 0))
-                    .isInstanceOf(WrongInterfaceException.class)
+                    .isInstanceOfSatisfying(SmartSsdException.class,
+                            e -> assertThat(e.reason()).isEqualTo(Reason.WRONG_INTERFACE))
                     .hasMessageContaining("block target open").hasMessageContaining("formatted ftl");
         }
     }
