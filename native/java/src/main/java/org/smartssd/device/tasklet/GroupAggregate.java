@@ -290,7 +290,14 @@ public final class GroupAggregate {
 
     /** Decodes one group-aggregate output. */
     public static Output decode(byte[] output) throws IncompleteOutputException {
-        Trailer t = Trailer.of(output, BuiltinTasklet.GROUP_AGGREGATE);
+        return decode(output, BuiltinTasklet.GROUP_AGGREGATE);
+    }
+
+    /** Decodes group-aggregate items written by {@code producer} (parquet-scan's AGGREGATE
+     *  writes the same items). */
+    public static Output decode(byte[] output, BuiltinTasklet producer)
+            throws IncompleteOutputException {
+        Trailer t = Trailer.of(output, producer);
         ByteBuffer b = Trailer.items(output);
         if (b.remaining() % ITEM_BYTES != 0) {
             throw new IncompleteOutputException("group-aggregate output has " + b.remaining()
