@@ -64,11 +64,11 @@ class SmartSsdParquetPushdownTest {
             new String[] {"SELECT g, avg(k), count(k) FROM {t} WHERE g <> 1 GROUP BY g",
                     "pushedAggregates=[SUM(k), COUNT(k)"},
             new String[] {"SELECT id, k, price, day FROM {t} WHERE g = 2 ORDER BY id DESC LIMIT 7",
-                    "pushedTopN=7 by id DESCENDING"},
+                    "pushedTopN=7 by id DESC NULLS LAST"},
             new String[] {"SELECT id, s FROM {t} WHERE name = 'n3' ORDER BY s, id LIMIT 9",
                     "SmartSsdParquetScan"},
             new String[] {"SELECT id, day FROM {t} WHERE k IS NULL ORDER BY big LIMIT 4",
-                    "pushedTopN=4 by big ASCENDING"});
+                    "pushedTopN=4 by big ASC NULLS FIRST"});
 
     /** Left to Spark, each with the reason the plan gives. */
     private static final List<String[]> NOT_PUSHED = List.of(
@@ -125,7 +125,7 @@ class SmartSsdParquetPushdownTest {
         }
         String p = plan(PUSHED.get(2)[0], table(ROOT + "snappy", true, "device"));
         // the drive's tree holds the filters whole: Spark filters nothing after the scan
-        assertThat(p).contains("pushedFilters=[IsNotNull(id), LessThan(id,9000), "
+        assertThat(p).contains("pushedFilters=[IsNotNull(name), LessThan(id,9000), "
                 + "StringStartsWith(name,n1)]").doesNotContain("Filter ");
         assertThat(plan(PUSHED.get(9)[0], table(ROOT + "snappy", true, "device")))
                 .doesNotContain("Filter ");
@@ -168,5 +168,18 @@ class SmartSsdParquetPushdownTest {
         table(ROOT + "snappy", true, "device").limit(3).collectAsList()
                 .forEach(r -> rows.add(r.toString()));
         assertThat(rows).hasSize(3);
+    }
+
+    @Test
+    void withoutAggregatePushdownTheDriveCountsTheMatches() {
+        String sql = "SELECT count(*) FROM {t} WHERE k = 3 AND name LIKE '%1%'";
+        List<String> want = answer(sql, table(ROOT + "snappy", false, null), "pq_ref");
+        for (String placement : List.of("device", "host")) {
+            Dataset<Row> t = spark.read().format("smartssd").option("placement", placement)
+                    .option("pushDownAggregate", "false").load(ROOT + "snappy");
+            assertThat(answer(sql, t, "pq_drive")).as(placement).isEqualTo(want);
+            assertThat(plan(sql, t)).contains("columns=[k, name]")
+                    .doesNotContain("pushedAggregates").doesNotContain("Filter ");
+        }
     }
 }
