@@ -85,6 +85,9 @@ final class ParquetHostWork {
                 add(groups, a, r);
             } else if (plan.topN() != null) {
                 kept.add(r.copy());
+                if (kept.size() >= 2 * plan.topN().n() + 1024) {
+                    kept = topN(kept); // bounded: the best n so far, in order
+                }
             } else {
                 kept.add(project(r));
                 if (limit > 0 && kept.size() >= limit) {
@@ -95,7 +98,10 @@ final class ParquetHostWork {
         if (a != null) {
             return ParquetRowGroupReader.aggregateRows(plan, groups).iterator();
         }
-        return plan.topN() != null ? topN(kept).iterator() : kept.iterator();
+        if (plan.topN() != null) {
+            return topN(kept).stream().map(this::project).iterator();
+        }
+        return kept.iterator();
     }
 
     private InternalRow project(InternalRow r) {
@@ -131,6 +137,7 @@ final class ParquetHostWork {
         groups.add(new GroupAggregate.Item(k[0], k[1], 1, v, v, v));
     }
 
+    /** The best n of {@code rows} in order, ties in their order (the drive's). */
     private List<InternalRow> topN(List<InternalRow> rows) {
         ScanPlan.TopNSpec t = plan.topN();
         int col = plan.hostSchema().fieldIndex(plan.columns().get(t.column()));
@@ -144,10 +151,6 @@ final class ParquetHostWork {
         Comparator<InternalRow> byValue = Comparator.comparingLong(
                 r -> Values.toWire(r.get(col, f.dataType())));
         ranked.sort(t.ascending() ? byValue : byValue.reversed()); // stable: ties keep order
-        List<InternalRow> out = new ArrayList<>();
-        for (InternalRow r : ranked.subList(0, Math.min(t.n(), ranked.size()))) {
-            out.add(project(r));
-        }
-        return out;
+        return new ArrayList<>(ranked.subList(0, Math.min(t.n(), ranked.size())));
     }
 }
