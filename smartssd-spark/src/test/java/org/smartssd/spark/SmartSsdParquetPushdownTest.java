@@ -1,6 +1,7 @@
 package org.smartssd.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,7 @@ class SmartSsdParquetPushdownTest {
                 "date_add(DATE '2020-01-01', CAST(id % 400 AS INT)) AS day",
                 "IF(id % 5 = 0, NULL, IF(id % 7 = 0, -0.0D, sin(id))) AS score",
                 "id % 3 = 0 AS flag", "CAST(id % 300 - 150 AS SHORT) AS s",
-                "id * 100000000000000 AS big");
+                "id * 100000000000000 AS big", "800000000000000 AS w");
         for (String codec : List.of("snappy", "uncompressed", "zstd")) {
             df.repartition(2).sortWithinPartitions("id").write().mode("overwrite")
                     .option("compression", codec).option("parquet.block.size", 32 * 1024)
@@ -180,6 +181,30 @@ class SmartSsdParquetPushdownTest {
             assertThat(answer(sql, t, "pq_drive")).as(placement).isEqualTo(want);
             assertThat(plan(sql, t)).contains("columns=[k, name]")
                     .doesNotContain("pushedAggregates").doesNotContain("Filter ");
+        }
+    }
+
+    @Test
+    void aPushedSumPastALongFailsOrWrapsAsSparksDoes() {
+        // each row group's partial sum is exact (about 700 rows of 8e14); the total, 9.6e18,
+        // leaves a LONG in Spark's final SUM
+        String sql = "SELECT g, sum(w) FROM {t} GROUP BY g";
+        String total = "SELECT sum(w) FROM {t}";
+        Dataset<Row> drive = table(ROOT + "snappy", true, "device");
+        assertThat(plan(total, drive)).contains("pushedAggregates=[SUM(w)]");
+        assertThatThrownBy(() -> answer(total, drive, "pq_drive"))
+                .hasMessageContaining("ARITHMETIC_OVERFLOW");
+        assertThatThrownBy(() -> answer(total, table(ROOT + "snappy", false, null), "pq_ref"))
+                .hasMessageContaining("ARITHMETIC_OVERFLOW");
+        spark.conf().set("spark.sql.ansi.enabled", "false");
+        try {
+            for (String q : List.of(sql, total)) {
+                assertThat(answer(q, table(ROOT + "snappy", true, "device"), "pq_drive"))
+                        .as(q).isEqualTo(answer(q, table(ROOT + "snappy", false, null),
+                                "pq_ref"));
+            }
+        } finally {
+            spark.conf().unset("spark.sql.ansi.enabled");
         }
     }
 }
