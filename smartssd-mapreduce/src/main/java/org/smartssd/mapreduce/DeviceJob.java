@@ -148,6 +148,29 @@ public class DeviceJob extends Job {
         return this;
     }
 
+    /**
+     * Makes this a job over Parquet files (a file, or a folder of them as Spark writes one):
+     * one split per row group, each running {@code query} as a parquet-scan in the drive
+     * ({@link ParquetRowGroupInputFormat}); no DeviceMapper or format is needed. AGGREGATE
+     * gives (key1, key2) → {@link AggregateWritable} (reduce and combine with
+     * {@link AggregateReducer}), ROWS (split start, row) → {@link org.apache.hadoop.io.Text}.
+     * A row group the drive cannot decode (a codec other than SNAPPY or UNCOMPRESSED, say)
+     * fails its task with the drive's reason.
+     */
+    public DeviceJob setParquetScan(ParquetQuery query) {
+        query.store(getConfiguration());
+        setInputFormatClass(ParquetRowGroupInputFormat.class);
+        setMapperClass(Mapper.class);
+        Class<? extends org.apache.hadoop.io.Writable> value =
+                query.mode() == org.smartssd.scan.parquet.ParquetScanPlan.Mode.AGGREGATE
+                        ? AggregateWritable.class : org.apache.hadoop.io.Text.class;
+        setMapOutputKeyClass(LongPairWritable.class);
+        setMapOutputValueClass(value);
+        setOutputKeyClass(LongPairWritable.class);
+        setOutputValueClass(value);
+        return this;
+    }
+
     /** Adds a {@code smartssd://} input file or folder. */
     public DeviceJob addInputPath(Path path) throws IOException {
         FileInputFormat.addInputPath(this, path);
@@ -180,6 +203,10 @@ public class DeviceJob extends Job {
     /** Runs the preflight (unless turned off), then submits as {@link Job#submit} does. */
     @Override
     public void submit() throws IOException, InterruptedException, ClassNotFoundException {
+        if (ParquetQuery.load(getConfiguration()) != null) {
+            super.submit(); // a Parquet scan: the drive checks each row group's plan in its task
+            return;
+        }
         getDeviceMapperFormatClass(getConfiguration());
         if (getConfiguration().getBoolean(PREFLIGHT, true)) {
             preflight();

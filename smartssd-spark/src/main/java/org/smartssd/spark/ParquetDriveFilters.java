@@ -31,8 +31,10 @@ import org.smartssd.scan.parquet.DriveColumn;
  * Spark's pushed filters as parquet-scan WHERE trees: comparisons, IN, IS [NOT] NULL,
  * AND/OR/NOT, string equality, prefix, suffix and substring. A filter that does not
  * translate (a string ordering, a NULL in IN, a decimal constant of another scale) stays
- * with Spark only; Spark re-checks every filter on the rows the drive returns, so the tree
- * may only let more rows through, never fewer.
+ * with Spark. One that does is the scan's alone (ParquetScanBuilder tells Spark so, and
+ * Spark does not check it again), so its tree must keep exactly the rows Spark's filter
+ * keeps, with SQL's NULLs: the drive's logic is three-valued, its FLOAT/DOUBLE order keys
+ * compare as Spark does (-0.0 = 0.0, NaN = NaN), its strings as UTF-8 bytes.
  */
 final class ParquetDriveFilters {
     private ParquetDriveFilters() {

@@ -1,6 +1,7 @@
 package org.smartssd.spark;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -32,6 +33,9 @@ import org.apache.spark.sql.types.StructField;
 import org.apache.spark.unsafe.types.UTF8String;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.smartssd.device.tasklet.BuiltinTasklet;
+import org.smartssd.device.tasklet.GroupAggregate;
+import org.smartssd.device.tasklet.TopN;
 import org.smartssd.scan.DeviceAccess;
 import org.smartssd.scan.parquet.DriveColumn;
 import org.smartssd.scan.parquet.ParquetDriveScan;
@@ -71,7 +75,7 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
                 new scala.collection.immutable.Map.Map1<>(
                         FileFormat$.MODULE$.OPTION_RETURNING_BATCH(), "false");
         return new HostReader(new ParquetFileFormat().buildReaderWithPartitionValues(s,
-                dataSchema, new StructType(), plan.required(),
+                dataSchema, new StructType(), plan.hostSchema(),
                 scala.collection.immutable.List$.MODULE$.empty(), options,
                 plan.conf().hadoop()));
     }
@@ -94,8 +98,9 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     }
 
     private void start() throws IOException {
-        if (plan.required().isEmpty()) {
-            rows = emptyRows(part.rows());
+        if (plan.required().isEmpty() && plan.tree().length == 0 && plan.aggregate() == null) {
+            rows = emptyRows(plan.limit() > 0 ? Math.min(plan.limit(), part.rows())
+                    : part.rows());
             return;
         }
         if (part.hostReason() == null) {
@@ -112,7 +117,8 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
         PartitionedFile pf = new PartitionedFile(InternalRow.empty(),
                 SparkPath.fromPath(file), part.start(), part.length(), new String[0], 0L, size,
                 scala.collection.immutable.Map$.MODULE$.empty());
-        rows = CollectionConverters.asJava(hostReader.read().apply(pf));
+        rows = new ParquetHostWork(plan).apply(CollectionConverters.asJava(
+                hostReader.read().apply(pf)));
     }
 
     private static Iterator<InternalRow> emptyRows(long n) {
@@ -129,14 +135,48 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
             cols.add(footer.column(n).supported().orElseThrow());
         }
         int[] proj = java.util.stream.IntStream.range(0, plan.nproj()).toArray();
-        ParquetScanPlan p = ParquetScanPlan.builder(cols).rows(proj).where(plan.tree()).build();
+        ParquetScanPlan.Builder b = ParquetScanPlan.builder(cols).where(plan.tree());
+        DriveAggregates.Plan agg = plan.aggregate();
+        ScanPlan.TopNSpec top = plan.topN();
+        int extra = 0;
+        if (agg != null) {
+            b.aggregate(ParquetAggregates.ops(agg), Math.max(agg.value(), 0), agg.keys());
+            extra = TABLE_BUDGET;
+        } else if (top != null) {
+            b.topN(top.n(), top.column(), top.ascending(), new int[0], proj);
+            extra = TABLE_BUDGET;
+        } else if (proj.length == 0) {
+            b.count().limit(plan.limit());
+        } else {
+            b.rows(proj).limit(plan.limit());
+        }
+        ParquetScanPlan p = b.build();
         List<org.apache.parquet.hadoop.metadata.BlockMetaData> group =
                 List.of(footer.rowGroups().get(part.rowGroup()));
         ParquetDriveScan.Result r = ParquetDriveScan.run(DeviceAccess.of(file, conf), p,
-                p.encode(footer, group), 0, p.memoryBudget(group), TIMEOUT);
+                p.encode(footer, group), top == null ? plan.limit() : 0,
+                p.memoryBudget(group) + extra, TIMEOUT);
+        if (agg != null) {
+            GroupAggregate.Merger m = new GroupAggregate.Merger(true);
+            for (byte[] o : r.outputs()) {
+                m.addAll(GroupAggregate.decode(o, BuiltinTasklet.PARQUET_SCAN).items());
+            }
+            return aggregateRows(plan, m);
+        }
+        List<Object[]> values = r.rows();
+        if (top != null) {
+            values = new ArrayList<>();
+            for (byte[] o : r.outputs()) {
+                for (TopN.Item it : TopN.decode(o, BuiltinTasklet.PARQUET_SCAN).items()) {
+                    values.add(ParquetDriveScan.decodeRow(p, ByteBuffer.wrap(it.payload())));
+                }
+            }
+        } else if (proj.length == 0) {
+            return listOfEmpty(r.matches());
+        }
         StructField[] fields = plan.required().fields();
-        List<InternalRow> out = new ArrayList<>(r.rows().size());
-        for (Object[] row : r.rows()) {
+        List<InternalRow> out = new ArrayList<>(values.size());
+        for (Object[] row : values) {
             Object[] v = new Object[fields.length];
             for (int j = 0; j < fields.length; j++) {
                 v[j] = row[j] == null ? null : spark(fields[j].dataType(), row[j]);
@@ -144,6 +184,53 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
             out.add(new GenericInternalRow(v));
         }
         return out;
+    }
+
+    /** The group table a drive's AGGREGATE or TOPN run takes beyond its columns: a full
+     *  table spills its partials, merged as any. */
+    private static final int TABLE_BUDGET = 1 << 20;
+
+    private static List<InternalRow> listOfEmpty(long n) {
+        List<InternalRow> out = new ArrayList<>();
+        emptyRows(n).forEachRemaining(out::add);
+        return out;
+    }
+
+    /**
+     * The partial groups of a row group as rows of the aggregate's schema (wire values as
+     * Spark's); an aggregate without GROUP BY has its row over no rows too (COUNT 0, the
+     * others NULL), as the row tables' partials.
+     */
+    static List<InternalRow> aggregateRows(ParquetReadPlan plan, GroupAggregate.Merger m) {
+        DriveAggregates.Plan a = plan.aggregate();
+        StructField[] f = plan.hostSchema().fields();
+        List<InternalRow> rows = new ArrayList<>();
+        if (m.result().isEmpty() && a.global()) {
+            Object[] v = new Object[a.outputs().size()];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = a.outputs().get(i) == DriveAggregates.Kind.COUNT ? 0L : null;
+            }
+            rows.add(new GenericInternalRow(v));
+            return rows;
+        }
+        DataType valueType = a.value() >= 0 ? f[a.value()].dataType() : null;
+        for (GroupAggregate.Item it : m.result().values()) {
+            Object[] v = new Object[a.outputs().size()];
+            for (int i = 0; i < v.length; i++) {
+                v[i] = switch (a.outputs().get(i)) {
+                    case KEY1 -> Values.fromWire(f[a.keys()[0]].dataType(), it.key1());
+                    case KEY2 -> Values.fromWire(f[a.keys()[1]].dataType(), it.key2());
+                    case COUNT -> it.count();
+                    case SUM -> it.sum();
+                    case MIN -> Values.fromWire(valueType, it.min());
+                    case MAX -> Values.fromWire(valueType, it.max());
+                    default -> throw new IllegalStateException("a Parquet aggregate has at "
+                            + "most two keys");
+                };
+            }
+            rows.add(new GenericInternalRow(v));
+        }
+        return rows;
     }
 
     /** A drive value (ParquetDriveScan's Java value) as Spark's internal value of {@code t}. */

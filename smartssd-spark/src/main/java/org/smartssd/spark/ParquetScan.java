@@ -51,7 +51,7 @@ final class ParquetScan implements Scan, Batch {
 
     @Override
     public StructType readSchema() {
-        return plan.required();
+        return plan.readSchema();
     }
 
     @Override
@@ -154,6 +154,20 @@ final class ParquetScan implements Scan, Batch {
                 + ", prunedByStatistics=" + pruned
                 + ", columns=" + plan.columns() + ", pushedFilters="
                 + Arrays.toString(pushed));
+        if (plan.aggregate() != null) {
+            s.append(", pushedAggregates=").append(plan.aggregate().described())
+                    .append(", groupBy=").append(plan.aggregate().keys().length == 0 ? "[]"
+                            : java.util.Arrays.stream(plan.aggregate().keys())
+                            .mapToObj(plan.columns()::get).toList());
+        }
+        if (plan.topN() != null) {
+            s.append(", pushedTopN=").append(plan.topN().n()).append(" by ")
+                    .append(plan.topN().described());
+        }
+        if (plan.limit() > 0) {
+            s.append(", pushedLimit=").append(plan.limit());
+        }
+        plan.notPushed().forEach(why -> s.append(", notPushed: ").append(why));
         host.forEach((why, n) -> s.append(", host(").append(n).append("): ").append(why));
         return s.append(']').toString();
     }

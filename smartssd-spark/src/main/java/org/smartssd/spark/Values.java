@@ -9,7 +9,9 @@ import org.apache.spark.sql.types.DateType;
 import org.apache.spark.sql.types.DecimalType;
 import org.apache.spark.sql.types.DoubleType;
 import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.TimestampNTZType;
 import org.apache.spark.sql.types.TimestampType;
+import org.apache.spark.sql.types.BooleanType;
 import org.apache.spark.sql.types.Decimal;
 import org.apache.spark.sql.types.IntegerType;
 import org.apache.spark.sql.types.LongType;
@@ -176,8 +178,11 @@ final class Values {
         if (type instanceof DateType) {
             return (int) v;
         }
-        if (type instanceof TimestampType) {
+        if (type instanceof TimestampType || type instanceof TimestampNTZType) {
             return v;
+        }
+        if (type instanceof BooleanType) {
+            return v != 0;
         }
         if (type instanceof DecimalType d && d.precision() <= 18) {
             return Decimal.apply(v, d.precision(), d.scale());
@@ -196,6 +201,21 @@ final class Values {
         }
         // DECIMAL(20,0): an unsigned 64-bit field
         return Decimal.apply(new BigDecimal(new BigInteger(Long.toUnsignedString(v))), 20, 0);
+    }
+
+    /**
+     * The wire value of Spark's internal value {@code v} of an integer-valued column (the
+     * inverse of {@link #fromWire} for BOOLEAN, integers, DATE, TIMESTAMP and DECIMAL of at
+     * most 18 digits: its unscaled value).
+     */
+    static long toWire(Object v) {
+        if (v instanceof Boolean b) {
+            return b ? 1 : 0;
+        }
+        if (v instanceof Decimal d) {
+            return d.toUnscaledLong();
+        }
+        return ((Number) v).longValue();
     }
 
     /** The wire value as a number (signed columns signed, others unsigned). */

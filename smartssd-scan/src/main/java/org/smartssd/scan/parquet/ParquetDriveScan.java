@@ -24,8 +24,13 @@ import org.smartssd.scan.TaskletRun;
  * pyarrow's v2 data pages) is reported as such: the caller reads the file on the host.
  */
 public final class ParquetDriveScan {
-    /** What the drive returned: projected rows (ROWS) or the match count (COUNT). */
-    public record Result(List<Object[]> rows, long matches, long rowsDecoded, int runs) {
+    /**
+     * What the drive returned: projected rows (ROWS), the match count (COUNT), or each run's
+     * output as written (AGGREGATE, TOPN: group-aggregate's and top-n's items, decoded by
+     * their {@code decode(output, PARQUET_SCAN)}).
+     */
+    public record Result(List<Object[]> rows, long matches, long rowsDecoded, int runs,
+                         List<byte[]> outputs) {
     }
 
     /** The drive cannot decode something in the file: read it on the host, for this reason. */
@@ -45,6 +50,7 @@ public final class ParquetDriveScan {
     public static Result run(DeviceAccess file, ParquetScanPlan plan, List<byte[]> parts,
                              long limit, int memoryBudget, Duration timeout) throws IOException {
         List<Object[]> rows = new ArrayList<>();
+        List<byte[]> outputs = new ArrayList<>();
         long matches = 0;
         long decoded = 0;
         for (byte[] p : parts) {
@@ -61,7 +67,7 @@ public final class ParquetDriveScan {
             } else if (plan.mode() == ParquetScanPlan.Mode.COUNT) {
                 matches += t.aux();
             } else {
-                throw new IllegalArgumentException(plan.mode() + " plans are not decoded here");
+                outputs.add(out);
             }
         }
         if (plan.mode() == ParquetScanPlan.Mode.ROWS) {
@@ -72,7 +78,7 @@ public final class ParquetDriveScan {
         } else if (limit > 0) {
             matches = Math.min(matches, limit);
         }
-        return new Result(rows, matches, decoded, parts.size());
+        return new Result(rows, matches, decoded, parts.size(), outputs);
     }
 
     private static byte[] runOne(DeviceAccess file, byte[] plan, int memoryBudget,
@@ -94,27 +100,37 @@ public final class ParquetDriveScan {
 
     /** ROWS' encoding: a NULL bitmap, then each non-NULL projected value. */
     private static void decodeRows(ParquetScanPlan plan, ByteBuffer b, List<Object[]> rows) {
+        while (b.hasRemaining()) {
+            rows.add(decodeRow(plan, b));
+        }
+    }
+
+    /**
+     * One row in ROWS' encoding (a TOPN item's payload too) at {@code b}'s position, which
+     * moves past it: the projected columns' values as {@link #value} gives them, null where
+     * NULL, a BYTE_ARRAY as its bytes.
+     */
+    public static Object[] decodeRow(ParquetScanPlan plan, ByteBuffer b) {
+        b.order(ByteOrder.LITTLE_ENDIAN);
         int[] proj = plan.projection();
         int bitmap = (proj.length + 7) / 8;
-        while (b.hasRemaining()) {
-            int at = b.position();
-            Object[] row = new Object[proj.length];
-            b.position(at + bitmap);
-            for (int j = 0; j < proj.length; j++) {
-                if ((b.get(at + j / 8) & (1 << (j % 8))) != 0) {
-                    continue;
-                }
-                DriveColumn c = plan.columns().get(proj[j]);
-                if (c.type() == 6) {
-                    byte[] s = new byte[b.getInt()];
-                    b.get(s);
-                    row[j] = s;
-                } else {
-                    row[j] = value(c, b.getLong());
-                }
+        int at = b.position();
+        Object[] row = new Object[proj.length];
+        b.position(at + bitmap);
+        for (int j = 0; j < proj.length; j++) {
+            if ((b.get(at + j / 8) & (1 << (j % 8))) != 0) {
+                continue;
             }
-            rows.add(row);
+            DriveColumn c = plan.columns().get(proj[j]);
+            if (c.type() == 6) {
+                byte[] s = new byte[b.getInt()];
+                b.get(s);
+                row[j] = s;
+            } else {
+                row[j] = value(c, b.getLong());
+            }
         }
+        return row;
     }
 
     /**
@@ -122,7 +138,7 @@ public final class ParquetDriveScan {
      * DOUBLE from their order keys, the rest a Long (DATE days, TIMESTAMP microseconds,
      * DECIMAL the unscaled value).
      */
-    static Object value(DriveColumn c, long v) {
+    public static Object value(DriveColumn c, long v) {
         return switch (c.type()) {
             case 0 -> v != 0;
             case 4 -> {

@@ -292,10 +292,18 @@ public final class GroupAggregate {
 
     /** Decodes one group-aggregate output. */
     public static Output decode(byte[] output) throws TaskletFailedException {
-        Trailer t = Trailer.of(output, BuiltinTasklet.GROUP_AGGREGATE);
+        return decode(output, BuiltinTasklet.GROUP_AGGREGATE);
+    }
+
+    /** Decodes group-aggregate items written by {@code producer} (parquet-scan's AGGREGATE
+     *  writes the same items). */
+    public static Output decode(byte[] output, BuiltinTasklet producer)
+            throws TaskletFailedException {
+        Trailer t = Trailer.of(output, producer);
         ByteBuffer b = Trailer.items(output);
         if (b.remaining() % ITEM_BYTES != 0) {
-            throw TaskletFailedException.incompleteOutput("group-aggregate output has " + b.remaining()
+            throw TaskletFailedException.incompleteOutput("group-aggregate output has "
+                    + b.remaining()
                     + " item bytes, not a multiple of " + ITEM_BYTES);
         }
         List<Item> items = new ArrayList<>(b.remaining() / ITEM_BYTES);

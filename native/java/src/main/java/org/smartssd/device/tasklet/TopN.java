@@ -248,7 +248,14 @@ public final class TopN {
 
     /** Decodes one top-N output. */
     public static Output decode(byte[] output) throws TaskletFailedException {
-        Trailer t = Trailer.of(output, BuiltinTasklet.TOP_N);
+        return decode(output, BuiltinTasklet.TOP_N);
+    }
+
+    /** Decodes top-N items written by {@code producer} (parquet-scan's TOPN writes the same
+     *  items). */
+    public static Output decode(byte[] output, BuiltinTasklet producer)
+            throws TaskletFailedException {
+        Trailer t = Trailer.of(output, producer);
         ByteBuffer b = Trailer.items(output);
         List<Item> items = new ArrayList<>();
         while (b.hasRemaining()) {
