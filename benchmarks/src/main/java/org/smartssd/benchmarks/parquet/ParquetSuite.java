@@ -90,9 +90,9 @@ public final class ParquetSuite {
             + "7, '0'), '_', sha1(concat(cast(clientID AS string), ':', cast(timestamp AS string), "
             + "':', cast(size AS string))), '.gif?srv=', cast(server AS string), '&ts=', "
             + "cast(timestamp AS string))";
-    /** The selective query: status 206 (index 8, about 1.2 % of requests), five columns. */
+    /** The selective query: status 206 (code index 8, about 1.2 % of requests), five columns. */
     static final String SELECTIVE_SQL = "SELECT timestamp, clientID, objectID, size, url "
-            + "FROM %s WHERE status = 8";
+            + "FROM %s WHERE statusCode = 8";
     /**
      * Rows per row group the writer is held to (parquet-mr's {@code
      * parquet.block.row.count.limit}): {@code parquet-scan} holds a row group's decoded
