@@ -129,7 +129,7 @@ public final class ParquetSuite {
     /** One measured run of one way. */
     record Run(String way, long wallNs, Answer answer, long linkNs, long ispNs, long linkBytes,
                double deviceJ, long scanRows, long partialGroups, StructType readSchema,
-               String scan) {
+               String scan, long ispInstructions, long ispDramAccesses, long pageReads) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -214,7 +214,8 @@ public final class ParquetSuite {
             try (Csv csv = new Csv(out.resolve("parquet.csv"), "query", "way", "rows",
                     "wall_s", "wall_min_s", "wall_max_s", "modelled_s", "link_s", "isp_s",
                     "host_cpu_s", "link_bytes", "host_j", "device_j", "scan_rows",
-                    "partial_groups", "answer_rows", "answer", "scan")) {
+                    "partial_groups", "answer_rows", "answer", "isp_instructions",
+                    "isp_dram_accesses", "page_reads", "scan")) {
                 for (Query x : QUERIES) {
                     List<List<Run>> all = List.of(new ArrayList<>(), new ArrayList<>(),
                             new ArrayList<>());
@@ -268,6 +269,7 @@ public final class ParquetSuite {
                 md == null ? "" : m.ispNs() / 1e9, md == null ? "" : md.hostNs() / 1e9,
                 m.linkBytes(), md == null ? "" : md.hostJ(), md == null ? "" : m.deviceJ(),
                 m.scanRows(), m.partialGroups(), m.answer().rows(), m.answer().digest(),
+                m.ispInstructions(), m.ispDramAccesses(), m.pageReads(),
                 m.scan().replace(',', ';'));
     }
 
@@ -320,7 +322,8 @@ public final class ParquetSuite {
                     (b.linkBytesIn() + b.linkBytesOut()) - (a.linkBytesIn() + a.linkBytesOut()),
                     deviceJ, m.getOrDefault("numOutputRows", 0L),
                     m.getOrDefault("shuffleRecordsWritten", 0L), (StructType) scan[0],
-                    (String) scan[1]);
+                    (String) scan[1], b.ispInstructions() - a.ispInstructions(),
+                    b.ispDramAccesses() - a.ispDramAccesses(), b.pageReads() - a.pageReads());
         } finally {
             spark.catalog().dropTempView(view);
         }
