@@ -133,7 +133,7 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
         List<org.apache.parquet.hadoop.metadata.BlockMetaData> group =
                 List.of(footer.rowGroups().get(part.rowGroup()));
         ParquetDriveScan.Result r = ParquetDriveScan.run(DeviceAccess.of(file, conf), p,
-                p.encode(footer, group), 0, p.memoryBudget(group), TIMEOUT);
+                footer, group, 0, p.memoryBudget(group), TIMEOUT);
         StructField[] fields = plan.required().fields();
         List<InternalRow> out = new ArrayList<>(r.rows().size());
         for (Object[] row : r.rows()) {
