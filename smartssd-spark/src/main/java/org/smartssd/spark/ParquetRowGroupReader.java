@@ -123,7 +123,7 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     private List<InternalRow> driveRows() throws IOException {
         Configuration conf = plan.conf().hadoop();
         Path file = new Path(part.file());
-        ParquetFooter footer = ParquetFooter.read(file, conf);
+        ParquetFooter footer = ParquetFooter.readCached(file, conf);
         List<DriveColumn> cols = new ArrayList<>();
         for (String n : plan.columns()) {
             cols.add(footer.column(n).supported().orElseThrow());

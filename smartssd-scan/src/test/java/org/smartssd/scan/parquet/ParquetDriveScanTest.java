@@ -145,18 +145,7 @@ class ParquetDriveScanTest {
      */
     @Test
     void aRunReadsOnlyItsChunks() throws Exception {
-        Path p = new Path("smartssd://pqscan/t/many-groups.parquet");
-        MessageType schema = MessageTypeParser.parseMessageType(
-                "message t { required int64 id; required binary pad (UTF8); }");
-        SimpleGroupFactory rows = new SimpleGroupFactory(schema);
-        String pad = "x".repeat(200);
-        try (ParquetWriter<Group> w = ExampleParquetWriter.builder(p).withConf(conf)
-                .withType(schema).withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
-                .withDictionaryEncoding(false).withRowGroupSize(256L << 10).build()) {
-            for (long i = 0; i < 20_000; i++) {
-                w.write(rows.newGroup().append("id", i).append("pad", pad + i));
-            }
-        }
+        Path p = manyRowGroups("many-groups.parquet", 20_000, 256L << 10);
         ParquetFooter footer = ParquetFooter.read(p, conf);
         List<BlockMetaData> groups = footer.rowGroups();
         assertThat(groups).hasSizeGreaterThan(8);
@@ -184,5 +173,45 @@ class ParquetDriveScanTest {
         long filePages = (id.getStartingPos() + id.getTotalSize()) / pageSize;
         assertThat(filePages).isGreaterThan(10 * chunkPages);
         assertThat(after.ispPages() - before.ispPages()).isBetween(1L, chunkPages);
+    }
+
+    /**
+     * The second readCached of a file's footer asks the drive for its status only; once the
+     * file is written again, it reads the new footer.
+     */
+    @Test
+    void aCachedFooterIsReadOnceAndAgainWhenTheFileChanges() throws Exception {
+        Path p = manyRowGroups("cached.parquet", 20_000, 64L << 10);
+        SmartSsdDevice dev = DeviceAccess.of(p, conf).device();
+        ParquetFooter first = ParquetFooter.readCached(p, conf);
+        assertThat(first.rowGroups()).hasSizeGreaterThan(30);
+        ModelCounters before = dev.modelCounters().orElseThrow();
+        ParquetFooter again = ParquetFooter.readCached(p, conf);
+        ModelCounters after = dev.modelCounters().orElseThrow();
+        assertThat(after.linkBytesIn() - before.linkBytesIn()).isLessThan(4096);
+        assertThat(again).isSameAs(first);
+
+        manyRowGroups("cached.parquet", 1_000, 64L << 10);
+        ParquetFooter changed = ParquetFooter.readCached(p, conf);
+        assertThat(changed.rowGroups().stream().mapToLong(BlockMetaData::getRowCount).sum())
+                .isEqualTo(1_000);
+    }
+
+    /** A file of {@code n} rows (id, a 200-byte string) in row groups of about {@code rg} B. */
+    private Path manyRowGroups(String name, long n, long rg) throws Exception {
+        Path p = new Path("smartssd://pqscan/t/" + name);
+        MessageType schema = MessageTypeParser.parseMessageType(
+                "message t { required int64 id; required binary pad (UTF8); }");
+        SimpleGroupFactory rows = new SimpleGroupFactory(schema);
+        String pad = "x".repeat(200);
+        try (ParquetWriter<Group> w = ExampleParquetWriter.builder(p).withConf(conf)
+                .withWriteMode(org.apache.parquet.hadoop.ParquetFileWriter.Mode.OVERWRITE)
+                .withType(schema).withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+                .withDictionaryEncoding(false).withRowGroupSize(rg).build()) {
+            for (long i = 0; i < n; i++) {
+                w.write(rows.newGroup().append("id", i).append("pad", pad + i));
+            }
+        }
+        return p;
     }
 }
