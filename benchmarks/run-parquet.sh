@@ -12,7 +12,7 @@
 #     --full      7,000,000 entries, the size
 #     --runs R    runs of each way and query; the median wall clock is kept (default 5)
 #     --no-sweep  leave the sweep out
-#     --row-group-rows N  rows per row group the writer is held to (default 2048: see
+#     --row-group-rows N  rows per row group the writer is held to (default 1024: see
 #                 ParquetSuite.ROW_GROUP_ROWS; larger ones fail in the drive's 4 MiB ISP pool)
 # Builds only what it needs, offline (the benchmarks module and what it uses, the native
 # release build too; nothing installed).
