@@ -118,16 +118,18 @@ def main():
         md.append("Sweep, modelled: Spark's reader over the drive / connector "
                   "(> 1: the drive wins), `SELECT <columns> WHERE clientID <= X`:")
         md.append("")
-        md.append("| selectivity | " + " | ".join(f"{c} column{'s' if c > 1 else ''}"
+        md.append("| quantile of clientID (rows matched) | " + " | ".join(f"{c} column{'s' if c > 1 else ''}"
                                                    for c in cols) + " |")
         md.append("|---:|" + "---:|" * len(cols))
+        total = int(d0["rows"])
         for s_ in sels:
+            share = int(by[(s_, cols[0])]["connector"]["answer_rows"]) / total
             cellv = []
             for c in cols:
                 x = by[(s_, c)]
                 ratio = num(x["spark-smartssd"]["modelled_s"]) / num(x["connector"]["modelled_s"])
                 cellv.append(f"{ratio:.2f}x")
-            md.append(f"| {100 * s_:g} % | " + " | ".join(cellv) + " |")
+            md.append(f"| {100 * s_:g} % ({100 * share:.2f} %) | " + " | ".join(cellv) + " |")
         md.append("")
         try:
             import matplotlib
@@ -137,7 +139,8 @@ def main():
             for c in cols:
                 ys = [num(by[(s_, c)]["spark-smartssd"]["modelled_s"])
                       / num(by[(s_, c)]["connector"]["modelled_s"]) for s_ in sels]
-                ax.plot([100 * s_ for s_ in sels], ys, marker="o", label=f"{c} columns")
+                xs = [100 * int(by[(s_, c)]["connector"]["answer_rows"]) / total for s_ in sels]
+                ax.plot(xs, ys, marker="o", label=f"{c} columns")
             ax.axhline(1.0, color="grey", lw=0.8)
             ax.set_xscale("log")
             ax.set_xlabel("selectivity, % of rows")
