@@ -125,7 +125,7 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
             int budget = plan.memoryBudget(group)
                     + (q.mode() == ParquetScanPlan.Mode.AGGREGATE ? 1 << 20 : 0);
             ParquetDriveScan.Result r = ParquetDriveScan.run(
-                    DeviceAccess.of(split.getPath(), conf), plan, plan.encode(footer, group),
+                    DeviceAccess.of(split.getPath(), conf), plan, footer, group,
                     q.limit(), budget, DeviceJob.taskletTimeout(conf));
             ctx.getCounter(DeviceCounters.TASKLET_RUNS).increment(r.runs());
             ctx.getCounter(DeviceCounters.RECORDS_SCANNED).increment(r.rowsDecoded());

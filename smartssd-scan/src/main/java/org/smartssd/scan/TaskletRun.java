@@ -80,6 +80,14 @@ public final class TaskletRun implements Closeable {
     public static TaskletRun start(SmartSsdDevice device, TaskletSpec spec, InputRange range,
                                    String outputPath, Duration timeout,
                                    EnergyAccountant accountant) throws IOException {
+        return start(device, spec, List.of(range), outputPath, timeout, accountant);
+    }
+
+    /** As {@link #start(SmartSsdDevice, TaskletSpec, InputRange, String, Duration,
+     * EnergyAccountant)}, over several ranges of input, in object order. */
+    public static TaskletRun start(SmartSsdDevice device, TaskletSpec spec,
+                                   List<InputRange> ranges, String outputPath, Duration timeout,
+                                   EnergyAccountant accountant) throws IOException {
         int pageSize = device.info().pageSize();
         long out = device.createOutput(outputPath, SmartSsdDevice.CreateOption.EXCLUSIVE,
                 SmartSsdDevice.CreateOption.PARENTS);
@@ -95,7 +103,7 @@ public final class TaskletRun implements Closeable {
         try {
             sharing = accountant == null ? null : join(device, instance);
             m = begin(device, accountant);
-            device.execute(instance, List.of(range));
+            device.execute(instance, ranges);
         } catch (IOException | RuntimeException e) {
             if (sharing != null) {
                 sharing.abandon();

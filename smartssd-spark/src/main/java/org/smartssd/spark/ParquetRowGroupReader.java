@@ -129,7 +129,7 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     private List<InternalRow> driveRows() throws IOException {
         Configuration conf = plan.conf().hadoop();
         Path file = new Path(part.file());
-        ParquetFooter footer = ParquetFooter.read(file, conf);
+        ParquetFooter footer = ParquetFooter.readCached(file, conf);
         List<DriveColumn> cols = new ArrayList<>();
         for (String n : plan.columns()) {
             cols.add(footer.column(n).supported().orElseThrow());
@@ -154,7 +154,7 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
         List<org.apache.parquet.hadoop.metadata.BlockMetaData> group =
                 List.of(footer.rowGroups().get(part.rowGroup()));
         ParquetDriveScan.Result r = ParquetDriveScan.run(DeviceAccess.of(file, conf), p,
-                p.encode(footer, group), top == null ? plan.limit() : 0,
+                footer, group, top == null ? plan.limit() : 0,
                 p.memoryBudget(group) + extra, TIMEOUT);
         if (agg != null) {
             GroupAggregate.Merger m = new GroupAggregate.Merger(true);

@@ -64,7 +64,7 @@ final class ParquetScan implements Scan, Batch {
             List<ParquetRowGroupPartition> out = new ArrayList<>();
             try {
                 for (Path f : files) {
-                    ParquetFooter footer = ParquetFooter.read(f, plan.conf().hadoop());
+                    ParquetFooter footer = ParquetFooter.readCached(f, plan.conf().hadoop());
                     List<BlockMetaData> groups = footer.rowGroups();
                     java.util.Set<BlockMetaData> kept = java.util.Collections.newSetFromMap(
                             new java.util.IdentityHashMap<>());

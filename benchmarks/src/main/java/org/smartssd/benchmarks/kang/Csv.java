@@ -33,6 +33,7 @@ public final class Csv implements AutoCloseable {
                     : String.valueOf(v));
         }
         out.println(b);
+        out.flush(); // a long suite cut short keeps the rows it finished
     }
 
     @Override

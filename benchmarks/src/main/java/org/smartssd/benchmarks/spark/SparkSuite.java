@@ -183,7 +183,7 @@ public final class SparkSuite {
     }
 
     /** A synthetic WorldCup98 trace of 20-byte records (TraceGenerator). */
-    static void writeTrace(Path trace, long entries, long seed) throws IOException {
+    public static void writeTrace(Path trace, long entries, long seed) throws IOException {
         try (OutputStream o = new BufferedOutputStream(Files.newOutputStream(trace), 1 << 20)) {
             new TraceGenerator(TraceGenerator.Options.of(entries, seed, WorldCupRecord.BYTES))
                     .write(o, null);

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.smartssd.device.InputRange;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TaskletFailedException;
@@ -19,7 +20,8 @@ import org.smartssd.scan.TaskletRun;
 
 /**
  * Runs a parquet-scan plan over a {@code smartssd://} file in its drive, a run per plan
- * part ({@link ParquetScanPlan#encode}), and decodes what ROWS and COUNT return. A run the
+ * part ({@link ParquetScanPlan#runs}) over the byte ranges of its column chunks only
+ * ({@link ParquetScanPlan#chunkRanges}), and decodes what ROWS and COUNT return. A run the
  * drive refuses as {@code INPUT_UNSUPPORTED} (a page the footer did not reveal, such as
  * pyarrow's v2 data pages) is reported as such: the caller reads the file on the host.
  */
@@ -44,21 +46,24 @@ public final class ParquetDriveScan {
     }
 
     /**
-     * Runs {@code plan} over the row groups {@code parts} cover. ROWS' limit is the plan's
-     * per run; the rows are cut to it here.
+     * Runs {@code plan} over {@code rowGroups} of {@code footer}'s file. ROWS' limit is the
+     * plan's per run; the rows are cut to it here.
      */
-    public static Result run(DeviceAccess file, ParquetScanPlan plan, List<byte[]> parts,
-                             long limit, int memoryBudget, Duration timeout) throws IOException {
+    public static Result run(DeviceAccess file, ParquetScanPlan plan, ParquetFooter footer,
+                             List<BlockMetaData> rowGroups, long limit, int memoryBudget,
+                             Duration timeout) throws IOException {
         List<Object[]> rows = new ArrayList<>();
         List<byte[]> outputs = new ArrayList<>();
         long matches = 0;
         long decoded = 0;
-        for (byte[] p : parts) {
+        List<List<BlockMetaData>> parts = plan.runs(rowGroups);
+        for (List<BlockMetaData> groups : parts) {
             if (limit > 0 && (plan.mode() == ParquetScanPlan.Mode.ROWS ? rows.size()
                     : matches) >= limit) {
                 break;
             }
-            byte[] out = runOne(file, p, memoryBudget, timeout);
+            byte[] out = runOne(file, plan.encode(footer, groups).get(0),
+                    plan.chunkRanges(groups), memoryBudget, timeout);
             Trailer t = Trailer.of(out, BuiltinTasklet.PARQUET_SCAN);
             decoded += t.recordsIn();
             if (plan.mode() == ParquetScanPlan.Mode.ROWS) {
@@ -81,13 +86,35 @@ public final class ParquetDriveScan {
         return new Result(rows, matches, decoded, parts.size(), outputs);
     }
 
-    private static byte[] runOne(DeviceAccess file, byte[] plan, int memoryBudget,
-                                 Duration timeout) throws IOException {
+    private static byte[] runOne(DeviceAccess file, byte[] plan, List<long[]> chunks,
+                                 int memoryBudget, Duration timeout) throws IOException {
         SmartSsdDevice dev = file.device();
+        long oid = file.stat().oid();
+        // parquet-scan is handed whole pages, those that start inside a range: each range
+        // from the page holding its first byte, to the end of the page holding its last
+        long ps = dev.info().pageSize();
+        List<InputRange> ranges = new ArrayList<>(chunks.size());
+        long from = -1;
+        long to = -1;
+        for (long[] k : chunks) {
+            long s = k[0] / ps * ps;
+            long e = (k[0] + k[1] + ps - 1) / ps * ps;
+            if (from >= 0 && s <= to) {
+                to = Math.max(to, e);
+                continue;
+            }
+            if (from >= 0) {
+                ranges.add(new InputRange(oid, from, to - from));
+            }
+            from = s;
+            to = e;
+        }
+        if (from >= 0) {
+            ranges.add(new InputRange(oid, from, to - from));
+        }
         String output = "/.smartssd/parquet-scan/" + UUID.randomUUID();
         try (TaskletRun run = TaskletRun.start(dev, ParquetScan.spec(plan, memoryBudget),
-                new InputRange(file.stat().oid(), 0, InputRange.TO_END), output, timeout,
-                null)) {
+                ranges, output, timeout, null)) {
             run.toEnd(timeout);
             return run.output();
         } catch (TaskletFailedException e) {

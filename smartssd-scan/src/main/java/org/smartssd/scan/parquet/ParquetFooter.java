@@ -2,11 +2,14 @@ package org.smartssd.scan.parquet;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -55,6 +58,37 @@ public final class ParquetFooter {
             return new ParquetFooter(path, in.getLength(), r.getFooter());
         }
     }
+
+    /**
+     * {@link #read}, kept in this JVM for the file as it is now (its length and modification
+     * time, asked of the file system each call): a scan's partitions, one per row group,
+     * read a footer once, not once each (a footer grows with the row groups, so each
+     * reading it was quadratic in them).
+     */
+    public static ParquetFooter readCached(Path path, Configuration conf) throws IOException {
+        FileStatus st = path.getFileSystem(conf).getFileStatus(path);
+        String key = st.getPath() + "\u0000" + st.getLen() + "\u0000" + st.getModificationTime();
+        synchronized (CACHE) {
+            ParquetFooter f = CACHE.get(key);
+            if (f != null) {
+                return f;
+            }
+        }
+        ParquetFooter f = read(path, conf);
+        synchronized (CACHE) {
+            CACHE.put(key, f);
+        }
+        return f;
+    }
+
+    /** Footers kept by {@link #readCached}, the least recently used dropped first. */
+    private static final int CACHED_FOOTERS = 16;
+    private static final Map<String, ParquetFooter> CACHE = new LinkedHashMap<>(32, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ParquetFooter> eldest) {
+            return size() > CACHED_FOOTERS;
+        }
+    };
 
     public Path path() {
         return path;

@@ -100,12 +100,26 @@ public final class ParquetScanPlan {
 
     /**
      * The plan over {@code rowGroups} of {@code footer}'s file: one run's params, or several
-     * (consecutive row groups each) when one would pass {@link #MAX_PLAN_BYTES}. An empty
-     * list of row groups gives no run.
+     * (consecutive row groups each, {@link #runs}) when one would pass {@link #MAX_PLAN_BYTES}.
+     * An empty list of row groups gives no run.
      *
      * @throws IllegalArgumentException a single row group's plan is too large
      */
     public List<byte[]> encode(ParquetFooter footer, List<BlockMetaData> rowGroups) {
+        List<byte[]> out = new ArrayList<>();
+        for (List<BlockMetaData> run : runs(rowGroups)) {
+            out.add(encodeRun(run));
+        }
+        return out;
+    }
+
+    /**
+     * The row groups of each run {@link #encode} makes, in order: consecutive row groups, as
+     * many as one run's params hold.
+     *
+     * @throws IllegalArgumentException a single row group's plan is too large
+     */
+    public List<List<BlockMetaData>> runs(List<BlockMetaData> rowGroups) {
         int fixed = PlanFormat.PARAMS.bytes() + columns.size() * PlanFormat.COLUMN.bytes()
                 + projection.length + tree.length;
         int perGroup = PlanFormat.ROWGROUP.bytes() + columns.size() * PlanFormat.CHUNK.bytes();
@@ -114,12 +128,42 @@ public final class ParquetScanPlan {
             throw new IllegalArgumentException("a plan of " + columns.size() + " columns and a "
                     + tree.length + "-byte WHERE tree passes " + MAX_PLAN_BYTES + " bytes");
         }
-        List<byte[]> runs = new ArrayList<>();
+        List<List<BlockMetaData>> runs = new ArrayList<>();
         for (int i = 0; i < rowGroups.size(); i += groupsPerRun) {
-            runs.add(encodeRun(rowGroups.subList(i, Math.min(rowGroups.size(),
-                    i + groupsPerRun))));
+            runs.add(rowGroups.subList(i, Math.min(rowGroups.size(), i + groupsPerRun)));
         }
         return runs;
+    }
+
+    /**
+     * The file's byte ranges a run over {@code groups} needs, {offset, length} each: the
+     * plan's column chunks (from the dictionary page, as the plan gives them to the drive),
+     * in file order, touching ones merged. A run given only these reads no page of the other
+     * columns or row groups.
+     */
+    public List<long[]> chunkRanges(List<BlockMetaData> groups) {
+        List<long[]> chunks = new ArrayList<>();
+        for (BlockMetaData g : groups) {
+            for (DriveColumn c : columns) {
+                ColumnChunkMetaData m = g.getColumns().get(c.leaf());
+                chunks.add(new long[] {chunkStart(m), m.getTotalSize()});
+            }
+        }
+        chunks.sort((a, b) -> Long.compare(a[0], b[0]));
+        List<long[]> out = new ArrayList<>();
+        for (long[] k : chunks) {
+            long[] last = out.isEmpty() ? null : out.get(out.size() - 1);
+            if (last != null && k[0] <= last[0] + last[1]) {
+                last[1] = Math.max(last[1], k[0] + k[1] - last[0]);
+            } else {
+                out.add(k.clone());
+            }
+        }
+        return out;
+    }
+
+    private static long chunkStart(ColumnChunkMetaData m) {
+        return m.hasDictionaryPage() ? m.getDictionaryPageOffset() : m.getFirstDataPageOffset();
     }
 
     /**
@@ -179,8 +223,7 @@ public final class ParquetScanPlan {
         for (BlockMetaData g : groups) {
             for (DriveColumn c : columns) {
                 ColumnChunkMetaData m = g.getColumns().get(c.leaf());
-                long start = m.hasDictionaryPage() ? m.getDictionaryPageOffset()
-                        : m.getFirstDataPageOffset();
+                long start = chunkStart(m);
                 PlanFormat.CHUNK.put(b, start, m.hasDictionaryPage() ? start : 0,
                         m.getTotalSize(), m.getTotalUncompressedSize(), m.getValueCount(),
                         ParquetFooter.codec(m));

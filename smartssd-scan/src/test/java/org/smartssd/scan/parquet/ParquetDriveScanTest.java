@@ -15,13 +15,23 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
 import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.example.GroupReadSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.smartssd.device.ModelCounters;
+import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.tasklet.Predicate;
 import org.smartssd.scan.DeviceAccess;
 
@@ -87,7 +97,7 @@ class ParquetDriveScanTest {
         ParquetScanPlan eq = ParquetScanPlan.builder(cols).rows(1, 2)
                 .where(Predicate.eq(0, 3).encode()).build();
         ParquetDriveScan.Result all = ParquetDriveScan.run(file, eq,
-                eq.encode(footer, footer.rowGroups()), 0, BUDGET, TIMEOUT);
+                footer, footer.rowGroups(), 0, BUDGET, TIMEOUT);
         List<String> want = hostRows(p, 0);
         assertThat(want).hasSizeGreaterThan(10);
         assertThat(driveRows(all)).isEqualTo(want);
@@ -100,7 +110,7 @@ class ParquetDriveScanTest {
         ParquetScanPlan late = ParquetScanPlan.builder(cols).rows(1, 2)
                 .where(Predicate.and(Predicate.eq(0, 3), Predicate.ge(1, 450)).encode()).build();
         ParquetDriveScan.Result pruned = ParquetDriveScan.run(file, late,
-                late.encode(footer, kept), 0, BUDGET, TIMEOUT);
+                footer, kept, 0, BUDGET, TIMEOUT);
         assertThat(driveRows(pruned)).isEqualTo(hostRows(p, 450));
         assertThat(pruned.rowsDecoded())
                 .isEqualTo(kept.stream().mapToLong(BlockMetaData::getRowCount).sum())
@@ -108,10 +118,10 @@ class ParquetDriveScanTest {
 
         ParquetScanPlan count = ParquetScanPlan.builder(cols).count()
                 .where(Predicate.eq(0, 3).encode()).build();
-        assertThat(ParquetDriveScan.run(file, count, count.encode(footer, footer.rowGroups()),
+        assertThat(ParquetDriveScan.run(file, count, footer, footer.rowGroups(),
                 0, BUDGET, TIMEOUT).matches()).isEqualTo(want.size());
         ParquetDriveScan.Result limited = ParquetDriveScan.run(file, eq,
-                eq.encode(footer, footer.rowGroups()), 5, BUDGET, TIMEOUT);
+                footer, footer.rowGroups(), 5, BUDGET, TIMEOUT);
         assertThat(driveRows(limited)).isEqualTo(want.subList(0, 5));
     }
 
@@ -124,8 +134,84 @@ class ParquetDriveScanTest {
         ParquetScanPlan count = ParquetScanPlan.builder(cols).count()
                 .where(Predicate.isNull(0).encode()).build();
         assertThatThrownBy(() -> ParquetDriveScan.run(DeviceAccess.of(p, conf), count,
-                count.encode(footer, footer.rowGroups()), 0, BUDGET, TIMEOUT))
+                footer, footer.rowGroups(), 0, BUDGET, TIMEOUT))
                 .isInstanceOf(ParquetDriveScan.Unsupported.class)
                 .hasMessageContaining("INPUT_UNSUPPORTED");
+    }
+
+    /**
+     * A run over one row group of a file of many reads that row group's chunks of the plan's
+     * columns, not the file from its start: the drive's ISP is handed no page outside them.
+     */
+    @Test
+    void aRunReadsOnlyItsChunks() throws Exception {
+        Path p = manyRowGroups("many-groups.parquet", 20_000, 256L << 10);
+        ParquetFooter footer = ParquetFooter.read(p, conf);
+        List<BlockMetaData> groups = footer.rowGroups();
+        assertThat(groups).hasSizeGreaterThan(8);
+        BlockMetaData last = groups.get(groups.size() - 1);
+        ColumnChunkMetaData id = last.getColumns().get(0);
+        List<DriveColumn> cols = List.of(footer.column("id").supported().orElseThrow());
+        ParquetScanPlan plan = ParquetScanPlan.builder(cols).rows(0).build();
+        assertThat(plan.chunkRanges(List.of(last))).singleElement()
+                .satisfies(r -> assertThat(r).containsExactly(id.getStartingPos(),
+                        id.getTotalSize()));
+
+        DeviceAccess file = DeviceAccess.of(p, conf);
+        SmartSsdDevice dev = file.device();
+        ModelCounters before = dev.modelCounters().orElseThrow();
+        ParquetDriveScan.Result r = ParquetDriveScan.run(file, plan, footer, List.of(last), 0,
+                BUDGET, TIMEOUT);
+        ModelCounters after = dev.modelCounters().orElseThrow();
+
+        long first = 20_000 - last.getRowCount();
+        assertThat(r.rows()).hasSize((int) last.getRowCount());
+        assertThat(r.rows().get(0)[0]).isEqualTo(first);
+        long pageSize = dev.info().pageSize();
+        long chunkPages = (id.getStartingPos() + id.getTotalSize() - 1) / pageSize
+                - id.getStartingPos() / pageSize + 1;
+        long filePages = (id.getStartingPos() + id.getTotalSize()) / pageSize;
+        assertThat(filePages).isGreaterThan(10 * chunkPages);
+        assertThat(after.ispPages() - before.ispPages()).isBetween(1L, chunkPages);
+    }
+
+    /**
+     * The second readCached of a file's footer asks the drive for its status only; once the
+     * file is written again, it reads the new footer.
+     */
+    @Test
+    void aCachedFooterIsReadOnceAndAgainWhenTheFileChanges() throws Exception {
+        Path p = manyRowGroups("cached.parquet", 20_000, 64L << 10);
+        SmartSsdDevice dev = DeviceAccess.of(p, conf).device();
+        ParquetFooter first = ParquetFooter.readCached(p, conf);
+        assertThat(first.rowGroups()).hasSizeGreaterThan(30);
+        ModelCounters before = dev.modelCounters().orElseThrow();
+        ParquetFooter again = ParquetFooter.readCached(p, conf);
+        ModelCounters after = dev.modelCounters().orElseThrow();
+        assertThat(after.linkBytesIn() - before.linkBytesIn()).isLessThan(4096);
+        assertThat(again).isSameAs(first);
+
+        manyRowGroups("cached.parquet", 1_000, 64L << 10);
+        ParquetFooter changed = ParquetFooter.readCached(p, conf);
+        assertThat(changed.rowGroups().stream().mapToLong(BlockMetaData::getRowCount).sum())
+                .isEqualTo(1_000);
+    }
+
+    /** A file of {@code n} rows (id, a 200-byte string) in row groups of about {@code rg} B. */
+    private Path manyRowGroups(String name, long n, long rg) throws Exception {
+        Path p = new Path("smartssd://pqscan/t/" + name);
+        MessageType schema = MessageTypeParser.parseMessageType(
+                "message t { required int64 id; required binary pad (UTF8); }");
+        SimpleGroupFactory rows = new SimpleGroupFactory(schema);
+        String pad = "x".repeat(200);
+        try (ParquetWriter<Group> w = ExampleParquetWriter.builder(p).withConf(conf)
+                .withWriteMode(org.apache.parquet.hadoop.ParquetFileWriter.Mode.OVERWRITE)
+                .withType(schema).withCompressionCodec(CompressionCodecName.UNCOMPRESSED)
+                .withDictionaryEncoding(false).withRowGroupSize(rg).build()) {
+            for (long i = 0; i < n; i++) {
+                w.write(rows.newGroup().append("id", i).append("pad", pad + i));
+            }
+        }
+        return p;
     }
 }
