@@ -28,7 +28,10 @@ public final class ParquetDriveScan {
     public record Result(List<Object[]> rows, long matches, long rowsDecoded, int runs) {
     }
 
-    /** The drive cannot decode something in the file: read it on the host, for this reason. */
+    /**
+     * The drive cannot decode something in the file, or has no room for the row group: read
+     * it on the host, for this reason.
+     */
     public static final class Unsupported extends IOException {
         Unsupported(String reason, Throwable cause) {
             super(reason, cause);
@@ -79,9 +82,24 @@ public final class ParquetDriveScan {
                                  Duration timeout) throws IOException {
         SmartSsdDevice dev = file.device();
         String output = "/.smartssd/parquet-scan/" + UUID.randomUUID();
-        try (TaskletRun run = TaskletRun.start(dev, ParquetScan.spec(plan, memoryBudget),
-                new InputRange(file.stat().oid(), 0, InputRange.TO_END), output, timeout,
-                null)) {
+        TaskletRun started;
+        try {
+            started = TaskletRun.start(dev, ParquetScan.spec(plan, memoryBudget),
+                    new InputRange(file.stat().oid(), 0, InputRange.TO_END), output, timeout,
+                    null);
+        } catch (TaskletFailedException e) {
+            // the drive holds a run's row group whole: one larger than its free memory (or
+            // than all of it) cannot run there now
+            if (e.failure() == TaskletFailedException.Failure.BUDGET) {
+                throw new Unsupported("the drive has no room for the scan's " + memoryBudget
+                        + "-byte memory budget: " + e.getMessage(), e);
+            }
+            if (e.failure() == TaskletFailedException.Failure.INPUT_UNSUPPORTED) {
+                throw new Unsupported("the drive refused a page: " + e.getMessage(), e);
+            }
+            throw e;
+        }
+        try (TaskletRun run = started) {
             run.toEnd(timeout);
             return run.output();
         } catch (TaskletFailedException e) {
