@@ -137,7 +137,11 @@ class OtherWritersParquetTest {
                 pushed = List.of(s.pushedFilters());
             }
         }
-        assertThat(description).as("a SmartSsdParquetScan in the plan of " + sql).isNotNull();
+        if (description == null) {
+            // a WHERE that can hold for no row (s < 1 AND s = 5): Spark reads nothing
+            assertThat(leaves(ref)).as("Spark's own plan of %s scans no file either", sql)
+                    .noneMatch(l -> l instanceof FileSourceScanExec);
+        }
         // the filters Spark's own source offers its reader: the same translation of the same
         // optimized conjuncts as the ones offered to the connector
         List<Filter> offered = new ArrayList<>();
@@ -188,6 +192,9 @@ class OtherWritersParquetTest {
      * offered to Spark's own source too.
      */
     private static void assertPlan(Run r, String hostReason, String what) {
+        if (r.description == null) {
+            return; // no scan at all (run() checked Spark's own plan has none either)
+        }
         List<Filter> pushable = r.offered.stream().filter(PushRule::holds).toList();
         assertThat(r.description).as(what).contains(
                 "pushedFilters=" + Arrays.toString(r.pushed.toArray()));
