@@ -87,9 +87,9 @@ class OtherWritersParquetTest {
 
     /** The venv of bin/ensure-pyspark with pyarrow and DuckDB in it; fails saying how to make it. */
     private static Path venv() throws Exception {
+        Path said = dir.resolve("venv.txt");
         Process p = new ProcessBuilder(ENSURE.toString(), "--check").redirectErrorStream(true)
-                .start();
-        String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+                .redirectOutput(said.toFile()).start();
         if (!p.waitFor(60, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             fail(ENSURE + " --check did not finish in 60 s");
@@ -99,7 +99,7 @@ class OtherWritersParquetTest {
                     + " installs (pyspark, smartssd-spark/requirements*.txt); it is missing or "
                     + "incomplete. Run:\n    " + ENSURE + "\nthen this test again.");
         }
-        return Path.of(said);
+        return Path.of(Files.readString(said, StandardCharsets.UTF_8).trim());
     }
 
     private static void run(List<String> cmd, int seconds) throws Exception {
