@@ -1,8 +1,10 @@
 /*
  * The RLE/bit-packed hybrid (Encodings.md): runs, each led by a ULEB128 header. Header LSB 0:
  * an RLE run of header >> 1 copies of one value stored in ceil(bit_width / 8) bytes
- * little-endian. Header LSB 1: header >> 1 groups of 8 values bit-packed LSB first. The last
- * group may be padded past the page's values; no run may claim a group beyond them.
+ * little-endian. Header LSB 1: header >> 1 groups of 8 values bit-packed LSB first. A
+ * bit-packed run may be padded past the page's values, by whole groups too (DuckDB 2.0 writes
+ * runs of 32 groups and pads the last one): only the page's values are read, and their bytes
+ * must be there. An RLE run may not claim a value beyond the page's.
  */
 #include "pq_internal.h"
 
@@ -34,10 +36,10 @@ static int next_run(struct pq_rle *d)
 		uint64_t groups = h >> 1;
 		uint64_t bytes = groups * d->bit_width;	/* 8 values of bit_width bits a group */
 
-		if (groups == 0 || groups > SS_DIV_ROUND_UP((uint64_t)d->remaining, 8)) {
+		if (groups == 0) {
 			return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_RUN_PAST_PAGE, d->base + at);
 		}
-		/* Only the values the page holds must be there: a writer may stop mid-group. */
+		/* Only the values the page holds must be there: a writer may leave out padding. */
 		bytes = SS_MIN(bytes, SS_DIV_ROUND_UP((uint64_t)d->remaining * d->bit_width, 8));
 		if (bytes > d->len - d->pos) {
 			return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, d->base + at);

@@ -80,7 +80,8 @@ enum ss_pq_err_kind {
 	SS_PQ_E_UNSUPPORTED_LEVELS,	/* repetition levels or definition level above 1 */
 	SS_PQ_E_NO_DICT,		/* a dictionary-encoded page before any dictionary page */
 	SS_PQ_E_BAD_DICT_INDEX,		/* an index at or past the dictionary's size */
-	SS_PQ_E_RUN_PAST_PAGE,		/* an RLE or bit-packed run longer than the page's values */
+	SS_PQ_E_RUN_PAST_PAGE,		/* an RLE run longer than the page's values, an empty
+					 * run, or more values asked than the page has */
 	SS_PQ_E_BAD_RUN_VALUE,		/* an RLE run's value wider than the bit width (a level
 					 * above the column's maximum) */
 	SS_PQ_E_BAD_BIT_WIDTH,		/* a dictionary index bit width above 32 */

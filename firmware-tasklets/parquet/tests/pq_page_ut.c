@@ -391,8 +391,11 @@ static void test_run_past_page(void)
 {
 	/* the levels claim 9 rows in a page of 4 */
 	const uint8_t levels[] = { 2, 0, 0, 0, 0x12, 0x01, 0, 0, 0, 0 };
-	/* the indices: a bit-packed run of 2 groups for 4 values */
-	const uint8_t idx[] = { 2, 0, 0, 0, 0x08, 0x01, 2, 0x05, 0x00, 0x00, 0x00, 0x00 };
+	/* the indices: an RLE run of 5 for 4 values */
+	const uint8_t idx[] = { 2, 0, 0, 0, 0x08, 0x01, 2, 0x0a, 0x01 };
+	/* the indices: a bit-packed run of 2 groups for 4 values (2, 1, 0, 2), padded by a whole
+	 * group as DuckDB 2.0 pads: not past the page, the padding is never read */
+	const uint8_t padded[] = { 2, 0, 0, 0, 0x08, 0x01, 2, 0x05, 0x86, 0x00, 0x00, 0x00 };
 	struct tw w;
 
 	load_dict(&i32_opt);
@@ -404,6 +407,14 @@ static void test_run_past_page(void)
 	CHECK_EQ(decode(&i32_opt, w.b, w.n, idx, sizeof(idx)), -SS_EBADMSG);
 	CHECK_EQ(rd.err.kind, SS_PQ_E_RUN_PAST_PAGE);
 	CHECK_EQ(rd.err.offset, 7);
+	load_dict(&i32_opt);
+	tw_page_header(&w, 0, sizeof(padded), sizeof(padded), 4, SS_PQ_ENC_RLE_DICTIONARY);
+	CHECK_EQ(decode(&i32_opt, w.b, w.n, padded, sizeof(padded)), 0);
+	CHECK_EQ(vec.rows, 4);
+	CHECK_EQ(((int32_t *)values)[0], 30);
+	CHECK_EQ(((int32_t *)values)[1], 20);
+	CHECK_EQ(((int32_t *)values)[2], 10);
+	CHECK_EQ(((int32_t *)values)[3], 30);
 }
 
 static void test_lying_lengths(void)

@@ -103,14 +103,55 @@ static void test_hostile(void)
 		CHECK_EQ(err.kind, SS_PQ_E_RUN_PAST_PAGE);
 		CHECK_EQ(err.offset, 100);
 	}
-	{	/* 3 groups of 8 (24 values) in a page of 9 */
+	{	/* 3 groups of 8 (24 values) in a page of 9: the page's 9 are read, no more */
 		struct enc e = { .n = 0 };
-		uint32_t v[24] = { 0 };
+		uint32_t v[24];
 
+		for (uint32_t i = 0; i < 24; i++) {
+			v[i] = i % 8;
+		}
 		packed_run(&e, v, 24, 3);
 		pq_rle_init(&d, e.b, e.n, 0, 3, 9, &err);
-		CHECK_EQ(pq_rle_get(&d, out, 9), -SS_EBADMSG);
+		CHECK_EQ(pq_rle_get(&d, out, 9), 0);
+		CHECK(memcmp(out, v, 9 * sizeof(v[0])) == 0);
+		CHECK_EQ(pq_rle_get(&d, out, 1), -SS_EBADMSG);
 		CHECK_EQ(err.kind, SS_PQ_E_RUN_PAST_PAGE);
+		/* the same run cut after the bytes of the page's values (9 x 3 bits: 4 bytes) */
+		pq_rle_init(&d, e.b, 1 + 4, 0, 3, 9, &err);
+		CHECK_EQ(pq_rle_get(&d, out, 9), 0);
+		CHECK(memcmp(out, v, 9 * sizeof(v[0])) == 0);
+		pq_rle_init(&d, e.b, 1 + 3, 0, 3, 9, &err);
+		CHECK_EQ(pq_rle_get(&d, out, 9), -SS_EBADMSG);
+		CHECK_EQ(err.kind, SS_PQ_E_TRUNCATED);
+	}
+	{	/* DuckDB 2.0's definition levels (its 2048-row pages): bit-packed runs of 32 groups
+		 * and RLE runs between them, as in duckdb_none.parquet's first page; the last run
+		 * starts at value 1819, so 3 of its 32 groups lie past the page */
+		static const uint32_t runs[][2] = { { 256, 0 }, { 7, 1 }, { 256, 0 }, { 256, 0 },
+						    { 256, 0 }, { 256, 0 }, { 256, 0 }, { 5, 1 },
+						    { 256, 0 }, { 15, 1 }, { 256, 0 } };
+		static uint32_t v[2075], got[2048];
+		struct enc e = { .n = 0 };
+		uint32_t at = 0;
+
+		for (uint32_t i = 0; i < 2075; i++) {
+			v[i] = (i * 7 + i / 5) % 3 != 0;
+		}
+		for (size_t r = 0; r < sizeof(runs) / sizeof(runs[0]); r++) {
+			if (runs[r][1]) {
+				for (uint32_t i = 0; i < runs[r][0]; i++) {
+					v[at + i] = 1;
+				}
+				rle_run(&e, runs[r][0], 1, 1);
+			} else {
+				packed_run(&e, v + at, runs[r][0], 1);
+			}
+			at += runs[r][0];
+		}
+		CHECK_EQ(at, 2075);
+		pq_rle_init(&d, e.b, e.n, 0, 1, 2048, &err);
+		CHECK_EQ(pq_rle_get(&d, got, 2048), 0);
+		CHECK(memcmp(got, v, sizeof(got)) == 0);
 	}
 	{	/* a bit-packed run whose bytes are cut short */
 		struct enc e = { .n = 0 };

@@ -5,10 +5,13 @@ Two examples: the top-level README.md's "Spark in ten lines" and smartssd-spark/
 "With a stock Spark". The shell block of each section is run line by line (the build and
 the pyspark install are done already; /tmp/ paths move into a private folder), its
 `pyspark --jars ...` line with the python block typed in (its >>> and ... prompts removed).
-Asserts, for the top-level README: the plan shows what the q.explain() comment says, and
-both tables (Spark's Parquet reader and the connector) equal counts computed here; for
-smartssd-spark's: the plan shows what the q1.explain() comment says (PushedAggregates...),
-and Q1's and Q2's tables equal answers computed here from the trace file's bytes.
+Asserts, for the top-level README: the plan shows what the q.explain() comment says and
+every row group of the Parquet table in the drive, and both tables (the connector and
+Spark's Parquet reader) equal counts computed here; for
+smartssd-spark's: the plans show what the q1.explain() and p1.explain() comments say
+(PushedAggregates..., pushedFilters=... with every row group in the drive), and the tables
+of Q1, Q2 and p1 (Q1 over the Parquet copy, size > N) equal answers computed here from the
+trace file's bytes.
 
 Usage: readme_check.py REPO_ROOT [top|spark]   (with the pyspark venv's bin/ first on PATH;
 default both)
@@ -69,23 +72,27 @@ def typed(py):
     return "\n".join(lines) + "\n"
 
 
-def reference(trace, record=20):
-    """Q1 and Q2 from the records' bytes: region = server >> 5 (byte 19), type = byte 18."""
+def reference(trace, min_size, record=20):
+    """Q1, Q2 and Q1 over the records of a size above min_size, from the records' bytes:
+    region = server >> 5 (byte 19), type = byte 18, size = bytes 12-15 (big-endian)."""
     data = open(trace, "rb").read()
     if len(data) % record:
         fail(f"{trace} is {len(data)} bytes, not whole {record}-byte records")
     q1 = collections.Counter()
+    big = collections.Counter()
     pairs = collections.Counter()
     for off in range(0, len(data), record):
         region, typ = data[off + 19] >> 5, data[off + 18]
         q1[region] += 1
         pairs[(region, typ)] += 1
+        if struct.unpack_from(">I", data, off + 12)[0] > min_size:
+            big[region] += 1
     q2 = []
     for region in sorted(q1):
         ranked = sorted(((t, c) for (r, t), c in pairs.items() if r == region),
                         key=lambda tc: (-tc[1], tc[0]))
         q2 += [(region, t, c) for t, c in ranked[:5]]
-    return sorted(q1.items()), q2
+    return sorted(q1.items()), q2, sorted(big.items())
 
 
 def tables(out):
@@ -116,6 +123,10 @@ def run_example(root, sh, py, work):
             if r.returncode != 0 or "Traceback (most recent call last)" in r.stdout + r.stderr:
                 fail(f"'{cmd}' exited {r.returncode}:\n{r.stdout}\n{r.stderr[-4000:]}")
             pyspark_out = r.stdout
+            # the connector logs each Parquet row group it could not run in the drive
+            host = [l for l in r.stderr.splitlines() if "read on the host" in l]
+            if host:
+                fail("row groups were read on the host, not in the drive:\n" + "\n".join(host))
             continue
         r = subprocess.run(["bash", "-c", cmd], cwd=root, capture_output=True, text=True,
                            timeout=TIMEOUT_S)
@@ -136,51 +147,74 @@ def plan_claim(py, call):
 
 
 def check_top(root, work):
-    """README.md: a table written by Spark's Parquet writer and by the connector onto the
-    drive, read back by both, filtered and counted per key."""
+    """README.md: a Parquet table written by Spark's own writer onto the drive, read by the
+    connector (the filter in the drive) and by Spark's Parquet reader, filtered and counted
+    per key."""
     sh, py = readme_blocks(os.path.join(root, "README.md"), "## Spark in ten lines")
     claim = plan_claim(py, "q.explain()")
     out, _ = run_example(root, sh, py, work)
     if claim not in out:
         fail(f"the plan does not show '{claim}', as README.md says it does")
+    scan = re.search(r"SmartSsdParquetScan \[files=\d+, rowGroups=(\d+), drive=(\d+),[^\n]*", out)
+    if not scan:
+        fail("the plan shows no SmartSsdParquetScan: the connector did not read the table as "
+             "Parquet")
+    if scan.group(1) != scan.group(2) or "host(" in scan.group(0):
+        fail(f"not every row group ran in the drive: {scan.group(0)}")
     # the example's table: spark.range(1000000), k = id & 7, v = id * 3; WHERE v > 100
     m = re.search(r"spark\.range\((\d+)\)", py)
-    if not m or 'id & 7 AS k' not in py or 'id * 3 AS v' not in py or 'v > 100' not in py:
+    if not m or 'id & 7 AS k' not in py or 'id * 3 AS v' not in py or 'v > 100' not in py \
+            or not re.search(r"df\.write\..*\.parquet\(", py) \
+            or 'format("smartssd").load(' not in py:
         fail("README.md's example no longer builds the table this check computes "
-             "(spark.range(N), id & 7 AS k, id * 3 AS v, WHERE v > 100): update both")
+             "(spark.range(N), id & 7 AS k, id * 3 AS v, written with df.write...parquet, read "
+             "with format(\"smartssd\"), WHERE v > 100): update both")
     want = collections.Counter(i & 7 for i in range(int(m.group(1))) if i * 3 > 100)
     want = sorted(want.items())
     got = tables(out)
     if len(got) != 2:
-        fail(f"expected two tables (Parquet, then the connector), found {len(got)}")
-    for name, table in zip(("spark.read.parquet", "format(\"smartssd\")"), got):
+        fail(f"expected two tables (the connector, then Spark's reader), found {len(got)}")
+    for name, table in zip(("format(\"smartssd\")", "spark.read.parquet"), got):
         if table != want:
             fail(f"{name}: {table} != {want} (computed here)")
-    print(f"readme_check: README.md OK, both reads give {want}; the plan shows '{claim}'")
+    print(f"readme_check: README.md OK, both reads give {want}; the plan shows '{claim}' "
+          f"and every row group in the drive ({scan.group(2)})")
 
 
 def check_spark(root, work):
     sh, py = readme_blocks(os.path.join(root, "smartssd-spark", "README.md"),
                            "## With a stock Spark (pyspark from PyPI)")
     claim = plan_claim(py, "q1.explain()")
+    pq_claim = plan_claim(py, "p1.explain()")
     out, ran = run_example(root, sh, py, work)
     trace = next((m.group(1) for c in ran for m in [re.search(r"gen .*-o (\S+)", c)] if m),
                  None)
     if trace is None:
         fail("smartssd-spark/README.md's shell block has no loganalyzer gen line")
-    if claim not in out:
-        fail(f"the plan does not show '{claim}', as the README says it does")
+    for c in (claim, pq_claim):
+        if c not in out:
+            fail(f"the plan does not show '{c}', as the README says it does")
+    scan = re.search(r"SmartSsdParquetScan \[files=\d+, rowGroups=(\d+), drive=(\d+),[^\n]*", out)
+    if not scan or scan.group(1) != scan.group(2) or "host(" in scan.group(0):
+        fail("p1's plan shows no Parquet scan with every row group in the drive: "
+             + (scan.group(0) if scan else "no SmartSsdParquetScan"))
+    m = re.search(r'p\.where\("size > (\d+)"\)\.groupBy\("region"\)', py)
+    if not m:
+        fail("smartssd-spark/README.md's p1 is no longer Q1 over size > N: update this check")
     got = tables(out)
-    want_q1, want_q2 = reference(trace)
-    if len(got) != 2:
-        fail(f"expected the tables of Q1 and Q2, found {len(got)}")
+    want_q1, want_q2, want_big = reference(trace, int(m.group(1)))
+    if len(got) != 3:
+        fail(f"expected the tables of Q1, Q2 and p1, found {len(got)}")
     if got[0] != want_q1:
         fail(f"Q1 {got[0]} != {want_q1} (computed from {trace})")
     if got[1] != want_q2:
         fail(f"Q2 {got[1]} != {want_q2} (computed from {trace})")
+    if got[2] != want_big:
+        fail(f"p1 (Parquet) {got[2]} != {want_big} (computed from {trace})")
     print(f"readme_check: smartssd-spark/README.md OK, Q1 {len(want_q1)} regions over "
-          f"{sum(c for _, c in want_q1)} records and Q2 {len(want_q2)} rows as computed "
-          f"from the trace; the plan shows '{claim}'")
+          f"{sum(c for _, c in want_q1)} records, Q2 {len(want_q2)} rows and p1 over the "
+          f"Parquet copy ({sum(c for _, c in want_big)} records) as computed from the trace; "
+          f"the plans show '{claim}' and '{pq_claim}'")
 
 
 def main():

@@ -49,6 +49,11 @@ final class ParquetScan implements Scan, Batch {
         this.pushed = pushed;
     }
 
+    /** The filters the drive runs, as EXPLAIN lists them. */
+    Filter[] pushedFilters() {
+        return pushed.clone();
+    }
+
     @Override
     public StructType readSchema() {
         return plan.readSchema();

@@ -35,7 +35,10 @@ public final class ParquetDriveScan {
                          List<byte[]> outputs) {
     }
 
-    /** The drive cannot decode something in the file: read it on the host, for this reason. */
+    /**
+     * The drive cannot decode something in the file, or has no room for the row group: read
+     * it on the host, for this reason.
+     */
     public static final class Unsupported extends IOException {
         Unsupported(String reason, Throwable cause) {
             super(reason, cause);
@@ -113,8 +116,23 @@ public final class ParquetDriveScan {
             ranges.add(new InputRange(oid, from, to - from));
         }
         String output = "/.smartssd/parquet-scan/" + UUID.randomUUID();
-        try (TaskletRun run = TaskletRun.start(dev, ParquetScan.spec(plan, memoryBudget),
-                ranges, output, timeout, null)) {
+        TaskletRun started;
+        try {
+            started = TaskletRun.start(dev, ParquetScan.spec(plan, memoryBudget), ranges, output,
+                    timeout, null);
+        } catch (TaskletFailedException e) {
+            // the drive holds a run's row group whole: one larger than its free memory (or
+            // than all of it) cannot run there now
+            if (e.failure() == TaskletFailedException.Failure.BUDGET) {
+                throw new Unsupported("the drive has no room for the scan's " + memoryBudget
+                        + "-byte memory budget: " + e.getMessage(), e);
+            }
+            if (e.failure() == TaskletFailedException.Failure.INPUT_UNSUPPORTED) {
+                throw new Unsupported("the drive refused a page: " + e.getMessage(), e);
+            }
+            throw e;
+        }
+        try (TaskletRun run = started) {
             run.toEnd(timeout);
             return run.output();
         } catch (TaskletFailedException e) {
