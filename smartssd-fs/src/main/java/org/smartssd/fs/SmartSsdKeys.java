@@ -45,7 +45,11 @@ public final class SmartSsdKeys {
             "smartssd.mapreduce.device.mapper.class",
             "smartssd.mapreduce.device.mapper.format.class", "smartssd.mapreduce.scratch.dir",
             "smartssd.mapreduce.preflight", "smartssd.mapreduce.energy.scope",
-            "smartssd.mapreduce.node.check");
+            "smartssd.mapreduce.node.check", "smartssd.mapreduce.program.record.size",
+            "smartssd.mapreduce.parquet.columns", "smartssd.mapreduce.parquet.mode",
+            "smartssd.mapreduce.parquet.projection", "smartssd.mapreduce.parquet.tree",
+            "smartssd.mapreduce.parquet.keys", "smartssd.mapreduce.parquet.value",
+            "smartssd.mapreduce.parquet.ops", "smartssd.mapreduce.parquet.limit");
 
     private static final List<Pattern> PATTERNS = KNOWN.stream().map(SmartSsdKeys::pattern)
             .toList();

@@ -29,7 +29,7 @@ import org.smartssd.scan.parquet.ParquetScanPlan;
  */
 public record ParquetQuery(List<String> columns, ParquetScanPlan.Mode mode, int[] projection,
                            byte[] tree, int[] keys, int value, int ops, long limit) {
-    static final String PREFIX = "smartssd.mapreduce.parquet.";
+    static final String PREFIX = "smartssd.mapreduce.parquet";
 
     public ParquetQuery {
         columns = List.copyOf(columns);
@@ -83,28 +83,28 @@ public record ParquetQuery(List<String> columns, ParquetScanPlan.Mode mode, int[
     }
 
     void store(Configuration conf) {
-        conf.setStrings(PREFIX + "columns", columns.toArray(new String[0]));
-        conf.set(PREFIX + "mode", mode.name());
-        conf.set(PREFIX + "projection", ints(projection));
-        conf.set(PREFIX + "tree", Base64.getEncoder().encodeToString(tree));
-        conf.set(PREFIX + "keys", ints(keys));
-        conf.setInt(PREFIX + "value", value);
-        conf.setInt(PREFIX + "ops", ops);
-        conf.setLong(PREFIX + "limit", limit);
+        conf.setStrings(PREFIX + ".columns", columns.toArray(new String[0]));
+        conf.set(PREFIX + ".mode", mode.name());
+        conf.set(PREFIX + ".projection", ints(projection));
+        conf.set(PREFIX + ".tree", Base64.getEncoder().encodeToString(tree));
+        conf.set(PREFIX + ".keys", ints(keys));
+        conf.setInt(PREFIX + ".value", value);
+        conf.setInt(PREFIX + ".ops", ops);
+        conf.setLong(PREFIX + ".limit", limit);
     }
 
     /** The query {@link #store} kept in {@code conf}; null when there is none. */
     static ParquetQuery load(Configuration conf) {
-        String[] cols = conf.getStrings(PREFIX + "columns");
+        String[] cols = conf.getStrings(PREFIX + ".columns");
         if (cols == null) {
             return null;
         }
         return new ParquetQuery(Arrays.asList(cols),
-                ParquetScanPlan.Mode.valueOf(conf.get(PREFIX + "mode")),
-                ints(conf.get(PREFIX + "projection", "")),
-                Base64.getDecoder().decode(conf.get(PREFIX + "tree", "")),
-                ints(conf.get(PREFIX + "keys", "")), conf.getInt(PREFIX + "value", 0),
-                conf.getInt(PREFIX + "ops", 0), conf.getLong(PREFIX + "limit", 0));
+                ParquetScanPlan.Mode.valueOf(conf.get(PREFIX + ".mode")),
+                ints(conf.get(PREFIX + ".projection", "")),
+                Base64.getDecoder().decode(conf.get(PREFIX + ".tree", "")),
+                ints(conf.get(PREFIX + ".keys", "")), conf.getInt(PREFIX + ".value", 0),
+                conf.getInt(PREFIX + ".ops", 0), conf.getLong(PREFIX + ".limit", 0));
     }
 
     private static String ints(int[] v) {
