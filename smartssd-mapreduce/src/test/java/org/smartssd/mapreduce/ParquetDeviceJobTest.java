@@ -44,13 +44,13 @@ class ParquetDeviceJobTest {
     @TempDir
     static java.nio.file.Path dir;
     static Configuration conf;
-    static final Path INPUT = new Path("smartssd://mrtest/pq");
+    static final Path INPUT = new Path("smartssd://pqjobtest/pq");
     static final List<java.nio.file.Path> LOCAL = new ArrayList<>();
 
     @BeforeAll
     static void writeInput() throws Exception {
         conf = Drives.local(dir);
-        conf.set("smartssd.device.mrtest.host", "drive-host-1");
+        conf.set("smartssd.device.pqjobtest.host", "drive-host-1");
         SimpleGroupFactory rows = new SimpleGroupFactory(SCHEMA);
         for (CompressionCodecName codec : List.of(CompressionCodecName.SNAPPY,
                 CompressionCodecName.UNCOMPRESSED)) {
