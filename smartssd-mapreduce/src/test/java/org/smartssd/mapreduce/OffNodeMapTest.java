@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.net.InetAddress;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -56,6 +57,13 @@ class OffNodeMapTest {
         LogCapturer log = LogCapturer.captureLogs(LoggerFactory.getLogger(LocalJobRunner.class));
         try {
             assertThat(away.waitForCompletion(false)).isFalse();
+            // the LocalJobRunner's job thread sets the job FAILED and only then logs the map's
+            // exception: wait for that line, at most a minute (the assertions below say what
+            // was logged if it never came)
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(1);
+            while (!log.getOutput().contains("YARN-1902") && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
         } finally {
             log.stopCapturing();
         }
