@@ -47,10 +47,10 @@ static int next_run(struct pq_rle *d)
 		d->literal = 1;
 		d->bit_pos = d->pos * 8;
 		d->run = (uint32_t)SS_MIN(groups * 8, (uint64_t)d->remaining);
-		d->pos += (size_t)(groups * d->bit_width);
-		if (d->pos > d->len) {
-			d->pos = d->len;	/* the padding past the page is never read */
-		}
+		/* the padding past the page is never read; computed wide, as a 32-bit size_t
+		 * could wrap on a run declaring 2^31 groups */
+		bytes = (uint64_t)d->pos + groups * d->bit_width;
+		d->pos = bytes > d->len ? d->len : (size_t)bytes;
 	} else {
 		unsigned nbytes = (d->bit_width + 7) / 8;
 		uint32_t v = 0;
