@@ -244,22 +244,8 @@ public class DeviceJob extends Job {
                 while (!run.finished()) {
                     run.next(Duration.ofSeconds(1));
                 }
-            } catch (TaskletFailedException e) {
-                if (e.failure() == TaskletFailedException.Failure.PROGRAM_NOT_LOADED) {
-                    throw e;
-                }
-                throw refused(e, spec, fs.getPath());
-            } catch (SmartSsdException e) {
-                if (e.reason() != Reason.PROGRAM_REFUSED) {
-                    throw refused(e, spec, fs.getPath());
-                }
-                SmartSsdException named = new SmartSsdException("device job '" + getJobName()
-                        + "': the drive refused program '" + program + "' for the records of "
-                        + fs.getPath() + ": " + e.getMessage(), e.errno(), e.reasonCode());
-                named.initCause(e);
-                throw named;
             } catch (IOException e) {
-                throw refused(e, spec, fs.getPath());
+                throw preflightFailure(e, program, spec, fs.getPath());
             }
             return;
         }
@@ -299,7 +285,20 @@ public class DeviceJob extends Job {
         return sb.toString().toLowerCase(Locale.ROOT).equals("na") ? "" : sb.toString();
     }
 
-    private IOException refused(IOException e, TaskletSpec spec, Path path) {
+    /** A program the drive lacks passes as it is; one it refused is named; else wrapped. */
+    private IOException preflightFailure(IOException e, String program, TaskletSpec spec,
+                                         Path path) {
+        if (e instanceof TaskletFailedException t
+                && t.failure() == TaskletFailedException.Failure.PROGRAM_NOT_LOADED) {
+            return e;
+        }
+        if (e instanceof SmartSsdException s && s.reason() == Reason.PROGRAM_REFUSED) {
+            SmartSsdException named = new SmartSsdException("device job '" + getJobName()
+                    + "': the drive refused program '" + program + "' for the records of "
+                    + path + ": " + e.getMessage(), s.errno(), s.reasonCode());
+            named.initCause(e);
+            return named;
+        }
         return new IOException("device job '" + getJobName() + "': the drive refused tasklet "
                 + spec.taskletId() + " on " + path + ": " + e.getMessage(), e);
     }
