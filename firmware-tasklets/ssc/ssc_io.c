@@ -64,6 +64,14 @@ static int cache_write(struct ss_ssc *c, uint64_t lba, const void *buf, bool dir
 		return -SS_EINVAL;
 	}
 	present = ssc_locate(c, lba, &loc) == 0;
+	/* Until the host writes it back, a dirty block is the only copy of its data: a fill
+	 * that read the backing store before the write would put an older copy over it (the
+	 * host's own "is it dirty" check and its write are not atomic). Dropping the clean copy
+	 * is what silent eviction may do to it anyway. */
+	if (!dirty && present && loc.dirty) {
+		c->st.clean_over_dirty_dropped++;
+		return 0;
+	}
 	rc = ssc_open_log_page(c, &ppn);
 	if (rc) {
 		return rc;

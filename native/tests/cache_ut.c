@@ -153,13 +153,20 @@ static void test_write_clean(struct ss_dev *d)
 	expect(d, base, n, 3, 1, "write-clean");
 	expect_dirty(d, base, n, 0, 0);
 	free(b);
-	/* clean over dirty replaces it */
+	/* clean over dirty leaves the dirty data (a fill racing a write must not lose it) */
 	b = blocks(base, 4, 4);
 	CHECK_EQ(ss_dev_cache_write_dirty(d, base, 4, b), 0);
 	free(b);
 	b = blocks(base, 4, 5);
 	CHECK_EQ(ss_dev_cache_write_clean(d, base, 4, b), 0);
-	expect(d, base, 4, 5, 1, "clean over dirty");
+	expect(d, base, 4, 4, 1, "clean over dirty");
+	expect_dirty(d, base, 4, base, base + 4);
+	free(b);
+	/* once cleaned (written back), a clean copy replaces it */
+	CHECK_EQ(ss_dev_cache_clean(d, base, 4), 0);
+	b = blocks(base, 4, 5);
+	CHECK_EQ(ss_dev_cache_write_clean(d, base, 4, b), 0);
+	expect(d, base, 4, 5, 1, "clean over cleaned");
 	expect_dirty(d, base, 4, 0, 0);
 	free(b);
 }
@@ -308,6 +315,7 @@ static void allow(struct blk *b, int v)
 static void test_crash(void)
 {
 	static struct blk m[SPAN];
+	static uint8_t live_dirty[SPAN];   /* dirty in the running drive's memory */
 	const char *env = getenv("SS_CACHE_CRASH_ROUNDS");
 	int rounds = env ? atoi(env) : 50, version = 0;
 	unsigned seed = 12345;
@@ -349,6 +357,9 @@ static void test_crash(void)
 			for (uint32_t i = first; i < first + cnt; i++) {
 				struct blk *b = &m[i];
 
+				if (op == 1 && live_dirty[i])
+					continue;   /* the drive keeps a dirty block's data */
+				live_dirty[i] = op == 0 && (!rc || live_dirty[i]);
 				if (rc) {
 					/* may or may not have happened (or only for some blocks) */
 					unacked++;
@@ -436,6 +447,7 @@ static void test_crash(void)
 				*b = (struct blk){ MISS, NONE, NONE, 0 };
 			else
 				*b = (struct blk){ seen, bit(dmap, i) ? NONE : MISS, NONE, bit(dmap, i) };
+			live_dirty[i] = present && bit(dmap, i);
 		}
 		ss_dev_close(d);
 		devtest_kill_daemon(&t, SIGTERM);

@@ -147,9 +147,11 @@ static void test_ops(void)
 	model_write(&m, 1, 0, 20, 1);
 	CHECK_EQ(write_blocks(&f, 0, BASE + 20, 20, 2), 0);
 	model_write(&m, 0, 20, 20, 2);
-	/* write-clean over dirty data replaces it: never the older version after a crash */
+	/* write-clean over dirty data leaves it (the only copy until written back), over
+	 * clean data replaces it: never the older version after a crash */
 	CHECK_EQ(write_blocks(&f, 0, BASE + 5, 3, 3), 0);
-	model_write(&m, 0, 5, 3, 3);
+	CHECK_EQ(write_blocks(&f, 0, BASE + 21, 3, 3), 0);
+	model_write(&m, 0, 21, 3, 3);
 	CHECK_EQ(write_blocks(&f, 1, BASE + 25, 2, 4), 0);
 	model_write(&m, 1, 25, 2, 4);
 	CHECK_EQ(call(&f, SS_OP_SSC_EVICT, BASE + 10, 4, NULL, 0, 0, &r), 0);

@@ -9,7 +9,9 @@
  *     returns it, across crashes, until it is overwritten or evicted.
  *   - ss_ssc_write_clean(): may be group-committed. After a crash a read returns the new
  *     data or "not present", never older data: when it replaces a cached block the mapping
- *     change is durable before it returns.
+ *     change is durable before it returns. It never replaces a dirty block: the clean copy
+ *     is dropped (as silent eviction may drop it) and the dirty data stays, so a fill that
+ *     races a write cannot lose the only copy (a tightening of Table 4.1).
  *   - ss_ssc_read(): the data, or SS_SSC_MISS; a miss is not an error.
  *   - ss_ssc_evict(): durable on return; later reads miss, across crashes.
  *   - ss_ssc_clean(): asynchronous; after a crash the block may be dirty again.
@@ -207,6 +209,7 @@ struct ss_ssc_stats {
 	uint64_t clean_ops;            /* ss_ssc_clean_range() calls completed */
 	uint64_t cleaned_blocks;       /* blocks turned from dirty to clean */
 	uint64_t evicted_blocks;       /* cached blocks dropped by ss_ssc_evict() */
+	uint64_t clean_over_dirty_dropped; /* write-clean calls that found the block dirty */
 	uint32_t retired_blocks;       /* cache blocks retired worn out, never used again */
 	uint32_t endurance;            /* erases after which a block is retired (0: never) */
 	uint64_t read_ahead_pages;     /* pages read ahead (in nand_page_reads too) */

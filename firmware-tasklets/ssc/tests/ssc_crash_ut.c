@@ -276,7 +276,7 @@ static int run_ops(struct ss_ssc *c, struct cutter *x, struct model *m, uint64_t
 		if (op == O_WDIRTY) {
 			m->ver[k] = v;
 			m->need[k] = DIRTY;
-		} else if (op == O_WCLEAN) {
+		} else if (op == O_WCLEAN && m->need[k] != DIRTY) {
 			m->ver[k] = v;
 			m->need[k] = CLEAN_MAYBE;
 		} else if (op == O_EVICT) {

@@ -89,9 +89,8 @@ static void mixed_run(enum ss_ssc_policy pol, struct run_result *out)
 			st_fill(buf, BASE + k, ++version);
 			rc = ss_ssc_write_clean(c, BASE + k, buf);
 			CHECK_EQ(rc, 0);
-			if (rc == 0) {
+			if (rc == 0 && !m.dirty[k]) {   /* a dirty block keeps its data */
 				m.ver[k] = version;
-				m.dirty[k] = 0;
 			}
 		}
 		ss_ssc_get_stats(c, &st);
@@ -411,6 +410,7 @@ static void test_read_ahead_never_stale(void)
 {
 	static uint8_t buf[ST_PAGE];
 	static uint64_t ver[1024];
+	static uint8_t dirty[1024];
 	struct ss_geometry g = fte_geo(64, 32);
 	struct ss_ssc_params p;
 	struct ss_ssc_stats a, b;
@@ -455,18 +455,22 @@ static void test_read_ahead_never_stale(void)
 			if (fte_rand(&rnd) % 97 == 0 && j > k) {
 				switch (fte_rand(&rnd) % 3) {
 				case 0:
-					st_fill(buf, BASE + j, ++ver[j] + 1000 * round);
-					ver[j] += 1000 * round;
+					st_fill(buf, BASE + j, ver[j] + 1 + 1000 * round);
 					CHECK_EQ(ss_ssc_write_clean(c, BASE + j, buf), 0);
+					if (!dirty[j]) {   /* a dirty block keeps its data */
+						ver[j] += 1 + 1000 * round;
+					}
 					break;
 				case 1:
 					st_fill(buf, BASE + j, ++ver[j] + 1000 * round);
 					ver[j] += 1000 * round;
 					CHECK_EQ(ss_ssc_write_dirty(c, BASE + j, buf), 0);
+					dirty[j] = 1;
 					break;
 				default:
 					CHECK_EQ(ss_ssc_evict(c, BASE + j), 0);
 					ver[j] = 0;
+					dirty[j] = 0;
 				}
 			}
 		}

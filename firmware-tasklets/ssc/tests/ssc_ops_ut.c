@@ -25,7 +25,9 @@ struct row {
 static const struct row rows[] = {
 	{ "write-dirty is durable", { W_DIRTY }, 1, 1, ANY_OF(1, 1), 1 },
 	{ "write-clean of an absent block may be lost", { W_CLEAN }, 1, 0, ANY_OF(1, MISS), 0 },
-	{ "write-clean over dirty data never exposes it", { W_DIRTY, W_CLEAN }, 2, 0,
+	{ "write-clean never replaces dirty data", { W_DIRTY, W_CLEAN }, 1, 1,
+	  ANY_OF(1, 1), 1 },
+	{ "write-clean over cleaned data never exposes it", { W_DIRTY, CLEAN, W_CLEAN }, 2, 0,
 	  ANY_OF(2, 2), 0 },
 	{ "write-clean over clean data never exposes it", { W_CLEAN, FLUSH, W_CLEAN }, 2, 0,
 	  ANY_OF(2, 2), 0 },
@@ -211,7 +213,7 @@ static void test_exists_and_counters(void)
 			model[k] = 1;
 		} else if (op == 1) {
 			CHECK_EQ(ss_ssc_write_clean(c, base + k, buf), 0);
-			model[k] = 0;
+			/* a dirty block stays dirty */
 		} else if (op == 2) {
 			CHECK_EQ(ss_ssc_clean(c, base + k), 0);
 			model[k] = 0;
@@ -360,8 +362,10 @@ static void traffic_workload(struct ss_ssc *c, uint64_t base, uint8_t *state, ui
 			state[k] = 2;
 		} else if (op == 1) {
 			CHECK_EQ(ss_ssc_write_clean(c, base + k, buf), 0);
-			t->fills++;
-			state[k] = 1;
+			if (state[k] != 2) {   /* a dirty block keeps its data: no fill */
+				t->fills++;
+				state[k] = 1;
+			}
 		} else if (op == 2) {
 			uint32_t len = 1 + (uint32_t)(fte_rand(rnd) % 8);
 

@@ -639,7 +639,7 @@ int ss_dev_zone_append(struct ss_dev *d, uint64_t slba, const void *data, size_t
  * addressed by the backing store's own 64-bit block numbers (block UINT64_MAX excepted).
  * A cache block is block_size bytes (one flash page). Each block of a range keeps its
  * guarantee: write_dirty is durable on return; write_clean may be lost in a crash but never
- * leaves older data readable; read returns the data or "not present" (never an error);
+ * leaves older data readable, and never replaces a block cached dirty (its data stays); read returns the data or "not present" (never an error);
  * evict is durable on return; clean may revert to dirty after a crash; exists reads the
  * drive's memory only. Ranges of any length are split into protocol-sized commands; a
  * failure stops the range, and the blocks before it keep their guarantee.

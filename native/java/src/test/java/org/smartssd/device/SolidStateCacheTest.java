@@ -121,6 +121,45 @@ class SolidStateCacheTest {
         }
     }
 
+    /**
+     * A fill that read the backing store before a write and reaches the drive after it
+     * must not put the older clean copy over the dirty block, the only copy of the newer
+     * data until it is written back: the drive keeps the dirty block, atomically.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"emu", "unix"})
+    void aCleanCopyNeverReplacesADirtyBlock(String transport) throws Exception {
+        try (SmartSsdDevice d = SmartSsdDevice.open(drive(transport, 25))) {
+            SolidStateCache c = d.cache();
+            int bs = c.blockSize();
+            long base = 0x5000_0000_0000L;
+            byte[] newer = new byte[3 * bs];
+            byte[] older = new byte[3 * bs];
+            for (int i = 0; i < 3; i++) {
+                System.arraycopy(pattern(base + i, 2, bs), 0, newer, i * bs, bs);
+                System.arraycopy(pattern(base + i, 1, bs), 0, older, i * bs, bs);
+            }
+            c.writeDirty(base + 1, newer, bs, 1);     // block 1 written, not yet written back
+            c.writeClean(base, older, 0, 3);          // the late fill of all three
+
+            byte[] got = new byte[3 * bs];
+            BitSet present = BitSet.valueOf(c.read(base, 3, got, 0));
+            assertThat(present.cardinality()).isEqualTo(3);
+            assertThat(Arrays.copyOfRange(got, 0, bs)).isEqualTo(pattern(base, 1, bs));
+            assertThat(Arrays.copyOfRange(got, bs, 2 * bs)).as("the dirty block's data")
+                    .isEqualTo(pattern(base + 1, 2, bs));
+            assertThat(Arrays.copyOfRange(got, 2 * bs, 3 * bs))
+                    .isEqualTo(pattern(base + 2, 1, bs));
+            assertThat(BitSet.valueOf(c.exists(base, 3))).isEqualTo(BitSet.valueOf(new long[] {2}));
+
+            // written back: the block is clean, and a fill may replace it
+            c.clean(base + 1, 1);
+            c.writeClean(base + 1, older, bs, 1);
+            c.read(base + 1, 1, got, 0);
+            assertThat(Arrays.copyOfRange(got, 0, bs)).isEqualTo(pattern(base + 1, 1, bs));
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"emu", "unix"})
     void aDriveWithoutACacheSaysSo(String transport) throws Exception {

@@ -98,7 +98,9 @@ final class BlockCacheIo {
      * Caches blocks [first, first + count) of {@code version}, clean, from {@code src}
      * (block k's payload at {@code k * payload()}); the last block may be partial. Best
      * effort: a cache full of dirty data, or an address held dirty by another file, leaves
-     * the block uncached.
+     * the block uncached. The dirty check here only saves the write: the drive itself never
+     * lets a clean copy replace a dirty block, so a fill that races a write-back's write
+     * of the same address cannot lose it.
      */
     void fillClean(FileVersion version, byte[] digest, long first, int count, byte[] src,
                    int srcLength) throws IOException {
