@@ -25,7 +25,8 @@
  * runs are then repeated on fresh drives up to a quarter of the mixed phase, whose
  * prefill time and per-I/O latencies must equal the first run's; each zoned log is written
  * twice. Any difference: exit 2.
- * CSV on stdout, every row led by its table's name (benchmarks/run-ocssd.sh splits them).
+ * CSV on stdout, every row led by its table's name, the four header rows first
+ * (benchmarks/run-ocssd.sh splits them into a file each).
  *   usage: ocssd_vs_ftl DIR [capacity MiB, 1024] [writes per LBA in %, 100]
  *                       [reads per depth, 8192] [log MiB, 256 or half the target's]
  */
@@ -731,14 +732,14 @@ int main(int argc, char **argv)
 		(unsigned long long)(w.blocks * BLK >> 20), (unsigned long long)w.cap_mib, g_dies,
 		(unsigned long long)w.writes, (unsigned long long)w.writes);
 
-	printf("table,side,phase,ios,p50_us,p99_us,p99_9_us,max_us,mean_us,delayed_pct,"
+	printf("latency,side,phase,ios,p50_us,p99_us,p99_9_us,max_us,mean_us,delayed_pct,"
 	       "user_writes,page_reads,page_programs,write_amplification,gc_moves,gc_erases,"
 	       "host_cpu_us_per_io\n");
-	printf("table,side,depth,reads,modelled_ns,modelled_iops,modelled_mb_s,vs_qd1,"
+	printf("qd,side,depth,reads,modelled_ns,modelled_iops,modelled_mb_s,vs_qd1,"
 	       "link_busy_pct,channel_busy_pct,die_busy_pct,page_reads,host_cpu_us_per_io\n");
-	printf("table,side,blocks,host_map_bytes,host_map_bytes_per_block,"
+	printf("cost,side,blocks,host_map_bytes,host_map_bytes_per_block,"
 	       "host_cpu_us_per_mib_prefilled,host_cpu_us_per_mixed_io,host_cpu_us_per_read\n");
-	printf("table,view,write_bytes,open_zones,log_mib,modelled_ms,modelled_mb_s,"
+	printf("zoned,view,write_bytes,open_zones,log_mib,modelled_ms,modelled_mb_s,"
 	       "link_busy_pct,dies_busy_mean,page_programs,write_amplification,host_state_bytes,host_cpu_us_per_write\n");
 	fflush(stdout);
 	prefix = w.writes / 4 ? w.writes / 4 : 1;
