@@ -14,6 +14,8 @@
  *            followed by one random 4 KiB read (1:1); per read and per write the modelled
  *            latency (host clock after - before); then the same number of reads with no
  *            writes (the baseline). Every read is checked against the last version written.
+ *   waits    what each read waited for beyond its time on an idle drive: its die (a
+ *            program an earlier command left running) or its channel (wait_row).
  *   qd       random 4 KiB reads at queue depth 1-32 (ftl: ss_dev_read_ranges; target:
  *            ss_blk_read_many), each depth twice: modelled IOPS, and the link, channel and
  *            die busy shares that say what bounds it.
@@ -89,13 +91,18 @@ static double cpu_s(void)
 	       u.ru_stime.tv_usec / 1e6;
 }
 
-static uint64_t host_ns(struct side *s)
+static struct ss_dev_model model(struct side *s)
 {
 	struct ss_dev_model m;
 
 	if (ss_dev_model_counters(s->d, &m))
 		DIE("%s: model counters", s->name);
-	return m.host_now_ns;
+	return m;
+}
+
+static uint64_t host_ns(struct side *s)
+{
+	return model(s).host_now_ns;
 }
 
 /* GC's work so far: the FTL's from COUNTERS (a drive command: taken only between
@@ -294,6 +301,8 @@ static struct phase prefill(struct side *s)
 struct mixed {
 	uint64_t n;
 	uint64_t *rlat, *wlat;   /* per read, per write: modelled ns */
+	uint64_t *rdie;          /* per read: the die time it added (its array and channel
+				  * work, waits for the channel included, not those for the die) */
 	struct phase ph;
 };
 
@@ -307,35 +316,71 @@ static void mixed(struct side *s, uint64_t n, const uint64_t *wl, const uint64_t
 	o->n = n;
 	snap(s, &a);
 	for (uint64_t i = 0; i < n; i++) {
-		uint64_t t0 = host_ns(s), t1, t2;
+		uint64_t t0 = host_ns(s);
+		struct ss_dev_model m1, m2;
 
 		fill(buf, wl[i], ++s->ver[wl[i]]);
 		side_write(s, wl[i], 1, buf);
-		t1 = host_ns(s);
+		m1 = model(s);
 		side_read(s, rl[i], buf);
-		t2 = host_ns(s);
+		m2 = model(s);
 		check(s, buf, rl[i], "mixed read");
-		o->wlat[i] = t1 - t0;
-		o->rlat[i] = t2 - t1;
+		o->wlat[i] = m1.host_now_ns - t0;
+		o->rlat[i] = m2.host_now_ns - m1.host_now_ns;
+		o->rdie[i] = m2.die_busy_ns - m1.die_busy_ns;
 	}
 	o->ph = since(s, &a);
 }
 
-/* n reads, nothing else. */
-static struct phase reads_alone(struct side *s, uint64_t n, const uint64_t *rl, uint64_t *lat)
+/* n reads, nothing else: their latencies and die times as in mixed(). */
+static struct phase reads_alone(struct side *s, uint64_t n, const uint64_t *rl, uint64_t *lat,
+				uint64_t *die)
 {
 	static uint8_t buf[BLK];
 	struct snap a;
 
 	snap(s, &a);
 	for (uint64_t i = 0; i < n; i++) {
-		uint64_t t0 = host_ns(s);
+		struct ss_dev_model m1 = model(s), m2;
 
 		side_read(s, rl[i], buf);
-		lat[i] = host_ns(s) - t0;
+		m2 = model(s);
+		lat[i] = m2.host_now_ns - m1.host_now_ns;
+		die[i] = m2.die_busy_ns - m1.die_busy_ns;
 		check(s, buf, rl[i], "read");
 	}
 	return since(s, &a);
+}
+
+/*
+ * What the reads of a phase waited for, beyond a read's own time on an idle drive
+ * (floor_ns, of which floor_die_ns on its die and channel). At queue depth 1 a read's
+ * command runs alone: the die time it adds over floor_die_ns is time it waited for its
+ * channel (moving another die's page), and the rest of its wait is time it waited for its
+ * die, busy with a program (or erase) an earlier command left running (write-behind).
+ */
+static void wait_row(const char *side, const char *phase, const uint64_t *lat,
+		     const uint64_t *die, uint64_t n, uint64_t floor_ns, uint64_t floor_die_ns)
+{
+	uint64_t die_n = 0, chan_n = 0, die_ns = 0, chan_ns = 0, die_max = 0;
+
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t chan = die[i] > floor_die_ns ? die[i] - floor_die_ns : 0;
+		uint64_t over = lat[i] > floor_ns ? lat[i] - floor_ns : 0;
+		uint64_t dw = over > chan ? over - chan : 0;
+
+		if (lat[i] == 0)
+			continue;   /* from the target's write buffer: no drive at all */
+		chan_n += chan > 1000;
+		chan_ns += chan > 1000 ? chan : 0;
+		die_n += dw > 1000;
+		die_ns += dw > 1000 ? dw : 0;
+		die_max = dw > die_max ? dw : die_max;
+	}
+	printf("waits,%s,%s,%llu,%llu,%.2f,%.1f,%.1f,%llu,%.2f,%.1f\n", side, phase,
+	       (unsigned long long)n, (unsigned long long)die_n, 100.0 * die_n / n,
+	       die_n ? die_ns / 1e3 / die_n : 0.0, die_max / 1e3, (unsigned long long)chan_n,
+	       100.0 * chan_n / n, chan_n ? chan_ns / 1e3 / chan_n : 0.0);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -468,20 +513,23 @@ static void run_side(const struct workload *w, const char *name, uint64_t n, uin
 	r->prefill_ns = pf.modelled_ns;
 	r->mx.rlat = malloc(n * sizeof(uint64_t));
 	r->mx.wlat = malloc(n * sizeof(uint64_t));
-	if (!r->mx.rlat || !r->mx.wlat)
+	r->mx.rdie = malloc(n * sizeof(uint64_t));
+	if (!r->mx.rlat || !r->mx.wlat || !r->mx.rdie)
 		DIE("latencies");
 	mixed(&s, n, w->wl, w->rl, &r->mx);
 	r->prefix_hash = hash_lat(&r->mx, prefix);
 	if (full) {
 		uint64_t *base = malloc(n * sizeof(uint64_t)), *again = malloc(n * sizeof(uint64_t));
-		uint64_t qd_ns[NDEPTHS], floor_ns;
+		uint64_t *bdie = malloc(n * sizeof(uint64_t)), *adie = malloc(n * sizeof(uint64_t));
+		uint64_t qd_ns[NDEPTHS], floor_ns, floor_die;
 		struct phase b1, b2;
 
-		if (!base || !again)
+		if (!base || !again || !bdie || !adie)
 			DIE("latencies");
-		b1 = reads_alone(&s, n, w->rl, base);
-		b2 = reads_alone(&s, n, w->rl, again);
-		if (b1.modelled_ns != b2.modelled_ns || memcmp(base, again, n * sizeof(*base))) {
+		b1 = reads_alone(&s, n, w->rl, base, bdie);
+		b2 = reads_alone(&s, n, w->rl, again, adie);
+		if (b1.modelled_ns != b2.modelled_ns || memcmp(base, again, n * sizeof(*base)) ||
+		    memcmp(bdie, adie, n * sizeof(*bdie))) {
 			fprintf(stderr, "ocssd_vs_ftl: %s baseline reads: modelled %llu ns, then "
 				"%llu ns\n", name, (unsigned long long)b1.modelled_ns,
 				(unsigned long long)b2.modelled_ns);
@@ -491,6 +539,10 @@ static void run_side(const struct workload *w, const char *name, uint64_t n, uin
 		 * the target's reads from its write buffer, which reach no drive) */
 		qsort(again, n, sizeof(*again), cmp_u64);
 		floor_ns = again[n / 2];
+		qsort(adie, n, sizeof(*adie), cmp_u64);
+		floor_die = adie[n / 2];
+		wait_row(name, "mixed-read", r->mx.rlat, r->mx.rdie, n, floor_ns, floor_die);
+		wait_row(name, "read-alone", base, bdie, n, floor_ns, floor_die);
 		lat_row(name, "mixed-read", r->mx.rlat, n, floor_ns, &r->mx.ph, n, w->page_size);
 		lat_row(name, "mixed-write", r->mx.wlat, n, UINT64_MAX, &r->mx.ph, n, w->page_size);
 		lat_row(name, "read-alone", base, n, floor_ns, &b1, 0, w->page_size);
@@ -508,6 +560,8 @@ static void run_side(const struct workload *w, const char *name, uint64_t n, uin
 			(unsigned long long)r->mx.ph.gc_erases);
 		free(base);
 		free(again);
+		free(bdie);
+		free(adie);
 	}
 	side_close(&s);
 }
@@ -737,6 +791,8 @@ int main(int argc, char **argv)
 	       "host_cpu_us_per_io\n");
 	printf("qd,side,depth,reads,modelled_ns,modelled_iops,modelled_mb_s,vs_qd1,"
 	       "link_busy_pct,channel_busy_pct,die_busy_pct,page_reads,host_cpu_us_per_io\n");
+	printf("waits,side,phase,reads,waited_for_die,waited_for_die_pct,mean_die_wait_us,"
+	       "max_die_wait_us,waited_for_channel,waited_for_channel_pct,mean_channel_wait_us\n");
 	printf("cost,side,blocks,host_map_bytes,host_map_bytes_per_block,"
 	       "host_cpu_us_per_mib_prefilled,host_cpu_us_per_mixed_io,host_cpu_us_per_read\n");
 	printf("zoned,view,write_bytes,open_zones,log_mib,modelled_ms,modelled_mb_s,"
@@ -758,8 +814,10 @@ int main(int argc, char **argv)
 		}
 		free(r1.mx.rlat);
 		free(r1.mx.wlat);
+		free(r1.mx.rdie);
 		free(r2.mx.rlat);
 		free(r2.mx.wlat);
+		free(r2.mx.rdie);
 	}
 
 	zoned_refuses_4k(&w);
