@@ -1100,7 +1100,8 @@ static int check_range(const struct ss_blk *b, uint64_t lba, uint64_t n, const v
 /* A block the map points at on the flash, or its contents here: zeros for one never
  * written or trimmed, the write buffer's for one not on the flash yet (as ss_blk_read).
  * \return 1 when it is on the flash (its PPAs in ppa), 0 when out was filled. */
-static int block_source(struct ss_blk *b, uint64_t lba, uint8_t *out, struct ss_dev_ppa *ppa)
+static int block_source(const struct ss_blk *b, uint64_t lba, uint8_t *out,
+			struct ss_dev_ppa *ppa)
 {
 	uint64_t m = b->map[lba];
 	uint32_t l, pu, blk;
@@ -1116,7 +1117,6 @@ static int block_source(struct ss_blk *b, uint64_t lba, uint8_t *out, struct ss_
 	gba_split(b, m, &l, &pu, &blk);
 	for (uint32_t s = 0; s < SPB; s++)
 		ppa[s] = ppa_of(b, l, pu, blk * SPB + s);
-	b->pu_reads[pu]++;
 	return 1;
 }
 
@@ -1212,8 +1212,10 @@ int ss_blk_read_many(struct ss_blk *b, const uint64_t *lbas, uint32_t n, void *b
 				      "past the last (%llu blocks)", (unsigned long long)lbas[k], k,
 				      (unsigned long long)b->nlba);
 	pthread_mutex_lock(&b->lock);
-	if (!b->q)
-		rc = ss_dev_queue_open(b->d, SS_DEV_QUEUE_DEPTH_MAX, &b->q);
+	if (!b->q && (rc = ss_dev_queue_open(b->d, SS_DEV_QUEUE_DEPTH_MAX, &b->q))) {
+		pthread_mutex_unlock(&b->lock);
+		return rc;
+	}
 	/* in order, up to `depth` in the drive; after a failure, only what is out is reaped */
 	while (rc == 0 ? i < n || pending : pending) {
 		struct ss_dev_ppa ppa[SPB];
@@ -1228,14 +1230,15 @@ int ss_blk_read_many(struct ss_blk *b, const uint64_t *lbas, uint32_t n, void *b
 				continue;
 			}
 			r = ss_dev_queue_vector_read(b->q, ppa, SPB, dst, meta[slot]);
+			if (r == -EAGAIN && ss_dev_last_reason() == SS_R_BUSY && pending)
+				goto reap;  /* room comes back with our oldest reply */
+			b->pu_reads[ppa[0].group * b->g.pus + ppa[0].pu]++;
 			if (r == 0) {
 				owner[slot] = i++;
 				pending++;
 				continue;
 			}
 			if (r == -EAGAIN && ss_dev_last_reason() == SS_R_BUSY) {
-				if (pending)
-					goto reap;  /* room comes back with our oldest reply */
 				/* the session's slots are other threads': the plain read waits */
 				r = ss_dev_vector_read_meta(b->d, ppa, SPB, dst, meta[slot]);
 				if (r == 0)
