@@ -1,7 +1,8 @@
 /*
  * The host block target (smartssd/blk.h) over an open-channel drive, in-process (emu:) or
  * over smartssd-devd (unix:): reads of what was written and zeros elsewhere; writes striped
- * over every PU; the OOB metadata of each block; trim; GC under rewrites checked against a
+ * over every PU; the OOB metadata of each block; reads of many blocks at a queue depth
+ * (ss_blk_read_many) against ss_blk_read; trim; GC under rewrites checked against a
  * model of every LBA; and recovery after the host process dies (a child that writes and
  * _exits without closing: the map rebuilt from the checkpoint and the OOB) -- the last
  * version of an LBA written twice in one line wins whatever the order the chunks are

@@ -3,7 +3,7 @@
  * smartssd-devd (unix:): the interface chosen at format (the emu: URI's interface=, or
  * smartssd-devd --format --interface) and kept across a restart of the drive; the other
  * commands refused with WRONG_INTERFACE naming it; each write and read rule; zone append's
- * LBA. The expected values come from the geometry the test formats (4 channels x 1 way x
+ * LBA; vector reads through a submission queue (ss_dev_queue_vector_read). The expected values come from the geometry the test formats (4 channels x 1 way x
  * 16 blocks of 32 pages of 8 KiB: 16-sector pages, 512-sector chunks).
  */
 #include <errno.h>
