@@ -48,17 +48,6 @@ int ss_ata_exec(struct ss_dev *d, const struct ss_sat_cmd *c, void *data, uint32
  * \return the reply's status (0 or negative errno, with reason and message recorded), or
  *         a transport / protocol errno.
  */
-/*
- * A VECTOR_READ, the one encoding for the plain call (host_chunk.c) and the submission
- * queue (queue.c). ss_vector_read_req checks ppa[0..n) and puts them in wire order into
- * addr (SS_VECTOR_MAX * 16 bytes), and sets up req: n sectors, their metadata too when
- * `meta`. ss_vector_read_unpack copies a reply's sectors into out and metadata into meta
- * (may be NULL). \return 0 or negative errno (the detail recorded).
- */
-int ss_vector_read_req(const struct ss_dev_ppa *ppa, uint32_t n, int meta, uint8_t *addr,
-		       struct ss_pkt_req *req, const char *what);
-int ss_vector_read_unpack(const struct ss_pkt_reply *rep, uint32_t n, void *out, void *meta);
-
 /** The message of a program the verifier refused (reply value0 = its reason, value1 = the
  *  instruction), under reason SS_R_PROGRAM_REFUSED. \return rc. */
 int ss_program_refused(int rc, const struct ss_pkt_reply *rep, const char *subject);
@@ -86,6 +75,17 @@ uint32_t ss_obj_link_gen(struct ss_dev *d);
  * command does, unless another thread did since generation `gen`. \return 1 when the
  * request may be sent again, 0 when relinking does not cure rc, or a negative errno. */
 int ss_obj_relink_unsent(struct ss_dev *d, int rc, uint16_t opcode, uint32_t gen);
+
+/*
+ * A VECTOR_READ, the one encoding for the plain call (host_chunk.c) and the submission
+ * queue (queue.c). ss_vector_read_req checks ppa[0..n) and puts them in wire order into
+ * addr (SS_VECTOR_MAX * 16 bytes), and sets up req: n sectors, their metadata too when
+ * `meta`. ss_vector_read_unpack copies a reply's sectors into out and metadata into meta
+ * (may be NULL). \return 0 or negative errno (the detail recorded).
+ */
+int ss_vector_read_req(const struct ss_dev_ppa *ppa, uint32_t n, int meta, uint8_t *addr,
+		       struct ss_pkt_req *req, const char *what);
+int ss_vector_read_unpack(const struct ss_pkt_reply *rep, uint32_t n, void *out, void *meta);
 
 /*
  * Waiting out BUSY, the one mechanism for it: a drive that refused a command BUSY (its
