@@ -283,7 +283,8 @@ static struct phase prefill(struct side *s)
 
 	snap(s, &a);
 	for (uint64_t lba = 0; lba < s->blocks; lba += FILL_BLOCKS) {
-		uint32_t n = s->blocks - lba < FILL_BLOCKS ? (uint32_t)(s->blocks - lba) : FILL_BLOCKS;
+		uint32_t n = s->blocks - lba < FILL_BLOCKS ? (uint32_t)(s->blocks - lba)
+							   : FILL_BLOCKS;
 
 		for (uint32_t i = 0; i < n; i++) {
 			s->ver[lba + i] = 1;
@@ -450,8 +451,9 @@ static void qd_rows(struct side *s, const uint64_t *lbas, uint32_t n, uint64_t *
 		double t = a.modelled_ns;
 
 		if (a.modelled_ns != b.modelled_ns) {
-			fprintf(stderr, "ocssd_vs_ftl: %s reads at depth %u: modelled %llu ns, then "
-				"%llu ns\n", s->name, depths[k], (unsigned long long)a.modelled_ns,
+			fprintf(stderr, "ocssd_vs_ftl: %s reads at depth %u: modelled %llu ns, "
+				"then %llu ns\n", s->name, depths[k],
+				(unsigned long long)a.modelled_ns,
 				(unsigned long long)b.modelled_ns);
 			exit(2);
 		}
@@ -461,7 +463,8 @@ static void qd_rows(struct side *s, const uint64_t *lbas, uint32_t n, uint64_t *
 		printf("qd,%s,%u,%u,%llu,%.0f,%.1f,%.2f,%.1f,%.1f,%.1f,%llu,%.2f\n", s->name,
 		       depths[k], n, (unsigned long long)a.modelled_ns, n / (t / 1e9),
 		       (double)n * BLK / (t / 1e9) / 1e6, base / t, 100.0 * a.link_busy_ns / t,
-		       100.0 * a.channel_busy_ns / g_channels / t, 100.0 * a.die_busy_ns / g_dies / t,
+		       100.0 * a.channel_busy_ns / g_channels / t,
+		       100.0 * a.die_busy_ns / g_dies / t,
 		       (unsigned long long)a.page_reads, a.cpu_s * 1e6 / n);
 	}
 	free(out);
@@ -519,7 +522,8 @@ static void run_side(const struct workload *w, const char *name, uint64_t n, uin
 	mixed(&s, n, w->wl, w->rl, &r->mx);
 	r->prefix_hash = hash_lat(&r->mx, prefix);
 	if (full) {
-		uint64_t *base = malloc(n * sizeof(uint64_t)), *again = malloc(n * sizeof(uint64_t));
+		uint64_t *base = malloc(n * sizeof(uint64_t));
+		uint64_t *again = malloc(n * sizeof(uint64_t));
 		uint64_t *bdie = malloc(n * sizeof(uint64_t)), *adie = malloc(n * sizeof(uint64_t));
 		uint64_t qd_ns[NDEPTHS], floor_ns, floor_die;
 		struct phase b1, b2;
@@ -626,7 +630,8 @@ static struct log_result zoned_log(const struct workload *w, uint64_t bytes, uin
 			wp[k] = 0;
 		}
 		if (ss_dev_zone_append(d, slba[k], buf, unit, &lba))
-			DIE("zone append of %u bytes to zone %llu", unit, (unsigned long long)slba[k]);
+			DIE("zone append of %u bytes to zone %llu", unit,
+			    (unsigned long long)slba[k]);
 		if (lba != slba[k] + wp[k])
 			DIE("zone append to %llu went to LBA %llu, not %llu",
 			    (unsigned long long)slba[k], (unsigned long long)lba,
@@ -796,7 +801,8 @@ int main(int argc, char **argv)
 	printf("cost,side,blocks,host_map_bytes,host_map_bytes_per_block,"
 	       "host_cpu_us_per_mib_prefilled,host_cpu_us_per_mixed_io,host_cpu_us_per_read\n");
 	printf("zoned,view,write_bytes,open_zones,log_mib,modelled_ms,modelled_mb_s,"
-	       "link_busy_pct,dies_busy_mean,page_programs,write_amplification,host_state_bytes,host_cpu_us_per_write\n");
+	       "link_busy_pct,dies_busy_mean,page_programs,write_amplification,"
+	       "host_state_bytes,host_cpu_us_per_write\n");
 	fflush(stdout);
 	prefix = w.writes / 4 ? w.writes / 4 : 1;
 	for (int k = 0; k < 2; k++) {

@@ -1208,9 +1208,9 @@ int ss_blk_read_many(struct ss_blk *b, const uint64_t *lbas, uint32_t n, void *b
 			      SS_DEV_QUEUE_DEPTH_MAX);
 	for (uint32_t k = 0; k < n; k++)
 		if (lbas[k] >= b->nlba)
-			return ss_err(-ERANGE, SS_R_LBA_RANGE, "block target read: LBA %llu (entry %u) "
-				      "past the last (%llu blocks)", (unsigned long long)lbas[k], k,
-				      (unsigned long long)b->nlba);
+			return ss_err(-ERANGE, SS_R_LBA_RANGE, "block target read: LBA %llu "
+				      "(entry %u) past the last (%llu blocks)",
+				      (unsigned long long)lbas[k], k, (unsigned long long)b->nlba);
 	pthread_mutex_lock(&b->lock);
 	if (!b->q && (rc = ss_dev_queue_open(b->d, SS_DEV_QUEUE_DEPTH_MAX, &b->q))) {
 		pthread_mutex_unlock(&b->lock);

@@ -76,11 +76,13 @@ static int queued_failed(int rc, const struct queued_cmd *c)
 
 /* Send c (req, buf, len set) with the request payload seg (NULL: none) as the queue's
  * newest command. */
-static int queue_send(struct ss_dev_queue *q, struct queued_cmd *c, const struct ss_pkt_seg *seg)
+static int queue_send(struct ss_dev_queue *q, struct queued_cmd *c,
+		      const struct ss_pkt_seg *seg)
 {
 	uint32_t gen = ss_obj_link_gen(q->d);
 	size_t need = !seg ? READ_SEND_BYTES
-		      : c->req.opcode == SS_OP_WRITE ? WRITE_SEND_BYTES : ss_pkt_wire_size(seg->len);
+		      : c->req.opcode == SS_OP_WRITE ? WRITE_SEND_BYTES
+						     : ss_pkt_wire_size(seg->len);
 	int rc;
 
 	if (q->send_cap < need) {

@@ -3,8 +3,9 @@
  * smartssd-devd (unix:): the interface chosen at format (the emu: URI's interface=, or
  * smartssd-devd --format --interface) and kept across a restart of the drive; the other
  * commands refused with WRONG_INTERFACE naming it; each write and read rule; zone append's
- * LBA; vector reads through a submission queue (ss_dev_queue_vector_read). The expected values come from the geometry the test formats (4 channels x 1 way x
- * 16 blocks of 32 pages of 8 KiB: 16-sector pages, 512-sector chunks).
+ * LBA; vector reads through a submission queue (ss_dev_queue_vector_read). The expected
+ * values come from the geometry the test formats (4 channels x 1 way x 16 blocks of 32
+ * pages of 8 KiB: 16-sector pages, 512-sector chunks).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -357,8 +358,8 @@ static uint64_t qv_read(struct ss_dev *d, const uint32_t *chunk, uint32_t depth)
 	while (done < QV) {
 		if (sent < QV && ss_dev_queue_pending(q) < depth) {
 			qv_ppas(chunk, sent, ppa);
-			CHECK_EQ(ss_dev_queue_vector_read(q, ppa, QV_SECTORS, got[sent], meta[sent]),
-				 0);
+			CHECK_EQ(ss_dev_queue_vector_read(q, ppa, QV_SECTORS, got[sent],
+							  meta[sent]), 0);
 			sent++;
 			continue;
 		}
@@ -400,7 +401,8 @@ static void test_queued_vector_read(void)
 	for (uint32_t grp = 0; grp < 4; grp++) {
 		chunk[grp] = free_chunk(d, &g, grp);
 		for (uint32_t i = 0; i < 64; i++)
-			ppa[i] = (struct ss_dev_ppa){ .group = grp, .chunk = chunk[grp], .sector = i };
+			ppa[i] = (struct ss_dev_ppa){ .group = grp, .chunk = chunk[grp],
+						      .sector = i };
 		fill(data, 64, 20 + grp);
 		for (uint32_t i = 0; i < sizeof(meta); i++)
 			meta[i] = (uint8_t)(i * 3 + grp);
