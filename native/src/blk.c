@@ -84,6 +84,7 @@ struct ss_blk {
 	struct slot buf[BUF_MAX];
 	uint32_t nbuf;
 	struct ss_blk_stats st;
+	struct ss_dev_queue *q;  /* ss_blk_read_many's, opened at its first call */
 };
 
 /* ---- addressing ----------------------------------------------------------------------- */
@@ -984,6 +985,7 @@ out:
 
 static void blk_free(struct ss_blk *b)
 {
+	ss_dev_queue_close(b->q);
 	free(b->wp);
 	free(b->offline);
 	free(b->lines);
@@ -1095,6 +1097,53 @@ static int check_range(const struct ss_blk *b, uint64_t lba, uint64_t n, const v
 	return 0;
 }
 
+/* A block the map points at on the flash, or its contents here: zeros for one never
+ * written or trimmed, the write buffer's for one not on the flash yet (as ss_blk_read).
+ * \return 1 when it is on the flash (its PPAs in ppa), 0 when out was filled. */
+static int block_source(const struct ss_blk *b, uint64_t lba, uint8_t *out,
+			struct ss_dev_ppa *ppa)
+{
+	uint64_t m = b->map[lba];
+	uint32_t l, pu, blk;
+
+	if (m == MAP_NONE) {
+		memset(out, 0, SS_BLK_BLOCK);
+		return 0;
+	}
+	if (m & MAP_BUF) {
+		memcpy(out, b->buf[m & ~MAP_BUF].data, SS_BLK_BLOCK);
+		return 0;
+	}
+	gba_split(b, m, &l, &pu, &blk);
+	for (uint32_t s = 0; s < SPB; s++)
+		ppa[s] = ppa_of(b, l, pu, blk * SPB + s);
+	return 1;
+}
+
+/* The OOB of a block read for lba names it. */
+static int check_oob(const uint8_t *meta, uint64_t lba)
+{
+	uint64_t got = ss_get_le64(meta);
+
+	if (got != lba)
+		return ss_err(-EBADMSG, 0, "block target: LBA %llu maps to a block of LBA %llu",
+			      (unsigned long long)lba, (unsigned long long)got);
+	return 0;
+}
+
+/* Reap the queue's oldest read (block `lba`, its metadata in meta). */
+static int reap_one(struct ss_blk *b, uint64_t lba, const uint8_t *meta)
+{
+	int64_t got = ss_dev_queue_reap(b->q, NULL);
+
+	if (got < 0)
+		return (int)got;
+	if (got != SS_BLK_BLOCK)
+		return ss_err(-EPROTO, 0, "block target: a queued read of LBA %llu gave %lld bytes",
+			      (unsigned long long)lba, (long long)got);
+	return check_oob(meta, lba);
+}
+
 int ss_blk_read(struct ss_blk *b, uint64_t lba, uint32_t n, void *buf)
 {
 	uint8_t *out = buf, meta[SS_VECTOR_MAX * SS_SECTOR_META];
@@ -1126,11 +1175,7 @@ int ss_blk_read(struct ss_blk *b, uint64_t lba, uint32_t n, void *buf)
 			rc = ss_dev_vector_read_meta(b->d, ppa, k * SPB, out + (size_t)i * SS_BLK_BLOCK,
 						     meta);
 			for (uint32_t j = 0; rc == 0 && j < k; j++)
-				if (ss_get_le64(meta + j * SPB * SS_SECTOR_META) != lba + i + j)
-					rc = ss_err(-EBADMSG, 0, "block target: LBA %llu maps to a "
-						    "block of LBA %llu", (unsigned long long)(lba + i + j),
-						    (unsigned long long)ss_get_le64(meta + j * SPB *
-										    SS_SECTOR_META));
+				rc = check_oob(meta + j * SPB * SS_SECTOR_META, lba + i + j);
 			i += k;
 			continue;
 		}
@@ -1145,6 +1190,82 @@ int ss_blk_read(struct ss_blk *b, uint64_t lba, uint32_t n, void *buf)
 		b->st.user_blocks_read += n;
 	pthread_mutex_unlock(&b->lock);
 	return rc;
+}
+
+int ss_blk_read_many(struct ss_blk *b, const uint64_t *lbas, uint32_t n, void *buf,
+		     uint32_t depth)
+{
+	uint8_t *out = buf, meta[SS_DEV_QUEUE_DEPTH_MAX][SPB * SS_SECTOR_META];
+	uint32_t owner[SS_DEV_QUEUE_DEPTH_MAX], head = 0, i = 0, pending = 0;
+	char why[SS_DEV_MSG_MAX];
+	int rc = 0, reason = 0;
+
+	ss_err_clear();
+	if (!b || (n && (!lbas || !buf)))
+		return ss_err(-EINVAL, 0, "block target read: NULL target, LBAs or buffer");
+	if (depth < 1 || depth > SS_DEV_QUEUE_DEPTH_MAX)
+		return ss_err(-EINVAL, 0, "block target read: depth %u is outside 1..%u", depth,
+			      SS_DEV_QUEUE_DEPTH_MAX);
+	for (uint32_t k = 0; k < n; k++)
+		if (lbas[k] >= b->nlba)
+			return ss_err(-ERANGE, SS_R_LBA_RANGE, "block target read: LBA %llu "
+				      "(entry %u) past the last (%llu blocks)",
+				      (unsigned long long)lbas[k], k, (unsigned long long)b->nlba);
+	pthread_mutex_lock(&b->lock);
+	if (!b->q && (rc = ss_dev_queue_open(b->d, SS_DEV_QUEUE_DEPTH_MAX, &b->q))) {
+		pthread_mutex_unlock(&b->lock);
+		return rc;
+	}
+	/* in order, up to `depth` in the drive; after a failure, only what is out is reaped */
+	while (rc == 0 ? i < n || pending : pending) {
+		struct ss_dev_ppa ppa[SPB];
+		uint32_t slot = (head + pending) % depth;
+		int r;
+
+		if (rc == 0 && i < n && pending < depth) {
+			uint8_t *dst = out + (size_t)i * SS_BLK_BLOCK;
+
+			if (!block_source(b, lbas[i], dst, ppa)) {
+				i++;
+				continue;
+			}
+			r = ss_dev_queue_vector_read(b->q, ppa, SPB, dst, meta[slot]);
+			if (r == -EAGAIN && ss_dev_last_reason() == SS_R_BUSY && pending)
+				goto reap;  /* room comes back with our oldest reply */
+			b->pu_reads[ppa[0].group * b->g.pus + ppa[0].pu]++;
+			if (r == 0) {
+				owner[slot] = i++;
+				pending++;
+				continue;
+			}
+			if (r == -EAGAIN && ss_dev_last_reason() == SS_R_BUSY) {
+				/* the session's slots are other threads': the plain read waits */
+				r = ss_dev_vector_read_meta(b->d, ppa, SPB, dst, meta[slot]);
+				if (r == 0)
+					r = check_oob(meta[slot], lbas[i]);
+			}
+			if (r) {
+				rc = r;
+				reason = ss_dev_last_reason();
+				ss_dev_last_message_copy(why, sizeof(why));
+			}
+			i++;
+			continue;
+		}
+reap:
+		r = reap_one(b, lbas[owner[head]], meta[head]);
+		head = (head + 1) % depth;
+		pending--;
+		if (r && rc == 0) {
+			rc = r;
+			reason = ss_dev_last_reason();
+			ss_dev_last_message_copy(why, sizeof(why));
+		}
+	}
+	if (rc == 0)
+		b->st.user_blocks_read += n;
+	pthread_mutex_unlock(&b->lock);
+	return rc ? ss_err(rc, reason, "%s", why) : 0;
 }
 
 static int write_locked(struct ss_blk *b, uint64_t lba, uint32_t n, const uint8_t *in)

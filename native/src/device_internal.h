@@ -77,6 +77,17 @@ uint32_t ss_obj_link_gen(struct ss_dev *d);
 int ss_obj_relink_unsent(struct ss_dev *d, int rc, uint16_t opcode, uint32_t gen);
 
 /*
+ * A VECTOR_READ, the one encoding for the plain call (host_chunk.c) and the submission
+ * queue (queue.c). ss_vector_read_req checks ppa[0..n) and puts them in wire order into
+ * addr (SS_VECTOR_MAX * 16 bytes), and sets up req: n sectors, their metadata too when
+ * `meta`. ss_vector_read_unpack copies a reply's sectors into out and metadata into meta
+ * (may be NULL). \return 0 or negative errno (the detail recorded).
+ */
+int ss_vector_read_req(const struct ss_dev_ppa *ppa, uint32_t n, int meta, uint8_t *addr,
+		       struct ss_pkt_req *req, const char *what);
+int ss_vector_read_unpack(const struct ss_pkt_reply *rep, uint32_t n, void *out, void *meta);
+
+/*
  * Waiting out BUSY, the one mechanism for it: a drive that refused a command BUSY (its
  * reply slots or reply memory taken; nothing ran) has room again once a reply is taken, by
  * this process or another. A waiter sleeps until a thread of this handle takes a reply, or

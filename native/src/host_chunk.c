@@ -128,34 +128,50 @@ int ss_dev_vector_write(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t
 	return ss_dev_vector_write_meta(d, ppa, n, data, NULL);
 }
 
+int ss_vector_read_req(const struct ss_dev_ppa *ppa, uint32_t n, int meta, uint8_t *addr,
+		       struct ss_pkt_req *req, const char *what)
+{
+	uint32_t per = SS_SECTOR + (meta ? SS_SECTOR_META : 0);
+	int rc = put_ppas(ppa, n, addr, what);
+
+	if (rc)
+		return rc;
+	*req = (struct ss_pkt_req){ .opcode = SS_OP_VECTOR_READ, .length = n,
+				    .flags = meta ? SS_VECTOR_META : 0, .reply_max = n * per };
+	return 0;
+}
+
+int ss_vector_read_unpack(const struct ss_pkt_reply *rep, uint32_t n, void *out, void *meta)
+{
+	uint32_t per = SS_SECTOR + (meta ? SS_SECTOR_META : 0);
+
+	if (rep->payload_len != n * per)
+		return ss_err(-EPROTO, 0, "VECTOR_READ reply of %u bytes for %u sectors",
+			      rep->payload_len, n);
+	memcpy(out, rep->payload, (size_t)n * SS_SECTOR);
+	if (meta)
+		memcpy(meta, rep->payload + (size_t)n * SS_SECTOR, (size_t)n * SS_SECTOR_META);
+	return 0;
+}
+
 int ss_dev_vector_read_meta(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n,
 			    void *out, void *meta)
 {
 	uint8_t addr[SS_VECTOR_MAX * sizeof(struct ss_wire_ppa)];
-	uint32_t per = SS_SECTOR + (meta ? SS_SECTOR_META : 0);
-	struct ss_pkt_req req = { .opcode = SS_OP_VECTOR_READ, .length = n,
-				  .flags = meta ? SS_VECTOR_META : 0, .reply_max = n * per };
+	struct ss_pkt_req req;
 	struct ss_pkt_reply rep;
 	struct ss_pkt_seg seg;
 	int rc;
 
 	ss_err_clear();
-	rc = put_ppas(ppa, n, addr, "vector read");
+	rc = ss_vector_read_req(ppa, n, meta != NULL, addr, &req, "vector read");
 	if (rc)
 		return rc;
 	if (!out)
 		return ss_err(-EINVAL, 0, "vector read: NULL output");
 	seg = (struct ss_pkt_seg){ addr, (size_t)n * PPA_BYTES };
 	rc = ss_obj_exec(d, &req, &seg, 1, &rep, NULL);
-	if (rc)
-		return rc;
-	if (rep.payload_len != n * per)
-		return ss_err(-EPROTO, 0, "VECTOR_READ reply of %u bytes for %u sectors",
-			      rep.payload_len, n);
-	memcpy(out, rep.payload, (size_t)n * SS_SECTOR);
-	if (meta)
-		memcpy(meta, rep.payload + (size_t)n * SS_SECTOR, (size_t)n * SS_SECTOR_META);
-	return 0;
+	return rc ? rc : ss_vector_read_unpack(&rep, n, out, meta);
 }
 
 int ss_dev_vector_read(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n, void *out)

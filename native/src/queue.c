@@ -11,11 +11,13 @@
 #include "device_internal.h"
 #include "errinfo.h"
 
-/* A command in the drive: a READ (data in its reply) or a WRITE (data in its request). */
+/* A command in the drive: a READ or a VECTOR_READ (data in its reply) or a WRITE (data
+ * in its request). */
 struct queued_cmd {
 	struct ss_pkt_req req;
-	void *buf;                      /* a READ's destination, a WRITE's source */
-	uint32_t len;
+	void *buf;                      /* a read's destination, a WRITE's source */
+	void *meta;                     /* a VECTOR_READ's metadata destination, or NULL */
+	uint32_t len;                   /* bytes of a READ or WRITE; a VECTOR_READ's reply */
 	uint32_t reply_sectors;
 };
 
@@ -62,24 +64,37 @@ int ss_dev_queue_open(struct ss_dev *d, uint32_t depth, struct ss_dev_queue **ou
 	return 0;
 }
 
-/* Send c (req, buf, len set) as the queue's newest command. */
-static int queue_send(struct ss_dev_queue *q, struct queued_cmd *c, const char *what)
+/* The context of a failure of c: its opcode and object. */
+static int queued_failed(int rc, const struct queued_cmd *c)
 {
-	struct ss_pkt_seg seg = { c->buf, c->len };
-	int writes = c->req.opcode == SS_OP_WRITE;
+	if (c->req.opcode == SS_OP_VECTOR_READ)
+		return ss_err_context(rc, "queued VECTOR_READ of %llu sectors",
+				      (unsigned long long)c->req.length);
+	return ss_err_context(rc, "queued %s oid %llu", ss_opcode_name(c->req.opcode),
+			      (unsigned long long)c->req.oid);
+}
+
+/* Send c (req, buf, len set) with the request payload seg (NULL: none) as the queue's
+ * newest command. */
+static int queue_send(struct ss_dev_queue *q, struct queued_cmd *c,
+		      const struct ss_pkt_seg *seg)
+{
 	uint32_t gen = ss_obj_link_gen(q->d);
+	size_t need = !seg ? READ_SEND_BYTES
+		      : c->req.opcode == SS_OP_WRITE ? WRITE_SEND_BYTES
+						     : ss_pkt_wire_size(seg->len);
 	int rc;
 
-	if (writes && q->send_cap < WRITE_SEND_BYTES) {
-		uint8_t *bigger = realloc(q->send, WRITE_SEND_BYTES);
+	if (q->send_cap < need) {
+		uint8_t *bigger = realloc(q->send, need);
 
 		if (!bigger)
 			return ss_err(-ENOMEM, 0, "queue: out of memory");
 		q->send = bigger;
-		q->send_cap = WRITE_SEND_BYTES;
+		q->send_cap = need;
 	}
-	rc = ss_obj_send(q->d, &c->req, writes ? &seg : NULL, writes ? 1 : 0, q->send,
-			 q->send_cap, &c->reply_sectors);
+	rc = ss_obj_send(q->d, &c->req, seg, seg ? 1 : 0, q->send, q->send_cap,
+			 &c->reply_sectors);
 	/* The daemon restarted since this handle's last command: reach it again, as a plain
 	 * command would, when none of this queue's commands is in flight (those would be
 	 * lost, and their reaps must say so). */
@@ -87,14 +102,13 @@ static int queue_send(struct ss_dev_queue *q, struct queued_cmd *c, const char *
 		int again = ss_obj_relink_unsent(q->d, rc, c->req.opcode, gen);
 
 		if (again == 1)
-			rc = ss_obj_send(q->d, &c->req, writes ? &seg : NULL, writes ? 1 : 0,
-					 q->send, q->send_cap, &c->reply_sectors);
+			rc = ss_obj_send(q->d, &c->req, seg, seg ? 1 : 0, q->send, q->send_cap,
+					 &c->reply_sectors);
 		else if (again < 0)
 			rc = again;
 	}
 	if (rc)
-		return ss_err_context(rc, "queued %s oid %llu", what,
-				      (unsigned long long)c->req.oid);
+		return queued_failed(rc, c);
 	q->n++;
 	return 0;
 }
@@ -160,7 +174,31 @@ int ss_dev_queue_read(struct ss_dev_queue *q, uint64_t oid, uint64_t offset, voi
 	c->req.reply_max = len;
 	c->buf = buf;
 	c->len = len;
-	return queue_send(q, c, "READ");
+	return queue_send(q, c, NULL);
+}
+
+int ss_dev_queue_vector_read(struct ss_dev_queue *q, const struct ss_dev_ppa *ppa, uint32_t n,
+			     void *buf, void *meta)
+{
+	uint8_t addr[SS_VECTOR_MAX * sizeof(struct ss_wire_ppa)];
+	struct ss_pkt_seg seg = { addr, (size_t)n * sizeof(struct ss_wire_ppa) };
+	struct ss_pkt_req req;
+	struct queued_cmd *c;
+	int rc;
+
+	ss_err_clear();
+	rc = ss_vector_read_req(ppa, n, meta != NULL, addr, &req, "queued vector read");
+	if (rc)
+		return rc;
+	if (!buf)
+		return ss_err(-EINVAL, 0, "queued vector read: NULL buffer");
+	if (!(c = queue_next(q, "vector read")))
+		return -EBUSY;
+	c->req = req;
+	c->buf = buf;
+	c->meta = meta;
+	c->len = req.reply_max;
+	return queue_send(q, c, &seg);
 }
 
 int ss_dev_queue_write(struct ss_dev_queue *q, uint64_t oid, uint64_t offset, const void *buf,
@@ -187,14 +225,13 @@ int ss_dev_queue_write(struct ss_dev_queue *q, uint64_t oid, uint64_t offset, co
 	c->req.flags = flags | SS_WRITE_ORDERED;
 	c->buf = (void *)buf;
 	c->len = len;
-	return queue_send(q, c, "WRITE");
+	return queue_send(q, c, &(struct ss_pkt_seg){ buf, len });
 }
 
 int64_t ss_dev_queue_reap(struct ss_dev_queue *q, void **buf)
 {
 	struct queued_cmd *c;
 	struct ss_pkt_reply rep;
-	const char *what;
 	int reads, rc;
 
 	ss_err_clear();
@@ -205,15 +242,17 @@ int64_t ss_dev_queue_reap(struct ss_dev_queue *q, void **buf)
 	q->n--;
 	if (buf)
 		*buf = c->buf;
-	reads = c->req.opcode == SS_OP_READ;
-	what = reads ? "READ" : "WRITE";
+	reads = c->req.opcode != SS_OP_WRITE;
 	rc = ss_obj_recv(q->d, &c->req, q->recv, ss_pkt_wire_size(reads ? c->len : 0),
 			 c->reply_sectors, &rep);
 	if (rc == 1)   /* the drive ran out of room for the reply: nothing was done */
 		rc = -EAGAIN;
 	if (rc)
-		return ss_err_context(rc, "queued %s oid %llu", what,
-				      (unsigned long long)c->req.oid);
+		return queued_failed(rc, c);
+	if (c->req.opcode == SS_OP_VECTOR_READ) {
+		rc = ss_vector_read_unpack(&rep, (uint32_t)c->req.length, c->buf, c->meta);
+		return rc ? queued_failed(rc, c) : (int64_t)c->req.length * SS_SECTOR;
+	}
 	if (!reads)
 		return rep.value0 == c->len ? (int64_t)c->len
 		       : ss_err(-EPROTO, 0, "queued WRITE oid %llu: %llu bytes written of %u",

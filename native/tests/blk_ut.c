@@ -1,7 +1,8 @@
 /*
  * The host block target (smartssd/blk.h) over an open-channel drive, in-process (emu:) or
  * over smartssd-devd (unix:): reads of what was written and zeros elsewhere; writes striped
- * over every PU; the OOB metadata of each block; trim; GC under rewrites checked against a
+ * over every PU; the OOB metadata of each block; reads of many blocks at a queue depth
+ * (ss_blk_read_many) against ss_blk_read; trim; GC under rewrites checked against a
  * model of every LBA; and recovery after the host process dies (a child that writes and
  * _exits without closing: the map rebuilt from the checkpoint and the OOB) -- the last
  * version of an LBA written twice in one line wins whatever the order the chunks are
@@ -104,6 +105,94 @@ out:
 
 /* One unit (2 blocks) per PU in turn: 16 blocks written reach all 8 PUs of the line, and
  * each block's OOB names its LBA. */
+static uint64_t rnd_lba(uint64_t *s, uint64_t n)
+{
+	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
+	return (*s >> 33) % n;
+}
+
+static uint64_t host_ns(struct ss_dev *d)
+{
+	struct ss_dev_model m;
+
+	CHECK_EQ(ss_dev_model_counters(d, &m), 0);
+	return m.host_now_ns;
+}
+
+/* ss_blk_read_many gives what ss_blk_read gives, block by block, at every depth: blocks on
+ * the flash, in the write buffer, trimmed, never written, repeated, in any order; it
+ * refuses an LBA past the end before reading anything; and blocks striped over the PUs
+ * read 8 at once take less modelled time than one at a time. */
+static void test_read_many(void)
+{
+	static const uint32_t depths[] = { 1, 4, 32 };
+	struct devtest t;
+	struct ss_dev *d = drive(&t, 8);
+	struct ss_blk *b = NULL;
+	struct ss_blk_info info;
+	static uint8_t w[SS_BLK_BLOCK], want[64 * SS_BLK_BLOCK], got[64 * SS_BLK_BLOCK];
+	uint64_t lbas[64], seed = 7, t1, t8;
+
+	if (!d)
+		return;
+	CHECK_EQ(ss_blk_open(d, NULL, &b), 0);
+	if (!b)
+		goto out;
+	CHECK_EQ(ss_blk_info(b, &info), 0);
+	for (uint64_t lba = 0; lba < 200; lba++) {
+		blktest_fill(w, lba, 1);
+		CHECK_EQ(ss_blk_write(b, lba, 1, w, 0), 0);
+	}
+	CHECK_EQ(ss_blk_flush(b), 0);
+	CHECK_EQ(ss_blk_trim(b, 10, 2), 0);
+	for (uint64_t lba = 50; lba < 53; lba++) {
+		blktest_fill(w, lba, 2);
+		CHECK_EQ(ss_blk_write(b, lba, 1, w, 0), 0);   /* in the write buffer */
+	}
+	for (uint32_t i = 0; i < 64; i++)
+		lbas[i] = rnd_lba(&seed, 220);
+	lbas[0] = 10;    /* trimmed */
+	lbas[1] = 51;    /* buffered */
+	lbas[2] = 210;   /* never written */
+	lbas[3] = 51;    /* again */
+	lbas[4] = 100;
+	for (uint32_t i = 0; i < 64; i++)
+		CHECK_EQ(ss_blk_read(b, lbas[i], 1, want + (size_t)i * SS_BLK_BLOCK), 0);
+	CHECK_EQ(blktest_version(want, 10), 0);
+	CHECK_EQ(blktest_version(want + SS_BLK_BLOCK, 51), 2);
+	CHECK_EQ(blktest_version(want + 2 * SS_BLK_BLOCK, 210), 0);
+	CHECK_EQ(blktest_version(want + 4 * SS_BLK_BLOCK, 100), 1);
+	for (size_t k = 0; k < sizeof(depths) / sizeof(depths[0]); k++) {
+		memset(got, 0xAA, sizeof(got));
+		CHECK_EQ(ss_blk_read_many(b, lbas, 64, got, depths[k]), 0);
+		CHECK_MEM(got, want, sizeof(want));
+	}
+	/* refusals: nothing read */
+	memset(got, 0xAA, sizeof(got));
+	lbas[5] = info.blocks;
+	CHECK_EQ(ss_blk_read_many(b, lbas, 64, got, 4), -ERANGE);
+	CHECK_EQ(ss_dev_last_reason(), SS_R_LBA_RANGE);
+	CHECK_EQ(got[0], 0xAA);
+	CHECK_EQ(ss_blk_read_many(b, lbas, 4, got, 0), -EINVAL);
+	CHECK_EQ(ss_blk_read_many(b, lbas, 4, got, SS_DEV_QUEUE_DEPTH_MAX + 1), -EINVAL);
+	CHECK_EQ(ss_blk_read_many(b, lbas, 0, NULL, 1), 0);
+	/* 64 blocks in a row were written over the 8 PUs a unit at a time */
+	for (uint32_t i = 0; i < 64; i++)
+		lbas[i] = 120 + i;
+	t1 = host_ns(d);
+	CHECK_EQ(ss_blk_read_many(b, lbas, 64, got, 1), 0);
+	t1 = host_ns(d) - t1;
+	t8 = host_ns(d);
+	CHECK_EQ(ss_blk_read_many(b, lbas, 64, want, 8), 0);
+	t8 = host_ns(d) - t8;
+	CHECK_MEM(got, want, sizeof(want));
+	CHECK(t8 > 0 && t8 < t1);
+	CHECK_EQ(ss_blk_close(b), 0);
+out:
+	CHECK_EQ(ss_dev_close(d), 0);
+	devtest_cleanup(&t);
+}
+
 static void test_striping_and_oob(void)
 {
 	struct devtest t;
@@ -545,6 +634,7 @@ int main(int argc, char **argv)
 	unix_mode = argc > 1 && strcmp(argv[1], "unix") == 0;
 	test_read_write();
 	test_striping_and_oob();
+	test_read_many();
 	test_gc();
 	test_gc_avoids_read_pus();
 	test_recovery();

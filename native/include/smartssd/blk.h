@@ -90,6 +90,16 @@ int ss_blk_info(struct ss_blk *b, struct ss_blk_info *out);
  *  blocks read as zeros. -ERANGE past the last LBA. */
 int ss_blk_read(struct ss_blk *b, uint64_t lba, uint32_t n, void *buf);
 
+/** Read the n blocks lbas[0..n) (in any order, repeats allowed) into buf + 4096 i, with
+ *  up to `depth` (1..SS_DEV_QUEUE_DEPTH_MAX) vector reads in the drive at once, each
+ *  block one read: so that reads of blocks on different parallel units overlap. Blocks
+ *  never written or trimmed read as zeros and blocks still in the write buffer as
+ *  buffered, as with ss_blk_read. -ERANGE (nothing read) for an LBA past the last; a read
+ *  the drive fails: its errno, after the reads already in the drive are reaped (buf then
+ *  holds some of the blocks). */
+int ss_blk_read_many(struct ss_blk *b, const uint64_t *lbas, uint32_t n, void *buf,
+		     uint32_t depth);
+
 /** Write blocks [lba, lba + n) from buf; flags 0 or SS_BLK_FUA. */
 int ss_blk_write(struct ss_blk *b, uint64_t lba, uint32_t n, const void *buf, uint32_t flags);
 

@@ -265,6 +265,7 @@ int64_t ss_dev_read(struct ss_dev *d, uint64_t oid, uint64_t offset, void *buf, 
 #define SS_DEV_QUEUE_WRITE_MAX (1u << 20)
 
 struct ss_dev_queue;
+struct ss_dev_ppa;
 
 /** \return 0, or -EINVAL for a depth outside 1..SS_DEV_QUEUE_DEPTH_MAX, -ENOMEM. */
 int ss_dev_queue_open(struct ss_dev *d, uint32_t depth, struct ss_dev_queue **out);
@@ -279,6 +280,15 @@ int ss_dev_queue_read(struct ss_dev_queue *q, uint64_t oid, uint64_t offset, voi
  *  ss_dev_queue_read. */
 int ss_dev_queue_write(struct ss_dev_queue *q, uint64_t oid, uint64_t offset, const void *buf,
 		       uint32_t len, uint32_t flags);
+/** Queue a VECTOR_READ of n (1..SS_VECTOR_MAX) sectors by physical address, as
+ *  ss_dev_vector_read_meta does (meta may be NULL), on an open-channel drive: the sectors
+ *  go into buf (n * 512 bytes) and their metadata into meta (n * 8) when reaped; both must
+ *  stay valid until then. The drive runs it in the order queued, overlapping with the
+ *  queue's other commands where they use other dies and channels. A rule it breaks
+ *  (READ_UNWRITTEN, LBA_RANGE for an address outside the geometry, CHUNK_OFFLINE) comes
+ *  back at reap. \return as ss_dev_queue_read; reaped, the bytes read (n * 512). */
+int ss_dev_queue_vector_read(struct ss_dev_queue *q, const struct ss_dev_ppa *ppa, uint32_t n,
+			     void *buf, void *meta);
 /** Take the oldest outstanding command's outcome: a read's data into its buffer. *buf (may
  *  be NULL) gets that buffer. \return bytes read (short at the end of the object) or
  *  written, -ENODATA when nothing is outstanding, or the command's negative errno
