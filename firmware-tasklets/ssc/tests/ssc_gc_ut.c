@@ -481,6 +481,87 @@ static void test_read_ahead_never_stale(void)
 	fte_destroy(&e);
 }
 
+/* Successors (ssc_io.c): files at bases of their own, filled one after the other and
+ * scanned in that order. Read-ahead by address stops at a file's end; it goes on at the
+ * group the fills jumped to, so every block of every file but the first is served from
+ * read-ahead, each page read once. A hint is never data: once a file's blocks are
+ * rewritten, evicted or cached anew behind the reader, the scan returns what the model
+ * holds. */
+static void test_read_ahead_follows_successors(void)
+{
+	static uint8_t buf[ST_PAGE];
+	static uint64_t ver[4][128];
+	struct ss_geometry g = fte_geo(64, 32);
+	struct ss_ssc_params p;
+	struct ss_ssc_stats a, b;
+	struct ss_ssc *c = NULL;
+	const uint32_t files = 4, len = 3 * 32 + 5;   /* not ending on a group */
+	const uint64_t stride = 1ull << 24;            /* sscache://'s per-file bases */
+	uint64_t rnd = 11;
+	struct fte e;
+
+	ss_ssc_default_params(&p, SS_SSC_POLICY_SSC_V);
+	fte_create(&e, &g, 0);
+	CHECK_EQ(st_format(&e, &c, &p), 0);
+	for (uint32_t f = 0; f < files; f++) {
+		for (uint32_t k = 0; k < len; k++) {
+			st_fill(buf, BASE + f * stride + k, ver[f][k] = 1);
+			CHECK_EQ(ss_ssc_write_clean(c, BASE + f * stride + k, buf), 0);
+		}
+	}
+	ss_ssc_get_stats(c, &a);
+	for (uint32_t f = 0; f < files; f++) {
+		for (uint32_t k = 0; k < len; k++) {
+			CHECK_EQ(ss_ssc_read(c, BASE + f * stride + k, buf), 0);
+			CHECK_EQ(st_classify(buf, BASE + f * stride + k), 1);
+		}
+	}
+	ss_ssc_get_stats(c, &b);
+	fprintf(stderr, "scan of %u files of %u blocks: %llu page reads, %llu served from "
+		"read-ahead\n", files, len,
+		(unsigned long long)(b.nand_page_reads - a.nand_page_reads),
+		(unsigned long long)(b.read_ahead_hits - a.read_ahead_hits));
+	CHECK_EQ(b.nand_page_reads - a.nand_page_reads, files * len);
+	CHECK_EQ(b.read_ahead_hits - a.read_ahead_hits, files * len - 32);
+	for (uint32_t round = 0; round < 30; round++) {
+		for (uint32_t f = 0; f < files; f++) {
+			for (uint32_t k = 0; k < len; k++) {
+				uint64_t lba = BASE + f * stride + k;
+				uint32_t nf = (uint32_t)(fte_rand(&rnd) % files);
+				uint32_t nk = (uint32_t)(fte_rand(&rnd) % len);
+				int rc = ss_ssc_read(c, lba, buf);
+
+				CHECK_EQ(ver[f][k] ? rc : rc == SS_SSC_MISS, ver[f][k] ? 0 : 1);
+				if (rc == 0 && st_classify(buf, lba) != (long long)ver[f][k]) {
+					fprintf(stderr, "round %u: file %u block %u reads v%lld, model "
+						"v%llu\n", round, f, k, st_classify(buf, lba),
+						(unsigned long long)ver[f][k]);
+					CHECK(0);
+				}
+				/* now and then, change a block of a later file, read ahead or not */
+				if (fte_rand(&rnd) % 53 != 0 || nf <= f) {
+					continue;
+				}
+				lba = BASE + nf * stride + nk;
+				switch (fte_rand(&rnd) % 3) {
+				case 0:
+					st_fill(buf, lba, ver[nf][nk] = 2 + round);
+					CHECK_EQ(ss_ssc_write_clean(c, lba, buf), 0);
+					break;
+				case 1:
+					st_fill(buf, lba, ver[nf][nk] = 2 + round);
+					CHECK_EQ(ss_ssc_write_dirty(c, lba, buf), 0);
+					break;
+				default:
+					CHECK_EQ(ss_ssc_evict(c, lba), 0);
+					ver[nf][nk] = 0;
+				}
+			}
+		}
+	}
+	fte_destroy(&e);
+}
+
 static void test_scan_fits_no_silent_eviction(void)
 {
 	static const uint32_t percents[] = { 20, 50, 80 };
@@ -495,6 +576,7 @@ int main(void)
 {
 	RUN(test_scan_fits_no_silent_eviction);
 	RUN(test_read_ahead_never_stale);
+	RUN(test_read_ahead_follows_successors);
 	RUN(test_switch_merge);
 	RUN(test_top_of_address_space);
 	RUN(test_cost_benefit_victim);
