@@ -12,13 +12,22 @@
  * the modelled device time of the mount after a crash at the end of the trace (the
  * emulator's timing model; the native figure is the FTL's alone, without the host map).
  *
+ * Performance (Figure 4.5's comparison, write-back): the requests after the warm-up are
+ * replayed closed-loop, one at a time (each waits for the previous one's flash work: a
+ * barrier of the emulator's timing model, kang-smartssd's timings on this geometry), and
+ * the modelled device time gives IOPS; a second figure adds a disk of --disk-iops
+ * (default 500, the disk of §4.1's cache-warming example) for every miss read and every
+ * dirty block written back, one after the other. native-D is native with FlashCache's
+ * consistency for dirty blocks, as Figure 4.5's native system: a metadata page (16 B a
+ * cache block) written to the SSD whenever a block turns dirty or clean.
+ *
  * Traces: generators shaped after Table 4.4 (write share, unique blocks per request, skew),
  * scaled to `--unique N` blocks, or an MSR Cambridge trace (CSV: timestamp, host, disk,
  * Read|Write, byte offset, byte size, response time) cut into 4 KB blocks.
  * The cache holds 25 % of the unique blocks (Table 4.5: "the 25 % most popular blocks").
  *
  *   usage: ssc_trace [--unique N] [--workloads homes,mail,usr,proj] [--msr FILE]
- *                    [--csv FILE]
+ *                    [--csv FILE] [--disk-iops N]
  */
 #define _GNU_SOURCE
 #include <math.h>
@@ -36,6 +45,9 @@
 #define PPB 64u
 #define DIRTY_PERMILLE 200u
 #define WARMUP_PERMILLE 150u
+#define META_BYTES 16u          /* FlashCache's on-SSD metadata of one cache block */
+
+static uint64_t disk_iops = 500;
 
 struct workload {
 	const char *name;
@@ -307,6 +319,9 @@ struct result {
 	uint64_t device_mem, host_mem, peak_dirty, cache_pages;
 	uint64_t cached_end;    /* blocks cached at the end of the trace */
 	uint64_t recovery_ns;   /* modelled device time of the mount after a crash at the end */
+	uint64_t requests;      /* counted: after the warm-up */
+	uint64_t device_ns;     /* modelled device time of the counted requests, closed-loop */
+	uint64_t meta_writes;   /* native-D: metadata pages written */
 };
 
 static struct ss_emu_flash *open_flash_mode(const char *path, uint32_t bpd, int create,
@@ -343,8 +358,20 @@ static void fill(uint8_t *buf, uint64_t lba)
 }
 
 /* ---- native: FTL + host map of every cached block (lba, slot = SSD page, LRU, dirty) */
+/* native-D: the metadata page holding slot s's 16 bytes, after the data slots */
+static void native_meta(struct ss_ftl *ftl, uint32_t cap, uint32_t s, struct result *res,
+			int counted)
+{
+	static uint8_t meta[PAGE];
+
+	if (ss_ftl_write(ftl, cap + s / (PAGE / META_BYTES), meta, SS_STREAM_HOT, 0) != 0) {
+		die("ftl metadata write");
+	}
+	res->meta_writes += counted;
+}
+
 static void run_native(const struct trace *t, const char *path, uint32_t bpd, uint32_t dirty_max,
-		       struct result *res)
+		       int persist_meta, struct result *res)
 {
 	static uint8_t buf[PAGE];
 	struct ss_ftl_params fp;
@@ -358,26 +385,33 @@ static void run_native(const struct trace *t, const char *path, uint32_t bpd, ui
 	uint8_t *dirty;
 	uint32_t cap, used = 0, ndirty = 0;
 	size_t warm = t->n * WARMUP_PERMILLE / 1000;
+	uint64_t t0 = 0;
 
 	ss_ftl_default_params(&fp);
 	if (ss_ftl_format(&ftl, hal, hal->dram, hal->dram_size, &fp) != 0) die("ftl format");
 	cap = ss_ftl_capacity_pages(ftl);
+	if (persist_meta) {
+		/* the metadata area takes its pages from the cache's */
+		cap -= (cap + PAGE / META_BYTES) / (PAGE / META_BYTES + 1) + 1;
+	}
 	lru_init(&lru, cap);
 	lru_init(&dl, cap);
 	hmap_init(&map, cap);
 	slot_lba = malloc(cap * 8);
 	dirty = calloc(cap, 1);
 	memset(res, 0, sizeof(*res));
-	res->sys = "native";
+	res->sys = persist_meta ? "native-D" : "native";
 	res->cache_pages = cap;
 	for (size_t i = 0; i < t->n; i++) {
 		uint64_t lba = t->r[i].lba;
 		uint32_t s = hget(&map, lba);
 		int counted = i >= warm;
 
+		ss_hal_barrier(hal);   /* closed loop: the previous request is done */
 		if (i == warm) {
 			ss_ftl_get_stats(ftl, &s0);
 			res->disk_writes = 0;
+			t0 = ss_hal_now_ns(hal);
 		}
 		if (!t->r[i].write && s != NIL) {
 			if (ss_ftl_read(ftl, s, buf) < 0) die("ftl read");
@@ -402,6 +436,9 @@ static void run_native(const struct trace *t, const char *path, uint32_t bpd, ui
 					dirty[s] = 0;
 					lru_unlink(&dl, s);
 					ndirty--;
+					if (persist_meta) {
+						native_meta(ftl, cap, s, res, counted);
+					}
 				}
 			}
 			slot_lba[s] = lba;
@@ -418,6 +455,9 @@ static void run_native(const struct trace *t, const char *path, uint32_t bpd, ui
 			} else {
 				dirty[s] = 1;
 				ndirty++;
+				if (persist_meta) {
+					native_meta(ftl, cap, s, res, counted);
+				}
 			}
 			lru_front(&dl, s);
 			res->peak_dirty = ndirty > res->peak_dirty ? ndirty : res->peak_dirty;
@@ -428,9 +468,15 @@ static void run_native(const struct trace *t, const char *path, uint32_t bpd, ui
 				dirty[v] = 0;
 				ndirty--;
 				res->disk_writes++;
+				if (persist_meta) {
+					native_meta(ftl, cap, v, res, counted);
+				}
 			}
 		}
 	}
+	ss_hal_barrier(hal);
+	res->requests = t->n - warm;
+	res->device_ns = ss_hal_now_ns(hal) - t0;
 	ss_ftl_get_stats(ftl, &s1);
 	res->host_writes = s1.host_page_writes - s0.host_page_writes;
 	res->nand_writes = s1.nand_page_writes - s0.nand_page_writes;
@@ -450,10 +496,10 @@ static void run_native(const struct trace *t, const char *path, uint32_t bpd, ui
 	ss_emu_flash_close(f);   /* a crash: no unmount */
 	f = open_flash_mode(path, bpd, 0, &hal);
 	{
-		uint64_t t0 = ss_hal_now_ns(hal);
+		uint64_t m0 = ss_hal_now_ns(hal);
 
 		if (ss_ftl_mount(&ftl, hal, hal->dram, hal->dram_size) != 0) die("ftl mount");
-		res->recovery_ns = ss_hal_now_ns(hal) - t0;
+		res->recovery_ns = ss_hal_now_ns(hal) - m0;
 	}
 	ss_emu_flash_close(f);
 	unlink(path);
@@ -491,6 +537,7 @@ static void run_ssc(const struct trace *t, const char *path, uint32_t bpd, uint3
 	struct ss_emu_flash *f = open_flash(path, bpd, &hal);
 	struct dirty_table d;
 	size_t warm = t->n * WARMUP_PERMILLE / 1000;
+	uint64_t t0 = 0;
 
 	ss_ssc_default_params(&p, pol);
 	if (ss_ssc_format(&c, hal, hal->dram, hal->dram_size, &p) != 0) die("ssc format");
@@ -510,9 +557,11 @@ static void run_ssc(const struct trace *t, const char *path, uint32_t bpd, uint3
 		uint64_t lba = t->r[i].lba;
 		int counted = i >= warm, rc;
 
+		ss_hal_barrier(hal);   /* closed loop: the previous request is done */
 		if (i == warm) {
 			ss_ssc_get_stats(c, &s0);
 			res->disk_writes = 0;
+			t0 = ss_hal_now_ns(hal);
 		}
 		if (!t->r[i].write) {
 			rc = ss_ssc_read(c, lba, buf);
@@ -550,6 +599,9 @@ static void run_ssc(const struct trace *t, const char *path, uint32_t bpd, uint3
 		res->peak_dirty = d.n > res->peak_dirty ? d.n : res->peak_dirty;
 		while (d.n > dirty_max) dt_clean_lru(c, &d, res);
 	}
+	ss_hal_barrier(hal);
+	res->requests = t->n - warm;
+	res->device_ns = ss_hal_now_ns(hal) - t0;
 	ss_ssc_get_stats(c, &s1);
 	res->host_writes = s1.host_page_writes - s0.host_page_writes;
 	res->nand_writes = s1.nand_page_writes - s0.nand_page_writes;
@@ -577,10 +629,10 @@ static void run_ssc(const struct trace *t, const char *path, uint32_t bpd, uint3
 	ss_emu_flash_close(f);   /* a crash: no unmount */
 	f = open_flash_mode(path, bpd, 0, &hal);
 	{
-		uint64_t t0 = ss_hal_now_ns(hal);
+		uint64_t m0 = ss_hal_now_ns(hal);
 
 		if (ss_ssc_mount(&c, hal, hal->dram, hal->dram_size) != 0) die("ssc mount");
-		res->recovery_ns = ss_hal_now_ns(hal) - t0;
+		res->recovery_ns = ss_hal_now_ns(hal) - m0;
 	}
 	ss_emu_flash_close(f);
 	unlink(path);
@@ -602,6 +654,39 @@ static uint32_t native_capacity(const char *path, uint32_t bpd)
 	return cap;
 }
 
+/* IOPS of the counted requests: the device alone, and with the disk's accesses after it */
+static double iops_device(const struct result *r)
+{
+	return r->device_ns ? r->requests * 1e9 / (double)r->device_ns : 0;
+}
+
+static double iops_with_disk(const struct result *r)
+{
+	double s = r->device_ns / 1e9 + (double)(r->misses + r->disk_writes) / (double)disk_iops;
+
+	return s > 0 ? r->requests / s : 0;
+}
+
+/* Figure 4.5's table, printed after the main one: each system against native-D */
+static char perf_rows[64][200];
+static size_t perf_n;
+static struct result perf_base;
+
+static void perf_row(const char *wl, const struct result *r)
+{
+	if (strcmp(r->sys, "native-D") == 0) {
+		perf_base = *r;
+	}
+	if (perf_n < sizeof(perf_rows) / sizeof(perf_rows[0])) {
+		snprintf(perf_rows[perf_n++], sizeof(perf_rows[0]),
+			 "| %s | %s | %.0f | %.2f | %.0f | %.2f | %.1f | %llu | %llu |", wl, r->sys,
+			 iops_device(r), iops_device(r) / iops_device(&perf_base),
+			 iops_with_disk(r), iops_with_disk(r) / iops_with_disk(&perf_base),
+			 r->device_ns / 1e6, (unsigned long long)(r->misses + r->disk_writes),
+			 (unsigned long long)r->meta_writes);
+	}
+}
+
 static void report(FILE *csv, const char *wl, const struct trace *t, const struct result *r)
 {
 	double wa = r->host_writes ? (double)r->nand_writes / r->host_writes : 0;
@@ -613,14 +698,18 @@ static void report(FILE *csv, const char *wl, const struct trace *t, const struc
 	       r->device_mem / 1048576.0, r->host_mem / 1048576.0,
 	       r->cache_pages * (double)PAGE / 1048576.0,
 	       100.0 * (double)r->cached_end / (double)r->cache_pages, r->recovery_ns / 1e6);
-	fprintf(csv, "%s,%s,%zu,%llu,%llu,%llu,%.4f,%.4f,%llu,%u,%.3f,%llu,%llu,%llu,%llu,%llu\n",
+	fprintf(csv, "%s,%s,%zu,%llu,%llu,%llu,%.4f,%.4f,%llu,%u,%.3f,%llu,%llu,%llu,%llu,%llu,"
+		"%llu,%llu,%llu,%.1f,%.1f\n",
 		wl, r->sys,
 		t->n, (unsigned long long)t->unique, (unsigned long long)r->cache_pages,
 		(unsigned long long)r->cached_end, wa, wad,
 		(unsigned long long)r->erases, r->wear_diff, miss,
 		(unsigned long long)r->device_mem, (unsigned long long)r->host_mem,
 		(unsigned long long)r->disk_writes, (unsigned long long)r->peak_dirty,
-		(unsigned long long)r->recovery_ns);
+		(unsigned long long)r->recovery_ns, (unsigned long long)r->requests,
+		(unsigned long long)r->device_ns, (unsigned long long)r->meta_writes,
+		iops_device(r), iops_with_disk(r));
+	perf_row(wl, r);
 	fflush(stdout);
 }
 
@@ -636,7 +725,9 @@ static void run_all(FILE *csv, const char *wl, const struct trace *t)
 	snprintf(path, sizeof(path), "%s/ssc_trace.%d.img",
 		 access("/dev/shm", W_OK) == 0 ? "/dev/shm" : "/tmp", (int)getpid());
 	dirty_max = (uint32_t)(native_capacity(path, bpd) * DIRTY_PERMILLE / 1000);
-	run_native(t, path, bpd, dirty_max, &r);
+	run_native(t, path, bpd, dirty_max, 1, &r);
+	report(csv, wl, t, &r);
+	run_native(t, path, bpd, dirty_max, 0, &r);
 	report(csv, wl, t, &r);
 	run_ssc(t, path, bpd, dirty_max, SS_SSC_POLICY_SSC, &r);
 	report(csv, wl, t, &r);
@@ -660,17 +751,22 @@ int main(int argc, char **argv)
 			msr = argv[++i];
 		} else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
 			csv_path = argv[++i];
+		} else if (!strcmp(argv[i], "--disk-iops") && i + 1 < argc) {
+			disk_iops = strtoull(argv[++i], NULL, 10);
 		} else {
-			die("usage: ssc_trace [--unique N] [--workloads homes,mail,usr,proj] [--msr FILE] [--csv FILE]");
+			die("usage: ssc_trace [--unique N] [--workloads homes,mail,usr,proj] [--msr FILE] "
+			    "[--csv FILE] [--disk-iops N]");
 		}
 	}
+	if (disk_iops == 0) die("--disk-iops must be at least 1");
 	if (unique < 4096) die("--unique must be at least 4096");
 	csv = fopen(csv_path, "w");
 	if (csv == NULL) die("cannot write the CSV");
 	fprintf(csv, "workload,system,requests,unique_blocks,cache_pages,cached_pages_end,write_amp,"
 		     "write_amp_data,"
 		     "erases,wear_diff,read_miss_pct,device_map_bytes,host_bytes,disk_writes,"
-		     "peak_dirty,recovery_ns\n");
+		     "peak_dirty,recovery_ns,requests_counted,device_ns,meta_writes,iops_device,"
+		     "iops_with_disk\n");
 	printf("| trace | system | WA | WA without log | erases | wear diff | read miss %% | device map "
 	       "MiB | host MiB | cache MiB | cached at end %% | recovery ms |\n");
 	printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -682,6 +778,13 @@ int main(int argc, char **argv)
 		if (strstr(names, workloads[w].name) == NULL) continue;
 		generate(&workloads[w], unique, &t);
 		run_all(csv, workloads[w].name, &t);
+	}
+	printf("\nPerformance (after the warm-up, closed-loop, modelled; a disk of %llu IOPS):\n\n"
+	       "| trace | system | IOPS device | x native-D | IOPS with disk | x native-D | device ms "
+	       "| disk accesses | metadata writes |\n|---|---|---:|---:|---:|---:|---:|---:|---:|\n",
+	       (unsigned long long)disk_iops);
+	for (size_t i = 0; i < perf_n; i++) {
+		printf("%s\n", perf_rows[i]);
 	}
 	fclose(csv);
 	free(t.r);
