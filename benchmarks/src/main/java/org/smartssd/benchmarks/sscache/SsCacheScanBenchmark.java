@@ -152,12 +152,14 @@ public final class SsCacheScanBenchmark {
                         var cc = lease.device().cacheCounters();
                         System.out.printf(Locale.ROOT, "  after %s: cache holds %d of %d blocks, "
                                 + "%d silently evicted (%d erase blocks), write amplification "
-                                + "%.2f; drive %.3f s modelled: %d commands, %d page reads, "
-                                + "%d programs, %d erases, link busy %.3f s%n",
+                                + "%.2f; drive %.3f s modelled (host clock %.3f s): %d "
+                                + "commands, %d page reads, %d programs, %d erases, link busy "
+                                + "%.3f s%n",
                                 k == 0 ? "the cold scan" : "warm scan " + k,
                                 cc.cachedBlocks(), cc.capacityBlocks(), cc.silentEvictedPages(),
                                 cc.silentEvictedBlocks(), cc.writeAmplificationMilli() / 1000.0,
-                                driveS, ma.hostCommands() - mb.hostCommands(),
+                                driveS, (ma.hostNowNs() - mb.hostNowNs()) / 1e9,
+                                ma.hostCommands() - mb.hostCommands(),
                                 ma.pageReads() - mb.pageReads(),
                                 ma.pagePrograms() - mb.pagePrograms(),
                                 ma.blockErases() - mb.blockErases(),
