@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # FlashTier ch. 4 cache comparison by trace replay (benchmarks/drive/ssc_trace.c): native
 # (FTL + host map; native-D also persists the map of dirty blocks, as FlashCache), SSC and
-# SSC-V on the same emulated flash: counted operations, and IOPS in modelled time.
+# SSC-V on the same emulated flash, write-back and write-through (SSC WT, SSC-V WT):
+# counted operations, and IOPS in modelled time.
 # Writes benchmarks/out/<UTC time>/ssc_trace.csv and flashtier_ssc_trace.png (matplotlib,
 # pinned in benchmarks/requirements.txt) and prints two Markdown tables.
 #   usage: benchmarks/run-ssc-trace.sh [--unique N] [--workloads homes,mail,usr,proj] [--msr FILE]

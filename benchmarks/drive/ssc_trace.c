@@ -19,7 +19,10 @@
  * (default 500, the disk of §4.1's cache-warming example) for every miss read and every
  * dirty block written back, one after the other. native-D is native with FlashCache's
  * consistency for dirty blocks, as Figure 4.5's native system: a metadata page (16 B a
- * cache block) written to the SSD whenever a block turns dirty or clean.
+ * cache block) written to the SSD whenever a block turns dirty or clean. SSC WT and
+ * SSC-V WT are Figure 4.5's write-through FlashTier: a write goes to the disk and is
+ * cached clean (write-clean), no dirty table (native write-through is not durable, so
+ * the figure has none).
  *
  * Traces: generators shaped after Table 4.4 (write share, unique blocks per request, skew),
  * scaled to `--unique N` blocks, or an MSR Cambridge trace (CSV: timestamp, host, disk,
@@ -527,7 +530,7 @@ static void dt_clean_lru(struct ss_ssc *c, struct dirty_table *d, struct result 
 }
 
 static void run_ssc(const struct trace *t, const char *path, uint32_t bpd, uint32_t dirty_max,
-		    enum ss_ssc_policy pol, struct result *res)
+		    enum ss_ssc_policy pol, int write_through, struct result *res)
 {
 	static uint8_t buf[PAGE];
 	struct ss_ssc_params p;
@@ -542,7 +545,8 @@ static void run_ssc(const struct trace *t, const char *path, uint32_t bpd, uint3
 	ss_ssc_default_params(&p, pol);
 	if (ss_ssc_format(&c, hal, hal->dram, hal->dram_size, &p) != 0) die("ssc format");
 	memset(res, 0, sizeof(*res));
-	res->sys = pol == SS_SSC_POLICY_SSC ? "SSC" : "SSC-V";
+	res->sys = pol == SS_SSC_POLICY_SSC ? (write_through ? "SSC WT" : "SSC")
+					    : (write_through ? "SSC-V WT" : "SSC-V");
 	d.cap = dirty_max + 1;
 	hmap_init(&d.map, d.cap);
 	lru_init(&d.lru, d.cap);
@@ -576,6 +580,16 @@ static void run_ssc(const struct trace *t, const char *path, uint32_t bpd, uint3
 			continue;
 		}
 		fill(buf, lba);
+		if (write_through) {
+			/* the disk has it too: cached clean, the SSC evicts it when it must */
+			res->disk_writes++;
+			rc = ss_ssc_write_clean(c, lba, buf);
+			if (rc == -SS_ENOSPC) {
+				rc = ss_ssc_evict(c, lba);   /* no older copy left behind */
+			}
+			if (rc != 0) die("ssc write-clean");
+			continue;
+		}
 		while ((rc = ss_ssc_write_dirty(c, lba, buf)) == -SS_ENOSPC && d.n > 0) {
 			for (uint32_t k = d.n / 10 + 1; k && d.n; k--) {
 				dt_clean_lru(c, &d, res);
@@ -729,9 +743,13 @@ static void run_all(FILE *csv, const char *wl, const struct trace *t)
 	report(csv, wl, t, &r);
 	run_native(t, path, bpd, dirty_max, 0, &r);
 	report(csv, wl, t, &r);
-	run_ssc(t, path, bpd, dirty_max, SS_SSC_POLICY_SSC, &r);
+	run_ssc(t, path, bpd, dirty_max, SS_SSC_POLICY_SSC, 0, &r);
 	report(csv, wl, t, &r);
-	run_ssc(t, path, bpd, dirty_max, SS_SSC_POLICY_SSC_V, &r);
+	run_ssc(t, path, bpd, dirty_max, SS_SSC_POLICY_SSC_V, 0, &r);
+	report(csv, wl, t, &r);
+	run_ssc(t, path, bpd, dirty_max, SS_SSC_POLICY_SSC, 1, &r);
+	report(csv, wl, t, &r);
+	run_ssc(t, path, bpd, dirty_max, SS_SSC_POLICY_SSC_V, 1, &r);
 	report(csv, wl, t, &r);
 }
 
