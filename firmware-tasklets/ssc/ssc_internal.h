@@ -198,12 +198,11 @@ struct ss_ssc {
 	bool ra_inflight;         /* read-ahead issued and not yet waited for */
 	uint64_t ra_next_lba;     /* the block a sequential run reads next */
 	uint32_t ra_run;          /* blocks read in that run */
-	/* Where a run of blocks went on (ssc_io.c, Successors): a ring of ra_succ_n pairs,
-	 * from the group a run of reads or writes left to the group it jumped to. DRAM only,
-	 * part of the read-ahead's DRAM; a hint, never data. */
+	/* Where a run of blocks went on (ssc_io.c, Successors): ra_succ_n slots by a hash of
+	 * the group a run of reads or writes left, each with the group it jumped to. DRAM
+	 * only, part of the read-ahead's DRAM; a hint, never data. */
 	struct ssc_succ *ra_succ;
 	uint32_t ra_succ_n;
-	uint32_t ra_succ_at;      /* the ring's next slot */
 	uint64_t last_read;       /* the block read last, SSC_KEY_EMPTY: none */
 	uint64_t last_write;      /* the block written last (reads and fills interleave) */
 
@@ -214,8 +213,9 @@ struct ssc_succ {
 	uint64_t from;            /* SSC_KEY_EMPTY: an unused slot */
 	uint64_t to;
 };
-/* Successor hints kept: a data set of this many files scanned in one order is followed
- * from each file to the next. */
+/* Successor hints' slots: a data set of a few hundred files scanned in one order is
+ * followed from most files to the next (two files whose last groups hash alike keep the
+ * later one's hint). */
 #define SSC_SUCC_HINTS 256u
 
 /* Groups per read-ahead half: with a group on one die, SSC_RA_HALF groups read at once

@@ -58,10 +58,17 @@ static int maybe_group_commit(struct ss_ssc *c)
  * page after page while the link idles: 26.8 ms of a 55 ms 8 MiB file on kang-smartssd. A
  * data set is mostly read in the order it was filled or last read. So when a run of writes
  * or of reads jumps from group g to a group h that is neither g nor g + 1, the pair (g, h)
- * is kept (a ring of SSC_SUCC_HINTS, the newest pair for g replacing an older one), and
- * read-ahead that reaches a group g + 1 with nothing cached goes on at h. A hint only
+ * is kept (a table of SSC_SUCC_HINTS slots by a hash of g: the newest pair replaces what
+ * its slot held, so a note and a look-up cost one slot each), and read-ahead that reaches a group g + 1 with nothing cached goes on at h. A hint only
  * chooses what is read ahead: what is served is checked as any read ahead.
  */
+/* The slot of group g's hint: Fibonacci hashing, as files' groups share their low bits
+ * (sscache:// bases are 2^24 blocks apart). */
+static struct ssc_succ *succ_slot(const struct ss_ssc *c, uint64_t g)
+{
+	return &c->ra_succ[((g * 0x9E3779B97F4A7C15ull) >> 32) % c->ra_succ_n];
+}
+
 static void succ_note(struct ss_ssc *c, uint64_t *last, uint64_t lba)
 {
 	uint64_t prev = *last, from = prev / c->ppb, to = lba / c->ppb;
@@ -71,16 +78,9 @@ static void succ_note(struct ss_ssc *c, uint64_t *last, uint64_t lba)
 	if (c->ra_succ_n == 0 || prev == SSC_KEY_EMPTY || to == from || to == from + 1) {
 		return;
 	}
-	for (uint32_t i = 0; i < c->ra_succ_n; i++) {
-		if (c->ra_succ[i].from == from) {
-			c->ra_succ[i].to = to;
-			return;
-		}
-	}
-	e = &c->ra_succ[c->ra_succ_at];
+	e = succ_slot(c, from);
 	e->from = from;
 	e->to = to;
-	c->ra_succ_at = (c->ra_succ_at + 1) % c->ra_succ_n;
 }
 
 static bool group_cached(const struct ss_ssc *c, uint64_t g)
@@ -107,10 +107,8 @@ static uint64_t ra_next_group(const struct ss_ssc *c, uint64_t g)
 	if (g < last_group && group_cached(c, g + 1)) {
 		return g + 1;
 	}
-	for (uint32_t i = 0; i < c->ra_succ_n; i++) {
-		if (c->ra_succ[i].from == g) {
-			return c->ra_succ[i].to;
-		}
+	if (c->ra_succ_n != 0 && succ_slot(c, g)->from == g) {
+		return succ_slot(c, g)->to;
 	}
 	return g < last_group ? g + 1 : SSC_KEY_EMPTY;
 }
