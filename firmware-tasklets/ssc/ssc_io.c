@@ -59,8 +59,9 @@ static int maybe_group_commit(struct ss_ssc *c)
  * data set is mostly read in the order it was filled or last read. So when a run of writes
  * or of reads jumps from group g to a group h that is neither g nor g + 1, the pair (g, h)
  * is kept (a table of SSC_SUCC_HINTS slots by a hash of g: the newest pair replaces what
- * its slot held, so a note and a look-up cost one slot each), and read-ahead that reaches a group g + 1 with nothing cached goes on at h. A hint only
- * chooses what is read ahead: what is served is checked as any read ahead.
+ * its slot held, so a note and a look-up cost one slot each), and read-ahead that reaches
+ * a group g + 1 with nothing cached goes on at h. A hint only chooses what is read ahead:
+ * what is served is checked as any read ahead.
  */
 /* The slot of group g's hint: Fibonacci hashing, as files' groups share their low bits
  * (sscache:// bases are 2^24 blocks apart). */
