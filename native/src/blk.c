@@ -567,20 +567,25 @@ static uint32_t ckpt_blocks(const struct ss_blk *b)
 	return (n + b->unit_blocks - 1) / b->unit_blocks * b->unit_blocks;
 }
 
-/* Block i of the checkpoint area in line l: its chunk and block, filling each usable chunk
- * before the next. */
+/* Block i of the checkpoint area in line l: its chunk and block, a unit to each usable
+ * chunk in turn as the data's stripe, so that a checkpoint's programs spread over every
+ * die rather than queue on one (a 1 GiB target's 320 blocks took 50 ms on one die). */
 static int ckpt_place(const struct ss_blk *b, uint32_t l, uint32_t i, uint32_t *pu,
 		      uint32_t *blk)
 {
+	uint32_t usable = 0, unit = i / b->unit_blocks, k;
+
+	for (uint32_t p = 0; p < b->npu; p++)
+		usable += !b->offline[chunk_of(b, l, p)];
+	if (usable == 0 || (uint64_t)unit / usable * b->unit_blocks >= b->chunk_blocks)
+		return -1;
+	k = unit % usable;
 	for (uint32_t p = 0; p < b->npu; p++) {
-		if (b->offline[chunk_of(b, l, p)])
+		if (b->offline[chunk_of(b, l, p)] || k--)
 			continue;
-		if (i < b->chunk_blocks) {
-			*pu = p;
-			*blk = i;
-			return 0;
-		}
-		i -= b->chunk_blocks;
+		*pu = p;
+		*blk = unit / usable * b->unit_blocks + i % b->unit_blocks;
+		return 0;
 	}
 	return -1;
 }
@@ -631,28 +636,29 @@ static int checkpoint(struct ss_blk *b)
 		return rc;
 	while (i < total) {
 		struct ss_dev_ppa ppa[SS_VECTOR_MAX];
-		uint32_t pu, blk, n = 0;
+		uint32_t pu[BUF_MAX], blk[BUF_MAX], n = 0;
 
-		if (ckpt_place(b, l, i, &pu, &blk))
-			return ss_err(-ENOSPC, 0, "block target: the map's checkpoint (%u blocks) "
-				      "does not fit in line %u", total, l);
-		/* whole units of one chunk, one command */
+		/* whole units, each at its chunk's write pointer, one command */
 		do {
 			uint8_t *blockp = data + (size_t)n * SS_BLK_BLOCK;
 
+			if (ckpt_place(b, l, i, &pu[n], &blk[n]))
+				return ss_err(-ENOSPC, 0, "block target: the map's checkpoint (%u "
+					      "blocks) does not fit in line %u", total, l);
 			ckpt_block(b, i, total, crc, blockp);
 			if (i + 1 < total)
 				crc = ss_crc32c(crc, blockp, SS_BLK_BLOCK);
 			put_oob(meta + (size_t)n * SPB * SS_SECTOR_META, MARK_CKPT, b->ckpt_gen + 1);
 			for (uint32_t s = 0; s < SPB; s++)
-				ppa[n * SPB + s] = ppa_of(b, l, pu, (blk + n) * SPB + s);
+				ppa[n * SPB + s] = ppa_of(b, l, pu[n], blk[n] * SPB + s);
 			n++;
 			i++;
-		} while (n < BUF_MAX && i < total && (blk + n) < b->chunk_blocks);
+		} while (n < BUF_MAX && i < total);
 		rc = ss_dev_vector_write_meta(b->d, ppa, n * SPB, data, meta);
 		if (rc)
 			return ss_err_context(rc, "block target: writing checkpoint to line %u", l);
-		b->wp[chunk_of(b, l, pu)] = (blk + n) * SPB;
+		for (uint32_t k = 0; k < n; k++)
+			b->wp[chunk_of(b, l, pu[k])] = (blk[k] + 1) * SPB;
 		b->st.checkpoint_blocks += n;
 	}
 	/* the drive keeps its chunks' wear in a table it writes at FLUSH: without one, the

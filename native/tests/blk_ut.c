@@ -194,7 +194,8 @@ out:
 
 /* One unit (2 blocks) per PU in turn, channel first as pblk stripes: the 16 blocks
  * written reach all 8 PUs of the line, units 0-3 the first die of channels 0-3 and units
- * 4-7 the second, and each block's OOB names its LBA. */
+ * 4-7 the second, and each block's OOB names its LBA; the map's checkpoint is striped
+ * alike. */
 static void test_striping_and_oob(void)
 {
 	struct devtest t;
@@ -232,6 +233,16 @@ static void test_striping_and_oob(void)
 			CHECK_EQ(lba, 500 + 2 * unit + k);
 			CHECK_EQ(blktest_version(data + k * SS_BLK_BLOCK, lba), 7);
 		}
+	}
+	/* the close's checkpoint (header, 3 map blocks, commit, padding: 3 units) in line 1,
+	 * striped as the data: a unit on each of the first 3 PUs, not all on one die */
+	CHECK_EQ(ss_blk_close(b), 0);
+	b = NULL;
+	CHECK_EQ(ss_dev_chunk_report(d, 0, ch, 7 * 8), 7 * 8);
+	for (uint32_t unit = 0; unit < 8; unit++) {
+		struct ss_dev_chunk *c = &ch[((unit % 4) * 2 + unit / 4) * 7 + 1];
+
+		CHECK_EQ(c->wp - c->slba, unit < 3 ? 16 : 0);
 	}
 out:
 	if (b)
