@@ -40,11 +40,11 @@
 #define CKPT_LINES 2u
 #define CKPT_MAGIC 0x4B43424Cu              /* "LBCK" */
 #define CKPT_COMMIT 0x4D43424Cu             /* "LBCM" */
-#define CKPT_VERSION 2u              /* 1: PUs numbered die first within a channel */
+#define CKPT_VERSION 2u                     /* 1: PUs numbered die first in a channel */
 #define TRIM_MAGIC 0x4D54424Cu              /* "LBTM" */
 #define BUF_MAX (SS_VECTOR_MAX / SPB)       /* one vector command */
 #define GC_RESERVE 1u                       /* free lines only GC may take */
-#define GC_SLACK (2 * BUF_MAX)  /* free blocks the rate limiter keeps beyond GC's moves */
+#define GC_SLACK (2 * BUF_MAX)              /* free blocks kept beyond GC's moves */
 
 enum line_state { LINE_FREE, LINE_OPEN, LINE_FULL, LINE_GC };
 
@@ -490,6 +490,7 @@ static int gc_start(struct ss_blk *b)
 		return ss_err(-ENOSPC, 0, "block target: no line to collect");
 	b->gc_line = victim;
 	b->lines[victim].state = LINE_GC;
+	b->gc_q = 0;  /* not paced unless gc_pace says so */
 	memset(b->gc_next, 0, b->npu * sizeof(*b->gc_next));
 	return 0;
 }
