@@ -1362,7 +1362,8 @@ static int64_t free_room(const struct ss_blk *b)
  * blocks: GC then moves p = v blocks to every q = A - GC_SLACK - v others write, keeping
  * the r blocks it has left to move at (1 + p/q) r <= (p/q) (A - GC_SLACK), so that its
  * moves are done, and the victim erased, before the free blocks fall below GC_SLACK; the
- * user may so take the reserve line meanwhile. Called after each block the user puts, a
+ * user may so take the reserve line meanwhile. Called after each block the user puts (a
+ * trim's record too; a flush's padding, less than a unit, is caught up at the next), a
  * write moves at most ceil(p/q) blocks per block it writes; q is at least
  * line_blocks - unit_blocks - v (the previous victim left A >= GC_SLACK, its erase a line
  * more, less a padded unit), so per block ceil(v / (line_blocks - unit_blocks - v)): no
@@ -1449,7 +1450,9 @@ int ss_blk_trim(struct ss_blk *b, uint64_t lba, uint64_t n)
 		ss_put_le64(s->data + 8, lba);
 		ss_put_le64(s->data + 16, n);
 		b->st.blocks_trimmed += n;
-		rc = maybe_checkpoint(b);
+		rc = gc_pace(b);
+		if (rc == 0)
+			rc = maybe_checkpoint(b);
 	}
 	pthread_mutex_unlock(&b->lock);
 	return rc;
