@@ -4,7 +4,10 @@
  * whole lines, recovery from the out-of-band metadata.
  *
  * Layout. Line l is chunk l of every PU; lines 0 and 1 hold the map checkpoints, in turn,
- * the others data. A block is 8 sectors of a chunk; its global address (gba) is
+ * the others data. The target numbers its PUs channel first, as pblk stripes
+ * (pblk_luns_init): PU i is die i / groups of channel i % groups, so that the write units
+ * placed one after another, PU after PU, go to different channels before a second die of
+ * one. A block is 8 sectors of a chunk; its global address (gba) is
  * (line * pus + pu) * chunk_blocks + block. Each written block's OOB: sector 0's metadata
  * the LBA (or a mark: padding, trim record, checkpoint), sector 1's the sequence number
  * the block was placed with. Sequence numbers grow with every block placed, GC's moves
@@ -37,11 +40,11 @@
 #define CKPT_LINES 2u
 #define CKPT_MAGIC 0x4B43424Cu              /* "LBCK" */
 #define CKPT_COMMIT 0x4D43424Cu             /* "LBCM" */
-#define CKPT_VERSION 1u
+#define CKPT_VERSION 2u                     /* 1: PUs numbered die first in a channel */
 #define TRIM_MAGIC 0x4D54424Cu              /* "LBTM" */
 #define BUF_MAX (SS_VECTOR_MAX / SPB)       /* one vector command */
 #define GC_RESERVE 1u                       /* free lines only GC may take */
-#define GC_STEP_BLOCKS 8u     /* blocks GC moves per block the user writes */
+#define GC_SLACK (2 * BUF_MAX)              /* free blocks kept beyond GC's moves */
 
 enum line_state { LINE_FREE, LINE_OPEN, LINE_FULL, LINE_GC };
 
@@ -77,6 +80,7 @@ struct ss_blk {
 	uint32_t *pu_reads;   /* per PU: user reads since GC's last step, halved at each */
 	uint32_t free_lines, lines_since_ckpt;
 	bool in_gc;
+	uint64_t gc_p, gc_q;  /* GC's rate: gc_p blocks moved to gc_q written by others */
 	uint64_t seq;         /* the next to give */
 	uint64_t ckpt_seq;    /* records up to it are in the newest checkpoint */
 	uint64_t ckpt_gen;    /* that checkpoint's generation; it is in line gen % 2 */
@@ -107,11 +111,34 @@ static void gba_split(const struct ss_blk *b, uint64_t gba, uint32_t *line, uint
 	*line = (uint32_t)(gba / b->chunk_blocks / b->npu);
 }
 
+/* The one definition of the PU order (see Layout): this and its inverses below. */
 static struct ss_dev_ppa ppa_of(const struct ss_blk *b, uint32_t line, uint32_t pu,
 				uint32_t sector)
 {
-	return (struct ss_dev_ppa){ .group = pu / b->g.pus, .pu = pu % b->g.pus,
+	return (struct ss_dev_ppa){ .group = pu % b->g.groups, .pu = pu / b->g.groups,
 				    .chunk = line, .sector = sector };
+}
+
+static uint32_t pu_of_ppa(const struct ss_blk *b, const struct ss_dev_ppa *ppa)
+{
+	return ppa->pu * b->g.groups + ppa->group;
+}
+
+/* The drive reports its chunks by group, then PU, then chunk. */
+static uint64_t report_index(const struct ss_blk *b, uint32_t line, uint32_t pu)
+{
+	struct ss_dev_ppa p = ppa_of(b, line, pu, 0);
+
+	return ((uint64_t)p.group * b->g.pus + p.pu) * b->nlines + line;
+}
+
+static void report_split(const struct ss_blk *b, uint64_t i, uint32_t *line, uint32_t *pu)
+{
+	struct ss_dev_ppa p = { .group = (uint32_t)(i / b->nlines / b->g.pus),
+				.pu = (uint32_t)(i / b->nlines % b->g.pus) };
+
+	*line = (uint32_t)(i % b->nlines);
+	*pu = pu_of_ppa(b, &p);
 }
 
 static bool valid_get(const struct ss_blk *b, uint64_t gba)
@@ -201,6 +228,13 @@ static int line_next_pu(struct ss_blk *b, uint32_t l, uint32_t *pu)
 static int checkpoint(struct ss_blk *b);
 static int gc_one(struct ss_blk *b);
 
+/* GC's reserve line may be opened: by GC, or by the user while GC runs at the rate
+ * limiter's pace (gc_pace), which has its moves done before the free blocks run out. */
+static bool may_take_reserve(const struct ss_blk *b)
+{
+	return b->in_gc || (b->gc_line >= 0 && b->gc_q > 0);
+}
+
 /* Make the current line one with room, closing a full one, collecting lines when the free
  * ones run down to GC's reserve, and checkpointing every ckpt_lines lines. */
 static int ensure_room(struct ss_blk *b)
@@ -217,7 +251,7 @@ static int ensure_room(struct ss_blk *b)
 		b->cur = -1;
 		b->lines_since_ckpt++;
 	}
-	for (uint32_t round = 0; !b->in_gc && b->free_lines <= GC_RESERVE; round++) {
+	for (uint32_t round = 0; !may_take_reserve(b) && b->free_lines <= GC_RESERVE; round++) {
 		if (round == b->nlines)
 			return ss_err(-ENOSPC, 0, "block target: GC of %u lines freed no space", round);
 		rc = gc_one(b);
@@ -229,7 +263,7 @@ static int ensure_room(struct ss_blk *b)
 	for (uint32_t l = CKPT_LINES; l < b->nlines; l++) {
 		if (b->lines[l].state != LINE_FREE)
 			continue;
-		if (b->free_lines <= GC_RESERVE && !b->in_gc)
+		if (b->free_lines <= GC_RESERVE && !may_take_reserve(b))
 			break;
 		b->lines[l].state = LINE_OPEN;
 		b->lines[l].next_pu = 0;
@@ -252,7 +286,7 @@ static int line_wp_reload(struct ss_blk *b, uint32_t l)
 {
 	for (uint32_t pu = 0; pu < b->npu; pu++) {
 		struct ss_dev_chunk ch;
-		int k = ss_dev_chunk_report(b->d, (uint64_t)pu * b->nlines + l, &ch, 1);
+		int k = ss_dev_chunk_report(b->d, report_index(b, l, pu), &ch, 1);
 
 		if (k != 1)
 			return k < 0 ? k : -EPROTO;
@@ -448,6 +482,19 @@ static int gc_move(struct ss_blk *b, uint32_t l, uint32_t pu, uint32_t blk)
 	return put_block(b, lba, data);
 }
 
+static int gc_start(struct ss_blk *b)
+{
+	int victim = gc_victim(b);
+
+	if (victim < 0)
+		return ss_err(-ENOSPC, 0, "block target: no line to collect");
+	b->gc_line = victim;
+	b->lines[victim].state = LINE_GC;
+	b->gc_q = 0;  /* not paced unless gc_pace says so */
+	memset(b->gc_next, 0, b->npu * sizeof(*b->gc_next));
+	return 0;
+}
+
 /* Up to `budget` blocks of GC's work: a victim chosen when none is in hand, its valid
  * blocks moved a unit's worth from a PU at a time (gc_pick_pu), and once all are, the
  * moves made durable and the line erased -- after a checkpoint when it holds records the
@@ -457,21 +504,15 @@ static int gc_step(struct ss_blk *b, uint64_t budget)
 	uint32_t l;
 	int rc = 0, pu;
 
-	if (b->gc_line < 0) {
-		int victim = gc_victim(b);
-
-		if (victim < 0)
-			return ss_err(-ENOSPC, 0, "block target: no line to collect");
-		b->gc_line = victim;
-		b->lines[victim].state = LINE_GC;
-		memset(b->gc_next, 0, b->npu * sizeof(*b->gc_next));
-	}
+	if (b->gc_line < 0 && (rc = gc_start(b)))
+		return rc;
 	l = (uint32_t)b->gc_line;
 	b->in_gc = true;
 	while (budget && rc == 0 && (pu = gc_pick_pu(b)) >= 0) {
 		uint32_t blocks = b->wp[chunk_of(b, l, (uint32_t)pu)] / SPB;
 
-		for (uint32_t k = 0; k < b->unit_blocks && b->gc_next[pu] < blocks && rc == 0; k++) {
+		for (uint32_t k = 0; k < b->unit_blocks && b->gc_next[pu] < blocks && budget &&
+		     rc == 0; k++) {
 			uint32_t blk = b->gc_next[pu]++;
 
 			if (valid_get(b, gba_of(b, l, (uint32_t)pu, blk))) {
@@ -527,20 +568,25 @@ static uint32_t ckpt_blocks(const struct ss_blk *b)
 	return (n + b->unit_blocks - 1) / b->unit_blocks * b->unit_blocks;
 }
 
-/* Block i of the checkpoint area in line l: its chunk and block, filling each usable chunk
- * before the next. */
+/* Block i of the checkpoint area in line l: its chunk and block, a unit to each usable
+ * chunk in turn as the data's stripe, so that a checkpoint's programs spread over every
+ * die rather than queue on one (a 1 GiB target's 320 blocks took 50 ms on one die). */
 static int ckpt_place(const struct ss_blk *b, uint32_t l, uint32_t i, uint32_t *pu,
 		      uint32_t *blk)
 {
+	uint32_t usable = 0, unit = i / b->unit_blocks, k;
+
+	for (uint32_t p = 0; p < b->npu; p++)
+		usable += !b->offline[chunk_of(b, l, p)];
+	if (usable == 0 || (uint64_t)unit / usable * b->unit_blocks >= b->chunk_blocks)
+		return -1;
+	k = unit % usable;
 	for (uint32_t p = 0; p < b->npu; p++) {
-		if (b->offline[chunk_of(b, l, p)])
+		if (b->offline[chunk_of(b, l, p)] || k--)
 			continue;
-		if (i < b->chunk_blocks) {
-			*pu = p;
-			*blk = i;
-			return 0;
-		}
-		i -= b->chunk_blocks;
+		*pu = p;
+		*blk = unit / usable * b->unit_blocks + i % b->unit_blocks;
+		return 0;
 	}
 	return -1;
 }
@@ -591,28 +637,29 @@ static int checkpoint(struct ss_blk *b)
 		return rc;
 	while (i < total) {
 		struct ss_dev_ppa ppa[SS_VECTOR_MAX];
-		uint32_t pu, blk, n = 0;
+		uint32_t pu[BUF_MAX], blk[BUF_MAX], n = 0;
 
-		if (ckpt_place(b, l, i, &pu, &blk))
-			return ss_err(-ENOSPC, 0, "block target: the map's checkpoint (%u blocks) "
-				      "does not fit in line %u", total, l);
-		/* whole units of one chunk, one command */
+		/* whole units, each at its chunk's write pointer, one command */
 		do {
 			uint8_t *blockp = data + (size_t)n * SS_BLK_BLOCK;
 
+			if (ckpt_place(b, l, i, &pu[n], &blk[n]))
+				return ss_err(-ENOSPC, 0, "block target: the map's checkpoint (%u "
+					      "blocks) does not fit in line %u", total, l);
 			ckpt_block(b, i, total, crc, blockp);
 			if (i + 1 < total)
 				crc = ss_crc32c(crc, blockp, SS_BLK_BLOCK);
 			put_oob(meta + (size_t)n * SPB * SS_SECTOR_META, MARK_CKPT, b->ckpt_gen + 1);
 			for (uint32_t s = 0; s < SPB; s++)
-				ppa[n * SPB + s] = ppa_of(b, l, pu, (blk + n) * SPB + s);
+				ppa[n * SPB + s] = ppa_of(b, l, pu[n], blk[n] * SPB + s);
 			n++;
 			i++;
-		} while (n < BUF_MAX && i < total && (blk + n) < b->chunk_blocks);
+		} while (n < BUF_MAX && i < total);
 		rc = ss_dev_vector_write_meta(b->d, ppa, n * SPB, data, meta);
 		if (rc)
 			return ss_err_context(rc, "block target: writing checkpoint to line %u", l);
-		b->wp[chunk_of(b, l, pu)] = (blk + n) * SPB;
+		for (uint32_t k = 0; k < n; k++)
+			b->wp[chunk_of(b, l, pu[k])] = (blk[k] + 1) * SPB;
 		b->st.checkpoint_blocks += n;
 	}
 	/* the drive keeps its chunks' wear in a table it writes at FLUSH: without one, the
@@ -654,8 +701,13 @@ static int ckpt_load(struct ss_blk *b, uint32_t l, uint64_t *gen, uint64_t *seq)
 	rc = read_blocks(b, l, pu, blk, 1, blockp, meta);
 	if (rc)
 		return rc;
-	if (ss_get_le32(blockp) != CKPT_MAGIC || ss_get_le32(blockp + 4) != CKPT_VERSION)
+	if (ss_get_le32(blockp) != CKPT_MAGIC)
 		return 1;
+	if (ss_get_le32(blockp + 4) != CKPT_VERSION)
+		return ss_err(-EPROTO, SS_R_BAD_VERSION, "block target: the checkpoint in line %u "
+			      "is of format version %u; this library reads version %u (PUs "
+			      "numbered channel first): format the drive for it (ss_blk_format)", l,
+			      ss_get_le32(blockp + 4), CKPT_VERSION);
 	g = ss_get_le64(blockp + 8);
 	s = ss_get_le64(blockp + 16);
 	mb = ss_get_le32(blockp + 32);
@@ -894,9 +946,10 @@ static int load_chunks(struct ss_blk *b)
 			return ss_err(-EPROTO, 0, "block target: %llu chunks reported of %llu",
 				      (unsigned long long)i, (unsigned long long)total);
 		for (int j = 0; j < k; j++, i++) {
-			/* report order: group, PU, chunk; ours: line (chunk), then PU */
-			uint32_t pu = (uint32_t)(i / b->nlines), l = (uint32_t)(i % b->nlines);
-			uint32_t c = chunk_of(b, l, pu);
+			uint32_t pu, l, c;
+
+			report_split(b, i, &l, &pu);
+			c = chunk_of(b, l, pu);
 
 			b->offline[c] = rep[j].state == SS_CHUNK_OFFLINE;
 			b->wp[c] = (uint32_t)(rep[j].wp - rep[j].slba);
@@ -965,6 +1018,7 @@ int ss_blk_format(struct ss_dev *d)
 	for (uint64_t i = 0; rc == 0 && i < (uint64_t)tmp.npu * tmp.nlines; i++) {
 		struct ss_dev_chunk ch;
 		struct ss_dev_ppa ppa;
+		uint32_t l, pu;
 		int k = ss_dev_chunk_report(d, i, &ch, 1);
 
 		if (k != 1) {
@@ -974,7 +1028,8 @@ int ss_blk_format(struct ss_dev *d)
 		}
 		if (ch.state == SS_CHUNK_OFFLINE || ch.wp == ch.slba)
 			continue;
-		ppa = ppa_of(&tmp, (uint32_t)(i % tmp.nlines), (uint32_t)(i / tmp.nlines), 0);
+		report_split(&tmp, i, &l, &pu);
+		ppa = ppa_of(&tmp, l, pu, 0);
 		rc = ss_dev_chunk_reset(d, &ppa, 1);
 	}
 out:
@@ -1232,7 +1287,7 @@ int ss_blk_read_many(struct ss_blk *b, const uint64_t *lbas, uint32_t n, void *b
 			r = ss_dev_queue_vector_read(b->q, ppa, SPB, dst, meta[slot]);
 			if (r == -EAGAIN && ss_dev_last_reason() == SS_R_BUSY && pending)
 				goto reap;  /* room comes back with our oldest reply */
-			b->pu_reads[ppa[0].group * b->g.pus + ppa[0].pu]++;
+			b->pu_reads[pu_of_ppa(b, &ppa[0])]++;
 			if (r == 0) {
 				owner[slot] = i++;
 				pending++;
@@ -1268,6 +1323,8 @@ reap:
 	return rc ? ss_err(rc, reason, "%s", why) : 0;
 }
 
+static int gc_pace(struct ss_blk *b);
+
 static int write_locked(struct ss_blk *b, uint64_t lba, uint32_t n, const uint8_t *in)
 {
 	int rc = 0;
@@ -1275,29 +1332,69 @@ static int write_locked(struct ss_blk *b, uint64_t lba, uint32_t n, const uint8_
 	for (uint32_t i = 0; i < n && rc == 0; i++) {
 		rc = put_block(b, lba + i, in + (size_t)i * SS_BLK_BLOCK);
 		b->st.user_blocks_written += rc == 0;
+		if (rc == 0)
+			rc = gc_pace(b);
 	}
 	return rc;
 }
 
-/* GC in steps: one in hand goes on; a new one starts when the open line has just room
- * enough left for the victim's moves at GC_STEP_BLOCKS a written block (twice over), so
- * that the victim is chosen as late, and as empty, as can be. */
-static bool gc_soft_due(const struct ss_blk *b)
+/* Free blocks: the open line's room and the free lines', less what the write buffer
+ * holds. */
+static int64_t free_room(const struct ss_blk *b)
 {
-	uint64_t room = 0;
-	int v;
+	int64_t room = (int64_t)b->free_lines * (int64_t)b->line_blocks - (int64_t)b->nbuf;
 
-	if (b->gc_line >= 0)
-		return true;
-	if (b->free_lines > GC_RESERVE || b->cur < 0 || (v = gc_victim(b)) < 0)
-		return false;
+	if (b->cur < 0)
+		return room;
 	for (uint32_t pu = 0; pu < b->npu; pu++) {
 		uint32_t c = chunk_of(b, (uint32_t)b->cur, pu);
 
 		if (!b->offline[c])
-			room += (b->g.chunk_sectors - b->wp[c]) / SPB;
+			room += (b->g.chunk_sectors - b->wp[c]) / SPB / b->unit_blocks *
+				b->unit_blocks;
 	}
-	return room <= 2 * (b->lines[v].valid / GC_STEP_BLOCKS + 1) + b->nbuf;
+	return room;
+}
+
+/* The rate limiter (pblk-rl's role): user writes and GC's moves share the free blocks A.
+ * A victim is taken once less than a line and GC_SLACK are free -- the reserve line and
+ * the open line's last blocks, as late and so as empty a victim as before -- with v valid
+ * blocks: GC then moves p = v blocks to every q = A - GC_SLACK - v others write, keeping
+ * the r blocks it has left to move at (1 + p/q) r <= (p/q) (A - GC_SLACK), so that its
+ * moves are done, and the victim erased, before the free blocks fall below GC_SLACK; the
+ * user may so take the reserve line meanwhile. Called after each block the user puts (a
+ * trim's record too; a flush's padding, less than a unit, is caught up at the next), a
+ * write moves at most ceil(p/q) blocks per block it writes; q is at least
+ * line_blocks - unit_blocks - v (the previous victim left A >= GC_SLACK, its erase a line
+ * more, less a padded unit), so per block ceil(v / (line_blocks - unit_blocks - v)): no
+ * write runs a whole line's GC. */
+static int gc_pace(struct ss_blk *b)
+{
+	int64_t a = free_room(b), r, need;
+
+	if (b->gc_line < 0) {
+		int64_t v;
+		int rc;
+
+		if (a >= (int64_t)b->line_blocks + GC_SLACK || gc_victim(b) < 0)
+			return 0;
+		rc = gc_start(b);
+		if (rc)
+			return rc;
+		v = b->lines[b->gc_line].valid;
+		b->gc_p = (uint64_t)v;
+		/* no room to pace it (a target opened full): the victim goes at once */
+		b->gc_q = a - GC_SLACK - v > 0 ? (uint64_t)(a - GC_SLACK - v) : 0;
+	}
+	r = b->lines[b->gc_line].valid;
+	if (b->gc_q == 0)
+		return gc_one(b);
+	/* moves m so that (p + q)(r - m) <= p (A - m - GC_SLACK): each move takes a block */
+	need = (int64_t)(b->gc_p + b->gc_q) * r - (int64_t)b->gc_p * (a - GC_SLACK);
+	if (need <= 0 && r > 0)
+		return 0;
+	return gc_step(b, need <= 0 ? 1 : (uint64_t)((need + (int64_t)b->gc_q - 1) /
+						       (int64_t)b->gc_q));
 }
 
 /* Checkpoint every ckpt_lines lines, so that a recovery scans at most that many. */
@@ -1318,10 +1415,6 @@ int ss_blk_write(struct ss_blk *b, uint64_t lba, uint32_t n, const void *buf, ui
 		return ss_err(-EINVAL, 0, "block target write: flags 0x%x (only SS_BLK_FUA)", flags);
 	pthread_mutex_lock(&b->lock);
 	rc = write_locked(b, lba, n, buf);
-	/* only the reserve left free: GC a step at a time beside the writes, so that the open
-	 * line closes with a line freed rather than a whole GC to run */
-	if (rc == 0 && gc_soft_due(b))
-		rc = gc_step(b, (uint64_t)n * GC_STEP_BLOCKS);
 	if (rc == 0 && (flags & SS_BLK_FUA))
 		rc = drain(b, true);
 	if (rc == 0)
@@ -1357,7 +1450,9 @@ int ss_blk_trim(struct ss_blk *b, uint64_t lba, uint64_t n)
 		ss_put_le64(s->data + 8, lba);
 		ss_put_le64(s->data + 16, n);
 		b->st.blocks_trimmed += n;
-		rc = maybe_checkpoint(b);
+		rc = gc_pace(b);
+		if (rc == 0)
+			rc = maybe_checkpoint(b);
 	}
 	pthread_mutex_unlock(&b->lock);
 	return rc;

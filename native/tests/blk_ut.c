@@ -15,6 +15,7 @@
 
 #include "blk_test.h"
 #include "ss_proto.h"
+#include "ss_wire.h"
 
 static int unix_mode;
 
@@ -103,8 +104,6 @@ out:
 	devtest_cleanup(&t);
 }
 
-/* One unit (2 blocks) per PU in turn: 16 blocks written reach all 8 PUs of the line, and
- * each block's OOB names its LBA. */
 static uint64_t rnd_lba(uint64_t *s, uint64_t n)
 {
 	*s = *s * 6364136223846793005ull + 1442695040888963407ull;
@@ -193,6 +192,10 @@ out:
 	devtest_cleanup(&t);
 }
 
+/* One unit (2 blocks) per PU in turn, channel first as pblk stripes: the 16 blocks
+ * written reach all 8 PUs of the line, units 0-3 the first die of channels 0-3 and units
+ * 4-7 the second, and each block's OOB names its LBA; the map's checkpoint is striped
+ * alike. */
 static void test_striping_and_oob(void)
 {
 	struct devtest t;
@@ -211,23 +214,35 @@ static void test_striping_and_oob(void)
 		blktest_fill(w + i * SS_BLK_BLOCK, 500 + i, 7);
 	CHECK_EQ(ss_blk_write(b, 500, 16, w, SS_BLK_FUA), 0);
 	CHECK_EQ(ss_dev_chunk_report(d, 0, ch, 7 * 8), 7 * 8);
-	for (uint32_t pu = 0; pu < 8; pu++) {
-		/* chunk 2 (the first data line) of each PU: one unit, 16 sectors */
-		struct ss_dev_chunk *c = &ch[pu * 7 + 2];
+	for (uint32_t unit = 0; unit < 8; unit++) {
+		uint32_t group = unit % 4, die = unit / 4;
+		/* chunk 2 (the first data line) of each PU (reported by group, die, chunk): one
+		 * unit, 16 sectors */
+		struct ss_dev_chunk *c = &ch[(group * 2 + die) * 7 + 2];
 		struct ss_dev_ppa ppa[16];
 
 		CHECK_EQ(c->wp - c->slba, 16);
 		for (uint32_t s = 0; s < 16; s++)
-			ppa[s] = (struct ss_dev_ppa){ pu / 2, pu % 2, 2, s };
+			ppa[s] = (struct ss_dev_ppa){ group, die, 2, s };
 		CHECK_EQ(ss_dev_vector_read_meta(d, ppa, 16, data, meta), 0);
-		/* the unit's blocks: LBAs 500 + 2 pu and the next, in sector 0's metadata */
+		/* the unit's blocks: LBAs 500 + 2 unit and the next, in sector 0's metadata */
 		for (uint32_t k = 0; k < 2; k++) {
 			uint64_t lba;
 
 			memcpy(&lba, meta + k * 8 * SS_SECTOR_META, 8);
-			CHECK_EQ(lba, 500 + 2 * pu + k);
+			CHECK_EQ(lba, 500 + 2 * unit + k);
 			CHECK_EQ(blktest_version(data + k * SS_BLK_BLOCK, lba), 7);
 		}
+	}
+	/* the close's checkpoint (header, 3 map blocks, commit, padding: 3 units) in line 1,
+	 * striped as the data: a unit on each of the first 3 PUs, not all on one die */
+	CHECK_EQ(ss_blk_close(b), 0);
+	b = NULL;
+	CHECK_EQ(ss_dev_chunk_report(d, 0, ch, 7 * 8), 7 * 8);
+	for (uint32_t unit = 0; unit < 8; unit++) {
+		struct ss_dev_chunk *c = &ch[((unit % 4) * 2 + unit / 4) * 7 + 1];
+
+		CHECK_EQ(c->wp - c->slba, unit < 3 ? 16 : 0);
 	}
 out:
 	if (b)
@@ -319,6 +334,87 @@ static void test_gc(void)
 	CHECK_EQ(ss_blk_open(d, NULL, &b), 0);
 	if (b)
 		check_model(b, model, info.blocks, "reopened after GC");
+out:
+	free(model);
+	if (b)
+		CHECK_EQ(ss_blk_close(b), 0);
+	CHECK_EQ(ss_dev_close(d), 0);
+	devtest_cleanup(&t);
+}
+
+/* The rate limiter: over a full target (15 chunks a PU: 13 data lines of 512 blocks,
+ * 5068 LBAs), random one-block writes of three times its capacity never make one write
+ * do a whole line's GC. The bound, derived from the limiter's rule (blk.c, gc_pace): a
+ * victim is taken when less than a line and GC_SLACK are free, so with 1 line free and 1
+ * open, 11 full: it holds v <= 5068 / 11 = 460 valid blocks; the previous victim's erase
+ * left a line less a padded unit (2 blocks), so GC moves at most
+ * ceil(v / (512 - 2 - v)) = 10 blocks per block written, a trim's record counted as one.
+ * A line's GC in one write is v, hundreds here. Every LBA reads its last version at the
+ * end. */
+static void test_gc_rate(void)
+{
+	struct devtest t;
+	struct ss_dev *d = drive(&t, 16);
+	struct ss_blk *b = NULL;
+	struct ss_blk_info info;
+	struct ss_blk_stats st;
+	static uint8_t w[SS_BLK_BLOCK];
+	uint32_t *model = NULL;
+	uint64_t seed = 0x9E3779B97F4A7C15ull, moved = 0, worst = 0, vmax, bound;
+
+	if (!d)
+		return;
+	CHECK_EQ(ss_blk_open(d, NULL, &b), 0);
+	if (!b)
+		goto out;
+	CHECK_EQ(ss_blk_info(b, &info), 0);
+	CHECK_EQ(info.lines, 13);
+	vmax = info.blocks / (info.lines - 2);
+	bound = (vmax + info.line_blocks - info.unit_blocks - vmax - 1) /
+		(info.line_blocks - info.unit_blocks - vmax);
+	CHECK_EQ(bound, 10);
+	model = calloc(info.blocks, sizeof(*model));
+	for (uint64_t lba = 0; lba < info.blocks; lba++) {
+		blktest_fill(w, lba, 1);
+		CHECK_EQ(ss_blk_write(b, lba, 1, w, 0), 0);
+		model[lba] = 1;
+	}
+	CHECK_EQ(ss_blk_stats(b, &st), 0);
+	moved = st.gc_blocks_moved;
+	for (uint32_t ver = 2; ver < 2 + 3 * info.blocks; ver++) {
+		uint64_t lba = rnd(&seed) % info.blocks;
+
+		/* now and then a run of one-block trims: each record takes a block as a write's */
+		for (uint32_t k = 0; ver % 1024 == 0 && k < 600; k++) {
+			uint64_t tl = rnd(&seed) % info.blocks;
+
+			CHECK_EQ(ss_blk_trim(b, tl, 1), 0);
+			model[tl] = 0;
+			CHECK_EQ(ss_blk_stats(b, &st), 0);
+			if (st.gc_blocks_moved - moved > worst)
+				worst = st.gc_blocks_moved - moved;
+			moved = st.gc_blocks_moved;
+		}
+		blktest_fill(w, lba, ver);
+		model[lba] = ver;
+		if (ss_blk_write(b, lba, 1, w, 0) != 0) {
+			fprintf(stderr, "write %llu: %s\n", (unsigned long long)lba,
+				ss_dev_last_message());
+			ut_failures++;
+			break;
+		}
+		CHECK_EQ(ss_blk_stats(b, &st), 0);
+		if (st.gc_blocks_moved - moved > worst)
+			worst = st.gc_blocks_moved - moved;
+		moved = st.gc_blocks_moved;
+	}
+	fprintf(stderr, "gc rate: %llu lines erased, %llu moved, at most %llu in one call "
+		"(bound %llu)\n", (unsigned long long)st.gc_lines_erased,
+		(unsigned long long)st.gc_blocks_moved, (unsigned long long)worst,
+		(unsigned long long)bound);
+	CHECK(st.gc_lines_erased >= 10);
+	CHECK(worst <= bound);
+	check_model(b, model, info.blocks, "after rate-limited GC");
 out:
 	free(model);
 	if (b)
@@ -617,6 +713,46 @@ static void test_refusals(void)
 	CHECK_EQ(ss_dev_close(d), 0);
 	devtest_cleanup(&t);
 
+	/* a checkpoint of format version 1 (PUs numbered die first): its map's addresses
+	 * would name other PUs, so the open refuses it, naming the version */
+	d = drive(&t, 8);
+	if (!d)
+		return;
+	CHECK_EQ(ss_blk_open(d, NULL, &b), 0);
+	if (b)
+		CHECK_EQ(ss_blk_close(b), 0);   /* checkpoint generation 1, in line 1 */
+	b = NULL;
+	{
+		static uint8_t meta[16 * SS_SECTOR_META];
+		struct ss_dev_ppa chunk = { 0, 0, 1, 0 };
+		uint64_t mark = UINT64_MAX - 3, gen = 5;
+
+		memset(data, 0, sizeof(data));
+		memset(meta, 0xFF, sizeof(meta));
+		ss_put_le32(data, 0x4B43424Cu);       /* "LBCK" */
+		ss_put_le32(data + 4, 1);
+		ss_put_le64(data + 8, gen);
+		for (uint32_t k = 0; k < 2; k++) {
+			memcpy(meta + k * 8 * SS_SECTOR_META, &mark, 8);
+			memcpy(meta + (k * 8 + 1) * SS_SECTOR_META, &gen, 8);
+		}
+		for (uint32_t s = 0; s < 16; s++)
+			ppa[s] = (struct ss_dev_ppa){ 0, 0, 1, s };
+		CHECK_EQ(ss_dev_chunk_reset(d, &chunk, 1), 0);
+		CHECK_EQ(ss_dev_vector_write_meta(d, ppa, 16, data, meta), 0);
+	}
+	CHECK_EQ(ss_blk_open(d, NULL, &b), -EPROTO);
+	CHECK(b == NULL);
+	CHECK_EQ(ss_dev_last_reason(), SS_R_BAD_VERSION);
+	CHECK(strstr(ss_dev_last_message(), "format version 1") != NULL);
+	CHECK_EQ(ss_blk_format(d), 0);
+	CHECK_EQ(ss_blk_open(d, NULL, &b), 0);
+	if (b)
+		CHECK_EQ(ss_blk_close(b), 0);
+	b = NULL;
+	CHECK_EQ(ss_dev_close(d), 0);
+	devtest_cleanup(&t);
+
 	/* not an open-channel drive */
 	CHECK_EQ(devtest_format(&t, 0), 0);
 	if (unix_mode)
@@ -636,6 +772,7 @@ int main(int argc, char **argv)
 	test_striping_and_oob();
 	test_read_many();
 	test_gc();
+	test_gc_rate();
 	test_gc_avoids_read_pus();
 	test_recovery();
 	test_gc_crash();

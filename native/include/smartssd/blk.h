@@ -2,7 +2,8 @@
  * A block device over an open-channel drive, kept by the host (pblk's design, after
  * LightNVM [Bjørling 2017]): 4 KiB logical blocks, the logical-to-physical map in host
  * memory, writes buffered and striped across the parallel units a unit (ws_min) at a
- * time, trim, and host garbage collection of whole lines (the same chunk on every PU).
+ * time, channel first, trim, and host garbage collection of whole lines (the same chunk
+ * on every PU) paced against the user's writes by a rate limiter.
  *
  * Durability. Every block written to flash carries its LBA and a sequence number in its
  * sectors' out-of-band metadata (ss_dev_vector_write_meta). The map is checkpointed to one
@@ -78,7 +79,9 @@ int ss_blk_format(struct ss_dev *d);
  *  the target), rebuilding the map after a crash. opts may be NULL.
  *  -EOPNOTSUPP: not an open-channel drive; -EINVAL: a geometry the target cannot use
  *  or options other than the checkpoint's; -EBADMSG: chunks written by something other
- *  than this target, or metadata that contradicts itself (the message names where). */
+ *  than this target, or metadata that contradicts itself (the message names where);
+ *  -EPROTO (reason SS_R_BAD_VERSION): a checkpoint of another format version (1: before
+ *  the PUs were numbered channel first), named in the message -- ss_blk_format it. */
 int ss_blk_open(struct ss_dev *d, const struct ss_blk_opts *opts, struct ss_blk **out);
 
 /** Flush, checkpoint the map and free the target (freed in every case). */
