@@ -12,7 +12,7 @@ static struct ss_blk *blk(jlong b)
 }
 
 /* \return the target's handle. */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_blkOpen0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_blkOpen0(JNIEnv *env,
 		jclass cls, jlong h, jint opPermille, jint ckptLines)
 {
 	struct ss_blk_opts o = { (uint32_t)opPermille, (uint32_t)ckptLines };
@@ -25,14 +25,14 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_blkOpen0(JNIEnv 
 	return rc < 0 ? fail(rc) : (jlong)(uintptr_t)b;
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_blkClose0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_blkClose0(JNIEnv *env,
 		jclass cls, jlong b)
 {
 	return result(ss_blk_close(blk(b)));
 }
 
 /* n blocks at lba to or from buf[pos, pos + n * 4096). */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_blkIo0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_blkIo0(JNIEnv *env,
 		jclass cls, jlong b, jboolean write, jlong lba, jint n, jobject buf, jint pos,
 		jboolean fua)
 {
@@ -48,7 +48,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_blkIo0(JNIEnv *e
 			    : ss_blk_read(blk(b), (uint64_t)lba, (uint32_t)n, p));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_blkTrim0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_blkTrim0(JNIEnv *env,
 		jclass cls, jlong b, jlong lba, jlong n)
 {
 	if (lba < 0 || n < 0)
@@ -56,14 +56,14 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_blkTrim0(JNIEnv 
 	return result(ss_blk_trim(blk(b), (uint64_t)lba, (uint64_t)n));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_blkFlush0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_blkFlush0(JNIEnv *env,
 		jclass cls, jlong b)
 {
 	return result(ss_blk_flush(blk(b)));
 }
 
 /* The target's shape and counters as native-order 8-byte slots. */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_blkStats0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_blkStats0(JNIEnv *env,
 		jclass cls, jlong b, jobject out)
 {
 	uint8_t *o = scratch(env, out, BLK_STAT_SLOTS * 8);

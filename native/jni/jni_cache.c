@@ -7,7 +7,7 @@ FIXED_REPLY(cacheInfo0, ss_dev_cache_info, ss_dev_cache_info, SS_REPLY_SSC_INFO,
 /* ---- solid-state cache --------------------------------------------------------------- */
 
 /* buf[pos, pos + len) holds count blocks (Java checks len = count * block size). */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheWrite0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_cacheWrite0(JNIEnv *env,
 		jclass cls, jlong h, jboolean dirty, jlong first, jlong count, jobject buf, jint pos,
 		jint len)
 {
@@ -21,7 +21,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheWrite0(JNIE
 
 /* Blocks into buf[pos, pos + len), the present bitmap at the start of the scratch `out`.
  * \return blocks present. */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheRead0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_cacheRead0(JNIEnv *env,
 		jclass cls, jlong h, jlong first, jlong count, jobject buf, jint pos, jint len,
 		jobject out)
 {
@@ -35,7 +35,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheRead0(JNIEn
 
 /* op 0 evict, 1 clean, 2 exists (the bitmap at the start of the scratch `out`).
  * \return 0, or for exists the blocks present and dirty. */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheRange0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_cacheRange0(JNIEnv *env,
 		jclass cls, jlong h, jint op, jlong first, jlong count, jobject out)
 {
 	uint8_t *o;
@@ -61,7 +61,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheRange0(JNIE
  * blocks, else the version's 32 bytes (blocks with headers); the runs go to the scratch
  * `out` as file_block, blocks, first_record, records (4 x u64 each, native order).
  * \return the runs. */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_cacheScan0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_cacheScan0(JNIEnv *env,
 		jclass cls, jlong h, jlong instance, jlong file_bytes, jbyteArray digest,
 		jlongArray ranges, jint n, jobject out)
 {

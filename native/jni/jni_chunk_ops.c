@@ -6,7 +6,7 @@ FIXED_REPLY(geometry0, ss_dev_geometry, ss_dev_geometry, SS_REPLY_GEOMETRY, ss_w
 
 /* Up to max chunks (zoned: zones) from index first into the scratch `out`, each in the
  * wire layout of SS_REPLY_CHUNK. \return the chunks given. */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_chunkReport0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_chunkReport0(JNIEnv *env,
 		jclass cls, jlong h, jboolean zoned, jlong first, jint max, jobject out)
 {
 	struct ss_dev_chunk c[SCRATCH_MIN / sizeof(struct ss_wire_chunk)];
@@ -47,7 +47,7 @@ static int ppas_in(JNIEnv *env, jintArray ppas, jint n, struct ss_dev_ppa *out)
 }
 
 /* n sectors of buf[pos, pos + n * 512) to or from the addresses. */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_vectorIo0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_vectorIo0(JNIEnv *env,
 		jclass cls, jlong h, jboolean write, jintArray ppas, jint n, jobject buf, jint pos)
 {
 	struct ss_dev_ppa p[SS_VECTOR_MAX];
@@ -62,7 +62,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_vectorIo0(JNIEnv
 			    : ss_dev_vector_read(dev(h), p, (uint32_t)n, b));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_chunkReset0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_chunkReset0(JNIEnv *env,
 		jclass cls, jlong h, jintArray ppas, jint n)
 {
 	struct ss_dev_ppa p[SS_VECTOR_MAX];
@@ -73,14 +73,14 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_chunkReset0(JNIE
 }
 
 /* action: enum ss_dev_zone_action. */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_zoneMgmt0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_zoneMgmt0(JNIEnv *env,
 		jclass cls, jlong h, jint action, jlong slba)
 {
 	return result(ss_dev_zone_mgmt(dev(h), (enum ss_dev_zone_action)action, (uint64_t)slba));
 }
 
 /* \return the LBA the data went to. */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_zoneAppend0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_zoneAppend0(JNIEnv *env,
 		jclass cls, jlong h, jlong slba, jobject buf, jint pos, jint len)
 {
 	uint8_t *b = region(env, buf, pos, len);

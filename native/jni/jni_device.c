@@ -4,7 +4,7 @@
 
 /* ---- open / close / errors ----------------------------------------------------------- */
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_open0(JNIEnv *env, jclass cls,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_open0(JNIEnv *env, jclass cls,
 		jbyteArray uri, jint timeout_ms, jint busy_retry_ms)
 {
 	char u[PATH_MAX_BYTES];
@@ -21,20 +21,20 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_open0(JNIEnv *en
 	return (jlong)(uintptr_t)d;
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_close0(JNIEnv *env, jclass cls,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_close0(JNIEnv *env, jclass cls,
 		jlong h)
 {
 	return result(ss_dev_close(dev(h)));
 }
 
-JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_transport0(JNIEnv *env,
+JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdNative_transport0(JNIEnv *env,
 		jclass cls, jlong h)
 {
 	return (*env)->NewStringUTF(env, ss_dev_transport(dev(h)));
 }
 
 /* Called on the error path only, on the thread whose call failed. */
-JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_lastMessage0(JNIEnv *env,
+JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdNative_lastMessage0(JNIEnv *env,
 		jclass cls)
 {
 	char msg[SS_DEV_MSG_MAX];
@@ -54,7 +54,7 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_lastMessage0(J
  * "name kind offset bytes" per field then "size <bytes>" (the SMART summary also says
  * "attrs <offset>", where the attributes start), from the field lists: the Java records'
  * decode offsets are checked against it. NULL for an unknown reply. */
-JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_replyLayout0(JNIEnv *env,
+JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdNative_replyLayout0(JNIEnv *env,
 		jclass cls, jint which)
 {
 	char text[4096];

@@ -12,7 +12,7 @@ FIXED_REPLY(ispQueue0, ss_dev_isp_queue, ss_dev_isp_queue, SS_REPLY_ISP_QUEUE,
 
 /* The drive's energy ledger (ss_dev_energy_*): a ticket (< 2^63), 0, or the share in the
  * wire layout of SS_REPLY_TASK_SHARE. */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_energyJoin0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_energyJoin0(JNIEnv *env,
 		jclass cls, jlong h, jlong instance)
 {
 	uint64_t ticket;
@@ -21,13 +21,13 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_energyJoin0(JNIE
 	return rc < 0 ? fail(rc) : (jlong)ticket;
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_energyLeave0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_energyLeave0(JNIEnv *env,
 		jclass cls, jlong h, jlong ticket, jboolean abandon)
 {
 	return result(ss_dev_energy_leave(dev(h), (uint64_t)ticket, abandon ? 1 : 0));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_energyShare0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_energyShare0(JNIEnv *env,
 		jclass cls, jlong h, jlong ticket, jobject out)
 {
 	uint8_t *o = scratch(env, out, 0);
@@ -44,13 +44,13 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_energyShare0(JNI
 	return 0;
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_flush0(JNIEnv *env, jclass cls,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_flush0(JNIEnv *env, jclass cls,
 		jlong h)
 {
 	return result(ss_dev_flush(dev(h)));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_smart0(JNIEnv *env, jclass cls,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_smart0(JNIEnv *env, jclass cls,
 		jlong h, jobject out, jint max)
 {
 	struct ss_dev_smart_attr attrs[SMART_ATTR_MAX];

@@ -52,7 +52,7 @@ static jlong fail(int rc)
 	return -(jlong)(((reason > 0 ? reason : 0) << 32) | (-(int64_t)rc & 0xffffffff));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_format0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_format0(JNIEnv *env,
 		jclass cls, jbyteArray path, jbyteArray profile, jlong capacity, jint max_objects,
 		jint cache_share_pct, jbyteArray buffer_policy, jlong buffer_bytes,
 		jint buffer_threshold, jboolean force, jint iface, jobject out)
@@ -109,7 +109,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_format0(JNIEnv *
 	return 0;
 }
 
-JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdDevice_profiles0(JNIEnv *env,
+JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdNative_profiles0(JNIEnv *env,
 		jclass cls)
 {
 	char names[1024];

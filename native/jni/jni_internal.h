@@ -198,7 +198,7 @@ static inline jlong id_result(int rc, uint64_t id)
 /* The JNI entry point `jname`: the query `call` fills API struct `api`, written into the
  * scratch buffer in the wire layout W of field list LIST (the Java record decodes it). */
 #define FIXED_REPLY(jname, api, call, LIST, W)                                           \
-	JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_##jname(             \
+	JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_##jname(             \
 		JNIEnv *env, jclass cls, jlong h, jobject out)                                \
 	{                                                                                 \
 		uint8_t *o = scratch(env, out, 0);                                         \

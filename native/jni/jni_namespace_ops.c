@@ -3,7 +3,7 @@
 
 /* ---- namespace and object data ------------------------------------------------------- */
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_lookup0(JNIEnv *env, jclass cls,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_lookup0(JNIEnv *env, jclass cls,
 		jlong h, jbyteArray path, jobject out)
 {
 	char p[PATH_MAX_BYTES];
@@ -22,7 +22,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_lookup0(JNIEnv *
 	return 0;
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_stat0(JNIEnv *env, jclass cls,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_stat0(JNIEnv *env, jclass cls,
 		jlong h, jlong oid, jobject out)
 {
 	struct ss_dev_stat st;
@@ -38,7 +38,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_stat0(JNIEnv *en
 	return 0;
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_create0(JNIEnv *env, jclass cls,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_create0(JNIEnv *env, jclass cls,
 		jlong h, jbyteArray path, jint type, jint flags)
 {
 	char p[PATH_MAX_BYTES];
@@ -52,7 +52,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_create0(JNIEnv *
 }
 
 /* depth 1: one piece at a time (ss_dev_write); more: queued pieces (ss_dev_write_queued). */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_write0(JNIEnv *env, jclass cls,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_write0(JNIEnv *env, jclass cls,
 		jlong h, jlong oid, jlong offset, jobject buf, jint pos, jint len, jint flags,
 		jint depth)
 {
@@ -67,7 +67,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_write0(JNIEnv *e
 				   (uint32_t)flags));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_read0(JNIEnv *env, jclass cls,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_read0(JNIEnv *env, jclass cls,
 		jlong h, jlong oid, jlong offset, jobject buf, jint pos, jint len)
 {
 	uint8_t *b = region(env, buf, pos, len);
@@ -78,7 +78,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_read0(JNIEnv *en
 }
 
 /* n ranges into buf at pos, back to back, through a queue `depth` deep; counts[i] filled. */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_readRanges0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_readRanges0(JNIEnv *env,
 		jclass cls, jlong h, jlong oid, jlongArray offsets, jintArray lens, jobject buf,
 		jint pos, jint len, jint depth, jintArray counts)
 {
@@ -126,13 +126,13 @@ out:
 	return rc == -EFAULT ? -(jlong)EFAULT : result(rc);
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_truncate0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_truncate0(JNIEnv *env,
 		jclass cls, jlong h, jlong oid, jlong size)
 {
 	return result(ss_dev_truncate(dev(h), (uint64_t)oid, (uint64_t)size));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_remove0(JNIEnv *env, jclass cls,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_remove0(JNIEnv *env, jclass cls,
 		jlong h, jbyteArray path, jint flags)
 {
 	char p[PATH_MAX_BYTES];
@@ -143,7 +143,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_remove0(JNIEnv *
 	return result(ss_dev_remove(dev(h), p, (uint32_t)flags));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_rename0(JNIEnv *env, jclass cls,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_rename0(JNIEnv *env, jclass cls,
 		jlong h, jbyteArray src, jbyteArray dst, jint flags)
 {
 	char s[PATH_MAX_BYTES], d[PATH_MAX_BYTES];
@@ -156,7 +156,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_rename0(JNIEnv *
 	return result(ss_dev_rename(dev(h), s, d, (uint32_t)flags));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_list0(JNIEnv *env, jclass cls,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_list0(JNIEnv *env, jclass cls,
 		jlong h, jbyteArray path, jlong cursor, jobject out, jint max)
 {
 	char p[PATH_MAX_BYTES];
@@ -187,13 +187,13 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_list0(JNIEnv *en
 	return rc;
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_setTimes0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_setTimes0(JNIEnv *env,
 		jclass cls, jlong h, jlong oid, jlong mtime, jlong atime)
 {
 	return result(ss_dev_set_times(dev(h), (uint64_t)oid, (uint64_t)mtime, (uint64_t)atime));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_extents0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_extents0(JNIEnv *env,
 		jclass cls, jlong h, jlong oid, jlong offset, jlong length, jobject out, jint max)
 {
 	struct ss_dev_extent ext[EXTENT_MAX];
@@ -219,7 +219,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_extents0(JNIEnv 
 
 /* ---- named attributes: names are NUL-terminated byte arrays, as paths ---------------- */
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_setAttr0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_setAttr0(JNIEnv *env,
 		jclass cls, jlong h, jlong oid, jbyteArray name, jbyteArray value, jint flags)
 {
 	char n[PATH_MAX_BYTES];
@@ -235,7 +235,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_setAttr0(JNIEnv 
 	return result(ss_dev_set_attr(dev(h), (uint64_t)oid, n, v, (size_t)vl, (uint32_t)flags));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_getAttr0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_getAttr0(JNIEnv *env,
 		jclass cls, jlong h, jlong oid, jbyteArray name, jobject out)
 {
 	char n[PATH_MAX_BYTES];
@@ -249,7 +249,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_getAttr0(JNIEnv 
 	return result(ss_dev_get_attr(dev(h), (uint64_t)oid, n, o, SS_DEV_ATTRS_MAX));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_listAttrs0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_listAttrs0(JNIEnv *env,
 		jclass cls, jlong h, jlong oid, jobject out)
 {
 	uint8_t *o = scratch(env, out, SS_DEV_ATTRS_MAX);
@@ -259,7 +259,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_listAttrs0(JNIEn
 	return result(ss_dev_list_attrs(dev(h), (uint64_t)oid, (char *)o, SS_DEV_ATTRS_MAX));
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_removeAttr0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_removeAttr0(JNIEnv *env,
 		jclass cls, jlong h, jlong oid, jbyteArray name)
 {
 	char n[PATH_MAX_BYTES];

@@ -1,7 +1,7 @@
 /* The natives of ProgramOps: eBPF tasklet programs (load, list, remove). */
 #include "jni_internal.h"
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_programLoad0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_programLoad0(JNIEnv *env,
 		jclass cls, jlong h, jbyteArray name, jobject elf, jint len, jint flags)
 {
 	char n[PATH_MAX_BYTES];
@@ -16,7 +16,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_programLoad0(JNI
 }
 
 /* The programs into the scratch buffer, each in the wire's ss_wire_program layout. */
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_programList0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_programList0(JNIEnv *env,
 		jclass cls, jlong h, jobject out)
 {
 	struct ss_dev_program p[SS_DEV_PROGRAMS_MAX];
@@ -40,7 +40,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_programList0(JNI
 	return result(n);
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_programRemove0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_programRemove0(JNIEnv *env,
 		jclass cls, jlong h, jbyteArray name)
 {
 	char n[PATH_MAX_BYTES];

@@ -3,7 +3,7 @@
 
 /* ---- tasklets ---------------------------------------------------------------------- */
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_createOutput0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_createOutput0(JNIEnv *env,
 		jclass cls, jlong h, jbyteArray path, jint flags)
 {
 	char p[PATH_MAX_BYTES];
@@ -16,7 +16,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_createOutput0(JN
 	return id_result(rc, oid);
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletCreate0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_taskletCreate0(JNIEnv *env,
 		jclass cls, jlong h, jobject specbuf, jint params_pos, jint params_len)
 {
 	struct ss_dev_tasklet_spec spec;
@@ -56,7 +56,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletCreate0(J
 	return id_result(rc, inst);
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletExecute0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_taskletExecute0(JNIEnv *env,
 		jclass cls, jlong h, jlong instance, jobject inputs, jint pos, jint n)
 {
 	const uint8_t *in;
@@ -73,7 +73,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletExecute0(
 
 _Static_assert(sizeof(struct ss_dev_input) == 24, "input ranges are three u64");
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletPoll0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_taskletPoll0(JNIEnv *env,
 		jclass cls, jlong h, jlong instance, jobject out)
 {
 	uint8_t *o = region(env, out, 0, (jint)sizeof(struct ss_wire_progress));
@@ -89,7 +89,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletPoll0(JNI
 	return 0;
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletRead0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_taskletRead0(JNIEnv *env,
 		jclass cls, jlong h, jlong instance, jlong offset, jobject buf, jint pos, jint len,
 		jobject progress)
 {
@@ -112,7 +112,7 @@ JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletRead0(JNI
 	return result(rc);
 }
 
-JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdDevice_taskletDestroy0(JNIEnv *env,
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_taskletDestroy0(JNIEnv *env,
 		jclass cls, jlong h, jlong instance)
 {
 	return result(ss_dev_tasklet_destroy(dev(h), (uint64_t)instance));

@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.device.EmulatedFormat;
 import org.smartssd.device.ObjectType;
 import org.smartssd.device.SmartSsdDevice;
 
@@ -39,7 +40,7 @@ class VectoredReadQueueTest {
     @Test
     void queuedRangesOverlapInModelledTimeAndReturnTheFilesBytes() throws Exception {
         Path img = dir.resolve("v.img");
-        SmartSsdDevice.formatEmulated(img, null, 256L << 20, 0, 0, "none", 0, 0);
+        EmulatedFormat.of(null, 256L << 20, 0).withBuffer("none", 0, 0).format(img);
         byte[] want = FsTestSupport.data(FILE, 11);
         // distinct page-aligned 8 KiB ranges, none the page after the one before (no
         // read-ahead)

@@ -32,7 +32,7 @@ public final class BlockTarget implements AutoCloseable {
      *  (4 lines), or the given ones (0: the default). */
     static BlockTarget open(DeviceSession s, int opPermille, int checkpointLines)
             throws IOException {
-        long h = s.withHandle(d -> s.check(SmartSsdDevice.blkOpen0(d, opPermille,
+        long h = s.withHandle(d -> s.check(SmartSsdNative.blkOpen0(d, opPermille,
                 checkpointLines), "block target open"));
         return new BlockTarget(s, h);
     }
@@ -57,20 +57,20 @@ public final class BlockTarget implements AutoCloseable {
     /** Forgets {@code n} blocks from {@code lba}: they read as zeros. */
     public synchronized void trim(long lba, long n) throws IOException {
         long h = open();
-        s.withHandle(d -> s.check(SmartSsdDevice.blkTrim0(h, lba, n), "block target trim at",
+        s.withHandle(d -> s.check(SmartSsdNative.blkTrim0(h, lba, n), "block target trim at",
                 lba));
     }
 
     /** Makes every write and trim before it durable. */
     public synchronized void flush() throws IOException {
         long h = open();
-        s.withHandle(d -> s.check(SmartSsdDevice.blkFlush0(h), "block target flush"));
+        s.withHandle(d -> s.check(SmartSsdNative.blkFlush0(h), "block target flush"));
     }
 
     public synchronized BlockTargetStats stats() throws IOException {
         long h = open();
         return s.withScratch((d, out) -> {
-            s.check(SmartSsdDevice.blkStats0(h, out), "block target stats");
+            s.check(SmartSsdNative.blkStats0(h, out), "block target stats");
             return BlockTargetStats.decode(out);
         });
     }
@@ -83,7 +83,7 @@ public final class BlockTarget implements AutoCloseable {
         }
         long h = handle;
         handle = 0;
-        s.withHandle(d -> s.check(SmartSsdDevice.blkClose0(h), "block target close"));
+        s.withHandle(d -> s.check(SmartSsdNative.blkClose0(h), "block target close"));
     }
 
     private void io(boolean write, long lba, int n, ByteBuffer buf, boolean fua)
@@ -94,7 +94,7 @@ public final class BlockTarget implements AutoCloseable {
             throw new IllegalArgumentException("a direct buffer with " + (long) n * BLOCK
                     + " bytes remaining is needed");
         }
-        s.withHandle(d -> s.check(SmartSsdDevice.blkIo0(h, write, lba, n, buf, buf.position(),
+        s.withHandle(d -> s.check(SmartSsdNative.blkIo0(h, write, lba, n, buf, buf.position(),
                 fua), write ? "block target write at" : "block target read at", lba));
     }
 

@@ -39,7 +39,7 @@ public final class ChunkedDrive {
 
     static ChunkGeometry geometry(DeviceSession s) throws IOException {
         return s.withScratch((h, out) -> {
-            s.check(SmartSsdDevice.geometry0(h, out), "geometry");
+            s.check(SmartSsdNative.geometry0(h, out), "geometry");
             return ChunkGeometry.decode(out);
         });
     }
@@ -53,7 +53,7 @@ public final class ChunkedDrive {
     public List<ChunkInfo> report(long first, int max) throws IOException {
         boolean zoned = geometry.driveInterface() == DriveInterface.ZONED;
         return s.withScratch((h, out) -> {
-            int n = (int) s.check(SmartSsdDevice.chunkReport0(h, zoned, first, max, out),
+            int n = (int) s.check(SmartSsdNative.chunkReport0(h, zoned, first, max, out),
                     zoned ? "zone report from" : "chunk report from", first);
             List<ChunkInfo> list = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
@@ -83,14 +83,14 @@ public final class ChunkedDrive {
             throw new IllegalArgumentException("a direct buffer with " + addrs.size() * SECTOR
                     + " bytes remaining is needed");
         }
-        s.withHandle(h -> s.check(SmartSsdDevice.vectorIo0(h, write, v, addrs.size(), buf,
+        s.withHandle(h -> s.check(SmartSsdNative.vectorIo0(h, write, v, addrs.size(), buf,
                 buf.position()), write ? "vector write at" : "vector read at", addrs.get(0)));
     }
 
     /** Erases the chunks of the addresses (sector 0 each), counting one erase of wear each. */
     public void reset(List<PhysicalAddress> chunks) throws IOException {
         int[] v = packed(chunks);
-        s.withHandle(h -> s.check(SmartSsdDevice.chunkReset0(h, v, chunks.size()),
+        s.withHandle(h -> s.check(SmartSsdNative.chunkReset0(h, v, chunks.size()),
                 "chunk reset of", chunks.get(0)));
     }
 
@@ -116,12 +116,12 @@ public final class ChunkedDrive {
         if (!data.isDirect()) {
             throw new IllegalArgumentException("zone append needs a direct buffer");
         }
-        return s.withHandle(h -> s.check(SmartSsdDevice.zoneAppend0(h, slba, data,
+        return s.withHandle(h -> s.check(SmartSsdNative.zoneAppend0(h, slba, data,
                 data.position(), data.remaining()), "zone append to", slba));
     }
 
     private void zone(int action, String what, long slba) throws IOException {
-        s.withHandle(h -> s.check(SmartSsdDevice.zoneMgmt0(h, action, slba), what, slba));
+        s.withHandle(h -> s.check(SmartSsdNative.zoneMgmt0(h, action, slba), what, slba));
     }
 
     private static int[] packed(List<PhysicalAddress> addrs) {

@@ -7,10 +7,10 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * What the three parts of {@link SmartSsdDevice} (drive, namespace, tasklets) share: the
- * native handle, the direct buffer pools, the link byte counts, and the one way to make a
- * native call ({@link #withHandle}, {@link #withScratch}) and turn its failure into an
- * exception ({@link #check}).
+ * What the parts of {@link SmartSsdDevice} (drive, namespace, tasklets, programs, cache,
+ * chunks, block target) share: the native handle, the direct buffer pools, the link byte
+ * counts, and the one way to make a call into {@link SmartSsdNative} ({@link #withHandle},
+ * {@link #withScratch}) and turn its failure into an exception ({@link #check}).
  */
 final class DeviceSession {
     /** Scratch buffers: results the native layer fills (stat, listing, poll, SMART). */
@@ -39,12 +39,28 @@ final class DeviceSession {
     final AtomicLong bytesToDrive = new AtomicLong();
     final AtomicLong bytesFromDrive = new AtomicLong();
 
-    DeviceSession(String uri, SmartSsdDevice.Options options, NativeHandle handle,
-                  String transport) {
+    private DeviceSession(String uri, SmartSsdDevice.Options options, NativeHandle handle,
+                          String transport) {
         this.uri = uri;
         this.options = options;
         this.handle = handle;
         this.transport = transport;
+    }
+
+    /** Opens the drive at {@code uri}: its handle, freed once when the last call ends after
+     *  {@link NativeHandle#close}. */
+    static DeviceSession open(String uri, SmartSsdDevice.Options options) throws IOException {
+        Objects.requireNonNull(uri, "uri");
+        if (!(uri.startsWith("emu:") || uri.startsWith("unix:") || uri.startsWith("sg:"))) {
+            throw new IllegalArgumentException("device URI must start with emu:, unix: or sg:, "
+                    + "got '" + uri + "'");
+        }
+        long rc = SmartSsdNative.open0(utf8z(uri), options.timeoutMs(), options.busyRetryMs());
+        if (rc <= 0) {
+            throw fail(rc == 0 ? packed(Errno.EFAULT, 0) : rc, uri, "open");
+        }
+        return new DeviceSession(uri, options, new NativeHandle(rc, SmartSsdNative::close0, uri),
+                SmartSsdNative.transport0(rc));
     }
 
     /** Runs {@code call} holding the handle, so {@link NativeHandle#close} waits for it. */
@@ -83,7 +99,7 @@ final class DeviceSession {
 
     /** The exception for a failed native call; must run on the failing thread, right after. */
     static IOException fail(long rc, String uri, String context) {
-        String detail = SmartSsdDevice.lastMessage0();
+        String detail = SmartSsdNative.lastMessage0();
         String msg = uri + ": " + context;
         if (detail != null && !detail.isEmpty()) {
             msg += " [" + detail + "]";

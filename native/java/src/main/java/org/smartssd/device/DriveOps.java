@@ -3,7 +3,6 @@ package org.smartssd.device;
 
 import java.io.IOException;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /** The drive part of {@link SmartSsdDevice}: identity, space, durability, counters, SMART. */
 final class DriveOps {
@@ -18,39 +17,39 @@ final class DriveOps {
 
     DriveInfo info() throws IOException {
         return s.withScratch((h, out) -> {
-            s.check(SmartSsdDevice.info0(h, out), "drive info");
+            s.check(SmartSsdNative.info0(h, out), "drive info");
             return DriveInfo.decode(s.transport, out);
         });
     }
 
     FsStat fsStat() throws IOException {
         return s.withScratch((h, out) -> {
-            s.check(SmartSsdDevice.fsstat0(h, out), "fsstat");
+            s.check(SmartSsdNative.fsstat0(h, out), "fsstat");
             return FsStat.decode(out);
         });
     }
 
     void flush() throws IOException {
-        s.withHandle(h -> s.check(SmartSsdDevice.flush0(h), "flush"));
+        s.withHandle(h -> s.check(SmartSsdNative.flush0(h), "flush"));
     }
 
     DriveCheck check() throws IOException {
         return s.withScratch((h, out) -> {
-            s.check(SmartSsdDevice.check0(h, out), "check");
+            s.check(SmartSsdNative.check0(h, out), "check");
             return DriveCheck.decode(out);
         });
     }
 
     DriveCounters counters() throws IOException {
         return s.withScratch((h, out) -> {
-            s.check(SmartSsdDevice.counters0(h, out), "counters");
+            s.check(SmartSsdNative.counters0(h, out), "counters");
             return DriveCounters.decode(out);
         });
     }
 
     Optional<IspQueue> ispQueue() throws IOException {
         return s.withScratch((h, out) -> {
-            long rc = SmartSsdDevice.ispQueue0(h, out);
+            long rc = SmartSsdNative.ispQueue0(h, out);
             if (rc < 0 && Errors.reasonOf(rc) == Reason.BAD_OPCODE.code()) {
                 return Optional.empty();
             }
@@ -61,7 +60,7 @@ final class DriveOps {
 
     Optional<ModelCounters> modelCounters() throws IOException {
         return s.withScratch((h, out) -> {
-            long rc = SmartSsdDevice.model0(h, out);
+            long rc = SmartSsdNative.model0(h, out);
             if (rc < 0 && (Errors.errnoOf(rc) == Errno.ENOTSUP
                     || Errors.errnoOf(rc) == Errno.ENOSYS)) {
                 return Optional.empty();
@@ -71,35 +70,8 @@ final class DriveOps {
         });
     }
 
-    OptionalLong energyJoin(long instance) throws IOException {
-        return s.withHandle(h -> {
-            long rc = SmartSsdDevice.energyJoin0(h, instance);
-            if (rc < 0 && Errors.errnoOf(rc) == Errno.ENOTSUP) {
-                return OptionalLong.empty();
-            }
-            return OptionalLong.of(s.check(rc, "energy join of tasklet instance",
-                    Long.toUnsignedString(instance)));
-        });
-    }
-
-    void energyLeave(long ticket, boolean abandon) throws IOException {
-        s.withHandle(h -> s.check(SmartSsdDevice.energyLeave0(h, ticket, abandon),
-                abandon ? "energy abandon of ticket" : "energy leave of ticket", ticket));
-    }
-
-    Optional<SharedDriveEnergy.Share> energyShare(long ticket) throws IOException {
-        return s.withScratch((h, out) -> {
-            long rc = SmartSsdDevice.energyShare0(h, ticket, out);
-            if (rc < 0 && Errors.errnoOf(rc) == Errno.EAGAIN) {
-                return Optional.empty();
-            }
-            s.check(rc, "energy share of ticket", ticket);
-            return Optional.of(SharedDriveEnergy.Share.decode(out));
-        });
-    }
-
     SmartHealth health() throws IOException {
         return s.withScratch((h, out) -> SmartHealth.decode(out,
-                (int) s.check(SmartSsdDevice.smart0(h, out, SMART_ATTR_MAX), "SMART health")));
+                (int) s.check(SmartSsdNative.smart0(h, out, SMART_ATTR_MAX), "SMART health")));
     }
 }

@@ -46,14 +46,14 @@ final class ProgramOps {
         ByteBuffer buf = ByteBuffer.allocateDirect(elf.length);
         buf.put(elf);
         byte[] n = DeviceSession.path(name);
-        long insns = s.withHandle(h -> s.check(SmartSsdDevice.programLoad0(h, n, buf,
+        long insns = s.withHandle(h -> s.check(SmartSsdNative.programLoad0(h, n, buf,
                 elf.length, replace ? 1 : 0), "load program", name));
         return (int) insns;
     }
 
     List<LoadedProgram> list() throws IOException {
         return s.withScratch((h, out) -> {
-            int n = (int) s.check(SmartSsdDevice.programList0(h, out), "list programs");
+            int n = (int) s.check(SmartSsdNative.programList0(h, out), "list programs");
             ByteBuffer b = out.duplicate().order(ByteOrder.LITTLE_ENDIAN);
             List<LoadedProgram> all = new ArrayList<>(n);
             for (int i = 0; i < n && i < PROGRAMS_MAX; i++) {
@@ -74,7 +74,7 @@ final class ProgramOps {
         checkName(name);
         byte[] n = DeviceSession.path(name);
         try {
-            s.withHandle(h -> s.check(SmartSsdDevice.programRemove0(h, n), "remove program",
+            s.withHandle(h -> s.check(SmartSsdNative.programRemove0(h, n), "remove program",
                     name));
         } catch (TaskletFailedException e) {
             // the drive says UNKNOWN_TASKLET: for a program by name, that is "not found"

@@ -89,19 +89,26 @@ public final class SharedDriveEnergy {
      */
     public static Optional<Ticket> join(SmartSsdDevice device, long instance)
             throws IOException {
-        OptionalLong t = device.energyJoin(instance);
-        return t.isPresent() ? Optional.of(new Ticket(device, t.getAsLong()))
-                : Optional.empty();
+        DeviceSession s = device.session();
+        OptionalLong t = s.withHandle(h -> {
+            long rc = SmartSsdNative.energyJoin0(h, instance);
+            if (rc < 0 && Errors.errnoOf(rc) == Errno.ENOTSUP) {
+                return OptionalLong.empty();
+            }
+            return OptionalLong.of(s.check(rc, "energy join of tasklet instance",
+                    Long.toUnsignedString(instance)));
+        });
+        return t.isPresent() ? Optional.of(new Ticket(s, t.getAsLong())) : Optional.empty();
     }
 
     /** A task's place in its period, from {@link #join} to {@link #leave}. */
     public static final class Ticket {
-        private final SmartSsdDevice device;
+        private final DeviceSession s;
         private final long id;
         private boolean left;
 
-        private Ticket(SmartSsdDevice device, long id) {
-            this.device = device;
+        private Ticket(DeviceSession s, long id) {
+            this.s = s;
             this.id = id;
         }
 
@@ -122,18 +129,18 @@ public final class SharedDriveEnergy {
                 throw new IllegalStateException("ticket " + id + " has already left its period");
             }
             left = true;
-            device.energyLeave(id, false);
+            leaveLedger(false);
             long deadline = System.nanoTime() + maxWait.toNanos();
             AdaptivePoller poller = new AdaptivePoller(PollPolicy.DEFAULT);
             for (;;) {
-                Optional<Share> s = device.energyShare(id);
-                if (s.isPresent()) {
-                    return s.get();
+                Optional<Share> share = share();
+                if (share.isPresent()) {
+                    return share.get();
                 }
                 long remaining = deadline - System.nanoTime();
                 if (remaining <= 0) {
                     throw new IOException("waited " + maxWait + " for the other tasks on "
-                            + device.uri() + " to finish, to apportion the drive's energy among"
+                            + s.uri + " to finish, to apportion the drive's energy among"
                             + " them (ticket " + id + "); this task's share is unknown");
                 }
                 // no progress to go by: the poller backs off within the policy's bounds
@@ -143,7 +150,7 @@ public final class SharedDriveEnergy {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new InterruptedIOException("interrupted waiting for the other tasks"
-                            + " on " + device.uri() + " to apportion its energy");
+                            + " on " + s.uri + " to apportion its energy");
                 }
             }
         }
@@ -156,10 +163,28 @@ public final class SharedDriveEnergy {
             }
             left = true;
             try {
-                device.energyLeave(id, true);
+                leaveLedger(true);
             } catch (IOException e) {
                 // the connection is gone or going: the daemon abandons its tickets itself
             }
+        }
+
+        private void leaveLedger(boolean abandon) throws IOException {
+            s.withHandle(h -> s.check(SmartSsdNative.energyLeave0(h, id, abandon),
+                    abandon ? "energy abandon of ticket" : "energy leave of ticket", id));
+        }
+
+        /** The share; empty while tasks of the period run. Once returned, the drive forgets
+         *  the ticket. */
+        private Optional<Share> share() throws IOException {
+            return s.withScratch((h, out) -> {
+                long rc = SmartSsdNative.energyShare0(h, id, out);
+                if (rc < 0 && Errors.errnoOf(rc) == Errno.EAGAIN) {
+                    return Optional.empty();
+                }
+                s.check(rc, "energy share of ticket", id);
+                return Optional.of(Share.decode(out));
+            });
         }
     }
 }

@@ -62,7 +62,7 @@ public final class SolidStateCache {
 
     static CacheCounters counters(DeviceSession s) throws IOException {
         return s.withScratch((h, out) -> {
-            s.check(SmartSsdDevice.cacheInfo0(h, out), "cache info");
+            s.check(SmartSsdNative.cacheInfo0(h, out), "cache info");
             return CacheCounters.decode(out);
         });
     }
@@ -102,7 +102,7 @@ public final class SolidStateCache {
         staged(firstBlock, count, (st, first, at, n) -> {
             int bytes = n * blockSize;
             s.withScratch((h, out) -> {
-                s.check(SmartSsdDevice.cacheRead0(h, first, n, st, 0, bytes, out),
+                s.check(SmartSsdNative.cacheRead0(h, first, n, st, 0, bytes, out),
                         "cache read", blocks(first, n));
                 st.get(0, dst, off + at * blockSize, bytes);
                 mergeBits(present, at, out, n);
@@ -132,7 +132,7 @@ public final class SolidStateCache {
             long first = firstBlock + done;
             int at = done;
             s.withScratch((h, out) -> {
-                s.check(SmartSsdDevice.cacheRange0(h, OP_EXISTS, first, n, out),
+                s.check(SmartSsdNative.cacheRange0(h, OP_EXISTS, first, n, out),
                         "cache exists", blocks(first, n));
                 mergeBits(dirty, at, out, n);
                 return null;
@@ -223,7 +223,7 @@ public final class SolidStateCache {
             r[3 * i + 2] = g.fileBlock();
         }
         return s.withScratch((h, out) -> {
-            int n = (int) s.check(SmartSsdDevice.cacheScan0(h, instance, fileBytes,
+            int n = (int) s.check(SmartSsdNative.cacheScan0(h, instance, fileBytes,
                     versionDigest, r, ranges.size(), out), "cache scan",
                     "tasklet " + instance + " over " + ranges.size() + " range(s) of a "
                     + fileBytes + "-byte file");
@@ -251,7 +251,7 @@ public final class SolidStateCache {
             st.clear();
             st.put(0, src, off + at * blockSize, bytes);
             try {
-                s.withHandle(h -> s.check(SmartSsdDevice.cacheWrite0(h, dirty, first, n, st, 0,
+                s.withHandle(h -> s.check(SmartSsdNative.cacheWrite0(h, dirty, first, n, st, 0,
                         bytes), dirty ? "cache write-dirty" : "cache write-clean",
                         blocks(first, n)));
             } catch (DriveFullException e) {
@@ -285,7 +285,7 @@ public final class SolidStateCache {
 
     private void range(int op, String what, long firstBlock, int count) throws IOException {
         checkRange(firstBlock, count);
-        s.withHandle(h -> s.check(SmartSsdDevice.cacheRange0(h, op, firstBlock, count, null),
+        s.withHandle(h -> s.check(SmartSsdNative.cacheRange0(h, op, firstBlock, count, null),
                 what, blocks(firstBlock, count)));
     }
 

@@ -30,7 +30,7 @@ final class TaskletOps {
     long createOutput(String path, SmartSsdDevice.CreateOption... options) throws IOException {
         byte[] p = path(path);
         int flags = DeviceSession.flags(options);
-        return s.withHandle(h -> s.check(SmartSsdDevice.createOutput0(h, p, flags),
+        return s.withHandle(h -> s.check(SmartSsdNative.createOutput0(h, p, flags),
                 "create output", path));
     }
 
@@ -42,7 +42,7 @@ final class TaskletOps {
             out.order(java.nio.ByteOrder.nativeOrder());
             spec.encode(outputOid, out, SPEC_FIELDS);
             out.put(SPEC_PARAMS, spec.paramsUnsafe());
-            return s.withHandle(h -> s.check(SmartSsdDevice.taskletCreate0(h, out, SPEC_PARAMS,
+            return s.withHandle(h -> s.check(SmartSsdNative.taskletCreate0(h, out, SPEC_PARAMS,
                     plen), "create tasklet", spec.taskletId() + " (" + spec.layout() + ", "
                     + plen + " param bytes, budget " + spec.memoryBudget() + ", step limit "
                     + spec.stepLimit() + ")"));
@@ -72,14 +72,14 @@ final class TaskletOps {
                 out.putLong(i * 24, r.oid()).putLong(i * 24 + 8, r.offset())
                         .putLong(i * 24 + 16, len);
             }
-            return s.check(SmartSsdDevice.taskletExecute0(h, instance, out, 0, inputs.size()),
+            return s.check(SmartSsdNative.taskletExecute0(h, instance, out, 0, inputs.size()),
                     "execute tasklet", instance + " over " + inputs.size() + " input range(s)");
         });
     }
 
     TaskletProgress poll(long instance) throws IOException {
         return s.withScratch((h, out) -> {
-            s.check(SmartSsdDevice.taskletPoll0(h, instance, out), "poll tasklet", instance);
+            s.check(SmartSsdNative.taskletPoll0(h, instance, out), "poll tasklet", instance);
             return TaskletProgress.decode(out);
         });
     }
@@ -99,7 +99,7 @@ final class TaskletOps {
             }
         }
         return s.withHandle(h -> {
-            long n = s.check(SmartSsdDevice.taskletRead0(h, instance, offset, dst, dst.position(),
+            long n = s.check(SmartSsdNative.taskletRead0(h, instance, offset, dst, dst.position(),
                     dst.remaining(), null), "read output of tasklet", instance + " at " + offset);
             dst.position(dst.position() + (int) n);
             s.bytesFromDrive.addAndGet(n);
@@ -130,7 +130,7 @@ final class TaskletOps {
     }
 
     void destroy(long instance) throws IOException {
-        s.withHandle(h -> s.check(SmartSsdDevice.taskletDestroy0(h, instance), "destroy tasklet",
+        s.withHandle(h -> s.check(SmartSsdNative.taskletDestroy0(h, instance), "destroy tasklet",
                 instance));
     }
 

@@ -164,32 +164,36 @@ abstract class DeviceContract {
     @Test
     void namedAttributesRoundTripAndFollowTheObject() throws Exception {
         long f = dev.create("/attr/t", ObjectType.FILE, CreateOption.PARENTS);
+        ObjectAttributes attrs = dev.attributes();
         byte[] layout = "{\"recordSize\":20,\"fields\":[]}".getBytes(StandardCharsets.UTF_8);
-        dev.setAttr(f, "user.smartssd.layout", layout, false, false);
-        dev.setAttr(f, "user.\u00e9t\u00e9", new byte[0], true, false);
-        assertThat(dev.getAttr(f, "user.smartssd.layout")).isEqualTo(layout);
-        assertThat(dev.getAttr(f, "user.\u00e9t\u00e9")).isEmpty();
-        assertThat(dev.listAttrs(f)).containsExactly("user.smartssd.layout", "user.\u00e9t\u00e9");
-        assertThatThrownBy(() -> dev.setAttr(f, "user.\u00e9t\u00e9", new byte[1], true, false))
+        attrs.set(f, "user.smartssd.layout", layout, false, false);
+        attrs.set(f, "user.\u00e9t\u00e9", new byte[0], true, false);
+        assertThat(attrs.get(f, "user.smartssd.layout")).isEqualTo(layout);
+        assertThat(attrs.get(f, "user.\u00e9t\u00e9")).isEmpty();
+        assertThat(attrs.list(f)).containsExactly("user.smartssd.layout", "user.\u00e9t\u00e9");
+        assertThatThrownBy(() -> attrs.set(f, "user.\u00e9t\u00e9", new byte[1], true, false))
                 .isInstanceOf(ObjectExistsException.class);
-        assertThatThrownBy(() -> dev.setAttr(f, "user.none", new byte[1], false, true))
+        assertThatThrownBy(() -> attrs.set(f, "user.none", new byte[1], false, true))
                 .isInstanceOf(SmartSsdException.class).hasMessageContaining("user.none");
-        assertThatThrownBy(() -> dev.getAttr(f, "user.none"))
+        assertThatThrownBy(() -> attrs.get(f, "user.none"))
                 .isInstanceOf(SmartSsdException.class);
-        assertThatThrownBy(() -> dev.setAttr(f, "n".repeat(256), new byte[1], false, false))
+        assertThatThrownBy(() -> attrs.set(f, "n".repeat(256), new byte[1], false, false))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 255");
-        assertThatThrownBy(() -> dev.setAttr(f, "user.big", new byte[1025], false, false))
+        assertThatThrownBy(() -> attrs.set(f, "user.big", new byte[1025], false, false))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("1024");
+        assertThatThrownBy(() -> attrs.set(f, "user.x", new byte[1], true, true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("create and replace");
         // within the value limit, over the object's: the drive refuses it
-        assertThatThrownBy(() -> dev.setAttr(f, "user.big", new byte[1000], false, false))
+        assertThatThrownBy(() -> attrs.set(f, "user.big", new byte[1000], false, false))
                 .isInstanceOf(SmartSsdError.class).hasMessageContaining("1024");
-        dev.removeAttr(f, "user.\u00e9t\u00e9");
-        assertThat(dev.listAttrs(f)).containsExactly("user.smartssd.layout");
+        attrs.remove(f, "user.\u00e9t\u00e9");
+        assertThat(attrs.list(f)).containsExactly("user.smartssd.layout");
 
         dev.rename("/attr/t", "/attr/u", true);
-        assertThat(dev.getAttr(f, "user.smartssd.layout")).isEqualTo(layout);
+        assertThat(attrs.get(f, "user.smartssd.layout")).isEqualTo(layout);
         dev.remove("/attr/u", false);
-        assertThatThrownBy(() -> dev.getAttr(f, "user.smartssd.layout"))
+        assertThatThrownBy(() -> attrs.get(f, "user.smartssd.layout"))
                 .isInstanceOf(NoSuchObjectException.class);
     }
 

@@ -61,7 +61,7 @@ class ReplyLayoutTest {
         if (which == 4) {
             assertThat(SmartAttribute.SIZE).isEqualTo(size[0]);
         } else {
-            assertThat(SmartSsdDevice.replyLayout0(3)).contains("attrs " + SmartHealth.ATTRS + "\n");
+            assertThat(SmartSsdNative.replyLayout0(3)).contains("attrs " + SmartHealth.ATTRS + "\n");
         }
     }
 
@@ -126,7 +126,7 @@ class ReplyLayoutTest {
 
     /** The C layout: one WireField per line, then the struct's size. */
     static List<WireField> cLayout(int which, int[] size) {
-        String text = SmartSsdDevice.replyLayout0(which);
+        String text = SmartSsdNative.replyLayout0(which);
         assertThat(text).as("replyLayout0(%d)", which).isNotNull();
         List<WireField> fields = new ArrayList<>();
         for (String line : text.split("\n")) {

@@ -138,25 +138,25 @@ public final class DriveStore implements GetFileStatusOperation.StatusCallbacks,
     public void setAttr(long oid, String name, byte[] value, boolean create, boolean replace)
             throws IOException {
         count("set_attr");
-        device.setAttr(oid, name, value, create, replace);
+        device.attributes().set(oid, name, value, create, replace);
     }
 
     @Override
     public byte[] getAttr(long oid, String name) throws IOException {
         count("get_attr");
-        return device.getAttr(oid, name);
+        return device.attributes().get(oid, name);
     }
 
     @Override
     public List<String> listAttrs(long oid) throws IOException {
         count("list_attrs");
-        return device.listAttrs(oid);
+        return device.attributes().list(oid);
     }
 
     @Override
     public void removeAttr(long oid, String name) throws IOException {
         count("remove_attr");
-        device.removeAttr(oid, name);
+        device.attributes().remove(oid, name);
     }
 
     @Override
