@@ -1,4 +1,4 @@
-/* SmartSsdDevice's own natives: open, close, the transport, the last error's message, and
+/* The device's own natives: open, close, the transport, the last error's message, and
  * the fixed replies' layouts (jni_internal.h has the conventions). */
 #include "jni_internal.h"
 

@@ -1,5 +1,5 @@
 /*
- * Formatting an emulated drive's image, for SmartSsdDevice.formatEmulated (smartssd format),
+ * Formatting an emulated drive's image, for EmulatedFormat (smartssd format),
  * through libsmartssd's ss_dev_format: the emulator's factory step, not a drive command.
  * It makes the image file that emu: and smartssd-devd then open. A libsmartssd built
  * without the emulator answers ENOTSUP.

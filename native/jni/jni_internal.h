@@ -1,12 +1,13 @@
 /*
- * JNI binding of libsmartssd for org.smartssd.device.SmartSsdDevice (its only caller): the
- * helpers every file of the binding shares. One file per Java class the natives serve:
- * jni_device.c (SmartSsdDevice itself), jni_drive_ops.c (DriveOps), jni_namespace_ops.c
- * (NamespaceOps), jni_tasklet_ops.c (TaskletOps), jni_cache.c (SolidStateCache),
- * jni_format.c (formatting an emulated image), jni_chunk_ops.c (ChunkedDrive) and
- * jni_blk_ops.c (BlockTarget).
+ * JNI binding of libsmartssd for org.smartssd.device.SmartSsdNative, the one Java class
+ * that declares natives (static ones): the helpers every file of the binding shares. One
+ * file per part of the client the natives serve: jni_device.c (open, close, errors),
+ * jni_drive_ops.c (DriveOps, SharedDriveEnergy), jni_namespace_ops.c (NamespaceOps,
+ * ObjectAttributes), jni_tasklet_ops.c (TaskletOps), jni_program_ops.c (ProgramOps),
+ * jni_cache.c (SolidStateCache), jni_format.c (EmulatedFormat), jni_chunk_ops.c
+ * (ChunkedDrive) and jni_blk_ops.c (BlockTarget).
  *
- * Conventions (mirrored in SmartSsdDevice.java):
+ * Conventions (mirrored in SmartSsdNative.java):
  *   - every function returns a jlong: a result >= 0, or -((reason << 32) | errno) with the
  *     drive's reason (ss_dev_last_reason) so Java maps both without another call;
  *   - data moves through direct ByteBuffers whose address and capacity are checked here
@@ -43,7 +44,7 @@
 #define SMART_ATTRS 64
 #define SMART_ATTR_MAX 64
 
-_Static_assert(DIRENT_SIZE == 272, "dirent slot size matches SmartSsdDevice.DIRENT_SIZE");
+_Static_assert(DIRENT_SIZE == 272, "dirent slot size matches NamespaceOps.DIRENT_SIZE");
 
 static inline jlong fail(int rc)
 {
