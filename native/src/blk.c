@@ -1478,6 +1478,7 @@ int ss_blk_stats(struct ss_blk *b, struct ss_blk_stats *out)
 		return ss_err(-EINVAL, 0, "block target stats: NULL target or output");
 	pthread_mutex_lock(&b->lock);
 	*out = b->st;
+	out->buffered_blocks = b->nbuf;
 	out->free_lines = b->free_lines;
 	out->valid_blocks = 0;
 	for (uint32_t l = CKPT_LINES; l < b->nlines; l++)

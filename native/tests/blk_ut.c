@@ -37,6 +37,7 @@ static void test_read_write(void)
 	struct ss_dev *d = drive(&t, 8);
 	struct ss_blk *b = NULL;
 	struct ss_blk_info info;
+	struct ss_blk_stats st;
 	static uint8_t w[16 * SS_BLK_BLOCK], r[16 * SS_BLK_BLOCK];
 
 	if (!d)
@@ -53,6 +54,13 @@ static void test_read_write(void)
 	CHECK_EQ(info.blocks, 3 * 512 * 900 / 1000);
 	for (uint32_t i = 0; i < 16; i++)
 		blktest_fill(w + i * SS_BLK_BLOCK, 100 + i, 1);
+	/* a block short of a unit stays in the host's buffer until a flush */
+	CHECK_EQ(ss_blk_write(b, 99, 1, w, 0), 0);
+	CHECK_EQ(ss_blk_stats(b, &st), 0);
+	CHECK_EQ(st.buffered_blocks, 1);
+	CHECK_EQ(ss_blk_flush(b), 0);
+	CHECK_EQ(ss_blk_stats(b, &st), 0);
+	CHECK_EQ(st.buffered_blocks, 0);
 	CHECK_EQ(ss_blk_write(b, 100, 16, w, 0), 0);
 	/* from the write buffer, then from the flash */
 	CHECK_EQ(ss_blk_read(b, 100, 16, r), 0);
