@@ -5,12 +5,12 @@ import java.nio.ByteBuffer;
 /**
  * The JNI binding of libsmartssd ({@code native/jni/}): every native method of the client,
  * static, as zstd-jni's {@code Zstd} holds its own, and nothing else. Only the parts of
- * {@link SmartSsdDevice} call it, each through {@link DeviceSession#withHandle}, which holds
- * the handle {@code h} while the call runs. One class, so the library exports one prefix
- * ({@code Java_org_smartssd_device_SmartSsdNative_}) and {@link NativeLoader} loads it once,
- * when this class is first used.
+ * {@link SmartSsdDevice} call it; a call on a device handle {@code h} runs inside
+ * {@link DeviceSession#withHandle}, which keeps the handle from being freed meanwhile. One
+ * class, so the library exports one prefix ({@code Java_org_smartssd_device_SmartSsdNative_})
+ * and {@link NativeLoader} loads it once, when this class is first used.
  *
- * <p>Each returns a result {@code >= 0} or {@code -((reason << 32) | errno)}
+ * <p>Each {@code long} one returns a result {@code >= 0} or {@code -((reason << 32) | errno)}
  * ({@link Errors#errnoOf}, {@link Errors#reasonOf}); results too large for one come back in
  * the caller's direct {@code out} buffer (native/jni/jni_internal.h has the layouts).
  */
@@ -32,8 +32,9 @@ final class SmartSsdNative {
 
     static native String lastMessage0();
 
-    /** The wire layout of fixed reply {@code which} (0 drive info, 1 fsstat, 2 counters) as
-     *  the C field lists define it: lines "name kind offset bytes", then "size bytes". */
+    /** The wire layout of fixed reply {@code which} (0 drive info, 1 fsstat, 2 counters, ...:
+     *  the list in jni_device.c) as the C field lists define it: lines "name kind offset
+     *  bytes", then "size bytes"; null for an unknown reply. */
     static native String replyLayout0(int which);
 
     // ---- formatting an emulated image (jni_format.c) ------------------------------------
