@@ -13,13 +13,16 @@ import java.util.List;
  * @param prices the profile's prices of a tasklet's own counted work, with which the drive's
  *               energy ledger apportions its energy among tasks ({@link SharedDriveEnergy})
  */
-public record ModelCounters(long nowNs, long hostNowNs, long hostCommands, long linkBytesIn,
-                            long linkBytesOut, long pageReads, long pagePrograms, long blockErases,
-                            long ispInstructions, long ispDramAccesses, long ispPages,
-                            long linkBusyNs, long ispBusyNs, long energyNandReadNj,
+public record ModelCounters(long pageReads, long pagePrograms, long blockErases,
+                            long eraseFailures, long programFailures, long syncs,
+                            long ruleViolations, long failedBlocks, long bytesRead,
+                            long bytesProgrammed, long hostCommands, long linkBytesIn,
+                            long linkBytesOut, long ispInstructions, long ispDramAccesses,
+                            long ispPages, long dieBusyNs, long channelBusyNs, long linkBusyNs,
+                            long ispBusyNs, long nowNs, long energyNandReadNj,
                             long energyNandProgramNj, long energyNandEraseNj,
                             long energyLinkNj, long energyIspNj, long energyIdleNj,
-                            long energyTotalNj, WorkPrices prices) {
+                            long energyTotalNj, long hostNowNs, WorkPrices prices) {
     // The model counters, struct ss_wire_model (SS_REPLY_MODEL in ss_proto_replies.h); the
     // record carries the ones the host's energy accounting and the benchmarks use
     static final int PAGE_READS = 0;
@@ -98,17 +101,18 @@ public record ModelCounters(long nowNs, long hostNowNs, long hostCommands, long 
     /** Decodes the counters' wire bytes at b's start. */
     static ModelCounters decode(ByteBuffer b) {
         ByteBuffer le = WireField.littleEndian(b);
-        return new ModelCounters(
-                le.getLong(NOW_NS), le.getLong(HOST_NOW_NS), le.getLong(HOST_COMMANDS),
-                le.getLong(LINK_BYTES_IN), le.getLong(LINK_BYTES_OUT),
-                le.getLong(PAGE_READS), le.getLong(PAGE_PROGRAMS),
-                le.getLong(BLOCK_ERASES), le.getLong(ISP_INSTRUCTIONS),
-                le.getLong(ISP_DRAM_ACCESSES), le.getLong(ISP_PAGES),
-                le.getLong(LINK_BUSY_NS), le.getLong(ISP_BUSY_NS),
+        return new ModelCounters(le.getLong(PAGE_READS), le.getLong(PAGE_PROGRAMS),
+                le.getLong(BLOCK_ERASES), le.getLong(ERASE_FAILURES),
+                le.getLong(PROGRAM_FAILURES), le.getLong(SYNCS), le.getLong(RULE_VIOLATIONS),
+                le.getLong(FAILED_BLOCKS), le.getLong(BYTES_READ), le.getLong(BYTES_PROGRAMMED),
+                le.getLong(HOST_COMMANDS), le.getLong(LINK_BYTES_IN), le.getLong(LINK_BYTES_OUT),
+                le.getLong(ISP_INSTRUCTIONS), le.getLong(ISP_DRAM_ACCESSES),
+                le.getLong(ISP_PAGES), le.getLong(DIE_BUSY_NS), le.getLong(CHANNEL_BUSY_NS),
+                le.getLong(LINK_BUSY_NS), le.getLong(ISP_BUSY_NS), le.getLong(NOW_NS),
                 le.getLong(ENERGY_NAND_READ_NJ), le.getLong(ENERGY_NAND_PROGRAM_NJ),
                 le.getLong(ENERGY_NAND_ERASE_NJ), le.getLong(ENERGY_LINK_NJ),
                 le.getLong(ENERGY_ISP_NJ), le.getLong(ENERGY_IDLE_NJ),
-                le.getLong(ENERGY_TOTAL_NJ),
+                le.getLong(ENERGY_TOTAL_NJ), le.getLong(HOST_NOW_NS),
                 new WorkPrices(le.getLong(NAND_READ_NJ), le.getLong(FW_PAGE_OVERHEAD_NS),
                         le.getLong(ISP_PS_PER_INSTRUCTION), le.getLong(DRAM_ACCESS_NS),
                         le.getLong(ISP_ACTIVE_MW), le.getLong(LINK_PJ_PER_BYTE)));

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** Attributes of one object. Times are nanoseconds since the epoch (host clock at write). */
-public record ObjectStat(long oid, long parent, ObjectType type, long children, long size,
+public record ObjectStat(long oid, long parent, ObjectType type, long nchildren, long size,
                          long ctimeNs, long mtimeNs, long atimeNs, long pageWrites,
                          long extentCount, String name) {
     // STAT's reply, struct ss_wire_stat (SS_REPLY_STAT in ss_proto_replies.h)
@@ -38,6 +38,11 @@ public record ObjectStat(long oid, long parent, ObjectType type, long children, 
             new WireField("name_len", "len16", NAME_LEN, 2),
             new WireField("reserved", "rsv16", RESERVED, 2),
             new WireField("name", "name", NAME, NAME_BYTES));
+
+    /** Entries of a directory (0 for a file): the list's {@code nchildren}. */
+    public long children() {
+        return nchildren;
+    }
 
     public boolean isDirectory() {
         return type == ObjectType.DIRECTORY;

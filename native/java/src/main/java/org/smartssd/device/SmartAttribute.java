@@ -11,10 +11,10 @@ import java.util.List;
  * {@code prettyValue} are libatasmart's reading of the raw value, wrong for some of this
  * drive's attributes (native/PROTOCOL.md 6.2).
  */
-public record SmartAttribute(int id, String name, String unit, String atasmartName, int current,
-                             int worst, int threshold, boolean thresholdValid,
-                             boolean prefailure, boolean goodNow, boolean goodNowValid,
-                             int flags, PrettyUnit prettyUnit, long raw, long prettyValue) {
+public record SmartAttribute(int id, int current, int worst, int threshold,
+                             boolean thresholdValid, boolean prefailure, boolean goodNow,
+                             boolean goodNowValid, int flags, PrettyUnit prettyUnit, long raw,
+                             long prettyValue, String name, String unit, String atasmartName) {
     // One attribute as the JNI library packs it (SS_DEV_SMART_ATTR in smartssd.h)
     static final int ID = 0;
     static final int CURRENT = 1;
@@ -57,16 +57,15 @@ public record SmartAttribute(int id, String name, String unit, String atasmartNa
     /** Decodes the attribute packed at {@code at} in b. */
     static SmartAttribute decode(ByteBuffer b, int at) {
         ByteBuffer le = WireField.littleEndian(b);
-        return new SmartAttribute(WireField.u8(le, at + ID),
-                WireField.cstr(le, at + NAME, NAME_BYTES),
-                WireField.cstr(le, at + UNIT, UNIT_BYTES),
-                WireField.cstr(le, at + ATASMART_NAME, NAME_BYTES), WireField.u8(le, at + CURRENT),
+        return new SmartAttribute(WireField.u8(le, at + ID), WireField.u8(le, at + CURRENT),
                 WireField.u8(le, at + WORST), WireField.u8(le, at + THRESHOLD),
                 WireField.u8(le, at + THRESHOLD_VALID) != 0, WireField.u8(le, at + PREFAILURE) != 0,
                 WireField.u8(le, at + GOOD_NOW) != 0, WireField.u8(le, at + GOOD_NOW_VALID) != 0,
                 Short.toUnsignedInt(le.getShort(at + FLAGS)),
                 PrettyUnit.of(le.getInt(at + PRETTY_UNIT)), le.getLong(at + RAW),
-                le.getLong(at + PRETTY_VALUE));
+                le.getLong(at + PRETTY_VALUE), WireField.cstr(le, at + NAME, NAME_BYTES),
+                WireField.cstr(le, at + UNIT, UNIT_BYTES),
+                WireField.cstr(le, at + ATASMART_NAME, NAME_BYTES));
     }
 
     /** libatasmart's SkSmartAttributeUnit. */

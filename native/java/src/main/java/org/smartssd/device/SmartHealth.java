@@ -6,7 +6,7 @@ import java.util.List;
 
 /** SMART health summary and attributes, parsed by libatasmart, named by the drive. */
 public record SmartHealth(Overall overall, boolean statusGood, long powerOnMs, long badSectors,
-                          List<SmartAttribute> attributes) {
+                          long nattrs, List<SmartAttribute> attributes) {
     // The summary as the JNI library packs it (SS_DEV_SMART in smartssd.h)
     static final int OVERALL = 0;
     static final int STATUS_GOOD = 4;
@@ -32,7 +32,8 @@ public record SmartHealth(Overall overall, boolean statusGood, long powerOnMs, l
             attrs.add(SmartAttribute.decode(b, ATTRS + i * SmartAttribute.SIZE));
         }
         return new SmartHealth(Overall.of(le.getInt(OVERALL)), le.getInt(STATUS_GOOD) != 0,
-                le.getLong(POWER_ON_MS), le.getLong(BAD_SECTORS), attrs);
+                le.getLong(POWER_ON_MS), le.getLong(BAD_SECTORS), WireField.u32(le, NATTRS),
+                attrs);
     }
 
     /** libatasmart's SkSmartOverall. */

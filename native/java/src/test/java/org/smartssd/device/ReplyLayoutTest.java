@@ -109,10 +109,10 @@ class ReplyLayoutTest {
         assertThat(h.attributes()).hasSize(2);
         for (int i = 0; i < 2; i++) {
             SmartAttribute a = h.attributes().get(i);
-            assertThat(a).isEqualTo(new SmartAttribute(200 + i, "attr-" + i, "unit-" + i,
-                    "ata-" + i, 150 + i, 140 + i, 130 + i, i == 1, i == 0, i == 1, i == 0,
-                    0x8001 + i, SmartAttribute.PrettyUnit.values()[2 + i], 0x0000A1B2C3D4E5F6L + i,
-                    0x7000000000000001L + i));
+            assertThat(a).isEqualTo(new SmartAttribute(200 + i, 150 + i, 140 + i, 130 + i,
+                    i == 1, i == 0, i == 1, i == 0, 0x8001 + i,
+                    SmartAttribute.PrettyUnit.values()[2 + i], 0x0000A1B2C3D4E5F6L + i,
+                    0x7000000000000001L + i, "attr-" + i, "unit-" + i, "ata-" + i));
         }
     }
 
