@@ -134,8 +134,9 @@ record WireDecoder<R extends Record>(String reply, int size, Map<String, Integer
         return decode(b, 0, host);
     }
 
+    /** The reply at byte {@code at} of b, with the record's host component {@code host}. */
     @SuppressWarnings("unchecked")
-    private R decode(ByteBuffer b, int at, Object host) {
+    R decode(ByteBuffer b, int at, Object host) {
         try {
             return (R) (Record) handle.invokeExact(b, at, host);
         } catch (RuntimeException | Error e) {
