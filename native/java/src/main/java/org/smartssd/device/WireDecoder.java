@@ -13,7 +13,6 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * Decodes one fixed-size reply into its record, by the layout the loaded JNI library reports
@@ -72,19 +71,23 @@ record WireDecoder<R extends Record>(String reply, int size, Map<String, Integer
     }
 
     /** The decoder of reply {@code which} (replyLayout0's number), called {@code reply}. */
+    static <R extends Record> WireDecoder<R> of(int which, String reply, Class<R> type) {
+        return of(which, reply, type, null);
+    }
+
+    /** The same, for a record with one component the host supplies, {@code hostComponent}. */
     static <R extends Record> WireDecoder<R> of(int which, String reply, Class<R> type,
-                                                String... hostComponents) {
+                                                String hostComponent) {
         String text = layoutText(which);
         if (text == null) {
             throw new IllegalStateException(reply + ": the native library reports no layout for"
                     + " reply " + which + " (a library older than this jar?)");
         }
-        return of(reply, text, type, hostComponents);
+        return build(reply, text, type, hostComponent);
     }
 
-    /** The decoder for a layout given as text, as {@link #layoutText} reports it. */
-    static <R extends Record> WireDecoder<R> of(String reply, String layoutText, Class<R> type,
-                                                String... hostComponents) {
+    private static <R extends Record> WireDecoder<R> build(String reply, String layoutText,
+                                                           Class<R> type, String hostComponent) {
         List<WireField> fields = new ArrayList<>();
         Map<String, Integer> marks = new HashMap<>();
         int size = -1;
@@ -105,13 +108,12 @@ record WireDecoder<R extends Record>(String reply, int size, Map<String, Integer
             throw new IllegalStateException(reply + ": the layout has no "
                     + (size < 0 ? "size" : "fields"));
         }
-        for (String h : hostComponents) {
-            if (Arrays.stream(type.getRecordComponents()).noneMatch(c -> c.getName().equals(h))) {
-                throw new IllegalStateException(reply + ": " + type.getSimpleName()
-                        + " has no host component " + h);
-            }
+        if (hostComponent != null && Arrays.stream(type.getRecordComponents())
+                .noneMatch(c -> c.getName().equals(hostComponent))) {
+            throw new IllegalStateException(reply + ": " + type.getSimpleName()
+                    + " has no host component " + hostComponent);
         }
-        Binder binder = new Binder(reply, fields, Set.of(hostComponents));
+        Binder binder = new Binder(reply, fields, hostComponent);
         MethodHandle h = binder.bind(type, true);
         binder.checkAllUsed(type);
         return new WireDecoder<>(reply, size, Map.copyOf(marks),
@@ -160,10 +162,10 @@ record WireDecoder<R extends Record>(String reply, int size, Map<String, Integer
         private final String reply;
         private final List<WireField> all;
         private final List<WireField> fields;
-        private final Set<String> host;
+        private final String host;
         private int next;
 
-        Binder(String reply, List<WireField> all, Set<String> host) {
+        Binder(String reply, List<WireField> all, String host) {
             this.reply = reply;
             this.all = all;
             this.fields = all.stream().filter(f -> !f.wireOnly()).toList();
@@ -202,7 +204,7 @@ record WireDecoder<R extends Record>(String reply, int size, Map<String, Integer
 
         private MethodHandle producer(Class<?> owner, RecordComponent c, boolean top) {
             Class<?> t = c.getType();
-            if (top && host.contains(c.getName())) {
+            if (top && c.getName().equals(host)) {
                 MethodHandle id = MethodHandles.identity(Object.class)
                         .asType(MethodType.methodType(t, Object.class));
                 return MethodHandles.dropArguments(id, 0, ByteBuffer.class, int.class);
