@@ -19,14 +19,14 @@ final class DriveOps {
     DriveInfo info() throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdDevice.info0(h, out), "drive info");
-            return DriveInfo.decode(s.transport, out);
+            return Replies.DRIVE_INFO.decode(out, s.transport);
         });
     }
 
     FsStat fsStat() throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdDevice.fsstat0(h, out), "fsstat");
-            return FsStat.decode(out);
+            return Replies.FSSTAT.decode(out);
         });
     }
 
@@ -37,14 +37,14 @@ final class DriveOps {
     DriveCheck check() throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdDevice.check0(h, out), "check");
-            return DriveCheck.decode(out);
+            return Replies.CHECK.decode(out);
         });
     }
 
     DriveCounters counters() throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdDevice.counters0(h, out), "counters");
-            return DriveCounters.decode(out);
+            return Replies.COUNTERS.decode(out);
         });
     }
 
@@ -55,7 +55,7 @@ final class DriveOps {
                 return Optional.empty();
             }
             s.check(rc, "in-storage queue");
-            return Optional.of(IspQueue.decode(out));
+            return Optional.of(Replies.ISP_QUEUE.decode(out));
         });
     }
 
@@ -67,7 +67,7 @@ final class DriveOps {
                 return Optional.empty();
             }
             s.check(rc, "model counters");
-            return Optional.of(ModelCounters.decode(out));
+            return Optional.of(Replies.MODEL.decode(out));
         });
     }
 
@@ -94,7 +94,7 @@ final class DriveOps {
                 return Optional.empty();
             }
             s.check(rc, "energy share of ticket", ticket);
-            return Optional.of(SharedDriveEnergy.Share.decode(out));
+            return Optional.of(Replies.TASK_SHARE.decode(out));
         });
     }
 
