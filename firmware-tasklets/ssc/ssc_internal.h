@@ -189,11 +189,14 @@ struct ss_ssc {
 	bool replaying;
 
 	/* Read-ahead of a sequential read (ssc_io.c), in the DRAM the cache was given beyond
-	 * ss_ssc_dram_needed(): two halves of ra_half groups. Dropped by every record. */
+	 * ss_ssc_dram_needed(): two halves of ra_half slots of a group each, each half read
+	 * up to ra_budget pages. Dropped by every record. */
 	uint8_t *ra_mem;          /* ra_half * 2 groups of ppb pages */
 	uint32_t *ra_held;        /* per slot, bm_words: the pages read into it */
 	uint64_t *ra_group;       /* per slot: the group, or SSC_KEY_EMPTY */
 	uint32_t ra_half;         /* slots per half; 0: no read-ahead */
+	uint32_t ra_budget;       /* pages a half reads at most */
+	uint64_t ra_tail[2];      /* per half: the last group read into it, or SSC_KEY_EMPTY */
 	int ra_cur;               /* the half being served, -1: none */
 	bool ra_inflight;         /* read-ahead issued and not yet waited for */
 	uint64_t ra_next_lba;     /* the block a sequential run reads next */
@@ -222,6 +225,10 @@ struct ssc_succ {
  * usually spread over that many dies and channels, enough to keep the link busy: 8 x 41
  * MB/s on kang-smartssd (README.md, Read-ahead). */
 #define SSC_RA_HALF 8u
+/* Slots per half beyond SSC_RA_HALF: a half reads SSC_RA_HALF groups' worth of pages, and
+ * a group only partly cached (a file's last) takes a slot of its own; with fewer pages the
+ * link moves the half in less time than the next half's reads take (ssc_io.c, Read-ahead) */
+#define SSC_RA_PARTIAL 2u
 
 /* ssc_io.c */
 /** Forget what was read ahead: a record may have changed any block. */

@@ -109,7 +109,7 @@ uint64_t ss_ssc_dram_needed(const struct ss_geometry *geo, const struct ss_ssc_p
 
 uint64_t ss_ssc_dram_read_ahead(const struct ss_geometry *geo)
 {
-	return 2 * SSC_RA_HALF * ssc_ra_slot_bytes(geo) + SSC_SUCC_HINTS * sizeof(struct ssc_succ) +
+	return 2 * (SSC_RA_HALF + SSC_RA_PARTIAL) * ssc_ra_slot_bytes(geo) + SSC_SUCC_HINTS * sizeof(struct ssc_succ) +
 	       5 * ARENA_ALIGN;
 }
 
@@ -192,7 +192,7 @@ int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dra
 		uint64_t slot = ssc_ra_slot_bytes(&hal->geo);
 		uint64_t left = a.size - a.used;
 		uint64_t succ = SSC_SUCC_HINTS * sizeof(struct ssc_succ);
-		uint32_t half = (uint32_t)SS_MIN((uint64_t)SSC_RA_HALF,
+		uint32_t half = (uint32_t)SS_MIN((uint64_t)SSC_RA_HALF + SSC_RA_PARTIAL,
 						 left > 5 * ARENA_ALIGN + succ ?
 						 (left - 5 * ARENA_ALIGN - succ) / slot / 2 : 0);
 
@@ -204,6 +204,7 @@ int ssc_layout(struct ss_ssc **out, struct ss_hal *hal, void *dram, uint64_t dra
 			c->ra_group = ss_arena_alloc(&a, (size_t)2 * half * 8, ARENA_ALIGN);
 			c->ra_succ = ss_arena_alloc(&a, (size_t)succ, ARENA_ALIGN);
 			c->ra_half = c->ra_mem && c->ra_held && c->ra_group && c->ra_succ ? half : 0;
+			c->ra_budget = SS_MIN(half, SSC_RA_HALF) * c->ppb;
 			c->ra_succ_n = c->ra_half ? SSC_SUCC_HINTS : 0;
 			for (uint32_t i = 0; i < c->ra_succ_n; i++) {
 				c->ra_succ[i].from = SSC_KEY_EMPTY;

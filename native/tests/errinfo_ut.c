@@ -498,7 +498,7 @@ int main(void)
 	/* what was reached end to end; MEDIA_ERROR, TASKLET_FAILED and TASKLET_WATCHDOG need a
 	 * failing flash or a tasklet bug, which this drive does not have on demand (the
 	 * firmware's isp_watchdog_ut runs a runaway tasklet); STORE_DAMAGED needs a damaged
-	 * image (native/java's InfoCheckTest damages one) */
+	 * image (native/java's DriveCheckTest damages one) */
 	for (int r = 1; r <= SS_R_NO_SUCH_ATTR; r++) {
 		if (r == SS_R_MEDIA_ERROR || r == SS_R_TASKLET_FAILED || r == SS_R_TASKLET_WATCHDOG)
 			continue;

@@ -12,7 +12,7 @@
  *             meant; the API struct holds the same bytes, NUL-terminated.
  * From each list come the wire struct (ss_proto.h), the API struct (smartssd/smartssd.h),
  * the host's decode (native/src/host_drive.c) and the JNI packing with the field layout Java
- * checks its records against (native/jni/: FIXED_REPLY, replyLayout0). A new reply is one
+ * decodes its records by (native/jni/: FIXED_REPLY, replyLayout0). A new reply is one
  * list here.
  */
 #ifndef SS_PROTO_REPLIES_H

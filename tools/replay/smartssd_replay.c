@@ -1,7 +1,7 @@
 /*
  * smartssd-replay: block-trace replay through the emulated drive's block interface, for the
  * drive's DRAM buffer policies (firmware-tasklets/buffer/). The one replayer: `smartssd
- * replay` (native/java, ReplayCommand) runs it on a user's trace, and
+ * replay` (smartssd-cli, ReplayCommand) runs it on a user's trace, and
  * benchmarks/run-buffer-replay.sh on generated ones for Gong's comparison of BPLRU, FAB,
  * LB-CLOCK and HBM [Gong 2010, §4.3, Figs. 4.1-4.8] and Smullen's of the non-volatile merge
  * cache's policies against no merge cache [Smullen 2010, §V-B, Figs. 4-7] (--page-kb 4: the

@@ -91,7 +91,7 @@ void ss_ssc_default_params(struct ss_ssc_params *p, enum ss_ssc_policy policy);
 uint64_t ss_ssc_dram_needed(const struct ss_geometry *geo, const struct ss_ssc_params *p);
 
 /** DRAM beyond ss_ssc_dram_needed() for the read-ahead of sequential reads (two halves
- *  of SSC_RA_HALF groups, and the successor hints it follows from one file to the next):
+ *  of SSC_RA_HALF + SSC_RA_PARTIAL groups, and the successor hints it follows from one file to the next):
  *  a cache given at least this much more reads ahead; less, fewer groups; less than two
  *  groups, none. */
 uint64_t ss_ssc_dram_read_ahead(const struct ss_geometry *geo);

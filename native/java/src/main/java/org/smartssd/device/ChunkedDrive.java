@@ -40,7 +40,7 @@ public final class ChunkedDrive {
     static ChunkGeometry geometry(DeviceSession s) throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdNative.geometry0(h, out), "geometry");
-            return ChunkGeometry.decode(out);
+            return Replies.GEOMETRY.decode(out);
         });
     }
 
@@ -57,8 +57,7 @@ public final class ChunkedDrive {
                     zoned ? "zone report from" : "chunk report from", first);
             List<ChunkInfo> list = new ArrayList<>(n);
             for (int i = 0; i < n; i++) {
-                list.add(ChunkInfo.decode(out.duplicate().position(i * ChunkInfo.SIZE)
-                        .slice()));
+                list.add(Replies.CHUNK.decode(out, i * Replies.CHUNK.size()));
             }
             return list;
         });

@@ -1,7 +1,5 @@
 package org.smartssd.device;
 
-import java.nio.ByteBuffer;
-import java.util.List;
 import java.util.Locale;
 
 /**
@@ -12,40 +10,13 @@ import java.util.Locale;
  * {@code problemOid}, logical page {@code problemLpn} (0xFFFFFFFF: none) and tree level
  * {@code problemLevel}. {@code mounted} is 0 when the drive came up without its store
  * because the check its mount makes found the problem.
+ *
+ * <p>The components are the fields of SS_REPLY_CHECK in
+ * {@code protocol/include/ss_proto_replies.h}, in its order ({@link WireDecoder}).
  */
 public record DriveCheck(long problem, long problemLevel, long problemOid, long problemLpn,
                          long mounted, long objects, long treeObjects, long maxDepth,
                          long extents, long nodePages, long dataPages, long leakedPages) {
-    // CHECK's reply, struct ss_wire_check (SS_REPLY_CHECK in ss_proto_replies.h)
-    static final int PROBLEM = 0;
-    static final int PROBLEM_LEVEL = 4;
-    static final int PROBLEM_OID = 8;
-    static final int PROBLEM_LPN = 16;
-    static final int MOUNTED = 20;
-    static final int OBJECTS = 24;
-    static final int TREE_OBJECTS = 28;
-    static final int MAX_DEPTH = 32;
-    static final int RESERVED = 36;
-    static final int EXTENTS = 40;
-    static final int NODE_PAGES = 48;
-    static final int DATA_PAGES = 56;
-    static final int LEAKED_PAGES = 64;
-
-    static final List<WireField> FIELDS = List.of(
-            WireField.u32("problem", PROBLEM),
-            WireField.u32("problem_level", PROBLEM_LEVEL),
-            WireField.u64("problem_oid", PROBLEM_OID),
-            WireField.u32("problem_lpn", PROBLEM_LPN),
-            WireField.u32("mounted", MOUNTED),
-            WireField.u32("objects", OBJECTS),
-            WireField.u32("tree_objects", TREE_OBJECTS),
-            WireField.u32("max_depth", MAX_DEPTH),
-            WireField.rsv32("reserved", RESERVED),
-            WireField.u64("extents", EXTENTS),
-            WireField.u64("node_pages", NODE_PAGES),
-            WireField.u64("data_pages", DATA_PAGES),
-            WireField.u64("leaked_pages", LEAKED_PAGES));
-
     /** The problem codes of PROTOCOL.md section 5 (ss_wire_check), by code. */
     private static final String[] PROBLEMS = {
         "consistent",
@@ -77,17 +48,6 @@ public record DriveCheck(long problem, long problemLevel, long problemOid, long 
     static final long NVRAM = 22;
 
     private static final long NO_LPN = 0xFFFFFFFFL;
-
-    /** Decodes the reply's wire bytes at b's start. */
-    static DriveCheck decode(ByteBuffer b) {
-        ByteBuffer le = WireField.littleEndian(b);
-        return new DriveCheck(WireField.u32(le, PROBLEM), WireField.u32(le, PROBLEM_LEVEL),
-                le.getLong(PROBLEM_OID), WireField.u32(le, PROBLEM_LPN),
-                WireField.u32(le, MOUNTED), WireField.u32(le, OBJECTS),
-                WireField.u32(le, TREE_OBJECTS), WireField.u32(le, MAX_DEPTH),
-                le.getLong(EXTENTS), le.getLong(NODE_PAGES), le.getLong(DATA_PAGES),
-                le.getLong(LEAKED_PAGES));
-    }
 
     public boolean consistent() {
         return problem == 0;

@@ -18,14 +18,14 @@ final class DriveOps {
     DriveInfo info() throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdNative.info0(h, out), "drive info");
-            return DriveInfo.decode(s.transport, out);
+            return Replies.DRIVE_INFO.decode(out, s.transport);
         });
     }
 
     FsStat fsStat() throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdNative.fsstat0(h, out), "fsstat");
-            return FsStat.decode(out);
+            return Replies.FSSTAT.decode(out);
         });
     }
 
@@ -36,14 +36,14 @@ final class DriveOps {
     DriveCheck check() throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdNative.check0(h, out), "check");
-            return DriveCheck.decode(out);
+            return Replies.CHECK.decode(out);
         });
     }
 
     DriveCounters counters() throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdNative.counters0(h, out), "counters");
-            return DriveCounters.decode(out);
+            return Replies.COUNTERS.decode(out);
         });
     }
 
@@ -54,7 +54,7 @@ final class DriveOps {
                 return Optional.empty();
             }
             s.check(rc, "in-storage queue");
-            return Optional.of(IspQueue.decode(out));
+            return Optional.of(Replies.ISP_QUEUE.decode(out));
         });
     }
 
@@ -66,7 +66,7 @@ final class DriveOps {
                 return Optional.empty();
             }
             s.check(rc, "model counters");
-            return Optional.of(ModelCounters.decode(out));
+            return Optional.of(Replies.MODEL.decode(out));
         });
     }
 

@@ -29,7 +29,7 @@ final class NamespaceOps {
         byte[] p = path(path);
         return s.withScratch((h, out) -> {
             s.check(SmartSsdNative.lookup0(h, p, out), "lookup", path);
-            return ObjectStat.decode(out);
+            return Replies.STAT.decode(out);
         });
     }
 
@@ -44,7 +44,7 @@ final class NamespaceOps {
     ObjectStat stat(long oid) throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdNative.stat0(h, oid, out), "stat", oid(oid));
-            return ObjectStat.decode(out);
+            return Replies.STAT.decode(out);
         });
     }
 

@@ -2,9 +2,7 @@ package org.smartssd.device;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
@@ -34,8 +32,9 @@ public final class SharedDriveEnergy {
     }
 
     /**
-     * A task's share of its period, as the drive's ledger settled it (the field list
-     * {@code SS_REPLY_TASK_SHARE} of {@code protocol/include/ss_proto_replies.h}).
+     * A task's share of its period, as the drive's ledger settled it: the fields of
+     * {@code SS_REPLY_TASK_SHARE} in {@code protocol/include/ss_proto_replies.h}, in its order
+     * ({@link WireDecoder}).
      *
      * @param taskNj         the task's energy, nJ
      * @param taskWeightPj   its counted work priced by the profile, pJ
@@ -55,26 +54,6 @@ public final class SharedDriveEnergy {
                         long startIspNj, long startIdleNj, long endNandReadNj,
                         long endNandProgramNj, long endNandEraseNj, long endLinkNj,
                         long endIspNj, long endIdleNj) {
-        static final List<String> NAMES = List.of("task_nj", "task_weight_pj", "period_nj",
-                "period_weight_pj", "tasks", "clients", "pages", "instructions",
-                "dram_accesses", "output_bytes", "start_nand_read_nj", "start_nand_program_nj",
-                "start_nand_erase_nj", "start_link_nj", "start_isp_nj", "start_idle_nj",
-                "end_nand_read_nj", "end_nand_program_nj", "end_nand_erase_nj", "end_link_nj",
-                "end_isp_nj", "end_idle_nj");
-        /** 22 u64, in the order of the components. */
-        static final List<WireField> FIELDS = java.util.stream.IntStream.range(0, NAMES.size())
-                .mapToObj(i -> WireField.u64(NAMES.get(i), 8 * i)).toList();
-
-        static Share decode(ByteBuffer b) {
-            ByteBuffer le = WireField.littleEndian(b);
-            long[] v = new long[NAMES.size()];
-            for (int i = 0; i < v.length; i++) {
-                v[i] = le.getLong(8 * i);
-            }
-            return new Share(v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10],
-                    v[11], v[12], v[13], v[14], v[15], v[16], v[17], v[18], v[19], v[20], v[21]);
-        }
-
         /** The task's fraction of the period's energy. */
         public double fraction() {
             return periodNj == 0 ? 0 : (double) taskNj / periodNj;
@@ -183,7 +162,7 @@ public final class SharedDriveEnergy {
                     return Optional.empty();
                 }
                 s.check(rc, "energy share of ticket", id);
-                return Optional.of(Share.decode(out));
+                return Optional.of(Replies.TASK_SHARE.decode(out));
             });
         }
     }

@@ -4,35 +4,23 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 
-/** SMART health summary and attributes, parsed by libatasmart, named by the drive. */
+/**
+ * SMART health summary and attributes, parsed by libatasmart, named by the drive. The
+ * components are the fields of SS_DEV_SMART in {@code smartssd/smartssd.h}, in its order
+ * ({@link WireDecoder}): {@code nattrs} counts the attributes the drive has, which may be
+ * more than {@code attributes} holds (the host's, asked for up to a maximum).
+ */
 public record SmartHealth(Overall overall, boolean statusGood, long powerOnMs, long badSectors,
-                          List<SmartAttribute> attributes) {
-    // The summary as the JNI library packs it (SS_DEV_SMART in smartssd.h)
-    static final int OVERALL = 0;
-    static final int STATUS_GOOD = 4;
-    static final int POWER_ON_MS = 8;
-    static final int BAD_SECTORS = 16;
-    static final int NATTRS = 24;
-
-    static final List<WireField> FIELDS = List.of(
-            WireField.u32("overall", OVERALL),
-            WireField.u32("status_good", STATUS_GOOD),
-            WireField.u64("power_on_ms", POWER_ON_MS),
-            WireField.u64("bad_sectors", BAD_SECTORS),
-            WireField.u32("nattrs", NATTRS));
-
-    /** Where the JNI library puts the first attribute. */
-    static final int ATTRS = 64;
-
+                          long nattrs, List<SmartAttribute> attributes) {
     /** Decodes the summary at b's start and the first {@code n} attributes after it. */
     static SmartHealth decode(ByteBuffer b, int n) {
-        ByteBuffer le = WireField.littleEndian(b);
+        int first = Replies.SMART.mark("attrs");
+        int stride = Replies.SMART_ATTR.size();
         List<SmartAttribute> attrs = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            attrs.add(SmartAttribute.decode(b, ATTRS + i * SmartAttribute.SIZE));
+            attrs.add(Replies.SMART_ATTR.decode(b, first + i * stride));
         }
-        return new SmartHealth(Overall.of(le.getInt(OVERALL)), le.getInt(STATUS_GOOD) != 0,
-                le.getLong(POWER_ON_MS), le.getLong(BAD_SECTORS), attrs);
+        return Replies.SMART.decode(b, attrs);
     }
 
     /** libatasmart's SkSmartOverall. */

@@ -63,7 +63,7 @@ public final class SolidStateCache {
     static CacheCounters counters(DeviceSession s) throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdNative.cacheInfo0(h, out), "cache info");
-            return CacheCounters.decode(out);
+            return Replies.SSC_INFO.decode(out);
         });
     }
 

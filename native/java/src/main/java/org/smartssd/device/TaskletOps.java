@@ -80,7 +80,7 @@ final class TaskletOps {
     TaskletProgress poll(long instance) throws IOException {
         return s.withScratch((h, out) -> {
             s.check(SmartSsdNative.taskletPoll0(h, instance, out), "poll tasklet", instance);
-            return TaskletProgress.decode(out);
+            return Replies.PROGRESS.decode(out);
         });
     }
 

@@ -17,8 +17,9 @@ class EnergyAccountantTest {
     private static ModelCounters model(long nowNs, long in, long out, long read, long prog,
                                        long erase, long link, long isp, long idle) {
         long total = read + prog + erase + link + isp + idle;
-        return new ModelCounters(nowNs, nowNs, 0, in, out, 0, 0, 0, 0, 0, 0, 0, 0, read, prog, erase,
-                link, isp, idle, total, ModelCounters.WorkPrices.NONE);
+        return new ModelCounters(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, in, out, 0, 0, 0, 0, 0, 0, 0,
+                nowNs, read, prog, erase, link, isp, idle, total, nowNs,
+                ModelCounters.WorkPrices.NONE);
     }
 
     @Test

@@ -20,7 +20,7 @@ public final class TestDrives {
     }
 
     /** A freshly formatted 256 MiB kang-smartssd image. */
-    static Path image(Path dir) throws IOException {
+    public static Path image(Path dir) throws IOException {
         Path img = dir.resolve("dev0.img");
         SmartSsdDevice.formatEmulated(img, null, 256L << 20, 0);
         return img;
@@ -31,8 +31,8 @@ public final class TestDrives {
      * MiB is possible. It keeps the built-in's name, so emu: reopens the image without it.
      */
     public static Path tinyProfile(Path dir) throws IOException {
-        Path src = Path.of(System.getProperty("user.dir"))
-                .resolve("../../firmware-tasklets/emu/profiles/kang-smartssd.profile").normalize();
+        Path src = Path.of(System.getProperty("smartssd.source.root", "../.."))
+                .resolve("firmware-tasklets/emu/profiles/kang-smartssd.profile").normalize();
         String text = Files.readString(src)
                 .replaceFirst("(?m)^channels = 16", "channels = 2")
                 .replaceFirst("(?m)^ways = 4", "ways = 2");

@@ -153,6 +153,7 @@ final class BlockCacheIo {
             stats.incrementCounter(CacheStatistics.BLOCKS_FILLED, run);
         } catch (DriveFullException e) {
             // the cache holds only dirty data: the read goes on uncached
+            stats.incrementCounter(CacheStatistics.FILLS_REFUSED_FULL);
         }
     }
 

@@ -35,6 +35,11 @@ public final class CacheStatistics {
     public static final String FILLS_FAILED = "sscache_fills_failed";
     /** Fills dropped because the fill queue stayed full for its wait. */
     public static final String FILLS_DROPPED = "sscache_fills_dropped";
+    /**
+     * Fills the drive refused because its cache held dirty data only (DRIVE_FULL): those
+     * blocks stay uncached, the read goes on from the backing store.
+     */
+    public static final String FILLS_REFUSED_FULL = "sscache_fills_refused_full";
 
     private CacheStatistics() {
     }
@@ -42,7 +47,7 @@ public final class CacheStatistics {
     static IOStatisticsStore newStore(String... more) {
         String[] counters = {LOOKUPS, BLOCK_HITS, BLOCK_MISSES, BYTES_FROM_CACHE, BYTES_FROM_BACKING,
             BLOCKS_FILLED, BLOCKS_DIRTIED, WRITE_BACKS, WRITE_BACK_BLOCKS, WRITE_BACK_RUNS,
-            WRITE_BACK_FAILURES, FULL_WAITS, FILLS_FAILED, FILLS_DROPPED};
+            WRITE_BACK_FAILURES, FULL_WAITS, FILLS_FAILED, FILLS_DROPPED, FILLS_REFUSED_FULL};
         String[] all = new String[counters.length + more.length];
         System.arraycopy(counters, 0, all, 0, counters.length);
         System.arraycopy(more, 0, all, counters.length, more.length);

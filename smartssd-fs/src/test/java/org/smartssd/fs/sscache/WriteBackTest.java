@@ -204,6 +204,17 @@ class WriteBackTest {
             assertThat(acknowledged).isNotEmpty();
             assertThat(counter(fs.getIOStatistics(), CacheStatistics.FULL_WAITS)).isPositive();
 
+            // a cold read finds no room for its fill: it is served from the backing store,
+            // and the refused fill is counted, not dropped silently
+            byte[] cold = data(1 << 20, 399);
+            Files.write(Files.createDirectories(dir.resolve("cold")).resolve("g"), cold);
+            long filled = counter(fs.getIOStatistics(), CacheStatistics.BLOCKS_FILLED);
+            assertThat(read(fs, new org.apache.hadoop.fs.Path("/cold/g"))).isEqualTo(cold);
+            assertThat(counter(fs.getIOStatistics(), CacheStatistics.FILLS_REFUSED_FULL))
+                    .as("fills refused by a cache full of dirty data").isPositive();
+            assertThat(counter(fs.getIOStatistics(), CacheStatistics.BLOCKS_FILLED))
+                    .isEqualTo(filled);
+
             // the backing store comes back: every acknowledged file is written back, intact
             FaultInjectingFileSystem.FAILING.decrementAndGet();
             assertThat(fs.writeBackManager().writeBackAll(WAIT_MS)).isZero();

@@ -4,12 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
+import org.smartssd.cli.Progress;
 import org.smartssd.loganalyzer.CompareTable;
 import org.smartssd.loganalyzer.Engine;
 import org.smartssd.loganalyzer.LogAnalyzer;
 import org.smartssd.loganalyzer.Mode;
 import org.smartssd.loganalyzer.Query;
-import org.smartssd.device.cli.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.zip.GZIPOutputStream;
 
+import org.smartssd.cli.Progress;
 import org.smartssd.loganalyzer.CompareTable;
 import org.smartssd.loganalyzer.Engine;
 import org.smartssd.loganalyzer.LogAnalyzer;
 import org.smartssd.loganalyzer.Query;
 import org.smartssd.loganalyzer.TraceGenerator;
-import org.smartssd.device.cli.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

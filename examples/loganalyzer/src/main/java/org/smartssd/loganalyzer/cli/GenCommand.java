@@ -8,8 +8,8 @@ import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import java.util.zip.GZIPOutputStream;
 
+import org.smartssd.cli.Progress;
 import org.smartssd.loganalyzer.TraceGenerator;
-import org.smartssd.device.cli.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -3,12 +3,12 @@ package org.smartssd.loganalyzer.cli;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import org.smartssd.cli.Progress;
 import org.smartssd.loganalyzer.Engine;
 import org.smartssd.loganalyzer.LogAnalyzer;
 import org.smartssd.loganalyzer.Mode;
 import org.smartssd.loganalyzer.Query;
 import org.smartssd.loganalyzer.RunResult;
-import org.smartssd.device.cli.Progress;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
