@@ -162,6 +162,48 @@ abstract class DeviceContract {
     }
 
     @Test
+    void readRangesFillsTheBufferBackToBackShortOnlyAtTheEnd() throws Exception {
+        long f = dev.create("/ranges", ObjectType.FILE);
+        byte[] data = new byte[100_000];
+        new Random(3).nextBytes(data);
+        dev.write(f, 0, data, 0, data.length, false);
+        long[] offsets = {90_000, 0, 4096, 99_000};
+        int[] lens = {5000, 100, 8192, 4000};
+        ByteBuffer dst = ByteBuffer.allocateDirect(17_292);
+        assertThat(dev.readRanges(f, offsets, lens, dst, 4)).containsExactly(5000, 100, 8192,
+                1000);
+        assertThat(dst.position()).isEqualTo(17_292);
+        int at = 0;
+        for (int i = 0; i < offsets.length; i++) {
+            int n = (int) Math.min(lens[i], data.length - offsets[i]);
+            byte[] got = new byte[n];
+            dst.get(at, got);
+            assertThat(got).as("range %d", i).isEqualTo(java.util.Arrays.copyOfRange(data,
+                    (int) offsets[i], (int) offsets[i] + n));
+            at += lens[i];
+        }
+    }
+
+    @Test
+    void aLoneTaskOnTheEnergyLedgerGetsThePeriodsWholeEnergy() throws Exception {
+        java.util.Optional<SharedDriveEnergy.Ticket> t = SharedDriveEnergy.join(dev, 0);
+        if (!hasModel()) {
+            assertThat(t).isEmpty();
+            return;
+        }
+        SharedDriveEnergy.Ticket ticket = t.orElseThrow();
+        dev.write(dev.create("/ledger", ObjectType.FILE), 0, new byte[8192], 0, 8192, true);
+        SharedDriveEnergy.Share s = ticket.leave(Duration.ofSeconds(30));
+        assertThat(s.tasks()).isEqualTo(1);
+        assertThat(s.clients()).isEqualTo(1);
+        assertThat(s.periodNj()).isPositive();
+        assertThat(s.taskNj()).isEqualTo(s.periodNj());
+        assertThat(s.pages()).isZero();
+        assertThatThrownBy(() -> ticket.leave(Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
     void namedAttributesRoundTripAndFollowTheObject() throws Exception {
         long f = dev.create("/attr/t", ObjectType.FILE, CreateOption.PARENTS);
         ObjectAttributes attrs = dev.attributes();

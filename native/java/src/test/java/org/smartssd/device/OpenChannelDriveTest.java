@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * An open-channel drive through the client (tiny profile, 128 MiB): a chunk written by
  * vector I/O reads back and a reset erases it, counting wear; the host block target
- * buffers a write short of a unit until a flush pads the unit and writes it.
+ * buffers a write short of a unit until a flush pads the unit and writes it, and a trimmed
+ * block reads as zeros.
  */
 class OpenChannelDriveTest {
     @TempDir
@@ -71,7 +72,7 @@ class OpenChannelDriveTest {
     }
 
     @Test
-    void aBlockShortOfAUnitStaysBufferedUntilAFlushPadsTheUnit() throws Exception {
+    void aShortUnitStaysBufferedUntilAFlushAndATrimmedBlockReadsAsZeros() throws Exception {
         byte[] data = new byte[BlockTarget.BLOCK];
         new Random(6).nextBytes(data);
         try (SmartSsdDevice d = SmartSsdDevice.open("emu:" + image);
@@ -95,6 +96,12 @@ class OpenChannelDriveTest {
             byte[] read = new byte[data.length];
             back.get(0, read);
             assertThat(read).isEqualTo(data);
+
+            t.trim(7, 1);
+            assertThat(t.stats().blocksTrimmed()).isEqualTo(flushed.blocksTrimmed() + 1);
+            t.read(7, 1, back.clear());
+            back.get(0, read);
+            assertThat(read).isEqualTo(new byte[data.length]);
         }
     }
 }
