@@ -349,10 +349,20 @@ static int check_topn(struct pq_scan *s)
 	return 0;
 }
 
-/* The group table, from what the columns left of the budget. */
+/* The group table, from what the columns left of the budget, and no larger than the run's
+ * rows: a run cannot see more groups than rows, and a table sized to the whole budget was
+ * allocated, and charged, at every run (the connector runs a row group at a time). */
 static int alloc_groups(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 {
 	uint32_t cap = bt_groups_fit(ctx, 4 * 8, 0);
+	uint64_t rows = 0;
+
+	for (uint32_t r = 0; r < s->nrg && rows < cap; r++) {
+		rows += rg_rows(s, r);
+	}
+	if (rows < cap) {
+		cap = rows ? (uint32_t)rows : 1;
+	}
 
 	if (bt_groups_init(ctx, &s->g, cap)) {
 		return -SS_ENOMEM;
