@@ -71,21 +71,20 @@ static double self_cpu_us(void)
 }
 
 /* One frame out through the framing's send (sendmsg of header and data), as both ends
- * of the link send theirs. */
-static void frame_out(int fd, uint8_t *buf, size_t hdr, size_t data)
+ * of the link send theirs. \return 0 or a negative errno. */
+static int frame_out(int fd, uint8_t *buf, size_t hdr, size_t data)
 {
 	struct iovec iov[2] = { { buf, hdr }, { buf + hdr, data } };
 
-	if (ss_frame_send(fd, iov, data ? 2 : 1) != 0) {
-		exit(2);
-	}
+	return ss_frame_send(fd, iov, data ? 2 : 1);
 }
 
 /* One frame in as the client's reader and the daemon's connection reader take theirs:
  * poll the socket for spin_us (ss_frame_spin: recv MSG_DONTWAIT, sched_yield), then the
- * header and the data through the reader's buffer, blocking. */
-static void frame_in(struct ss_frame_reader *in, uint8_t *buf, size_t hdr, size_t data,
-		     unsigned spin_us)
+ * header and the data through the reader's buffer, blocking. \return 0, -ECONNRESET when
+ * the peer left, or another negative errno. */
+static int frame_in(struct ss_frame_reader *in, uint8_t *buf, size_t hdr, size_t data,
+		    unsigned spin_us)
 {
 	int rc;
 
@@ -94,9 +93,25 @@ static void frame_in(struct ss_frame_reader *in, uint8_t *buf, size_t hdr, size_
 	if (rc == 0 && data) {
 		rc = ss_frame_read(in, buf + hdr, data, 0);
 	}
-	if (rc != 0) {
-		exit(rc == -ECONNRESET ? 0 : 2);   /* the peer left: done */
+	return rc;
+}
+
+/* A poll's two exchanges: the client's side (client != 0) or the daemon's. */
+static int exchanges(int client, int fd, struct ss_frame_reader *in, uint8_t *buf,
+		     unsigned spin_us)
+{
+	int rc;
+
+	if (client) {
+		rc = frame_out(fd, buf, SS_FRAME_REQUEST_HDR, SECTOR);
+		rc = rc ? rc : frame_in(in, buf, SS_FRAME_REPLY_HDR, 0, spin_us);
+		rc = rc ? rc : frame_out(fd, buf, SS_FRAME_REQUEST_HDR, 0);
+		return rc ? rc : frame_in(in, buf, SS_FRAME_REPLY_HDR, SECTOR, spin_us);
 	}
+	rc = frame_in(in, buf, SS_FRAME_REQUEST_HDR, SECTOR, spin_us);
+	rc = rc ? rc : frame_out(fd, buf, SS_FRAME_REPLY_HDR, 0);
+	rc = rc ? rc : frame_in(in, buf, SS_FRAME_REQUEST_HDR, 0, spin_us);
+	return rc ? rc : frame_out(fd, buf, SS_FRAME_REPLY_HDR, SECTOR);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -122,7 +137,7 @@ static void bare(int cpu_a, int cpu_b, unsigned spin_us, unsigned n, struct row 
 	static struct ss_frame_reader in;
 	uint64_t *ns = malloc(n * sizeof(*ns));
 	struct rusage peer;
-	int sv[2], status;
+	int sv[2], status, rc;
 	pid_t pid;
 	double cpu0 = 0;
 
@@ -135,12 +150,10 @@ static void bare(int cpu_a, int cpu_b, unsigned spin_us, unsigned n, struct row 
 		close(sv[0]);
 		drive_fixture_pin(cpu_b);
 		ss_frame_reader_init(&in, sv[1]);
-		for (;;) {
-			frame_in(&in, buf, SS_FRAME_REQUEST_HDR, SECTOR, spin_us);
-			frame_out(sv[1], buf, SS_FRAME_REPLY_HDR, 0);
-			frame_in(&in, buf, SS_FRAME_REQUEST_HDR, 0, spin_us);
-			frame_out(sv[1], buf, SS_FRAME_REPLY_HDR, SECTOR);
-		}
+		do {
+			rc = exchanges(0, sv[1], &in, buf, spin_us);
+		} while (rc == 0);
+		exit(rc == -ECONNRESET ? 0 : 2);   /* the peer left: done */
 	}
 	close(sv[1]);
 	drive_fixture_pin(cpu_a);
@@ -151,10 +164,10 @@ static void bare(int cpu_a, int cpu_b, unsigned spin_us, unsigned n, struct row 
 		if (i == WARMUP) {
 			cpu0 = self_cpu_us();
 		}
-		frame_out(sv[0], buf, SS_FRAME_REQUEST_HDR, SECTOR);
-		frame_in(&in, buf, SS_FRAME_REPLY_HDR, 0, spin_us);
-		frame_out(sv[0], buf, SS_FRAME_REQUEST_HDR, 0);
-		frame_in(&in, buf, SS_FRAME_REPLY_HDR, SECTOR, spin_us);
+		rc = exchanges(1, sv[0], &in, buf, spin_us);
+		if (rc != 0) {
+			DIE("bare ping-pong: %s", strerror(-rc));
+		}
 		if (i >= WARMUP) {
 			ns[i - WARMUP] = now_ns() - t;
 		}
