@@ -3,7 +3,9 @@
  * costs. Rows:
  *   - bare ping-pong: two processes on a socketpair exchanging the frames of one progress
  *     poll (a SEND exchange, 32 + 512 B out and 48 B back; a RECV exchange, 32 B out and
- *     48 + 512 B back), nothing else;
+ *     48 + 512 B back) through the framing's socket I/O as the client and the daemon do
+ *     (ss_frame_send; ss_frame_spin, then ss_frame_read), nothing else; blocking, then
+ *     both ends spinning SPIN_US before they block, as the daemon rows;
  *   - daemon poll: ss_dev_tasklet_poll over unix: to smartssd-devd (the same two
  *     exchanges, through libsmartssd, the daemon and the emulated firmware), with the
  *     client and the daemon blocking, then both spinning SPIN_US before they block;
@@ -15,8 +17,10 @@
  *     (emu:), no socket: libsmartssd, the emulated firmware, and for the execute the
  *     drive's controller thread, which runs the run's slice;
  * each with both ends pinned to one CPU, then to two CPUs (in-process: the caller and the
- * controller thread). p50 and p99 of N round trips,
- * and CPU per round trip: both ends' user + system time (getrusage for this process and
+ * controller thread). Each row's ratio is over the bare ping-pong with the same CPUs and
+ * the same spin (the execute + poll's over twice it): a spinning row against a blocking
+ * one would credit the daemon with the wake-up the spin saves. p50 and p99 of N round
+ * trips, and CPU per round trip: both ends' user + system time (getrusage for this process and
  * for the ping-pong peer, /proc/PID/stat ticks for the daemon) over the timed loop.
  *   usage: link_rtt SMARTSSD-DEVD|- [N, default 20000] [SPIN_US, default 50]
  *          (-: no daemon rows)
@@ -28,6 +32,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -65,22 +70,48 @@ static double self_cpu_us(void)
 	return rusage_us(&u);
 }
 
-static void io_all(int fd, void *buf, size_t n, int out)
+/* One frame out through the framing's send (sendmsg of header and data), as both ends
+ * of the link send theirs. \return 0 or a negative errno. */
+static int frame_out(int fd, uint8_t *buf, size_t hdr, size_t data)
 {
-	uint8_t *p = buf;
+	struct iovec iov[2] = { { buf, hdr }, { buf + hdr, data } };
 
-	while (n) {
-		ssize_t k = out ? write(fd, p, n) : read(fd, p, n);
+	return ss_frame_send(fd, iov, data ? 2 : 1);
+}
 
-		if (k <= 0) {
-			if (k < 0 && errno == EINTR) {
-				continue;
-			}
-			exit(k == 0 ? 0 : 2);   /* the peer left: done */
-		}
-		p += k;
-		n -= (size_t)k;
+/* One frame in as the client's reader and the daemon's connection reader take theirs:
+ * poll the socket for spin_us (ss_frame_spin: recv MSG_DONTWAIT, sched_yield), then the
+ * header and the data through the reader's buffer, blocking. \return 0, -ECONNRESET when
+ * the peer left, or another negative errno. */
+static int frame_in(struct ss_frame_reader *in, uint8_t *buf, size_t hdr, size_t data,
+		    unsigned spin_us)
+{
+	int rc;
+
+	ss_frame_spin(in, spin_us);
+	rc = ss_frame_read(in, buf, hdr, 0);
+	if (rc == 0 && data) {
+		rc = ss_frame_read(in, buf + hdr, data, 0);
 	}
+	return rc;
+}
+
+/* A poll's two exchanges: the client's side (client != 0) or the daemon's. */
+static int exchanges(int client, int fd, struct ss_frame_reader *in, uint8_t *buf,
+		     unsigned spin_us)
+{
+	int rc;
+
+	if (client) {
+		rc = frame_out(fd, buf, SS_FRAME_REQUEST_HDR, SECTOR);
+		rc = rc ? rc : frame_in(in, buf, SS_FRAME_REPLY_HDR, 0, spin_us);
+		rc = rc ? rc : frame_out(fd, buf, SS_FRAME_REQUEST_HDR, 0);
+		return rc ? rc : frame_in(in, buf, SS_FRAME_REPLY_HDR, SECTOR, spin_us);
+	}
+	rc = frame_in(in, buf, SS_FRAME_REQUEST_HDR, SECTOR, spin_us);
+	rc = rc ? rc : frame_out(fd, buf, SS_FRAME_REPLY_HDR, 0);
+	rc = rc ? rc : frame_in(in, buf, SS_FRAME_REQUEST_HDR, 0, spin_us);
+	return rc ? rc : frame_out(fd, buf, SS_FRAME_REPLY_HDR, SECTOR);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -97,15 +128,16 @@ static void percentiles(uint64_t *ns, unsigned n, struct row *r)
 	r->p99_us = ns[(size_t)n * 99 / 100] / 1e3;
 }
 
-/* One poll's frames, both exchanges, between two processes. */
-static void bare(int cpu_a, int cpu_b, unsigned n, struct row *r)
+/* One poll's frames, both exchanges, between two processes, through the framing's socket
+ * I/O as the client and the daemon use it: each end polls for its peer's frame for spin_us
+ * before it blocks (0: it blocks at once). */
+static void bare(int cpu_a, int cpu_b, unsigned spin_us, unsigned n, struct row *r)
 {
 	static uint8_t buf[SS_FRAME_REQUEST_HDR + SS_FRAME_REPLY_HDR + SECTOR];
-	const size_t send_out = SS_FRAME_REQUEST_HDR + SECTOR, send_back = SS_FRAME_REPLY_HDR;
-	const size_t recv_out = SS_FRAME_REQUEST_HDR, recv_back = SS_FRAME_REPLY_HDR + SECTOR;
+	static struct ss_frame_reader in;
 	uint64_t *ns = malloc(n * sizeof(*ns));
 	struct rusage peer;
-	int sv[2], status;
+	int sv[2], status, rc;
 	pid_t pid;
 	double cpu0 = 0;
 
@@ -117,25 +149,25 @@ static void bare(int cpu_a, int cpu_b, unsigned n, struct row *r)
 	if (pid == 0) {
 		close(sv[0]);
 		drive_fixture_pin(cpu_b);
-		for (;;) {
-			io_all(sv[1], buf, send_out, 0);
-			io_all(sv[1], buf, send_back, 1);
-			io_all(sv[1], buf, recv_out, 0);
-			io_all(sv[1], buf, recv_back, 1);
-		}
+		ss_frame_reader_init(&in, sv[1]);
+		do {
+			rc = exchanges(0, sv[1], &in, buf, spin_us);
+		} while (rc == 0);
+		exit(rc == -ECONNRESET ? 0 : 2);   /* the peer left: done */
 	}
 	close(sv[1]);
 	drive_fixture_pin(cpu_a);
+	ss_frame_reader_init(&in, sv[0]);
 	for (unsigned i = 0; i < WARMUP + n; i++) {
 		uint64_t t = now_ns();
 
 		if (i == WARMUP) {
 			cpu0 = self_cpu_us();
 		}
-		io_all(sv[0], buf, send_out, 1);
-		io_all(sv[0], buf, send_back, 0);
-		io_all(sv[0], buf, recv_out, 1);
-		io_all(sv[0], buf, recv_back, 0);
+		rc = exchanges(1, sv[0], &in, buf, spin_us);
+		if (rc != 0) {
+			DIE("bare ping-pong: %s", strerror(-rc));
+		}
 		if (i >= WARMUP) {
 			ns[i - WARMUP] = now_ns() - t;
 		}
@@ -145,6 +177,9 @@ static void bare(int cpu_a, int cpu_b, unsigned n, struct row *r)
 	if (wait4(pid, &status, 0, &peer) != pid) {
 		perror("wait4");
 		exit(2);
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		DIE("the ping-pong's peer failed (status %d)", status);
 	}
 	/* the peer's whole life: its warm-up too, a small overstatement */
 	r->cpu_us = (r->cpu_us + rusage_us(&peer)) / n;
@@ -337,22 +372,23 @@ static void in_process_rows(const char *image, unsigned spin_us, int pair, unsig
 	}
 }
 
+/* ratio: p50 over `times` bare round trips of the same CPUs and the same spin */
 static void print_row(const char *what, const char *cpus, const struct row *r,
-		      const struct row *ref)
+		      const struct row *ref, double times)
 {
 	printf("| %-30s | %-5s | %8.1f | %8.1f | %10.1f | %6.2f |\n", what, cpus, r->p50_us,
-	       r->p99_us, r->cpu_us, r->p50_us / ref->p50_us);
+	       r->p99_us, r->cpu_us, r->p50_us / (times * ref->p50_us));
 }
 
 static void print_rows(const char *what, unsigned spin_us, const struct rows *r, int cross,
-		       const struct row *ref)
+		       const struct rows *ref, double times)
 {
 	char name[64];
 
 	snprintf(name, sizeof(name), spin_us ? "%s, spin %u us" : "%s", what, spin_us);
-	print_row(name, "same", &r->same, ref);
+	print_row(name, "same", &r->same, &ref->same, times);
 	if (cross) {
-		print_row(name, "two", &r->two, ref);
+		print_row(name, "two", &r->two, &ref->two, times);
 	}
 }
 
@@ -369,8 +405,8 @@ int main(int argc, char **argv)
 	unsigned spin = argc > 3 ? (unsigned)atoi(argv[3]) : 50;
 	int cross = sysconf(_SC_NPROCESSORS_ONLN) > 1;
 	int daemon = argc > 1 && strcmp(argv[1], "-") != 0;
-	struct rows bare_rt, dpoll, dpoll_spin, dpair, dpair_spin, ipoll_spin, ipair, ipair_spin;
-	struct row twice_bare;
+	struct rows bare_blk, bare_spin, dpoll, dpoll_spin, dpair, dpair_spin, ipoll_spin, ipair,
+		ipair_spin;
 	struct drive_fixture f;
 	char sock[320];
 
@@ -383,9 +419,11 @@ int main(int argc, char **argv)
 	ss_dev_close(f.dev);
 	snprintf(sock, sizeof(sock), "%s/dev0.sock", f.dir);
 
-	bare(0, 0, n, &bare_rt.same);
+	bare(0, 0, 0, n, &bare_blk.same);
+	bare(0, 0, spin, n, &bare_spin.same);
 	if (cross) {
-		bare(0, 1, n, &bare_rt.two);
+		bare(0, 1, 0, n, &bare_blk.two);
+		bare(0, 1, spin, n, &bare_spin.two);
 	}
 	if (daemon) {
 		daemon_rows(argv[1], f.image, sock, 0, 0, n, cross, &dpoll);
@@ -396,25 +434,25 @@ int main(int argc, char **argv)
 	in_process_rows(f.image, spin, 0, n, cross, &ipoll_spin);
 	in_process_rows(f.image, 0, 1, n, cross, &ipair);
 	in_process_rows(f.image, spin, 1, n, cross, &ipair_spin);
-	twice_bare = bare_rt.same;
-	twice_bare.p50_us *= 2;   /* the pair is two round trips of the bare frames */
 
-	printf("%u round trips each; ratio = p50 / the same-CPU bare ping-pong's p50\n\n", n);
+	printf("%u round trips each; ratio = p50 / the p50 of the bare ping-pong on the same CPUs "
+	       "with the same spin\n\n", n);
 	print_header();
-	print_rows("bare ping-pong", 0, &bare_rt, cross, &bare_rt.same);
+	print_rows("bare ping-pong", 0, &bare_blk, cross, &bare_blk, 1);
+	print_rows("bare ping-pong", spin, &bare_spin, cross, &bare_spin, 1);
 	if (daemon) {
-		print_rows("daemon poll, blocking", 0, &dpoll, cross, &bare_rt.same);
-		print_rows("daemon poll", spin, &dpoll_spin, cross, &bare_rt.same);
+		print_rows("daemon poll, blocking", 0, &dpoll, cross, &bare_blk, 1);
+		print_rows("daemon poll", spin, &dpoll_spin, cross, &bare_spin, 1);
 	}
-	print_rows("in-process poll", spin, &ipoll_spin, cross, &bare_rt.same);
-	printf("\nexecute + poll: two round trips; ratio = p50 / twice the same-CPU bare p50\n\n");
+	print_rows("in-process poll", spin, &ipoll_spin, cross, &bare_spin, 1);
+	printf("\nexecute + poll: two round trips; ratio = p50 / twice that bare p50\n\n");
 	print_header();
 	if (daemon) {
-		print_rows("execute + poll, blocking", 0, &dpair, cross, &twice_bare);
-		print_rows("execute + poll", spin, &dpair_spin, cross, &twice_bare);
+		print_rows("execute + poll, blocking", 0, &dpair, cross, &bare_blk, 2);
+		print_rows("execute + poll", spin, &dpair_spin, cross, &bare_spin, 2);
 	}
-	print_rows("in-process exec+poll, block", 0, &ipair, cross, &twice_bare);
-	print_rows("in-process exec+poll", spin, &ipair_spin, cross, &twice_bare);
+	print_rows("in-process exec+poll, block", 0, &ipair, cross, &bare_blk, 2);
+	print_rows("in-process exec+poll", spin, &ipair_spin, cross, &bare_spin, 2);
 	unlink(sock);
 	unlink(f.image);   /* its device was closed for the daemon: not drive_fixture_close */
 	rmdir(f.dir);

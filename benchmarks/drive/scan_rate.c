@@ -2,10 +2,14 @@
  * How fast the emulator scans, against the machine it runs on. From one run it prints:
  *   - the emulator's scan rate for a group-aggregate over >= 1 GiB of records, in host
  *     wall-clock with the drive in virtual time (the modelled device time is printed too);
- *   - one core's memory-read bandwidth, measured by this same program;
- *   - their ratio;
- * and the same three in CPU time (the process's for the scan, the thread's for the
- * memory read), which a machine shared with other work disturbs far less than wall clock.
+ *   - the memory-read bandwidth of two threads, each reading its own half of a 1 GiB
+ *     buffer (the emulator scans with two, its controller and its transfer thread), and of
+ *     one core, measured by this same program;
+ *   - the scan rate over each: over two threads' is the like-for-like figure, over one
+ *     core's the one the goal of 0.25 was first set against;
+ * and the scan and the memory read in CPU time (the process's for the scan, the reading
+ * threads' for the memory), which a machine shared with other work disturbs far less than
+ * wall clock: the scan's rate over one thread's is the CPU-time ratio.
  * Then the same scan once more, in CPU time and wall clock: the image is mapped already, so
  * it takes no page faults (the state of a long-running daemon scanning data again).
  * It prints the writing's wall clock and CPU by thread (the transfer thread maps what is
@@ -21,6 +25,7 @@
 #include <time.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <sys/resource.h>
 
@@ -61,6 +66,8 @@ static void perf_control(const char *cmd)
 	close(afd);
 }
 
+static volatile uint64_t sink2;
+
 /* One core reading memory as fast as plain C lets it: the best of three passes, in wall
  * clock and (*cpu_rate) in the thread's CPU time. */
 static double memory_read_bytes_per_s(size_t bytes, double *cpu_rate)
@@ -100,6 +107,88 @@ static double memory_read_bytes_per_s(size_t bytes, double *cpu_rate)
 		}
 	}
 	(void)sink;
+	free(a);
+	return best;
+}
+
+/* Two threads reading memory, each its own half of one buffer, started together: the
+ * reference for the emulator, whose controller and transfer threads scan at once. Not
+ * pinned, as those are not. */
+struct reader2 {
+	const uint64_t *a;
+	size_t n;
+	pthread_barrier_t *go;
+	double t0[3], t1[3], cpu[3];
+	uint64_t sum;
+};
+
+static void *read_half(void *arg)
+{
+	struct reader2 *r = arg;
+
+	for (int pass = 0; pass < 3; pass++) {
+		uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+		double c;
+
+		pthread_barrier_wait(r->go);
+		r->t0[pass] = wall_s();
+		c = clock_s(CLOCK_THREAD_CPUTIME_ID);
+		for (size_t i = 0; i + 4 <= r->n; i += 4) {
+			s0 += r->a[i];
+			s1 += r->a[i + 1];
+			s2 += r->a[i + 2];
+			s3 += r->a[i + 3];
+		}
+		r->t1[pass] = wall_s();
+		r->cpu[pass] = clock_s(CLOCK_THREAD_CPUTIME_ID) - c;
+		r->sum += s0 + s1 + s2 + s3;
+	}
+	return NULL;
+}
+
+/* The best of three passes over `bytes` by two threads: wall clock from the first start to
+ * the last end, and (*cpu_rate) bytes over both threads' CPU time. */
+static double memory_read2_bytes_per_s(size_t bytes, double *cpu_rate)
+{
+	uint64_t *a = malloc(bytes);
+	size_t n = bytes / sizeof(uint64_t), half = n / 2 / 4 * 4;
+	struct reader2 r[2];
+	pthread_barrier_t go;
+	pthread_t t[2];
+	double best = 0;
+
+	*cpu_rate = 0;
+	if (a == NULL || pthread_barrier_init(&go, NULL, 2) != 0) {
+		perror("two-thread memory read");
+		exit(2);
+	}
+	for (size_t i = 0; i < n; i++) {
+		a[i] = i * 2654435761u;
+	}
+	for (int k = 0; k < 2; k++) {
+		r[k] = (struct reader2){ .a = a + k * half, .n = k ? n - half : half, .go = &go };
+		if (pthread_create(&t[k], NULL, read_half, &r[k]) != 0) {
+			perror("pthread_create");
+			exit(2);
+		}
+	}
+	for (int k = 0; k < 2; k++) {
+		pthread_join(t[k], NULL);
+	}
+	for (int pass = 0; pass < 3; pass++) {
+		double t0 = r[0].t0[pass] < r[1].t0[pass] ? r[0].t0[pass] : r[1].t0[pass];
+		double t1 = r[0].t1[pass] > r[1].t1[pass] ? r[0].t1[pass] : r[1].t1[pass];
+		double cpu = r[0].cpu[pass] + r[1].cpu[pass];
+
+		if (bytes / (t1 - t0) > best) {
+			best = bytes / (t1 - t0);
+		}
+		if (bytes / cpu > *cpu_rate) {
+			*cpu_rate = bytes / cpu;
+		}
+	}
+	sink2 = r[0].sum + r[1].sum;
+	pthread_barrier_destroy(&go);
 	free(a);
 	return best;
 }
@@ -269,12 +358,16 @@ int main(int argc, char **argv)
 	       "modelled device time %.2f s = %.0f MB/s\n",
 	       gib, t1 - t0, scan / 1e6, modelled_s, bytes / modelled_s / 1e6);
 	double mem_cpu, mem = memory_read_bytes_per_s((size_t)1 << 30, &mem_cpu);
+	double mem2_cpu, mem2 = memory_read2_bytes_per_s((size_t)1 << 30, &mem2_cpu);
 	double scan_cpu = bytes / (c1 - c0);
 
-	printf("one core's memory-read bandwidth: %.0f MB/s\n", mem / 1e6);
-	printf("scan rate / memory bandwidth = %.3f\n", scan / mem);
-	printf("in CPU time: scan %.2f s = %.0f MB/s; memory read %.0f MB/s; ratio %.3f\n",
-	       c1 - c0, scan_cpu / 1e6, mem_cpu / 1e6, scan_cpu / mem_cpu);
+	printf("memory-read bandwidth: one core %.0f MB/s; two threads, each its own half of "
+	       "the buffer, %.0f MB/s\n", mem / 1e6, mem2 / 1e6);
+	printf("scan rate / two threads' memory bandwidth = %.3f (/ one core's = %.3f)\n",
+	       scan / mem2, scan / mem);
+	printf("in CPU time: scan %.2f s = %.0f MB/s; memory read %.0f MB/s (one thread), "
+	       "%.0f MB/s (two threads, over both threads' CPU); ratio %.3f (/ one thread's)\n",
+	       c1 - c0, scan_cpu / 1e6, mem_cpu / 1e6, mem2_cpu / 1e6, scan_cpu / mem_cpu);
 	print_threads_cpu(&tc0, &tc1);
 	printf("  page faults during the scan: %ld\n", faults);
 
@@ -289,9 +382,9 @@ int main(int argc, char **argv)
 	threads_cpu(&tc1);
 	check_answer(&f, instance, regions);
 	printf("second scan, image mapped already: %.2f s CPU = %.0f MB/s; ratio %.3f "
-	       "(wall: %.0f MB/s, ratio %.3f)\n",
+	       "(wall: %.0f MB/s, ratio %.3f over two threads, %.3f over one core)\n",
 	       c1 - c0, bytes / (c1 - c0) / 1e6, bytes / (c1 - c0) / mem_cpu,
-	       bytes / (t1 - t0) / 1e6, bytes / (t1 - t0) / mem);
+	       bytes / (t1 - t0) / 1e6, bytes / (t1 - t0) / mem2, bytes / (t1 - t0) / mem);
 	print_threads_cpu(&tc0, &tc1);
 	drive_fixture_close(&f);
 	return 0;
