@@ -36,6 +36,13 @@ import org.smartssd.fs.impl.StoreContext;
  * least that large go straight into the caller's memory. Positioned, ByteBuffer and vectored
  * reads never touch the stream's position or buffer.
  *
+ * <p>The read-ahead is adaptive, as a kernel's page cache is. The stream's first read fetches
+ * a whole read-ahead. A read that jumps (back, or more than one read-ahead past the last
+ * fetch) fetches what it asks for, at least {@value #RANDOM_FILL_MIN} bytes; each read that
+ * goes on from there fetches twice the last fetch, up to the read-ahead. Parquet readers
+ * alternate between a row group's column and offset indexes near the footer and its pages:
+ * a whole read-ahead at every jump moved 33 times the file over the link.
+ *
  * <p>The length is the file's at open; seeking past it asks the drive again (one STAT), so
  * data appended since can be reached. Not thread-safe for the sequential calls, as
  * {@code FSInputStream}; positioned reads may run concurrently with them.
@@ -50,6 +57,7 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
     private final FileSystem.Statistics fsStats;
     private final IOStatisticsStore stats = IOStatisticsBinding.iostatisticsStore()
             .withCounters(StreamStatisticNames.STREAM_READ_BYTES,
+                    StreamStatisticNames.STREAM_READ_TOTAL_BYTES,
                     StreamStatisticNames.STREAM_READ_OPERATIONS,
                     StreamStatisticNames.STREAM_READ_SEEK_OPERATIONS,
                     StreamStatisticNames.STREAM_READ_VECTORED_OPERATIONS,
@@ -67,6 +75,12 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
     private int readahead;
     private ByteBuffer buffer;
     private long bufferStart;
+    /** Where the last READ of the sequential calls started and ended; -1: none yet. */
+    private long lastFetchStart = -1;
+    private long lastFetchEnd = -1;
+
+    /** The least a fill fetches after a jump: a sector, so byte-at-a-time reads still hit. */
+    static final int RANDOM_FILL_MIN = 512;
 
     public SmartSsdInputStream(StoreContext ctx, ObjectIo io, Path path, long oid, long length,
                                int readahead) {
@@ -109,27 +123,53 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
         if (fsStats != null) {
             fsStats.incrementReadOps(1);
         }
+        int n;
         try {
-            return io.read(oid, offset, dst);
+            n = io.read(oid, offset, dst);
         } catch (IOException e) {
             throw translate("read", e);
         }
+        if (n > 0) {
+            stats.incrementCounter(StreamStatisticNames.STREAM_READ_TOTAL_BYTES, n);
+        }
+        return n;
+    }
+
+    /** A READ of the sequential calls at {@code offset}, remembered for the next one's rule. */
+    private int fetchAt(long offset, ByteBuffer dst) throws IOException {
+        int n = readAt(offset, dst);
+        lastFetchStart = offset;
+        lastFetchEnd = offset + Math.max(n, 0);
+        return n;
+    }
+
+    /** Bytes the next fill at p fetches for a read of {@code want}: see the class comment. */
+    private int fillSize(long p, int want) {
+        if (lastFetchStart < 0) {
+            return readahead;
+        }
+        boolean goesOn = p >= lastFetchStart && p <= lastFetchEnd + readahead;
+        long grown = goesOn ? 2 * (lastFetchEnd - lastFetchStart) : 0;
+        return (int) Math.min(readahead, Math.max(Math.max(want, RANDOM_FILL_MIN), grown));
     }
 
     private boolean inBuffer(long p) {
         return buffer != null && p >= bufferStart && p < bufferStart + buffer.limit();
     }
 
-    /** Makes the buffer hold {@code pos}; false at the end of the file. */
-    private boolean fill() throws IOException {
+    /**
+     * Makes the buffer hold {@code pos}, for a read of {@code want} bytes, fetching
+     * {@link #fillSize}; false at the end of the file.
+     */
+    private boolean fill(int want) throws IOException {
         if (inBuffer(pos)) {
             return true;
         }
         if (buffer == null || buffer.capacity() != readahead) {
             buffer = ByteBuffer.allocateDirect(readahead);
         }
-        buffer.clear();
-        int n = readAt(pos, buffer);
+        buffer.clear().limit(fillSize(pos, want));
+        int n = fetchAt(pos, buffer);
         buffer.flip();
         bufferStart = pos;
         if (pos + n > length) {
@@ -141,7 +181,7 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
     @Override
     public synchronized int read() throws IOException {
         checkOpen();
-        if (!fill()) {
+        if (!fill(1)) {
             return -1;
         }
         int b = buffer.get((int) (pos - bufferStart)) & 0xff;
@@ -172,12 +212,12 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
         }
         int n;
         if (!inBuffer(pos) && want >= readahead) {
-            n = readAt(pos, dst);
+            n = fetchAt(pos, dst);
             if (n <= 0) {
                 return -1;
             }
         } else {
-            if (!fill()) {
+            if (!fill(want)) {
                 return -1;
             }
             int at = (int) (pos - bufferStart);
