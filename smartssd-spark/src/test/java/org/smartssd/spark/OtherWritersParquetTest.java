@@ -25,6 +25,7 @@ import org.apache.spark.sql.execution.datasources.v2.BatchScanExec;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.sources.IsNotNull;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,6 +41,7 @@ import scala.jdk.javaapi.CollectionConverters;
  * {@code -Dsmartssd.pq.queries}); a failure names the seed and the query.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("full")
 class OtherWritersParquetTest {
     private static final Path MODULE = Path.of(System.getProperty("user.dir"));
     private static final Path WRITER = MODULE.resolve("src/test/python/write_parquet.py");

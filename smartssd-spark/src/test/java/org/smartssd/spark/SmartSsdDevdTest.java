@@ -19,6 +19,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,6 +32,7 @@ import org.smartssd.device.SmartSsdDevice;
  * aggregate pushed into the drive, and the answer equals the count of the bytes written.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("full")
 class SmartSsdDevdTest {
     static final int RECORDS = 50_000;
     /** A hang detector, not a speed goal: at load 28 on 2 cores the local cluster's

@@ -10,6 +10,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.TestInstance;
  * and why.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("full")
 class SmartSsdParquetPushdownTest {
     private static final String ROOT = "smartssd://" + SparkDrive.DRIVE + "/pqpush/";
 

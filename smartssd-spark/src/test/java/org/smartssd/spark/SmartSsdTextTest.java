@@ -14,6 +14,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -27,6 +28,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * missing columns, empty lines), and the small split size cuts lines at partition ends.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("full")
 class SmartSsdTextTest {
     static final int LINES = 12_000;
     static final String LAYOUT = "id:i64, n:i32, name:string, k:i32";

@@ -15,12 +15,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.loganalyzer.Region;
 import org.smartssd.loganalyzer.TestTraces;
 
 /** The command line: gen, run and compare, and the errors a user can make. */
+@Tag("full")
 class LogAnalyzerCliTest {
     @TempDir
     Path dir;
