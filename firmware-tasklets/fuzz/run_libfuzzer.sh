@@ -1,6 +1,6 @@
 #!/bin/sh
 # Runs the libFuzzer target over the seed corpus plus SS_FUZZ_RUNS (default 100000) generated
-# and mutated inputs; bin/test's fast tier sets 20000.
+# and mutated inputs; bin/test's fast tier sets 10000.
 #   usage: run_libfuzzer.sh FUZZ_CMD WORK_DIR CORPUS_DIR
 set -eu
 fuzzer=$1 work=$2 corpus=$3

@@ -22,6 +22,7 @@ import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.statistics.IOStatistics;
 import org.apache.hadoop.fs.statistics.StreamStatisticNames;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.Devd;
@@ -32,6 +33,7 @@ import org.smartssd.device.SmartSsdDevice;
  * as Spark's Parquet reader issues them (issue #34, item 1): every range's bytes, never BUSY,
  * in-process and through smartssd-devd. Close ranges are merged into one read.
  */
+@Tag("full")
 class ConcurrentVectoredReadTest {
     private static final int FILE = 24 << 20;
     private static final int THREADS = 4;

@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.TaskCounter;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,6 +23,7 @@ import org.smartssd.mapreduce.PlacementCounters;
  * computes from the bytes, the counters say where each split ran, and each side's estimate
  * stands beside its modelled time.
  */
+@Tag("full")
 class PlacementTest {
     private static final int ENTRIES = 24_000;
     private static final long SPLIT_BYTES = 96 * 1024;
