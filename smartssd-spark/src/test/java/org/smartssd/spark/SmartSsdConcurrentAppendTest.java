@@ -20,6 +20,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.TestInstance;
  * holds on the drive (as another Spark application's {@link TableLock} holds it).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("full")
 class SmartSsdConcurrentAppendTest {
     static final int ROUNDS = Integer.getInteger("ss.appendRounds", 2);
     static final int WRITERS = 4;

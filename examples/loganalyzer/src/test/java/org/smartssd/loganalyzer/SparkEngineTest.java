@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * with pushdown) against the MapReduce device version over the same file on the shared
  * embedded drive, and against the answers the test computes from the bytes itself.
  */
+@Tag("full")
 class SparkEngineTest {
     @ParameterizedTest
     @ValueSource(ints = {32, 256})
