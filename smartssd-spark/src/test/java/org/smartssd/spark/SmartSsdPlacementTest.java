@@ -171,7 +171,7 @@ class SmartSsdPlacementTest {
                 "SELECT id FROM {t} WHERE name LIKE 'al%' AND n < 0",
                 "SELECT count(n), sum(n), min(n), max(n) FROM {t}")
                 .map(q -> Arguments.of("tt", q));
-        return Stream.of(wc, mx, tx, tt).flatMap(x -> x);
+        return Stream.of(wc, mx, tx, tt).flatMap(x -> TestTier.everyNthUnlessFull(x, 3));
     }
 
     @ParameterizedTest(name = "{0}: {1}")

@@ -152,16 +152,21 @@ class SmartSsdPushdownTest {
                 "SELECT count(DISTINCT type) FROM {t}");
     }
 
+    static Stream<String> wcCases() {
+        return TestTier.everyNthUnlessFull(wcQueries(), 3);
+    }
+
     @ParameterizedTest
-    @MethodSource("wcQueries")
+    @MethodSource("wcCases")
     void wcMatchesSpark(String sql) {
         assertSameAnswer(sql, "wc");
     }
 
     /** The queries where one partition makes a difference: complete aggregates, top-N. */
     static Stream<String> onePartitionQueries() {
-        return wcQueries().filter(q -> q.contains("count(") || q.contains("sum(")
-                || q.contains("max(") || q.contains("ORDER BY") || q.contains("avg("));
+        return TestTier.everyNthUnlessFull(wcQueries().filter(q -> q.contains("count(")
+                || q.contains("sum(") || q.contains("max(") || q.contains("ORDER BY")
+                || q.contains("avg(")), 3);
     }
 
     /** Pushed only: the read without pushdown is the same code path as wc's. */
@@ -213,8 +218,12 @@ class SmartSsdPushdownTest {
                 "SELECT id, wide FROM {t} ORDER BY wide DESC LIMIT 3");
     }
 
+    static Stream<String> mxCases() {
+        return TestTier.everyNthUnlessFull(mxQueries(), 3);
+    }
+
     @ParameterizedTest
-    @MethodSource("mxQueries")
+    @MethodSource("mxCases")
     void mixedTypesMatchSpark(String sql) {
         assertSameAnswer(sql, "mx");
     }
