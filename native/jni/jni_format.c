@@ -4,15 +4,9 @@
  * It makes the image file that emu: and smartssd-devd then open. A libsmartssd built
  * without the emulator answers ENOTSUP.
  */
-#include <errno.h>
-#include <jni.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
+#include "jni_internal.h"
 
-#include "smartssd/smartssd.h"
-
-#define ARG_MAX_BYTES 4096
+#define ARG_MAX_BYTES PATH_MAX_BYTES
 /* the path, a policy name and the numeric options */
 #define URI_MAX_BYTES (2 * ARG_MAX_BYTES + 160)
 #define ERR_MAX 1024
@@ -42,14 +36,6 @@ static void say(JNIEnv *env, jobject out, const char *msg)
 	if (o == NULL || cap < ERR_MAX)
 		return;
 	snprintf(o, ERR_MAX, "%s", msg);
-}
-
-/* -((reason << 32) | errno), as every other entry point returns failures. */
-static jlong fail(int rc)
-{
-	int64_t reason = ss_dev_last_reason();
-
-	return -(jlong)(((reason > 0 ? reason : 0) << 32) | (-(int64_t)rc & 0xffffffff));
 }
 
 JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_format0(JNIEnv *env,
