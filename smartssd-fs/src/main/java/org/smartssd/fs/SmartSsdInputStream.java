@@ -86,9 +86,13 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
     private long lastFetchStart = -1;
     private long lastFetchEnd = -1;
 
-    /** The least a fill fetches after a jump, so byte-at-a-time reads still hit, and the
-     *  longest skip past the last fetch that still goes on: a sector. */
-    static final int RANDOM_FILL_MIN = 512;
+    /**
+     * The least a fill fetches after a jump, so byte-at-a-time reads still hit, and the
+     * longest skip past the last fetch that still goes on: what a reply's first 512 B sector
+     * holds after its 64 B header (PROTOCOL.md 1.2). A reply crosses the link in whole
+     * sectors, so these bytes come free with the header and one byte more costs a sector.
+     */
+    static final int RANDOM_FILL_MIN = 512 - 64;
 
     public SmartSsdInputStream(StoreContext ctx, ObjectIo io, Path path, long oid, long length,
                                int readahead) {

@@ -164,9 +164,37 @@ class AdaptiveReadaheadTest {
     }
 
     /**
+     * A short read after a jump, as parquet-mr's reads of a page header, a dictionary page or
+     * a row group's column index: one READ, its 512 B command in and a reply of one 512 B
+     * sector out (PROTOCOL.md 1.2: 64 B of header, then the data, padded to a sector), so
+     * the fill is no larger than what that sector holds.
+     */
+    @Test
+    void aShortReadAfterAJumpMovesOneReplySector() throws Exception {
+        SmartSsdDevice dev = ((SmartSsdFileSystem) fs).device();
+        long cost = linkBytes(dev) - linkBytes(dev);
+        int jumps = 100;
+        try (FSDataInputStream in = fs.open(F)) {
+            readAt(in, FILE - 8, 8);
+            long before = linkBytes(dev);
+            for (int i = 0; i < jumps; i++) {
+                long at = (long) i * (64 << 10) + 1000;
+                in.seek(at);
+                for (int b = 0; b < 20; b++) {
+                    assertThat(in.read()).as("byte %d", at + b)
+                            .isEqualTo(CONTENT[(int) at + b] & 0xff);
+                }
+                readAt(in, at + 20, 30);
+            }
+            assertThat(linkBytes(dev) - before - cost).as("link bytes of %d short reads", jumps)
+                    .isEqualTo(jumps * (512L + 512));
+        }
+    }
+
+    /**
      * What a request may cost beyond its bytes: one READ's 512 B command block, its reply's
      * 64 B header and the reply's rounding up to 512 B sectors (at most 511 B), and a fill of
-     * at most a sector ({@code RANDOM_FILL_MIN}) past what was asked.
+     * at most a sector past what was asked ({@code RANDOM_FILL_MIN} is less).
      */
     private static final int PER_REQUEST = 512 + 64 + 511 + 512;
 
