@@ -37,18 +37,18 @@ import org.smartssd.fs.impl.StoreContext;
  * reads never touch the stream's position or buffer.
  *
  * <p>The read-ahead is adaptive, as a kernel's page cache is. The stream's first read fetches
- * a whole read-ahead. A read that goes on where the last fetch ended (or at most
- * {@value #RANDOM_FILL_MIN} bytes past it) fetches twice the last fetch, up to the
- * read-ahead; any other read is a jump, back or forward, and fetches what it asks for, at
- * least {@value #RANDOM_FILL_MIN} bytes. Parquet readers alternate between a row group's
+ * a whole read-ahead. A read that goes on where the last fetch ended, or at most
+ * {@value #SHORT_SKIP} bytes past it, fetches twice the last fetch, up to the read-ahead;
+ * any other read is a jump, back or forward, and fetches what it asks for, at least
+ * {@value #RANDOM_FILL_MIN} bytes. Parquet readers alternate between a row group's
  * column and offset indexes near the footer and its pages: a whole read-ahead at every jump
  * moved 33 times the file over the link. They also read a few bytes at the start of one
  * column chunk in each row group (its dictionary page, to drop row groups by a filter):
  * were a forward skip shorter than a read-ahead a pass, those reads would double up to whole
  * read-aheads and fetch every byte between them, the whole file once more beside the column
  * chunks read for the query. Reading through a skip pays only while the skip is shorter
- * than a READ's own cost: on kang-smartssd its 512 B command and 3.9 us, about 2 KB at
- * 300 MB/s.
+ * than a READ's own cost: on kang-smartssd its 512 B command, its reply's padding and
+ * 3.9 us, about 2 KB at 300 MB/s ({@link #SHORT_SKIP}).
  *
  * <p>The length is the file's at open; seeking past it asks the drive again (one STAT), so
  * data appended since can be reached. Not thread-safe for the sequential calls, as
@@ -87,12 +87,18 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
     private long lastFetchEnd = -1;
 
     /**
-     * The least a fill fetches after a jump, so byte-at-a-time reads still hit, and the
-     * longest skip past the last fetch that still goes on: what a reply's first 512 B sector
-     * holds after its 64 B header (PROTOCOL.md 1.2). A reply crosses the link in whole
-     * sectors, so these bytes come free with the header and one byte more costs a sector.
+     * The least a fill fetches after a jump, so byte-at-a-time reads still hit: what a
+     * reply's first 512 B sector holds after its 64 B header (PROTOCOL.md 1.2). A reply
+     * crosses the link in whole sectors, so these bytes come with the header and one byte
+     * more costs a sector.
      */
     static final int RANDOM_FILL_MIN = 512 - 64;
+    /**
+     * The longest skip past the last fetch after which a read still goes on: about what
+     * one more READ costs on the link, so a reader skipping less (fields, records) is read
+     * through in whole read-aheads rather than a READ each.
+     */
+    static final int SHORT_SKIP = 2048;
 
     public SmartSsdInputStream(StoreContext ctx, ObjectIo io, Path path, long oid, long length,
                                int readahead) {
@@ -160,7 +166,7 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
         if (lastFetchStart < 0) {
             return readahead;
         }
-        boolean goesOn = p >= lastFetchStart && p <= lastFetchEnd + RANDOM_FILL_MIN;
+        boolean goesOn = p >= lastFetchStart && p <= lastFetchEnd + SHORT_SKIP;
         long grown = goesOn ? 2 * (lastFetchEnd - lastFetchStart) : 0;
         return (int) Math.min(readahead, Math.max(Math.max(want, RANDOM_FILL_MIN), grown));
     }

@@ -106,6 +106,24 @@ class AdaptiveReadaheadTest {
         }
     }
 
+    @Test
+    void skipsShorterThanAReadAreReadThrough() throws Exception {
+        // records of 1,000 B with 1,000 B skipped between: read through, a skipped byte costs
+        // less than a READ a record would (class comment)
+        int region = 2 << 20;
+        try (FSDataInputStream in = fs.open(F)) {
+            readAt(in, FILE - 8, 8);
+            long first = reads(in);
+            for (long off = 0; off + 1000 <= region; off += 2000) {
+                readAt(in, off, 1000);
+            }
+            // from 1,000 B the fetches double to 1 MiB in 11 READs, then one a read-ahead
+            assertThat(reads(in) - first).as("READ commands after the first")
+                    .isLessThanOrEqualTo(11 + region / READAHEAD + 1);
+            assertThat(fetched(in)).isLessThanOrEqualTo(region + 2L * READAHEAD);
+        }
+    }
+
     /**
      * Spark's Parquet reader with a filter, as the benchmark's selective query: after the
      * footer, a few bytes at the start of one column chunk in every row group (the dictionary
