@@ -458,7 +458,9 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	if (rc) {
 		return rc;
 	}
+	PQS_MARK(ctx, PQS_ALLOC_COLUMNS);
 	rc = alloc_columns(ctx, s);
+	PQS_MARK(ctx, PQS_OTHER);
 	if (rc) {
 		return rc;
 	}
@@ -466,6 +468,7 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	if (!s->row) {
 		return -SS_ENOMEM;
 	}
+	PQS_MARK(ctx, PQS_ALLOC_GROUPS);
 	if (s->mode == SS_BT_PQ_TOPN) {
 		/* an entry's payload is its projected row, whose strings are refused */
 		return bt_topn_init(ctx, &s->tn, s->limit, s->row_max, 0);
@@ -915,6 +918,7 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 	bool any = false;
 	int rc;
 
+	PQS_MARK(ctx, PQS_DECODE);
 	for (uint32_t c = 0; c < s->ncols; c++) {
 		if (s->col[c].in_tree) {
 			rc = decode_chunk(ctx, s, rg, c, false);
@@ -923,6 +927,7 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 			}
 		}
 	}
+	PQS_MARK(ctx, PQS_FILTER);
 	rc = eval_entries(ctx, s);
 	if (rc) {
 		return rc;
@@ -950,6 +955,7 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 		}
 	}
 	s->rows_in += rows;
+	PQS_MARK(ctx, PQS_DECODE);
 	for (uint32_t c = 0; (any || eager) && c < s->ncols; c++) {
 		if (!s->col[c].in_tree && s->col[c].wanted) {
 			rc = decode_chunk(ctx, s, rg, c, !eager);
@@ -958,6 +964,7 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 			}
 		}
 	}
+	PQS_MARK(ctx, s->mode == SS_BT_PQ_AGGREGATE ? PQS_AGGREGATE : PQS_OUTPUT);
 	for (uint32_t i = 0; any && i < rows; i++) {
 		if (!(s->sel[i / 8] >> (i % 8) & 1)) {
 			continue;
@@ -1028,6 +1035,7 @@ static int pq_page(struct ss_tasklet_ctx *ctx, const uint8_t *page, uint32_t len
 	}
 	s->page_end = o.offset + len;
 	while (s->cur < s->nrg) {
+		PQS_MARK(ctx, PQS_GATHER);
 		rc = gather(ctx, s, page, len, o.offset);
 		if (rc <= 0) {
 			return rc;
@@ -1053,6 +1061,7 @@ static int pq_finish(struct ss_tasklet_ctx *ctx)
 	    !(s->mode < SS_BT_PQ_AGGREGATE && s->limit && s->matches == s->limit)) {
 		return -SS_ENODATA;   /* the plan's chunks are not all in the input */
 	}
+	PQS_MARK(ctx, PQS_EMIT_GROUPS);
 	if (s->mode == SS_BT_PQ_AGGREGATE) {
 		rc = emit_groups(ctx, s);
 		if (rc) {
@@ -1069,6 +1078,47 @@ static int pq_finish(struct ss_tasklet_ctx *ctx)
 	return bt_emit_trailer(ctx, SS_BT_PARQUET_SCAN, s->rows_in,
 			       s->items, s->mode == SS_BT_PQ_AGGREGATE ? s->spills : s->matches);
 }
+
+#ifdef PQS_PROFILE
+static int pq_init_profiled(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
+{
+	int rc;
+
+	PQS_MARK(ctx, PQS_ENTER);
+	rc = pq_init(ctx, p, len);
+	PQS_MARK(ctx, PQS_LEAVE);
+	return rc;
+}
+
+static int pq_page_profiled(struct ss_tasklet_ctx *ctx, const uint8_t *page, uint32_t len,
+			    uint64_t lba)
+{
+	int rc;
+
+	PQS_MARK(ctx, PQS_ENTER);
+	rc = pq_page(ctx, page, len, lba);
+	PQS_MARK(ctx, PQS_LEAVE);
+	return rc;
+}
+
+static int pq_finish_profiled(struct ss_tasklet_ctx *ctx)
+{
+	struct pq_scan *s = ss_tasklet_state(ctx);
+	int rc;
+
+	PQS_MARK(ctx, PQS_ENTER);
+	rc = pq_finish(ctx);
+	PQS_MARK(ctx, PQS_LEAVE);
+	if (s) {
+		pqs_decoder(&s->stats);
+	}
+	return rc;
+}
+
+#define pq_init pq_init_profiled
+#define pq_page pq_page_profiled
+#define pq_finish pq_finish_profiled
+#endif
 
 const struct ss_tasklet_desc ss_bt_parquet_scan = {
 	.name = "parquet-scan",
