@@ -349,17 +349,42 @@ static int check_topn(struct pq_scan *s)
 	return 0;
 }
 
-/* The group table, from what the columns left of the budget, and no larger than the run's
- * rows: a run cannot see more groups than rows, and a table sized to the whole budget was
- * allocated, and charged, at every run (the connector runs a row group at a time). */
+/* How many distinct values key column c can hold over the run: a chunk stores each of its
+ * values at least once PLAIN, in its dictionary page or its data pages, at the column's
+ * width (a BOOLEAN has two). A plan that understates the sizes costs spills, not answers. */
+static uint64_t key_values(const struct pq_scan *s, uint32_t c)
+{
+	uint32_t w = ss_pq_value_width(s->col[c].type);
+	uint64_t n = 0;
+
+	for (uint32_t r = 0; r < s->nrg; r++) {
+		struct pq_chunk k;
+
+		chunk_at(s, r, c, &k);
+		n += s->col[c].type == SS_PQ_BOOLEAN ? 2 : k.uncompressed / w;
+	}
+	return n;
+}
+
+/* The group table, from what the columns left of the budget, and no larger than the run can
+ * fill: no more groups than rows, nor than the keys' values (a table sized to the budget,
+ * then to the rows, was allocated, and charged, at every run: the connector runs a row group
+ * at a time, whose 1,024 rows of a four-value key took a 1,024-group table). */
 static int alloc_groups(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 {
 	uint32_t cap = bt_groups_fit(ctx, 4 * 8, 0);
-	uint64_t rows = 0;
+	uint64_t rows = 0, keys = 1;
 
 	for (uint32_t r = 0; r < s->nrg && rows < cap; r++) {
 		rows += rg_rows(s, r);
 	}
+	if (s->nkeys >= 1) {
+		keys = key_values(s, s->key1);
+	}
+	if (s->nkeys >= 2) {
+		keys *= key_values(s, s->key2);   /* each below 2^33: no overflow */
+	}
+	rows = SS_MIN(rows, keys);
 	if (rows < cap) {
 		cap = rows ? (uint32_t)rows : 1;
 	}
