@@ -7,6 +7,8 @@
  */
 #include "pq_internal.h"
 
+#include <stdbool.h>
+
 #define PQ_BATCH 64	/* levels or indices decoded per RLE call: a small stack buffer */
 
 static const char *const err_names[SS_PQ_E_KIND_COUNT] = {
@@ -81,10 +83,12 @@ int ss_pq_reader_init(struct ss_pq_reader *r, const struct ss_pq_column *col,
 	return 0;
 }
 
-/* The page's bytes as decoded: in place when stored uncompressed, else in scratch. */
+/* The page's bytes as decoded: in place when stored uncompressed, else in dst; `keep`: in
+ * dst either way (copied when stored uncompressed), as the bytes the values will point into.
+ * full: the kind reported when dst is too small. */
 static int page_bytes(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
-		      const uint8_t *body, size_t body_len, uint8_t *scratch, size_t scratch_len,
-		      const uint8_t **page)
+		      const uint8_t *body, size_t body_len, uint8_t *dst, size_t dst_len, bool keep,
+		      enum ss_pq_err_kind full, const uint8_t **page)
 {
 	size_t n;
 	int rc;
@@ -97,13 +101,21 @@ static int page_bytes(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
 		if (h->compressed_size != h->uncompressed_size) {
 			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_SIZE_MISMATCH, 0);
 		}
-		*page = body;
+		if (!keep) {
+			*page = body;
+			return 0;
+		}
+	}
+	if (h->uncompressed_size > dst_len) {
+		return pq_fail(&r->err, -SS_ENOSPC, full, 0);
+	}
+	if (r->col.codec == SS_PQ_UNCOMPRESSED) {
+		ss_memcpy(dst, body, h->uncompressed_size);
+		r->stats.bytes_copied += h->uncompressed_size;
+		*page = dst;
 		return 0;
 	}
-	if (h->uncompressed_size > scratch_len) {
-		return pq_fail(&r->err, -SS_ENOSPC, SS_PQ_E_SCRATCH_FULL, 0);
-	}
-	rc = ss_pq_snappy_decompress(body, h->compressed_size, scratch, h->uncompressed_size, &n,
+	rc = ss_pq_snappy_decompress(body, h->compressed_size, dst, h->uncompressed_size, &n,
 				     &r->err);
 	if (rc == -SS_ENOSPC) {
 		/* the stream declares more than the header's uncompressed size */
@@ -116,7 +128,7 @@ static int page_bytes(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
 		return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_SIZE_MISMATCH, 0);
 	}
 	r->stats.bytes_decompressed += n;
-	*page = scratch;
+	*page = dst;
 	return 0;
 }
 
@@ -134,6 +146,7 @@ struct sink {
 	uint32_t heap_cap;
 	uint32_t heap_used;
 	enum ss_pq_err_kind full;	/* the kind reported when heap runs out */
+	bool in_place;			/* the page is in heap: a value points at its bytes */
 };
 
 /* A PLAIN BYTE_ARRAY at page[*pos]: its bytes into the heap, its entry at slot. */
@@ -150,16 +163,20 @@ static int plain_bytes(struct ss_pq_reader *r, const uint8_t *page, size_t len, 
 	if (n > len - *pos - 4) {
 		return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, *pos);
 	}
-	if (n > s->heap_cap - s->heap_used) {
-		return pq_fail(&r->err, -SS_ENOSPC, s->full, *pos);
+	if (s->in_place) {
+		b.off = (uint32_t)(page + *pos + 4 - s->heap);
+	} else {
+		if (n > s->heap_cap - s->heap_used) {
+			return pq_fail(&r->err, -SS_ENOSPC, s->full, *pos);
+		}
+		ss_memcpy(s->heap + s->heap_used, page + *pos + 4, n);
+		b.off = s->heap_used;
+		s->heap_used += n;
+		r->stats.bytes_copied += n;
 	}
-	ss_memcpy(s->heap + s->heap_used, page + *pos + 4, n);
-	b.off = s->heap_used;
 	b.len = n;
 	ss_memcpy(slot, &b, sizeof(b));
-	s->heap_used += n;
 	*pos += 4 + (size_t)n;
-	r->stats.bytes_copied += n;
 	return 0;
 }
 
@@ -391,21 +408,18 @@ static int decode_rle_bools(struct ss_pq_reader *r, const uint8_t *page, size_t 
 	return 0;
 }
 
-static int decode_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
-		       const uint8_t *page, size_t len, struct ss_pq_vector *out)
+/* A data page's encoding, checked before its bytes are decompressed. */
+static int check_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
+		      const struct ss_pq_vector *out)
 {
-	uint32_t width = ss_pq_value_width(r->col.type);
-	uint32_t first = out->rows, n = h->num_values, nonnull = n;
-	struct sink s = { .values = out->values, .width = width, .heap = out->heap,
-			  .heap_cap = out->heap_cap, .heap_used = out->heap_used,
-			  .full = SS_PQ_E_OUTPUT_FULL };
-	size_t pos = 0;
-	int rc;
-
 	switch (h->encoding) {
 	case SS_PQ_ENC_PLAIN:
+		break;
 	case SS_PQ_ENC_PLAIN_DICTIONARY:
 	case SS_PQ_ENC_RLE_DICTIONARY:
+		if (!r->has_dict) {
+			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_NO_DICT, 0);
+		}
 		break;
 	case SS_PQ_ENC_RLE:
 		if (r->col.type == SS_PQ_BOOLEAN) {
@@ -415,8 +429,33 @@ static int decode_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h
 	default:
 		return pq_fail(&r->err, -SS_ENOSYS, SS_PQ_E_UNSUPPORTED_ENCODING, 0);
 	}
-	if (n > out->cap - out->rows) {
+	if (h->num_values > out->cap - out->rows) {
 		return pq_fail(&r->err, -SS_ENOSPC, SS_PQ_E_OUTPUT_FULL, 0);
+	}
+	return 0;
+}
+
+/* A PLAIN BYTE_ARRAY page goes into the vector's heap whole, its values pointing into it:
+ * a page decompressed once, its strings not copied again. */
+static bool page_in_heap(const struct ss_pq_reader *r, const struct ss_pq_page_header *h)
+{
+	return h->type == SS_PQ_DATA_PAGE && r->col.type == SS_PQ_BYTE_ARRAY &&
+	       h->encoding == SS_PQ_ENC_PLAIN;
+}
+
+static int decode_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
+		       const uint8_t *page, size_t len, struct ss_pq_vector *out)
+{
+	uint32_t width = ss_pq_value_width(r->col.type);
+	uint32_t first = out->rows, n = h->num_values, nonnull = n;
+	struct sink s = { .values = out->values, .width = width, .heap = out->heap,
+			  .heap_cap = out->heap_cap, .heap_used = out->heap_used,
+			  .full = SS_PQ_E_OUTPUT_FULL, .in_place = page_in_heap(r, h) };
+	size_t pos = 0;
+	int rc;
+
+	if (s.in_place) {
+		s.heap_used += (uint32_t)len;   /* page_bytes put the page there */
 	}
 	if (r->col.max_def_level) {
 		if (h->def_level_encoding != SS_PQ_ENC_RLE) {
@@ -492,7 +531,19 @@ int ss_pq_decode_page(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
 	     out->heap_used > out->heap_cap || (r->col.type == SS_PQ_BYTE_ARRAY && !out->heap))) {
 		return -SS_EINVAL;	/* the caller's vector contradicts itself */
 	}
-	rc = page_bytes(r, h, body, body_len, scratch, scratch_len, &page);
+	if (h->type == SS_PQ_DATA_PAGE) {
+		rc = check_data(r, h, out);
+		if (rc) {
+			return rc;
+		}
+	}
+	if (page_in_heap(r, h)) {
+		rc = page_bytes(r, h, body, body_len, out->heap + out->heap_used,
+				out->heap_cap - out->heap_used, true, SS_PQ_E_OUTPUT_FULL, &page);
+	} else {
+		rc = page_bytes(r, h, body, body_len, scratch, scratch_len, false,
+				SS_PQ_E_SCRATCH_FULL, &page);
+	}
 	if (rc) {
 		return rc;
 	}

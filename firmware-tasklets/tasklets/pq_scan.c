@@ -54,6 +54,7 @@ struct pq_col {
 	uint8_t *verdict;             /* the one-column tree on each dictionary entry */
 	uint32_t verdict_cap;
 	bool wanted;                  /* projected, a key or the value */
+	bool has_dict;                /* a dictionary page in one of the run's chunks */
 	struct ss_pq_vector vec;
 	struct ss_pq_dict dict;
 	uint8_t *buf;                 /* the current row group's chunk bytes */
@@ -190,10 +191,31 @@ static void mark_tree(struct pq_scan *s)
 	s->per_entry = s->tree_col >= 0 && !(s->flags & SS_BT_PQ_ROW_EVAL);
 }
 
+/* Whether column c has a dictionary page in any of the run's chunks. */
+static bool has_dict(const struct pq_scan *s, uint32_t c)
+{
+	for (uint32_t r = 0; r < s->nrg; r++) {
+		struct pq_chunk k;
+
+		chunk_at(s, r, c, &k);
+		if (k.dict) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Each column's buffers, sized from the plan's chunks; a run's allocations are charged as
+ * the arena clears them, so only what the chunks can use: dictionary storage and codes for
+ * a column with a dictionary page, and no scratch for a string column without one (its
+ * PLAIN pages decompress into its heap). */
 static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 {
 	uint32_t max_rows = 0, max_bytes = 0, max_unc = 0;
 
+	for (uint32_t c = 0; c < s->ncols; c++) {
+		s->col[c].has_dict = has_dict(s, c);
+	}
 	for (uint32_t r = 0; r < s->nrg; r++) {
 		uint64_t bytes = 0;
 
@@ -203,7 +225,9 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 
 			chunk_at(s, r, c, &k);
 			bytes += k.length;
-			max_unc = SS_MAX(max_unc, k.uncompressed);
+			if (s->col[c].type != SS_PQ_BYTE_ARRAY || s->col[c].has_dict) {
+				max_unc = SS_MAX(max_unc, k.uncompressed);
+			}
 		}
 		if (bytes > UINT32_MAX) {
 			return -SS_ENOMEM;
@@ -236,13 +260,24 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 		pc->vec.values = ss_tasklet_alloc(ctx, max_rows * w);
 		pc->vec.valid = ss_tasklet_alloc(ctx, max_rows / 8 + 1);
 		pc->vec.cap = max_rows;
-		pc->dict.data = ss_tasklet_alloc(ctx, unc_max);
-		pc->dict.data_cap = unc_max;
-		if (!pc->buf || !pc->vec.values || !pc->vec.valid || !pc->dict.data) {
+		if (!pc->buf || !pc->vec.values || !pc->vec.valid) {
 			return -SS_ENOMEM;
 		}
+		if (pc->type == SS_PQ_BYTE_ARRAY) {
+			/* its PLAIN pages whole, their values pointing into them */
+			pc->vec.heap = ss_tasklet_alloc(ctx, unc_max);
+			pc->vec.heap_cap = unc_max;
+			if (!pc->vec.heap) {
+				return -SS_ENOMEM;
+			}
+		}
+		if (!pc->has_dict) {
+			continue;
+		}
+		pc->dict.data = ss_tasklet_alloc(ctx, unc_max);
+		pc->dict.data_cap = unc_max;
 		pc->vec.codes = ss_tasklet_alloc(ctx, max_rows * 4);
-		if (!pc->vec.codes) {
+		if (!pc->dict.data || !pc->vec.codes) {
 			return -SS_ENOMEM;
 		}
 		if ((int)c == s->tree_col) {
@@ -258,11 +293,7 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 			pc->dict.entries_cap = unc_max / 4 + 1;
 			pc->dict.entries = ss_tasklet_alloc(ctx, pc->dict.entries_cap *
 								(uint32_t)sizeof(struct ss_pq_bytes));
-			/* only PLAIN pages copy strings (dictionary pages leave codes): each
-			 * string has a 4-byte length before its bytes in the chunk */
-			pc->vec.heap = ss_tasklet_alloc(ctx, unc_max);
-			pc->vec.heap_cap = unc_max;
-			if (!pc->dict.entries || !pc->vec.heap) {
+			if (!pc->dict.entries) {
 				return -SS_ENOMEM;
 			}
 		}
@@ -579,6 +610,7 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 		if (rc) {
 			break;
 		}
+		r.stats.header_bytes += hl;
 		if (hl + h.compressed_size > k.length - pos) {
 			rc = -SS_ENODATA;   /* the page runs past the plan's chunk length */
 			break;
@@ -601,7 +633,6 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 				pc->vec.valid[i / 8] &= (uint8_t)~(1u << (i % 8));
 			}
 			pc->vec.rows += h.num_values;
-			r.stats.header_bytes += hl;
 		} else {
 			rc = ss_pq_decode_page(&r, &h, pc->buf + pos + hl, h.compressed_size, s->scratch,
 					       s->scratch_len, &pc->vec);
@@ -688,7 +719,7 @@ static const uint8_t *col_bytes(const struct pq_col *pc, uint32_t i, bool entry,
 /* 1 when the row's value is read through its code (one more load), else 0 */
 static uint32_t via_code(const struct pq_col *pc, const struct pq_row *r)
 {
-	return !r->entry && pc->vec.codes[r->i] != SS_PQ_NO_CODE;
+	return !r->entry && pc->vec.codes && pc->vec.codes[r->i] != SS_PQ_NO_CODE;
 }
 
 static uint64_t row_u64(struct ss_tasklet_ctx *ctx, const void *row, unsigned field, int *ok)
