@@ -558,3 +558,70 @@ int ss_pq_decode_page(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
 	}
 	return decode_data(r, h, page, h->uncompressed_size, out);
 }
+
+int ss_pq_count_page(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
+		     const uint8_t *body, size_t body_len, uint8_t *scratch, size_t scratch_len,
+		     uint32_t *counts, uint32_t *nonnull)
+{
+	const uint8_t *page;
+	uint32_t lv[2] = { 0, h->num_values };
+	size_t pos = 0, len = h->uncompressed_size;
+	struct pq_rle d;
+	uint8_t bw;
+	int rc;
+
+	r->err.kind = SS_PQ_OK;
+	r->err.offset = 0;
+	if (h->type != SS_PQ_DATA_PAGE || (h->encoding != SS_PQ_ENC_PLAIN_DICTIONARY &&
+					   h->encoding != SS_PQ_ENC_RLE_DICTIONARY) || !counts ||
+	    (r->col.codec != SS_PQ_UNCOMPRESSED && r->col.codec != SS_PQ_SNAPPY) ||
+	    r->col.max_def_level > 1 || r->col.max_rep_level) {
+		return -SS_EINVAL;
+	}
+	if (!r->has_dict) {
+		return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_NO_DICT, 0);
+	}
+	if (r->col.max_def_level && h->def_level_encoding != SS_PQ_ENC_RLE) {
+		return pq_fail(&r->err, -SS_ENOSYS, SS_PQ_E_UNSUPPORTED_ENCODING, 0);
+	}
+	rc = page_bytes(r, h, body, body_len, scratch, scratch_len, false, SS_PQ_E_SCRATCH_FULL,
+			&page);
+	if (rc) {
+		return rc;
+	}
+	r->stats.pages++;
+	if (r->col.max_def_level) {
+		uint32_t size;
+
+		if (len < 4) {
+			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, 0);
+		}
+		size = get_le32(page);
+		if (size > len - 4) {
+			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, 0);
+		}
+		lv[1] = 0;
+		pq_rle_init(&d, page + 4, size, 4, 1, h->num_values, &r->err);
+		rc = pq_rle_count(&d, lv, 2, h->num_values, &r->stats);
+		if (rc) {
+			return rc;
+		}
+		pos = 4 + (size_t)size;
+	}
+	if (lv[1]) {
+		if (pos >= len) {
+			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, pos);
+		}
+		bw = page[pos];
+		if (bw > 32) {
+			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_BAD_BIT_WIDTH, pos);
+		}
+		pq_rle_init(&d, page + pos + 1, len - pos - 1, pos + 1, bw, lv[1], &r->err);
+		rc = pq_rle_count(&d, counts, r->dict->count, lv[1], &r->stats);
+		if (rc) {
+			return rc;
+		}
+	}
+	*nonnull += lv[1];
+	return 0;
+}

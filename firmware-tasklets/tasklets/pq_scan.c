@@ -70,6 +70,11 @@ struct pq_scan {
 	uint8_t key1, key2, value, ops, flags;
 	int tree_col;                 /* the one column the tree reads, else -1 */
 	bool per_entry;               /* evaluate it once per dictionary entry */
+	bool by_code;                 /* COUNT by one dictionary-encoded key, no WHERE: counted
+				       * per dictionary index off the pages' runs */
+	uint32_t *code_count;         /* the key chunk's rows per dictionary index */
+	uint32_t code_cap;
+	uint32_t counted;             /* of the row group's rows, those counted by index */
 	bool value_signed;
 	uint32_t limit;
 	const uint8_t *proj;
@@ -301,6 +306,31 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 	return 0;
 }
 
+/* COUNT by one key with a dictionary page and no WHERE: the key's dictionary-encoded pages
+ * are counted per index straight off their runs (ss_pq_count_page), each index's count folded
+ * into the group table once a row group; no row decoded, no row looked up. A row group's
+ * dictionary holds at most uncompressed / width entries (as verdict). ROW_EVAL aggregates
+ * every row instead, to measure what it saves. */
+static int alloc_by_code(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
+{
+	uint32_t unc_max = 0;
+
+	if (s->mode != SS_BT_PQ_AGGREGATE || s->ops != SS_BT_AGG_COUNT || s->nkeys != 1 ||
+	    s->where.nnodes || !s->col[s->key1].has_dict || (s->flags & SS_BT_PQ_ROW_EVAL)) {
+		return 0;
+	}
+	for (uint32_t r = 0; r < s->nrg; r++) {
+		struct pq_chunk k;
+
+		chunk_at(s, r, s->key1, &k);
+		unc_max = SS_MAX(unc_max, k.uncompressed);
+	}
+	s->by_code = true;
+	s->code_cap = unc_max / ss_pq_value_width(s->col[s->key1].type) + 1;
+	s->code_count = ss_tasklet_alloc(ctx, s->code_cap * 4);
+	return s->code_count ? 0 : -SS_ENOMEM;
+}
+
 static int check_chunks(struct pq_scan *s)
 {
 	for (uint32_t r = 0; r < s->nrg; r++) {
@@ -516,6 +546,9 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	}
 	PQS_MARK(ctx, PQS_ALLOC_COLUMNS);
 	rc = alloc_columns(ctx, s);
+	if (rc == 0) {
+		rc = alloc_by_code(ctx, s);
+	}
 	PQS_MARK(ctx, PQS_OTHER);
 	if (rc) {
 		return rc;
@@ -538,7 +571,9 @@ static int charge(struct ss_tasklet_ctx *ctx, struct pq_scan *s, const struct ss
 {
 	uint64_t bytes = st->header_bytes + st->bytes_in + st->bytes_decompressed + st->bytes_copied;
 	uint64_t vals = st->levels_decoded + st->values_decoded + st->dict_lookups;
-	uint64_t insn = bytes * PQS_INSN_PER_BYTE + vals * PQS_INSN_PER_VALUE;
+	/* a run or bit-packed value counted: its header or bits decoded, one counter updated */
+	uint64_t counted = st->runs + st->packed_values;
+	uint64_t insn = bytes * PQS_INSN_PER_BYTE + (vals + counted) * PQS_INSN_PER_VALUE;
 
 	s->stats.pages += st->pages;
 	s->stats.header_bytes += st->header_bytes;
@@ -548,7 +583,10 @@ static int charge(struct ss_tasklet_ctx *ctx, struct pq_scan *s, const struct ss
 	s->stats.values_decoded += st->values_decoded;
 	s->stats.dict_lookups += st->dict_lookups;
 	s->stats.bytes_copied += st->bytes_copied;
-	ss_tasklet_dram(ctx, (uint32_t)SS_MIN(SS_DIV_ROUND_UP(bytes, PQS_BYTES_PER_DRAM), UINT32_MAX));
+	s->stats.runs += st->runs;
+	s->stats.packed_values += st->packed_values;
+	ss_tasklet_dram(ctx, (uint32_t)SS_MIN(SS_DIV_ROUND_UP(bytes, PQS_BYTES_PER_DRAM) + counted,
+					      UINT32_MAX));
 	return ss_tasklet_step(ctx, (uint32_t)SS_MIN(insn, UINT32_MAX));
 }
 
@@ -579,8 +617,25 @@ static bool page_matches(const struct pq_scan *s, uint32_t first, uint32_t n)
 	return false;
 }
 
+/* n rows of the vector left NULL: a page skipped or counted; a word written per 32 rows. */
+static void skip_rows(struct ss_tasklet_ctx *ctx, struct pq_col *pc, uint32_t n)
+{
+	for (uint32_t i = pc->vec.rows; i < pc->vec.rows + n; i++) {
+		pc->vec.valid[i / 8] &= (uint8_t)~(1u << (i % 8));
+	}
+	pc->vec.rows += n;
+	ss_tasklet_dram(ctx, SS_DIV_ROUND_UP(n, 32));
+}
+
+static bool dict_encoded(const struct ss_pq_page_header *h)
+{
+	return h->type == SS_PQ_DATA_PAGE && (h->encoding == SS_PQ_ENC_PLAIN_DICTIONARY ||
+					      h->encoding == SS_PQ_ENC_RLE_DICTIONARY);
+}
+
 /* Decode column c of row group rg from its gathered bytes. `late`: skip the data pages that
- * hold no match (their rows stay NULL and are never read). */
+ * hold no match (their rows stay NULL and are never read). The key of a by_code run: its
+ * dictionary-encoded pages counted per index (their rows left NULL), its others decoded. */
 static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t rg, uint32_t c,
 			bool late)
 {
@@ -629,10 +684,21 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 				rc = -SS_ENODATA;
 				break;
 			}
-			for (uint32_t i = pc->vec.rows; i < pc->vec.rows + h.num_values; i++) {
-				pc->vec.valid[i / 8] &= (uint8_t)~(1u << (i % 8));
+			skip_rows(ctx, pc, h.num_values);
+		} else if (s->by_code && c == s->key1 && dict_encoded(&h)) {
+			uint32_t nonnull = 0;
+
+			if (h.num_values > pc->vec.cap - pc->vec.rows ||
+			    pc->dict.count > s->code_cap) {
+				rc = -SS_ENODATA;   /* more rows or entries than the plan's sizes */
+				break;
 			}
-			pc->vec.rows += h.num_values;
+			rc = ss_pq_count_page(&r, &h, pc->buf + pos + hl, h.compressed_size,
+					      s->scratch, s->scratch_len, s->code_count, &nonnull);
+			if (rc == 0) {
+				skip_rows(ctx, pc, h.num_values);
+				s->counted += h.num_values;
+			}
 		} else {
 			rc = ss_pq_decode_page(&r, &h, pc->buf + pos + hl, h.compressed_size, s->scratch,
 					       s->scratch_len, &pc->vec);
@@ -836,29 +902,14 @@ static bool less(bool sgn, uint64_t x, uint64_t y)
 	return sgn ? (int64_t)x < (int64_t)y : x < y;
 }
 
-/* As group-aggregate: a row with a NULL key, or a NULL value when the value is read, is
- * left out. */
-static int aggregate(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i)
+/* n rows of group (k1, k2) whose value is v (COUNT alone: n rows at once). */
+static int fold(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint64_t k1, uint64_t k2,
+		uint64_t v, uint32_t n)
 {
-	struct pq_row row = { s, i, false };
-	uint64_t k1 = 0, k2 = 0, v = 0;
-	int ok = 1, ok2 = 1, ok3 = 1;
 	bool fresh;
 	int64_t slot;
 	int rc;
 
-	if (s->nkeys >= 1) {
-		k1 = row_u64(ctx, &row, s->key1, &ok);
-	}
-	if (s->nkeys >= 2) {
-		k2 = row_u64(ctx, &row, s->key2, &ok2);
-	}
-	if (s->ops != SS_BT_AGG_COUNT) {
-		v = row_u64(ctx, &row, s->value, &ok3);
-	}
-	if (!ok || !ok2 || !ok3) {
-		return 0;
-	}
 	slot = bt_groups_get(ctx, &s->g, k1, k2, &fresh);
 	if (slot == -SS_ENOSPC) {
 		rc = emit_groups(ctx, s);
@@ -878,8 +929,8 @@ static int aggregate(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i)
 		s->min[slot] = v;
 		s->max[slot] = v;
 	}
-	s->count[slot]++;
-	s->sum[slot] += v;
+	s->count[slot] += n;
+	s->sum[slot] += v * n;
 	if (less(s->value_signed, v, s->min[slot])) {
 		s->min[slot] = v;
 	}
@@ -888,6 +939,29 @@ static int aggregate(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i)
 	}
 	ss_tasklet_dram(ctx, 8);
 	return ss_tasklet_step(ctx, 4);
+}
+
+/* As group-aggregate: a row with a NULL key, or a NULL value when the value is read, is
+ * left out. */
+static int aggregate(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i)
+{
+	struct pq_row row = { s, i, false };
+	uint64_t k1 = 0, k2 = 0, v = 0;
+	int ok = 1, ok2 = 1, ok3 = 1;
+
+	if (s->nkeys >= 1) {
+		k1 = row_u64(ctx, &row, s->key1, &ok);
+	}
+	if (s->nkeys >= 2) {
+		k2 = row_u64(ctx, &row, s->key2, &ok2);
+	}
+	if (s->ops != SS_BT_AGG_COUNT) {
+		v = row_u64(ctx, &row, s->value, &ok3);
+	}
+	if (!ok || !ok2 || !ok3) {
+		return 0;
+	}
+	return fold(ctx, s, k1, k2, v, 1);
 }
 
 /* TOPN: a matching row offered to its group's list, as top-n's records (a NULL key or value
@@ -967,6 +1041,33 @@ static int eval_entries(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 	return 0;
 }
 
+/* A by_code row group's counts into the group table, each dictionary entry with rows once,
+ * in dictionary order (the writers' order of first appearance); the counts zeroed. */
+static int fold_codes(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
+{
+	const struct pq_col *pc = &s->col[s->key1];
+
+	ss_tasklet_dram(ctx, 2 * pc->dict.count);   /* each count read, and zeroed */
+	if (ss_tasklet_step(ctx, pc->dict.count)) {
+		return -SS_ETIME;
+	}
+	for (uint32_t e = 0; e < pc->dict.count; e++) {
+		uint32_t n = s->code_count[e];
+		int rc;
+
+		if (!n) {
+			continue;
+		}
+		s->code_count[e] = 0;
+		ss_tasklet_dram(ctx, 1);                   /* the entry's value */
+		rc = fold(ctx, s, col_u64(pc, e, true), 0, 0, n);
+		if (rc) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
 static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t rg)
 {
 	uint32_t rows = rg_rows(s, rg);
@@ -974,6 +1075,7 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 	bool any = false;
 	int rc;
 
+	s->counted = 0;
 	PQS_MARK(ctx, PQS_DECODE);
 	for (uint32_t c = 0; c < s->ncols; c++) {
 		if (s->col[c].in_tree) {
@@ -1021,6 +1123,15 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 		}
 	}
 	PQS_MARK(ctx, s->mode == SS_BT_PQ_AGGREGATE ? PQS_AGGREGATE : PQS_OUTPUT);
+	if (s->by_code) {
+		rc = fold_codes(ctx, s);
+		if (rc) {
+			return rc;
+		}
+		if (s->counted == rows) {
+			return 0;   /* every row counted by its index */
+		}
+	}
 	for (uint32_t i = 0; any && i < rows; i++) {
 		if (!(s->sel[i / 8] >> (i % 8) & 1)) {
 			continue;

@@ -172,6 +172,8 @@ struct ss_pq_stats {
 	uint64_t values_decoded;	/* non-null values, dictionary entries included */
 	uint64_t dict_lookups;		/* dictionary indices resolved */
 	uint64_t bytes_copied;		/* BYTE_ARRAY bytes copied into the heap */
+	uint64_t runs;			/* RLE/bit-packed runs counted whole (ss_pq_count_page) */
+	uint64_t packed_values;		/* of them, bit-packed values read and counted */
 };
 
 /* One column chunk's decoding state: the column, its dictionary, the work done. */
@@ -213,6 +215,21 @@ int ss_pq_read_page_header(const uint8_t *buf, size_t len, struct ss_pq_page_hea
 int ss_pq_decode_page(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
 		      const uint8_t *body, size_t body_len, uint8_t *scratch, size_t scratch_len,
 		      struct ss_pq_vector *out);
+
+/**
+ * Count a dictionary-encoded data page (PLAIN_DICTIONARY or RLE_DICTIONARY, after the chunk's
+ * dictionary page was decoded into r->dict) without materialising a row: counts[i] += the
+ * rows holding dictionary index i, for i < r->dict->count (the caller's array has that many,
+ * zeroed where it wants sums), and *nonnull += the page's non-null values. A run of n equal
+ * indices or levels is one add of n; a bit-packed index is read from its bytes and counted.
+ * Every run and index is checked as ss_pq_decode_page checks them; after a failure counts
+ * may hold part of the page.
+ * \return 0, -SS_EBADMSG, -SS_ENOSPC (scratch too small), or -SS_EINVAL for a page that is
+ *         not a dictionary-encoded data page (decode it with ss_pq_decode_page)
+ */
+int ss_pq_count_page(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
+		     const uint8_t *body, size_t body_len, uint8_t *scratch, size_t scratch_len,
+		     uint32_t *counts, uint32_t *nonnull);
 
 /**
  * Raw snappy (the block format Parquet uses, no framing): decompress src[0..src_len) into
