@@ -12,6 +12,7 @@
 #include "bt_test.h"
 
 #include "isp_internal.h"
+#include "pq_plan_cut.h"
 #include "ss_parquet.h"
 #include "tasklets_internal.h"
 
@@ -118,48 +119,6 @@ static void collect(uint8_t mode, const uint8_t *o, uint64_t len)
 	}
 }
 
-/* The plan cut to row group r: the header with nrg 1, the columns, r's row and chunks, the
- * projection and tree. */
-static uint8_t *cut(const uint8_t *p, uint64_t plen, uint32_t r, uint32_t *len)
-{
-	uint32_t ncols = p[0], nrg = ss_get_le16(p + 4);
-	uint32_t hdr = (uint32_t)sizeof(struct ss_bt_pq_params);
-	uint32_t cols = ncols * (uint32_t)sizeof(struct ss_bt_pq_column);
-	uint32_t rg = (uint32_t)sizeof(struct ss_bt_pq_rowgroup);
-	uint32_t ck = ncols * (uint32_t)sizeof(struct ss_bt_pq_chunk);
-	uint64_t tail = plen - hdr - cols - (uint64_t)nrg * (rg + ck);
-	uint8_t *o = malloc(hdr + cols + rg + ck + tail), *w = o;
-
-	memcpy(w, p, hdr + cols);
-	ss_put_le16(w + 4, 1);
-	w += hdr + cols;
-	memcpy(w, p + hdr + cols + (uint64_t)r * rg, rg);
-	w += rg;
-	memcpy(w, p + hdr + cols + (uint64_t)nrg * rg + (uint64_t)r * ck, ck);
-	w += ck;
-	memcpy(w, p + plen - tail, tail);
-	*len = (uint32_t)(w + tail - o);
-	return o;
-}
-
-/* The pages holding a one-row-group plan's chunks: what the connector asks the drive to read. */
-static struct ss_isp_input span(const uint8_t *c, ss_oid_t oid, uint32_t ps)
-{
-	uint32_t ncols = c[0];
-	const uint8_t *k = c + sizeof(struct ss_bt_pq_params) +
-			   ncols * sizeof(struct ss_bt_pq_column) + sizeof(struct ss_bt_pq_rowgroup);
-	uint64_t lo = UINT64_MAX, hi = 0;
-
-	for (uint32_t i = 0; i < ncols; i++, k += sizeof(struct ss_bt_pq_chunk)) {
-		uint64_t off = ss_get_le64(k), len = ss_get_le32(k + 16);
-
-		lo = off < lo ? off : lo;
-		hi = off + len > hi ? off + len : hi;
-	}
-	lo = lo / ps * ps;
-	return (struct ss_isp_input){ oid, lo, hi - lo };
-}
-
 int main(int argc, char **argv)
 {
 	struct tenv *e;
@@ -185,8 +144,8 @@ int main(int argc, char **argv)
 	memset(&prof, 0, sizeof(prof));
 	for (uint32_t r = 0; r < nrg; r++) {
 		uint32_t clen;
-		uint8_t *c = cut(plan, plen, r, &clen);
-		struct ss_isp_input in = span(c, oid, ps);
+		uint8_t *c = pq_plan_cut(plan, plen, r, &clen);
+		struct ss_isp_input in = pq_plan_pages(c, oid, ps);
 
 		o = bt_run(e, SS_BT_PARQUET_SCAN, c, clen, NULL, BUDGET, out, &in, 1, &olen, &p);
 		CHECK(p.state == SS_ISP_DONE && olen >= 32);
