@@ -212,14 +212,10 @@ static int plain_next(struct ss_pq_reader *r, struct plain *p, struct sink *s, u
 	}
 }
 
-static int decode_dict(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
-		       const uint8_t *page, size_t len)
+/* A dictionary page, checked from its header before its bytes are decompressed. */
+static int check_dict(struct ss_pq_reader *r, const struct ss_pq_page_header *h)
 {
-	struct ss_pq_dict *d = r->dict;
-	struct plain p = { .page = page, .len = len };
-	struct sink s;
-	uint32_t width = ss_pq_value_width(r->col.type);
-	int rc;
+	const struct ss_pq_dict *d = r->dict;
 
 	if (h->encoding != SS_PQ_ENC_PLAIN && h->encoding != SS_PQ_ENC_PLAIN_DICTIONARY) {
 		return pq_fail(&r->err, -SS_ENOSYS, SS_PQ_E_UNSUPPORTED_ENCODING, 0);
@@ -228,30 +224,51 @@ static int decode_dict(struct ss_pq_reader *r, const struct ss_pq_page_header *h
 		/* one dictionary per column chunk */
 		return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_BAD_HEADER, 0);
 	}
-	if (!d) {
+	if (!d || (r->col.type == SS_PQ_BYTE_ARRAY ? h->num_values > d->entries_cap :
+		   h->num_values > d->data_cap / ss_pq_value_width(r->col.type))) {
 		return pq_fail(&r->err, -SS_ENOSPC, SS_PQ_E_DICT_FULL, 0);
 	}
-	if (r->col.type == SS_PQ_BYTE_ARRAY) {
-		if (h->num_values > d->entries_cap) {
-			return pq_fail(&r->err, -SS_ENOSPC, SS_PQ_E_DICT_FULL, 0);
+	return 0;
+}
+
+/* A dictionary page goes into the dictionary's storage whole, decompressed there once:
+ * fixed-width PLAIN values are the entries as stored, a string entry points at its bytes.
+ * BOOLEAN (a bit a value) is unpacked from scratch. */
+static bool dict_in_place(const struct ss_pq_reader *r, const struct ss_pq_page_header *h)
+{
+	return h->type == SS_PQ_DICTIONARY_PAGE && r->col.type != SS_PQ_BOOLEAN;
+}
+
+static int decode_dict(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
+		       const uint8_t *page, size_t len)
+{
+	struct ss_pq_dict *d = r->dict;
+	struct plain p = { .page = page, .len = len };
+	struct sink s = { .values = d->data, .width = 1 };
+	uint32_t width = ss_pq_value_width(r->col.type);
+	int rc;
+
+	if (r->col.type != SS_PQ_BYTE_ARRAY && r->col.type != SS_PQ_BOOLEAN) {
+		if ((uint64_t)h->num_values * width > len) {
+			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, len / width * width);
 		}
-		s = (struct sink){ .values = (uint8_t *)d->entries, .width = width,
-				   .heap = d->data, .heap_cap = d->data_cap,
-				   .full = SS_PQ_E_DICT_FULL };
+		d->data_used = h->num_values * width;
 	} else {
-		if (h->num_values > d->data_cap / width) {
-			return pq_fail(&r->err, -SS_ENOSPC, SS_PQ_E_DICT_FULL, 0);
+		if (r->col.type == SS_PQ_BYTE_ARRAY) {
+			s = (struct sink){ .values = (uint8_t *)d->entries, .width = width,
+					   .heap = d->data, .heap_cap = d->data_cap,
+					   .heap_used = (uint32_t)len, .full = SS_PQ_E_DICT_FULL,
+					   .in_place = true };
 		}
-		s = (struct sink){ .values = d->data, .width = width };
-	}
-	for (uint32_t i = 0; i < h->num_values; i++) {
-		rc = plain_next(r, &p, &s, s.values + (size_t)i * width);
-		if (rc) {
-			return rc;
+		for (uint32_t i = 0; i < h->num_values; i++) {
+			rc = plain_next(r, &p, &s, s.values + (size_t)i * width);
+			if (rc) {
+				return rc;
+			}
 		}
+		d->data_used = r->col.type == SS_PQ_BYTE_ARRAY ? s.heap_used : h->num_values;
 	}
 	d->count = h->num_values;
-	d->data_used = r->col.type == SS_PQ_BYTE_ARRAY ? s.heap_used : h->num_values * width;
 	r->has_dict = 1;
 	r->stats.values_decoded += h->num_values;
 	return 0;
@@ -531,15 +548,16 @@ int ss_pq_decode_page(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
 	     out->heap_used > out->heap_cap || (r->col.type == SS_PQ_BYTE_ARRAY && !out->heap))) {
 		return -SS_EINVAL;	/* the caller's vector contradicts itself */
 	}
-	if (h->type == SS_PQ_DATA_PAGE) {
-		rc = check_data(r, h, out);
-		if (rc) {
-			return rc;
-		}
+	rc = h->type == SS_PQ_DATA_PAGE ? check_data(r, h, out) : check_dict(r, h);
+	if (rc) {
+		return rc;
 	}
 	if (page_in_heap(r, h)) {
 		rc = page_bytes(r, h, body, body_len, out->heap + out->heap_used,
 				out->heap_cap - out->heap_used, true, SS_PQ_E_OUTPUT_FULL, &page);
+	} else if (dict_in_place(r, h)) {
+		rc = page_bytes(r, h, body, body_len, r->dict->data, r->dict->data_cap, true,
+				SS_PQ_E_DICT_FULL, &page);
 	} else {
 		rc = page_bytes(r, h, body, body_len, scratch, scratch_len, false,
 				SS_PQ_E_SCRATCH_FULL, &page);
