@@ -76,5 +76,8 @@ int pq_rle_get(struct pq_rle *d, uint32_t *out, uint32_t n);
  *  and packed_values say what it did. \return 0 or -SS_EBADMSG */
 int pq_rle_count(struct pq_rle *d, uint32_t *counts, uint32_t ncounts, uint32_t n,
 		 struct ss_pq_stats *st);
+/** Pass over the next n values, none decoded: a run at a time (st->runs counts the runs
+ *  entered); their bytes were checked when the run began. \return 0 or -SS_EBADMSG */
+int pq_rle_skip(struct pq_rle *d, uint32_t n, struct ss_pq_stats *st);
 
 #endif

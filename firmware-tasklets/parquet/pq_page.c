@@ -351,6 +351,29 @@ static int decode_dict_values(struct ss_pq_reader *r, const uint8_t *page, size_
 		uint8_t *slot;
 		uint32_t i;
 
+		while (!is_valid(out->valid, row)) {
+			row++;
+		}
+		if (out->sel && !is_valid(out->sel, row)) {
+			/* the values up to the next kept row: passed over in the stream, not
+			 * decoded (a run at a time), their rows left as they are */
+			uint32_t k = 0, t;
+
+			while (v + k < nonnull && !(is_valid(out->valid, row) &&
+						    is_valid(out->sel, row))) {
+				k += (uint32_t)is_valid(out->valid, row);
+				row++;
+			}
+			t = SS_MIN(k, have - used);
+			used += t;
+			rc = pq_rle_skip(&d, k - t, &r->stats);
+			if (rc) {
+				return rc;
+			}
+			r->stats.values_skipped += k;
+			v += k - 1;
+			continue;
+		}
 		if (used == have) {
 			have = SS_MIN(nonnull - v, (uint32_t)PQ_BATCH);
 			used = 0;
@@ -362,9 +385,6 @@ static int decode_dict_values(struct ss_pq_reader *r, const uint8_t *page, size_
 		i = idx[used++];
 		if (i >= dict->count) {
 			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_BAD_DICT_INDEX, d.base + d.pos);
-		}
-		while (!is_valid(out->valid, row)) {
-			row++;
 		}
 		slot = s->values + (size_t)row * s->width;
 		if (out->codes) {
@@ -385,9 +405,6 @@ static int decode_dict_values(struct ss_pq_reader *r, const uint8_t *page, size_
 			ss_memcpy(slot, dict->data + (size_t)i * s->width, s->width);
 		}
 		row++;
-	}
-	if (!out->codes) {
-		r->stats.dict_lookups += nonnull;
 	}
 	(void)n;
 	return 0;
@@ -468,6 +485,7 @@ static int decode_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h
 	struct sink s = { .values = out->values, .width = width, .heap = out->heap,
 			  .heap_cap = out->heap_cap, .heap_used = out->heap_used,
 			  .full = SS_PQ_E_OUTPUT_FULL, .in_place = page_in_heap(r, h) };
+	uint64_t skipped = r->stats.values_skipped;
 	size_t pos = 0;
 	int rc;
 
@@ -499,12 +517,24 @@ static int decode_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h
 		rc = 0;	/* an all-null page: whatever follows the levels is not read */
 	} else if (h->encoding == SS_PQ_ENC_PLAIN) {
 		struct plain p = { .page = page, .len = len, .pos = pos };
-		uint32_t row = first;
+		uint32_t row = first, w = stored_width(r->col.type);
 
 		rc = 0;
 		for (uint32_t v = 0; v < nonnull && !rc; v++) {
 			while (!is_valid(out->valid, row)) {
 				row++;
+			}
+			if (out->sel && !is_valid(out->sel, row) && r->col.type != SS_PQ_BYTE_ARRAY) {
+				/* passed over, not copied (a string's length must be read anyway) */
+				if (w ? p.len - p.pos < w : p.bit / 8 >= p.len - p.pos) {
+					rc = pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, p.pos);
+					break;
+				}
+				p.pos += w;
+				p.bit += !w;
+				r->stats.values_skipped++;
+				row++;
+				continue;
 			}
 			rc = plain_next(r, &p, &s, s.values + (size_t)row * width);
 			row++;
@@ -516,6 +546,10 @@ static int decode_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h
 	}
 	if (rc) {
 		return rc;
+	}
+	nonnull -= (uint32_t)(r->stats.values_skipped - skipped);
+	if (!out->codes && h->encoding != SS_PQ_ENC_PLAIN && h->encoding != SS_PQ_ENC_RLE) {
+		r->stats.dict_lookups += nonnull;
 	}
 	r->stats.values_decoded += nonnull;
 	out->rows += n;

@@ -173,3 +173,33 @@ int pq_rle_count(struct pq_rle *d, uint32_t *counts, uint32_t ncounts, uint32_t 
 	}
 	return 0;
 }
+
+int pq_rle_skip(struct pq_rle *d, uint32_t n, struct ss_pq_stats *st)
+{
+	if (n > d->remaining) {
+		return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_RUN_PAST_PAGE, d->base + d->pos);
+	}
+	while (n) {
+		uint32_t k;
+		int rc;
+
+		if (d->run == 0) {
+			if (d->pos >= d->len) {
+				return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, d->base + d->pos);
+			}
+			rc = next_run(d);
+			if (rc) {
+				return rc;
+			}
+			st->runs++;
+		}
+		k = SS_MIN(n, d->run);
+		if (d->literal) {
+			d->bit_pos += (size_t)k * d->bit_width;
+		}
+		n -= k;
+		d->run -= k;
+		d->remaining -= k;
+	}
+	return 0;
+}

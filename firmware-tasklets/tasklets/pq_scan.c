@@ -31,6 +31,8 @@
 #define PQS_INSN_PER_BYTE 2u
 #define PQS_BYTES_PER_DRAM 4u
 #define PQS_INSN_PER_VALUE 4u
+/* a value of a row not kept passed over: its row's bit tested, a count added */
+#define PQS_INSN_PER_SKIP 1u
 
 /* The encodings a column may list: PLAIN, PLAIN_DICTIONARY, RLE (levels, booleans),
  * RLE_DICTIONARY. */
@@ -573,7 +575,8 @@ static int charge(struct ss_tasklet_ctx *ctx, struct pq_scan *s, const struct ss
 	uint64_t vals = st->levels_decoded + st->values_decoded + st->dict_lookups;
 	/* a run or bit-packed value counted: its header or bits decoded, one counter updated */
 	uint64_t counted = st->runs + st->packed_values;
-	uint64_t insn = bytes * PQS_INSN_PER_BYTE + (vals + counted) * PQS_INSN_PER_VALUE;
+	uint64_t insn = bytes * PQS_INSN_PER_BYTE + (vals + counted) * PQS_INSN_PER_VALUE +
+			st->values_skipped * PQS_INSN_PER_SKIP;
 
 	s->stats.pages += st->pages;
 	s->stats.header_bytes += st->header_bytes;
@@ -585,6 +588,7 @@ static int charge(struct ss_tasklet_ctx *ctx, struct pq_scan *s, const struct ss
 	s->stats.bytes_copied += st->bytes_copied;
 	s->stats.runs += st->runs;
 	s->stats.packed_values += st->packed_values;
+	s->stats.values_skipped += st->values_skipped;
 	ss_tasklet_dram(ctx, (uint32_t)SS_MIN(SS_DIV_ROUND_UP(bytes, PQS_BYTES_PER_DRAM) + counted,
 					      UINT32_MAX));
 	return ss_tasklet_step(ctx, (uint32_t)SS_MIN(insn, UINT32_MAX));
@@ -651,6 +655,7 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 	desc.codec = k.codec;
 	pc->vec.rows = 0;
 	pc->vec.heap_used = 0;
+	pc->vec.sel = late ? s->sel : NULL;   /* the rows not matched are not decoded */
 	pc->dict.count = 0;
 	pc->dict.data_used = 0;
 	rc = ss_pq_reader_init(&r, &desc, &pc->dict);

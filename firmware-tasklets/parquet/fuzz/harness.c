@@ -14,6 +14,7 @@ struct bufs {
 	uint8_t *values, *valid, *heap, *dict_data, *scratch;
 	struct ss_pq_bytes *entries;
 	uint32_t *codes, *counts;
+	uint8_t *sel;
 };
 
 static void check(int cond, const char *what)
@@ -111,6 +112,13 @@ static int fuzz_chunk(const uint8_t *data, size_t size)
 	if (ss_pq_reader_init(&r, &col, NULL) != 0) {
 		return 0;
 	}
+	b.sel = NULL;
+	if (data[2] & 4) {            /* only some rows kept: the others passed over */
+		b.sel = malloc(ROWS / 8);
+		for (uint32_t i = 0; i < ROWS / 8; i++) {
+			b.sel[i] = (uint8_t)(data[2] * 37u + i * 11u);
+		}
+	}
 	width = ss_pq_value_width(col.type);
 	b.values = malloc((size_t)ROWS * width);
 	b.valid = malloc(ROWS / 8);
@@ -123,7 +131,8 @@ static int fuzz_chunk(const uint8_t *data, size_t size)
 	dict = (struct ss_pq_dict){ .data = b.dict_data, .data_cap = BUF, .entries = b.entries,
 				    .entries_cap = 512 };
 	vec = (struct ss_pq_vector){ .values = b.values, .valid = b.valid, .cap = ROWS,
-				     .heap = b.heap, .heap_cap = BUF, .codes = codes ? b.codes : NULL };
+				     .heap = b.heap, .heap_cap = BUF, .codes = codes ? b.codes : NULL,
+				     .sel = b.sel };
 	ss_pq_reader_init(&r, &col, &dict);
 	data += 3;
 	size -= 3;
@@ -154,7 +163,8 @@ static int fuzz_chunk(const uint8_t *data, size_t size)
 	check(dict.count <= (col.type == SS_PQ_BYTE_ARRAY ? 512 : BUF / width) &&
 	      dict.data_used <= BUF, "dictionary within its buffers");
 	for (uint32_t i = 0; i < vec.rows; i++) {
-		int valid = (b.valid[i / 8] >> (i % 8)) & 1;
+		/* a row not kept has its valid bit, not its value */
+		int valid = (b.valid[i / 8] >> (i % 8)) & 1 && (!b.sel || (b.sel[i / 8] >> (i % 8)) & 1);
 
 		if (col.type == SS_PQ_BYTE_ARRAY && valid) {
 			struct ss_pq_bytes v;
@@ -166,9 +176,10 @@ static int fuzz_chunk(const uint8_t *data, size_t size)
 			check(b.values[i] <= 1, "boolean 0 or 1");
 		}
 	}
-	if (codes) {
+	if (codes && !b.sel) {
 		count_chunk(&col, data, size, &b, &vec, decoded_all);
 	}
+	free(b.sel);
 	free(b.values);
 	free(b.valid);
 	free(b.heap);

@@ -158,6 +158,11 @@ struct ss_pq_vector {
 	 * here instead of their values (the value slot stays zero: no lookup, no BYTE_ARRAY
 	 * copy), for a caller that works on the codes; every other row gets SS_PQ_NO_CODE. */
 	uint32_t *codes;
+	/* Optional (a bit a row, as valid): the rows the caller keeps. A dictionary index or
+	 * fixed-width PLAIN value of a row not kept is passed over, not decoded (a run of them
+	 * at a time in the hybrid); such a row's valid bit is right, its slot and code are not
+	 * written. Strings are decoded whatever sel says. */
+	const uint8_t *sel;
 };
 
 #define SS_PQ_NO_CODE UINT32_MAX
@@ -172,8 +177,9 @@ struct ss_pq_stats {
 	uint64_t values_decoded;	/* non-null values, dictionary entries included */
 	uint64_t dict_lookups;		/* dictionary indices resolved */
 	uint64_t bytes_copied;		/* BYTE_ARRAY bytes copied into the heap */
-	uint64_t runs;			/* RLE/bit-packed runs counted whole (ss_pq_count_page) */
-	uint64_t packed_values;		/* of them, bit-packed values read and counted */
+	uint64_t runs;			/* RLE/bit-packed runs counted or passed over whole */
+	uint64_t packed_values;		/* bit-packed values read and counted */
+	uint64_t values_skipped;	/* values of rows not kept (sel) passed over undecoded */
 };
 
 /* One column chunk's decoding state: the column, its dictionary, the work done. */
