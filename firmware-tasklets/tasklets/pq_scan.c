@@ -220,9 +220,6 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 {
 	uint32_t max_rows = 0, max_bytes = 0, max_unc = 0;
 
-	for (uint32_t c = 0; c < s->ncols; c++) {
-		s->col[c].has_dict = has_dict(s, c);
-	}
 	for (uint32_t r = 0; r < s->nrg; r++) {
 		uint64_t bytes = 0;
 
@@ -264,10 +261,24 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 			return -SS_ENOMEM;
 		}
 		pc->buf = ss_tasklet_alloc(ctx, chunk_max);
-		pc->vec.values = ss_tasklet_alloc(ctx, max_rows * w);
 		pc->vec.valid = ss_tasklet_alloc(ctx, max_rows / 8 + 1);
 		pc->vec.cap = max_rows;
-		if (!pc->buf || !pc->vec.values || !pc->vec.valid) {
+		if (!pc->buf || !pc->vec.valid) {
+			return -SS_ENOMEM;
+		}
+		if (s->by_code && c == s->key1) {
+			/* counted, not decoded: values only for a page that is not
+			 * dictionary-encoded, allocated when one comes (alloc_groups leaves
+			 * room), no codes */
+			pc->dict.data = ss_tasklet_alloc(ctx, unc_max);
+			pc->dict.data_cap = unc_max;
+			if (!pc->dict.data) {
+				return -SS_ENOMEM;
+			}
+			continue;
+		}
+		pc->vec.values = ss_tasklet_alloc(ctx, max_rows * w);
+		if (!pc->vec.values) {
 			return -SS_ENOMEM;
 		}
 		if (pc->type == SS_PQ_BYTE_ARRAY) {
@@ -313,12 +324,17 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
  * into the group table once a row group; no row decoded, no row looked up. A row group's
  * dictionary holds at most uncompressed / width entries (as verdict). ROW_EVAL aggregates
  * every row instead, to measure what it saves. */
+static bool count_by_code(const struct pq_scan *s)
+{
+	return s->mode == SS_BT_PQ_AGGREGATE && s->ops == SS_BT_AGG_COUNT && s->nkeys == 1 &&
+	       !s->where.nnodes && s->col[s->key1].has_dict && !(s->flags & SS_BT_PQ_ROW_EVAL);
+}
+
 static int alloc_by_code(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 {
 	uint32_t unc_max = 0;
 
-	if (s->mode != SS_BT_PQ_AGGREGATE || s->ops != SS_BT_AGG_COUNT || s->nkeys != 1 ||
-	    s->where.nnodes || !s->col[s->key1].has_dict || (s->flags & SS_BT_PQ_ROW_EVAL)) {
+	if (!s->by_code) {
 		return 0;
 	}
 	for (uint32_t r = 0; r < s->nrg; r++) {
@@ -327,10 +343,16 @@ static int alloc_by_code(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 		chunk_at(s, r, s->key1, &k);
 		unc_max = SS_MAX(unc_max, k.uncompressed);
 	}
-	s->by_code = true;
 	s->code_cap = unc_max / ss_pq_value_width(s->col[s->key1].type) + 1;
 	s->code_count = ss_tasklet_alloc(ctx, s->code_cap * 4);
 	return s->code_count ? 0 : -SS_ENOMEM;
+}
+
+/* The by_code key's values, for its first page that is not dictionary-encoded. */
+static int alloc_key_values(struct ss_tasklet_ctx *ctx, struct pq_col *pc)
+{
+	pc->vec.values = ss_tasklet_alloc(ctx, pc->vec.cap * ss_pq_value_width(pc->type));
+	return pc->vec.values ? 0 : -SS_ENOMEM;
 }
 
 static int check_chunks(struct pq_scan *s)
@@ -437,6 +459,15 @@ static int alloc_groups(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 {
 	uint32_t cap = bt_groups_fit(ctx, 4 * 8, 0);
 	uint64_t rows = 0, keys = 1;
+
+	if (s->by_code) {
+		/* room left for the key's values, should a page need them */
+		const struct pq_col *kc = &s->col[s->key1];
+		uint32_t room = SS_DIV_ROUND_UP(kc->vec.cap * ss_pq_value_width(kc->type) + 8,
+						4 * 8 + BT_GROUPS_BYTES_PER_GROUP);
+
+		cap = cap > room ? cap - room : 1;
+	}
 
 	for (uint32_t r = 0; r < s->nrg && rows < cap; r++) {
 		rows += rg_rows(s, r);
@@ -546,6 +577,10 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	if (rc) {
 		return rc;
 	}
+	for (uint32_t c = 0; c < s->ncols; c++) {
+		s->col[c].has_dict = has_dict(s, c);
+	}
+	s->by_code = count_by_code(s);
 	PQS_MARK(ctx, PQS_ALLOC_COLUMNS);
 	rc = alloc_columns(ctx, s);
 	if (rc == 0) {
@@ -649,7 +684,7 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 	struct pq_chunk k;
 	size_t pos = 0;
 	bool seen_data = false;
-	int rc, crc;
+	int rc, crc = 0;
 
 	chunk_at(s, rg, c, &k);
 	desc.codec = k.codec;
@@ -705,10 +740,20 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 				s->counted += h.num_values;
 			}
 		} else {
+			if (h.type == SS_PQ_DATA_PAGE && !pc->vec.values) {
+				crc = alloc_key_values(ctx, pc);
+				if (crc) {
+					break;
+				}
+			}
 			rc = ss_pq_decode_page(&r, &h, pc->buf + pos + hl, h.compressed_size, s->scratch,
 					       s->scratch_len, &pc->vec);
 		}
 		pos += hl + h.compressed_size;
+	}
+	if (crc) {
+		charge(ctx, s, &r.stats);
+		return crc;   /* no budget left for the key's values */
 	}
 	if (rc == 0 && pc->vec.rows != k.values) {
 		rc = -SS_ENODATA;   /* the chunk's rows are not the row group's */

@@ -382,19 +382,24 @@ def main():
 
 def q1_vectors():
     """COUNT(*) GROUP BY a dictionary-encoded key, as the benchmark's Q1 (parquet-scan counts
-    it per dictionary index off the runs): 16 row groups of 1,024 rows, a key of 4 values at
-    random (bit-packed runs, 2 % NULL) and one of long runs (RLE runs). Not in scans.txt:
-    pq_scan_ut's q1_by_code reads them; the answer is counted here, in first-seen order."""
+    it per dictionary index off the runs): 8 row groups of 1,024 rows, a key of 4 values at
+    random (bit-packed runs, 2 % NULL), one of long runs (RLE runs), and one of 300 values
+    whose dictionary outgrows its 256-byte limit, so each chunk falls back to PLAIN pages
+    (those rows aggregated one at a time). Not in scans.txt: pq_scan_ut's q1_by_code reads
+    them; the answer is counted here, in first-seen order."""
     rng = random.Random(33)
-    rows = 16 * 1024
+    rows = 8 * 1024
     region = [None if rng.random() < 0.02 else rng.randint(0, 3) for _ in range(rows)]
     zone = [(i // 700) % 5 for i in range(rows)]
-    t = pa.table({"region": pa.array(region, pa.int32()), "zone": pa.array(zone, pa.int32())})
+    wide = [None if rng.random() < 0.05 else rng.randint(0, 299) for _ in range(rows)]
+    t = pa.table({"region": pa.array(region, pa.int32()), "zone": pa.array(zone, pa.int32()),
+                  "wide": pa.array(wide, pa.int32())})
     path = os.path.join(OUT, "q1.parquet")
     pq.write_table(t, path, compression="SNAPPY", use_dictionary=True, row_group_size=1024,
-                   data_page_version="1.0")
-    for i, name in enumerate(("region", "zone")):
-        vals = (region, zone)[i]
+                   data_page_version="1.0", dictionary_pagesize_limit=256,
+                   data_page_size=1024, write_batch_size=64)
+    for i, name in enumerate(("region", "zone", "wide")):
+        vals = (region, zone, wide)[i]
         counts = {}
         for v in vals:
             if v is not None:
