@@ -128,8 +128,9 @@ struct ss_pq_bytes {
 };
 
 /*
- * The column's dictionary, decoded from its dictionary page into caller storage: fixed-width
- * values packed in data; for BYTE_ARRAY, the bytes in data and one entry per value.
+ * The column's dictionary, its page decompressed into data whole (data_cap at least the
+ * page's uncompressed size): fixed-width values are its bytes, packed; for BYTE_ARRAY one
+ * entry per value points into it; BOOLEAN values are unpacked a byte each.
  */
 struct ss_pq_dict {
 	uint8_t *data;
@@ -143,8 +144,9 @@ struct ss_pq_dict {
 /*
  * The caller's column vector. Row i's value is at values + i * width (width: 1 for BOOLEAN,
  * 4 for INT32 and FLOAT, 8 for INT64 and DOUBLE, sizeof(struct ss_pq_bytes) for BYTE_ARRAY,
- * whose bytes are copied into heap). valid has bit i (LSB first) set when row i is not null;
- * a null row's value is zeroed. Pages append: rows counts what the vector holds.
+ * pointing into heap: a PLAIN page is decompressed there whole, so heap needs the pages'
+ * uncompressed sizes). valid has bit i (LSB first) set when row i is not null; a null row's
+ * value is zeroed. Pages append: rows counts what the vector holds.
  */
 struct ss_pq_vector {
 	void *values;
@@ -176,7 +178,8 @@ struct ss_pq_stats {
 	uint64_t levels_decoded;	/* definition levels */
 	uint64_t values_decoded;	/* non-null values, dictionary entries included */
 	uint64_t dict_lookups;		/* dictionary indices resolved */
-	uint64_t bytes_copied;		/* BYTE_ARRAY bytes copied into the heap */
+	uint64_t bytes_copied;		/* bytes copied: dictionary strings looked up into the
+					 * heap, a page stored uncompressed into heap or dict */
 	uint64_t runs;			/* RLE/bit-packed runs counted or passed over whole */
 	uint64_t packed_values;		/* bit-packed values read and counted */
 	uint64_t values_skipped;	/* values of rows not kept (sel) passed over undecoded */
@@ -213,8 +216,9 @@ int ss_pq_read_page_header(const uint8_t *buf, size_t len, struct ss_pq_page_hea
 
 /**
  * Decode one page whose header is h and whose stored body is body[0..body_len): a dictionary
- * page into r->dict, a data page appended to out. scratch holds the uncompressed body for a
- * compressed page (h->uncompressed_size bytes). On error r->err says why and where; out keeps
+ * page into r->dict, a data page appended to out. scratch holds the uncompressed body of a
+ * compressed data page (h->uncompressed_size bytes) but for a PLAIN BYTE_ARRAY one, which
+ * goes into out->heap, and a dictionary page, which goes into r->dict->data. On error r->err says why and where; out keeps
  * the rows of earlier pages (out->rows is unchanged) and the dictionary is left empty.
  * \return 0 or a negative SS_E* code
  */
