@@ -656,14 +656,24 @@ static bool page_matches(const struct pq_scan *s, uint32_t first, uint32_t n)
 	return false;
 }
 
-/* n rows of the vector left NULL: a page skipped or counted; a word written per 32 rows. */
+/* n rows of the vector left NULL: a page skipped or counted. Their valid bits cleared a
+ * byte at a time between the partial bytes at either end: a word written per 32 rows. */
 static void skip_rows(struct ss_tasklet_ctx *ctx, struct pq_col *pc, uint32_t n)
 {
-	for (uint32_t i = pc->vec.rows; i < pc->vec.rows + n; i++) {
+	uint32_t i = pc->vec.rows, end = pc->vec.rows + n;
+
+	for (; i < end && i % 8; i++) {
 		pc->vec.valid[i / 8] &= (uint8_t)~(1u << (i % 8));
 	}
-	pc->vec.rows += n;
-	ss_tasklet_dram(ctx, SS_DIV_ROUND_UP(n, 32));
+	if (end / 8 > i / 8) {
+		ss_memset(pc->vec.valid + i / 8, 0, end / 8 - i / 8);
+		i = end / 8 * 8;
+	}
+	for (; i < end; i++) {
+		pc->vec.valid[i / 8] &= (uint8_t)~(1u << (i % 8));
+	}
+	pc->vec.rows = end;
+	ss_tasklet_dram(ctx, SS_DIV_ROUND_UP(n, 32) + 2);
 }
 
 static bool dict_encoded(const struct ss_pq_page_header *h)
