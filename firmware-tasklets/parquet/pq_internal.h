@@ -71,5 +71,13 @@ void pq_rle_init(struct pq_rle *d, const uint8_t *buf, size_t len, size_t base,
 		 uint32_t bit_width, uint32_t remaining, struct ss_pq_error *err);
 /** Decode n values into out. \return 0 or -SS_EBADMSG */
 int pq_rle_get(struct pq_rle *d, uint32_t *out, uint32_t n);
+/** Count the next n values, none materialised: counts[v]++ for each, an RLE run of k equal
+ *  values one add of k; a value at or past ncounts fails (SS_PQ_E_BAD_DICT_INDEX). st's runs
+ *  and packed_values say what it did. \return 0 or -SS_EBADMSG */
+int pq_rle_count(struct pq_rle *d, uint32_t *counts, uint32_t ncounts, uint32_t n,
+		 struct ss_pq_stats *st);
+/** Pass over the next n values, none decoded: a run at a time (st->runs counts the runs
+ *  entered); their bytes were checked when the run began. \return 0 or -SS_EBADMSG */
+int pq_rle_skip(struct pq_rle *d, uint32_t n, struct ss_pq_stats *st);
 
 #endif

@@ -7,6 +7,8 @@
  */
 #include "pq_internal.h"
 
+#include <stdbool.h>
+
 #define PQ_BATCH 64	/* levels or indices decoded per RLE call: a small stack buffer */
 
 static const char *const err_names[SS_PQ_E_KIND_COUNT] = {
@@ -81,10 +83,12 @@ int ss_pq_reader_init(struct ss_pq_reader *r, const struct ss_pq_column *col,
 	return 0;
 }
 
-/* The page's bytes as decoded: in place when stored uncompressed, else in scratch. */
+/* The page's bytes as decoded: in place when stored uncompressed, else in dst; `keep`: in
+ * dst either way (copied when stored uncompressed), as the bytes the values will point into.
+ * full: the kind reported when dst is too small. */
 static int page_bytes(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
-		      const uint8_t *body, size_t body_len, uint8_t *scratch, size_t scratch_len,
-		      const uint8_t **page)
+		      const uint8_t *body, size_t body_len, uint8_t *dst, size_t dst_len, bool keep,
+		      enum ss_pq_err_kind full, const uint8_t **page)
 {
 	size_t n;
 	int rc;
@@ -97,13 +101,21 @@ static int page_bytes(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
 		if (h->compressed_size != h->uncompressed_size) {
 			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_SIZE_MISMATCH, 0);
 		}
-		*page = body;
+		if (!keep) {
+			*page = body;
+			return 0;
+		}
+	}
+	if (h->uncompressed_size > dst_len) {
+		return pq_fail(&r->err, -SS_ENOSPC, full, 0);
+	}
+	if (r->col.codec == SS_PQ_UNCOMPRESSED) {
+		ss_memcpy(dst, body, h->uncompressed_size);
+		r->stats.bytes_copied += h->uncompressed_size;
+		*page = dst;
 		return 0;
 	}
-	if (h->uncompressed_size > scratch_len) {
-		return pq_fail(&r->err, -SS_ENOSPC, SS_PQ_E_SCRATCH_FULL, 0);
-	}
-	rc = ss_pq_snappy_decompress(body, h->compressed_size, scratch, h->uncompressed_size, &n,
+	rc = ss_pq_snappy_decompress(body, h->compressed_size, dst, h->uncompressed_size, &n,
 				     &r->err);
 	if (rc == -SS_ENOSPC) {
 		/* the stream declares more than the header's uncompressed size */
@@ -116,7 +128,7 @@ static int page_bytes(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
 		return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_SIZE_MISMATCH, 0);
 	}
 	r->stats.bytes_decompressed += n;
-	*page = scratch;
+	*page = dst;
 	return 0;
 }
 
@@ -134,6 +146,7 @@ struct sink {
 	uint32_t heap_cap;
 	uint32_t heap_used;
 	enum ss_pq_err_kind full;	/* the kind reported when heap runs out */
+	bool in_place;			/* the page is in heap: a value points at its bytes */
 };
 
 /* A PLAIN BYTE_ARRAY at page[*pos]: its bytes into the heap, its entry at slot. */
@@ -150,16 +163,20 @@ static int plain_bytes(struct ss_pq_reader *r, const uint8_t *page, size_t len, 
 	if (n > len - *pos - 4) {
 		return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, *pos);
 	}
-	if (n > s->heap_cap - s->heap_used) {
-		return pq_fail(&r->err, -SS_ENOSPC, s->full, *pos);
+	if (s->in_place) {
+		b.off = (uint32_t)(page + *pos + 4 - s->heap);
+	} else {
+		if (n > s->heap_cap - s->heap_used) {
+			return pq_fail(&r->err, -SS_ENOSPC, s->full, *pos);
+		}
+		ss_memcpy(s->heap + s->heap_used, page + *pos + 4, n);
+		b.off = s->heap_used;
+		s->heap_used += n;
+		r->stats.bytes_copied += n;
 	}
-	ss_memcpy(s->heap + s->heap_used, page + *pos + 4, n);
-	b.off = s->heap_used;
 	b.len = n;
 	ss_memcpy(slot, &b, sizeof(b));
-	s->heap_used += n;
 	*pos += 4 + (size_t)n;
-	r->stats.bytes_copied += n;
 	return 0;
 }
 
@@ -195,14 +212,10 @@ static int plain_next(struct ss_pq_reader *r, struct plain *p, struct sink *s, u
 	}
 }
 
-static int decode_dict(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
-		       const uint8_t *page, size_t len)
+/* A dictionary page, checked from its header before its bytes are decompressed. */
+static int check_dict(struct ss_pq_reader *r, const struct ss_pq_page_header *h)
 {
-	struct ss_pq_dict *d = r->dict;
-	struct plain p = { .page = page, .len = len };
-	struct sink s;
-	uint32_t width = ss_pq_value_width(r->col.type);
-	int rc;
+	const struct ss_pq_dict *d = r->dict;
 
 	if (h->encoding != SS_PQ_ENC_PLAIN && h->encoding != SS_PQ_ENC_PLAIN_DICTIONARY) {
 		return pq_fail(&r->err, -SS_ENOSYS, SS_PQ_E_UNSUPPORTED_ENCODING, 0);
@@ -211,30 +224,51 @@ static int decode_dict(struct ss_pq_reader *r, const struct ss_pq_page_header *h
 		/* one dictionary per column chunk */
 		return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_BAD_HEADER, 0);
 	}
-	if (!d) {
+	if (!d || (r->col.type == SS_PQ_BYTE_ARRAY ? h->num_values > d->entries_cap :
+		   h->num_values > d->data_cap / ss_pq_value_width(r->col.type))) {
 		return pq_fail(&r->err, -SS_ENOSPC, SS_PQ_E_DICT_FULL, 0);
 	}
-	if (r->col.type == SS_PQ_BYTE_ARRAY) {
-		if (h->num_values > d->entries_cap) {
-			return pq_fail(&r->err, -SS_ENOSPC, SS_PQ_E_DICT_FULL, 0);
+	return 0;
+}
+
+/* A dictionary page goes into the dictionary's storage whole, decompressed there once:
+ * fixed-width PLAIN values are the entries as stored, a string entry points at its bytes.
+ * BOOLEAN (a bit a value) is unpacked from scratch. */
+static bool dict_in_place(const struct ss_pq_reader *r, const struct ss_pq_page_header *h)
+{
+	return h->type == SS_PQ_DICTIONARY_PAGE && r->col.type != SS_PQ_BOOLEAN;
+}
+
+static int decode_dict(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
+		       const uint8_t *page, size_t len)
+{
+	struct ss_pq_dict *d = r->dict;
+	struct plain p = { .page = page, .len = len };
+	struct sink s = { .values = d->data, .width = 1 };
+	uint32_t width = ss_pq_value_width(r->col.type);
+	int rc;
+
+	if (r->col.type != SS_PQ_BYTE_ARRAY && r->col.type != SS_PQ_BOOLEAN) {
+		if ((uint64_t)h->num_values * width > len) {
+			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, len / width * width);
 		}
-		s = (struct sink){ .values = (uint8_t *)d->entries, .width = width,
-				   .heap = d->data, .heap_cap = d->data_cap,
-				   .full = SS_PQ_E_DICT_FULL };
+		d->data_used = h->num_values * width;
 	} else {
-		if (h->num_values > d->data_cap / width) {
-			return pq_fail(&r->err, -SS_ENOSPC, SS_PQ_E_DICT_FULL, 0);
+		if (r->col.type == SS_PQ_BYTE_ARRAY) {
+			s = (struct sink){ .values = (uint8_t *)d->entries, .width = width,
+					   .heap = d->data, .heap_cap = d->data_cap,
+					   .heap_used = (uint32_t)len, .full = SS_PQ_E_DICT_FULL,
+					   .in_place = true };
 		}
-		s = (struct sink){ .values = d->data, .width = width };
-	}
-	for (uint32_t i = 0; i < h->num_values; i++) {
-		rc = plain_next(r, &p, &s, s.values + (size_t)i * width);
-		if (rc) {
-			return rc;
+		for (uint32_t i = 0; i < h->num_values; i++) {
+			rc = plain_next(r, &p, &s, s.values + (size_t)i * width);
+			if (rc) {
+				return rc;
+			}
 		}
+		d->data_used = r->col.type == SS_PQ_BYTE_ARRAY ? s.heap_used : h->num_values;
 	}
 	d->count = h->num_values;
-	d->data_used = r->col.type == SS_PQ_BYTE_ARRAY ? s.heap_used : h->num_values * width;
 	r->has_dict = 1;
 	r->stats.values_decoded += h->num_values;
 	return 0;
@@ -317,6 +351,29 @@ static int decode_dict_values(struct ss_pq_reader *r, const uint8_t *page, size_
 		uint8_t *slot;
 		uint32_t i;
 
+		while (!is_valid(out->valid, row)) {
+			row++;
+		}
+		if (out->sel && !is_valid(out->sel, row)) {
+			/* the values up to the next kept row: passed over in the stream, not
+			 * decoded (a run at a time), their rows left as they are */
+			uint32_t k = 0, t;
+
+			while (v + k < nonnull && !(is_valid(out->valid, row) &&
+						    is_valid(out->sel, row))) {
+				k += (uint32_t)is_valid(out->valid, row);
+				row++;
+			}
+			t = SS_MIN(k, have - used);
+			used += t;
+			rc = pq_rle_skip(&d, k - t, &r->stats);
+			if (rc) {
+				return rc;
+			}
+			r->stats.values_skipped += k;
+			v += k - 1;
+			continue;
+		}
 		if (used == have) {
 			have = SS_MIN(nonnull - v, (uint32_t)PQ_BATCH);
 			used = 0;
@@ -328,9 +385,6 @@ static int decode_dict_values(struct ss_pq_reader *r, const uint8_t *page, size_
 		i = idx[used++];
 		if (i >= dict->count) {
 			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_BAD_DICT_INDEX, d.base + d.pos);
-		}
-		while (!is_valid(out->valid, row)) {
-			row++;
 		}
 		slot = s->values + (size_t)row * s->width;
 		if (out->codes) {
@@ -351,9 +405,6 @@ static int decode_dict_values(struct ss_pq_reader *r, const uint8_t *page, size_
 			ss_memcpy(slot, dict->data + (size_t)i * s->width, s->width);
 		}
 		row++;
-	}
-	if (!out->codes) {
-		r->stats.dict_lookups += nonnull;
 	}
 	(void)n;
 	return 0;
@@ -391,21 +442,18 @@ static int decode_rle_bools(struct ss_pq_reader *r, const uint8_t *page, size_t 
 	return 0;
 }
 
-static int decode_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
-		       const uint8_t *page, size_t len, struct ss_pq_vector *out)
+/* A data page's encoding, checked before its bytes are decompressed. */
+static int check_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
+		      const struct ss_pq_vector *out)
 {
-	uint32_t width = ss_pq_value_width(r->col.type);
-	uint32_t first = out->rows, n = h->num_values, nonnull = n;
-	struct sink s = { .values = out->values, .width = width, .heap = out->heap,
-			  .heap_cap = out->heap_cap, .heap_used = out->heap_used,
-			  .full = SS_PQ_E_OUTPUT_FULL };
-	size_t pos = 0;
-	int rc;
-
 	switch (h->encoding) {
 	case SS_PQ_ENC_PLAIN:
+		break;
 	case SS_PQ_ENC_PLAIN_DICTIONARY:
 	case SS_PQ_ENC_RLE_DICTIONARY:
+		if (!r->has_dict) {
+			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_NO_DICT, 0);
+		}
 		break;
 	case SS_PQ_ENC_RLE:
 		if (r->col.type == SS_PQ_BOOLEAN) {
@@ -415,8 +463,34 @@ static int decode_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h
 	default:
 		return pq_fail(&r->err, -SS_ENOSYS, SS_PQ_E_UNSUPPORTED_ENCODING, 0);
 	}
-	if (n > out->cap - out->rows) {
+	if (h->num_values > out->cap - out->rows) {
 		return pq_fail(&r->err, -SS_ENOSPC, SS_PQ_E_OUTPUT_FULL, 0);
+	}
+	return 0;
+}
+
+/* A PLAIN BYTE_ARRAY page goes into the vector's heap whole, its values pointing into it:
+ * a page decompressed once, its strings not copied again. */
+static bool page_in_heap(const struct ss_pq_reader *r, const struct ss_pq_page_header *h)
+{
+	return h->type == SS_PQ_DATA_PAGE && r->col.type == SS_PQ_BYTE_ARRAY &&
+	       h->encoding == SS_PQ_ENC_PLAIN;
+}
+
+static int decode_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
+		       const uint8_t *page, size_t len, struct ss_pq_vector *out)
+{
+	uint32_t width = ss_pq_value_width(r->col.type);
+	uint32_t first = out->rows, n = h->num_values, nonnull = n;
+	struct sink s = { .values = out->values, .width = width, .heap = out->heap,
+			  .heap_cap = out->heap_cap, .heap_used = out->heap_used,
+			  .full = SS_PQ_E_OUTPUT_FULL, .in_place = page_in_heap(r, h) };
+	uint64_t skipped = r->stats.values_skipped;
+	size_t pos = 0;
+	int rc;
+
+	if (s.in_place) {
+		s.heap_used += (uint32_t)len;   /* page_bytes put the page there */
 	}
 	if (r->col.max_def_level) {
 		if (h->def_level_encoding != SS_PQ_ENC_RLE) {
@@ -443,12 +517,24 @@ static int decode_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h
 		rc = 0;	/* an all-null page: whatever follows the levels is not read */
 	} else if (h->encoding == SS_PQ_ENC_PLAIN) {
 		struct plain p = { .page = page, .len = len, .pos = pos };
-		uint32_t row = first;
+		uint32_t row = first, w = stored_width(r->col.type);
 
 		rc = 0;
 		for (uint32_t v = 0; v < nonnull && !rc; v++) {
 			while (!is_valid(out->valid, row)) {
 				row++;
+			}
+			if (out->sel && !is_valid(out->sel, row) && r->col.type != SS_PQ_BYTE_ARRAY) {
+				/* passed over, not copied (a string's length must be read anyway) */
+				if (w ? p.len - p.pos < w : p.bit / 8 >= p.len - p.pos) {
+					rc = pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, p.pos);
+					break;
+				}
+				p.pos += w;
+				p.bit += !w;
+				r->stats.values_skipped++;
+				row++;
+				continue;
 			}
 			rc = plain_next(r, &p, &s, s.values + (size_t)row * width);
 			row++;
@@ -460,6 +546,10 @@ static int decode_data(struct ss_pq_reader *r, const struct ss_pq_page_header *h
 	}
 	if (rc) {
 		return rc;
+	}
+	nonnull -= (uint32_t)(r->stats.values_skipped - skipped);
+	if (!out->codes && h->encoding != SS_PQ_ENC_PLAIN && h->encoding != SS_PQ_ENC_RLE) {
+		r->stats.dict_lookups += nonnull;
 	}
 	r->stats.values_decoded += nonnull;
 	out->rows += n;
@@ -492,7 +582,20 @@ int ss_pq_decode_page(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
 	     out->heap_used > out->heap_cap || (r->col.type == SS_PQ_BYTE_ARRAY && !out->heap))) {
 		return -SS_EINVAL;	/* the caller's vector contradicts itself */
 	}
-	rc = page_bytes(r, h, body, body_len, scratch, scratch_len, &page);
+	rc = h->type == SS_PQ_DATA_PAGE ? check_data(r, h, out) : check_dict(r, h);
+	if (rc) {
+		return rc;
+	}
+	if (page_in_heap(r, h)) {
+		rc = page_bytes(r, h, body, body_len, out->heap + out->heap_used,
+				out->heap_cap - out->heap_used, true, SS_PQ_E_OUTPUT_FULL, &page);
+	} else if (dict_in_place(r, h)) {
+		rc = page_bytes(r, h, body, body_len, r->dict->data, r->dict->data_cap, true,
+				SS_PQ_E_DICT_FULL, &page);
+	} else {
+		rc = page_bytes(r, h, body, body_len, scratch, scratch_len, false,
+				SS_PQ_E_SCRATCH_FULL, &page);
+	}
 	if (rc) {
 		return rc;
 	}
@@ -506,4 +609,71 @@ int ss_pq_decode_page(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
 		return rc;
 	}
 	return decode_data(r, h, page, h->uncompressed_size, out);
+}
+
+int ss_pq_count_page(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
+		     const uint8_t *body, size_t body_len, uint8_t *scratch, size_t scratch_len,
+		     uint32_t *counts, uint32_t *nonnull)
+{
+	const uint8_t *page;
+	uint32_t lv[2] = { 0, h->num_values };
+	size_t pos = 0, len = h->uncompressed_size;
+	struct pq_rle d;
+	uint8_t bw;
+	int rc;
+
+	r->err.kind = SS_PQ_OK;
+	r->err.offset = 0;
+	if (h->type != SS_PQ_DATA_PAGE || (h->encoding != SS_PQ_ENC_PLAIN_DICTIONARY &&
+					   h->encoding != SS_PQ_ENC_RLE_DICTIONARY) || !counts ||
+	    (r->col.codec != SS_PQ_UNCOMPRESSED && r->col.codec != SS_PQ_SNAPPY) ||
+	    r->col.max_def_level > 1 || r->col.max_rep_level) {
+		return -SS_EINVAL;
+	}
+	if (!r->has_dict) {
+		return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_NO_DICT, 0);
+	}
+	if (r->col.max_def_level && h->def_level_encoding != SS_PQ_ENC_RLE) {
+		return pq_fail(&r->err, -SS_ENOSYS, SS_PQ_E_UNSUPPORTED_ENCODING, 0);
+	}
+	rc = page_bytes(r, h, body, body_len, scratch, scratch_len, false, SS_PQ_E_SCRATCH_FULL,
+			&page);
+	if (rc) {
+		return rc;
+	}
+	r->stats.pages++;
+	if (r->col.max_def_level) {
+		uint32_t size;
+
+		if (len < 4) {
+			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, 0);
+		}
+		size = get_le32(page);
+		if (size > len - 4) {
+			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, 0);
+		}
+		lv[1] = 0;
+		pq_rle_init(&d, page + 4, size, 4, 1, h->num_values, &r->err);
+		rc = pq_rle_count(&d, lv, 2, h->num_values, &r->stats);
+		if (rc) {
+			return rc;
+		}
+		pos = 4 + (size_t)size;
+	}
+	if (lv[1]) {
+		if (pos >= len) {
+			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, pos);
+		}
+		bw = page[pos];
+		if (bw > 32) {
+			return pq_fail(&r->err, -SS_EBADMSG, SS_PQ_E_BAD_BIT_WIDTH, pos);
+		}
+		pq_rle_init(&d, page + pos + 1, len - pos - 1, pos + 1, bw, lv[1], &r->err);
+		rc = pq_rle_count(&d, counts, r->dict->count, lv[1], &r->stats);
+		if (rc) {
+			return rc;
+		}
+	}
+	*nonnull += lv[1];
+	return 0;
 }

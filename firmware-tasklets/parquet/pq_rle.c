@@ -126,3 +126,80 @@ int pq_rle_get(struct pq_rle *d, uint32_t *out, uint32_t n)
 	}
 	return 0;
 }
+
+int pq_rle_count(struct pq_rle *d, uint32_t *counts, uint32_t ncounts, uint32_t n,
+		 struct ss_pq_stats *st)
+{
+	if (n > d->remaining) {
+		return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_RUN_PAST_PAGE, d->base + d->pos);
+	}
+	while (n) {
+		uint32_t k;
+		int rc;
+
+		if (d->run == 0) {
+			if (d->pos >= d->len) {
+				return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, d->base + d->pos);
+			}
+			rc = next_run(d);
+			if (rc) {
+				return rc;
+			}
+			st->runs++;
+		}
+		k = SS_MIN(n, d->run);
+		if (d->literal) {
+			for (uint32_t i = 0; i < k; i++) {
+				uint32_t v = d->bit_width ? unpack(d) : 0;
+
+				if (v >= ncounts) {
+					return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_BAD_DICT_INDEX,
+						       d->base + d->bit_pos / 8);
+				}
+				counts[v]++;
+				d->bit_pos += d->bit_width;
+			}
+			st->packed_values += k;
+		} else {
+			if (d->value >= ncounts) {
+				return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_BAD_DICT_INDEX,
+					       d->base + d->pos);
+			}
+			counts[d->value] += k;
+		}
+		n -= k;
+		d->run -= k;
+		d->remaining -= k;
+	}
+	return 0;
+}
+
+int pq_rle_skip(struct pq_rle *d, uint32_t n, struct ss_pq_stats *st)
+{
+	if (n > d->remaining) {
+		return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_RUN_PAST_PAGE, d->base + d->pos);
+	}
+	while (n) {
+		uint32_t k;
+		int rc;
+
+		if (d->run == 0) {
+			if (d->pos >= d->len) {
+				return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, d->base + d->pos);
+			}
+			rc = next_run(d);
+			if (rc) {
+				return rc;
+			}
+			st->runs++;
+		}
+		k = SS_MIN(n, d->run);
+		if (d->literal) {
+			d->bit_pos += (size_t)k * d->bit_width;
+		}
+		n -= k;
+		d->run -= k;
+		d->remaining -= k;
+	}
+	return 0;
+}

@@ -31,6 +31,8 @@
 #define PQS_INSN_PER_BYTE 2u
 #define PQS_BYTES_PER_DRAM 4u
 #define PQS_INSN_PER_VALUE 4u
+/* a value of a row not kept passed over: its row's bit tested, a count added */
+#define PQS_INSN_PER_SKIP 1u
 
 /* The encodings a column may list: PLAIN, PLAIN_DICTIONARY, RLE (levels, booleans),
  * RLE_DICTIONARY. */
@@ -54,6 +56,7 @@ struct pq_col {
 	uint8_t *verdict;             /* the one-column tree on each dictionary entry */
 	uint32_t verdict_cap;
 	bool wanted;                  /* projected, a key or the value */
+	bool has_dict;                /* a dictionary page in one of the run's chunks */
 	struct ss_pq_vector vec;
 	struct ss_pq_dict dict;
 	uint8_t *buf;                 /* the current row group's chunk bytes */
@@ -69,6 +72,11 @@ struct pq_scan {
 	uint8_t key1, key2, value, ops, flags;
 	int tree_col;                 /* the one column the tree reads, else -1 */
 	bool per_entry;               /* evaluate it once per dictionary entry */
+	bool by_code;                 /* COUNT by one dictionary-encoded key, no WHERE: counted
+				       * per dictionary index off the pages' runs */
+	uint32_t *code_count;         /* the key chunk's rows per dictionary index */
+	uint32_t code_cap;
+	uint32_t counted;             /* of the row group's rows, those counted by index */
 	bool value_signed;
 	uint32_t limit;
 	const uint8_t *proj;
@@ -190,6 +198,24 @@ static void mark_tree(struct pq_scan *s)
 	s->per_entry = s->tree_col >= 0 && !(s->flags & SS_BT_PQ_ROW_EVAL);
 }
 
+/* Whether column c has a dictionary page in any of the run's chunks. */
+static bool has_dict(const struct pq_scan *s, uint32_t c)
+{
+	for (uint32_t r = 0; r < s->nrg; r++) {
+		struct pq_chunk k;
+
+		chunk_at(s, r, c, &k);
+		if (k.dict) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Each column's buffers, sized from the plan's chunks; a run's allocations are charged as
+ * the arena clears them, so only what the chunks can use: dictionary storage and codes for
+ * a column with a dictionary page, and no scratch for a string column without one (its
+ * PLAIN pages decompress into its heap). */
 static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 {
 	uint32_t max_rows = 0, max_bytes = 0, max_unc = 0;
@@ -203,7 +229,9 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 
 			chunk_at(s, r, c, &k);
 			bytes += k.length;
-			max_unc = SS_MAX(max_unc, k.uncompressed);
+			if (s->col[c].type != SS_PQ_BYTE_ARRAY || s->col[c].has_dict) {
+				max_unc = SS_MAX(max_unc, k.uncompressed);
+			}
 		}
 		if (bytes > UINT32_MAX) {
 			return -SS_ENOMEM;
@@ -233,16 +261,41 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 			return -SS_ENOMEM;
 		}
 		pc->buf = ss_tasklet_alloc(ctx, chunk_max);
-		pc->vec.values = ss_tasklet_alloc(ctx, max_rows * w);
 		pc->vec.valid = ss_tasklet_alloc(ctx, max_rows / 8 + 1);
 		pc->vec.cap = max_rows;
-		pc->dict.data = ss_tasklet_alloc(ctx, unc_max);
-		pc->dict.data_cap = unc_max;
-		if (!pc->buf || !pc->vec.values || !pc->vec.valid || !pc->dict.data) {
+		if (!pc->buf || !pc->vec.valid) {
 			return -SS_ENOMEM;
 		}
+		if (s->by_code && c == s->key1) {
+			/* counted, not decoded: values only for a page that is not
+			 * dictionary-encoded, allocated when one comes (alloc_groups leaves
+			 * room), no codes */
+			pc->dict.data = ss_tasklet_alloc(ctx, unc_max);
+			pc->dict.data_cap = unc_max;
+			if (!pc->dict.data) {
+				return -SS_ENOMEM;
+			}
+			continue;
+		}
+		pc->vec.values = ss_tasklet_alloc(ctx, max_rows * w);
+		if (!pc->vec.values) {
+			return -SS_ENOMEM;
+		}
+		if (pc->type == SS_PQ_BYTE_ARRAY) {
+			/* its PLAIN pages whole, their values pointing into them */
+			pc->vec.heap = ss_tasklet_alloc(ctx, unc_max);
+			pc->vec.heap_cap = unc_max;
+			if (!pc->vec.heap) {
+				return -SS_ENOMEM;
+			}
+		}
+		if (!pc->has_dict) {
+			continue;
+		}
+		pc->dict.data = ss_tasklet_alloc(ctx, unc_max);
+		pc->dict.data_cap = unc_max;
 		pc->vec.codes = ss_tasklet_alloc(ctx, max_rows * 4);
-		if (!pc->vec.codes) {
+		if (!pc->dict.data || !pc->vec.codes) {
 			return -SS_ENOMEM;
 		}
 		if ((int)c == s->tree_col) {
@@ -258,16 +311,48 @@ static int alloc_columns(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 			pc->dict.entries_cap = unc_max / 4 + 1;
 			pc->dict.entries = ss_tasklet_alloc(ctx, pc->dict.entries_cap *
 								(uint32_t)sizeof(struct ss_pq_bytes));
-			/* only PLAIN pages copy strings (dictionary pages leave codes): each
-			 * string has a 4-byte length before its bytes in the chunk */
-			pc->vec.heap = ss_tasklet_alloc(ctx, unc_max);
-			pc->vec.heap_cap = unc_max;
-			if (!pc->dict.entries || !pc->vec.heap) {
+			if (!pc->dict.entries) {
 				return -SS_ENOMEM;
 			}
 		}
 	}
 	return 0;
+}
+
+/* COUNT by one key with a dictionary page and no WHERE: the key's dictionary-encoded pages
+ * are counted per index straight off their runs (ss_pq_count_page), each index's count folded
+ * into the group table once a row group; no row decoded, no row looked up. A row group's
+ * dictionary holds at most uncompressed / width entries (as verdict). ROW_EVAL aggregates
+ * every row instead, to measure what it saves. */
+static bool count_by_code(const struct pq_scan *s)
+{
+	return s->mode == SS_BT_PQ_AGGREGATE && s->ops == SS_BT_AGG_COUNT && s->nkeys == 1 &&
+	       !s->where.nnodes && s->col[s->key1].has_dict && !(s->flags & SS_BT_PQ_ROW_EVAL);
+}
+
+static int alloc_by_code(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
+{
+	uint32_t unc_max = 0;
+
+	if (!s->by_code) {
+		return 0;
+	}
+	for (uint32_t r = 0; r < s->nrg; r++) {
+		struct pq_chunk k;
+
+		chunk_at(s, r, s->key1, &k);
+		unc_max = SS_MAX(unc_max, k.uncompressed);
+	}
+	s->code_cap = unc_max / ss_pq_value_width(s->col[s->key1].type) + 1;
+	s->code_count = ss_tasklet_alloc(ctx, s->code_cap * 4);
+	return s->code_count ? 0 : -SS_ENOMEM;
+}
+
+/* The by_code key's values, for its first page that is not dictionary-encoded. */
+static int alloc_key_values(struct ss_tasklet_ctx *ctx, struct pq_col *pc)
+{
+	pc->vec.values = ss_tasklet_alloc(ctx, pc->vec.cap * ss_pq_value_width(pc->type));
+	return pc->vec.values ? 0 : -SS_ENOMEM;
 }
 
 static int check_chunks(struct pq_scan *s)
@@ -349,17 +434,51 @@ static int check_topn(struct pq_scan *s)
 	return 0;
 }
 
-/* The group table, from what the columns left of the budget, and no larger than the run's
- * rows: a run cannot see more groups than rows, and a table sized to the whole budget was
- * allocated, and charged, at every run (the connector runs a row group at a time). */
+/* How many distinct values key column c can hold over the run: a chunk stores each of its
+ * values at least once PLAIN, in its dictionary page or its data pages, at the column's
+ * width (a BOOLEAN has two). A plan that understates the sizes costs spills, not answers. */
+static uint64_t key_values(const struct pq_scan *s, uint32_t c)
+{
+	uint32_t w = ss_pq_value_width(s->col[c].type);
+	uint64_t n = 0;
+
+	for (uint32_t r = 0; r < s->nrg; r++) {
+		struct pq_chunk k;
+
+		chunk_at(s, r, c, &k);
+		n += s->col[c].type == SS_PQ_BOOLEAN ? 2 : k.uncompressed / w;
+	}
+	return n;
+}
+
+/* The group table, from what the columns left of the budget, and no larger than the run can
+ * fill: no more groups than rows, nor than the keys' values (a table sized to the budget,
+ * then to the rows, was allocated, and charged, at every run: the connector runs a row group
+ * at a time, whose 1,024 rows of a four-value key took a 1,024-group table). */
 static int alloc_groups(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 {
 	uint32_t cap = bt_groups_fit(ctx, 4 * 8, 0);
-	uint64_t rows = 0;
+	uint64_t rows = 0, keys = 1;
+
+	if (s->by_code) {
+		/* room left for the key's values, should a page need them */
+		const struct pq_col *kc = &s->col[s->key1];
+		uint32_t room = SS_DIV_ROUND_UP(kc->vec.cap * ss_pq_value_width(kc->type) + 8,
+						4 * 8 + BT_GROUPS_BYTES_PER_GROUP);
+
+		cap = cap > room ? cap - room : 1;
+	}
 
 	for (uint32_t r = 0; r < s->nrg && rows < cap; r++) {
 		rows += rg_rows(s, r);
 	}
+	if (s->nkeys >= 1) {
+		keys = key_values(s, s->key1);
+	}
+	if (s->nkeys >= 2) {
+		keys *= key_values(s, s->key2);   /* each below 2^33: no overflow */
+	}
+	rows = SS_MIN(rows, keys);
 	if (rows < cap) {
 		cap = rows ? (uint32_t)rows : 1;
 	}
@@ -458,7 +577,16 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	if (rc) {
 		return rc;
 	}
+	for (uint32_t c = 0; c < s->ncols; c++) {
+		s->col[c].has_dict = has_dict(s, c);
+	}
+	s->by_code = count_by_code(s);
+	PQS_MARK(ctx, PQS_ALLOC_COLUMNS);
 	rc = alloc_columns(ctx, s);
+	if (rc == 0) {
+		rc = alloc_by_code(ctx, s);
+	}
+	PQS_MARK(ctx, PQS_OTHER);
 	if (rc) {
 		return rc;
 	}
@@ -466,6 +594,7 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 	if (!s->row) {
 		return -SS_ENOMEM;
 	}
+	PQS_MARK(ctx, PQS_ALLOC_GROUPS);
 	if (s->mode == SS_BT_PQ_TOPN) {
 		/* an entry's payload is its projected row, whose strings are refused */
 		return bt_topn_init(ctx, &s->tn, s->limit, s->row_max, 0);
@@ -479,7 +608,10 @@ static int charge(struct ss_tasklet_ctx *ctx, struct pq_scan *s, const struct ss
 {
 	uint64_t bytes = st->header_bytes + st->bytes_in + st->bytes_decompressed + st->bytes_copied;
 	uint64_t vals = st->levels_decoded + st->values_decoded + st->dict_lookups;
-	uint64_t insn = bytes * PQS_INSN_PER_BYTE + vals * PQS_INSN_PER_VALUE;
+	/* a run or bit-packed value counted: its header or bits decoded, one counter updated */
+	uint64_t counted = st->runs + st->packed_values;
+	uint64_t insn = bytes * PQS_INSN_PER_BYTE + (vals + counted) * PQS_INSN_PER_VALUE +
+			st->values_skipped * PQS_INSN_PER_SKIP;
 
 	s->stats.pages += st->pages;
 	s->stats.header_bytes += st->header_bytes;
@@ -489,7 +621,11 @@ static int charge(struct ss_tasklet_ctx *ctx, struct pq_scan *s, const struct ss
 	s->stats.values_decoded += st->values_decoded;
 	s->stats.dict_lookups += st->dict_lookups;
 	s->stats.bytes_copied += st->bytes_copied;
-	ss_tasklet_dram(ctx, (uint32_t)SS_MIN(SS_DIV_ROUND_UP(bytes, PQS_BYTES_PER_DRAM), UINT32_MAX));
+	s->stats.runs += st->runs;
+	s->stats.packed_values += st->packed_values;
+	s->stats.values_skipped += st->values_skipped;
+	ss_tasklet_dram(ctx, (uint32_t)SS_MIN(SS_DIV_ROUND_UP(bytes, PQS_BYTES_PER_DRAM) + counted,
+					      UINT32_MAX));
 	return ss_tasklet_step(ctx, (uint32_t)SS_MIN(insn, UINT32_MAX));
 }
 
@@ -520,8 +656,35 @@ static bool page_matches(const struct pq_scan *s, uint32_t first, uint32_t n)
 	return false;
 }
 
+/* n rows of the vector left NULL: a page skipped or counted. Their valid bits cleared a
+ * byte at a time between the partial bytes at either end: a word written per 32 rows. */
+static void skip_rows(struct ss_tasklet_ctx *ctx, struct pq_col *pc, uint32_t n)
+{
+	uint32_t i = pc->vec.rows, end = pc->vec.rows + n;
+
+	for (; i < end && i % 8; i++) {
+		pc->vec.valid[i / 8] &= (uint8_t)~(1u << (i % 8));
+	}
+	if (end / 8 > i / 8) {
+		ss_memset(pc->vec.valid + i / 8, 0, end / 8 - i / 8);
+		i = end / 8 * 8;
+	}
+	for (; i < end; i++) {
+		pc->vec.valid[i / 8] &= (uint8_t)~(1u << (i % 8));
+	}
+	pc->vec.rows = end;
+	ss_tasklet_dram(ctx, SS_DIV_ROUND_UP(n, 32) + 2);
+}
+
+static bool dict_encoded(const struct ss_pq_page_header *h)
+{
+	return h->type == SS_PQ_DATA_PAGE && (h->encoding == SS_PQ_ENC_PLAIN_DICTIONARY ||
+					      h->encoding == SS_PQ_ENC_RLE_DICTIONARY);
+}
+
 /* Decode column c of row group rg from its gathered bytes. `late`: skip the data pages that
- * hold no match (their rows stay NULL and are never read). */
+ * hold no match (their rows stay NULL and are never read). The key of a by_code run: its
+ * dictionary-encoded pages counted per index (their rows left NULL), its others decoded. */
 static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t rg, uint32_t c,
 			bool late)
 {
@@ -531,12 +694,13 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 	struct pq_chunk k;
 	size_t pos = 0;
 	bool seen_data = false;
-	int rc, crc;
+	int rc, crc = 0;
 
 	chunk_at(s, rg, c, &k);
 	desc.codec = k.codec;
 	pc->vec.rows = 0;
 	pc->vec.heap_used = 0;
+	pc->vec.sel = late ? s->sel : NULL;   /* the rows not matched are not decoded */
 	pc->dict.count = 0;
 	pc->dict.data_used = 0;
 	rc = ss_pq_reader_init(&r, &desc, &pc->dict);
@@ -551,6 +715,7 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 		if (rc) {
 			break;
 		}
+		r.stats.header_bytes += hl;
 		if (hl + h.compressed_size > k.length - pos) {
 			rc = -SS_ENODATA;   /* the page runs past the plan's chunk length */
 			break;
@@ -569,16 +734,36 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 				rc = -SS_ENODATA;
 				break;
 			}
-			for (uint32_t i = pc->vec.rows; i < pc->vec.rows + h.num_values; i++) {
-				pc->vec.valid[i / 8] &= (uint8_t)~(1u << (i % 8));
+			skip_rows(ctx, pc, h.num_values);
+		} else if (s->by_code && c == s->key1 && dict_encoded(&h)) {
+			uint32_t nonnull = 0;
+
+			if (h.num_values > pc->vec.cap - pc->vec.rows ||
+			    pc->dict.count > s->code_cap) {
+				rc = -SS_ENODATA;   /* more rows or entries than the plan's sizes */
+				break;
 			}
-			pc->vec.rows += h.num_values;
-			r.stats.header_bytes += hl;
+			rc = ss_pq_count_page(&r, &h, pc->buf + pos + hl, h.compressed_size,
+					      s->scratch, s->scratch_len, s->code_count, &nonnull);
+			if (rc == 0) {
+				skip_rows(ctx, pc, h.num_values);
+				s->counted += h.num_values;
+			}
 		} else {
+			if (h.type == SS_PQ_DATA_PAGE && !pc->vec.values) {
+				crc = alloc_key_values(ctx, pc);
+				if (crc) {
+					break;
+				}
+			}
 			rc = ss_pq_decode_page(&r, &h, pc->buf + pos + hl, h.compressed_size, s->scratch,
 					       s->scratch_len, &pc->vec);
 		}
 		pos += hl + h.compressed_size;
+	}
+	if (crc) {
+		charge(ctx, s, &r.stats);
+		return crc;   /* no budget left for the key's values */
 	}
 	if (rc == 0 && pc->vec.rows != k.values) {
 		rc = -SS_ENODATA;   /* the chunk's rows are not the row group's */
@@ -660,7 +845,7 @@ static const uint8_t *col_bytes(const struct pq_col *pc, uint32_t i, bool entry,
 /* 1 when the row's value is read through its code (one more load), else 0 */
 static uint32_t via_code(const struct pq_col *pc, const struct pq_row *r)
 {
-	return !r->entry && pc->vec.codes[r->i] != SS_PQ_NO_CODE;
+	return !r->entry && pc->vec.codes && pc->vec.codes[r->i] != SS_PQ_NO_CODE;
 }
 
 static uint64_t row_u64(struct ss_tasklet_ctx *ctx, const void *row, unsigned field, int *ok)
@@ -777,29 +962,14 @@ static bool less(bool sgn, uint64_t x, uint64_t y)
 	return sgn ? (int64_t)x < (int64_t)y : x < y;
 }
 
-/* As group-aggregate: a row with a NULL key, or a NULL value when the value is read, is
- * left out. */
-static int aggregate(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i)
+/* n rows of group (k1, k2) whose value is v (COUNT alone: n rows at once). */
+static int fold(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint64_t k1, uint64_t k2,
+		uint64_t v, uint32_t n)
 {
-	struct pq_row row = { s, i, false };
-	uint64_t k1 = 0, k2 = 0, v = 0;
-	int ok = 1, ok2 = 1, ok3 = 1;
 	bool fresh;
 	int64_t slot;
 	int rc;
 
-	if (s->nkeys >= 1) {
-		k1 = row_u64(ctx, &row, s->key1, &ok);
-	}
-	if (s->nkeys >= 2) {
-		k2 = row_u64(ctx, &row, s->key2, &ok2);
-	}
-	if (s->ops != SS_BT_AGG_COUNT) {
-		v = row_u64(ctx, &row, s->value, &ok3);
-	}
-	if (!ok || !ok2 || !ok3) {
-		return 0;
-	}
 	slot = bt_groups_get(ctx, &s->g, k1, k2, &fresh);
 	if (slot == -SS_ENOSPC) {
 		rc = emit_groups(ctx, s);
@@ -819,8 +989,8 @@ static int aggregate(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i)
 		s->min[slot] = v;
 		s->max[slot] = v;
 	}
-	s->count[slot]++;
-	s->sum[slot] += v;
+	s->count[slot] += n;
+	s->sum[slot] += v * n;
 	if (less(s->value_signed, v, s->min[slot])) {
 		s->min[slot] = v;
 	}
@@ -829,6 +999,29 @@ static int aggregate(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i)
 	}
 	ss_tasklet_dram(ctx, 8);
 	return ss_tasklet_step(ctx, 4);
+}
+
+/* As group-aggregate: a row with a NULL key, or a NULL value when the value is read, is
+ * left out. */
+static int aggregate(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t i)
+{
+	struct pq_row row = { s, i, false };
+	uint64_t k1 = 0, k2 = 0, v = 0;
+	int ok = 1, ok2 = 1, ok3 = 1;
+
+	if (s->nkeys >= 1) {
+		k1 = row_u64(ctx, &row, s->key1, &ok);
+	}
+	if (s->nkeys >= 2) {
+		k2 = row_u64(ctx, &row, s->key2, &ok2);
+	}
+	if (s->ops != SS_BT_AGG_COUNT) {
+		v = row_u64(ctx, &row, s->value, &ok3);
+	}
+	if (!ok || !ok2 || !ok3) {
+		return 0;
+	}
+	return fold(ctx, s, k1, k2, v, 1);
 }
 
 /* TOPN: a matching row offered to its group's list, as top-n's records (a NULL key or value
@@ -908,6 +1101,33 @@ static int eval_entries(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 	return 0;
 }
 
+/* A by_code row group's counts into the group table, each dictionary entry with rows once,
+ * in dictionary order (the writers' order of first appearance); the counts zeroed. */
+static int fold_codes(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
+{
+	const struct pq_col *pc = &s->col[s->key1];
+
+	ss_tasklet_dram(ctx, 2 * pc->dict.count);   /* each count read, and zeroed */
+	if (ss_tasklet_step(ctx, pc->dict.count)) {
+		return -SS_ETIME;
+	}
+	for (uint32_t e = 0; e < pc->dict.count; e++) {
+		uint32_t n = s->code_count[e];
+		int rc;
+
+		if (!n) {
+			continue;
+		}
+		s->code_count[e] = 0;
+		ss_tasklet_dram(ctx, 1);                   /* the entry's value */
+		rc = fold(ctx, s, col_u64(pc, e, true), 0, 0, n);
+		if (rc) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
 static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t rg)
 {
 	uint32_t rows = rg_rows(s, rg);
@@ -915,6 +1135,8 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 	bool any = false;
 	int rc;
 
+	s->counted = 0;
+	PQS_MARK(ctx, PQS_DECODE);
 	for (uint32_t c = 0; c < s->ncols; c++) {
 		if (s->col[c].in_tree) {
 			rc = decode_chunk(ctx, s, rg, c, false);
@@ -923,6 +1145,7 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 			}
 		}
 	}
+	PQS_MARK(ctx, PQS_FILTER);
 	rc = eval_entries(ctx, s);
 	if (rc) {
 		return rc;
@@ -950,12 +1173,23 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 		}
 	}
 	s->rows_in += rows;
+	PQS_MARK(ctx, PQS_DECODE);
 	for (uint32_t c = 0; (any || eager) && c < s->ncols; c++) {
 		if (!s->col[c].in_tree && s->col[c].wanted) {
 			rc = decode_chunk(ctx, s, rg, c, !eager);
 			if (rc) {
 				return rc;
 			}
+		}
+	}
+	PQS_MARK(ctx, s->mode == SS_BT_PQ_AGGREGATE ? PQS_AGGREGATE : PQS_OUTPUT);
+	if (s->by_code) {
+		rc = fold_codes(ctx, s);
+		if (rc) {
+			return rc;
+		}
+		if (s->counted == rows) {
+			return 0;   /* every row counted by its index */
 		}
 	}
 	for (uint32_t i = 0; any && i < rows; i++) {
@@ -1028,6 +1262,7 @@ static int pq_page(struct ss_tasklet_ctx *ctx, const uint8_t *page, uint32_t len
 	}
 	s->page_end = o.offset + len;
 	while (s->cur < s->nrg) {
+		PQS_MARK(ctx, PQS_GATHER);
 		rc = gather(ctx, s, page, len, o.offset);
 		if (rc <= 0) {
 			return rc;
@@ -1053,6 +1288,7 @@ static int pq_finish(struct ss_tasklet_ctx *ctx)
 	    !(s->mode < SS_BT_PQ_AGGREGATE && s->limit && s->matches == s->limit)) {
 		return -SS_ENODATA;   /* the plan's chunks are not all in the input */
 	}
+	PQS_MARK(ctx, PQS_EMIT_GROUPS);
 	if (s->mode == SS_BT_PQ_AGGREGATE) {
 		rc = emit_groups(ctx, s);
 		if (rc) {
@@ -1069,6 +1305,47 @@ static int pq_finish(struct ss_tasklet_ctx *ctx)
 	return bt_emit_trailer(ctx, SS_BT_PARQUET_SCAN, s->rows_in,
 			       s->items, s->mode == SS_BT_PQ_AGGREGATE ? s->spills : s->matches);
 }
+
+#ifdef PQS_PROFILE
+static int pq_init_profiled(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
+{
+	int rc;
+
+	PQS_MARK(ctx, PQS_ENTER);
+	rc = pq_init(ctx, p, len);
+	PQS_MARK(ctx, PQS_LEAVE);
+	return rc;
+}
+
+static int pq_page_profiled(struct ss_tasklet_ctx *ctx, const uint8_t *page, uint32_t len,
+			    uint64_t lba)
+{
+	int rc;
+
+	PQS_MARK(ctx, PQS_ENTER);
+	rc = pq_page(ctx, page, len, lba);
+	PQS_MARK(ctx, PQS_LEAVE);
+	return rc;
+}
+
+static int pq_finish_profiled(struct ss_tasklet_ctx *ctx)
+{
+	struct pq_scan *s = ss_tasklet_state(ctx);
+	int rc;
+
+	PQS_MARK(ctx, PQS_ENTER);
+	rc = pq_finish(ctx);
+	PQS_MARK(ctx, PQS_LEAVE);
+	if (s) {
+		pqs_decoder(&s->stats);
+	}
+	return rc;
+}
+
+#define pq_init pq_init_profiled
+#define pq_page pq_page_profiled
+#define pq_finish pq_finish_profiled
+#endif
 
 const struct ss_tasklet_desc ss_bt_parquet_scan = {
 	.name = "parquet-scan",

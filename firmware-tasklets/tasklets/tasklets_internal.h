@@ -167,4 +167,23 @@ int bt_topn_emit(struct ss_tasklet_ctx *ctx, struct bt_topn *t);
  *  (at least 1, so an allocation for a budget too small fails as over budget). */
 uint32_t bt_groups_fit(const struct ss_tasklet_ctx *ctx, uint32_t per_group, uint32_t max_groups);
 
+#ifdef PQS_PROFILE
+struct ss_pq_stats;
+
+/* A test build's tally of parquet-scan's counted work by phase (tests/pq_scan_profile.c):
+ * pqs_mark charges what was counted since the last mark to the phase it names then, and
+ * names the next; PQS_ENTER starts a callback, PQS_LEAVE ends it. */
+enum pqs_phase {
+	PQS_ENTER = -1, PQS_LEAVE = -2,
+	PQS_OTHER = 0, PQS_ALLOC_COLUMNS, PQS_ALLOC_GROUPS, PQS_GATHER, PQS_DECODE, PQS_FILTER,
+	PQS_AGGREGATE, PQS_OUTPUT, PQS_EMIT_GROUPS, PQS_NPHASES
+};
+void pqs_mark(struct ss_tasklet_ctx *ctx, int phase);
+/** A finished run's decoder stats, to break PQS_DECODE down. */
+void pqs_decoder(const struct ss_pq_stats *st);
+#define PQS_MARK(ctx, phase) pqs_mark(ctx, phase)
+#else
+#define PQS_MARK(ctx, phase) ((void)0)
+#endif
+
 #endif

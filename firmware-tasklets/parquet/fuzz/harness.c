@@ -13,6 +13,8 @@
 struct bufs {
 	uint8_t *values, *valid, *heap, *dict_data, *scratch;
 	struct ss_pq_bytes *entries;
+	uint32_t *codes, *counts;
+	uint8_t *sel;
 };
 
 static void check(int cond, const char *what)
@@ -37,6 +39,58 @@ static int fuzz_snappy(const uint8_t *data, size_t size)
 	return 0;
 }
 
+/* The chunk again, its dictionary-encoded pages counted per index (ss_pq_count_page), the
+ * others left out: where every page decoded, every page counts, and each index's count is
+ * the rows the decoding pass gave that code. */
+static void count_chunk(const struct ss_pq_column *col, const uint8_t *data, size_t size,
+			const struct bufs *b, const struct ss_pq_vector *vec, int decoded_all)
+{
+	struct ss_pq_dict dict = { .data = b->dict_data, .data_cap = BUF, .entries = b->entries,
+				   .entries_cap = 512 };
+	struct ss_pq_reader r;
+	uint32_t nonnull = 0, coded = 0;
+	size_t pos = 0;
+	int rc = 0;
+
+	memset(b->counts, 0, BUF * sizeof(uint32_t));   /* a BOOLEAN dictionary: BUF entries */
+	ss_pq_reader_init(&r, col, &dict);
+	while (pos < size && rc == 0) {
+		struct ss_pq_page_header h;
+		struct ss_pq_error err = { 0 };
+		size_t hl = 0;
+
+		if (ss_pq_read_page_header(data + pos, size - pos, &h, &hl, &err)) {
+			break;
+		}
+		if (h.type == SS_PQ_DICTIONARY_PAGE) {
+			rc = ss_pq_decode_page(&r, &h, data + pos + hl, size - pos - hl, b->scratch, BUF,
+					       NULL);
+		} else if (h.type == SS_PQ_DATA_PAGE && (h.encoding == SS_PQ_ENC_PLAIN_DICTIONARY ||
+							 h.encoding == SS_PQ_ENC_RLE_DICTIONARY)) {
+			rc = ss_pq_count_page(&r, &h, data + pos + hl, size - pos - hl, b->scratch, BUF,
+					      b->counts, &nonnull);
+			check(rc == 0 || r.err.kind != SS_PQ_OK, "count error kind");
+		}
+		pos += hl + h.compressed_size;
+	}
+	if (!decoded_all) {
+		return;
+	}
+	check(rc == 0, "a page decoded is counted");
+	for (uint32_t i = 0; i < vec->rows; i++) {
+		if (b->codes[i] != SS_PQ_NO_CODE) {
+			check(b->codes[i] < dict.count && b->counts[b->codes[i]] > 0,
+			      "a code counted");
+			b->counts[b->codes[i]]--;
+			coded++;
+		}
+	}
+	check(coded == nonnull, "the non-nulls counted are the coded rows");
+	for (uint32_t i = 0; i < dict.count; i++) {
+		check(b->counts[i] == 0, "each index counted as often as decoded");
+	}
+}
+
 static int fuzz_chunk(const uint8_t *data, size_t size)
 {
 	struct ss_pq_column col;
@@ -46,15 +100,24 @@ static int fuzz_chunk(const uint8_t *data, size_t size)
 	struct bufs b;
 	uint32_t width;
 	size_t pos = 0;
+	int decoded_all = 1, codes = 0;
 
 	if (size < 3) {
 		return 0;
 	}
+	codes = (data[2] & 2) != 0;   /* dictionary pages to codes, and counted */
 	col = (struct ss_pq_column){ .type = (enum ss_pq_type)(data[0] & 7),
 				     .codec = (enum ss_pq_codec)(data[1] & 7),
 				     .max_def_level = (uint8_t)(data[2] & 1) };
 	if (ss_pq_reader_init(&r, &col, NULL) != 0) {
 		return 0;
+	}
+	b.sel = NULL;
+	if (data[2] & 4) {            /* only some rows kept: the others passed over */
+		b.sel = malloc(ROWS / 8);
+		for (uint32_t i = 0; i < ROWS / 8; i++) {
+			b.sel[i] = (uint8_t)(data[2] * 37u + i * 11u);
+		}
 	}
 	width = ss_pq_value_width(col.type);
 	b.values = malloc((size_t)ROWS * width);
@@ -63,10 +126,13 @@ static int fuzz_chunk(const uint8_t *data, size_t size)
 	b.dict_data = malloc(BUF);
 	b.scratch = malloc(BUF);
 	b.entries = malloc(512 * sizeof(*b.entries));
+	b.codes = malloc(ROWS * sizeof(uint32_t));
+	b.counts = malloc(BUF * sizeof(uint32_t));
 	dict = (struct ss_pq_dict){ .data = b.dict_data, .data_cap = BUF, .entries = b.entries,
 				    .entries_cap = 512 };
 	vec = (struct ss_pq_vector){ .values = b.values, .valid = b.valid, .cap = ROWS,
-				     .heap = b.heap, .heap_cap = BUF };
+				     .heap = b.heap, .heap_cap = BUF, .codes = codes ? b.codes : NULL,
+				     .sel = b.sel };
 	ss_pq_reader_init(&r, &col, &dict);
 	data += 3;
 	size -= 3;
@@ -78,6 +144,7 @@ static int fuzz_chunk(const uint8_t *data, size_t size)
 
 		if (rc) {
 			check(err.kind != SS_PQ_OK && err.offset <= size - pos, "header error");
+			decoded_all = 0;
 			break;
 		}
 		check(hl > 0 && hl <= size - pos, "header length");
@@ -87,6 +154,7 @@ static int fuzz_chunk(const uint8_t *data, size_t size)
 			check(rc == -SS_EBADMSG || rc == -SS_ENOSYS || rc == -SS_ENOSPC,
 			      "page return code");
 			check(r.err.kind != SS_PQ_OK, "page error kind");
+			decoded_all = 0;
 			break;
 		}
 		pos += hl + h.compressed_size;
@@ -95,7 +163,8 @@ static int fuzz_chunk(const uint8_t *data, size_t size)
 	check(dict.count <= (col.type == SS_PQ_BYTE_ARRAY ? 512 : BUF / width) &&
 	      dict.data_used <= BUF, "dictionary within its buffers");
 	for (uint32_t i = 0; i < vec.rows; i++) {
-		int valid = (b.valid[i / 8] >> (i % 8)) & 1;
+		/* a row not kept has its valid bit, not its value */
+		int valid = (b.valid[i / 8] >> (i % 8)) & 1 && (!b.sel || (b.sel[i / 8] >> (i % 8)) & 1);
 
 		if (col.type == SS_PQ_BYTE_ARRAY && valid) {
 			struct ss_pq_bytes v;
@@ -107,12 +176,18 @@ static int fuzz_chunk(const uint8_t *data, size_t size)
 			check(b.values[i] <= 1, "boolean 0 or 1");
 		}
 	}
+	if (codes && !b.sel) {
+		count_chunk(&col, data, size, &b, &vec, decoded_all);
+	}
+	free(b.sel);
 	free(b.values);
 	free(b.valid);
 	free(b.heap);
 	free(b.dict_data);
 	free(b.scratch);
 	free(b.entries);
+	free(b.codes);
+	free(b.counts);
 	return 0;
 }
 

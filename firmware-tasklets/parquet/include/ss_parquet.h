@@ -128,8 +128,9 @@ struct ss_pq_bytes {
 };
 
 /*
- * The column's dictionary, decoded from its dictionary page into caller storage: fixed-width
- * values packed in data; for BYTE_ARRAY, the bytes in data and one entry per value.
+ * The column's dictionary, its page decompressed into data whole (data_cap at least the
+ * page's uncompressed size): fixed-width values are its bytes, packed; for BYTE_ARRAY one
+ * entry per value points into it; BOOLEAN values are unpacked a byte each.
  */
 struct ss_pq_dict {
 	uint8_t *data;
@@ -143,8 +144,9 @@ struct ss_pq_dict {
 /*
  * The caller's column vector. Row i's value is at values + i * width (width: 1 for BOOLEAN,
  * 4 for INT32 and FLOAT, 8 for INT64 and DOUBLE, sizeof(struct ss_pq_bytes) for BYTE_ARRAY,
- * whose bytes are copied into heap). valid has bit i (LSB first) set when row i is not null;
- * a null row's value is zeroed. Pages append: rows counts what the vector holds.
+ * pointing into heap: a PLAIN page is decompressed there whole, so heap needs the pages'
+ * uncompressed sizes). valid has bit i (LSB first) set when row i is not null; a null row's
+ * value is zeroed. Pages append: rows counts what the vector holds.
  */
 struct ss_pq_vector {
 	void *values;
@@ -158,6 +160,11 @@ struct ss_pq_vector {
 	 * here instead of their values (the value slot stays zero: no lookup, no BYTE_ARRAY
 	 * copy), for a caller that works on the codes; every other row gets SS_PQ_NO_CODE. */
 	uint32_t *codes;
+	/* Optional (a bit a row, as valid): the rows the caller keeps. A dictionary index or
+	 * fixed-width PLAIN value of a row not kept is passed over, not decoded (a run of them
+	 * at a time in the hybrid); such a row's valid bit is right, its slot and code are not
+	 * written. Strings are decoded whatever sel says. */
+	const uint8_t *sel;
 };
 
 #define SS_PQ_NO_CODE UINT32_MAX
@@ -171,7 +178,11 @@ struct ss_pq_stats {
 	uint64_t levels_decoded;	/* definition levels */
 	uint64_t values_decoded;	/* non-null values, dictionary entries included */
 	uint64_t dict_lookups;		/* dictionary indices resolved */
-	uint64_t bytes_copied;		/* BYTE_ARRAY bytes copied into the heap */
+	uint64_t bytes_copied;		/* bytes copied: dictionary strings looked up into the
+					 * heap, a page stored uncompressed into heap or dict */
+	uint64_t runs;			/* RLE/bit-packed runs counted or passed over whole */
+	uint64_t packed_values;		/* bit-packed values read and counted */
+	uint64_t values_skipped;	/* values of rows not kept (sel) passed over undecoded */
 };
 
 /* One column chunk's decoding state: the column, its dictionary, the work done. */
@@ -205,14 +216,30 @@ int ss_pq_read_page_header(const uint8_t *buf, size_t len, struct ss_pq_page_hea
 
 /**
  * Decode one page whose header is h and whose stored body is body[0..body_len): a dictionary
- * page into r->dict, a data page appended to out. scratch holds the uncompressed body for a
- * compressed page (h->uncompressed_size bytes). On error r->err says why and where; out keeps
+ * page into r->dict, a data page appended to out. scratch holds the uncompressed body of a
+ * compressed data page (h->uncompressed_size bytes) but for a PLAIN BYTE_ARRAY one, which
+ * goes into out->heap, and a dictionary page, which goes into r->dict->data. On error r->err says why and where; out keeps
  * the rows of earlier pages (out->rows is unchanged) and the dictionary is left empty.
  * \return 0 or a negative SS_E* code
  */
 int ss_pq_decode_page(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
 		      const uint8_t *body, size_t body_len, uint8_t *scratch, size_t scratch_len,
 		      struct ss_pq_vector *out);
+
+/**
+ * Count a dictionary-encoded data page (PLAIN_DICTIONARY or RLE_DICTIONARY, after the chunk's
+ * dictionary page was decoded into r->dict) without materialising a row: counts[i] += the
+ * rows holding dictionary index i, for i < r->dict->count (the caller's array has that many,
+ * zeroed where it wants sums), and *nonnull += the page's non-null values. A run of n equal
+ * indices or levels is one add of n; a bit-packed index is read from its bytes and counted.
+ * Every run and index is checked as ss_pq_decode_page checks them; after a failure counts
+ * may hold part of the page.
+ * \return 0, -SS_EBADMSG, -SS_ENOSPC (scratch too small), or -SS_EINVAL for a page that is
+ *         not a dictionary-encoded data page (decode it with ss_pq_decode_page)
+ */
+int ss_pq_count_page(struct ss_pq_reader *r, const struct ss_pq_page_header *h,
+		     const uint8_t *body, size_t body_len, uint8_t *scratch, size_t scratch_len,
+		     uint32_t *counts, uint32_t *nonnull);
 
 /**
  * Raw snappy (the block format Parquet uses, no framing): decompress src[0..src_len) into

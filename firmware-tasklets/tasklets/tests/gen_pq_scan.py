@@ -376,7 +376,40 @@ def main():
                                              tree=bytes([ISNULL, 0])), b"")
     with open(os.path.join(OUT, "scans.txt"), "w") as f:
         f.writelines(scans)
+    q1_vectors()
     fuzz_seeds()
+
+
+def q1_vectors():
+    """COUNT(*) GROUP BY a dictionary-encoded key, as the benchmark's Q1 (parquet-scan counts
+    it per dictionary index off the runs): 8 row groups of 1,024 rows, a key of 4 values at
+    random (bit-packed runs, 2 % NULL), one of long runs (RLE runs), and one of 300 values
+    whose dictionary outgrows its 256-byte limit, so each chunk falls back to PLAIN pages
+    (those rows aggregated one at a time). Not in scans.txt: pq_scan_ut's q1_by_code reads
+    them; the answer is counted here, in first-seen order."""
+    rng = random.Random(33)
+    rows = 8 * 1024
+    region = [None if rng.random() < 0.02 else rng.randint(0, 3) for _ in range(rows)]
+    zone = [(i // 700) % 5 for i in range(rows)]
+    wide = [None if rng.random() < 0.05 else rng.randint(0, 299) for _ in range(rows)]
+    t = pa.table({"region": pa.array(region, pa.int32()), "zone": pa.array(zone, pa.int32()),
+                  "wide": pa.array(wide, pa.int32())})
+    path = os.path.join(OUT, "q1.parquet")
+    pq.write_table(t, path, compression="SNAPPY", use_dictionary=True, row_group_size=1024,
+                   data_page_version="1.0", dictionary_pagesize_limit=256,
+                   data_page_size=1024, write_batch_size=64)
+    for i, name in enumerate(("region", "zone", "wide")):
+        vals = (region, zone, wide)[i]
+        counts = {}
+        for v in vals:
+            if v is not None:
+                counts[v] = counts.get(v, 0) + 1
+        items = b"".join(s64(k) + s64(0) + s64(n) + s64(0) * 3 for k, n in counts.items())
+        with open(os.path.join(OUT, "q1-%s.plan" % name), "wb") as f:
+            f.write(plan(path, [name], mode=AGG_MODE, keys=[0], ops=A_COUNT))
+        with open(os.path.join(OUT, "q1-%s.expect" % name), "wb") as f:
+            f.write(items + struct.pack("<IIQQQ", TRAILER_MAGIC, PARQUET_SCAN, rows,
+                                        len(counts), 0))
 
 
 def fuzz_seeds():
@@ -396,6 +429,7 @@ def fuzz_seeds():
             "count": plan(path, ["score"], mode=COUNT_MODE, tree=bytes([ISNULL, 0])),
             "agg": plan(path, ["g", "k", "price"], mode=AGG_MODE, keys=[0, 1], value=2,
                         ops=A_COUNT | A_SUM | A_MIN | A_MAX),
+            "q1": plan(path, ["k"], mode=AGG_MODE, keys=[0], ops=A_COUNT),
             "top": plan(path, ["g", "price", "id"], mode=TOPN_MODE, proj=[2, 1], keys=[0],
                         value=1, limit=2),
             "set": plan(path, ["name", "ts"], proj=[1, 0], limit=5,

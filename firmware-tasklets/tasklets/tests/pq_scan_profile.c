@@ -1,0 +1,192 @@
+/*
+ * parquet-scan's counted work by phase, in a build whose pq_scan.c marks its phases
+ * (PQS_PROFILE): not a test, a measuring tool for files too large to commit.
+ *
+ *     pq_scan_profile FILE.parquet PLAN [EXPECT]
+ *
+ * Runs PLAN as the connector does, one run per row group (the plan cut to that row group;
+ * the runs' answers together checked against EXPECT when given), and prints
+ * each phase's instructions and DRAM accesses summed over those runs; the decoder's share
+ * broken down by what it counted (struct ss_pq_stats, charged as pq_scan.c's charge()).
+ */
+#include "bt_test.h"
+
+#include "isp_internal.h"
+#include "pq_plan_cut.h"
+#include "ss_parquet.h"
+#include "tasklets_internal.h"
+
+#define BUDGET (2u << 20)
+
+static const char *const phase_names[PQS_NPHASES] = {
+	[PQS_OTHER] = "params, checks, trailer",
+	[PQS_ALLOC_COLUMNS] = "column buffers (allocation)",
+	[PQS_ALLOC_GROUPS] = "group table (allocation)",
+	[PQS_GATHER] = "chunk bytes gathered from pages",
+	[PQS_DECODE] = "decoder (charged stats)",
+	[PQS_FILTER] = "filter evaluation",
+	[PQS_AGGREGATE] = "aggregation",
+	[PQS_OUTPUT] = "output rows",
+	[PQS_EMIT_GROUPS] = "group items emitted",
+};
+
+static struct {
+	int cur;
+	uint64_t insn0, dram0;
+	uint64_t insn[PQS_NPHASES], dram[PQS_NPHASES];
+	struct ss_pq_stats st;
+} prof;
+
+void pqs_mark(struct ss_tasklet_ctx *ctx, int phase)
+{
+	if (phase != PQS_ENTER) {
+		prof.insn[prof.cur] += ctx->insn - prof.insn0;
+		prof.dram[prof.cur] += ctx->dram - prof.dram0;
+	}
+	prof.insn0 = ctx->insn;
+	prof.dram0 = ctx->dram;
+	prof.cur = phase < 0 ? PQS_OTHER : phase;
+}
+
+void pqs_decoder(const struct ss_pq_stats *st)
+{
+	prof.st.pages += st->pages;
+	prof.st.header_bytes += st->header_bytes;
+	prof.st.bytes_in += st->bytes_in;
+	prof.st.bytes_decompressed += st->bytes_decompressed;
+	prof.st.levels_decoded += st->levels_decoded;
+	prof.st.values_decoded += st->values_decoded;
+	prof.st.dict_lookups += st->dict_lookups;
+	prof.st.bytes_copied += st->bytes_copied;
+}
+
+static uint8_t *slurp(const char *path, uint64_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *b;
+	long n;
+
+	if (!f) {
+		fprintf(stderr, "pq_scan_profile: cannot open %s\n", path);
+		exit(2);
+	}
+	CHECK(fseek(f, 0, SEEK_END) == 0);
+	n = ftell(f);
+	CHECK(n >= 0 && fseek(f, 0, SEEK_SET) == 0);
+	b = malloc((size_t)n + 1);
+	CHECK(b && fread(b, 1, (size_t)n, f) == (size_t)n);
+	fclose(f);
+	*len = (uint64_t)n;
+	return b;
+}
+
+/* The runs' answers together: rows concatenated, group items merged by key (count and sum
+ * added, min and max kept as signed), in first-seen order. */
+static uint8_t *got;
+static uint64_t got_len;
+
+static void collect(uint8_t mode, const uint8_t *o, uint64_t len)
+{
+	if (mode != SS_BT_PQ_AGGREGATE) {
+		got = realloc(got, got_len + len);
+		memcpy(got + got_len, o, len);
+		got_len += len;
+		return;
+	}
+	for (uint64_t i = 0; i + 48 <= len; i += 48) {
+		const uint8_t *it = o + i;
+		uint64_t j;
+
+		for (j = 0; j < got_len; j += 48) {
+			if (!memcmp(got + j, it, 16)) {
+				break;
+			}
+		}
+		if (j == got_len) {
+			got = realloc(got, got_len + 48);
+			memcpy(got + got_len, it, 48);
+			got_len += 48;
+			continue;
+		}
+		ss_put_le64(got + j + 16, ss_get_le64(got + j + 16) + ss_get_le64(it + 16));
+		ss_put_le64(got + j + 24, ss_get_le64(got + j + 24) + ss_get_le64(it + 24));
+		if ((int64_t)ss_get_le64(it + 32) < (int64_t)ss_get_le64(got + j + 32)) {
+			memcpy(got + j + 32, it + 32, 8);
+		}
+		if ((int64_t)ss_get_le64(it + 40) > (int64_t)ss_get_le64(got + j + 40)) {
+			memcpy(got + j + 40, it + 40, 8);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	struct tenv *e;
+	ss_oid_t out, oid;
+	uint64_t flen, plen, olen, wlen, insn = 0, dram = 0, pi = 0, pd = 0;
+	uint8_t *file, *plan, *o;
+	struct ss_isp_progress p;
+	uint32_t ps;
+	uint32_t nrg;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: pq_scan_profile FILE.parquet PLAN [EXPECT]\n");
+		return 2;
+	}
+	e = bt_env();
+	out = tenv_output(e, "pq-out");
+	file = slurp(argv[1], &flen);
+	oid = tenv_put(e, "pq", file, flen);
+	free(file);
+	plan = slurp(argv[2], &plen);
+	nrg = ss_get_le16(plan + 4);
+	ps = tenv_page_size(e);
+	memset(&prof, 0, sizeof(prof));
+	for (uint32_t r = 0; r < nrg; r++) {
+		uint32_t clen;
+		uint8_t *c = pq_plan_cut(plan, plen, r, &clen);
+		struct ss_isp_input in = pq_plan_pages(c, oid, ps);
+
+		o = bt_run(e, SS_BT_PARQUET_SCAN, c, clen, NULL, BUDGET, out, &in, 1, &olen, &p);
+		CHECK(p.state == SS_ISP_DONE && olen >= 32);
+		collect(plan[1], o, olen - 32);
+		insn += p.instructions;
+		dram += p.dram_accesses;
+		free(o);
+		free(c);
+	}
+	if (argc > 3) {
+		uint8_t *want = slurp(argv[3], &wlen);
+
+		CHECK(wlen >= 32);
+		if (got_len != wlen - 32 || memcmp(got, want, got_len)) {
+			fprintf(stderr, "pq_scan_profile: the runs' answer differs from %s\n", argv[3]);
+			return 1;
+		}
+		printf("the runs' answer is %s's\n", argv[3]);
+		free(want);
+	}
+	printf("a run per row group (%u runs): %llu instructions, %llu DRAM accesses\n", nrg,
+	       (unsigned long long)insn, (unsigned long long)dram);
+	printf("%-34s %14s %14s\n", "phase", "instructions", "DRAM");
+	for (int ph = 0; ph < PQS_NPHASES; ph++) {
+		printf("%-34s %14llu %14llu\n", phase_names[ph], (unsigned long long)prof.insn[ph],
+		       (unsigned long long)prof.dram[ph]);
+		pi += prof.insn[ph];
+		pd += prof.dram[ph];
+	}
+	printf("%-34s %14llu %14llu\n", "engine, outside the callbacks", (unsigned long long)(insn - pi),
+	       (unsigned long long)(dram - pd));
+	{
+		const struct ss_pq_stats *s = &prof.st;
+
+		printf("decoder: %llu pages; bytes: header %llu, stored %llu, decompressed %llu, "
+		       "copied %llu; levels %llu, values %llu, dictionary lookups %llu\n",
+		       (unsigned long long)s->pages, (unsigned long long)s->header_bytes,
+		       (unsigned long long)s->bytes_in, (unsigned long long)s->bytes_decompressed,
+		       (unsigned long long)s->bytes_copied, (unsigned long long)s->levels_decoded,
+		       (unsigned long long)s->values_decoded, (unsigned long long)s->dict_lookups);
+	}
+	tenv_close(e);
+	return 0;
+}
