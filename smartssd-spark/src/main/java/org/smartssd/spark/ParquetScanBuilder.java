@@ -241,13 +241,10 @@ final class ParquetScanBuilder implements ScanBuilder, SupportsPushDownFilters,
                         topN.described());
             }
         }
-        if (read.placement() == Placement.AUTO) {
-            notPushed.add("placement=auto: taken as device (no parquet-scan estimates yet)");
-        }
         String hostReason = read.placement() == Placement.HOST ? "placement=host"
                 : refusals.isEmpty() ? null : String.join("; ", refusals);
         ParquetReadPlan plan = new ParquetReadPlan(required, names, nproj, tree, hostReason,
-                conf, hostSchema, claimed.toArray(new Filter[0]), limit,
+                read.placement() == Placement.AUTO && hostReason == null, conf, hostSchema, claimed.toArray(new Filter[0]), limit,
                 aggregate == null ? null : aggregate.plan(), ranked, notPushed);
         return new ParquetScan(plan, schema, files, pushedFilters(), offered);
     }
