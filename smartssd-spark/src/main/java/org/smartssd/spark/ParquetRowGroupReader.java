@@ -61,6 +61,8 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     private int side;
     private double driveCpuNs;
     private final long[] hostRowsRead = new long[1];
+    /** The host side's row groups, to price its work by ({@link #currentMetricsValues}). */
+    private ParquetFooter hostFooter;
 
     ParquetRowGroupReader(ParquetReadPlan plan, ParquetRowGroupPartition part,
                           HostReader hostReader) {
@@ -119,7 +121,8 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
             }
         }
         Path file = new Path(part.file());
-        long size = file.getFileSystem(plan.conf().hadoop()).getFileStatus(file).getLen();
+        hostFooter = ParquetFooter.readCached(file, plan.conf().hadoop());
+        long size = hostFooter.length();
         PartitionedFile pf = new PartitionedFile(InternalRow.empty(),
                 SparkPath.fromPath(file), part.start(), part.length(), new String[0], 0L, size,
                 scala.collection.immutable.Map$.MODULE$.empty());
@@ -143,14 +146,9 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     public org.apache.spark.sql.connector.metric.CustomTaskMetric[] currentMetricsValues() {
         double cpu = driveCpuNs;
         if (side == 2) {
-            try {
-                ParquetFooter footer = ParquetFooter.readCached(new Path(part.file()),
-                        plan.conf().hadoop());
-                cpu = ParquetAutoPlacement.hostCpuNs(plan, footer, footer.rowGroups().subList(
-                        part.rowGroup(), part.rowGroup() + part.rowGroups()), hostRowsRead[0]);
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            cpu = ParquetAutoPlacement.hostCpuNs(plan, hostFooter, hostFooter.rowGroups()
+                    .subList(part.rowGroup(), part.rowGroup() + part.rowGroups()),
+                    hostRowsRead[0]);
         }
         return new org.apache.spark.sql.connector.metric.CustomTaskMetric[] {
             DriveMetrics.value(DriveMetrics.ON_DEVICE, side == 1 ? 1 : 0),

@@ -95,48 +95,70 @@ class ParquetAutoPlacementTest {
         assertThat(answer(slowLink, q)).isEqualTo(answer(spark.read().parquet(TABLE), q));
     }
 
+    /**
+     * The host side's link bytes against the needed chunks' bytes and one footer read per
+     * file, from parquet-mr's metadata of the same files: at least those (every byte once),
+     * and at most 5 % more (the stream's fills after a jump, a sector or more, fetch a little
+     * past a chunk's end: 2.0 % here on 2026-11-29); and no more than Spark's own reader moves
+     * over the same files. Reading the footer once per row group, as each row group's own
+     * reader did, moved 42 footers (23 %) more here.
+     */
     @Test
     void theHostReadsEachFooterOnceAndEachNeededChunkOnce() throws IOException {
         Configuration conf = spark.sparkContext().hadoopConfiguration();
         Path dir = new Path(TABLE);
         FileSystem fs = dir.getFileSystem(conf);
-        long want = 0;
-        int files = 0;
+        long chunks = 0;
+        long footers = 0;
+        int groups = 0;
         Path any = null;
         for (FileStatus st : fs.listStatus(dir)) {
             if (!st.getPath().getName().endsWith(".parquet")) {
                 continue;
             }
-            files++;
             any = st.getPath();
-            want += footerBytes(fs, st);
+            footers += footerBytes(fs, st);
             try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(
                     st.getPath(), conf))) {
                 for (BlockMetaData b : r.getFooter().getBlocks()) {
+                    groups++;
                     for (ColumnChunkMetaData c : b.getColumns()) {
                         String n = c.getPath().toDotString();
                         if (n.equals("id") || n.equals("s")) {
-                            want += c.getTotalSize();
+                            chunks += c.getTotalSize();
                         }
                     }
                 }
             }
         }
-        assertThat(files).isEqualTo(2);
+        assertThat(groups).isGreaterThan(10);
         DeviceAccess acc = DeviceAccess.of(any, conf);
+        long way2 = linkBytes(acc, spark.read().parquet(TABLE))[0];
         for (String placement : List.of("host", "auto")) {
-            Dataset<Row> t = spark.read().format("smartssd").option("placement", placement)
-                    .load(TABLE);
-            t.createOrReplaceTempView("pq_auto");
-            Dataset<Row> q = spark.sql("SELECT id, s FROM pq_auto");
-            assertThat(q.queryExecution().executedPlan().toString()).contains("drive=0,");
-            ModelCounters a = acc.device().modelCounters().orElseThrow();
-            long rows = q.collectAsList().size();
-            ModelCounters b = acc.device().modelCounters().orElseThrow();
-            assertThat(rows).isEqualTo(40_000);
-            assertThat((b.linkBytesIn() + b.linkBytesOut()) - (a.linkBytesIn()
-                    + a.linkBytesOut())).as(placement).isEqualTo(want);
+            long[] moved = linkBytes(acc, spark.read().format("smartssd")
+                    .option("placement", placement).load(TABLE));
+            assertThat(moved[1]).as(placement + ": bytes to the host")
+                    .isGreaterThanOrEqualTo(chunks + footers)
+                    .isLessThanOrEqualTo((chunks + footers) * 105 / 100);
+            assertThat(moved[0]).as(placement + ": link bytes, Spark's reader's " + way2)
+                    .isLessThanOrEqualTo(way2);
         }
+    }
+
+    /** {link bytes both ways, bytes to the host} of {@code SELECT id, s} over {@code t},
+     *  planned (the estimates' probe runs) before the count starts. */
+    private long[] linkBytes(DeviceAccess acc, Dataset<Row> t) throws IOException {
+        t.createOrReplaceTempView("pq_auto");
+        Dataset<Row> q = spark.sql("SELECT id, s FROM pq_auto");
+        String p = q.queryExecution().executedPlan().toString();
+        if (p.contains("SmartSsdParquetScan")) {
+            assertThat(p).contains("drive=0,");
+        }
+        ModelCounters a = acc.device().modelCounters().orElseThrow();
+        assertThat(q.collectAsList()).hasSize(40_000);
+        ModelCounters b = acc.device().modelCounters().orElseThrow();
+        return new long[] {(b.linkBytesIn() + b.linkBytesOut())
+                - (a.linkBytesIn() + a.linkBytesOut()), b.linkBytesOut() - a.linkBytesOut()};
     }
 
     /** The footer as parquet-mr's metadata says it is: its length field, and 8 bytes. */
