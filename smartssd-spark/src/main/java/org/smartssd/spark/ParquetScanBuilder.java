@@ -70,7 +70,7 @@ final class ParquetScanBuilder implements ScanBuilder, SupportsPushDownFilters,
             List<ParquetFooter> all = new ArrayList<>();
             try {
                 for (Path f : files) {
-                    all.add(ParquetFooter.read(f, conf.hadoop()));
+                    all.add(ParquetFooter.readCached(f, conf.hadoop()));
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("planning a Parquet read of " + files.get(0)
