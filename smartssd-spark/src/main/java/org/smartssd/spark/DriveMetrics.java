@@ -41,6 +41,7 @@ final class DriveMetrics {
     static final String CACHE_HOST_BYTES = "cachedBytesOnHost";
     static final String DRAIN_ROUNDS = "drainRounds";
     static final String DRAIN_MOVED = "partitionsMovedByDrain";
+    static final String PARQUET_HOST_CPU = "modelledHostCpuNs";
 
     private DriveMetrics() {
     }
@@ -249,6 +250,25 @@ final class DriveMetrics {
                 s += v;
             }
             return s;
+        }
+    }
+
+    /** A Parquet read's host CPU by {@code ParquetHostModel}: the values the host's reader
+     *  decoded and the pushed work's rows, or the rows the drive returned. */
+    public static final class ParquetHostCpu extends CustomMetric0 {
+        @Override
+        public String name() {
+            return PARQUET_HOST_CPU;
+        }
+
+        @Override
+        public String description() {
+            return "modelled host CPU of the Parquet read (s)";
+        }
+
+        @Override
+        public String aggregateTaskMetrics(long[] values) {
+            return String.format(Locale.ROOT, "%.6f", sum(values) / 1e9);
         }
     }
 

@@ -70,12 +70,18 @@ final class ParquetHostWork {
         return p;
     }
 
-    /** The rows of the read schema from {@code rows}, the host's reading of the row group. */
+    /**
+     * The rows of the read schema from {@code rows}, the host's reading of the partition's
+     * row groups: streamed for rows (the partition may hold many row groups), collected for
+     * an aggregate's partial groups and a top-N's best rows.
+     */
     Iterator<InternalRow> apply(Iterator<InternalRow> rows) {
         DriveAggregates.Plan a = plan.aggregate();
+        if (a == null && plan.topN() == null) {
+            return matching(rows);
+        }
         GroupAggregate.Merger groups = new GroupAggregate.Merger(true);
         List<InternalRow> kept = new ArrayList<>();
-        long limit = plan.limit();
         while (rows.hasNext()) {
             InternalRow r = rows.next();
             if (where != null && !where.eval(r)) {
@@ -83,31 +89,62 @@ final class ParquetHostWork {
             }
             if (a != null) {
                 add(groups, a, r);
-            } else if (plan.topN() != null) {
+            } else {
                 kept.add(r.copy());
                 if (kept.size() >= 2 * plan.topN().n() + 1024) {
                     kept = topN(kept); // bounded: the best n so far, in order
-                }
-            } else {
-                kept.add(project(r));
-                if (limit > 0 && kept.size() >= limit) {
-                    break;
                 }
             }
         }
         if (a != null) {
             return ParquetRowGroupReader.aggregateRows(plan, groups).iterator();
         }
-        if (plan.topN() != null) {
-            return topN(kept).stream().map(this::project).iterator();
-        }
-        return kept.iterator();
+        return topN(kept).stream().map(this::project).iterator();
     }
 
+    /** The rows that match, projected, up to the limit, as the reader gives them. */
+    private Iterator<InternalRow> matching(Iterator<InternalRow> rows) {
+        return new Iterator<>() {
+            private InternalRow next;
+            private long returned;
+
+            @Override
+            public boolean hasNext() {
+                if (next != null) {
+                    return true;
+                }
+                if (plan.limit() > 0 && returned >= plan.limit()) {
+                    return false;
+                }
+                while (rows.hasNext()) {
+                    InternalRow r = rows.next();
+                    if (where == null || where.eval(r)) {
+                        next = project(r);
+                        return true;
+                    }
+                }
+                return false;
+            }
+
+            @Override
+            public InternalRow next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException();
+                }
+                InternalRow r = next;
+                next = null;
+                returned++;
+                return r;
+            }
+        };
+    }
+
+    /** The required columns of {@code r}; their values may point into the reader's batch,
+     *  which its next batch overwrites: the caller copies the row before reading on. */
     private InternalRow project(InternalRow r) {
         int n = plan.required().size();
         if (n == plan.hostSchema().size()) {
-            return r.copy();
+            return r;
         }
         Object[] v = new Object[n];
         for (int i = 0; i < n; i++) {

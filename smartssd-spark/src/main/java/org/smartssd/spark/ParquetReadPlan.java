@@ -16,10 +16,11 @@ import org.apache.spark.sql.types.StructType;
  * a {@code limit} (0: none). The host does the same work over {@code hostSchema} (the
  * required columns, then the others the filters read; an aggregate's: the plan columns)
  * with {@code hostFilters}, the filters the drive's tree holds. {@code notPushed} says what
- * Spark does instead of the drive, for EXPLAIN.
+ * Spark does instead of the drive, for EXPLAIN. {@code auto}: each file's row groups go where
+ * they are estimated to finish first ({@link ParquetAutoPlacement}).
  */
 record ParquetReadPlan(StructType required, List<String> columns, int nproj, byte[] tree,
-                       String hostReason, DriveConf conf, StructType hostSchema,
+                       String hostReason, boolean auto, DriveConf conf, StructType hostSchema,
                        Filter[] hostFilters, long limit, DriveAggregates.Plan aggregate,
                        ScanPlan.TopNSpec topN, List<String> notPushed) implements Serializable {
     ParquetReadPlan {

@@ -56,6 +56,13 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     private final HostReader hostReader;
     private Iterator<InternalRow> rows;
     private InternalRow current;
+    /** Where the partition ran (0 none yet, 1 drive, 2 host), the drive's returned rows'
+     *  modelled host CPU, and the rows the host's reader gave. */
+    private int side;
+    private double driveCpuNs;
+    private final long[] hostRowsRead = new long[1];
+    /** The host side's row groups, to price its work by ({@link #currentMetricsValues}). */
+    private ParquetFooter hostFooter;
 
     ParquetRowGroupReader(ParquetReadPlan plan, ParquetRowGroupPartition part,
                           HostReader hostReader) {
@@ -106,6 +113,7 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
         if (part.hostReason() == null) {
             try {
                 rows = driveRows().iterator();
+                side = 1;
                 return;
             } catch (ParquetDriveScan.Unsupported e) {
                 LOG.warn("{} row group {} read on the host: {}", part.file(), part.rowGroup(),
@@ -113,12 +121,40 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
             }
         }
         Path file = new Path(part.file());
-        long size = file.getFileSystem(plan.conf().hadoop()).getFileStatus(file).getLen();
+        hostFooter = ParquetFooter.readCached(file, plan.conf().hadoop());
+        long size = hostFooter.length();
         PartitionedFile pf = new PartitionedFile(InternalRow.empty(),
                 SparkPath.fromPath(file), part.start(), part.length(), new String[0], 0L, size,
                 scala.collection.immutable.Map$.MODULE$.empty());
-        rows = new ParquetHostWork(plan).apply(CollectionConverters.asJava(
-                hostReader.read().apply(pf)));
+        Iterator<InternalRow> read = CollectionConverters.asJava(hostReader.read().apply(pf));
+        side = 2;
+        rows = new ParquetHostWork(plan).apply(new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return read.hasNext();
+            }
+
+            @Override
+            public InternalRow next() {
+                hostRowsRead[0]++;
+                return read.next();
+            }
+        });
+    }
+
+    @Override
+    public org.apache.spark.sql.connector.metric.CustomTaskMetric[] currentMetricsValues() {
+        double cpu = driveCpuNs;
+        if (side == 2) {
+            cpu = ParquetAutoPlacement.hostCpuNs(plan, hostFooter, hostFooter.rowGroups()
+                    .subList(part.rowGroup(), part.rowGroup() + part.rowGroups()),
+                    hostRowsRead[0]);
+        }
+        return new org.apache.spark.sql.connector.metric.CustomTaskMetric[] {
+            DriveMetrics.value(DriveMetrics.ON_DEVICE, side == 1 ? 1 : 0),
+            DriveMetrics.value(DriveMetrics.ON_HOST, side == 2 ? 1 : 0),
+            DriveMetrics.value(DriveMetrics.PARQUET_HOST_CPU, Math.round(cpu)),
+        };
     }
 
     private static Iterator<InternalRow> emptyRows(long n) {
@@ -130,6 +166,52 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
         Configuration conf = plan.conf().hadoop();
         Path file = new Path(part.file());
         ParquetFooter footer = ParquetFooter.readCached(file, conf);
+        DriveRun run = runInDrive(plan, file, footer, footer.rowGroups().get(part.rowGroup()));
+        ParquetScanPlan p = run.scan();
+        ParquetDriveScan.Result r = run.result();
+        driveCpuNs = ParquetAutoPlacement.returnedCpuNs(plan, footer,
+                List.of(footer.rowGroups().get(part.rowGroup())),
+                ParquetAutoPlacement.returnedRows(plan, r));
+        DriveAggregates.Plan agg = plan.aggregate();
+        ScanPlan.TopNSpec top = plan.topN();
+        if (agg != null) {
+            GroupAggregate.Merger m = new GroupAggregate.Merger(true);
+            for (byte[] o : r.outputs()) {
+                m.addAll(GroupAggregate.decode(o, BuiltinTasklet.PARQUET_SCAN).items());
+            }
+            return aggregateRows(plan, m);
+        }
+        List<Object[]> values = r.rows();
+        if (top != null) {
+            values = new ArrayList<>();
+            for (byte[] o : r.outputs()) {
+                for (TopN.Item it : TopN.decode(o, BuiltinTasklet.PARQUET_SCAN).items()) {
+                    values.add(ParquetDriveScan.decodeRow(p, ByteBuffer.wrap(it.payload())));
+                }
+            }
+        } else if (plan.nproj() == 0) {
+            return listOfEmpty(r.matches());
+        }
+        StructField[] fields = plan.required().fields();
+        List<InternalRow> out = new ArrayList<>(values.size());
+        for (Object[] row : values) {
+            Object[] v = new Object[fields.length];
+            for (int j = 0; j < fields.length; j++) {
+                v[j] = row[j] == null ? null : spark(fields[j].dataType(), row[j]);
+            }
+            out.add(new GenericInternalRow(v));
+        }
+        return out;
+    }
+
+    /** A row group's run in the drive: the scan plan sent, and what the drive returned. */
+    record DriveRun(ParquetScanPlan scan, ParquetDriveScan.Result result) {
+    }
+
+    /** Runs {@code plan}'s work over row group {@code group} of {@code file} in the drive. */
+    static DriveRun runInDrive(ParquetReadPlan plan, Path file, ParquetFooter footer,
+                               org.apache.parquet.hadoop.metadata.BlockMetaData group)
+            throws IOException {
         List<DriveColumn> cols = new ArrayList<>();
         for (String n : plan.columns()) {
             cols.add(footer.column(n).supported().orElseThrow());
@@ -151,39 +233,10 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
             b.rows(proj).limit(plan.limit());
         }
         ParquetScanPlan p = b.build();
-        List<org.apache.parquet.hadoop.metadata.BlockMetaData> group =
-                List.of(footer.rowGroups().get(part.rowGroup()));
-        ParquetDriveScan.Result r = ParquetDriveScan.run(DeviceAccess.of(file, conf), p,
-                footer, group, top == null ? plan.limit() : 0,
-                p.memoryBudget(group) + extra, TIMEOUT);
-        if (agg != null) {
-            GroupAggregate.Merger m = new GroupAggregate.Merger(true);
-            for (byte[] o : r.outputs()) {
-                m.addAll(GroupAggregate.decode(o, BuiltinTasklet.PARQUET_SCAN).items());
-            }
-            return aggregateRows(plan, m);
-        }
-        List<Object[]> values = r.rows();
-        if (top != null) {
-            values = new ArrayList<>();
-            for (byte[] o : r.outputs()) {
-                for (TopN.Item it : TopN.decode(o, BuiltinTasklet.PARQUET_SCAN).items()) {
-                    values.add(ParquetDriveScan.decodeRow(p, ByteBuffer.wrap(it.payload())));
-                }
-            }
-        } else if (proj.length == 0) {
-            return listOfEmpty(r.matches());
-        }
-        StructField[] fields = plan.required().fields();
-        List<InternalRow> out = new ArrayList<>(values.size());
-        for (Object[] row : values) {
-            Object[] v = new Object[fields.length];
-            for (int j = 0; j < fields.length; j++) {
-                v[j] = row[j] == null ? null : spark(fields[j].dataType(), row[j]);
-            }
-            out.add(new GenericInternalRow(v));
-        }
-        return out;
+        List<org.apache.parquet.hadoop.metadata.BlockMetaData> groups = List.of(group);
+        return new DriveRun(p, ParquetDriveScan.run(DeviceAccess.of(file, plan.conf().hadoop()),
+                p, footer, groups, top == null ? plan.limit() : 0,
+                p.memoryBudget(groups) + extra, TIMEOUT));
     }
 
     /** The group table a drive's AGGREGATE or TOPN run takes beyond its columns: a full

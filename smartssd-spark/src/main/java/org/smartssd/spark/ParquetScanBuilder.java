@@ -70,7 +70,7 @@ final class ParquetScanBuilder implements ScanBuilder, SupportsPushDownFilters,
             List<ParquetFooter> all = new ArrayList<>();
             try {
                 for (Path f : files) {
-                    all.add(ParquetFooter.read(f, conf.hadoop()));
+                    all.add(ParquetFooter.readCached(f, conf.hadoop()));
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("planning a Parquet read of " + files.get(0)
@@ -241,13 +241,10 @@ final class ParquetScanBuilder implements ScanBuilder, SupportsPushDownFilters,
                         topN.described());
             }
         }
-        if (read.placement() == Placement.AUTO) {
-            notPushed.add("placement=auto: taken as device (no parquet-scan estimates yet)");
-        }
         String hostReason = read.placement() == Placement.HOST ? "placement=host"
                 : refusals.isEmpty() ? null : String.join("; ", refusals);
         ParquetReadPlan plan = new ParquetReadPlan(required, names, nproj, tree, hostReason,
-                conf, hostSchema, claimed.toArray(new Filter[0]), limit,
+                read.placement() == Placement.AUTO && hostReason == null, conf, hostSchema, claimed.toArray(new Filter[0]), limit,
                 aggregate == null ? null : aggregate.plan(), ranked, notPushed);
         return new ParquetScan(plan, schema, files, pushedFilters(), offered);
     }

@@ -49,7 +49,8 @@ final class ParquetTable implements SupportsRead {
                     SQLConf.get());
             StructType schema = null;
             for (Path f : files) {
-                StructType s = convert.convert(ParquetFooter.read(f, conf.hadoop()).schema());
+                StructType s = convert.convert(ParquetFooter.readCached(f, conf.hadoop())
+                        .schema());
                 if (schema == null) {
                     schema = s;
                 } else if (!schema.equals(s)) {

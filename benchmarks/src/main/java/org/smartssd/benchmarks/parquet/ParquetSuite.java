@@ -44,6 +44,7 @@ import org.smartssd.loganalyzer.LogAnalyzer;
 import org.smartssd.loganalyzer.WorldCupRecord;
 import org.smartssd.loganalyzer.model.HostCostModel;
 import org.smartssd.loganalyzer.spark.SparkQueries;
+import org.smartssd.scan.parquet.ParquetHostModel;
 import scala.jdk.javaapi.CollectionConverters;
 
 /**
@@ -131,7 +132,8 @@ public final class ParquetSuite {
     /** One measured run of one way. */
     record Run(String way, long wallNs, Answer answer, long linkNs, long ispNs, long linkBytes,
                double deviceJ, long scanRows, long partialGroups, StructType readSchema,
-               String scan, long ispInstructions, long ispDramAccesses, long pageReads) {
+               String scan, long ispInstructions, long ispDramAccesses, long pageReads,
+               long connectorHostCpuNs) {
     }
 
     public static void main(String[] args) throws Exception {
@@ -204,6 +206,7 @@ public final class ParquetSuite {
             Configuration conf = la.conf();
             copyToLocal(table, keep, conf);
             double urlBytes = describe(out.resolve("data.csv"), keep, conf);
+            Map<String, ParquetHostModel.Kind> kinds = kinds(keep, conf);
             String onDrive = table.toString();
             String onFile = keep.toUri().toString();
 
@@ -242,7 +245,7 @@ public final class ParquetSuite {
                         List<Run> sorted = new ArrayList<>(l);
                         sorted.sort(Comparator.comparingLong(Run::wallNs));
                         Run m = sorted.get(sorted.size() / 2);
-                        row(csv, x, m, sorted, rows, urlBytes, power);
+                        row(csv, x, m, sorted, rows, urlBytes, kinds, power);
                         line.append(String.format(Locale.ROOT, "  %s %.2f s", m.way(),
                                 m.wallNs() / 1e9));
                     }
@@ -251,7 +254,7 @@ public final class ParquetSuite {
             }
             if (sweep) {
                 identical &= sweep(out.resolve("sweep.csv"), spark, dev, onDrive, onFile, rows,
-                        urlBytes, power);
+                        urlBytes, kinds, power);
             }
         }
         return identical;
@@ -263,8 +266,9 @@ public final class ParquetSuite {
 
     /** One CSV row: the median run's figures, modelled for the ways over the drive. */
     private static void row(Csv csv, Query x, Run m, List<Run> sorted, long rows,
-                            double urlBytes, HostPowerProfile power) {
-        Modelled md = model(m, x.aggregateNsPerRow(), urlBytes, power);
+                            double urlBytes, Map<String, ParquetHostModel.Kind> kinds,
+                            HostPowerProfile power) {
+        Modelled md = model(m, x.aggregateNsPerRow(), urlBytes, kinds, power);
         csv.row(x.name(), m.way(), rows, m.wallNs() / 1e9, sorted.get(0).wallNs() / 1e9,
                 sorted.get(sorted.size() - 1).wallNs() / 1e9,
                 md == null ? "" : md.ns() / 1e9, md == null ? "" : m.linkNs() / 1e9,
@@ -280,17 +284,28 @@ public final class ParquetSuite {
     }
 
     /**
-     * The way's modelled figures; null for {@code spark-file}, which has no drive. The
-     * connector decodes the rows the drive returned (its scan's rows), Spark's reader every
-     * row its scan read; both of the columns their scans read.
+     * The way's modelled figures; null for {@code spark-file}, which has no drive. Spark's
+     * reader decodes every row its scan read, of the columns it read; the connector reports
+     * its own host CPU by the same model ({@code modelledHostCpuNs}: the rows the drive
+     * returned, or the row groups its host side read and the pushed work over them). Both
+     * then pay the query's aggregation over the rows their scans gave, and the shuffle.
      */
     static Modelled model(Run r, double aggregateNsPerRow, double urlBytes,
-                          HostPowerProfile power) {
+                          Map<String, ParquetHostModel.Kind> kinds, HostPowerProfile power) {
         if (r.way().equals(SPARK_FILE)) {
             return null;
         }
-        double host = ParquetHostModel.decodeNs(r.readSchema(), r.scanRows(), urlBytes)
-                + ParquetHostModel.aggregateNs(aggregateNsPerRow,
+        double decode;
+        if (r.way().equals(CONNECTOR)) {
+            decode = r.connectorHostCpuNs();
+        } else {
+            List<ParquetHostModel.Kind> read = new ArrayList<>();
+            for (String n : r.readSchema().fieldNames()) {
+                read.add(kinds.get(n));
+            }
+            decode = ParquetHostModel.decodeNs(read, r.scanRows(), urlBytes);
+        }
+        double host = decode + ParquetHostModel.aggregateNs(aggregateNsPerRow,
                         aggregateNsPerRow > 0 ? r.scanRows() : 0, r.partialGroups());
         double ns = r.linkNs() + r.ispNs() + host;
         double hostJ = power.idleWatts() * ns / 1e9 + power.busyWatts() * host / 1e9;
@@ -325,7 +340,8 @@ public final class ParquetSuite {
                     deviceJ, m.getOrDefault("numOutputRows", 0L),
                     m.getOrDefault("shuffleRecordsWritten", 0L), (StructType) scan[0],
                     (String) scan[1], b.ispInstructions() - a.ispInstructions(),
-                    b.ispDramAccesses() - a.ispDramAccesses(), b.pageReads() - a.pageReads());
+                    b.ispDramAccesses() - a.ispDramAccesses(), b.pageReads() - a.pageReads(),
+                    m.getOrDefault("modelledHostCpuNs", 0L));
         } finally {
             spark.catalog().dropTempView(view);
         }
@@ -348,6 +364,8 @@ public final class ParquetSuite {
             scan[0] = read;
             SQLMetric n = CollectionConverters.asJava(p.metrics()).get("numOutputRows");
             into.merge("numOutputRows", n == null ? 0 : n.value(), Long::sum);
+            SQLMetric c = CollectionConverters.asJava(p.metrics()).get("modelledHostCpuNs");
+            into.merge("modelledHostCpuNs", c == null ? 0 : c.value(), Long::sum);
         } else if (p instanceof ShuffleExchangeExec) {
             SQLMetric w = CollectionConverters.asJava(p.metrics()).get("shuffleRecordsWritten");
             if (w != null) {
@@ -468,9 +486,29 @@ public final class ParquetSuite {
         return mean;
     }
 
+    /** How {@link ParquetHostModel} prices each column of the copy's first file. */
+    static Map<String, ParquetHostModel.Kind> kinds(Path dir, Configuration conf)
+            throws IOException {
+        Map<String, ParquetHostModel.Kind> kinds = new TreeMap<>();
+        try (var s = Files.list(dir)) {
+            Path first = s.filter(x -> x.getFileName().toString().endsWith(".parquet"))
+                    .sorted().findFirst().orElseThrow(() -> new IOException("no Parquet file "
+                            + "in " + dir));
+            try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(
+                    new org.apache.hadoop.fs.Path(first.toUri()), conf))) {
+                for (var c : r.getFooter().getFileMetaData().getSchema().getColumns()) {
+                    kinds.put(String.join(".", c.getPath()),
+                            ParquetHostModel.kind(c.getPrimitiveType()));
+                }
+            }
+        }
+        return kinds;
+    }
+
     /** The selectivity x columns sweep, modelled; false when an answer differs. */
     static boolean sweep(Path csvFile, SparkSession spark, SmartSsdDevice dev, String onDrive,
-                         String onFile, long rows, double urlBytes, HostPowerProfile power)
+                         String onFile, long rows, double urlBytes,
+                         Map<String, ParquetHostModel.Kind> kinds, HostPowerProfile power)
             throws IOException {
         StringBuilder q = new StringBuilder("SELECT percentile(clientID, array(");
         for (int i = 0; i < SWEEP_SELECTIVITY.length; i++) {
@@ -495,7 +533,7 @@ public final class ParquetSuite {
                     boolean same = c.answer().equals(p.answer());
                     identical &= same;
                     for (Run r : List.of(c, p)) {
-                        Modelled md = model(r, 0, urlBytes, power);
+                        Modelled md = model(r, 0, urlBytes, kinds, power);
                         csv.row(SWEEP_SELECTIVITY[i], cols.size(), r.way(), r.answer().rows(),
                                 md.ns() / 1e9, r.linkNs() / 1e9, r.ispNs() / 1e9,
                                 md.hostNs() / 1e9, r.linkNs() / 1e9, r.linkBytes(), md.hostJ(),
@@ -504,8 +542,8 @@ public final class ParquetSuite {
                     System.err.printf(Locale.ROOT, "sweep %5.1f %% x %2d columns: %d rows, "
                             + "modelled connector %.4f s, spark-smartssd %.4f s%s%n",
                             100.0 * c.answer().rows() / rows, cols.size(), c.answer().rows(),
-                            model(c, 0, urlBytes, power).ns() / 1e9,
-                            model(p, 0, urlBytes, power).ns() / 1e9,
+                            model(c, 0, urlBytes, kinds, power).ns() / 1e9,
+                            model(p, 0, urlBytes, kinds, power).ns() / 1e9,
                             same ? "" : "  ANSWERS DIFFER");
                 }
             }

@@ -10,8 +10,10 @@ import java.util.UUID;
 
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.smartssd.device.InputRange;
+import org.smartssd.device.ModelCounters;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TaskletFailedException;
+import org.smartssd.device.TaskletProgress;
 import org.smartssd.device.tasklet.BuiltinTasklet;
 import org.smartssd.device.tasklet.ParquetScan;
 import org.smartssd.device.tasklet.Trailer;
@@ -29,10 +31,28 @@ public final class ParquetDriveScan {
     /**
      * What the drive returned: projected rows (ROWS), the match count (COUNT), or each run's
      * output as written (AGGREGATE, TOPN: group-aggregate's and top-n's items, decoded by
-     * their {@code decode(output, PARQUET_SCAN)}).
+     * their {@code decode(output, PARQUET_SCAN)}), and the runs' counted work as the drive
+     * reported it (pages, ISP instructions, DRAM accesses, output bytes), which a profile's
+     * prices make modelled time ({@link Work#ispNs}).
      */
     public record Result(List<Object[]> rows, long matches, long rowsDecoded, int runs,
-                         List<byte[]> outputs) {
+                         List<byte[]> outputs, Work work) {
+    }
+
+    /** The counted work of parquet-scan runs, summed over them. */
+    public record Work(long pages, long instructions, long dramAccesses, long outputBytes) {
+        Work plus(TaskletProgress p, long output) {
+            return new Work(pages + p.pagesDone(), instructions + p.instructions(),
+                    dramAccesses + p.dramAccesses(), outputBytes + output);
+        }
+
+        /** The ISP core's modelled time of this work under {@code prices} (the drive's
+         *  model: pages x firmware overhead + instructions + DRAM accesses). */
+        public double ispNs(ModelCounters.WorkPrices prices) {
+            return pages * (double) prices.fwPageOverheadNs()
+                    + instructions * prices.ispPsPerInstruction() / 1000.0
+                    + dramAccesses * (double) prices.dramAccessNs();
+        }
     }
 
     /**
@@ -59,14 +79,17 @@ public final class ParquetDriveScan {
         List<byte[]> outputs = new ArrayList<>();
         long matches = 0;
         long decoded = 0;
+        Work work = new Work(0, 0, 0, 0);
         List<List<BlockMetaData>> parts = plan.runs(rowGroups);
         for (List<BlockMetaData> groups : parts) {
             if (limit > 0 && (plan.mode() == ParquetScanPlan.Mode.ROWS ? rows.size()
                     : matches) >= limit) {
                 break;
             }
+            TaskletProgress[] done = new TaskletProgress[1];
             byte[] out = runOne(file, plan.encode(footer, groups).get(0),
-                    plan.chunkRanges(groups), memoryBudget, timeout);
+                    plan.chunkRanges(groups), memoryBudget, timeout, done);
+            work = work.plus(done[0], out.length);
             Trailer t = Trailer.of(out, BuiltinTasklet.PARQUET_SCAN);
             decoded += t.recordsIn();
             if (plan.mode() == ParquetScanPlan.Mode.ROWS) {
@@ -86,11 +109,12 @@ public final class ParquetDriveScan {
         } else if (limit > 0) {
             matches = Math.min(matches, limit);
         }
-        return new Result(rows, matches, decoded, parts.size(), outputs);
+        return new Result(rows, matches, decoded, parts.size(), outputs, work);
     }
 
     private static byte[] runOne(DeviceAccess file, byte[] plan, List<long[]> chunks,
-                                 int memoryBudget, Duration timeout) throws IOException {
+                                 int memoryBudget, Duration timeout, TaskletProgress[] done)
+            throws IOException {
         SmartSsdDevice dev = file.device();
         long oid = file.stat().oid();
         // parquet-scan is handed whole pages, those that start inside a range: each range
@@ -134,6 +158,7 @@ public final class ParquetDriveScan {
         }
         try (TaskletRun run = started) {
             run.toEnd(timeout);
+            done[0] = run.last();
             return run.output();
         } catch (TaskletFailedException e) {
             if (e.failure() == TaskletFailedException.Failure.INPUT_UNSUPPORTED) {

@@ -2,6 +2,7 @@ package org.smartssd.loganalyzer.model;
 
 import org.smartssd.loganalyzer.Mode;
 import org.smartssd.loganalyzer.Query;
+import org.smartssd.scan.parquet.ParquetHostModel;
 
 /**
  * The host's CPU time for the host versions of the log analyzer, modelled from counted work:
@@ -77,12 +78,13 @@ public final class HostCostModel {
 
     /** Host I/O path per byte read through Hadoop (derived above). */
     public static final double IO_NS_PER_BYTE = 2.9;
-    /** Q1 map function per record: read the region, count it. */
-    public static final double Q1_NS_PER_RECORD = 5;
+    /** Q1 map function per record: read the region, count it (the Parquet host model's
+     *  price of a row into a one-key aggregate is this derivation's). */
+    public static final double Q1_NS_PER_RECORD = ParquetHostModel.AGGREGATE_ONE_KEY_NS_PER_ROW;
     /** Q2 map function per record: read region and type, count the pair. */
-    public static final double Q2_NS_PER_RECORD = 8;
+    public static final double Q2_NS_PER_RECORD = ParquetHostModel.AGGREGATE_TWO_KEYS_NS_PER_ROW;
     /** Hadoop's path per map output record: collect, sort, spill, merge, reduce input. */
-    public static final double MAP_OUTPUT_NS_PER_RECORD = 400;
+    public static final double MAP_OUTPUT_NS_PER_RECORD = ParquetHostModel.PARTIAL_GROUP_NS;
 
     /** Below this device cost per entry the device would beat host-optimized at 32 B. */
     public static final double KANG_Q1_MIN_NS_PER_RECORD = 146;
