@@ -90,25 +90,48 @@ static uint32_t unpack(const struct pq_rle *d)
 	return d->bit_width == 32 ? (uint32_t)acc : (uint32_t)(acc & ((1u << d->bit_width) - 1));
 }
 
-int pq_rle_get(struct pq_rle *d, uint32_t *out, uint32_t n)
+/* n values asked of the page: no more than it has left. */
+static int check_asked(struct pq_rle *d, uint32_t n)
 {
 	if (n > d->remaining) {
 		return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_RUN_PAST_PAGE, d->base + d->pos);
 	}
-	while (n) {
-		uint32_t k;
+	return 0;
+}
+
+/* *k: how many of n more values the current run yields, opening the next run when this one
+ * is spent (counted in st->runs when st is given). */
+static int take(struct pq_rle *d, uint32_t n, uint32_t *k, struct ss_pq_stats *st)
+{
+	if (d->run == 0) {
 		int rc;
 
-		if (d->run == 0) {
-			if (d->pos >= d->len) {
-				return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, d->base + d->pos);
-			}
-			rc = next_run(d);
-			if (rc) {
-				return rc;
-			}
+		if (d->pos >= d->len) {
+			return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, d->base + d->pos);
 		}
-		k = SS_MIN(n, d->run);
+		rc = next_run(d);
+		if (rc) {
+			return rc;
+		}
+		if (st) {
+			st->runs++;
+		}
+	}
+	*k = SS_MIN(n, d->run);
+	return 0;
+}
+
+int pq_rle_get(struct pq_rle *d, uint32_t *out, uint32_t n)
+{
+	int rc = check_asked(d, n);
+
+	while (rc == 0 && n) {
+		uint32_t k;
+
+		rc = take(d, n, &k, NULL);
+		if (rc) {
+			break;
+		}
 		if (d->literal) {
 			for (uint32_t i = 0; i < k; i++) {
 				out[i] = d->bit_width ? unpack(d) : 0;
@@ -124,30 +147,21 @@ int pq_rle_get(struct pq_rle *d, uint32_t *out, uint32_t n)
 		d->run -= k;
 		d->remaining -= k;
 	}
-	return 0;
+	return rc;
 }
 
 int pq_rle_count(struct pq_rle *d, uint32_t *counts, uint32_t ncounts, uint32_t n,
 		 struct ss_pq_stats *st)
 {
-	if (n > d->remaining) {
-		return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_RUN_PAST_PAGE, d->base + d->pos);
-	}
-	while (n) {
-		uint32_t k;
-		int rc;
+	int rc = check_asked(d, n);
 
-		if (d->run == 0) {
-			if (d->pos >= d->len) {
-				return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, d->base + d->pos);
-			}
-			rc = next_run(d);
-			if (rc) {
-				return rc;
-			}
-			st->runs++;
+	while (rc == 0 && n) {
+		uint32_t k;
+
+		rc = take(d, n, &k, st);
+		if (rc) {
+			break;
 		}
-		k = SS_MIN(n, d->run);
 		if (d->literal) {
 			for (uint32_t i = 0; i < k; i++) {
 				uint32_t v = d->bit_width ? unpack(d) : 0;
@@ -171,29 +185,20 @@ int pq_rle_count(struct pq_rle *d, uint32_t *counts, uint32_t ncounts, uint32_t 
 		d->run -= k;
 		d->remaining -= k;
 	}
-	return 0;
+	return rc;
 }
 
 int pq_rle_skip(struct pq_rle *d, uint32_t n, struct ss_pq_stats *st)
 {
-	if (n > d->remaining) {
-		return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_RUN_PAST_PAGE, d->base + d->pos);
-	}
-	while (n) {
-		uint32_t k;
-		int rc;
+	int rc = check_asked(d, n);
 
-		if (d->run == 0) {
-			if (d->pos >= d->len) {
-				return pq_fail(d->err, -SS_EBADMSG, SS_PQ_E_TRUNCATED, d->base + d->pos);
-			}
-			rc = next_run(d);
-			if (rc) {
-				return rc;
-			}
-			st->runs++;
+	while (rc == 0 && n) {
+		uint32_t k;
+
+		rc = take(d, n, &k, st);
+		if (rc) {
+			break;
 		}
-		k = SS_MIN(n, d->run);
 		if (d->literal) {
 			d->bit_pos += (size_t)k * d->bit_width;
 		}
@@ -201,5 +206,5 @@ int pq_rle_skip(struct pq_rle *d, uint32_t n, struct ss_pq_stats *st)
 		d->run -= k;
 		d->remaining -= k;
 	}
-	return 0;
+	return rc;
 }
