@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -48,6 +49,23 @@ void ss_test_tmpdir(char *dir, size_t cap, const char *prefix)
 		fprintf(stderr, "fatal: cannot make a scratch directory %s\n", dir);
 		exit(2);
 	}
+}
+
+uint8_t *ss_test_read_file(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *b = NULL;
+	long n = -1;
+
+	if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 &&
+	    fseek(f, 0, SEEK_SET) == 0 && (b = malloc((size_t)n + 1)) != NULL &&
+	    fread(b, 1, (size_t)n, f) == (size_t)n) {
+		fclose(f);
+		*len = (size_t)n;
+		return b;
+	}
+	fprintf(stderr, "cannot read %s: %s\n", path, f ? "short read" : strerror(errno));
+	exit(1);
 }
 
 static int child_wait_ms(void)

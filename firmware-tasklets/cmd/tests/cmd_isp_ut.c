@@ -9,6 +9,7 @@
 #include "smartssd/builtin_tasklets.h"
 #include "smartssd/tasklet.h"
 #include "ss_emu_profile.h"
+#include "ss_test_file.h"
 
 #define NREC 20000
 #define RECSZ 16
@@ -744,19 +745,12 @@ static void test_isp_queue(struct fx *f)
 static uint8_t *pq_vector(const char *name, uint32_t *len)
 {
 	char path[512];
-	FILE *fp;
+	size_t n;
 	uint8_t *b;
-	long n;
 
 	snprintf(path, sizeof(path), "%s/%s", PQ_SCAN_VECTORS, name);
-	fp = fopen(path, "rb");
-	CHECK(fp != NULL);
-	CHECK(fseek(fp, 0, SEEK_END) == 0);
-	n = ftell(fp);
-	CHECK(n > 0 && fseek(fp, 0, SEEK_SET) == 0);
-	b = malloc((size_t)n);
-	CHECK(b && fread(b, 1, (size_t)n, fp) == (size_t)n);
-	fclose(fp);
+	b = ss_test_read_file(path, &n);
+	CHECK(n > 0 && n <= UINT32_MAX);
 	*len = (uint32_t)n;
 	return b;
 }

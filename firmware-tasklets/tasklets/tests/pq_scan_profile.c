@@ -14,6 +14,7 @@
 #include "isp_internal.h"
 #include "pq_plan_cut.h"
 #include "ss_parquet.h"
+#include "ss_test_file.h"
 #include "tasklets_internal.h"
 
 #define BUDGET (2u << 20)
@@ -62,21 +63,10 @@ void pqs_decoder(const struct ss_pq_stats *st)
 
 static uint8_t *slurp(const char *path, uint64_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	uint8_t *b;
-	long n;
+	size_t n;
+	uint8_t *b = ss_test_read_file(path, &n);
 
-	if (!f) {
-		fprintf(stderr, "pq_scan_profile: cannot open %s\n", path);
-		exit(2);
-	}
-	CHECK(fseek(f, 0, SEEK_END) == 0);
-	n = ftell(f);
-	CHECK(n >= 0 && fseek(f, 0, SEEK_SET) == 0);
-	b = malloc((size_t)n + 1);
-	CHECK(b && fread(b, 1, (size_t)n, f) == (size_t)n);
-	fclose(f);
-	*len = (uint64_t)n;
+	*len = n;
 	return b;
 }
 

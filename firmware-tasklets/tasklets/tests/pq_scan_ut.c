@@ -13,6 +13,7 @@
 
 #include "pq_plan_cut.h"
 #include "ss_parquet.h"
+#include "ss_test_file.h"
 
 #define BUDGET (2u << 20)
 #define P_HDR ((uint32_t)sizeof(struct ss_bt_pq_params))
@@ -23,23 +24,12 @@
 static uint8_t *slurp(const char *name, uint64_t *len)
 {
 	char path[512];
-	FILE *f;
+	size_t n;
 	uint8_t *b;
-	long n;
 
 	snprintf(path, sizeof(path), "%s/%s", PQ_SCAN_VECTORS, name);
-	f = fopen(path, "rb");
-	if (!f) {
-		fprintf(stderr, "cannot open %s\n", path);
-		abort();
-	}
-	CHECK(fseek(f, 0, SEEK_END) == 0);
-	n = ftell(f);
-	CHECK(n >= 0 && fseek(f, 0, SEEK_SET) == 0);
-	b = malloc((size_t)n + 1);
-	CHECK(b && fread(b, 1, (size_t)n, f) == (size_t)n);
-	fclose(f);
-	*len = (uint64_t)n;
+	b = ss_test_read_file(path, &n);
+	*len = n;
 	return b;
 }
 

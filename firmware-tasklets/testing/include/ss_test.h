@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <sys/types.h>
 
+#include "ss_test_file.h"
+
 /* Failed checks so far, in the whole test program. */
 extern int ss_test_failures;
 /* Tests that could not run here (SKIP), in the whole test program. */
