@@ -26,6 +26,7 @@ import org.apache.hadoop.fs.statistics.IOStatisticsSource;
 import org.apache.hadoop.fs.statistics.StreamStatisticNames;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsBinding;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
+import org.smartssd.fs.impl.AdaptiveReadahead;
 import org.smartssd.fs.impl.ErrorTranslation;
 import org.smartssd.fs.impl.ObjectIo;
 import org.smartssd.fs.impl.StoreContext;
@@ -36,17 +37,19 @@ import org.smartssd.fs.impl.StoreContext;
  * least that large go straight into the caller's memory. Positioned, ByteBuffer and vectored
  * reads never touch the stream's position or buffer.
  *
- * <p>The read-ahead is adaptive, as a kernel's page cache is. The stream's first read fetches
- * a whole read-ahead. A read that goes on where the last fetch ended, or at most
- * {@value #SHORT_SKIP} bytes past it, fetches twice the last fetch, up to the read-ahead;
- * any other read is a jump, back or forward, and fetches what it asks for, at least
- * {@value #RANDOM_FILL_MIN} bytes. Parquet readers alternate between a row group's
- * column and offset indexes near the footer and its pages: a whole read-ahead at every jump
- * moved 33 times the file over the link. With a filter they also read a few bytes of one
- * column chunk in each row group (its dictionary page): had every forward skip shorter than
- * a read-ahead been a pass, those reads would double into whole read-aheads and fetch the
- * file a second time. A skip is worth reading through only while it is shorter than what a
- * READ of its own costs on the link ({@link #SHORT_SKIP}).
+ * <p>The read-ahead is adaptive, as a kernel's page cache is ({@link AdaptiveReadahead},
+ * the rule {@code sscache://} shares). The stream's first read fetches a whole read-ahead.
+ * A read that goes on where the last fetch ended, or at most
+ * {@value AdaptiveReadahead#SHORT_SKIP} bytes past it, fetches twice the last fetch, up to
+ * the read-ahead; any other read is a jump, back or forward, and fetches what it asks for,
+ * at least {@value AdaptiveReadahead#RANDOM_FILL_MIN} bytes. Parquet readers alternate
+ * between a row group's column and offset indexes near the footer and its pages: a whole
+ * read-ahead at every jump moved 33 times the file over the link. With a filter they also
+ * read a few bytes of one column chunk in each row group (its dictionary page): had every
+ * forward skip shorter than a read-ahead been a pass, those reads would double into whole
+ * read-aheads and fetch the file a second time. A skip is worth reading through only while
+ * it is shorter than what a READ of its own costs on the link
+ * ({@link AdaptiveReadahead#SHORT_SKIP}).
  *
  * <p>The length is the file's at open; seeking past it asks the drive again (one STAT), so
  * data appended since can be reached. Not thread-safe for the sequential calls, as
@@ -80,24 +83,8 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
     private int readahead;
     private ByteBuffer buffer;
     private long bufferStart;
-    /** Where the last READ of the sequential calls started and ended; -1: none yet. */
-    private long lastFetchStart = -1;
-    private long lastFetchEnd = -1;
-
-    /**
-     * The least a fill fetches after a jump, so byte-at-a-time reads still hit: what a
-     * reply's first 512 B sector holds after its 64 B header (PROTOCOL.md 1.2). A reply
-     * crosses the link in whole sectors, so these bytes come with the header and one byte
-     * more costs a sector.
-     */
-    static final int RANDOM_FILL_MIN = 512 - 64;
-    /**
-     * The longest skip past the last fetch after which a read still goes on: about what
-     * one more READ costs on the link (on kang-smartssd its 512 B command, its reply's
-     * padding and 3.9 us, about 2 KB at 300 MB/s), so a reader skipping less (fields,
-     * records) is read through in whole read-aheads rather than a READ each.
-     */
-    static final int SHORT_SKIP = 2048;
+    /** The READs of the sequential calls, for the next one's size. */
+    private final AdaptiveReadahead adaptive = new AdaptiveReadahead();
 
     public SmartSsdInputStream(StoreContext ctx, ObjectIo io, Path path, long oid, long length,
                                int readahead) {
@@ -155,19 +142,8 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
     /** A READ of the sequential calls at {@code offset}, remembered for the next one's rule. */
     private int fetchAt(long offset, ByteBuffer dst) throws IOException {
         int n = readAt(offset, dst);
-        lastFetchStart = offset;
-        lastFetchEnd = offset + Math.max(n, 0);
+        adaptive.fetched(offset, offset + Math.max(n, 0));
         return n;
-    }
-
-    /** Bytes the next fill at p fetches for a read of {@code want}: see the class comment. */
-    private int fillSize(long p, int want) {
-        if (lastFetchStart < 0) {
-            return readahead;
-        }
-        boolean goesOn = p >= lastFetchStart && p <= lastFetchEnd + SHORT_SKIP;
-        long grown = goesOn ? 2 * (lastFetchEnd - lastFetchStart) : 0;
-        return (int) Math.min(readahead, Math.max(Math.max(want, RANDOM_FILL_MIN), grown));
     }
 
     private boolean inBuffer(long p) {
@@ -176,7 +152,7 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
 
     /**
      * Makes the buffer hold {@code pos}, for a read of {@code want} bytes, fetching
-     * {@link #fillSize}; false at the end of the file.
+     * {@link AdaptiveReadahead#fillSize}; false at the end of the file.
      */
     private boolean fill(int want) throws IOException {
         if (inBuffer(pos)) {
@@ -185,7 +161,7 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
         if (buffer == null || buffer.capacity() != readahead) {
             buffer = ByteBuffer.allocateDirect(readahead);
         }
-        buffer.clear().limit(fillSize(pos, want));
+        buffer.clear().limit(adaptive.fillSize(pos, want, readahead));
         int n = fetchAt(pos, buffer);
         buffer.flip();
         bufferStart = pos;

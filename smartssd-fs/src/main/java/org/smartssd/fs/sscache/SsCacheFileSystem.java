@@ -181,6 +181,12 @@ public class SsCacheFileSystem extends FileSystem implements IOStatisticsSource 
         return io.cache();
     }
 
+    /** The drive: its model's counters show what crossed the link (tests). */
+    SmartSsdDevice device() throws IOException {
+        checkOpen();
+        return lease.device();
+    }
+
     /**
      * What a scan in the drive needs to read {@code f} through the cache (device jobs): the
      * version the backing store has now, so a file changed behind the cache's back is

@@ -21,11 +21,15 @@ import org.apache.hadoop.fs.VectoredReadUtils;
 import org.apache.hadoop.fs.impl.CombinedFileRange;
 import org.apache.hadoop.fs.statistics.impl.IOStatisticsStore;
 import org.smartssd.fs.DriveLog;
+import org.smartssd.fs.impl.AdaptiveReadahead;
 
 /**
  * Reads one version of a file through the cache: a window of up to
- * {@code maxBlocksPerCall} cache blocks per drive READ; the blocks that miss are read from
- * the backing store, each run of adjacent misses in one positioned read, and cached clean
+ * {@code maxBlocksPerCall} cache blocks per drive READ, as many as the read-ahead rule of
+ * {@code smartssd://} asks for ({@link AdaptiveReadahead}: a whole window for the first read
+ * and a pass, the blocks holding what a jump asks for); the blocks that miss are read from
+ * the backing store whole (a cache block holds its whole payload: only the file's last one
+ * is partial), each run of adjacent misses in one positioned read, and cached clean
  * (unless the file changed on the backing store meanwhile) through the file system's
  * {@link FillQueue}: the reader has the bytes at once, the drive is written behind it. A
  * file written back later
@@ -47,6 +51,8 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
     private long windowStart = -1;
     private int windowLength;
     private long pos;
+    /** The windows loaded by the sequential calls, for the next one's size. */
+    private final AdaptiveReadahead adaptive = new AdaptiveReadahead();
     private boolean closed;
     /** The last fill this stream queued: close waits for it. */
     private long lastFill;
@@ -122,7 +128,7 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
             return cacheOnly ? -1 : readPastVersion(b, off, len);
         }
         if (windowStart < 0 || pos < windowStart || pos >= windowStart + windowLength) {
-            load(pos);
+            load(pos, len);
         }
         int n = (int) Math.min(len, windowStart + windowLength - pos);
         System.arraycopy(window, (int) (pos - windowStart), b, off, n);
@@ -153,11 +159,15 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
         return n;
     }
 
-    /** Fills the window with the blocks around {@code at}. */
-    private void load(long at) throws IOException {
+    /**
+     * Fills the window with the blocks from the one holding {@code at} that cover the
+     * {@link AdaptiveReadahead#fillSize} bytes a read of {@code want} there fetches.
+     */
+    private void load(long at, int want) throws IOException {
         long first = at / payload;
-        long blocksLeft = (version.length() - first * payload + payload - 1) / payload;
-        int count = (int) Math.min(io.maxBlocksPerCall(), blocksLeft);
+        int fill = adaptive.fillSize(at, want, io.maxBlocksPerCall() * payload);
+        long last = (Math.min(version.length(), at + fill) - 1) / payload;
+        int count = (int) Math.min(io.maxBlocksPerCall(), last - first + 1);
         if (window == null || window.length < count * payload) {
             window = new byte[io.maxBlocksPerCall() * payload];
         }
@@ -202,6 +212,7 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
         }
         windowStart = first * payload;
         windowLength = length;
+        adaptive.fetched(windowStart, windowStart + length);
     }
 
     /** Queues each run of missed blocks, copied: the window is reused. */
