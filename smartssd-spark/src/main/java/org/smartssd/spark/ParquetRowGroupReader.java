@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.LongToDoubleFunction;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -63,6 +64,8 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     private final long[] hostRowsRead = new long[1];
     /** The host side's row groups, to price its work by ({@link #currentMetricsValues}). */
     private ParquetFooter hostFooter;
+    /** The modelled host CPU of the rows read so far, for the scan's metric. */
+    private LongToDoubleFunction hostCpu;
 
     ParquetRowGroupReader(ParquetReadPlan plan, ParquetRowGroupPartition part,
                           HostReader hostReader) {
@@ -146,9 +149,11 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     public org.apache.spark.sql.connector.metric.CustomTaskMetric[] currentMetricsValues() {
         double cpu = driveCpuNs;
         if (side == 2) {
-            cpu = ParquetAutoPlacement.hostCpuNs(plan, hostFooter, hostFooter.rowGroups()
-                    .subList(part.rowGroup(), part.rowGroup() + part.rowGroups()),
-                    hostRowsRead[0]);
+            if (hostCpu == null) {
+                hostCpu = ParquetAutoPlacement.hostCpu(plan, hostFooter, hostFooter.rowGroups()
+                        .subList(part.rowGroup(), part.rowGroup() + part.rowGroups()));
+            }
+            cpu = hostCpu.applyAsDouble(hostRowsRead[0]);
         }
         return new org.apache.spark.sql.connector.metric.CustomTaskMetric[] {
             DriveMetrics.value(DriveMetrics.ON_DEVICE, side == 1 ? 1 : 0),
