@@ -40,8 +40,9 @@ import org.smartssd.fs.impl.AdaptiveReadahead;
  * <p>Positioned, positioned ByteBuffer and vectored reads leave the stream's position,
  * window and read-ahead alone, as on {@code smartssd://}: a read in the window is copied
  * from it, any other reads the blocks it asks for (at most a window's, a call) into a
- * buffer of its own, missing blocks filled as above. A reader mixing them with a pass
- * (Parquet's footer and page reads) then costs the pass nothing.
+ * second buffer, missing blocks filled as above. A reader mixing them with a pass
+ * (Parquet's footer and page reads) then costs the pass nothing. Unlike there, they hold
+ * the stream's lock (they share its backing stream and pending fills).
  */
 final class SsCacheInputStream extends FSInputStream implements ByteBufferReadable,
         ByteBufferPositionedReadable, CanUnbuffer, StreamCapabilities {

@@ -265,4 +265,42 @@ class SsCacheInputStreamTest {
             }
         }
     }
+
+    /**
+     * Bytes appended to the backing file after the stream opened (a file still being
+     * written) are read from the store into ByteBuffers too, sequentially and positioned,
+     * heap and direct.
+     */
+    @Test
+    void bytesPastTheOpenedLengthComeFromTheStore(@TempDir Path dir) throws Exception {
+        byte[] more = SsCacheTestSupport.data(3_000, 23);
+        byte[] all = Arrays.copyOf(CONTENT, FILE + more.length);
+        System.arraycopy(more, 0, all, FILE, more.length);
+        try (SsCacheFileSystem fs = open("bb7", dir);
+             FSDataInputStream in = fs.open(F)) {
+            Files.write(dir.resolve("d/f"), more, java.nio.file.StandardOpenOption.APPEND);
+            in.seek(FILE - 100);
+            ByteBuffer heap = ByteBuffer.allocate(100);
+            in.readFully(heap.array());
+            assertThat(heap.array()).isEqualTo(content(FILE - 100, 100));
+            ByteBuffer direct = ByteBuffer.allocateDirect(2_000);
+            direct.position(500);
+            int n = in.read(direct);
+            assertThat(n).as("a read past the opened length").isEqualTo(1_500);
+            assertThat(drain(direct, 500, n)).isEqualTo(Arrays.copyOfRange(all, FILE, FILE + n));
+            ByteBuffer rest = ByteBuffer.allocate(5_000);
+            rest.position(1);
+            assertThat(in.read(rest)).isEqualTo(1_500);
+            assertThat(drain(rest, 1, 1_500))
+                    .isEqualTo(Arrays.copyOfRange(all, FILE + 1_500, FILE + 3_000));
+            assertThat(in.read(ByteBuffer.allocateDirect(10))).isEqualTo(-1);
+
+            for (ByteBuffer p : List.of(ByteBuffer.allocate(200), ByteBuffer.allocateDirect(200))) {
+                in.readFully(FILE + 700, p);
+                assertThat(drain(p, 0, 200))
+                        .isEqualTo(Arrays.copyOfRange(all, FILE + 700, FILE + 900));
+            }
+            assertThat(in.getPos()).isEqualTo(FILE + more.length);
+        }
+    }
 }
