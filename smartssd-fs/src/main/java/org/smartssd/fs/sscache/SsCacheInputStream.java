@@ -8,6 +8,8 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 
+import org.apache.hadoop.fs.ByteBufferPositionedReadable;
+import org.apache.hadoop.fs.ByteBufferReadable;
 import org.apache.hadoop.fs.CanUnbuffer;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSExceptionMessages;
@@ -34,8 +36,16 @@ import org.smartssd.fs.impl.AdaptiveReadahead;
  * {@link FillQueue}: the reader has the bytes at once, the drive is written behind it. A
  * file written back later
  * ({@code cacheOnly}) is served from its dirty blocks alone.
+ *
+ * <p>Positioned, positioned ByteBuffer and vectored reads leave the stream's position,
+ * window and read-ahead alone, as on {@code smartssd://}: a read in the window is copied
+ * from it, any other reads the blocks it asks for (at most a window's, a call) into a
+ * second buffer, missing blocks filled as above. A reader mixing them with a pass
+ * (Parquet's footer and page reads) then costs the pass nothing. Unlike there, they hold
+ * the stream's lock (they share its backing stream and pending fills).
  */
-final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, StreamCapabilities {
+final class SsCacheInputStream extends FSInputStream implements ByteBufferReadable,
+        ByteBufferPositionedReadable, CanUnbuffer, StreamCapabilities {
     private final BlockCacheIo io;
     private final FillQueue fills;
     private final FileVersion version;
@@ -50,6 +60,8 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
     private byte[] window;
     private long windowStart = -1;
     private int windowLength;
+    /** The blocks of a positioned read outside the window; reused, as the window is. */
+    private byte[] scratch;
     private long pos;
     /** The windows loaded by the sequential calls, for the next one's size. */
     private final AdaptiveReadahead adaptive = new AdaptiveReadahead();
@@ -121,22 +133,38 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
             throw new IndexOutOfBoundsException("offset " + off + ", length " + len
                     + ", buffer " + b.length);
         }
+        return read(ByteBuffer.wrap(b, off, len));
+    }
+
+    /** Heap or direct: the window's bytes go straight into {@code dst}. */
+    @Override
+    public synchronized int read(ByteBuffer dst) throws IOException {
+        checkOpen();
+        int len = dst.remaining();
         if (len == 0) {
             return 0;
         }
         if (pos >= version.length()) {
-            return cacheOnly ? -1 : readPastVersion(b, off, len);
+            int n = cacheOnly ? -1 : readPastVersion(pos, dst);
+            if (n > 0) {
+                pos += n;
+            }
+            return n;
         }
         if (windowStart < 0 || pos < windowStart || pos >= windowStart + windowLength) {
             load(pos, len);
         }
         int n = (int) Math.min(len, windowStart + windowLength - pos);
-        System.arraycopy(window, (int) (pos - windowStart), b, off, n);
+        dst.put(window, (int) (pos - windowStart), n);
         pos += n;
+        countRead(n);
+        return n;
+    }
+
+    private void countRead(int n) {
         if (fsStats != null) {
             fsStats.incrementBytesRead(n);
         }
-        return n;
     }
 
     /**
@@ -144,19 +172,92 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
      * (HDFS reports the length of its completed blocks; hflush makes more visible). They
      * come from the backing store, never cached: they belong to no known version.
      */
-    private int readPastVersion(byte[] b, int off, int len) throws IOException {
+    private int readPastVersion(long at, ByteBuffer dst) throws IOException {
         if (backingIn == null) {
             backingIn = backing.open(backingPath);
         }
-        int n = backingIn.read(pos, b, off, len);
+        int len = dst.remaining();
+        byte[] b = dst.hasArray() ? dst.array() : new byte[len];
+        int off = dst.hasArray() ? dst.arrayOffset() + dst.position() : 0;
+        int n = backingIn.read(at, b, off, len);
         if (n > 0) {
-            pos += n;
-            stats.incrementCounter(CacheStatistics.BYTES_FROM_BACKING, n);
-            if (fsStats != null) {
-                fsStats.incrementBytesRead(n);
+            if (dst.hasArray()) {
+                dst.position(dst.position() + n);
+            } else {
+                dst.put(b, 0, n);
             }
+            stats.incrementCounter(CacheStatistics.BYTES_FROM_BACKING, n);
+            countRead(n);
         }
         return n;
+    }
+
+    // ---- positioned reads: the position, window and read-ahead stay as they are ------
+
+    @Override
+    public int read(long position, byte[] b, int off, int len) throws IOException {
+        checkOpen();
+        validatePositionedReadArgs(position, b, off, len);
+        if (len == 0) {
+            return 0;
+        }
+        return read(position, ByteBuffer.wrap(b, off, len));
+    }
+
+    @Override
+    public synchronized int read(long position, ByteBuffer dst) throws IOException {
+        checkOpen();
+        if (position < 0) {
+            throw new EOFException(version.pathKey() + ": cannot read at a negative position "
+                    + position);
+        }
+        int len = dst.remaining();
+        if (len == 0) {
+            return 0;
+        }
+        if (position >= version.length()) {
+            return cacheOnly ? -1 : readPastVersion(position, dst);
+        }
+        int n;
+        if (windowStart >= 0 && position >= windowStart
+                && position < windowStart + windowLength) {
+            n = (int) Math.min(len, windowStart + windowLength - position);
+            dst.put(window, (int) (position - windowStart), n);
+        } else {
+            long first = position / payload;
+            long last = (Math.min(version.length(), position + len) - 1) / payload;
+            int count = (int) Math.min(io.maxBlocksPerCall(), last - first + 1);
+            if (scratch == null || scratch.length < count * payload) {
+                scratch = new byte[io.maxBlocksPerCall() * payload];
+            }
+            int length = fetch(first, count, scratch);
+            int at = (int) (position - first * payload);
+            n = Math.min(len, length - at);
+            dst.put(scratch, at, n);
+        }
+        countRead(n);
+        return n;
+    }
+
+    @Override
+    public void readFully(long position, ByteBuffer dst) throws IOException {
+        long at = position;
+        while (dst.hasRemaining()) {
+            int n = read(at, dst);
+            if (n < 0) {
+                throw new EOFException(version.pathKey() + ": "
+                        + FSExceptionMessages.EOF_IN_READ_FULLY + " at " + at + " with "
+                        + dst.remaining() + " bytes still to read");
+            }
+            at += n;
+        }
+    }
+
+    @Override
+    public void readFully(long position, byte[] b, int off, int len) throws IOException {
+        checkOpen();
+        validatePositionedReadArgs(position, b, off, len);
+        readFully(position, ByteBuffer.wrap(b, off, len));
     }
 
     /**
@@ -171,11 +272,22 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
         if (window == null || window.length < count * payload) {
             window = new byte[io.maxBlocksPerCall() * payload];
         }
+        int length = fetch(first, count, window);
+        windowStart = first * payload;
+        windowLength = length;
+        adaptive.fetched(windowStart, windowStart + length);
+    }
+
+    /**
+     * Reads blocks [first, first + count) into {@code dst} in one drive READ, the misses
+     * from the backing store (then queued to be cached); returns the bytes they hold.
+     */
+    private int fetch(long first, int count, byte[] dst) throws IOException {
         int length = (int) Math.min((long) count * payload, version.length() - first * payload);
         boolean[] hit = new boolean[count];
         if (first + count <= CacheBlock.Addresses.MAX_BLOCKS_PER_FILE) {
             try {
-                hit = io.read(version, digest, first, count, window);
+                hit = io.read(version, digest, first, count, dst);
             } catch (IOException e) {
                 if (cacheOnly) {
                     throw e;
@@ -203,20 +315,18 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
             }
             int from = k * payload;
             int to = Math.min(end * payload, length);
-            readBacking(first * payload + from, window, from, to - from);
+            readBacking(first * payload + from, dst, from, to - from);
             filled = true;
             k = end;
         }
         if (filled && unchangedOnBacking()) {
-            fillMisses(first, count, hit, length);
+            fillMisses(first, count, hit, length, dst);
         }
-        windowStart = first * payload;
-        windowLength = length;
-        adaptive.fetched(windowStart, windowStart + length);
+        return length;
     }
 
-    /** Queues each run of missed blocks, copied: the window is reused. */
-    private void fillMisses(long first, int count, boolean[] hit, int length)
+    /** Queues each run of missed blocks, copied: {@code src} is reused. */
+    private void fillMisses(long first, int count, boolean[] hit, int length, byte[] src)
             throws java.io.InterruptedIOException {
         for (int k = 0; k < count; ) {
             if (hit[k]) {
@@ -230,7 +340,7 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
             int from = k * payload;
             int to = Math.min(end * payload, length);
             byte[] run = new byte[to - from];
-            System.arraycopy(window, from, run, 0, run.length);
+            System.arraycopy(src, from, run, 0, run.length);
             long seq = fills.submit(new FillQueue.Fill(version, digest, first + k, end - k, run));
             lastFill = Math.max(lastFill, seq);
             k = end;
@@ -263,8 +373,8 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
      * {@link VectoredReadUtils#mergeSortedRanges} does (less than
      * {@link #minSeekForVectorReads()} apart, at most {@link #maxReadSizeForVectorReads()}
      * bytes, about one cache window), and each merged read goes through the cache as a
-     * positioned read does, one after another; every future is completed before this
-     * returns.
+     * positioned read does, one after another (the stream's position, window and
+     * read-ahead unmoved); every future is completed before this returns.
      */
     @Override
     public void readVectored(List<? extends FileRange> ranges, IntFunction<ByteBuffer> allocate)
@@ -305,6 +415,7 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
     @Override
     public synchronized void unbuffer() {
         window = null;
+        scratch = null;
         windowStart = -1;
         closeBacking();
     }
@@ -326,6 +437,7 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
         if (!closed) {
             closed = true;
             window = null;
+            scratch = null;
             closeBacking();
             try {
                 fills.awaitDone(lastFill, fills.waitMs());
@@ -341,7 +453,14 @@ final class SsCacheInputStream extends FSInputStream implements CanUnbuffer, Str
 
     @Override
     public boolean hasCapability(String capability) {
-        return StreamCapabilities.UNBUFFER.equalsIgnoreCase(capability)
-                || StreamCapabilities.VECTOREDIO.equalsIgnoreCase(capability);
+        switch (capability.toLowerCase(java.util.Locale.ROOT)) {
+            case StreamCapabilities.UNBUFFER:
+            case StreamCapabilities.VECTOREDIO:
+            case StreamCapabilities.READBYTEBUFFER:
+            case StreamCapabilities.PREADBYTEBUFFER:
+                return true;
+            default:
+                return false;
+        }
     }
 }
