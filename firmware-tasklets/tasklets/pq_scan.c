@@ -33,6 +33,15 @@
 #define PQS_INSN_PER_VALUE 4u
 /* a value of a row not kept passed over: its row's bit tested, a count added */
 #define PQS_INSN_PER_SKIP 1u
+/* a row counted by its two keys' codes: both valid bits tested, the cell's index multiplied
+ * and added, the code checked against each dictionary's size, the cell incremented */
+#define PQS_INSN_PER_PAIR 6u
+
+/* by_pairs: a row group's cells (one per pair of dictionary indices) at most as many as its
+ * largest row group's rows, so the cells and their order (6 bytes a cell) take less than the
+ * keys' codes already take (8 bytes a row), and at most 2^16 so a cell's index fits the
+ * order's 16 bits. A row group whose dictionaries' product is larger goes a row at a time. */
+#define PQS_PAIR_CELLS_MAX 65536u
 
 /* The encodings a column may list: PLAIN, PLAIN_DICTIONARY, RLE (levels, booleans),
  * RLE_DICTIONARY. */
@@ -57,6 +66,8 @@ struct pq_col {
 	uint32_t verdict_cap;
 	bool wanted;                  /* projected, a key or the value */
 	bool has_dict;                /* a dictionary page in one of the run's chunks */
+	bool plain;                   /* the row group's chunk has a data page that is not
+				       * dictionary-encoded */
 	struct ss_pq_vector vec;
 	struct ss_pq_dict dict;
 	uint8_t *buf;                 /* the current row group's chunk bytes */
@@ -77,6 +88,12 @@ struct pq_scan {
 	uint32_t *code_count;         /* the key chunk's rows per dictionary index */
 	uint32_t code_cap;
 	uint32_t counted;             /* of the row group's rows, those counted by index */
+	bool by_pairs;                /* COUNT by two dictionary-encoded keys, no WHERE: counted
+				       * per pair of dictionary indices off the codes */
+	uint32_t *pair_count;         /* the row group's rows per cell code1 * dict2 + code2 */
+	uint16_t *pair_order;         /* the cells with rows, in the order of their first row */
+	uint32_t pair_cells;          /* cells allocated: the largest product counted so far */
+	uint32_t pair_cap;            /* at most this many cells */
 	bool value_signed;
 	uint32_t limit;
 	const uint8_t *proj;
@@ -348,6 +365,52 @@ static int alloc_by_code(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 	return s->code_count ? 0 : -SS_ENOMEM;
 }
 
+/* COUNT by two keys, each with a dictionary page, and no WHERE: both keys' chunks are
+ * decoded to codes as for the row path, then each row counted in a cell of its pair of codes
+ * instead of looked up in the group table; the cells with rows folded into the group table
+ * once a row group, in the order of their first rows (the row path's order). A row group
+ * with a key page that is not dictionary-encoded, or whose dictionaries' product passes
+ * pair_cap, goes a row at a time. ROW_EVAL aggregates every row instead. */
+static bool count_by_pairs(const struct pq_scan *s)
+{
+	return s->mode == SS_BT_PQ_AGGREGATE && s->ops == SS_BT_AGG_COUNT && s->nkeys == 2 &&
+	       !s->where.nnodes && s->col[s->key1].has_dict && s->col[s->key2].has_dict &&
+	       !(s->flags & SS_BT_PQ_ROW_EVAL);
+}
+
+/* The cells are allocated by the first row group whose dictionaries need them, as many as
+ * their product (a cell a pair it could hold, not a cell a row), again should a later row
+ * group's product be larger. */
+static void set_pair_cap(struct pq_scan *s)
+{
+	uint32_t max_rows = 0;
+
+	for (uint32_t r = 0; r < s->nrg; r++) {
+		max_rows = SS_MAX(max_rows, rg_rows(s, r));
+	}
+	s->pair_cap = SS_MIN(max_rows, PQS_PAIR_CELLS_MAX);
+}
+
+/* 0, or -ENOMEM: the budget has no room for `cells` (the row group goes a row at a time) */
+static int alloc_pairs(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t cells)
+{
+	uint32_t *count;
+	uint16_t *order;
+
+	if (cells <= s->pair_cells) {
+		return 0;
+	}
+	count = ss_tasklet_alloc(ctx, cells * 4);
+	order = ss_tasklet_alloc(ctx, cells * 2);
+	if (!count || !order) {
+		return -SS_ENOMEM;
+	}
+	s->pair_count = count;
+	s->pair_order = order;
+	s->pair_cells = cells;
+	return 0;
+}
+
 /* The by_code key's values, for its first page that is not dictionary-encoded. */
 static int alloc_key_values(struct ss_tasklet_ctx *ctx, struct pq_col *pc)
 {
@@ -452,10 +515,11 @@ static uint64_t key_values(const struct pq_scan *s, uint32_t c)
 }
 
 /* The group table, from what the columns left of the budget, and no larger than the run can
- * fill: no more groups than rows, nor than the keys' values (a table sized to the budget,
- * then to the rows, was allocated, and charged, at every run: the connector runs a row group
- * at a time, whose 1,024 rows of a four-value key took a 1,024-group table). */
-static int alloc_groups(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
+ * fill: no more groups than rows, nor than the keys' values, nor than `fill` (a table sized
+ * to the budget, then to the rows, was allocated, and charged, at every run: the connector
+ * runs a row group at a time, whose 1,024 rows of a four-value key took a 1,024-group
+ * table). */
+static int alloc_groups(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint64_t fill)
 {
 	uint32_t cap = bt_groups_fit(ctx, 4 * 8, 0);
 	uint64_t rows = 0, keys = 1;
@@ -478,7 +542,7 @@ static int alloc_groups(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 	if (s->nkeys >= 2) {
 		keys *= key_values(s, s->key2);   /* each below 2^33: no overflow */
 	}
-	rows = SS_MIN(rows, keys);
+	rows = SS_MIN(SS_MIN(rows, keys), fill);
 	if (rows < cap) {
 		cap = rows ? (uint32_t)rows : 1;
 	}
@@ -581,10 +645,14 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 		s->col[c].has_dict = has_dict(s, c);
 	}
 	s->by_code = count_by_code(s);
+	s->by_pairs = count_by_pairs(s);
 	PQS_MARK(ctx, PQS_ALLOC_COLUMNS);
 	rc = alloc_columns(ctx, s);
 	if (rc == 0) {
 		rc = alloc_by_code(ctx, s);
+	}
+	if (s->by_pairs) {
+		set_pair_cap(s);
 	}
 	PQS_MARK(ctx, PQS_OTHER);
 	if (rc) {
@@ -599,7 +667,9 @@ static int pq_init(struct ss_tasklet_ctx *ctx, const uint8_t *p, uint32_t len)
 		/* an entry's payload is its projected row, whose strings are refused */
 		return bt_topn_init(ctx, &s->tn, s->limit, s->row_max, 0);
 	}
-	return s->mode == SS_BT_PQ_AGGREGATE ? alloc_groups(ctx, s) : 0;
+	/* by_pairs: once the first row group's pairs are counted, to as many groups as they
+	 * and the later row groups' rows can fill */
+	return s->mode == SS_BT_PQ_AGGREGATE && !s->by_pairs ? alloc_groups(ctx, s, UINT64_MAX) : 0;
 }
 
 /* ---- charging the decoder's work --------------------------------------------------------- */
@@ -703,6 +773,7 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 	pc->vec.sel = late ? s->sel : NULL;   /* the rows not matched are not decoded */
 	pc->dict.count = 0;
 	pc->dict.data_used = 0;
+	pc->plain = false;
 	rc = ss_pq_reader_init(&r, &desc, &pc->dict);
 	if (rc) {
 		return decode_errno(rc);
@@ -756,6 +827,7 @@ static int decode_chunk(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 					break;
 				}
 			}
+			pc->plain = pc->plain || (h.type == SS_PQ_DATA_PAGE && !dict_encoded(&h));
 			rc = ss_pq_decode_page(&r, &h, pc->buf + pos + hl, h.compressed_size, s->scratch,
 					       s->scratch_len, &pc->vec);
 		}
@@ -1128,6 +1200,80 @@ static int fold_codes(struct ss_tasklet_ctx *ctx, struct pq_scan *s)
 	return 0;
 }
 
+/* A by_pairs row group's rows counted per pair of codes, a row with a NULL key left out (as
+ * aggregate), each code checked against its dictionary's size before it indexes a cell.
+ * \return the cells with rows (in pair_order), or 1 + pair_cap when the row group goes a row
+ * at a time, or a negative errno. */
+static int64_t count_pairs(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t rows)
+{
+	const struct pq_col *a = &s->col[s->key1], *b = &s->col[s->key2];
+	uint32_t d1 = a->dict.count, d2 = b->dict.count, n = 0, counted = 0;
+
+	if (a->plain || b->plain || (uint64_t)d1 * d2 > s->pair_cap ||
+	    alloc_pairs(ctx, s, d1 * d2)) {
+		return 1 + (int64_t)s->pair_cap;
+	}
+	for (uint32_t i = 0; i < rows; i++) {
+		uint32_t c1, c2, cell;
+
+		if (!is_valid(a, i) || !is_valid(b, i)) {
+			continue;
+		}
+		c1 = a->vec.codes[i];
+		c2 = b->vec.codes[i];
+		if (c1 >= d1 || c2 >= d2) {
+			return -SS_EILSEQ;   /* a non-NULL key without its dictionary index */
+		}
+		cell = c1 * d2 + c2;
+		if (!s->pair_count[cell]++) {
+			s->pair_order[n++] = (uint16_t)cell;
+		}
+		counted++;
+	}
+	/* each row's two valid bits and codes and its cell; a cell's first row its order slot */
+	ss_tasklet_dram(ctx, 2 * SS_DIV_ROUND_UP(rows, 8) + 3 * counted + n);
+	if (ss_tasklet_step(ctx, rows + PQS_INSN_PER_PAIR * counted + n)) {
+		return -SS_ETIME;
+	}
+	return n;
+}
+
+/* The n cells with rows into the group table, in the order of their first rows, each with
+ * its keys' dictionary values; the cells zeroed. */
+static int fold_pairs(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t n)
+{
+	const struct pq_col *a = &s->col[s->key1], *b = &s->col[s->key2];
+	uint32_t d2 = b->dict.count;
+
+	for (uint32_t j = 0; j < n; j++) {
+		uint32_t cell = s->pair_order[j], c = s->pair_count[cell];
+		int rc;
+
+		s->pair_count[cell] = 0;
+		/* the order slot, the cell read and zeroed, the two entries' values */
+		ss_tasklet_dram(ctx, 5);
+		if (ss_tasklet_step(ctx, 4)) {
+			return -SS_ETIME;
+		}
+		rc = fold(ctx, s, col_u64(a, cell / d2, true), col_u64(b, cell % d2, true), 0, c);
+		if (rc) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* The rows of the row groups after rg. */
+static uint64_t rows_after(const struct pq_scan *s, uint32_t rg)
+{
+	uint64_t n = 0;
+
+	for (uint32_t r = rg + 1; r < s->nrg; r++) {
+		n += rg_rows(s, r);
+	}
+	return n;
+}
+
 static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t rg)
 {
 	uint32_t rows = rg_rows(s, rg);
@@ -1190,6 +1336,25 @@ static int run_rowgroup(struct ss_tasklet_ctx *ctx, struct pq_scan *s, uint32_t 
 		}
 		if (s->counted == rows) {
 			return 0;   /* every row counted by its index */
+		}
+	}
+	if (s->by_pairs) {
+		int64_t n = count_pairs(ctx, s, rows);
+
+		if (n < 0) {
+			return (int)n;
+		}
+		if (!s->count) {
+			PQS_MARK(ctx, PQS_ALLOC_GROUPS);
+			rc = alloc_groups(ctx, s, n <= s->pair_cap ? (uint64_t)n + rows_after(s, rg) :
+					  UINT64_MAX);
+			PQS_MARK(ctx, PQS_AGGREGATE);
+			if (rc) {
+				return rc;
+			}
+		}
+		if (n <= s->pair_cap) {
+			return fold_pairs(ctx, s, (uint32_t)n);
 		}
 	}
 	for (uint32_t i = 0; any && i < rows; i++) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A file like run-parquet.sh's, for pq_scan_profile: its Q1 and selective query's plans and
+"""A file like run-parquet.sh's, for pq_scan_profile: its Q1, Q2 and selective query's plans and
 DuckDB's answers. Not a test vector (too large to commit): written where asked.
 
 The benchmark's table is the synthetic WorldCup98 trace written by Spark as snappy Parquet
@@ -9,6 +9,7 @@ pins), and an `id` for DuckDB's row order:
 
     /tmp/pqv/bin/python tests/gen_pq_profile.py 300000 /tmp/pq/b300k   # from tasklets/
     pq_scan_profile /tmp/pq/b300k.parquet /tmp/pq/b300k-q1.plan /tmp/pq/b300k-q1.expect
+    pq_scan_profile /tmp/pq/b300k.parquet /tmp/pq/b300k-q2.plan /tmp/pq/b300k-q2.expect
     pq_scan_profile /tmp/pq/b300k.parquet /tmp/pq/b300k-sel.plan /tmp/pq/b300k-sel.expect
 """
 import hashlib
@@ -41,14 +42,17 @@ def main():
     url = ["/english/images/obj%07d_%s.gif?srv=%d&ts=%d"
            % (o, hashlib.sha1(("%d:%d:%d" % (c, x, s)).encode()).hexdigest(), sv, x)
            for o, c, x, s, sv in zip(obj, client, ts, size, server)]
+    # Q2's second key: the trace's ~20 content types, drawn last so the other columns stay
+    typ = [rng.randint(0, 19) for _ in range(rows)]
     t = pa.table({"id": pa.array(range(rows), pa.int64()), "timestamp": pa.array(ts, pa.int64()),
                   "clientID": pa.array(client, pa.int64()), "objectID": pa.array(obj, pa.int64()),
                   "size": pa.array(size, pa.int64()), "region": pa.array(region, pa.int8()),
-                  "statusCode": pa.array(status, pa.int8()), "url": pa.array(url, pa.string())})
+                  "statusCode": pa.array(status, pa.int8()), "url": pa.array(url, pa.string()),
+                  "type": pa.array(typ, pa.int8())})
     path = out + ".parquet"
     pq.write_table(t, path, compression="SNAPPY", row_group_size=1024, data_page_version="1.0",
                    use_dictionary=["id", "timestamp", "clientID", "objectID", "size", "region",
-                                   "statusCode"])
+                                   "statusCode", "type"])
     con = duckdb.connect()
     g.ROWS = rows
     # Q1: SELECT region, count(*) GROUP BY region
@@ -56,6 +60,12 @@ def main():
     with open(out + "-q1.plan", "wb") as f:
         f.write(g.plan(path, ["region"], mode=g.AGG_MODE, keys=(0,), ops=g.A_COUNT))
     with open(out + "-q1.expect", "wb") as f:
+        f.write(items + g.trailer(rows, n, 0))
+    # Q2: SELECT region, type, count(*) GROUP BY region, type
+    items, n = g.expect_agg(con, path, ["region", "type"], None, None, "true")
+    with open(out + "-q2.plan", "wb") as f:
+        f.write(g.plan(path, ["region", "type"], mode=g.AGG_MODE, keys=(0, 1), ops=g.A_COUNT))
+    with open(out + "-q2.expect", "wb") as f:
         f.write(items + g.trailer(rows, n, 0))
     # selective: SELECT timestamp, clientID, objectID, size, url WHERE statusCode = 8
     names = ["timestamp", "clientID", "objectID", "size", "url", "statusCode"]

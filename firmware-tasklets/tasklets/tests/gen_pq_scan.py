@@ -377,7 +377,9 @@ def main():
     with open(os.path.join(OUT, "scans.txt"), "w") as f:
         f.writelines(scans)
     q1_vectors()
+    q2_vectors()
     fuzz_seeds()
+    q2_fuzz_seeds()
 
 
 def q1_vectors():
@@ -412,6 +414,39 @@ def q1_vectors():
                                         len(counts), 0))
 
 
+def q2_vectors():
+    """COUNT(*) GROUP BY two dictionary-encoded keys, as the benchmark's Q2 (parquet-scan counts
+    it per pair of dictionary indices): 16 row groups of 1,024 rows, `region` of 4 values
+    (2 % NULL) and `type` of 20 (1 % NULL), at random. In row groups 5 and 11 `type`, and in 8
+    `region`, take 300 values: their dictionary passes the writer's limit and the chunk
+    goes on PLAIN (the drive counts those row groups a row at a time). Not in scans.txt:
+    pq_scan_ut's q2_by_pairs reads them; the answer is counted here, in first-seen order, so
+    any writer's file will do (pyarrow 26.0.1 wrote the committed one)."""
+    rng = random.Random(34)
+    wide = {5: "type", 8: "region", 11: "type"}
+    region, typ = [], []
+    for i in range(16 * 1024):
+        w = wide.get(i // 1024)
+        region.append(None if rng.random() < 0.02 else
+                      rng.randint(0, 299) if w == "region" else rng.randint(0, 3))
+        typ.append(None if rng.random() < 0.01 else
+                   rng.randint(0, 299) if w == "type" else rng.randint(0, 19))
+    t = pa.table({"region": pa.array(region, pa.int32()), "type": pa.array(typ, pa.int32())})
+    path = os.path.join(OUT, "q2.parquet")
+    pq.write_table(t, path, compression="SNAPPY", use_dictionary=True, row_group_size=1024,
+                   data_page_version="1.0", dictionary_pagesize_limit=512, write_batch_size=128)
+    counts = {}
+    for k1, k2 in zip(region, typ):
+        if k1 is not None and k2 is not None:
+            counts[(k1, k2)] = counts.get((k1, k2), 0) + 1
+    items = b"".join(s64(k1) + s64(k2) + s64(n) + s64(0) * 3 for (k1, k2), n in counts.items())
+    with open(os.path.join(OUT, "q2.plan"), "wb") as f:
+        f.write(plan(path, ["region", "type"], mode=AGG_MODE, keys=[0, 1], ops=A_COUNT))
+    with open(os.path.join(OUT, "q2.expect"), "wb") as f:
+        f.write(items + struct.pack("<IIQQQ", TRAILER_MAGIC, PARQUET_SCAN, 16 * 1024,
+                                    len(counts), 0))
+
+
 def fuzz_seeds():
     """Seeds of fuzz_parquet's plan executor (harness.h, byte 0 = 2): small files (under the
     replay driver's 8 KiB) with plans of each mode."""
@@ -440,6 +475,30 @@ def fuzz_seeds():
             assert len(seed) <= 8192, (fname, pname, len(seed))
             with open(os.path.join(CORPUS, "plan-%s-%s" % (fname, pname)), "wb") as f:
                 f.write(seed)
+
+
+def q2_fuzz_seeds():
+    """Seeds of the plan executor for COUNT by two keys (parquet-scan counts it per pair of
+    dictionary indices; the harness checks it against ROW_EVAL's rows): keys of 7 values
+    with NULLs and of 3, dictionary-encoded throughout, and with `k` going on PLAIN in its
+    second row group (its dictionary past the writer's limit)."""
+    rng = random.Random(35)
+    rows = 60
+    k = [None if rng.random() < 0.15 else rng.randint(0, 6) if i < 30 else rng.randint(0, 99)
+         for i in range(rows)]
+    g = [rng.randint(0, 2) for _ in range(rows)]
+    t = pa.table({"k": pa.array(k, pa.int32()), "g": pa.array(g, pa.int8())})
+    for fname, limit in (("dict", 1 << 20), ("mixed", 64)):
+        path = os.path.join("/tmp", "pq-seed-q2-%s.parquet" % fname)
+        pq.write_table(t, path, compression="SNAPPY", use_dictionary=True, data_page_size=128,
+                       write_batch_size=10, row_group_size=30, data_page_version="1.0",
+                       dictionary_pagesize_limit=limit)
+        data = open(path, "rb").read()
+        p = plan(path, ["k", "g"], mode=AGG_MODE, keys=[0, 1], ops=A_COUNT)
+        seed = bytes([2]) + struct.pack("<H", len(p)) + p + data
+        assert len(seed) <= 8192, (fname, len(seed))
+        with open(os.path.join(CORPUS, "plan-q2-%s" % fname), "wb") as f:
+            f.write(seed)
 
 
 if __name__ == "__main__":
