@@ -2,14 +2,10 @@ package org.smartssd.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.ByteBuffer;
-import java.util.Arrays;
-import java.util.List;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FSDataOutputStream;
-import org.apache.hadoop.fs.FileRange;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.statistics.IOStatistics;
@@ -61,28 +57,14 @@ class AdaptiveReadaheadTest {
         return s.counters().get(StreamStatisticNames.STREAM_READ_OPERATIONS);
     }
 
-    /** seek + readFully through a heap ByteBuffer, as parquet-mr's H2SeekableInputStream. */
     private static void readAt(FSDataInputStream in, long offset, int len) throws Exception {
-        in.seek(offset);
-        ByteBuffer got = ByteBuffer.allocate(len);
-        while (got.hasRemaining()) {
-            assertThat(in.read(got)).as("read at %d", in.getPos()).isPositive();
-        }
-        assertThat(got.array()).as("bytes at %d", offset)
-                .isEqualTo(Arrays.copyOfRange(CONTENT, (int) offset, (int) offset + len));
+        ReadPatterns.readAt(in, CONTENT, offset, len);
     }
 
     @Test
     void aSequentialPassFetchesWholeReadAheads() throws Exception {
         try (FSDataInputStream in = fs.open(F)) {
-            byte[] chunk = new byte[64 << 10];
-            byte[] all = new byte[FILE];
-            int at = 0;
-            for (int n; (n = in.read(chunk)) > 0; at += n) {
-                System.arraycopy(chunk, 0, all, at, n);
-            }
-            assertThat(at).isEqualTo(FILE);
-            assertThat(all).isEqualTo(CONTENT);
+            ReadPatterns.readWhole(in, CONTENT);
             assertThat(fetched(in)).isEqualTo(FILE);
             assertThat(reads(in)).as("a READ a read-ahead, and the one that finds the end")
                     .isEqualTo(FILE / READAHEAD + 1);
@@ -135,49 +117,18 @@ class AdaptiveReadaheadTest {
      */
     @Test
     void aFilteredParquetScanMovesWhatItAsksForOverTheLink() throws Exception {
-        int group = 64 << 10;
-        int dictAt = 12_000;
-        int header = 20;
-        int dict = 30;
-        int chunkAt = 20_000;
-        int chunk = 40_000;   // 25,536 B to the next group's: more than a vectored min-seek
-        int groups = (FILE - (128 << 10)) / group;
-        long footerAt = FILE - (100 << 10);
-        int footer = 90_000;
         SmartSsdDevice dev = ((SmartSsdFileSystem) fs).device();
         long cost = linkBytes(dev) - linkBytes(dev);   // a snapshot's own command
         try (FSDataInputStream in = fs.open(F)) {
             long before = linkBytes(dev);
-            readAt(in, FILE - 8, 8);
-            readAt(in, footerAt, footer);
-            long asked = 8 + footer;
-            long requests = 2;
-            for (int g = 0; g < groups; g++) {
-                long at = (long) g * group + dictAt;
-                in.seek(at);
-                for (int i = 0; i < header; i++) {
-                    assertThat(in.read()).as("byte %d", at + i)
-                            .isEqualTo(CONTENT[(int) at + i] & 0xff);
-                }
-                readAt(in, at + header, dict);
-                asked += header + dict;
-                requests++;
-            }
-            for (int g = 0; g < groups; g++) {
-                long at = (long) g * group + chunkAt;
-                FileRange r = FileRange.createFileRange(at, chunk);
-                in.readVectored(List.of(r), ByteBuffer::allocate);
-                ByteBuffer got = r.getData().get();
-                byte[] b = new byte[chunk];
-                got.get(b);
-                assertThat(b).as("chunk at %d", at)
-                        .isEqualTo(Arrays.copyOfRange(CONTENT, (int) at, (int) at + chunk));
-                asked += chunk;
-                requests++;
-            }
+            // 64 KiB row groups; 25,536 B from a chunk's end to the next group's: more than a
+            // vectored read's min-seek
+            ReadPatterns.Asked asked = ReadPatterns.filteredParquetScan(in, CONTENT, 64 << 10,
+                    20_000);
             long moved = linkBytes(dev) - before - cost;
-            assertThat(moved).as("link bytes for %d asked in %d requests", asked, requests)
-                    .isBetween(asked, asked + requests * PER_REQUEST);
+            assertThat(moved).as("link bytes for %d asked in %d requests", asked.bytes(),
+                    asked.requests()).isBetween(asked.bytes(),
+                    asked.bytes() + asked.requests() * PER_REQUEST);
         }
     }
 

@@ -3,18 +3,15 @@ package org.smartssd.fs.sscache;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.smartssd.fs.sscache.SsCacheTestSupport.counter;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.List;
 
 import org.apache.hadoop.fs.FSDataInputStream;
-import org.apache.hadoop.fs.FileRange;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.smartssd.device.ModelCounters;
 import org.smartssd.device.SmartSsdDevice;
+import org.smartssd.fs.ReadPatterns;
 
 /**
  * {@code sscache://} reads follow the reader as {@code smartssd://} reads do
@@ -29,28 +26,11 @@ class SsCacheReadaheadTest {
     private static final byte[] CONTENT = SsCacheTestSupport.data(FILE, 91);
     private static final org.apache.hadoop.fs.Path F = new org.apache.hadoop.fs.Path("/pq/f");
 
-    /** What one pass of the filtered Parquet scan asked for, in how many requests. */
-    private record Scan(long asked, long requests) {
-    }
-
     private static SsCacheFileSystem open(String drive, Path dir) throws Exception {
         Files.createDirectories(dir.resolve("pq"));
         Files.write(dir.resolve("pq/f"), CONTENT);
         return SsCacheTestSupport.open(drive,
                 SsCacheTestSupport.conf(drive, dir, SsCacheConstants.Mode.WRITE_THROUGH));
-    }
-
-    /** seek + read until done, as parquet-mr's H1SeekableInputStream (no ByteBuffer reads). */
-    private static void readAt(FSDataInputStream in, long offset, int len) throws Exception {
-        in.seek(offset);
-        byte[] got = new byte[len];
-        for (int done = 0; done < len; ) {
-            int n = in.read(got, done, len - done);
-            assertThat(n).as("read at %d", in.getPos()).isPositive();
-            done += n;
-        }
-        assertThat(got).as("bytes at %d", offset)
-                .isEqualTo(Arrays.copyOfRange(CONTENT, (int) offset, (int) offset + len));
     }
 
     /**
@@ -60,43 +40,10 @@ class SsCacheReadaheadTest {
      * group's selected chunk by vectored read. Row groups of 256 KiB, so what is skipped is
      * more than the cache blocks a request must round out to.
      */
-    private static Scan filteredParquetScan(SsCacheFileSystem fs) throws Exception {
-        int dictAt = 12_000;
-        int header = 20;
-        int dict = 30;
-        int chunkAt = 100_000;
-        int chunk = 40_000;
-        int groups = (FILE - (128 << 10)) / GROUP;
-        long footerAt = FILE - (100 << 10);
-        int footer = 90_000;
+    private static ReadPatterns.Asked filteredParquetScan(SsCacheFileSystem fs)
+            throws Exception {
         try (FSDataInputStream in = fs.open(F)) {
-            readAt(in, FILE - 8, 8);
-            readAt(in, footerAt, footer);
-            long asked = 8 + footer;
-            long requests = 2;
-            for (int g = 0; g < groups; g++) {
-                long at = (long) g * GROUP + dictAt;
-                in.seek(at);
-                for (int i = 0; i < header; i++) {
-                    assertThat(in.read()).as("byte %d", at + i)
-                            .isEqualTo(CONTENT[(int) at + i] & 0xff);
-                }
-                readAt(in, at + header, dict);
-                asked += header + dict;
-                requests++;
-            }
-            for (int g = 0; g < groups; g++) {
-                long at = (long) g * GROUP + chunkAt;
-                FileRange r = FileRange.createFileRange(at, chunk);
-                in.readVectored(List.of(r), ByteBuffer::allocate);
-                byte[] b = new byte[chunk];
-                r.getData().get().get(b);
-                assertThat(b).as("chunk at %d", at)
-                        .isEqualTo(Arrays.copyOfRange(CONTENT, (int) at, (int) at + chunk));
-                asked += chunk;
-                requests++;
-            }
-            return new Scan(asked, requests);
+            return ReadPatterns.filteredParquetScan(in, CONTENT, GROUP, 100_000);
         }
     }
 
@@ -159,35 +106,35 @@ class SsCacheReadaheadTest {
 
             long backingBefore = fromBacking(fs);
             long coldLinkBefore = linkBytes(dev);
-            Scan cold = filteredParquetScan(fs);
+            ReadPatterns.Asked cold = filteredParquetScan(fs);
             long coldLink = linkBytes(dev) - coldLinkBefore - cost;
             long storeBytes = fromBacking(fs) - backingBefore;
 
             long warmBacking = fromBacking(fs);
             long before = linkBytes(dev);
-            Scan warm = filteredParquetScan(fs);
+            ReadPatterns.Asked warm = filteredParquetScan(fs);
             long moved = linkBytes(dev) - before - cost;
             long warmStoreBytes = fromBacking(fs) - warmBacking;
             System.out.printf("sscache filtered Parquet scan of a %d B file: asked %d B in %d"
                     + " requests; cold: %d B from the store, %d B over the link (fills"
-                    + " included); warm: %d B over the link%n", FILE, cold.asked(),
+                    + " included); warm: %d B over the link%n", FILE, cold.bytes(),
                     cold.requests(), storeBytes, coldLink, moved);
 
             assertThat(storeBytes)
-                    .as("backing-store bytes, cold, for %d asked in %d requests", cold.asked(),
+                    .as("backing-store bytes, cold, for %d asked in %d requests", cold.bytes(),
                             cold.requests())
-                    .isBetween(cold.asked(),
-                            cold.asked() + cold.requests() * blocksAllowance(payload));
+                    .isBetween(cold.bytes(),
+                            cold.bytes() + cold.requests() * blocksAllowance(payload));
             long filled = (storeBytes + payload - 1) / payload * blockSize;
             assertThat(coldLink)
                     .as("link bytes, cold: the blocks filled and two commands a request")
                     .isBetween(filled, filled + cold.requests() * 2 * commandAllowance());
             assertThat(warmStoreBytes).as("a warm pass reads nothing from the store").isZero();
-            long asBlocks = (warm.asked() * blockSize + payload - 1) / payload;
+            long asBlocks = (warm.bytes() * blockSize + payload - 1) / payload;
             assertThat(moved)
-                    .as("link bytes, warm, for %d asked in %d requests", warm.asked(),
+                    .as("link bytes, warm, for %d asked in %d requests", warm.bytes(),
                             warm.requests())
-                    .isBetween(warm.asked(),
+                    .isBetween(warm.bytes(),
                             asBlocks + warm.requests() * linkAllowance(blockSize));
         }
     }
@@ -230,14 +177,7 @@ class SsCacheReadaheadTest {
 
     private static void readSequentially(SsCacheFileSystem fs) throws Exception {
         try (FSDataInputStream in = fs.open(F)) {
-            byte[] chunk = new byte[64 << 10];
-            byte[] all = new byte[FILE];
-            int at = 0;
-            for (int n; (n = in.read(chunk)) > 0; at += n) {
-                System.arraycopy(chunk, 0, all, at, n);
-            }
-            assertThat(at).isEqualTo(FILE);
-            assertThat(all).isEqualTo(CONTENT);
+            ReadPatterns.readWhole(in, CONTENT);
         }
     }
 }
