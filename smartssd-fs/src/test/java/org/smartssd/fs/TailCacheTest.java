@@ -4,7 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
@@ -88,6 +95,38 @@ class TailCacheTest {
                     .isLessThan(16 * 1024);
             assertThat(((SmartSsdFileSystem) fs).getIOStatistics().counters()
                     .get(SmartSsdInputStream.TAIL_CACHE_BYTES)).isEqualTo(footer);
+        }
+    }
+
+    /** Spark's tasks open the file at once: one fetches the footer, the others wait for it. */
+    @Test
+    void fourStreamsAtOnceMoveTheTailOverTheLinkOnce() throws Exception {
+        byte[] data = FsTestSupport.data(6 * MB, 92);
+        int footer = 4 * MB;
+        Path p = new Path("/tail/together");
+        int tasks = 4;
+        ExecutorService pool = Executors.newFixedThreadPool(tasks);
+        try (FileSystem fs = FsTestSupport.newFs("tail7", FsTestSupport.embeddedConf())) {
+            write(fs, p, data);
+            long cost = linkBytes(fs) - linkBytes(fs);
+            long before = linkBytes(fs);
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<byte[]>> got = new ArrayList<>();
+            for (int i = 0; i < tasks; i++) {
+                got.add(pool.submit(() -> {
+                    start.await();
+                    return readTail(fs, p, footer);
+                }));
+            }
+            start.countDown();
+            for (Future<byte[]> f : got) {
+                assertThat(f.get(60, TimeUnit.SECONDS)).as("a task's footer")
+                        .isEqualTo(tail(data, footer));
+            }
+            assertThat(linkBytes(fs) - before - cost).as("link bytes of %d tasks", tasks)
+                    .isBetween((long) footer, (long) footer + 64 * 1024);
+        } finally {
+            pool.shutdownNow();
         }
     }
 
