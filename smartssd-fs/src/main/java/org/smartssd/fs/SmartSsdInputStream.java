@@ -149,9 +149,13 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
         }
     }
 
-    /** One READ of the object, or the tail cache's answer; translated errors. */
-    private int readAt(long offset, ByteBuffer dst) throws IOException {
-        if (tailCache != null && length == version.size()) {
+    /**
+     * One READ of the object, or the tail cache's answer when {@code tail} (a jump: the
+     * cache is for readers that seek to a file's end, not for passes over it, which
+     * would be given a small file whole); translated errors.
+     */
+    private int readAt(long offset, ByteBuffer dst, boolean tail) throws IOException {
+        if (tail && offset > 0 && tailCache != null && length == version.size()) {
             // the fetcher's errors are translated already
             TailCache.Served s = tailCache.read(version, pathKey, offset, dst, this::readDrive);
             if (s.handled()) {
@@ -194,7 +198,7 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
 
     /** A READ of the sequential calls at {@code offset}, remembered for the next one's rule. */
     private int fetchAt(long offset, ByteBuffer dst) throws IOException {
-        int n = readAt(offset, dst);
+        int n = readAt(offset, dst, !adaptive.goesOn(offset));
         adaptive.fetched(offset, offset + Math.max(n, 0));
         return n;
     }
@@ -341,7 +345,7 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
         if (!dst.hasRemaining()) {
             return 0;
         }
-        int n = readAt(position, dst);
+        int n = readAt(position, dst, true);
         countRead(n);
         return n <= 0 ? -1 : n;
     }
