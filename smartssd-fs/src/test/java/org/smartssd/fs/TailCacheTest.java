@@ -271,6 +271,41 @@ class TailCacheTest {
         }
     }
 
+    /** A measurement from a cold cache in a JVM that read the file before, as the Parquet
+     *  benchmark's ways and queries each are. */
+    @Test
+    void afterDropTailCacheTheNextReaderFetchesTheTailFromTheDrive() throws Exception {
+        byte[] data = FsTestSupport.data(4 * MB, 94);
+        int footer = 2 * MB;
+        Path p = new Path("/tail/dropped");
+        try (FileSystem fs = FsTestSupport.newFs("tail9", FsTestSupport.embeddedConf())) {
+            SmartSsdFileSystem sfs = (SmartSsdFileSystem) fs;
+            write(fs, p, data);
+            long cost = linkBytes(fs) - linkBytes(fs);
+            try (FSDataInputStream open = fs.open(p)) {
+                assertThat(readTail(fs, p, footer)).isEqualTo(tail(data, footer));
+                long before = linkBytes(fs);
+                assertThat(readTail(fs, p, footer)).isEqualTo(tail(data, footer));
+                assertThat(linkBytes(fs) - before - cost).as("warm").isLessThan(16 * 1024);
+
+                assertThat(sfs.dropTailCache()).as("bytes held").isEqualTo(footer);
+                assertThat(sfs.tailCache().heldBytes()).isZero();
+                assertThat(sfs.tailCache().size()).isZero();
+                before = linkBytes(fs);
+                byte[] got = new byte[footer];
+                open.readFully(data.length - footer, got);
+                assertThat(got).as("a stream opened before the drop")
+                        .isEqualTo(tail(data, footer));
+                assertThat(linkBytes(fs) - before - cost).as("after the drop")
+                        .isBetween((long) footer, (long) footer + 64 * 1024);
+                before = linkBytes(fs);
+                assertThat(readTail(fs, p, footer)).isEqualTo(tail(data, footer));
+                assertThat(linkBytes(fs) - before - cost).as("warm again")
+                        .isLessThan(16 * 1024);
+            }
+        }
+    }
+
     @Test
     void aTotalBelowThePerFileSizeIsRefusedNamingBothKeys() {
         Configuration conf = FsTestSupport.embeddedConf();

@@ -192,6 +192,17 @@ public final class TailCache {
     }
 
     /**
+     * Drops every entry and returns the bytes they held. A fetch under way when it is called
+     * still serves its own read, and its bytes are not kept.
+     */
+    public synchronized long clear() {
+        long was = held;
+        entries.clear();
+        held = 0;
+        return was;
+    }
+
+    /**
      * Drops the entries of {@code pathKey} and of everything under it: a change made
      * through this file system (create, append, truncate, delete, rename, times).
      */
