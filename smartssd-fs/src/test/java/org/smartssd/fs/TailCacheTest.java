@@ -21,7 +21,6 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.statistics.IOStatisticsSupport;
 import org.apache.hadoop.fs.statistics.StreamStatisticNames;
 import org.junit.jupiter.api.Test;
-import org.smartssd.device.ModelCounters;
 import org.smartssd.device.ObjectStat;
 import org.smartssd.device.SmartSsdDevice;
 
@@ -34,9 +33,7 @@ class TailCacheTest {
     private static final int MB = 1 << 20;
 
     private static long linkBytes(FileSystem fs) throws IOException {
-        SmartSsdDevice dev = ((SmartSsdFileSystem) fs).device();
-        ModelCounters m = dev.modelCounters().orElseThrow();
-        return m.linkBytesIn() + m.linkBytesOut();
+        return ReadPatterns.linkBytes(((SmartSsdFileSystem) fs).device());
     }
 
     private static void write(FileSystem fs, Path p, byte[] data) throws IOException {
