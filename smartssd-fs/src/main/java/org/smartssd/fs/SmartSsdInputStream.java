@@ -100,11 +100,6 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
     /** The READs of the sequential calls, for the next one's size. */
     private final AdaptiveReadahead adaptive = new AdaptiveReadahead();
 
-    public SmartSsdInputStream(StoreContext ctx, ObjectIo io, Path path, long oid, long length,
-                               int readahead) {
-        this(ctx, io, path, new TailCache.Version(oid, length, 0, 0), readahead, null);
-    }
-
     /**
      * @param version   the file as it was at open
      * @param tailCache the file system's, or null
