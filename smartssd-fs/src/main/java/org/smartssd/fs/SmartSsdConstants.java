@@ -68,6 +68,16 @@ public final class SmartSsdConstants {
     public static final String READAHEAD = "fs.smartssd.readahead.range";
     public static final int READAHEAD_DEFAULT = 1 << 20;
 
+    /** The last bytes of a file an instance keeps in memory once a stream read them (a
+     *  Parquet footer and its indexes), for later streams of the same version; 0: none. */
+    public static final String TAIL_CACHE_BYTES = "fs.smartssd.tail-cache.bytes";
+    public static final long TAIL_CACHE_BYTES_DEFAULT = 16L << 20;
+
+    /** Bytes the tail cache of one instance holds in all (at least the per-file bytes);
+     *  the least recently used file's tail goes first. */
+    public static final String TAIL_CACHE_CAPACITY = "fs.smartssd.tail-cache.capacity";
+    public static final long TAIL_CACHE_CAPACITY_DEFAULT = 64L << 20;
+
     /** The data libsmartssd moves in one READ or WRITE command (PROTOCOL.md 4.3 allows a
      *  little more); a buffer of this size costs one command. */
     public static final int MAX_TRANSFER = 1 << 20;

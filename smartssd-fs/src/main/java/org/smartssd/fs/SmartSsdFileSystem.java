@@ -49,6 +49,7 @@ import org.smartssd.fs.impl.OpenOperation;
 import org.smartssd.fs.impl.RenameOperation;
 import org.smartssd.fs.impl.SetTimesOperation;
 import org.smartssd.fs.impl.StoreContext;
+import org.smartssd.fs.impl.TailCache;
 import org.smartssd.fs.impl.TruncateOperation;
 import org.smartssd.fs.impl.XAttrOperation;
 
@@ -75,6 +76,7 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
     private int writeBuffer;
     private int writeQueueDepth;
     private int readahead;
+    private TailCache tailCache;
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Set<SmartSsdOutputStream> writers = ConcurrentHashMap.newKeySet();
     private IOStatisticsStore ioStatistics;
@@ -108,6 +110,8 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
                 StoreStatisticNames.OP_LIST_STATUS, StoreStatisticNames.OP_SET_TIMES,
                 StoreStatisticNames.OP_TRUNCATE, StoreStatisticNames.OP_GET_STATUS));
         counters.addAll(List.of(XAttrOperation.COUNTERS));
+        counters.add(SmartSsdInputStream.TAIL_CACHE_HITS);
+        counters.add(SmartSsdInputStream.TAIL_CACHE_BYTES);
         for (String c : DriveStore.COMMANDS) {
             counters.add(DriveStore.COMMAND_PREFIX + c);
         }
@@ -135,6 +139,16 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
         }
         readahead = (int) conf.getLongBytes(SmartSsdConstants.READAHEAD,
                 SmartSsdConstants.READAHEAD_DEFAULT);
+        long tailBytes = conf.getLongBytes(SmartSsdConstants.TAIL_CACHE_BYTES,
+                SmartSsdConstants.TAIL_CACHE_BYTES_DEFAULT);
+        long tailCapacity = conf.getLongBytes(SmartSsdConstants.TAIL_CACHE_CAPACITY,
+                SmartSsdConstants.TAIL_CACHE_CAPACITY_DEFAULT);
+        if (tailBytes < 0 || tailCapacity < tailBytes) {
+            throw new IllegalArgumentException(SmartSsdConstants.TAIL_CACHE_BYTES + " = "
+                    + tailBytes + " must be 0 or more and at most "
+                    + SmartSsdConstants.TAIL_CACHE_CAPACITY + " = " + tailCapacity);
+        }
+        tailCache = new TailCache(tailBytes, tailCapacity);
         lease = DriveRegistry.acquire(drive.uri(), SmartSsdDevice::open);
         store = new DriveStore(lease.device(), ioStatistics);
         metrics = FileSystemMetrics.register(device, ioStatistics);
@@ -165,6 +179,30 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
 
     private Path qualify(Path p) {
         return makeQualified(p);
+    }
+
+    /** A change through this instance: the tail cache forgets p and what is under it. */
+    private Path changing(Path p) {
+        tailCache.invalidate(context.pathToKey(p));
+        return p;
+    }
+
+    /**
+     * Drops what this instance's tail cache holds, as {@code echo 1 > /proc/sys/vm/drop_caches}
+     * does the kernel's page cache: the next reader of each file's end fetches it from the
+     * drive again. For measuring a job from a cold cache in a JVM that has read the files
+     * before, or giving the memory back. Open streams go on reading, from the drive where
+     * the cache held their bytes.
+     *
+     * @return the bytes the cache held
+     */
+    public long dropTailCache() {
+        return tailCache.clear();
+    }
+
+    /** The tail cache of this instance, shared by its input streams. */
+    TailCache tailCache() {
+        return tailCache;
     }
 
     @Override
@@ -210,13 +248,14 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
     @Override
     public boolean delete(Path f, boolean recursive) throws IOException {
         checkOpen();
-        return new DeleteOperation(context, qualify(f), recursive, store).execute();
+        return new DeleteOperation(context, changing(qualify(f)), recursive, store).execute();
     }
 
     @Override
     public boolean rename(Path src, Path dst) throws IOException {
         checkOpen();
-        return new RenameOperation(context, qualify(src), qualify(dst), store).execute();
+        return new RenameOperation(context, changing(qualify(src)), changing(qualify(dst)),
+                store).execute();
     }
 
     @Override
@@ -234,7 +273,7 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
     @Override
     public void setTimes(Path f, long mtime, long atime) throws IOException {
         checkOpen();
-        new SetTimesOperation(context, qualify(f), mtime, atime, store).execute();
+        new SetTimesOperation(context, changing(qualify(f)), mtime, atime, store).execute();
     }
 
     /** Names in the {@code user.} namespace; values up to the drive's 1024 bytes per file. */
@@ -278,7 +317,7 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
     @Override
     public boolean truncate(Path f, long newLength) throws IOException {
         checkOpen();
-        return new TruncateOperation(context, qualify(f), newLength, store).execute();
+        return new TruncateOperation(context, changing(qualify(f)), newLength, store).execute();
     }
 
     /** The block size slices of the file, each naming the host that holds the drive. */
@@ -313,8 +352,8 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
         checkOpen();
         Path p = qualify(f);
         ObjectStat st = new OpenOperation(context, p, false, store).execute();
-        return new FSDataInputStream(new SmartSsdInputStream(context, store, p, st.oid(),
-                st.size(), readahead));
+        return new FSDataInputStream(new SmartSsdInputStream(context, store, p,
+                TailCache.Version.of(st), readahead, tailCache));
     }
 
     @Override
@@ -339,7 +378,7 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
     private FSDataOutputStream create(Path f, boolean overwrite, boolean recursive,
                                       Progressable progress) throws IOException {
         checkOpen();
-        Path p = qualify(f);
+        Path p = changing(qualify(f));
         long oid = new CreateOperation(context, p, overwrite, recursive, store).execute();
         return new FSDataOutputStream(writer(p, oid, 0, progress), statistics, 0);
     }
@@ -353,7 +392,7 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
     public FSDataOutputStream append(Path f, int bufferSize, Progressable progress)
             throws IOException {
         checkOpen();
-        Path p = qualify(f);
+        Path p = changing(qualify(f));
         ObjectStat st = new OpenOperation(context, p, true, store).execute();
         return new FSDataOutputStream(writer(p, st.oid(), st.size(), progress), statistics,
                 st.size());
@@ -361,7 +400,10 @@ public class SmartSsdFileSystem extends FileSystem implements IOStatisticsSource
 
     private SmartSsdOutputStream writer(Path p, long oid, long start, Progressable progress) {
         SmartSsdOutputStream out = new SmartSsdOutputStream(context, store, p, oid, start,
-                writeBuffer, writeQueueDepth, progress, writers::remove);
+                writeBuffer, writeQueueDepth, progress, w -> {
+                    writers.remove(w);
+                    changing(p);
+                });
         writers.add(out);
         return out;
     }

@@ -30,6 +30,7 @@ import org.smartssd.fs.impl.AdaptiveReadahead;
 import org.smartssd.fs.impl.ErrorTranslation;
 import org.smartssd.fs.impl.ObjectIo;
 import org.smartssd.fs.impl.StoreContext;
+import org.smartssd.fs.impl.TailCache;
 
 /**
  * Reads one file on the drive by its object id. Sequential reads go through a read-ahead
@@ -54,6 +55,11 @@ import org.smartssd.fs.impl.StoreContext;
  * <p>The length is the file's at open; seeking past it asks the drive again (one STAT), so
  * data appended since can be reached. Not thread-safe for the sequential calls, as
  * {@code FSInputStream}; positioned reads may run concurrently with them.
+ *
+ * <p>Reads in the file's last bytes that reach its end, or what of it an earlier stream
+ * of the same version already holds, go through the file system's {@link TailCache}: a
+ * Parquet footer crosses the link once per instance, not once per stream. Vectored reads
+ * do not use it.
  */
 public class SmartSsdInputStream extends FSInputStream implements ByteBufferReadable,
         ByteBufferPositionedReadable, CanUnbuffer, CanSetReadahead, StreamCapabilities,
@@ -74,8 +80,16 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
                     StreamStatisticNames.STREAM_READ_VECTORED_READ_BYTES_DISCARDED,
                     StreamStatisticNames.STREAM_READ_UNBUFFERED,
                     StreamStatisticNames.STREAM_READ_EXCEPTIONS,
-                    StreamStatisticNames.STREAM_READ_CLOSE_OPERATIONS)
+                    StreamStatisticNames.STREAM_READ_CLOSE_OPERATIONS,
+                    TAIL_CACHE_HITS, TAIL_CACHE_BYTES)
             .build();
+    /** Reads answered from the tail cache with no READ command. */
+    public static final String TAIL_CACHE_HITS = "stream_read_tail_cache_hits";
+    /** Bytes given from the tail cache that this read did not fetch: link bytes saved. */
+    public static final String TAIL_CACHE_BYTES = "stream_read_tail_cache_bytes";
+    private final TailCache tailCache;
+    private final TailCache.Version version;
+    private final String pathKey;
 
     private volatile long length;
     private volatile boolean closed;
@@ -86,8 +100,17 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
     /** The READs of the sequential calls, for the next one's size. */
     private final AdaptiveReadahead adaptive = new AdaptiveReadahead();
 
-    public SmartSsdInputStream(StoreContext ctx, ObjectIo io, Path path, long oid, long length,
-                               int readahead) {
+    /**
+     * @param version   the file as it was at open
+     * @param tailCache the file system's, or null
+     */
+    public SmartSsdInputStream(StoreContext ctx, ObjectIo io, Path path,
+                               TailCache.Version version, int readahead, TailCache tailCache) {
+        long oid = version.oid();
+        long length = version.size();
+        this.tailCache = tailCache != null && tailCache.enabled() ? tailCache : null;
+        this.version = version;
+        this.pathKey = ctx.pathToKey(path);
         this.ctx = ctx;
         this.io = io;
         this.path = path;
@@ -121,8 +144,37 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
         }
     }
 
-    /** One READ of the object; translated errors. */
-    private int readAt(long offset, ByteBuffer dst) throws IOException {
+    /**
+     * One READ of the object, or the tail cache's answer when {@code tail} (a jump: the
+     * cache is for readers that seek to a file's end, not for passes over it, which
+     * would be given a small file whole); translated errors.
+     */
+    private int readAt(long offset, ByteBuffer dst, boolean tail) throws IOException {
+        if (tail && offset > 0 && tailCache != null && length == version.size()) {
+            // the fetcher's errors are translated already
+            TailCache.Served s = tailCache.read(version, pathKey, offset, dst, this::readDrive);
+            if (s.handled()) {
+                long saved = s.bytes() - s.fetched();
+                if (s.fetched() == 0) {
+                    count(TAIL_CACHE_HITS, 1);
+                }
+                count(TAIL_CACHE_BYTES, saved);
+                return s.bytes();
+            }
+        }
+        return readDrive(offset, dst);
+    }
+
+    /** Counts in the stream's statistics and the file system's. */
+    private void count(String name, long n) {
+        if (n > 0) {
+            stats.incrementCounter(name, n);
+            ctx.ioStatistics().incrementCounter(name, n);
+        }
+    }
+
+    /** One READ of the object. */
+    private int readDrive(long offset, ByteBuffer dst) throws IOException {
         stats.incrementCounter(StreamStatisticNames.STREAM_READ_OPERATIONS);
         if (fsStats != null) {
             fsStats.incrementReadOps(1);
@@ -141,7 +193,7 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
 
     /** A READ of the sequential calls at {@code offset}, remembered for the next one's rule. */
     private int fetchAt(long offset, ByteBuffer dst) throws IOException {
-        int n = readAt(offset, dst);
+        int n = readAt(offset, dst, !adaptive.goesOn(offset));
         adaptive.fetched(offset, offset + Math.max(n, 0));
         return n;
     }
@@ -288,7 +340,7 @@ public class SmartSsdInputStream extends FSInputStream implements ByteBufferRead
         if (!dst.hasRemaining()) {
             return 0;
         }
-        int n = readAt(position, dst);
+        int n = readAt(position, dst, true);
         countRead(n);
         return n <= 0 ? -1 : n;
     }

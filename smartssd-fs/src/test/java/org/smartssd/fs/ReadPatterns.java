@@ -2,17 +2,20 @@ package org.smartssd.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileRange;
+import org.smartssd.device.ModelCounters;
+import org.smartssd.device.SmartSsdDevice;
 
 /**
  * How readers read, for the read-ahead tests of {@code smartssd://} and {@code sscache://}
  * alike: every byte read is checked against the file's {@code content}, and a scan counts
- * what it asked for, the tests' reference for what crossed the link.
+ * what it asked for, the tests' reference for what crossed the link ({@link #linkBytes}).
  */
 public final class ReadPatterns {
     /** What a scan asked for, in how many requests. */
@@ -20,6 +23,12 @@ public final class ReadPatterns {
     }
 
     private ReadPatterns() {
+    }
+
+    /** Bytes that have crossed the drive's link, both ways, by its own model counters. */
+    public static long linkBytes(SmartSsdDevice dev) throws IOException {
+        ModelCounters m = dev.modelCounters().orElseThrow();
+        return m.linkBytesIn() + m.linkBytesOut();
     }
 
     /** seek + readFully through a heap ByteBuffer, as parquet-mr's H2SeekableInputStream. */

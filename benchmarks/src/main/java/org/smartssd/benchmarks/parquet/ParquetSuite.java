@@ -40,10 +40,12 @@ import org.smartssd.benchmarks.spark.SparkSuite;
 import org.smartssd.device.HostPowerProfile;
 import org.smartssd.device.ModelCounters;
 import org.smartssd.device.SmartSsdDevice;
+import org.smartssd.fs.SmartSsdFileSystem;
 import org.smartssd.loganalyzer.LogAnalyzer;
 import org.smartssd.loganalyzer.WorldCupRecord;
 import org.smartssd.loganalyzer.model.HostCostModel;
 import org.smartssd.loganalyzer.spark.SparkQueries;
+import org.smartssd.scan.DeviceAccess;
 import org.smartssd.scan.parquet.ParquetHostModel;
 import scala.jdk.javaapi.CollectionConverters;
 
@@ -69,6 +71,9 @@ import scala.jdk.javaapi.CollectionConverters;
  * Energy as the log analyzer's ({@code ExecEnergy}): the host idles over the modelled time and
  * is busy over its own CPU part; the drive's ISP, NAND-read and link energy from its counters.
  * Wall clock: the median of {@code --runs} runs (the three ways in turn within a run).
+ * Each run starts with the {@code smartssd://} instance's tail cache dropped
+ * ({@code SmartSsdFileSystem.dropTailCache}), so its figures are what that query costs on
+ * its own, whatever ran before it; within a run, its tasks share the cache.
  *
  * <p>Then the sweep: {@code SELECT <k columns> WHERE clientID < X} over selectivities and
  * column counts, the connector against Spark's reader over the drive, modelled (one run).
@@ -190,7 +195,6 @@ public final class ParquetSuite {
         try (LogAnalyzer la = LogAnalyzer.embedded(work.resolve("drive"),
                 LogAnalyzer.capacityFor(rows * 200L), null)) {
             SparkSession spark = la.spark().session();
-            SmartSsdDevice dev = la.device();
             System.err.println("== " + rows + " entries: onto the drive, then Spark writes them "
                     + "as snappy Parquet to smartssd://");
             LogAnalyzer.DriveFile f = la.load(trace, WorldCupRecord.BYTES, WorldCupRecord.BYTES,
@@ -203,6 +207,9 @@ public final class ParquetSuite {
                     .option("parquet.block.row.count.limit", String.valueOf(rowGroupRows))
                     .parquet(table.toString());
             la.remove(f);
+            // the instance Spark's scans of the table read through, by Hadoop's FileSystem cache
+            SmartSsdFileSystem drive = DeviceAccess.fileSystem(table,
+                    spark.sparkContext().hadoopConfiguration());
             Configuration conf = la.conf();
             copyToLocal(table, keep, conf);
             double urlBytes = describe(out.resolve("data.csv"), keep, conf);
@@ -225,11 +232,11 @@ public final class ParquetSuite {
                     List<List<Run>> all = List.of(new ArrayList<>(), new ArrayList<>(),
                             new ArrayList<>());
                     for (int k = 0; k < runs; k++) {
-                        all.get(0).add(measure(spark, dev, CONNECTOR, connector(spark,
+                        all.get(0).add(measure(spark, drive, CONNECTOR, connector(spark,
                                 onDrive), x.sql()));
-                        all.get(1).add(measure(spark, dev, SPARK_SMARTSSD,
+                        all.get(1).add(measure(spark, drive, SPARK_SMARTSSD,
                                 spark.read().parquet(onDrive), x.sql()));
-                        all.get(2).add(measure(spark, dev, SPARK_FILE,
+                        all.get(2).add(measure(spark, drive, SPARK_FILE,
                                 spark.read().parquet(onFile), x.sql()));
                     }
                     Answer ref = all.get(0).get(0).answer();
@@ -253,7 +260,7 @@ public final class ParquetSuite {
                 }
             }
             if (sweep) {
-                identical &= sweep(out.resolve("sweep.csv"), spark, dev, onDrive, onFile, rows,
+                identical &= sweep(out.resolve("sweep.csv"), spark, drive, onDrive, onFile, rows,
                         urlBytes, kinds, power);
             }
         }
@@ -312,13 +319,19 @@ public final class ParquetSuite {
         return new Modelled(ns, host, hostJ);
     }
 
-    /** Runs {@code sql} over {@code table}, bracketed by the drive's counters. */
-    static Run measure(SparkSession spark, SmartSsdDevice dev, String way, Dataset<Row> table,
-                       String sql) throws IOException {
+    /**
+     * Runs {@code sql} over {@code table}, bracketed by the drive's counters, from a cold tail
+     * cache: in this one JVM an earlier way or query would otherwise have left the footers in
+     * {@code drive}'s, and a run's figures would depend on what ran before it.
+     */
+    static Run measure(SparkSession spark, SmartSsdFileSystem drive, String way,
+                       Dataset<Row> table, String sql) throws IOException {
         String view = "t_" + UUID.randomUUID().toString().replace("-", "");
         table.createOrReplaceTempView(view);
         try {
             Dataset<Row> df = spark.sql(String.format(sql, view));
+            drive.dropTailCache();
+            SmartSsdDevice dev = drive.device();
             ModelCounters a = dev.modelCounters().orElseThrow(
                     () -> new IOException("the drive has no model counters: not an emulated drive"));
             long t0 = System.nanoTime();
@@ -506,8 +519,8 @@ public final class ParquetSuite {
     }
 
     /** The selectivity x columns sweep, modelled; false when an answer differs. */
-    static boolean sweep(Path csvFile, SparkSession spark, SmartSsdDevice dev, String onDrive,
-                         String onFile, long rows, double urlBytes,
+    static boolean sweep(Path csvFile, SparkSession spark, SmartSsdFileSystem drive,
+                         String onDrive, String onFile, long rows, double urlBytes,
                          Map<String, ParquetHostModel.Kind> kinds, HostPowerProfile power)
             throws IOException {
         StringBuilder q = new StringBuilder("SELECT percentile(clientID, array(");
@@ -527,8 +540,8 @@ public final class ParquetSuite {
                 for (List<String> cols : SWEEP_COLUMNS) {
                     String sql = "SELECT " + String.join(", ", cols) + " FROM %s WHERE clientID <= "
                             + bound;
-                    Run c = measure(spark, dev, CONNECTOR, connector(spark, onDrive), sql);
-                    Run p = measure(spark, dev, SPARK_SMARTSSD, spark.read().parquet(onDrive),
+                    Run c = measure(spark, drive, CONNECTOR, connector(spark, onDrive), sql);
+                    Run p = measure(spark, drive, SPARK_SMARTSSD, spark.read().parquet(onDrive),
                             sql);
                     boolean same = c.answer().equals(p.answer());
                     identical &= same;

@@ -38,9 +38,13 @@ public final class AdaptiveReadahead {
         if (lastFetchStart < 0) {
             return readahead;
         }
-        boolean goesOn = p >= lastFetchStart && p <= lastFetchEnd + SHORT_SKIP;
-        long grown = goesOn ? 2 * (lastFetchEnd - lastFetchStart) : 0;
+        long grown = goesOn(p) ? 2 * (lastFetchEnd - lastFetchStart) : 0;
         return (int) Math.min(readahead, Math.max(Math.max(want, RANDOM_FILL_MIN), grown));
+    }
+
+    /** Whether a read at {@code p} goes on from the last fetch: a pass, not a jump. */
+    public boolean goesOn(long p) {
+        return lastFetchStart >= 0 && p >= lastFetchStart && p <= lastFetchEnd + SHORT_SKIP;
     }
 
     /** Remembers a fetch of {@code [start, end)} for the next one's rule. */

@@ -1,6 +1,7 @@
 package org.smartssd.fs.sscache;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.smartssd.fs.ReadPatterns.linkBytes;
 import static org.smartssd.fs.sscache.SsCacheTestSupport.counter;
 
 import java.nio.file.Files;
@@ -9,7 +10,6 @@ import java.nio.file.Path;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.smartssd.device.ModelCounters;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.fs.ReadPatterns;
 
@@ -45,11 +45,6 @@ class SsCacheReadaheadTest {
         try (FSDataInputStream in = fs.open(F)) {
             return ReadPatterns.filteredParquetScan(in, CONTENT, GROUP, 100_000);
         }
-    }
-
-    private static long linkBytes(SmartSsdDevice dev) throws Exception {
-        ModelCounters m = dev.modelCounters().orElseThrow();
-        return m.linkBytesIn() + m.linkBytesOut();
     }
 
     private static long commands(SmartSsdDevice dev) throws Exception {
