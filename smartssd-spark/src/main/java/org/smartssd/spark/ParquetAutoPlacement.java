@@ -33,12 +33,10 @@ import org.smartssd.scan.parquet.ParquetHostModel;
  *       a chunk, else SATA 3 Gb/s, as {@code PlacementCalibration}); then
  *       {@link ParquetHostModel} for decoding the rows of the columns read and the pushed
  *       aggregate's rows.</li>
- *   <li>Device: the file's first row group run in the drive with the scan's own plan,
- *       and the first two as one run, their counted work (pages, ISP instructions, DRAM
- *       accesses) priced by the drive's profile: the second's work scaled by rows to the
- *       file's row groups, plus what the first cost beyond its rows once per run the
- *       partitions make; the output over the link and the returned rows decoded by
- *       {@link ParquetHostModel}, scaled by rows.</li>
+ *   <li>Device: the file's first row group run in the drive with the scan's own plan, its
+ *       counted work (pages, ISP instructions, DRAM accesses) priced by the drive's profile,
+ *       its output over the link and the returned rows decoded by {@link ParquetHostModel},
+ *       scaled by rows to the file's row groups.</li>
  * </ul>
  * Energy: the drive's ISP (its active power over its time) and the link's per-byte energy,
  * plus the host's busy power over its CPU time ({@link HostPowerProfile}); the host's idle
@@ -74,14 +72,12 @@ final class ParquetAutoPlacement {
     }
 
     /**
-     * The estimates of reading {@code groups} of {@code footer}'s file, which the drive
-     * would read as {@code partitions} (their concatenation); the first one or two are run in
+     * The estimates of reading {@code groups} of {@code footer}'s file; the first is run in
      * the drive. Empty when the drive has no model counters to price its work with, or
      * refuses the row group (read on the host then, as any such row group).
      */
     static Optional<Estimate> estimate(ParquetReadPlan plan, ParquetFooter footer,
-                                       List<BlockMetaData> groups,
-                                       List<List<BlockMetaData>> partitions) throws IOException {
+                                       List<BlockMetaData> groups) throws IOException {
         Configuration conf = plan.conf().hadoop();
         Path file = footer.path();
         DeviceAccess acc = DeviceAccess.of(file, conf);
@@ -105,49 +101,28 @@ final class ParquetAutoPlacement {
         double link = linkNsPerByte(conf, acc, file, chunks);
         HostPowerProfile power = HostPowerProfile.fromSystemProperties();
 
-        // Device. Scaling counted work by rows is honest for parquet-scan: its work is per
-        // page and per value decoded, and the row groups of one file (one writer, one schema,
-        // near-equal rows) have the same composition. What does not scale is a run's own
-        // cost, its buffers allocated and charged once for all its row groups: so the first
-        // row group is run alone and, where two fit one run, with the second, the difference
-        // being the second's work, and the rest the run's. The probes' cost is real drive
-        // time, counted as the query's.
+        // Device. Scaling one row group's counted work by rows is honest for parquet-scan:
+        // its work is per page and per value decoded, and the row groups of one file (one
+        // writer, one schema, near-equal rows) have the same composition; the probe's cost is
+        // real drive time, counted as the query's. A run's own cost (its buffers, allocated
+        // once for all its row groups) is so charged once per row group: an upper bound
+        // where a partition runs several together, which leans towards the host. Probing a
+        // second run to take that cost apart was tried: three row groups' probes cost more
+        // than the estimate gained on small tables (benchmarks/README.md, Parquet).
         BlockMetaData first = groups.get(0);
-        ParquetRowGroupReader.DriveRun one;
-        ParquetRowGroupReader.DriveRun two = null;
+        ParquetRowGroupReader.DriveRun run;
         try {
-            one = ParquetRowGroupReader.runInDrive(plan, file, footer, List.of(first));
-            if (groups.size() >= 2 && groups.get(1).getRowCount() > 0
-                    && one.scan().runs(groups.subList(0, 2)).size() == 1) {
-                two = ParquetRowGroupReader.runInDrive(plan, file, footer, groups.subList(0, 2));
-            }
+            run = ParquetRowGroupReader.runInDrive(plan, file, footer, List.of(first));
         } catch (ParquetDriveScan.Unsupported e) {
             return Optional.empty();
         }
-        int runs = 0;
-        for (List<BlockMetaData> p : partitions) {
-            runs += one.scan().runs(p).size();
-        }
-        ParquetDriveScan.Work w = one.result().work();
-        double probedRows = first.getRowCount();
-        ParquetRowGroupReader.DriveRun probe = one;
-        double ispNs;
-        double runNs = 0;
-        if (two != null) {
-            ParquetDriveScan.Work w2 = two.result().work();
-            double perRow = (w2.ispNs(prices) - w.ispNs(prices)) / groups.get(1).getRowCount();
-            runNs = Math.max(0, w.ispNs(prices) - perRow * first.getRowCount());
-            ispNs = runs * runNs + Math.max(0, perRow) * rows;
-            w = w2;
-            probe = two;
-            probedRows += groups.get(1).getRowCount();
-        } else {
-            ispNs = w.ispNs(prices) * (probedRows == 0 ? groups.size() : rows / probedRows);
-        }
-        double scale = probedRows == 0 ? groups.size() : rows / probedRows;
+        ParquetDriveScan.Work w = run.result().work();
+        double scale = first.getRowCount() == 0 ? groups.size()
+                : rows / (double) first.getRowCount();
+        double ispNs = w.ispNs(prices) * scale;
         double outBytes = w.outputBytes() * scale;
         double decodeReturned = returnedCpuNs(plan, footer, groups,
-                Math.round(returnedRows(plan, probe.result()) * scale));
+                Math.round(returnedRows(plan, run.result()) * scale));
         double deviceNs = ispNs + outBytes * link + decodeReturned;
         double deviceJ = ispNs * prices.ispActiveMw() * 1e-12
                 + outBytes * prices.linkPjPerByte() * 1e-12
@@ -161,12 +136,10 @@ final class ParquetAutoPlacement {
         double cpu = hostCpuNs(plan, footer, groups, rows);
         double hostNs = bytes * link + cpu;
         double hostJ = bytes * prices.linkPjPerByte() * 1e-12 + power.busyJoules(cpu / 1e9);
-        String why = String.format(Locale.ROOT, "device: row groups 0-%d of %d (%.0f of %d "
-                + "rows) run, %d pages, %d instructions, %d DRAM accesses, %d B out; %d runs of "
-                + "%.3f ms each beside the rows' work; host: %d B over the link; link %.3f ns/B",
-                two == null ? 0 : 1, groups.size(), probedRows, rows, w.pages(),
-                w.instructions(), w.dramAccesses(), w.outputBytes(), runs, runNs / 1e6, bytes,
-                link);
+        String why = String.format(Locale.ROOT, "device: row group 0 of %d (%d of %d rows) "
+                + "run, %d pages, %d instructions, %d DRAM accesses, %d B out; host: %d B over "
+                + "the link; link %.3f ns/B", groups.size(), first.getRowCount(), rows, w.pages(),
+                w.instructions(), w.dramAccesses(), w.outputBytes(), bytes, link);
         Estimate e = new Estimate(deviceNs, hostNs, deviceJ, hostJ, why);
         LOG.info("{}: placement=auto: {} ({}; {})", file, e.host() ? "host" : "device",
                 e.described(), why);

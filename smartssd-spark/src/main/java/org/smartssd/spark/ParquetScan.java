@@ -99,16 +99,8 @@ final class ParquetScan implements Scan, Batch {
                         }
                     }
                     if (plan.auto() && !inDrive.isEmpty()) {
-                        List<List<BlockMetaData>> driveParts = new ArrayList<>();
-                        for (ParquetRowGroupPartition p
-                                : partitionsOf(f, groups, kept, why, maxBytes)) {
-                            if (p.hostReason() == null) {
-                                driveParts.add(groups.subList(p.rowGroup(),
-                                        p.rowGroup() + p.rowGroups()));
-                            }
-                        }
                         Optional<ParquetAutoPlacement.Estimate> e =
-                                ParquetAutoPlacement.estimate(plan, footer, inDrive, driveParts);
+                                ParquetAutoPlacement.estimate(plan, footer, inDrive);
                         estimates.add(e.orElse(null));
                         if (e.isPresent() && e.get().host()) {
                             for (int g = 0; g < groups.size(); g++) {
