@@ -14,6 +14,8 @@
 #     --no-sweep  leave the sweep out
 #     --row-group-rows N  rows per row group the writer is held to (default 1024: see
 #                 ParquetSuite.ROW_GROUP_ROWS; larger ones fail in the drive's 4 MiB ISP pool)
+#     --placement P  the connector's placement (default auto; device or host to see one
+#                 side alone; the goals are auto's)
 # Builds only what it needs, offline (the benchmarks module and what it uses, the native
 # release build too; nothing installed).
 set -euo pipefail
@@ -22,6 +24,7 @@ rows=200000
 runs=5
 sweep=true
 rgr=()
+placement=auto
 out=
 label="quick run"
 while [ $# -gt 0 ]; do
@@ -31,11 +34,14 @@ while [ $# -gt 0 ]; do
     --runs) runs=$2; shift 2 ;;
     --no-sweep) sweep=false; shift ;;
     --row-group-rows) rgr=(--row-group-rows "$2"); shift 2 ;;
+    --placement) placement=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n 2,18p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,20p "$0"; exit 0 ;;
     *) echo "run-parquet: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
+case $placement in auto) ;; device|host) label="$label, placement=$placement" ;;
+  *) echo "run-parquet: --placement '$placement' is not auto, device or host" >&2; exit 2 ;; esac
 case $rows in ''|*[!0-9]*|0) echo "run-parquet: --rows '$rows' is not a positive count" >&2; exit 2 ;; esac
 case $runs in ''|*[!0-9]*|0) echo "run-parquet: --runs '$runs' is not a positive count" >&2; exit 2 ;; esac
 out=${out:-$root/benchmarks/out/parquet-$(date -u +%Y%m%dT%H%M%SZ)}
@@ -75,7 +81,8 @@ trap 'rm -rf "$jars" "$copy"' EXIT
 status=0
 echo "== $rows entries, $runs run(s) of each way and query" >&2
 java "${jopts[@]}" -cp "$cp" org.smartssd.benchmarks.parquet.ParquetSuite --out "$out" \
-  --keep "$copy" --rows "$rows" --runs "$runs" --sweep "$sweep" "${rgr[@]}" \
+  --keep "$copy" --rows "$rows" --runs "$runs" --sweep "$sweep" --placement "$placement" \
+  "${rgr[@]}" \
   2> >(tee "$out/suite.log" >&2) || status=$?
 if [ "$status" -ne 0 ] && [ "$status" -ne 7 ]; then
   echo "run-parquet: the suite failed ($status); see $out/suite.log" >&2

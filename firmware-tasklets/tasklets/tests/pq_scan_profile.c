@@ -2,16 +2,17 @@
  * parquet-scan's counted work by phase, in a build whose pq_scan.c marks its phases
  * (PQS_PROFILE): not a test, a measuring tool for files too large to commit.
  *
- *     pq_scan_profile FILE.parquet PLAN [EXPECT]
+ *     pq_scan_profile [-g N] FILE.parquet PLAN [EXPECT]
  *
- * Runs PLAN as the connector does, one run per row group (the plan cut to that row group;
- * the runs' answers together checked against EXPECT when given), and prints
+ * Runs PLAN as the connector does, a run per N consecutive row groups (default 1; the plan
+ * cut to them; the runs' answers together checked against EXPECT when given), and prints
  * each phase's instructions and DRAM accesses summed over those runs; the decoder's share
  * broken down by what it counted (struct ss_pq_stats, charged as pq_scan.c's charge()).
  */
 #include "bt_test.h"
 
 #include "isp_internal.h"
+#include "pq_items.h"
 #include "pq_plan_cut.h"
 #include "ss_parquet.h"
 #include "ss_test_file.h"
@@ -77,36 +78,13 @@ static uint64_t got_len;
 
 static void collect(uint8_t mode, const uint8_t *o, uint64_t len)
 {
-	if (mode != SS_BT_PQ_AGGREGATE) {
-		got = realloc(got, got_len + len);
-		memcpy(got + got_len, o, len);
-		got_len += len;
+	if (mode == SS_BT_PQ_AGGREGATE) {
+		pq_items_merge(&got, &got_len, o, len);
 		return;
 	}
-	for (uint64_t i = 0; i + 48 <= len; i += 48) {
-		const uint8_t *it = o + i;
-		uint64_t j;
-
-		for (j = 0; j < got_len; j += 48) {
-			if (!memcmp(got + j, it, 16)) {
-				break;
-			}
-		}
-		if (j == got_len) {
-			got = realloc(got, got_len + 48);
-			memcpy(got + got_len, it, 48);
-			got_len += 48;
-			continue;
-		}
-		ss_put_le64(got + j + 16, ss_get_le64(got + j + 16) + ss_get_le64(it + 16));
-		ss_put_le64(got + j + 24, ss_get_le64(got + j + 24) + ss_get_le64(it + 24));
-		if ((int64_t)ss_get_le64(it + 32) < (int64_t)ss_get_le64(got + j + 32)) {
-			memcpy(got + j + 32, it + 32, 8);
-		}
-		if ((int64_t)ss_get_le64(it + 40) > (int64_t)ss_get_le64(got + j + 40)) {
-			memcpy(got + j + 40, it + 40, 8);
-		}
-	}
+	got = realloc(got, got_len + len);
+	memcpy(got + got_len, o, len);
+	got_len += len;
 }
 
 int main(int argc, char **argv)
@@ -117,10 +95,15 @@ int main(int argc, char **argv)
 	uint8_t *file, *plan, *o;
 	struct ss_isp_progress p;
 	uint32_t ps;
-	uint32_t nrg;
+	uint32_t nrg, per_run = 1, runs = 0;
 
-	if (argc < 3) {
-		fprintf(stderr, "usage: pq_scan_profile FILE.parquet PLAN [EXPECT]\n");
+	if (argc > 2 && !strcmp(argv[1], "-g")) {
+		per_run = (uint32_t)strtoul(argv[2], NULL, 10);
+		argc -= 2;
+		argv += 2;
+	}
+	if (argc < 3 || per_run == 0) {
+		fprintf(stderr, "usage: pq_scan_profile [-g N] FILE.parquet PLAN [EXPECT]\n");
 		return 2;
 	}
 	e = bt_env();
@@ -132,9 +115,9 @@ int main(int argc, char **argv)
 	nrg = ss_get_le16(plan + 4);
 	ps = tenv_page_size(e);
 	memset(&prof, 0, sizeof(prof));
-	for (uint32_t r = 0; r < nrg; r++) {
+	for (uint32_t r = 0; r < nrg; r += per_run, runs++) {
 		uint32_t clen;
-		uint8_t *c = pq_plan_cut(plan, plen, r, &clen);
+		uint8_t *c = pq_plan_cut_n(plan, plen, r, SS_MIN(per_run, nrg - r), &clen);
 		struct ss_isp_input in = pq_plan_pages(c, oid, ps);
 
 		o = bt_run(e, SS_BT_PARQUET_SCAN, c, clen, NULL, BUDGET, out, &in, 1, &olen, &p);
@@ -156,8 +139,9 @@ int main(int argc, char **argv)
 		printf("the runs' answer is %s's\n", argv[3]);
 		free(want);
 	}
-	printf("a run per row group (%u runs): %llu instructions, %llu DRAM accesses\n", nrg,
-	       (unsigned long long)insn, (unsigned long long)dram);
+	printf("a run per %u row groups (%u runs of %u row groups): %llu instructions, %llu DRAM "
+	       "accesses\n", per_run, runs, nrg, (unsigned long long)insn,
+	       (unsigned long long)dram);
 	printf("%-34s %14s %14s\n", "phase", "instructions", "DRAM");
 	for (int ph = 0; ph < PQS_NPHASES; ph++) {
 		printf("%-34s %14llu %14llu\n", phase_names[ph], (unsigned long long)prof.insn[ph],

@@ -104,11 +104,15 @@ final class ParquetAutoPlacement {
         // Device. Scaling one row group's counted work by rows is honest for parquet-scan:
         // its work is per page and per value decoded, and the row groups of one file (one
         // writer, one schema, near-equal rows) have the same composition; the probe's cost is
-        // real drive time, counted as the query's.
+        // real drive time, counted as the query's. A run's own cost (its buffers, allocated
+        // once for all its row groups) is so charged once per row group: an upper bound
+        // where a partition runs several together, which leans towards the host. Probing a
+        // second run to take that cost apart was tried: three row groups' probes cost more
+        // than the estimate gained on small tables (benchmarks/README.md, Parquet).
         BlockMetaData first = groups.get(0);
         ParquetRowGroupReader.DriveRun run;
         try {
-            run = ParquetRowGroupReader.runInDrive(plan, file, footer, first);
+            run = ParquetRowGroupReader.runInDrive(plan, file, footer, List.of(first));
         } catch (ParquetDriveScan.Unsupported e) {
             return Optional.empty();
         }

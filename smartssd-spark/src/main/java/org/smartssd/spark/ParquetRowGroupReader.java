@@ -44,9 +44,10 @@ import org.smartssd.scan.parquet.ParquetFooter;
 import org.smartssd.scan.parquet.ParquetScanPlan;
 
 /**
- * Reads one row group: in the drive (a parquet-scan run whose rows become InternalRows), or
- * on the host with Spark's own Parquet row reader (ParquetReadSupport over parquet-mr) when
- * the partition was placed there or the drive refuses a page the footer did not reveal.
+ * Reads a partition's row groups: in the drive (parquet-scan runs whose rows become
+ * InternalRows), or on the host with Spark's own Parquet row reader (ParquetReadSupport over
+ * parquet-mr) when the partition was placed there or the drive refuses a page the footer did
+ * not reveal (then all of the partition's row groups).
  */
 final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     private static final Logger LOG = LoggerFactory.getLogger(ParquetRowGroupReader.class);
@@ -119,8 +120,9 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
                 side = 1;
                 return;
             } catch (ParquetDriveScan.Unsupported e) {
-                LOG.warn("{} row group {} read on the host: {}", part.file(), part.rowGroup(),
-                        e.getMessage());
+                LOG.warn("{} {} read on the host: {}", part.file(), part.rowGroups() == 1
+                        ? "row group " + part.rowGroup() : "row groups " + part.rowGroup() + "-"
+                        + (part.rowGroup() + part.rowGroups() - 1), e.getMessage());
             }
         }
         Path file = new Path(part.file());
@@ -171,11 +173,12 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
         Configuration conf = plan.conf().hadoop();
         Path file = new Path(part.file());
         ParquetFooter footer = ParquetFooter.readCached(file, conf);
-        DriveRun run = runInDrive(plan, file, footer, footer.rowGroups().get(part.rowGroup()));
+        List<org.apache.parquet.hadoop.metadata.BlockMetaData> groups = footer.rowGroups()
+                .subList(part.rowGroup(), part.rowGroup() + part.rowGroups());
+        DriveRun run = runInDrive(plan, file, footer, groups);
         ParquetScanPlan p = run.scan();
         ParquetDriveScan.Result r = run.result();
-        driveCpuNs = ParquetAutoPlacement.returnedCpuNs(plan, footer,
-                List.of(footer.rowGroups().get(part.rowGroup())),
+        driveCpuNs = ParquetAutoPlacement.returnedCpuNs(plan, footer, groups,
                 ParquetAutoPlacement.returnedRows(plan, r));
         DriveAggregates.Plan agg = plan.aggregate();
         ScanPlan.TopNSpec top = plan.topN();
@@ -213,9 +216,12 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     record DriveRun(ParquetScanPlan scan, ParquetDriveScan.Result result) {
     }
 
-    /** Runs {@code plan}'s work over row group {@code group} of {@code file} in the drive. */
+    /**
+     * Runs {@code plan}'s work over consecutive row groups {@code groups} of {@code file} in
+     * the drive: as few parquet-scan runs as the plan's size allows.
+     */
     static DriveRun runInDrive(ParquetReadPlan plan, Path file, ParquetFooter footer,
-                               org.apache.parquet.hadoop.metadata.BlockMetaData group)
+                               List<org.apache.parquet.hadoop.metadata.BlockMetaData> groups)
             throws IOException {
         List<DriveColumn> cols = new ArrayList<>();
         for (String n : plan.columns()) {
@@ -238,7 +244,6 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
             b.rows(proj).limit(plan.limit());
         }
         ParquetScanPlan p = b.build();
-        List<org.apache.parquet.hadoop.metadata.BlockMetaData> groups = List.of(group);
         return new DriveRun(p, ParquetDriveScan.run(DeviceAccess.of(file, plan.conf().hadoop()),
                 p, footer, groups, top == null ? plan.limit() : 0,
                 p.memoryBudget(groups) + extra, TIMEOUT));

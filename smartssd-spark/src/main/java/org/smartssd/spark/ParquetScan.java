@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
@@ -32,8 +33,8 @@ import org.smartssd.scan.parquet.DriveColumn;
 import org.smartssd.scan.parquet.ParquetFooter;
 
 /**
- * A Parquet read: a partition per row group, each placed in the drive or on the host; the
- * description says how many went where and why (EXPLAIN shows it).
+ * A Parquet read: partitions of consecutive row groups, each placed in the drive or on the
+ * host; the description says how many row groups went where and why (EXPLAIN shows it).
  */
 final class ParquetScan implements Scan, Batch {
     private final ParquetReadPlan plan;
@@ -74,8 +75,12 @@ final class ParquetScan implements Scan, Batch {
     private synchronized List<ParquetRowGroupPartition> partitions() {
         if (partitions == null) {
             List<ParquetRowGroupPartition> out = new ArrayList<>();
-            long maxBytes = SparkSession.active().sessionState().conf().filesMaxPartitionBytes();
             try {
+                long total = 0;
+                for (Path f : files) {
+                    total += ParquetFooter.readCached(f, plan.conf().hadoop()).length();
+                }
+                long maxBytes = splitBytes(SparkSession.active(), total, files.size());
                 for (Path f : files) {
                     ParquetFooter footer = ParquetFooter.readCached(f, plan.conf().hadoop());
                     List<BlockMetaData> groups = footer.rowGroups();
@@ -118,10 +123,30 @@ final class ParquetScan implements Scan, Batch {
     static final String AUTO_HOST = "placement=auto: host estimated faster";
 
     /**
-     * A partition per row group read in the drive; the row groups read on the host, one
-     * partition per run of consecutive kept groups of one reason up to {@code maxBytes}
-     * (Spark's own split size), so that Spark's reader fetches the footer once a partition
-     * and each chunk once, as it does over the file itself.
+     * Spark's own split size for file scans ({@code FilePartition.maxSplitBytes}): at most
+     * {@code spark.sql.files.maxPartitionBytes}, and smaller when that would leave fewer
+     * partitions than {@code spark.sql.files.minPartitionNum} (default: the leaf nodes'
+     * parallelism), each file counted {@code spark.sql.files.openCostInBytes} more, never
+     * below that cost.
+     */
+    static long splitBytes(SparkSession spark, long totalBytes, int files) {
+        org.apache.spark.sql.internal.SQLConf c = spark.sessionState().conf();
+        long open = c.filesOpenCostInBytes();
+        scala.Option<Object> min = c.filesMinPartitionNum();
+        scala.Option<String> leaf = spark.conf().getOption("spark.sql.leafNodeDefaultParallelism");
+        int parts = min.isDefined() ? (Integer) min.get() : leaf.isDefined()
+                ? Integer.parseInt(leaf.get()) : spark.sparkContext().defaultParallelism();
+        long perCore = (totalBytes + files * open) / Math.max(1, parts);
+        return Math.min(c.filesMaxPartitionBytes(), Math.max(open, perCore));
+    }
+
+    /**
+     * The kept row groups as partitions: each run of consecutive kept groups placed alike (in
+     * the drive, or on the host for one reason) up to {@code maxBytes} of the file (Spark's
+     * own split size) is one partition. On the host Spark's reader then fetches the footer
+     * once a partition and each chunk once, as it does over the file itself; in the drive
+     * the partition's row groups go to parquet-scan as few runs as its plan's size allows,
+     * each run's buffers allocated (and charged) once for all its row groups.
      */
     private static List<ParquetRowGroupPartition> partitionsOf(Path f, List<BlockMetaData> groups,
                                                                Set<BlockMetaData> kept,
@@ -131,18 +156,15 @@ final class ParquetScan implements Scan, Batch {
         for (int g = 0; g < groups.size(); g++) {
             BlockMetaData rg = groups.get(g);
             long end = rg.getStartingPos() + rg.getCompressedSize();
-            if (open != null && (!kept.contains(rg) || why[g] == null
-                    || !why[g].equals(open.hostReason()) || end - open.start() > maxBytes)) {
+            if (open != null && (!kept.contains(rg) || !Objects.equals(why[g], open.hostReason())
+                    || end - open.start() > maxBytes)) {
                 out.add(open);
                 open = null;
             }
             if (!kept.contains(rg)) {
                 continue;
             }
-            if (why[g] == null) {
-                out.add(new ParquetRowGroupPartition(f.toString(), g, 1, rg.getRowCount(),
-                        rg.getStartingPos(), rg.getCompressedSize(), null));
-            } else if (open == null) {
+            if (open == null) {
                 open = new ParquetRowGroupPartition(f.toString(), g, 1, rg.getRowCount(),
                         rg.getStartingPos(), rg.getCompressedSize(), why[g]);
             } else {
@@ -258,7 +280,8 @@ final class ParquetScan implements Scan, Batch {
 
     @Override
     public String description() {
-        long drive = partitions().stream().filter(x -> x.hostReason() == null).count();
+        int drive = partitions().stream().filter(x -> x.hostReason() == null)
+                .mapToInt(ParquetRowGroupPartition::rowGroups).sum();
         int groups = partitions().stream().mapToInt(ParquetRowGroupPartition::rowGroups).sum();
         Map<String, Integer> host = new TreeMap<>();
         partitions().stream().filter(x -> x.hostReason() != null)

@@ -80,7 +80,7 @@ import scala.jdk.javaapi.CollectionConverters;
  *
  * <p>Writes {@code parquet.csv}, {@code sweep.csv}, {@code data.csv}, {@code queries.tsv}.
  * Usage: {@code ParquetSuite --out DIR --keep DIR [--rows N] [--runs R] [--seed S]
- * [--sweep true|false] [--row-group-rows N]}; exit code 7 when any answer differs.
+ * [--sweep true|false] [--row-group-rows N] [--placement auto|device|host]}; exit code 7 when any answer differs.
  */
 public final class ParquetSuite {
     static final String CONNECTOR = "connector";
@@ -149,6 +149,7 @@ public final class ParquetSuite {
         long seed = 1998;
         boolean sweep = true;
         int rowGroupRows = ROW_GROUP_ROWS;
+        String place = "auto";
         for (int i = 0; i < args.length; i += 2) {
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(args[i] + " needs a value");
@@ -162,13 +163,20 @@ public final class ParquetSuite {
                 case "--seed" -> seed = Long.parseLong(v);
                 case "--sweep" -> sweep = Boolean.parseBoolean(v);
                 case "--row-group-rows" -> rowGroupRows = Integer.parseInt(v);
+                case "--placement" -> place = v;
                 default -> throw new IllegalArgumentException("unknown option '" + args[i]
-                        + "' (use --out DIR --keep DIR --rows N --runs R --seed S --sweep B --row-group-rows N)");
+                        + "' (use --out DIR --keep DIR --rows N --runs R --seed S --sweep B "
+                        + "--row-group-rows N --placement auto|device|host)");
             }
         }
         if (out == null || keep == null) {
             throw new IllegalArgumentException("--out DIR and --keep DIR are required");
         }
+        if (!List.of("auto", "device", "host").contains(place)) {
+            throw new IllegalArgumentException("--placement '" + place + "' is not auto, device "
+                    + "or host");
+        }
+        placement = place;
         if (rows < 1 || runs < 1 || rowGroupRows < 1) {
             throw new IllegalArgumentException("--rows, --runs and --row-group-rows must be at "
                     + "least 1");
@@ -267,8 +275,12 @@ public final class ParquetSuite {
         return identical;
     }
 
+    /** The connector's placement: auto, unless a run asks for the drive's or the host's
+     *  side alone ({@code --placement}). */
+    private static String placement = "auto";
+
     private static Dataset<Row> connector(SparkSession spark, String path) {
-        return spark.read().format("smartssd").option("placement", "auto").load(path);
+        return spark.read().format("smartssd").option("placement", placement).load(path);
     }
 
     /** One CSV row: the median run's figures, modelled for the ways over the drive. */

@@ -8,6 +8,7 @@ import java.util.Objects;
 
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.smartssd.device.InputRange;
 
 /**
  * A parquet-scan plan (firmware-tasklets/tasklets/README.md, "6 parquet-scan"): the query
@@ -115,7 +116,9 @@ public final class ParquetScanPlan {
 
     /**
      * The row groups of each run {@link #encode} makes, in order: consecutive row groups, as
-     * many as one run's params hold.
+     * many as one run's params hold and no more than leave its {@link #chunkRanges} within
+     * the {@value InputRange#MAX_PER_RUN} input ranges a run takes (a column of every row
+     * group alone is a range each).
      *
      * @throws IllegalArgumentException a single row group's plan is too large
      */
@@ -129,8 +132,16 @@ public final class ParquetScanPlan {
                     + tree.length + "-byte WHERE tree passes " + MAX_PLAN_BYTES + " bytes");
         }
         List<List<BlockMetaData>> runs = new ArrayList<>();
-        for (int i = 0; i < rowGroups.size(); i += groupsPerRun) {
-            runs.add(rowGroups.subList(i, Math.min(rowGroups.size(), i + groupsPerRun)));
+        int from = 0;
+        while (from < rowGroups.size()) {
+            int to = from + 1;
+            while (to < rowGroups.size() && to - from < groupsPerRun
+                    && chunkRanges(rowGroups.subList(from, to + 1)).size()
+                    <= InputRange.MAX_PER_RUN) {
+                to++;
+            }
+            runs.add(rowGroups.subList(from, to));
+            from = to;
         }
         return runs;
     }
