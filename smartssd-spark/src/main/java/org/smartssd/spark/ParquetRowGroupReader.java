@@ -8,7 +8,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.function.LongToDoubleFunction;
 
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.paths.SparkPath;
 import org.apache.spark.sql.SparkSession;
@@ -58,13 +57,16 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     private final HostReader hostReader;
     private Iterator<InternalRow> rows;
     private InternalRow current;
-    /** Where the partition ran (0 none yet, 1 drive, 2 host), the drive's returned rows'
-     *  modelled host CPU, and the rows the host's reader gave. */
-    private int side;
+    /** Where the partition's row groups ran (some may run in the drive and the rest on
+     *  the host), the drive's returned rows' modelled host CPU, and the rows the host's
+     *  reader gave. */
+    private boolean onDrive;
+    private boolean onHost;
     private double driveCpuNs;
     private final long[] hostRowsRead = new long[1];
     /** The host side's row groups, to price its work by ({@link #currentMetricsValues}). */
     private ParquetFooter hostFooter;
+    private List<org.apache.parquet.hadoop.metadata.BlockMetaData> hostGroups;
     /** The modelled host CPU of the rows read so far, for the scan's metric. */
     private LongToDoubleFunction hostCpu;
 
@@ -96,10 +98,14 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
         if (rows == null) {
             start();
         }
-        if (!rows.hasNext()) {
-            return false;
+        try {
+            if (!rows.hasNext()) {
+                return false;
+            }
+            current = rows.next().copy();
+        } catch (java.io.UncheckedIOException e) {
+            throw e.getCause();
         }
-        current = rows.next().copy();
         return true;
     }
 
@@ -114,26 +120,86 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
                     : part.rows());
             return;
         }
-        if (part.hostReason() == null) {
-            try {
-                rows = driveRows().iterator();
-                side = 1;
-                return;
-            } catch (ParquetDriveScan.Unsupported e) {
-                LOG.warn("{} {} read on the host: {}", part.file(), part.rowGroups() == 1
-                        ? "row group " + part.rowGroup() : "row groups " + part.rowGroup() + "-"
-                        + (part.rowGroup() + part.rowGroups() - 1), e.getMessage());
-            }
+        rows = part.hostReason() == null ? new DriveRuns() : hostRows(0);
+    }
+
+    /**
+     * The partition's row groups in the drive, a parquet-scan run at a time, each run's rows
+     * given before the next run starts (a partition's rows are never all held at once); a
+     * LIMIT reached starts no further run. A run the drive refuses (a page the footer did not
+     * reveal, no room for its budget) sends it and the row groups after it to the host.
+     */
+    private final class DriveRuns implements Iterator<InternalRow> {
+        private final Path file = new Path(part.file());
+        private final ParquetFooter footer;
+        private final List<List<org.apache.parquet.hadoop.metadata.BlockMetaData>> runs;
+        private int next;
+        private int done;
+        private long given;
+        private Iterator<InternalRow> cur = java.util.Collections.emptyIterator();
+
+        DriveRuns() throws IOException {
+            footer = ParquetFooter.readCached(file, plan.conf().hadoop());
+            runs = scanPlan(plan, footer).runs(footer.rowGroups()
+                    .subList(part.rowGroup(), part.rowGroup() + part.rowGroups()));
         }
+
+        @Override
+        public boolean hasNext() {
+            while (!cur.hasNext()) {
+                boolean limited = plan.limit() > 0 && plan.aggregate() == null
+                        && plan.topN() == null;
+                if (next == runs.size() || (limited && given >= plan.limit())) {
+                    return false;
+                }
+                List<org.apache.parquet.hadoop.metadata.BlockMetaData> g = runs.get(next++);
+                try {
+                    cur = driveRows(footer, g, runInDrive(plan, file, footer, g)).iterator();
+                    onDrive = true;
+                    done += g.size();
+                } catch (ParquetDriveScan.Unsupported e) {
+                    int from = part.rowGroup() + done;
+                    LOG.warn("{} {} read on the host: {}", part.file(),
+                            from == part.rowGroup() + part.rowGroups() - 1 ? "row group " + from
+                                    : "row groups " + from + "-"
+                                    + (part.rowGroup() + part.rowGroups() - 1), e.getMessage());
+                    next = runs.size();
+                    try {
+                        cur = hostRows(done);
+                    } catch (IOException io) {
+                        throw new java.io.UncheckedIOException(io);
+                    }
+                } catch (IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
+            return true;
+        }
+
+        @Override
+        public InternalRow next() {
+            if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+            }
+            given++;
+            return cur.next();
+        }
+    }
+
+    /** Spark's reader over the partition's row groups from its {@code from}-th on. */
+    private Iterator<InternalRow> hostRows(int from) throws IOException {
         Path file = new Path(part.file());
         hostFooter = ParquetFooter.readCached(file, plan.conf().hadoop());
-        long size = hostFooter.length();
+        hostGroups = hostFooter.rowGroups().subList(part.rowGroup() + from,
+                part.rowGroup() + part.rowGroups());
+        long start = from == 0 ? part.start() : hostGroups.get(0).getStartingPos();
+        long end = part.start() + part.length();
         PartitionedFile pf = new PartitionedFile(InternalRow.empty(),
-                SparkPath.fromPath(file), part.start(), part.length(), new String[0], 0L, size,
-                scala.collection.immutable.Map$.MODULE$.empty());
+                SparkPath.fromPath(file), start, end - start, new String[0], 0L,
+                hostFooter.length(), scala.collection.immutable.Map$.MODULE$.empty());
         Iterator<InternalRow> read = CollectionConverters.asJava(hostReader.read().apply(pf));
-        side = 2;
-        rows = new ParquetHostWork(plan).apply(new Iterator<>() {
+        onHost = true;
+        return new ParquetHostWork(plan).apply(new Iterator<>() {
             @Override
             public boolean hasNext() {
                 return read.hasNext();
@@ -150,16 +216,15 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     @Override
     public org.apache.spark.sql.connector.metric.CustomTaskMetric[] currentMetricsValues() {
         double cpu = driveCpuNs;
-        if (side == 2) {
+        if (onHost) {
             if (hostCpu == null) {
-                hostCpu = ParquetAutoPlacement.hostCpu(plan, hostFooter, hostFooter.rowGroups()
-                        .subList(part.rowGroup(), part.rowGroup() + part.rowGroups()));
+                hostCpu = ParquetAutoPlacement.hostCpu(plan, hostFooter, hostGroups);
             }
-            cpu = hostCpu.applyAsDouble(hostRowsRead[0]);
+            cpu += hostCpu.applyAsDouble(hostRowsRead[0]);
         }
         return new org.apache.spark.sql.connector.metric.CustomTaskMetric[] {
-            DriveMetrics.value(DriveMetrics.ON_DEVICE, side == 1 ? 1 : 0),
-            DriveMetrics.value(DriveMetrics.ON_HOST, side == 2 ? 1 : 0),
+            DriveMetrics.value(DriveMetrics.ON_DEVICE, onDrive ? 1 : 0),
+            DriveMetrics.value(DriveMetrics.ON_HOST, onHost ? 1 : 0),
             DriveMetrics.value(DriveMetrics.PARQUET_HOST_CPU, Math.round(cpu)),
         };
     }
@@ -169,16 +234,14 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
                 .mapToObj(i -> (InternalRow) new GenericInternalRow(0)).iterator();
     }
 
-    private List<InternalRow> driveRows() throws IOException {
-        Configuration conf = plan.conf().hadoop();
-        Path file = new Path(part.file());
-        ParquetFooter footer = ParquetFooter.readCached(file, conf);
-        List<org.apache.parquet.hadoop.metadata.BlockMetaData> groups = footer.rowGroups()
-                .subList(part.rowGroup(), part.rowGroup() + part.rowGroups());
-        DriveRun run = runInDrive(plan, file, footer, groups);
+    /** A drive run's answer over {@code groups} as rows, its returned rows' host CPU
+     *  added to the partition's. */
+    private List<InternalRow> driveRows(ParquetFooter footer,
+                                        List<org.apache.parquet.hadoop.metadata.BlockMetaData> groups,
+                                        DriveRun run) throws IOException {
         ParquetScanPlan p = run.scan();
         ParquetDriveScan.Result r = run.result();
-        driveCpuNs = ParquetAutoPlacement.returnedCpuNs(plan, footer, groups,
+        driveCpuNs += ParquetAutoPlacement.returnedCpuNs(plan, footer, groups,
                 ParquetAutoPlacement.returnedRows(plan, r));
         DriveAggregates.Plan agg = plan.aggregate();
         ScanPlan.TopNSpec top = plan.topN();
@@ -223,6 +286,15 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     static DriveRun runInDrive(ParquetReadPlan plan, Path file, ParquetFooter footer,
                                List<org.apache.parquet.hadoop.metadata.BlockMetaData> groups)
             throws IOException {
+        ParquetScanPlan p = scanPlan(plan, footer);
+        int extra = plan.aggregate() != null || plan.topN() != null ? TABLE_BUDGET : 0;
+        return new DriveRun(p, ParquetDriveScan.run(DeviceAccess.of(file, plan.conf().hadoop()),
+                p, footer, groups, plan.topN() == null ? plan.limit() : 0,
+                p.memoryBudget(groups) + extra, TIMEOUT));
+    }
+
+    /** The drive's scan plan of {@code plan} over {@code footer}'s file. */
+    static ParquetScanPlan scanPlan(ParquetReadPlan plan, ParquetFooter footer) {
         List<DriveColumn> cols = new ArrayList<>();
         for (String n : plan.columns()) {
             cols.add(footer.column(n).supported().orElseThrow());
@@ -231,22 +303,16 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
         ParquetScanPlan.Builder b = ParquetScanPlan.builder(cols).where(plan.tree());
         DriveAggregates.Plan agg = plan.aggregate();
         ScanPlan.TopNSpec top = plan.topN();
-        int extra = 0;
         if (agg != null) {
             b.aggregate(ParquetAggregates.ops(agg), Math.max(agg.value(), 0), agg.keys());
-            extra = TABLE_BUDGET;
         } else if (top != null) {
             b.topN(top.n(), top.column(), top.ascending(), new int[0], proj);
-            extra = TABLE_BUDGET;
         } else if (proj.length == 0) {
             b.count().limit(plan.limit());
         } else {
             b.rows(proj).limit(plan.limit());
         }
-        ParquetScanPlan p = b.build();
-        return new DriveRun(p, ParquetDriveScan.run(DeviceAccess.of(file, plan.conf().hadoop()),
-                p, footer, groups, top == null ? plan.limit() : 0,
-                p.memoryBudget(groups) + extra, TIMEOUT));
+        return b.build();
     }
 
     /** The group table a drive's AGGREGATE or TOPN run takes beyond its columns: a full
