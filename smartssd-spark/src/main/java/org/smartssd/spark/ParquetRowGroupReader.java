@@ -132,6 +132,8 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     private final class DriveRuns implements Iterator<InternalRow> {
         private final Path file = new Path(part.file());
         private final ParquetFooter footer;
+        /** Looked up once for all the runs. */
+        private DeviceAccess access;
         private final List<List<org.apache.parquet.hadoop.metadata.BlockMetaData>> runs;
         private int next;
         private int done;
@@ -154,7 +156,10 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
                 }
                 List<org.apache.parquet.hadoop.metadata.BlockMetaData> g = runs.get(next++);
                 try {
-                    cur = driveRows(footer, g, runInDrive(plan, file, footer, g)).iterator();
+                    if (access == null) {
+                        access = DeviceAccess.of(file, plan.conf().hadoop());
+                    }
+                    cur = driveRows(footer, g, runInDrive(plan, access, footer, g)).iterator();
                     onDrive = true;
                     done += g.size();
                 } catch (ParquetDriveScan.Unsupported e) {
@@ -286,11 +291,17 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
     static DriveRun runInDrive(ParquetReadPlan plan, Path file, ParquetFooter footer,
                                List<org.apache.parquet.hadoop.metadata.BlockMetaData> groups)
             throws IOException {
+        return runInDrive(plan, DeviceAccess.of(file, plan.conf().hadoop()), footer, groups);
+    }
+
+    /** {@link #runInDrive} over a file already looked up on its drive. */
+    static DriveRun runInDrive(ParquetReadPlan plan, DeviceAccess file, ParquetFooter footer,
+                               List<org.apache.parquet.hadoop.metadata.BlockMetaData> groups)
+            throws IOException {
         ParquetScanPlan p = scanPlan(plan, footer);
         int extra = plan.aggregate() != null || plan.topN() != null ? TABLE_BUDGET : 0;
-        return new DriveRun(p, ParquetDriveScan.run(DeviceAccess.of(file, plan.conf().hadoop()),
-                p, footer, groups, plan.topN() == null ? plan.limit() : 0,
-                p.memoryBudget(groups) + extra, TIMEOUT));
+        return new DriveRun(p, ParquetDriveScan.run(file, p, footer, groups,
+                plan.topN() == null ? plan.limit() : 0, p.memoryBudget(groups) + extra, TIMEOUT));
     }
 
     /** The drive's scan plan of {@code plan} over {@code footer}'s file. */
