@@ -13,7 +13,8 @@
 #     --runs R    runs of each way and query; the median wall clock is kept (default 5)
 #     --no-sweep  leave the sweep out
 #     --row-group-rows N  rows per row group the writer is held to (default 1024: see
-#                 ParquetSuite.ROW_GROUP_ROWS; larger ones fail in the drive's 4 MiB ISP pool)
+#                 ParquetSuite.ROW_GROUP_ROWS; larger ones do not fit the drive's 4 MiB ISP
+#                 pool and are read on the host)
 #     --placement P  the connector's placement (default auto; device or host to see one
 #                 side alone; the goals are auto's)
 # Builds only what it needs, offline (the benchmarks module and what it uses, the native
@@ -36,7 +37,7 @@ while [ $# -gt 0 ]; do
     --row-group-rows) rgr=(--row-group-rows "$2"); shift 2 ;;
     --placement) placement=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n 2,20p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,21p "$0"; exit 0 ;;
     *) echo "run-parquet: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
