@@ -290,40 +290,58 @@ static void walk_hybrid(const uint8_t *p, uint32_t bw, uint32_t n, uint64_t *run
 	}
 }
 
-/* The key chunk of a one-row-group plan: its runs and bit-packed values (levels and indices),
- * dictionary entries, bytes (stored, and decompressed as the plan's uncompressed size says). */
-static void key_chunk_work(const uint8_t *file, const uint8_t *c, uint64_t *runs,
-			   uint64_t *packed, uint64_t *entries, uint64_t *bytes)
+struct chunk_work {
+	uint64_t levels;              /* the data pages' values, NULLs included */
+	uint64_t values;              /* of them, not NULL */
+	uint64_t entries;             /* dictionary entries */
+	uint64_t bytes;               /* stored, and decompressed as the plan's size says */
+	uint64_t runs;                /* dictionary-encoded pages' runs, levels and indices */
+	uint64_t packed;              /* and their bit-packed values */
+	bool plain;                   /* a data page that is not dictionary-encoded */
+};
+
+/* Column col's chunk of a one-row-group plan, walked here apart from parquet/'s decoder. */
+static void chunk_work(const uint8_t *file, const uint8_t *c, uint32_t col,
+		       struct chunk_work *w)
 {
-	const uint8_t *k = c + P_HDR + c[0] * P_COL + P_RG;
+	const uint8_t *k = c + P_HDR + c[0] * P_COL + P_RG + col * P_CHUNK;
 	uint64_t off = ss_get_le64(k);
 	uint32_t len = ss_get_le32(k + 16), unc = ss_get_le32(k + 20), pos = 0;
 	uint8_t *page = malloc(unc + 1);
 
-	*runs = *packed = *entries = 0;
-	*bytes = (uint64_t)len + unc;
+	memset(w, 0, sizeof(*w));
+	w->bytes = (uint64_t)len + unc;
 	while (pos < len) {
 		struct ss_pq_page_header h;
 		struct ss_pq_error err;
 		size_t hl, n;
+		uint64_t runs = 0, packed = 0;
 		uint32_t nonnull;
 
 		CHECK(ss_pq_read_page_header(file + off + pos, len - pos, &h, &hl, &err) == 0);
 		CHECK(ss_pq_snappy_decompress(file + off + pos + hl, h.compressed_size, page, unc, &n,
 					      &err) == 0);
+		pos += (uint32_t)hl + h.compressed_size;
 		if (h.type == SS_PQ_DICTIONARY_PAGE) {
-			*entries += h.num_values;
-		} else if (h.encoding == SS_PQ_ENC_PLAIN_DICTIONARY ||
-			   h.encoding == SS_PQ_ENC_RLE_DICTIONARY) {
+			w->entries += h.num_values;
+			continue;
+		}
+		walk_hybrid(page + 4, 1, h.num_values, &runs, &packed, &nonnull);
+		w->levels += h.num_values;
+		w->values += nonnull;
+		if (h.encoding != SS_PQ_ENC_PLAIN_DICTIONARY &&
+		    h.encoding != SS_PQ_ENC_RLE_DICTIONARY) {
+			w->plain = true;
+			continue;
+		}
+		if (nonnull) {
 			uint32_t lsize = ss_get_le32(page);
 
-			walk_hybrid(page + 4, 1, h.num_values, runs, packed, &nonnull);
-			if (nonnull) {
-				walk_hybrid(page + 4 + lsize + 1, page[4 + lsize], nonnull, runs, packed,
-					    &nonnull);
-			}
+			walk_hybrid(page + 4 + lsize + 1, page[4 + lsize], nonnull, &runs, &packed,
+				    &nonnull);
 		}
-		pos += (uint32_t)hl + h.compressed_size;
+		w->runs += runs;
+		w->packed += packed;
 	}
 	free(page);
 }
@@ -377,7 +395,8 @@ static void q1_by_code(struct tenv *e, ss_oid_t out, const char *name, bool boun
 		uint8_t *c = pq_plan_cut(plan, plen, r, &clen);
 		struct ss_isp_input in = pq_plan_pages(c, oid, ps);
 		struct ss_isp_progress p, q;
-		uint64_t runs, packed, entries, bytes, bound;
+		struct chunk_work key;
+		uint64_t bound;
 
 		o = bt_run(e, SS_BT_PARQUET_SCAN, c, clen, NULL, BUDGET, out, &in, 1, &olen, &p);
 		CHECK(p.state == SS_ISP_DONE && olen >= 32);
@@ -395,9 +414,10 @@ static void q1_by_code(struct tenv *e, ss_oid_t out, const char *name, bool boun
 			free(c);
 			continue;
 		}
-		key_chunk_work(file, c, &runs, &packed, &entries, &bytes);
+		chunk_work(file, c, 0, &key);
 		unc = ss_get_le32(c + P_HDR + c[0] * P_COL + P_RG + 20);
-		bound = 5 * (runs + packed) + 3 * bytes + 29 * entries + 34 * (unc / 4 + 1) +
+		bound = 5 * (key.runs + key.packed) + 3 * key.bytes + 29 * key.entries +
+			34 * (unc / 4 + 1) +
 			ss_get_le32(c + P_HDR + c[0] * P_COL) / 32 + 64;
 		if (bounded &&
 		    p.instructions + p.dram_accesses > q.instructions + q.dram_accesses + bound) {
@@ -405,9 +425,9 @@ static void q1_by_code(struct tenv *e, ss_oid_t out, const char *name, bool boun
 				"by more than %llu (%llu runs, %llu bit-packed, %llu entries, %llu B)\n",
 				name, r, (unsigned long long)(p.instructions + p.dram_accesses),
 				(unsigned long long)(q.instructions + q.dram_accesses),
-				(unsigned long long)bound, (unsigned long long)runs,
-				(unsigned long long)packed, (unsigned long long)entries,
-				(unsigned long long)bytes);
+				(unsigned long long)bound, (unsigned long long)key.runs,
+				(unsigned long long)key.packed, (unsigned long long)key.entries,
+				(unsigned long long)key.bytes);
 			abort();
 		}
 		free(c);
@@ -419,48 +439,6 @@ static void q1_by_code(struct tenv *e, ss_oid_t out, const char *name, bool boun
 }
 
 /* ---- COUNT by two dictionary-encoded keys, counted per pair of codes ----------------------- */
-
-struct chunk_work {
-	uint64_t levels;              /* the data pages' values, NULLs included */
-	uint64_t values;              /* of them, not NULL */
-	uint64_t entries;             /* dictionary entries */
-	uint64_t bytes;               /* stored, and decompressed as the plan's size says */
-	bool plain;                   /* a data page that is not dictionary-encoded */
-};
-
-/* Column col's chunk of a one-row-group plan, walked here apart from parquet/'s decoder. */
-static void chunk_work(const uint8_t *file, const uint8_t *c, uint32_t col,
-		       struct chunk_work *w)
-{
-	const uint8_t *k = c + P_HDR + c[0] * P_COL + P_RG + col * P_CHUNK;
-	uint64_t off = ss_get_le64(k), runs = 0, packed = 0;
-	uint32_t len = ss_get_le32(k + 16), unc = ss_get_le32(k + 20), pos = 0;
-	uint8_t *page = malloc(unc + 1);
-
-	memset(w, 0, sizeof(*w));
-	w->bytes = (uint64_t)len + unc;
-	while (pos < len) {
-		struct ss_pq_page_header h;
-		struct ss_pq_error err;
-		size_t hl, n;
-		uint32_t nonnull;
-
-		CHECK(ss_pq_read_page_header(file + off + pos, len - pos, &h, &hl, &err) == 0);
-		CHECK(ss_pq_snappy_decompress(file + off + pos + hl, h.compressed_size, page, unc, &n,
-					      &err) == 0);
-		if (h.type == SS_PQ_DICTIONARY_PAGE) {
-			w->entries += h.num_values;
-		} else {
-			walk_hybrid(page + 4, 1, h.num_values, &runs, &packed, &nonnull);
-			w->levels += h.num_values;
-			w->values += nonnull;
-			w->plain = w->plain || (h.encoding != SS_PQ_ENC_PLAIN_DICTIONARY &&
-						h.encoding != SS_PQ_ENC_RLE_DICTIONARY);
-		}
-		pos += (uint32_t)hl + h.compressed_size;
-	}
-	free(page);
-}
 
 /* Q2's shape: the whole plan's answer, the generator's (counted in Python from the rows it
  * wrote), with the pairs counted and with every row aggregated on its own (ROW_EVAL); then a
