@@ -146,6 +146,10 @@ public final class SsCacheScanBenchmark {
                         long sum = scan(fs, new org.apache.hadoop.fs.Path("/data"));
                         double wall = (System.nanoTime() - t0) / 1e9;
                         fs.awaitFills(FILL_DRAIN_MS);
+                        // the phase ends when its fills' programs have: the next one starts
+                        // on an idle drive, its reads behind none of them, and the two
+                        // clocks count the same interval
+                        lease.device().flush();
                         ModelCounters ma = counters(lease.device());
                         double driveS = (ma.nowNs() - mb.nowNs()) / 1e9;
                         IOStatistics after = fs.getIOStatistics();
