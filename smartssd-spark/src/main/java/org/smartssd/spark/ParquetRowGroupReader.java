@@ -82,14 +82,22 @@ final class ParquetRowGroupReader implements PartitionReader<InternalRow> {
             implements java.io.Serializable {
     }
 
-    static HostReader sparkReader(StructType dataSchema, ParquetReadPlan plan) {
+    /**
+     * Spark's reader given every filter Spark offered the scan, as Spark's own Parquet scan
+     * gives them: parquet-mr then skips the row groups and the pages (column and offset
+     * indexes) whose statistics rule every row out. It returns the rows of the pages it
+     * reads, matching or not: the filters are still applied to each row, by
+     * {@link ParquetHostWork} (the pushed ones) and by Spark (the others).
+     */
+    static HostReader sparkReader(StructType dataSchema, ParquetReadPlan plan,
+                                  org.apache.spark.sql.sources.Filter[] filters) {
         SparkSession s = SparkSession.active();
         scala.collection.immutable.Map<String, String> options =
                 new scala.collection.immutable.Map.Map1<>(
                         FileFormat$.MODULE$.OPTION_RETURNING_BATCH(), "false");
         return new HostReader(new ParquetFileFormat().buildReaderWithPartitionValues(s,
                 dataSchema, new StructType(), plan.hostSchema(),
-                scala.collection.immutable.List$.MODULE$.empty(), options,
+                CollectionConverters.asScala(List.of(filters)).toList(), options,
                 plan.conf().hadoop()));
     }
 

@@ -267,7 +267,7 @@ final class ParquetScan implements Scan, Batch {
 
     @Override
     public PartitionReaderFactory createReaderFactory() {
-        return new Readers(plan, ParquetRowGroupReader.sparkReader(dataSchema, plan));
+        return new Readers(plan, ParquetRowGroupReader.sparkReader(dataSchema, plan, filters));
     }
 
     private record Readers(ParquetReadPlan plan, ParquetRowGroupReader.HostReader host)
