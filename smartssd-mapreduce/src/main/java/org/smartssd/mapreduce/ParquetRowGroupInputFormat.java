@@ -34,41 +34,53 @@ import org.smartssd.scan.parquet.ParquetFooter;
 import org.smartssd.scan.parquet.ParquetScanPlan;
 
 /**
- * The input of a device job over Parquet files ({@link DeviceJob#setParquetScan}): one split
- * per row group, naming the drive's host, whose reader runs the job's {@link ParquetQuery} as
- * one parquet-scan run in the drive and gives its result. AGGREGATE: (key1, key2) →
- * {@link AggregateWritable}, partial per row group, merged exactly by
- * {@link AggregateReducer}. ROWS: (row group's first byte, row in it) → the projected values
- * as text, tab-separated ({@code \N} for NULL; DECIMAL with its scale, DATE as days,
- * TIMESTAMP as microseconds, FLOAT/DOUBLE as Java prints them).
+ * The input of a device job over Parquet files ({@link DeviceJob#setParquetScan}): splits of
+ * consecutive row groups up to Hadoop's split size, naming their blocks' hosts, whose reader
+ * runs the job's {@link ParquetQuery} over them in the drive, as few parquet-scan runs as the
+ * plan's size allows, and gives the result. AGGREGATE: (key1, key2) →
+ * {@link AggregateWritable}, partial per run, merged exactly by {@link AggregateReducer}.
+ * ROWS: (split's first byte, row in it) → the projected values as text, tab-separated
+ * ({@code \N} for NULL; DECIMAL with its scale, DATE as days, TIMESTAMP as microseconds,
+ * FLOAT/DOUBLE as Java prints them).
  */
 public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable, Writable> {
-    /** A row group of a file: the bytes of its chunks, and its index in the footer. */
+    /** Consecutive row groups of a file: the bytes from the first's start to the last's
+     *  end, the first's index in the footer and how many. */
     public static class RowGroupSplit extends FileSplit {
         private int rowGroup;
+        private int rowGroups;
 
         public RowGroupSplit() {
         }
 
-        RowGroupSplit(Path file, long start, long length, String[] hosts, int rowGroup) {
+        RowGroupSplit(Path file, long start, long length, String[] hosts, int rowGroup,
+                      int rowGroups) {
             super(file, start, length, hosts);
             this.rowGroup = rowGroup;
+            this.rowGroups = rowGroups;
         }
 
+        /** The first row group's index in the file's footer. */
         public int rowGroup() {
             return rowGroup;
+        }
+
+        public int rowGroups() {
+            return rowGroups;
         }
 
         @Override
         public void write(DataOutput out) throws IOException {
             super.write(out);
             out.writeInt(rowGroup);
+            out.writeInt(rowGroups);
         }
 
         @Override
         public void readFields(DataInput in) throws IOException {
             super.readFields(in);
             rowGroup = in.readInt();
+            rowGroups = in.readInt();
         }
     }
 
@@ -77,26 +89,47 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
         return false;
     }
 
+    /**
+     * Per file, runs of consecutive row groups of at most the split size Hadoop gives the
+     * file ({@code computeSplitSize} of its block size and the job's min and max split
+     * sizes), each at least one row group; in file order, each naming the hosts of its row
+     * groups' blocks.
+     */
     @Override
     public List<InputSplit> getSplits(JobContext job) throws IOException {
         Configuration conf = job.getConfiguration();
+        long minSize = Math.max(getFormatMinSplitSize(), getMinSplitSize(job));
+        long maxSize = getMaxSplitSize(job);
         List<InputSplit> out = new ArrayList<>();
         for (FileStatus f : new DeviceInputFormat().listStatus(job)) {
             ParquetFooter footer = ParquetFooter.read(f.getPath(), conf);
             FileSystem fs = f.getPath().getFileSystem(conf);
+            long splitSize = computeSplitSize(f.getBlockSize(), minSize, maxSize);
             List<BlockMetaData> groups = footer.rowGroups();
-            for (int g = 0; g < groups.size(); g++) {
-                BlockMetaData b = groups.get(g);
-                Set<String> hosts = new LinkedHashSet<>();
-                for (BlockLocation l : fs.getFileBlockLocations(f, b.getStartingPos(),
-                        b.getCompressedSize())) {
-                    hosts.addAll(List.of(l.getHosts()));
+            int first = 0;
+            while (first < groups.size()) {
+                long start = groups.get(first).getStartingPos();
+                int end = first + 1;
+                while (end < groups.size() && end(groups.get(end)) - start <= splitSize) {
+                    end++;
                 }
-                out.add(new RowGroupSplit(f.getPath(), b.getStartingPos(),
-                        b.getCompressedSize(), hosts.toArray(new String[0]), g));
+                Set<String> hosts = new LinkedHashSet<>();
+                for (BlockMetaData b : groups.subList(first, end)) {
+                    for (BlockLocation l : fs.getFileBlockLocations(f, b.getStartingPos(),
+                            b.getCompressedSize())) {
+                        hosts.addAll(List.of(l.getHosts()));
+                    }
+                }
+                out.add(new RowGroupSplit(f.getPath(), start, end(groups.get(end - 1)) - start,
+                        hosts.toArray(new String[0]), first, end - first));
+                first = end;
             }
         }
         return out;
+    }
+
+    private static long end(BlockMetaData b) {
+        return b.getStartingPos() + b.getCompressedSize();
     }
 
     @Override
@@ -105,7 +138,10 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
         return new Reader();
     }
 
-    /** A row group's parquet-scan run in the drive, its result as pairs. */
+    /**
+     * A split's row groups in the drive, as few parquet-scan runs as the plan's size allows
+     * ({@link ParquetScanPlan#runs}), each run's result as pairs.
+     */
     static final class Reader extends RecordReader<LongPairWritable, Writable> {
         private final List<Object[]> pairs = new ArrayList<>();
         private Iterator<Object[]> it;
@@ -121,30 +157,54 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
             }
             ParquetFooter footer = ParquetFooter.read(split.getPath(), conf);
             ParquetScanPlan plan = q.plan(footer);
-            List<BlockMetaData> group = List.of(footer.rowGroups().get(split.rowGroup()));
-            int budget = plan.memoryBudget(group)
-                    + (q.mode() == ParquetScanPlan.Mode.AGGREGATE ? 1 << 20 : 0);
-            ParquetDriveScan.Result r = ParquetDriveScan.run(
-                    DeviceAccess.of(split.getPath(), conf), plan, footer, group,
-                    q.limit(), budget, DeviceJob.taskletTimeout(conf));
-            ctx.getCounter(DeviceCounters.TASKLET_RUNS).increment(r.runs());
-            ctx.getCounter(DeviceCounters.RECORDS_SCANNED).increment(r.rowsDecoded());
-            if (q.mode() == ParquetScanPlan.Mode.AGGREGATE) {
-                for (byte[] o : r.outputs()) {
-                    for (GroupAggregate.Item i : GroupAggregate.decode(o,
-                            BuiltinTasklet.PARQUET_SCAN).items()) {
-                        pairs.add(new Object[] {new LongPairWritable(i.key1(), i.key2()),
-                                AggregateWritable.of(i, q.ops(), true)});
-                    }
+            if (split.rowGroup() + split.rowGroups() > footer.rowGroups().size()) {
+                throw new IOException(split.getPath() + " has " + footer.rowGroups().size()
+                        + " row groups, the split names " + split.rowGroup() + ".."
+                        + (split.rowGroup() + split.rowGroups() - 1)
+                        + ": the file changed since the job was planned");
+            }
+            List<BlockMetaData> groups = footer.rowGroups().subList(split.rowGroup(),
+                    split.rowGroup() + split.rowGroups());
+            boolean aggregate = q.mode() == ParquetScanPlan.Mode.AGGREGATE;
+            boolean signed = signedValue(plan, q);
+            DeviceAccess access = null;
+            long row = 0;
+            for (List<BlockMetaData> run : plan.runs(groups)) {
+                long left = q.limit() - row;
+                if (!aggregate && q.limit() > 0 && left <= 0) {
+                    break;
                 }
-            } else {
-                long n = 0;
-                for (Object[] row : r.rows()) {
-                    pairs.add(new Object[] {new LongPairWritable(split.getStart(), n++),
-                            new Text(text(plan, row))});
+                if (access == null) {
+                    access = DeviceAccess.of(split.getPath(), conf);
+                }
+                ParquetDriveScan.Result r = ParquetDriveScan.run(access, plan, footer, run,
+                        aggregate ? 0 : Math.max(left, 0),
+                        plan.memoryBudget(run) + (aggregate ? 1 << 20 : 0),
+                        DeviceJob.taskletTimeout(conf));
+                ctx.getCounter(DeviceCounters.TASKLET_RUNS).increment(r.runs());
+                ctx.getCounter(DeviceCounters.RECORDS_SCANNED).increment(r.rowsDecoded());
+                if (aggregate) {
+                    for (byte[] o : r.outputs()) {
+                        for (GroupAggregate.Item i : GroupAggregate.decode(o,
+                                BuiltinTasklet.PARQUET_SCAN).items()) {
+                            pairs.add(new Object[] {new LongPairWritable(i.key1(), i.key2()),
+                                    AggregateWritable.of(i, q.ops(), signed)});
+                        }
+                    }
+                } else {
+                    for (Object[] values : r.rows()) {
+                        pairs.add(new Object[] {new LongPairWritable(split.getStart(), row++),
+                                new Text(text(plan, values))});
+                    }
                 }
             }
             it = pairs.iterator();
+        }
+
+        /** Whether the drive compares the aggregate's value signed (its field type's). */
+        private static boolean signedValue(ParquetScanPlan plan, ParquetQuery q) {
+            return q.mode() != ParquetScanPlan.Mode.AGGREGATE
+                    || plan.columns().get(q.value()).fieldType().signed();
         }
 
         private static String text(ParquetScanPlan plan, Object[] row) {
