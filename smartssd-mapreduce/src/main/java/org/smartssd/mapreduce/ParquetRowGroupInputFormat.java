@@ -26,11 +26,13 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.smartssd.device.tasklet.BuiltinTasklet;
+import org.smartssd.fs.DriveLog;
 import org.smartssd.device.tasklet.GroupAggregate;
 import org.smartssd.scan.DeviceAccess;
 import org.smartssd.scan.parquet.DriveColumn;
 import org.smartssd.scan.parquet.ParquetDriveScan;
 import org.smartssd.scan.parquet.ParquetFooter;
+import org.smartssd.scan.parquet.ParquetHostScan;
 import org.smartssd.scan.parquet.ParquetScanPlan;
 
 /**
@@ -139,8 +141,18 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
     }
 
     /**
+     * Set true, every split runs on the host (parquet-mr and the host's evaluator), never in
+     * the drive: the tests compare the two paths.
+     */
+    static final String HOST_ONLY = ParquetQuery.PREFIX + ".host-only";
+
+    /**
      * A split's row groups in the drive, as few parquet-scan runs as the plan's size allows
-     * ({@link ParquetScanPlan#runs}), each run's result as pairs.
+     * ({@link ParquetScanPlan#runs}), each run's result as pairs. A run the drive refuses
+     * ({@link ParquetDriveScan.Unsupported}: a codec, encoding or page it does not decode, a
+     * row group larger than its memory) sends its row groups and the split's later ones to
+     * the host ({@link ParquetHostScan}), whose answer is the drive's; any other failure
+     * fails the task.
      */
     static final class Reader extends RecordReader<LongPairWritable, Writable> {
         private final List<Object[]> pairs = new ArrayList<>();
@@ -169,7 +181,10 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
             boolean signed = signedValue(plan, q);
             DeviceAccess access = null;
             long row = 0;
-            for (List<BlockMetaData> run : plan.runs(groups)) {
+            int done = 0;
+            String refused = conf.getBoolean(HOST_ONLY, false) ? HOST_ONLY + "=true" : null;
+            for (List<BlockMetaData> run : refused != null ? List.<List<BlockMetaData>>of()
+                    : plan.runs(groups)) {
                 long left = q.limit() - row;
                 if (!aggregate && q.limit() > 0 && left <= 0) {
                     break;
@@ -177,19 +192,23 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
                 if (access == null) {
                     access = DeviceAccess.of(split.getPath(), conf);
                 }
-                ParquetDriveScan.Result r = ParquetDriveScan.run(access, plan, footer, run,
-                        aggregate ? 0 : Math.max(left, 0),
-                        plan.memoryBudget(run) + (aggregate ? 1 << 20 : 0),
-                        DeviceJob.taskletTimeout(conf));
+                ParquetDriveScan.Result r;
+                try {
+                    r = ParquetDriveScan.run(access, plan, footer, run,
+                            aggregate ? 0 : Math.max(left, 0),
+                            plan.memoryBudget(run) + (aggregate ? 1 << 20 : 0),
+                            DeviceJob.taskletTimeout(conf));
+                } catch (ParquetDriveScan.Unsupported e) {
+                    refused = e.getMessage();
+                    break;
+                }
                 ctx.getCounter(DeviceCounters.TASKLET_RUNS).increment(r.runs());
                 ctx.getCounter(DeviceCounters.RECORDS_SCANNED).increment(r.rowsDecoded());
+                done += run.size();
                 if (aggregate) {
                     for (byte[] o : r.outputs()) {
-                        for (GroupAggregate.Item i : GroupAggregate.decode(o,
-                                BuiltinTasklet.PARQUET_SCAN).items()) {
-                            pairs.add(new Object[] {new LongPairWritable(i.key1(), i.key2()),
-                                    AggregateWritable.of(i, q.ops(), signed)});
-                        }
+                        add(GroupAggregate.decode(o, BuiltinTasklet.PARQUET_SCAN).items(),
+                                q, signed);
                     }
                 } else {
                     for (Object[] values : r.rows()) {
@@ -198,7 +217,33 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
                     }
                 }
             }
+            if (refused != null && (aggregate || q.limit() == 0 || row < q.limit())) {
+                int from = split.rowGroup() + done;
+                int last = split.rowGroup() + split.rowGroups() - 1;
+                DriveLog.of(Reader.class, split.getPath().toUri().getAuthority()).warn(
+                        "{} row groups {}-{} read on the host: {}", split.getPath(), from, last,
+                        refused);
+                ParquetHostScan.Result h = ParquetHostScan.run(conf, plan, footer, from,
+                        last - from + 1, aggregate || q.limit() == 0 ? 0 : q.limit() - row);
+                ctx.getCounter(DeviceCounters.HOST_ROW_GROUPS).increment(last - from + 1);
+                ctx.getCounter(DeviceCounters.HOST_ROWS_READ).increment(h.rowsRead());
+                if (aggregate) {
+                    add(h.items(), q, signed);
+                } else {
+                    for (Object[] values : h.rows()) {
+                        pairs.add(new Object[] {new LongPairWritable(split.getStart(), row++),
+                                new Text(text(plan, values))});
+                    }
+                }
+            }
             it = pairs.iterator();
+        }
+
+        private void add(List<GroupAggregate.Item> items, ParquetQuery q, boolean signed) {
+            for (GroupAggregate.Item i : items) {
+                pairs.add(new Object[] {new LongPairWritable(i.key1(), i.key2()),
+                        AggregateWritable.of(i, q.ops(), signed)});
+            }
         }
 
         /** Whether the drive compares the aggregate's value signed (its field type's). */

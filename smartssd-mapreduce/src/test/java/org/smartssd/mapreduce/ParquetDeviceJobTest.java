@@ -54,35 +54,46 @@ class ParquetDeviceJobTest {
     static void writeInput() throws Exception {
         conf = Drives.local(dir);
         conf.set("smartssd.device.pqjobtest.host", "drive-host-1");
-        SimpleGroupFactory rows = new SimpleGroupFactory(SCHEMA);
         for (CompressionCodecName codec : List.of(CompressionCodecName.SNAPPY,
                 CompressionCodecName.UNCOMPRESSED)) {
-            java.nio.file.Path local = dir.resolve(codec + ".parquet");
-            try (ParquetWriter<Group> w = ExampleParquetWriter.builder(
-                            new Path(local.toUri())).withType(SCHEMA).withCompressionCodec(codec)
-                    .withRowGroupSize(48 * 1024L).withPageSize(8 * 1024)
-                    .withConf(new Configuration(false)).build()) {
-                for (long id = 0; id < N; id++) {
-                    Group r = rows.newGroup().append("id", id).append("g", (int) (id % 6));
-                    if (id % 9 != 0) {
-                        r.append("k", (int) ((id * 7919) % 1000) - 500);
-                    }
-                    if (id % 4 != 0) {
-                        r.append("name", "n" + (id % 23));
-                    }
-                    w.write(r);
-                }
-            }
+            java.nio.file.Path local = write(codec + ".parquet", codec, 48 * 1024L, 0, N);
             LOCAL.add(local);
             Drives.write(conf, new Path(INPUT, "part-" + codec + ".parquet"),
                     Files.readAllBytes(local));
         }
     }
 
+    /** Writes rows {@code from} .. {@code to - 1} of {@link #SCHEMA} to a local file. */
+    static java.nio.file.Path write(String name, CompressionCodecName codec, long rowGroupSize,
+                                    long from, long to) throws Exception {
+        SimpleGroupFactory rows = new SimpleGroupFactory(SCHEMA);
+        java.nio.file.Path local = dir.resolve(name);
+        try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new Path(local.toUri()))
+                .withType(SCHEMA).withCompressionCodec(codec).withRowGroupSize(rowGroupSize)
+                .withPageSize(8 * 1024).withConf(new Configuration(false)).build()) {
+            for (long id = from; id < to; id++) {
+                Group r = rows.newGroup().append("id", id).append("g", (int) (id % 6));
+                if (id % 9 != 0) {
+                    r.append("k", (int) ((id * 7919) % 1000) - 500);
+                }
+                if (id % 4 != 0) {
+                    r.append("name", "n" + (id % 23));
+                }
+                w.write(r);
+            }
+        }
+        return local;
+    }
+
     /** Every row of the local copies, read with parquet-mr: id, g, k, name (null: NULL). */
     static List<Object[]> reference() throws Exception {
+        return reference(LOCAL);
+    }
+
+    /** Every row of {@code files}, read with parquet-mr: id, g, k, name (null: NULL). */
+    static List<Object[]> reference(List<java.nio.file.Path> files) throws Exception {
         List<Object[]> out = new ArrayList<>();
-        for (java.nio.file.Path f : LOCAL) {
+        for (java.nio.file.Path f : files) {
             try (ParquetReader<Group> r = ParquetReader.builder(new GroupReadSupport(),
                     new Path(f.toUri())).withConf(new Configuration(false)).build()) {
                 for (Group g = r.read(); g != null; g = r.read()) {
@@ -289,6 +300,54 @@ class ParquetDeviceJobTest {
             assertThat(runs).isEqualTo(runs(splits, q)).isLessThan(groups);
             assertThat(job.getCounters().findCounter(DeviceCounters.RECORDS_SCANNED).getValue())
                     .isEqualTo(2L * N);
+        }
+    }
+
+    /**
+     * A folder of a SNAPPY file (the drive's), a GZIP one (a codec the drive refuses) and one
+     * whose single row group is larger than the drive's ISP memory: the job succeeds, the
+     * refused row groups read on the host and counted, each answer equal to parquet-mr's.
+     */
+    @Test
+    void rowGroupsTheDriveRefusesAreReadOnTheHost() throws Exception {
+        Path mixed = new Path("smartssd://pqjobtest/mixed");
+        java.nio.file.Path gzip = write("gzip.parquet", CompressionCodecName.GZIP, 48 * 1024L,
+                N, 2 * N);
+        int bigRows = 120_000;
+        java.nio.file.Path big = write("big.parquet", CompressionCodecName.UNCOMPRESSED,
+                64L << 20, 2 * N, 2 * N + bigRows);
+        List<java.nio.file.Path> files = List.of(LOCAL.get(0), gzip, big);
+        for (java.nio.file.Path f : files) {
+            Drives.write(conf, new Path(mixed, f.getFileName().toString()),
+                    Files.readAllBytes(f));
+        }
+        List<BlockMetaData> snappyGroups = ParquetFooter.read(new Path(files.get(0).toUri()),
+                conf).rowGroups();
+        int gzipGroups = ParquetFooter.read(new Path(gzip.toUri()), conf).rowGroups().size();
+        assertThat(ParquetFooter.read(new Path(big.toUri()), conf).rowGroups()).hasSize(1);
+        long largest = snappyGroups.stream().mapToLong(BlockMetaData::getCompressedSize).max()
+                .orElseThrow();
+        for (ParquetQuery q : List.of(AGGREGATE, ROWS)) {
+            Configuration c = new Configuration(conf);
+            c.setLong("mapreduce.input.fileinputformat.split.maxsize", 3 * largest);
+            String name = "mixed-" + q.mode();
+            DeviceJob job = job(name, q, c, mixed);
+            assertThat(job.waitForCompletion(true)).as("the job over refused row groups")
+                    .isTrue();
+            if (q == AGGREGATE) {
+                assertGroups(aggregateOutput(job, name), aggregateReference(reference(files)));
+            } else {
+                assertThat(rowsOutput(job, name)).isEqualTo(rowsReference(reference(files)));
+            }
+            org.apache.hadoop.mapreduce.Counters n = job.getCounters();
+            assertThat(n.findCounter(DeviceCounters.HOST_ROW_GROUPS).getValue())
+                    .isEqualTo(gzipGroups + 1);
+            assertThat(n.findCounter(DeviceCounters.HOST_ROWS_READ).getValue())
+                    .isEqualTo(N + bigRows);
+            assertThat(n.findCounter(DeviceCounters.RECORDS_SCANNED).getValue())
+                    .as("the SNAPPY file's rows, in the drive").isEqualTo(N);
+            assertThat(n.findCounter(DeviceCounters.TASKLET_RUNS).getValue()).isPositive()
+                    .isLessThanOrEqualTo(snappyGroups.size());
         }
     }
 }
