@@ -350,4 +350,70 @@ class ParquetDeviceJobTest {
                     .isLessThanOrEqualTo(snappyGroups.size());
         }
     }
+
+    /**
+     * One file whose row groups are SNAPPY, then GZIP (parquet-mr's appendFile copies row
+     * groups as they are), in one split: its first runs go to the drive, and the first run
+     * holding a GZIP row group, refused, goes with every later row group to the host; the
+     * answer is parquet-mr's, the rows of the split numbered on across the two sides.
+     */
+    @Test
+    void aRefusedRunAndTheSplitsLaterRowGroupsGoToTheHost() throws Exception {
+        java.nio.file.Path gzip = write("gzip-tail.parquet", CompressionCodecName.GZIP,
+                48 * 1024L, 3 * N, 4 * N);
+        java.nio.file.Path merged = dir.resolve("merged.parquet");
+        org.apache.parquet.hadoop.ParquetFileWriter w = new org.apache.parquet.hadoop
+                .ParquetFileWriter(new Configuration(false), SCHEMA, new Path(merged.toUri()));
+        w.start();
+        // enough SNAPPY row groups that the first run (at most 4096 bytes of plan, some 29
+        // row groups of these 4 columns) holds only them
+        int snappyGroups = ParquetFooter.read(new Path(LOCAL.get(0).toUri()), conf).rowGroups()
+                .size();
+        List<java.nio.file.Path> parts = new ArrayList<>();
+        for (int g = 0; g <= 64; g += snappyGroups) {
+            parts.add(LOCAL.get(0));
+        }
+        parts.add(gzip);
+        for (java.nio.file.Path f : parts) {
+            w.appendFile(new Configuration(false), new Path(f.toUri()));
+        }
+        w.end(Map.of());
+        Path input = new Path("smartssd://pqjobtest/merged");
+        Drives.write(conf, new Path(input, "m.parquet"), Files.readAllBytes(merged));
+        ParquetFooter footer = ParquetFooter.read(new Path(merged.toUri()), conf);
+        List<BlockMetaData> groups = footer.rowGroups();
+        for (ParquetQuery q : List.of(AGGREGATE, ROWS)) {
+            List<List<BlockMetaData>> runs = q.plan(footer).runs(groups);
+            int refused = 0;
+            int before = 0;
+            while (runs.get(refused).stream().noneMatch(ParquetDeviceJobTest::gzip)) {
+                before += runs.get(refused).size();
+                refused++;
+            }
+            assertThat(refused).as("drive runs before the refused one").isPositive();
+            long driveRows = groups.subList(0, before).stream()
+                    .mapToLong(BlockMetaData::getRowCount).sum();
+            String name = "merged-" + q.mode();
+            DeviceJob job = job(name, q, new Configuration(conf), input);
+            assertThat(new ParquetRowGroupInputFormat().getSplits(job)).hasSize(1);
+            assertThat(job.waitForCompletion(true)).isTrue();
+            if (q == AGGREGATE) {
+                assertGroups(aggregateOutput(job, name), aggregateReference(reference(parts)));
+            } else {
+                assertThat(rowsOutput(job, name)).isEqualTo(rowsReference(reference(parts)));
+            }
+            org.apache.hadoop.mapreduce.Counters n = job.getCounters();
+            assertThat(n.findCounter(DeviceCounters.TASKLET_RUNS).getValue()).isEqualTo(refused);
+            assertThat(n.findCounter(DeviceCounters.RECORDS_SCANNED).getValue())
+                    .isEqualTo(driveRows);
+            assertThat(n.findCounter(DeviceCounters.HOST_ROW_GROUPS).getValue())
+                    .isEqualTo(groups.size() - before);
+            assertThat(n.findCounter(DeviceCounters.HOST_ROWS_READ).getValue())
+                    .isEqualTo((long) parts.size() * N - driveRows);
+        }
+    }
+
+    private static boolean gzip(BlockMetaData g) {
+        return g.getColumns().stream().anyMatch(c -> c.getCodec() == CompressionCodecName.GZIP);
+    }
 }
