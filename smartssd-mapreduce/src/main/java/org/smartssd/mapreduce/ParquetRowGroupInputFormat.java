@@ -155,88 +155,111 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
      * fails the task.
      */
     static final class Reader extends RecordReader<LongPairWritable, Writable> {
+        /** The pairs of the run or host row group read last; the split's are never all held. */
         private final List<Object[]> pairs = new ArrayList<>();
-        private Iterator<Object[]> it;
+        private Iterator<Object[]> it = java.util.Collections.emptyIterator();
         private Object[] current;
+        private RowGroupSplit split;
+        private TaskAttemptContext ctx;
+        private Configuration conf;
+        private ParquetQuery q;
+        private ParquetFooter footer;
+        private ParquetScanPlan plan;
+        private boolean aggregate;
+        private boolean signed;
+        private List<List<BlockMetaData>> runs;
+        private int nextRun;
+        /** Row groups of the split read so far, in the drive or on the host. */
+        private int done;
+        /** ROWS: the next row's number in the split. */
+        private long row;
+        private DeviceAccess access;
+        /** Why the rest of the split is read on the host; null while the drive runs it. */
+        private String refused;
+        private ParquetHostScan host;
 
         @Override
         public void initialize(InputSplit s, TaskAttemptContext ctx) throws IOException {
-            RowGroupSplit split = (RowGroupSplit) s;
-            Configuration conf = ctx.getConfiguration();
-            ParquetQuery q = ParquetQuery.load(conf);
+            split = (RowGroupSplit) s;
+            this.ctx = ctx;
+            conf = ctx.getConfiguration();
+            q = ParquetQuery.load(conf);
             if (q == null) {
                 throw new IOException("no Parquet query in the job: DeviceJob.setParquetScan");
             }
-            ParquetFooter footer = ParquetFooter.read(split.getPath(), conf);
-            ParquetScanPlan plan = q.plan(footer);
+            footer = ParquetFooter.read(split.getPath(), conf);
+            plan = q.plan(footer);
             if (split.rowGroup() + split.rowGroups() > footer.rowGroups().size()) {
                 throw new IOException(split.getPath() + " has " + footer.rowGroups().size()
                         + " row groups, the split names " + split.rowGroup() + ".."
                         + (split.rowGroup() + split.rowGroups() - 1)
                         + ": the file changed since the job was planned");
             }
-            List<BlockMetaData> groups = footer.rowGroups().subList(split.rowGroup(),
-                    split.rowGroup() + split.rowGroups());
-            boolean aggregate = q.mode() == ParquetScanPlan.Mode.AGGREGATE;
-            boolean signed = signedValue(plan, q);
-            DeviceAccess access = null;
-            long row = 0;
-            int done = 0;
-            String refused = conf.getBoolean(HOST_ONLY, false) ? HOST_ONLY + "=true" : null;
-            for (List<BlockMetaData> run : refused != null ? List.<List<BlockMetaData>>of()
-                    : plan.runs(groups)) {
-                long left = q.limit() - row;
-                if (!aggregate && q.limit() > 0 && left <= 0) {
-                    break;
-                }
+            aggregate = q.mode() == ParquetScanPlan.Mode.AGGREGATE;
+            signed = signedValue(plan, q);
+            runs = plan.runs(footer.rowGroups().subList(split.rowGroup(),
+                    split.rowGroup() + split.rowGroups()));
+            refused = conf.getBoolean(HOST_ONLY, false) ? HOST_ONLY + "=true" : null;
+        }
+
+        /** Reads the split's next run in the drive, or its next row group on the host;
+         *  false when the split is done (or ROWS' limit reached). */
+        private boolean readMore() throws IOException {
+            pairs.clear();
+            if (done == split.rowGroups() || (!aggregate && q.limit() > 0 && row >= q.limit())) {
+                return false;
+            }
+            long left = aggregate || q.limit() == 0 ? 0 : q.limit() - row;
+            if (refused == null) {
+                List<BlockMetaData> run = runs.get(nextRun);
                 if (access == null) {
                     access = DeviceAccess.of(split.getPath(), conf);
                 }
-                ParquetDriveScan.Result r;
                 try {
-                    r = ParquetDriveScan.run(access, plan, footer, run,
-                            aggregate ? 0 : Math.max(left, 0),
-                            plan.memoryBudget(run) + (aggregate ? 1 << 20 : 0),
+                    ParquetDriveScan.Result r = ParquetDriveScan.run(access, plan, footer, run,
+                            left, plan.memoryBudget(run) + (aggregate ? 1 << 20 : 0),
                             DeviceJob.taskletTimeout(conf));
+                    nextRun++;
+                    done += run.size();
+                    ctx.getCounter(DeviceCounters.TASKLET_RUNS).increment(r.runs());
+                    ctx.getCounter(DeviceCounters.RECORDS_SCANNED).increment(r.rowsDecoded());
+                    if (aggregate) {
+                        for (byte[] o : r.outputs()) {
+                            add(GroupAggregate.decode(o, BuiltinTasklet.PARQUET_SCAN).items(),
+                                    q, signed);
+                        }
+                    } else {
+                        addRows(r.rows());
+                    }
+                    return true;
                 } catch (ParquetDriveScan.Unsupported e) {
                     refused = e.getMessage();
-                    break;
-                }
-                ctx.getCounter(DeviceCounters.TASKLET_RUNS).increment(r.runs());
-                ctx.getCounter(DeviceCounters.RECORDS_SCANNED).increment(r.rowsDecoded());
-                done += run.size();
-                if (aggregate) {
-                    for (byte[] o : r.outputs()) {
-                        add(GroupAggregate.decode(o, BuiltinTasklet.PARQUET_SCAN).items(),
-                                q, signed);
-                    }
-                } else {
-                    for (Object[] values : r.rows()) {
-                        pairs.add(new Object[] {new LongPairWritable(split.getStart(), row++),
-                                new Text(text(plan, values))});
-                    }
                 }
             }
-            if (refused != null && (aggregate || q.limit() == 0 || row < q.limit())) {
-                int from = split.rowGroup() + done;
-                int last = split.rowGroup() + split.rowGroups() - 1;
+            int g = split.rowGroup() + done;
+            if (host == null) {
                 DriveLog.of(Reader.class, split.getPath().toUri().getAuthority()).warn(
-                        "{} row groups {}-{} read on the host: {}", split.getPath(), from, last,
-                        refused);
-                ParquetHostScan.Result h = ParquetHostScan.run(conf, plan, footer, from,
-                        last - from + 1, aggregate || q.limit() == 0 ? 0 : q.limit() - row);
-                ctx.getCounter(DeviceCounters.HOST_ROW_GROUPS).increment(last - from + 1);
-                ctx.getCounter(DeviceCounters.HOST_ROWS_READ).increment(h.rowsRead());
-                if (aggregate) {
-                    add(h.items(), q, signed);
-                } else {
-                    for (Object[] values : h.rows()) {
-                        pairs.add(new Object[] {new LongPairWritable(split.getStart(), row++),
-                                new Text(text(plan, values))});
-                    }
-                }
+                        "{} row groups {}-{} read on the host: {}", split.getPath(), g,
+                        split.rowGroup() + split.rowGroups() - 1, refused);
+                host = ParquetHostScan.open(conf, plan, footer);
             }
-            it = pairs.iterator();
+            ParquetHostScan.Result h = host.rowGroup(g, left);
+            done++;
+            ctx.getCounter(DeviceCounters.HOST_ROW_GROUPS).increment(1);
+            ctx.getCounter(DeviceCounters.HOST_ROWS_READ).increment(h.rowsRead());
+            if (aggregate) {
+                add(h.items(), q, signed);
+            } else {
+                addRows(h.rows());
+            }
+            return true;
+        }
+
+        private void addRows(List<Object[]> rows) {
+            for (Object[] values : rows) {
+                pairs.add(new Object[] {new LongPairWritable(split.getStart(), row++),
+                        new Text(text(plan, values))});
+            }
         }
 
         private void add(List<GroupAggregate.Item> items, ParquetQuery q, boolean signed) {
@@ -275,10 +298,13 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
         }
 
         @Override
-        public boolean nextKeyValue() {
-            if (!it.hasNext()) {
-                current = null;
-                return false;
+        public boolean nextKeyValue() throws IOException {
+            while (!it.hasNext()) {
+                if (!readMore()) {
+                    current = null;
+                    return false;
+                }
+                it = pairs.iterator();
             }
             current = it.next();
             return true;
@@ -296,12 +322,16 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
 
         @Override
         public float getProgress() {
-            return it == null || it.hasNext() ? 0f : 1f;
+            return split == null || split.rowGroups() == 0 ? 1f
+                    : (float) done / split.rowGroups();
         }
 
         @Override
-        public void close() {
+        public void close() throws IOException {
             pairs.clear();
+            if (host != null) {
+                host.close();
+            }
         }
     }
 }

@@ -31,42 +31,29 @@ import org.smartssd.device.tasklet.Predicate;
  * value is NULL and read (SUM, MIN or MAX), sums modulo 2^64, merged per group by
  * {@link GroupAggregate.Merger} (an op not asked is 0, as the drive writes it).
  */
-public final class ParquetHostScan {
+public final class ParquetHostScan implements java.io.Closeable {
     /**
-     * What the host computed: ROWS' rows (as {@link ParquetDriveScan.Result#rows}) or
-     * AGGREGATE's items (one per group, by key), and the rows parquet-mr read.
+     * What the host computed over one row group: ROWS' rows (as
+     * {@link ParquetDriveScan.Result#rows}) or AGGREGATE's items (one per group, by key),
+     * and the rows parquet-mr read.
      */
     public record Result(List<Object[]> rows, List<GroupAggregate.Item> items, long rowsRead) {
     }
 
-    private ParquetHostScan() {
-    }
+    private final ParquetScanPlan plan;
+    private final boolean aggregate;
+    private final HostPredicate test;
+    private final ParquetHostRow row;
+    private final MessageColumnIO io;
+    private final ParquetFileReader reader;
 
-    /**
-     * Runs {@code plan} over row groups {@code first} .. {@code first + count - 1} of
-     * {@code footer}'s file, read with parquet-mr; ROWS stops after {@code limit} rows (0:
-     * all).
-     *
-     * @throws IOException the file cannot be read, or no longer has those row groups
-     * @throws IllegalArgumentException a plan the drive would refuse (a comparison on a
-     *         BYTE_ARRAY column, a byte match on a number, a key or value that is not a number,
-     *         a SUM of floats), or a mode other than ROWS and AGGREGATE
-     */
-    public static Result run(Configuration conf, ParquetScanPlan plan, ParquetFooter footer,
-                             int first, int count, long limit) throws IOException {
-        boolean aggregate = plan.mode() == ParquetScanPlan.Mode.AGGREGATE;
-        if (!aggregate && plan.mode() != ParquetScanPlan.Mode.ROWS) {
-            throw new IllegalArgumentException("the host runs ROWS and AGGREGATE plans, not "
-                    + plan.mode());
-        }
+    private ParquetHostScan(ParquetScanPlan plan, ParquetFileReader reader, MessageType schema) {
+        this.plan = plan;
+        this.reader = reader;
+        aggregate = plan.mode() == ParquetScanPlan.Mode.AGGREGATE;
         List<DriveColumn> cols = plan.columns();
         Predicate where = Predicate.decode(plan.tree());
-        check(where, cols);
-        if (aggregate) {
-            checkAggregate(plan);
-        }
-        HostPredicate test = where == null ? null : new HostPredicate(where);
-        MessageType schema = footer.schema();
+        test = where == null ? null : new HostPredicate(where);
         Map<String, Integer> slots = new LinkedHashMap<>();
         List<Type> fields = new ArrayList<>();
         int[] slot = new int[cols.size()];
@@ -81,7 +68,52 @@ public final class ParquetHostScan {
             slot[f] = s;
         }
         MessageType requested = new MessageType(schema.getName(), fields);
-        ParquetHostRow row = new ParquetHostRow(cols, slot, fields.size());
+        row = new ParquetHostRow(cols, slot, fields.size());
+        reader.setRequestedSchema(requested);
+        io = new ColumnIOFactory().getColumnIO(requested, schema);
+    }
+
+    /**
+     * {@code plan} over {@code footer}'s file, opened once for the row groups
+     * {@link #rowGroup} is then asked for, one at a time (a split's rows are never all held).
+     *
+     * @throws IOException the file cannot be read, or no longer has the footer's row groups
+     * @throws IllegalArgumentException a plan the drive would refuse (a comparison on a
+     *         BYTE_ARRAY column, a byte match on a number, a key or value that is not a number,
+     *         a SUM of floats), or a mode other than ROWS and AGGREGATE
+     */
+    public static ParquetHostScan open(Configuration conf, ParquetScanPlan plan,
+                                       ParquetFooter footer) throws IOException {
+        if (plan.mode() != ParquetScanPlan.Mode.AGGREGATE
+                && plan.mode() != ParquetScanPlan.Mode.ROWS) {
+            throw new IllegalArgumentException("the host runs ROWS and AGGREGATE plans, not "
+                    + plan.mode());
+        }
+        check(Predicate.decode(plan.tree()), plan.columns());
+        if (plan.mode() == ParquetScanPlan.Mode.AGGREGATE) {
+            checkAggregate(plan);
+        }
+        ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(footer.path(), conf),
+                HadoopReadOptions.builder(conf).build());
+        try {
+            if (r.getRowGroups().size() != footer.rowGroups().size()) {
+                throw new IOException(footer.path() + " has " + r.getRowGroups().size()
+                        + " row groups, not the " + footer.rowGroups().size()
+                        + " its footer had: the file changed");
+            }
+            return new ParquetHostScan(plan, r, footer.schema());
+        } catch (IOException | RuntimeException e) {
+            r.close();
+            throw e;
+        }
+    }
+
+    /** Row group {@code g} of the file; ROWS stops after {@code limit} rows (0: all). */
+    public Result rowGroup(int g, long limit) throws IOException {
+        if (g < 0 || g >= reader.getRowGroups().size()) {
+            throw new IOException("row group " + g + " of " + reader.getRowGroups().size());
+        }
+        List<DriveColumn> cols = plan.columns();
         int[] proj = plan.projection();
         int[] keys = plan.keys();
         int ops = plan.ops();
@@ -90,69 +122,57 @@ public final class ParquetHostScan {
                 && cols.get(plan.value()).fieldType().signed());
         List<Object[]> rows = new ArrayList<>();
         long read = 0;
-        try (ParquetFileReader r = ParquetFileReader.open(
-                HadoopInputFile.fromPath(footer.path(), conf),
-                HadoopReadOptions.builder(conf).build())) {
-            if (r.getRowGroups().size() != footer.rowGroups().size()
-                    || first + count > r.getRowGroups().size()) {
-                throw new IOException(footer.path() + " has " + r.getRowGroups().size()
-                        + " row groups, not the " + footer.rowGroups().size()
-                        + " its footer had: the file changed");
+        PageReadStore pages = reader.readRowGroup(g);
+        RecordReader<ParquetHostRow> rr = io.getRecordReader(pages, row.materializer());
+        for (long i = 0; i < pages.getRowCount(); i++) {
+            rr.read();
+            read++;
+            if (test != null && !test.test(row)) {
+                continue;
             }
-            r.setRequestedSchema(requested);
-            MessageColumnIO io = new ColumnIOFactory().getColumnIO(requested, schema);
-            for (int g = first; g < first + count; g++) {
-                if (!aggregate && limit > 0 && rows.size() >= limit) {
-                    break;
-                }
-                PageReadStore pages = r.readRowGroup(g);
-                RecordReader<ParquetHostRow> rr = io.getRecordReader(pages, row.materializer());
-                for (long i = 0; i < pages.getRowCount(); i++) {
-                    rr.read();
-                    read++;
-                    if (test != null && !test.test(row)) {
+            if (aggregate) {
+                long k1 = 0;
+                long k2 = 0;
+                long v = 0;
+                if (keys.length >= 1) {
+                    if (!row.number(keys[0])) {
                         continue;
                     }
-                    if (aggregate) {
-                        long k1 = 0;
-                        long k2 = 0;
-                        long v = 0;
-                        if (keys.length >= 1) {
-                            if (!row.number(keys[0])) {
-                                continue;
-                            }
-                            k1 = row.value();
-                        }
-                        if (keys.length >= 2) {
-                            if (!row.number(keys[1])) {
-                                continue;
-                            }
-                            k2 = row.value();
-                        }
-                        if (readsValue) {
-                            if (!row.number(plan.value())) {
-                                continue;
-                            }
-                            v = row.value();
-                        }
-                        groups.add(new GroupAggregate.Item(k1, k2, 1,
-                                (ops & ParquetScanPlan.OP_SUM) != 0 ? v : 0,
-                                (ops & ParquetScanPlan.OP_MIN) != 0 ? v : 0,
-                                (ops & ParquetScanPlan.OP_MAX) != 0 ? v : 0));
-                    } else {
-                        Object[] out = new Object[proj.length];
-                        for (int j = 0; j < proj.length; j++) {
-                            out[j] = row.decoded(proj[j]);
-                        }
-                        rows.add(out);
-                        if (limit > 0 && rows.size() >= limit) {
-                            break;
-                        }
+                    k1 = row.value();
+                }
+                if (keys.length >= 2) {
+                    if (!row.number(keys[1])) {
+                        continue;
                     }
+                    k2 = row.value();
+                }
+                if (readsValue) {
+                    if (!row.number(plan.value())) {
+                        continue;
+                    }
+                    v = row.value();
+                }
+                groups.add(new GroupAggregate.Item(k1, k2, 1,
+                        (ops & ParquetScanPlan.OP_SUM) != 0 ? v : 0,
+                        (ops & ParquetScanPlan.OP_MIN) != 0 ? v : 0,
+                        (ops & ParquetScanPlan.OP_MAX) != 0 ? v : 0));
+            } else {
+                Object[] out = new Object[proj.length];
+                for (int j = 0; j < proj.length; j++) {
+                    out[j] = row.decoded(proj[j]);
+                }
+                rows.add(out);
+                if (limit > 0 && rows.size() >= limit) {
+                    break;
                 }
             }
         }
         return new Result(rows, new ArrayList<>(groups.result().values()), read);
+    }
+
+    @Override
+    public void close() throws IOException {
+        reader.close();
     }
 
     /** The leaves' columns as the drive's tree parser checks them (tasklets/pred.c). */
