@@ -6,7 +6,7 @@ package org.smartssd.mapreduce;
  * <b>microjoules</b>, times in nanoseconds of modelled device time.
  */
 public enum DeviceCounters {
-    /** Tasklet runs (one per split). */
+    /** Tasklet runs (one per split; over Parquet, the parquet-scan runs made). */
     TASKLET_RUNS,
     /** Flash pages the tasklets scanned, as the drive reports them. */
     PAGES_SCANNED,
@@ -39,5 +39,10 @@ public enum DeviceCounters {
     /** Runs whose host energy was measured by RAPL rather than modelled. */
     HOST_ENERGY_MEASURED,
     /** Polls of tasklet progress. */
-    PROGRESS_POLLS
+    PROGRESS_POLLS,
+    /** Parquet inputs: row groups read on the host because the drive refused their run
+     *  (a codec, encoding or page it does not decode, no room for the row group). */
+    HOST_ROW_GROUPS,
+    /** Parquet inputs: rows parquet-mr read on the host for those row groups. */
+    HOST_ROWS_READ
 }

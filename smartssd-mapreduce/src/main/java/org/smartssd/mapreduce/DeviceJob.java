@@ -150,12 +150,14 @@ public class DeviceJob extends Job {
 
     /**
      * Makes this a job over Parquet files (a file, or a folder of them as Spark writes one):
-     * one split per row group, each running {@code query} as a parquet-scan in the drive
+     * splits of consecutive row groups up to Hadoop's split size, each running {@code query}
+     * in the drive as few parquet-scan runs as the plan allows
      * ({@link ParquetRowGroupInputFormat}); no DeviceMapper or format is needed. AGGREGATE
      * gives (key1, key2) → {@link AggregateWritable} (reduce and combine with
      * {@link AggregateReducer}), ROWS (split start, row) → {@link org.apache.hadoop.io.Text}.
-     * A row group the drive cannot decode (a codec other than SNAPPY or UNCOMPRESSED, say)
-     * fails its task with the drive's reason.
+     * Row groups the drive refuses (a codec other than SNAPPY or UNCOMPRESSED, a row group
+     * larger than its memory, say) are read on the host with parquet-mr, with the same
+     * answer.
      */
     public DeviceJob setParquetScan(ParquetQuery query) {
         query.store(getConfiguration());

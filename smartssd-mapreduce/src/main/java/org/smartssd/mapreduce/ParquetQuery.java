@@ -25,7 +25,7 @@ import org.smartssd.scan.parquet.ParquetScanPlan;
  * @param keys AGGREGATE: up to two key plan columns
  * @param value AGGREGATE: the value plan column
  * @param ops AGGREGATE: group-aggregate's op bits
- * @param limit ROWS: at most so many rows of each row group (0: all)
+ * @param limit ROWS: at most so many rows of each split (0: all)
  */
 public record ParquetQuery(List<String> columns, ParquetScanPlan.Mode mode, int[] projection,
                            byte[] tree, int[] keys, int value, int ops, long limit) {

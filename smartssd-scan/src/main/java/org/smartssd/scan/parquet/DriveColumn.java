@@ -5,6 +5,7 @@ import java.util.Optional;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType;
+import org.smartssd.device.RecordLayout;
 
 /**
  * A flat column as the parquet-scan plan types it ({@code struct ss_bt_pq_column}): the
@@ -26,6 +27,25 @@ public record DriveColumn(String name, int leaf, PrimitiveType primitive, int ty
         public Optional<DriveColumn> supported() {
             return Optional.ofNullable(column);
         }
+    }
+
+    /**
+     * The field type the drive's WHERE tree, keys and aggregates read this column as
+     * (pq_scan.c field_type): its comparisons' signedness, and IS NULL's kind.
+     */
+    public RecordLayout.FieldType fieldType() {
+        return switch (type) {
+            case 0 -> RecordLayout.FieldType.U8;
+            case 1 -> logical == L_DATE ? RecordLayout.FieldType.DATE
+                    : logical == L_DECIMAL ? RecordLayout.FieldType.DECIMAL
+                    : RecordLayout.FieldType.I32;
+            case 2 -> logical == L_DECIMAL ? RecordLayout.FieldType.DECIMAL
+                    : logical == L_NONE ? RecordLayout.FieldType.I64
+                    : RecordLayout.FieldType.TIMESTAMP;
+            case 4 -> RecordLayout.FieldType.F32;
+            case 5 -> RecordLayout.FieldType.F64;
+            default -> RecordLayout.FieldType.BYTES;
+        };
     }
 
     /** Types leaf {@code leaf} of a file's schema, described by {@code d}. */

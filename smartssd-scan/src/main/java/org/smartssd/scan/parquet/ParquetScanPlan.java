@@ -99,6 +99,31 @@ public final class ParquetScanPlan {
         return projection.clone();
     }
 
+    /** The WHERE tree ({@code Predicate}'s encoding over plan columns; empty: every row). */
+    public byte[] tree() {
+        return tree.clone();
+    }
+
+    /** AGGREGATE, TOPN: the key plan columns. */
+    public int[] keys() {
+        return keys.clone();
+    }
+
+    /** AGGREGATE, TOPN: the value plan column. */
+    public int value() {
+        return value;
+    }
+
+    /** AGGREGATE: the OP_* bits. */
+    public int ops() {
+        return ops;
+    }
+
+    /** ROWS, COUNT: the most matches a run returns (0: all); TOPN: n. */
+    public long limit() {
+        return limit;
+    }
+
     /**
      * The plan over {@code rowGroups} of {@code footer}'s file: one run's params, or several
      * (consecutive row groups each, {@link #runs}) when one would pass {@link #MAX_PLAN_BYTES}.

@@ -12,11 +12,15 @@ import org.smartssd.device.RecordLayout.FieldType;
  * A record's fields as the drive reads them: big-endian FIXED fields (a set null flag: no
  * value), bit fields, TEXT columns that are {@code -?[0-9]+} within the type's range, and the
  * projection of fields the filter and top-N write. A numeric read leaves its value in
- * {@link #value()}. Not thread-safe.
+ * {@link #value()}. As {@link RowFields}, the fields of the record {@link #at} names. Not
+ * thread-safe.
  */
-final class HostFields {
+final class HostFields implements RowFields {
     private final RecordLayout layout;
     private long value;
+    private byte[] rec;
+    private int recOff;
+    private int recLen;
 
     HostFields(RecordLayout layout) {
         this.layout = layout;
@@ -27,8 +31,37 @@ final class HostFields {
     }
 
     /** The value of the last numeric field read. */
-    long value() {
+    @Override
+    public long value() {
         return value;
+    }
+
+    /** These fields as {@link RowFields} of the record at {@code b[off, off + len)}. */
+    HostFields at(byte[] b, int off, int len) {
+        rec = b;
+        recOff = off;
+        recLen = len;
+        return this;
+    }
+
+    @Override
+    public FieldType type(int f) {
+        return layout.fields().get(f).type();
+    }
+
+    @Override
+    public boolean number(int f) {
+        return intField(f, rec, recOff, recLen);
+    }
+
+    @Override
+    public int[] bytes(int f) {
+        return bytesField(f, rec, recOff, recLen);
+    }
+
+    @Override
+    public byte[] array(int f) {
+        return rec;
     }
 
     static long mask(int bits) {

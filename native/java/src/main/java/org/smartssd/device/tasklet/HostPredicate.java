@@ -7,38 +7,39 @@ import org.smartssd.device.RecordLayout.FieldType;
 
 /**
  * A WHERE stage on the host, evaluated three-valued as the drive's predicate evaluation
- * does: a leaf over a field without a value is UNKNOWN, and a record passes only when the
- * whole condition is TRUE.
+ * (tasklets/pred.c) does: a leaf over a field without a value is UNKNOWN, and a row passes
+ * only when the whole condition is TRUE. Comparisons order a field as its type's
+ * signedness says; byte matches compare bytes. The one host evaluator: over records
+ * ({@link HostFields}) and over rows other readers decode ({@link RowFields}).
  */
-final class HostPredicate {
+public final class HostPredicate {
     private static final int FALSE = 0;
     private static final int TRUE = 1;
     private static final int UNKNOWN = 2;
 
     private final Predicate where;
-    private final HostFields fields;
 
-    HostPredicate(Predicate where, HostFields fields) {
-        this.where = where;
-        this.fields = fields;
+    public HostPredicate(Predicate where) {
+        this.where = java.util.Objects.requireNonNull(where, "where");
     }
 
-    boolean test(byte[] b, int off, int len) {
-        return eval(where, b, off, len) == TRUE;
+    /** Whether {@code row} passes: the condition is TRUE (not FALSE, not UNKNOWN). */
+    public boolean test(RowFields row) {
+        return eval(where, row) == TRUE;
     }
 
     private static int truth(boolean b) {
         return b ? TRUE : FALSE;
     }
 
-    private int eval(Predicate p, byte[] b, int off, int len) {
+    private static int eval(Predicate p, RowFields row) {
         if (p instanceof Predicate.And || p instanceof Predicate.Or) {
             boolean and = p instanceof Predicate.And;
             List<Predicate> children = and ? ((Predicate.And) p).children()
                     : ((Predicate.Or) p).children();
             int res = truth(and);
             for (Predicate c : children) {
-                int x = eval(c, b, off, len);
+                int x = eval(c, row);
                 if (x == truth(!and)) {
                     return x;
                 }
@@ -49,20 +50,18 @@ final class HostPredicate {
             return res;
         }
         if (p instanceof Predicate.Not n) {
-            int x = eval(n.child(), b, off, len);
+            int x = eval(n.child(), row);
             return x == UNKNOWN ? UNKNOWN : truth(x == FALSE);
         }
         if (p instanceof Predicate.IsNull n) {
-            return truth(fields.layout().fields().get(n.field()).type() == FieldType.BYTES
-                    ? fields.bytesField(n.field(), b, off, len) == null
-                    : !fields.intField(n.field(), b, off, len));
+            return truth(row.type(n.field()) == FieldType.BYTES ? row.bytes(n.field()) == null
+                    : !row.number(n.field()));
         }
         if (p instanceof Predicate.Cmp c) {
-            if (!fields.intField(c.field(), b, off, len)) {
+            if (!row.number(c.field())) {
                 return UNKNOWN;
             }
-            int cmp = Fields.compare(fields.value(), c.constant(),
-                    Fields.signed(fields.layout(), c.field()));
+            int cmp = Fields.compare(row.value(), c.constant(), row.type(c.field()).signed());
             return truth(switch (c.op()) {
                 case EQ -> cmp == 0;
                 case NE -> cmp != 0;
@@ -73,11 +72,11 @@ final class HostPredicate {
             });
         }
         Predicate.Bytes m = (Predicate.Bytes) p;
-        int[] r = fields.bytesField(m.field(), b, off, len);
+        int[] r = row.bytes(m.field());
         if (r == null) {
             return UNKNOWN;
         }
-        return truth(bytesMatch(m, b, r));
+        return truth(bytesMatch(m, row.array(m.field()), r));
     }
 
     private static boolean bytesMatch(Predicate.Bytes m, byte[] b, int[] r) {

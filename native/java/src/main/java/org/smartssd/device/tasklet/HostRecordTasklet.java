@@ -27,7 +27,7 @@ abstract class HostRecordTasklet implements HostTasklet {
         if (where != null) {
             where.check(layout);
         }
-        this.where = where == null ? null : new HostPredicate(where, fields);
+        this.where = where == null ? null : new HostPredicate(where);
     }
 
     @Override
@@ -36,7 +36,7 @@ abstract class HostRecordTasklet implements HostTasklet {
             return false;
         }
         records++;
-        if (where != null && !where.test(b, off, len)) {
+        if (where != null && !where.test(fields.at(b, off, len))) {
             return true;
         }
         take(b, off, len);

@@ -200,6 +200,25 @@ public sealed interface Predicate {
     }
 
     /**
+     * The tree {@link #encode} wrote, or null for an empty one (every row).
+     *
+     * @throws IllegalArgumentException an unknown op, a tree cut short or bytes left over
+     */
+    static Predicate decode(byte[] tree) {
+        if (tree.length == 0) {
+            return null;
+        }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(tree)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        Predicate p = PredicateCodec.read(b);
+        if (b.hasRemaining()) {
+            throw new IllegalArgumentException("WHERE tree leaves " + b.remaining()
+                    + " bytes unused");
+        }
+        return p;
+    }
+
+    /**
      * The tree's bytes in prefix order.
      *
      * @throws IllegalArgumentException past {@value #MAX_NODES} nodes, {@value #MAX_DEPTH}

@@ -131,16 +131,6 @@ public final class WhereParams {
     }
 
     private static Predicate tree(byte[] params, int from, int to) {
-        if (from == to) {
-            return null;
-        }
-        ByteBuffer b = ByteBuffer.wrap(params, from, to - from).slice()
-                .order(ByteOrder.LITTLE_ENDIAN);
-        Predicate p = PredicateCodec.read(b);
-        if (b.hasRemaining()) {
-            throw new IllegalArgumentException("WHERE tree leaves " + b.remaining()
-                    + " bytes unused");
-        }
-        return p;
+        return Predicate.decode(java.util.Arrays.copyOfRange(params, from, to));
     }
 }
