@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,6 +36,7 @@ import org.smartssd.scan.parquet.ParquetDriveScan;
 import org.smartssd.scan.parquet.ParquetFooter;
 import org.smartssd.scan.parquet.ParquetHostScan;
 import org.smartssd.scan.parquet.ParquetScanPlan;
+import org.smartssd.scan.parquet.TreeStatistics;
 
 /**
  * The input of a device job over Parquet files ({@link DeviceJob#setParquetScan}): splits of
@@ -46,6 +49,9 @@ import org.smartssd.scan.parquet.ParquetScanPlan;
  * FLOAT/DOUBLE as Java prints them).
  */
 public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable, Writable> {
+    private static final org.slf4j.Logger LOG =
+            org.slf4j.LoggerFactory.getLogger(ParquetRowGroupInputFormat.class);
+
     /** Consecutive row groups of a file: the bytes from the first's start to the last's
      *  end, the first's index in the footer and how many. */
     public static class RowGroupSplit extends FileSplit {
@@ -92,27 +98,44 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
     }
 
     /**
-     * Per file, runs of consecutive row groups of at most the split size Hadoop gives the
-     * file ({@code computeSplitSize} of its block size and the job's min and max split
-     * sizes), each at least one row group; in file order, each naming the hosts of its row
-     * groups' blocks.
+     * Per file, the row groups whose statistics do not rule the WHERE tree out
+     * ({@link TreeStatistics}), in runs of consecutive ones of at most the split size Hadoop
+     * gives the file ({@code computeSplitSize} of its block size and the job's min and max
+     * split sizes), each at least one row group; in file order, each naming the hosts of its
+     * row groups' blocks.
      */
     @Override
     public List<InputSplit> getSplits(JobContext job) throws IOException {
         Configuration conf = job.getConfiguration();
         long minSize = Math.max(getFormatMinSplitSize(), getMinSplitSize(job));
         long maxSize = getMaxSplitSize(job);
+        ParquetQuery q = ParquetQuery.load(conf);
+        if (q == null) {
+            throw new IOException("no Parquet query in the job: DeviceJob.setParquetScan");
+        }
         List<InputSplit> out = new ArrayList<>();
         for (FileStatus f : new DeviceInputFormat().listStatus(job)) {
             ParquetFooter footer = ParquetFooter.read(f.getPath(), conf);
             FileSystem fs = f.getPath().getFileSystem(conf);
             long splitSize = computeSplitSize(f.getBlockSize(), minSize, maxSize);
             List<BlockMetaData> groups = footer.rowGroups();
+            Set<BlockMetaData> kept = Collections.newSetFromMap(new IdentityHashMap<>());
+            kept.addAll(footer.rowGroups(TreeStatistics.of(q.tree(),
+                    q.plan(footer).columns())));
+            if (kept.size() < groups.size()) {
+                LOG.info("{}: {} of {} row groups pruned by their statistics", f.getPath(),
+                        groups.size() - kept.size(), groups.size());
+            }
             int first = 0;
             while (first < groups.size()) {
+                if (!kept.contains(groups.get(first))) {
+                    first++;
+                    continue;
+                }
                 long start = groups.get(first).getStartingPos();
                 int end = first + 1;
-                while (end < groups.size() && end(groups.get(end)) - start <= splitSize) {
+                while (end < groups.size() && kept.contains(groups.get(end))
+                        && end(groups.get(end)) - start <= splitSize) {
                     end++;
                 }
                 Set<String> hosts = new LinkedHashSet<>();
