@@ -7,6 +7,8 @@
 
 #include "cmd_internal.h"
 
+_Static_assert(SS_EXECUTE_MAX_INPUTS == SS_ISP_MAX_INPUTS, "one engine input per wire input");
+
 #define CT_SIZE ((uint32_t)sizeof(struct ss_wire_create_tasklet))
 #define INPUT_SIZE ((uint32_t)sizeof(struct ss_wire_input))
 #define PROGRESS_SIZE ((uint32_t)sizeof(struct ss_wire_progress))

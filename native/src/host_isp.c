@@ -10,8 +10,6 @@
 #include "device_internal.h"
 #include "errinfo.h"
 
-#define MAX_INPUTS 64 /* ss_isp.h SS_ISP_MAX_INPUTS */
-
 struct subject {
 	char s[64];
 };
@@ -120,7 +118,7 @@ int ss_dev_tasklet_create(struct ss_dev *d, const struct ss_dev_tasklet_spec *sp
 int ss_dev_tasklet_execute(struct ss_dev *d, uint64_t instance,
 			   const struct ss_dev_input *in, uint32_t n)
 {
-	uint8_t wire[MAX_INPUTS * sizeof(struct ss_wire_input)];
+	uint8_t wire[SS_EXECUTE_MAX_INPUTS * sizeof(struct ss_wire_input)];
 	struct ss_pkt_req req = {.opcode = SS_OP_EXECUTE_OBJECT, .oid = instance};
 	struct ss_pkt_seg seg;
 	struct ss_pkt_reply rep;
@@ -130,9 +128,9 @@ int ss_dev_tasklet_execute(struct ss_dev *d, uint64_t instance,
 	inst_subject(&sj, instance);
 	if (!in || n == 0)
 		return ss_err(-EINVAL, SS_R_BAD_FIELD, "EXECUTE_OBJECT %s: no inputs", sj.s);
-	if (n > MAX_INPUTS)
-		return ss_err(-E2BIG, SS_R_BAD_LENGTH, "EXECUTE_OBJECT %s: %u inputs (max %d)",
-			      sj.s, n, MAX_INPUTS);
+	if (n > SS_EXECUTE_MAX_INPUTS)
+		return ss_err(-E2BIG, SS_R_BAD_LENGTH, "EXECUTE_OBJECT %s: %u inputs (max %u)",
+			      sj.s, n, SS_EXECUTE_MAX_INPUTS);
 	for (uint32_t i = 0; i < n; i++) {
 		uint8_t *p = wire + (size_t)i * sizeof(struct ss_wire_input);
 

@@ -441,6 +441,9 @@ struct ss_wire_create_tasklet {
 	struct ss_wire_layout layout;
 } __attribute__((packed));
 
+/* EXECUTE_OBJECT's payload: 1..SS_EXECUTE_MAX_INPUTS inputs, read in order (the tasklet
+ * engine's inputs of one run, ss_isp.h SS_ISP_MAX_INPUTS) */
+#define SS_EXECUTE_MAX_INPUTS 64u
 struct ss_wire_input {
 	uint64_t oid;
 	uint64_t offset;

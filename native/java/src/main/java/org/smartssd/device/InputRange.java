@@ -7,7 +7,8 @@ package org.smartssd.device;
 public record InputRange(long oid, long offset, long length) {
     /** Length meaning "to the object's end" (UINT64_MAX on the wire). */
     public static final long TO_END = -1L;
-    /** The input ranges one tasklet run takes (the engine's SS_ISP_MAX_INPUTS). */
+    /** The input ranges one tasklet run takes (ss_proto.h SS_EXECUTE_MAX_INPUTS;
+     *  ProtocolLimitsTest holds the two equal). */
     public static final int MAX_PER_RUN = 64;
 
     public InputRange {
