@@ -87,13 +87,14 @@ final class ParquetScan implements Scan, Batch {
                     Set<BlockMetaData> kept = Collections.newSetFromMap(new IdentityHashMap<>());
                     kept.addAll(footer.rowGroups(statisticsPredicate(footer)));
                     String[] why = new String[groups.size()];
+                    scala.Enumeration.Value calendar = ParquetCalendar.mode(footer);
                     List<BlockMetaData> inDrive = new ArrayList<>();
                     for (int g = 0; g < groups.size(); g++) {
                         if (!kept.contains(groups.get(g))) {
                             pruned++;
                             continue;
                         }
-                        why[g] = hostReason(footer, groups.get(g));
+                        why[g] = hostReason(footer, groups.get(g), calendar);
                         if (why[g] == null) {
                             inDrive.add(groups.get(g));
                         }
@@ -199,7 +200,8 @@ final class ParquetScan implements Scan, Batch {
         return all;
     }
 
-    private String hostReason(ParquetFooter footer, BlockMetaData rg) {
+    private String hostReason(ParquetFooter footer, BlockMetaData rg,
+                              scala.Enumeration.Value calendar) {
         if (plan.hostReason() != null) {
             return plan.hostReason();
         }
@@ -213,7 +215,7 @@ final class ParquetScan implements Scan, Batch {
                 return why.get();
             }
         }
-        return null;
+        return ParquetCalendar.hostReason(footer, calendar, rg, plan.columns());
     }
 
     /** {@code placement=auto: host (device 23.1 s, host 0.29 s est.)}, the sums per side
