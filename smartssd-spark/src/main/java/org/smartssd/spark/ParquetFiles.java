@@ -14,7 +14,8 @@ import org.apache.hadoop.fs.Path;
 /**
  * Whether a read's path holds Parquet: a file that starts and ends with the magic
  * {@code PAR1}, or a directory as Spark writes one (its data files; {@code _SUCCESS} and
- * other names starting with {@code _} or {@code .} left out) whose files all do.
+ * other names starting with {@code _} or {@code .} left out) whose files all do. A
+ * partitioned table (only {@code column=value} directories) is refused, naming them.
  */
 final class ParquetFiles {
     private static final byte[] MAGIC = {'P', 'A', 'R', '1'};
@@ -33,11 +34,17 @@ final class ParquetFiles {
             return List.of();
         }
         List<FileStatus> files = new ArrayList<>();
+        List<String> partitions = new ArrayList<>();
         if (st.isDirectory()) {
             for (FileStatus f : fs.listStatus(p)) {
                 String n = f.getPath().getName();
-                if (f.isFile() && !n.startsWith("_") && !n.startsWith(".")) {
+                if (n.startsWith("_") || n.startsWith(".")) {
+                    continue;
+                }
+                if (f.isFile()) {
                     files.add(f);
+                } else if (n.indexOf('=') > 0) {
+                    partitions.add(n);
                 }
             }
             files.sort((a, b) -> a.getPath().getName().compareTo(b.getPath().getName()));
@@ -45,6 +52,16 @@ final class ParquetFiles {
             files.add(st);
         }
         if (files.isEmpty()) {
+            if (!partitions.isEmpty()) {
+                partitions.sort(null);
+                // Spark's reader would find the files below and add the columns the
+                // directories name: read as rows here, they would be silently missing
+                throw new IOException(path + " is a partitioned table (" + String.join(", ",
+                        partitions.subList(0, Math.min(3, partitions.size())))
+                        + (partitions.size() > 3 ? ", ..." : "") + "), which the connector "
+                        + "does not read: load one partition's directory (without its "
+                        + "column), or read the table with spark.read.parquet");
+            }
             return List.of();
         }
         List<Path> out = new ArrayList<>();
