@@ -47,12 +47,12 @@ public final class ParquetHostScan implements java.io.Closeable {
     private final MessageColumnIO io;
     private final ParquetFileReader reader;
 
-    private ParquetHostScan(ParquetScanPlan plan, ParquetFileReader reader, MessageType schema) {
+    private ParquetHostScan(ParquetScanPlan plan, Predicate where, ParquetFileReader reader,
+                            MessageType schema) {
         this.plan = plan;
         this.reader = reader;
         aggregate = plan.mode() == ParquetScanPlan.Mode.AGGREGATE;
         List<DriveColumn> cols = plan.columns();
-        Predicate where = Predicate.decode(plan.tree());
         test = where == null ? null : new HostPredicate(where);
         Map<String, Integer> slots = new LinkedHashMap<>();
         List<Type> fields = new ArrayList<>();
@@ -89,7 +89,17 @@ public final class ParquetHostScan implements java.io.Closeable {
             throw new IllegalArgumentException("the host runs ROWS and AGGREGATE plans, not "
                     + plan.mode());
         }
-        check(Predicate.decode(plan.tree()), plan.columns());
+        Predicate where = Predicate.decode(plan.tree());
+        if (where != null) {
+            List<FieldType> types = plan.columns().stream().map(DriveColumn::fieldType).toList();
+            try {
+                where.check(types);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("WHERE over the plan's columns "
+                        + plan.columns().stream().map(DriveColumn::name).toList() + ": "
+                        + e.getMessage(), e);
+            }
+        }
         if (plan.mode() == ParquetScanPlan.Mode.AGGREGATE) {
             checkAggregate(plan);
         }
@@ -101,7 +111,7 @@ public final class ParquetHostScan implements java.io.Closeable {
                         + " row groups, not the " + footer.rowGroups().size()
                         + " its footer had: the file changed");
             }
-            return new ParquetHostScan(plan, r, footer.schema());
+            return new ParquetHostScan(plan, where, r, footer.schema());
         } catch (IOException | RuntimeException e) {
             r.close();
             throw e;
@@ -173,40 +183,6 @@ public final class ParquetHostScan implements java.io.Closeable {
     @Override
     public void close() throws IOException {
         reader.close();
-    }
-
-    /** The leaves' columns as the drive's tree parser checks them (tasklets/pred.c). */
-    private static void check(Predicate p, List<DriveColumn> cols) {
-        if (p == null) {
-            return;
-        }
-        if (p instanceof Predicate.And a) {
-            a.children().forEach(c -> check(c, cols));
-        } else if (p instanceof Predicate.Or o) {
-            o.children().forEach(c -> check(c, cols));
-        } else if (p instanceof Predicate.Not n) {
-            check(n.child(), cols);
-        } else if (p instanceof Predicate.Cmp c) {
-            if (column(cols, c.field(), "compared").fieldType() == FieldType.BYTES) {
-                throw new IllegalArgumentException("WHERE compares column "
-                        + cols.get(c.field()).name() + ", a BYTE_ARRAY: only byte matches");
-            }
-        } else if (p instanceof Predicate.Bytes b) {
-            if (column(cols, b.field(), "matched").fieldType() != FieldType.BYTES) {
-                throw new IllegalArgumentException("WHERE matches bytes of column "
-                        + cols.get(b.field()).name() + ", not a BYTE_ARRAY");
-            }
-        } else if (p instanceof Predicate.IsNull n) {
-            column(cols, n.field(), "IS NULL");
-        }
-    }
-
-    private static DriveColumn column(List<DriveColumn> cols, int f, String what) {
-        if (f < 0 || f >= cols.size()) {
-            throw new IllegalArgumentException("WHERE: " + what + " plan column " + f + " of "
-                    + cols.size());
-        }
-        return cols.get(f);
     }
 
     /** As pq_scan.c check_agg: number keys and value (unless only COUNT), no float SUM. */

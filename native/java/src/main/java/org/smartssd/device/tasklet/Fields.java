@@ -1,5 +1,7 @@
 package org.smartssd.device.tasklet;
 
+import java.util.List;
+
 import org.smartssd.device.RecordLayout;
 import org.smartssd.device.RecordLayout.FieldType;
 
@@ -16,25 +18,38 @@ final class Fields {
     }
 
     static FieldType type(RecordLayout layout, int field, String role) {
-        if (field >= layout.fields().size()) {
+        return type(types(layout), field, role);
+    }
+
+    /** The fields' types of {@code layout}, as the checks below take them. */
+    static List<FieldType> types(RecordLayout layout) {
+        return layout.fields().stream().map(RecordLayout.Field::type).toList();
+    }
+
+    static FieldType type(List<FieldType> types, int field, String role) {
+        if (field >= types.size()) {
             throw new IllegalArgumentException(role + " field index " + field
-                    + " is past the layout's " + layout.fields().size() + " fields");
+                    + " is past the layout's " + types.size() + " fields");
         }
-        return layout.fields().get(field).type();
+        return types.get(field);
     }
 
     static void requireInteger(RecordLayout layout, int field, String role) {
-        if (type(layout, field, role) == FieldType.BYTES) {
+        requireInteger(types(layout), field, role);
+    }
+
+    static void requireInteger(List<FieldType> types, int field, String role) {
+        if (type(types, field, role) == FieldType.BYTES) {
             throw new IllegalArgumentException(role + " field " + field
                     + " must be an integer field (or f32, f64, date, timestamp, decimal), "
                     + "not BYTES");
         }
     }
 
-    static void requireBytes(RecordLayout layout, int field, String role) {
-        if (type(layout, field, role) != FieldType.BYTES) {
+    static void requireBytes(List<FieldType> types, int field, String role) {
+        if (type(types, field, role) != FieldType.BYTES) {
             throw new IllegalArgumentException(role + " field " + field
-                    + " must be a BYTES field, not " + type(layout, field, role));
+                    + " must be a BYTES field, not " + type(types, field, role));
         }
     }
 

@@ -244,18 +244,27 @@ public sealed interface Predicate {
 
     /** Checks that leaves name integer or BYTES fields of {@code layout} as their op needs. */
     default void check(RecordLayout layout) {
+        check(Fields.types(layout));
+    }
+
+    /**
+     * Checks that leaves name integer or BYTES fields among {@code types} (field i's type,
+     * as the drive reads it) as their op needs: a record layout's, or a Parquet plan's
+     * columns'.
+     */
+    default void check(List<RecordLayout.FieldType> types) {
         if (this instanceof And a) {
-            a.children().forEach(c -> c.check(layout));
+            a.children().forEach(c -> c.check(types));
         } else if (this instanceof Or o) {
-            o.children().forEach(c -> c.check(layout));
+            o.children().forEach(c -> c.check(types));
         } else if (this instanceof Not n) {
-            n.child().check(layout);
+            n.child().check(types);
         } else if (this instanceof Cmp c) {
-            Fields.requireInteger(layout, c.field(), "predicate");
+            Fields.requireInteger(types, c.field(), "predicate");
         } else if (this instanceof Bytes b) {
-            Fields.requireBytes(layout, b.field(), "predicate");
+            Fields.requireBytes(types, b.field(), "predicate");
         } else if (this instanceof IsNull n) {
-            Fields.type(layout, n.field(), "predicate");
+            Fields.type(types, n.field(), "predicate");
         }
     }
 

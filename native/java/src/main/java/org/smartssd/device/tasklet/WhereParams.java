@@ -131,6 +131,6 @@ public final class WhereParams {
     }
 
     private static Predicate tree(byte[] params, int from, int to) {
-        return Predicate.decode(java.util.Arrays.copyOfRange(params, from, to));
+        return Predicate.decode(Arrays.copyOfRange(params, from, to));
     }
 }
