@@ -139,7 +139,7 @@ final class ParquetAggregates {
                 DataType t = type(n);
                 if (kind == Kind.SUM) {
                     DriveColumn c = drive(n);
-                    if (c.logical() != DriveColumn.L_NONE || c.type() == 0) {
+                    if (c.logical() != DriveColumn.L_NONE || c.type() == DriveColumn.T_BOOLEAN) {
                         throw new Refused(f + " of " + t.simpleString() + ": Spark's sum type "
                                 + "is wider than the drive's");
                     }
@@ -206,11 +206,11 @@ final class ParquetAggregates {
         private String integerColumn(Expression e, String what) {
             String n = columnName(e, what);
             int type = drive(n).type();
-            if (type == 4 || type == 5) {
+            if (type == DriveColumn.T_FLOAT || type == DriveColumn.T_DOUBLE) {
                 throw new Refused(what + " of FLOAT/DOUBLE " + n + ": the drive keeps order "
                         + "keys, -0.0 would come back 0.0");
             }
-            if (type == 6) {
+            if (type == DriveColumn.T_BYTE_ARRAY) {
                 throw new Refused(what + " of string " + n + ": the drive's groups hold "
                         + "integer values only");
             }
@@ -289,7 +289,8 @@ final class ParquetAggregates {
         }
         try {
             int type = drive(name, footers).type();
-            if (type == 4 || type == 5 || type == 6) {
+            if (type == DriveColumn.T_FLOAT || type == DriveColumn.T_DOUBLE
+                    || type == DriveColumn.T_BYTE_ARRAY) {
                 return "ORDER BY " + name + ": the drive ranks integer values only";
             }
             if (!neverNull(name, footers)) {

@@ -127,7 +127,7 @@ final class ParquetDriveFilters {
     private static Predicate equal(String attr, Object v, ToIntFunction<String> column,
                                    java.util.function.IntFunction<DriveColumn> typeOf) {
         int i = field(attr, column);
-        if (typeOf.apply(i).type() == 6) {
+        if (typeOf.apply(i).type() == DriveColumn.T_BYTE_ARRAY) {
             return Predicate.bytesEq(i, text(v));
         }
         return Predicate.eq(i, number(typeOf.apply(i), v));
@@ -163,20 +163,20 @@ final class ParquetDriveFilters {
 
     /** A constant as the drive sees the column's values (tasklets/README.md "6"). */
     private static long number(DriveColumn c, Object v) {
-        if (v == null || c.type() == 6) {
+        if (v == null || c.type() == DriveColumn.T_BYTE_ARRAY) {
             throw new Untranslatable();
         }
-        if (c.type() == 0) {
+        if (c.type() == DriveColumn.T_BOOLEAN) {
             if (v instanceof Boolean b) {
                 return b ? 1 : 0;
             }
             throw new Untranslatable();
         }
-        if (c.type() == 4 || c.type() == 5) {
+        if (c.type() == DriveColumn.T_FLOAT || c.type() == DriveColumn.T_DOUBLE) {
             if (!(v instanceof Number n) || v instanceof BigDecimal) {
                 throw new Untranslatable();
             }
-            return c.type() == 4 ? RecordLayout.f32Key(Float.floatToIntBits(n.floatValue()))
+            return c.type() == DriveColumn.T_FLOAT ? RecordLayout.f32Key(Float.floatToIntBits(n.floatValue()))
                     : RecordLayout.f64Key(Double.doubleToLongBits(n.doubleValue()));
         }
         switch (c.logical()) {

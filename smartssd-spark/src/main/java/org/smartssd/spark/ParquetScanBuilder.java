@@ -206,7 +206,8 @@ final class ParquetScanBuilder implements ScanBuilder, SupportsPushDownFilters,
                 DriveColumn.Typing t = first.column(n);
                 if (t.unsupported() != null) {
                     refusals.add(t.unsupported());
-                } else if (t.column().type() == 4 || t.column().type() == 5) {
+                } else if (t.column().type() == DriveColumn.T_FLOAT
+                        || t.column().type() == DriveColumn.T_DOUBLE) {
                     // ROWS returns a FLOAT/DOUBLE as its order key: -0.0 would come back 0.0
                     refusals.add("column " + n + ": FLOAT/DOUBLE returned as order keys");
                 } else {
@@ -253,7 +254,7 @@ final class ParquetScanBuilder implements ScanBuilder, SupportsPushDownFilters,
     private static String driveTopNRefusal(List<String> names, Map<String, DriveColumn> columns,
                                            int nproj) {
         for (int i = 0; i < nproj; i++) {
-            if (columns.get(names.get(i)).type() == 6) {
+            if (columns.get(names.get(i)).type() == DriveColumn.T_BYTE_ARRAY) {
                 return "string column " + names.get(i) + " in the rows";
             }
         }

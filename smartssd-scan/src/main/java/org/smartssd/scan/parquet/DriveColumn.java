@@ -14,6 +14,13 @@ import org.smartssd.device.RecordLayout;
  */
 public record DriveColumn(String name, int leaf, PrimitiveType primitive, int type, int logical,
                           int scale, int maxDefinitionLevel) {
+    /** parquet.thrift Type, the plan's physical type (the drive decodes these) */
+    public static final int T_BOOLEAN = 0;
+    public static final int T_INT32 = 1;
+    public static final int T_INT64 = 2;
+    public static final int T_FLOAT = 4;
+    public static final int T_DOUBLE = 5;
+    public static final int T_BYTE_ARRAY = 6;
     /** enum ss_bt_pq_logical */
     public static final int L_NONE = 0;
     public static final int L_STRING = 1;
@@ -35,15 +42,15 @@ public record DriveColumn(String name, int leaf, PrimitiveType primitive, int ty
      */
     public RecordLayout.FieldType fieldType() {
         return switch (type) {
-            case 0 -> RecordLayout.FieldType.U8;
-            case 1 -> logical == L_DATE ? RecordLayout.FieldType.DATE
+            case T_BOOLEAN -> RecordLayout.FieldType.U8;
+            case T_INT32 -> logical == L_DATE ? RecordLayout.FieldType.DATE
                     : logical == L_DECIMAL ? RecordLayout.FieldType.DECIMAL
                     : RecordLayout.FieldType.I32;
-            case 2 -> logical == L_DECIMAL ? RecordLayout.FieldType.DECIMAL
+            case T_INT64 -> logical == L_DECIMAL ? RecordLayout.FieldType.DECIMAL
                     : logical == L_NONE ? RecordLayout.FieldType.I64
                     : RecordLayout.FieldType.TIMESTAMP;
-            case 4 -> RecordLayout.FieldType.F32;
-            case 5 -> RecordLayout.FieldType.F64;
+            case T_FLOAT -> RecordLayout.FieldType.F32;
+            case T_DOUBLE -> RecordLayout.FieldType.F64;
             default -> RecordLayout.FieldType.BYTES;
         };
     }
@@ -58,12 +65,12 @@ public record DriveColumn(String name, int leaf, PrimitiveType primitive, int ty
         PrimitiveType p = d.getPrimitiveType();
         int type;
         switch (p.getPrimitiveTypeName()) {
-            case BOOLEAN -> type = 0;
-            case INT32 -> type = 1;
-            case INT64 -> type = 2;
-            case FLOAT -> type = 4;
-            case DOUBLE -> type = 5;
-            case BINARY -> type = 6;
+            case BOOLEAN -> type = T_BOOLEAN;
+            case INT32 -> type = T_INT32;
+            case INT64 -> type = T_INT64;
+            case FLOAT -> type = T_FLOAT;
+            case DOUBLE -> type = T_DOUBLE;
+            case BINARY -> type = T_BYTE_ARRAY;
             default -> {
                 return no(name, p.getPrimitiveTypeName() + " column");
             }
@@ -71,20 +78,20 @@ public record DriveColumn(String name, int leaf, PrimitiveType primitive, int ty
         LogicalTypeAnnotation a = p.getLogicalTypeAnnotation();
         int logical = L_NONE;
         int scale = 0;
-        if (a instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation && type == 6) {
+        if (a instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation && type == T_BYTE_ARRAY) {
             logical = L_STRING;
-        } else if (a instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation && type == 1) {
+        } else if (a instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation && type == T_INT32) {
             logical = L_DATE;
         } else if (a instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ts
-                && type == 2 && ts.getUnit() != LogicalTypeAnnotation.TimeUnit.NANOS) {
+                && type == T_INT64 && ts.getUnit() != LogicalTypeAnnotation.TimeUnit.NANOS) {
             logical = ts.getUnit() == LogicalTypeAnnotation.TimeUnit.MILLIS ? L_TS_MILLIS
                     : L_TS_MICROS;
         } else if (a instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation dec
-                && (type == 1 || type == 2) && dec.getScale() <= 18) {
+                && (type == T_INT32 || type == T_INT64) && dec.getScale() <= 18) {
             logical = L_DECIMAL;
             scale = dec.getScale();
         } else if (a instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i
-                && i.isSigned() && (type == 1 || type == 2)) {
+                && i.isSigned() && (type == T_INT32 || type == T_INT64)) {
             logical = L_NONE;
         } else if (a != null) {
             return no(name, "type " + p.getPrimitiveTypeName() + " " + a);

@@ -192,7 +192,7 @@ public final class ParquetDriveScan {
                 continue;
             }
             DriveColumn c = plan.columns().get(proj[j]);
-            if (c.type() == 6) {
+            if (c.type() == DriveColumn.T_BYTE_ARRAY) {
                 byte[] s = new byte[b.getInt()];
                 b.get(s);
                 row[j] = s;
@@ -210,12 +210,12 @@ public final class ParquetDriveScan {
      */
     public static Object value(DriveColumn c, long v) {
         return switch (c.type()) {
-            case 0 -> v != 0;
-            case 4 -> {
+            case DriveColumn.T_BOOLEAN -> v != 0;
+            case DriveColumn.T_FLOAT -> {
                 int bits = (int) v;
                 yield Float.intBitsToFloat(bits < 0 ? bits ^ Integer.MAX_VALUE : bits);
             }
-            case 5 -> Double.longBitsToDouble(v < 0 ? v ^ Long.MAX_VALUE : v);
+            case DriveColumn.T_DOUBLE -> Double.longBitsToDouble(v < 0 ? v ^ Long.MAX_VALUE : v);
             default -> v;
         };
     }

@@ -79,7 +79,7 @@ final class ParquetHostRow implements RowFields {
             return null;
         }
         DriveColumn c = columns.get(f);
-        return c.type() == 6 ? bytes[s].clone() : ParquetDriveScan.value(c, numbers[s]);
+        return c.type() == DriveColumn.T_BYTE_ARRAY ? bytes[s].clone() : ParquetDriveScan.value(c, numbers[s]);
     }
 
     /** What parquet-mr's record reader fills this row through. */

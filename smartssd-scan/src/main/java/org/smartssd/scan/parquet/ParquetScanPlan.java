@@ -226,7 +226,7 @@ public final class ParquetScanPlan {
             }
             maxUnc = Math.max(maxUnc, unc);
             total += chunk + maxRows * (8 + 4) + maxRows / 8 + 1 + 2 * unc + 64;
-            if (c.type() == 6) {
+            if (c.type() == DriveColumn.T_BYTE_ARRAY) {
                 total += (unc / 4 + 1) * 8 + unc; // entries: struct ss_pq_bytes
             }
         }

@@ -86,7 +86,7 @@ public final class TreeStatistics {
         }
         Predicate.Bytes b = (Predicate.Bytes) p;
         DriveColumn col = column(cols, b.field());
-        if (col == null || col.type() != 6 || b.op() != Predicate.Match.EQUALS) {
+        if (col == null || col.type() != DriveColumn.T_BYTE_ARRAY || b.op() != Predicate.Match.EQUALS) {
             return null;
         }
         return FilterApi.eq(FilterApi.binaryColumn(col.name()),
@@ -107,12 +107,12 @@ public final class TreeStatistics {
         }
         String n = c.name();
         return switch (c.type()) {
-            case 0 -> FilterApi.eq(FilterApi.booleanColumn(n), null);
-            case 1 -> FilterApi.eq(FilterApi.intColumn(n), null);
-            case 2 -> FilterApi.eq(FilterApi.longColumn(n), null);
-            case 4 -> FilterApi.eq(FilterApi.floatColumn(n), null);
-            case 5 -> FilterApi.eq(FilterApi.doubleColumn(n), null);
-            case 6 -> FilterApi.eq(FilterApi.binaryColumn(n), null);
+            case DriveColumn.T_BOOLEAN -> FilterApi.eq(FilterApi.booleanColumn(n), null);
+            case DriveColumn.T_INT32 -> FilterApi.eq(FilterApi.intColumn(n), null);
+            case DriveColumn.T_INT64 -> FilterApi.eq(FilterApi.longColumn(n), null);
+            case DriveColumn.T_FLOAT -> FilterApi.eq(FilterApi.floatColumn(n), null);
+            case DriveColumn.T_DOUBLE -> FilterApi.eq(FilterApi.doubleColumn(n), null);
+            case DriveColumn.T_BYTE_ARRAY -> FilterApi.eq(FilterApi.binaryColumn(n), null);
             default -> null;
         };
     }
@@ -122,7 +122,7 @@ public final class TreeStatistics {
             return null;
         }
         String n = c.name();
-        if (c.type() == 0) {
+        if (c.type() == DriveColumn.T_BOOLEAN) {
             if ((op != Predicate.Compare.EQ && op != Predicate.Compare.NE) || (v != 0 && v != 1)) {
                 return null;
             }
@@ -130,7 +130,7 @@ public final class TreeStatistics {
             return op == Predicate.Compare.EQ ? FilterApi.eq(col, v == 1)
                     : FilterApi.notEq(col, v == 1);
         }
-        if (c.type() == 1 && v == (int) v) {
+        if (c.type() == DriveColumn.T_INT32 && v == (int) v) {
             var col = FilterApi.intColumn(n);
             int x = (int) v;
             return switch (op) {
@@ -142,7 +142,7 @@ public final class TreeStatistics {
                 case GE -> FilterApi.gtEq(col, x);
             };
         }
-        if (c.type() == 2 && c.logical() != DriveColumn.L_TS_MILLIS) {
+        if (c.type() == DriveColumn.T_INT64 && c.logical() != DriveColumn.L_TS_MILLIS) {
             var col = FilterApi.longColumn(n);
             return switch (op) {
                 case EQ -> FilterApi.eq(col, v);
