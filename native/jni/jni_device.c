@@ -33,6 +33,12 @@ JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdNative_transport0(JNI
 	return (*env)->NewStringUTF(env, ss_dev_transport(dev(h)));
 }
 
+JNIEXPORT jlong JNICALL Java_org_smartssd_device_SmartSsdNative_sessionsOpened0(JNIEnv *env,
+		jclass cls, jlong h)
+{
+	return (jlong)ss_dev_sessions_opened(dev(h));
+}
+
 /* Called on the error path only, on the thread whose call failed. */
 JNIEXPORT jstring JNICALL Java_org_smartssd_device_SmartSsdNative_lastMessage0(JNIEnv *env,
 		jclass cls)

@@ -651,3 +651,8 @@ const char *ss_dev_transport(const struct ss_dev *d)
 {
 	return d->scheme;
 }
+
+uint32_t ss_dev_sessions_opened(struct ss_dev *d)
+{
+	return ss_obj_link_gen(d);
+}

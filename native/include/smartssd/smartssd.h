@@ -93,6 +93,10 @@ int ss_dev_close(struct ss_dev *d);
 /** Transport name of d: "emu", "unix" or "sg". */
 const char *ss_dev_transport(const struct ss_dev *d);
 
+/** Protocol sessions d has opened: 1 from ss_dev_open, one more each time it reconnected
+ *  (the link closed, or the drive forgot the session in a daemon restart). */
+uint32_t ss_dev_sessions_opened(struct ss_dev *d);
+
 /**
  * Create an emulated drive's image and format it: the emulator's factory step, after which
  * ss_dev_open("emu:PATH") opens it and smartssd-devd can serve it. An existing file is

@@ -19,6 +19,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.smartssd.device.ClientStatistics;
 import org.smartssd.device.Devd;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TransportClosedException;
@@ -86,6 +87,11 @@ class DaemonRestartTest {
             }
             assertThat(read(fs, b)).isEqualTo(after);
             assertThat(read(fs, a)).isEqualTo(before);
+            // what an operator sees (DriveClientMetrics): two restarts, each a reconnect,
+            // and the two calls that failed while the daemon was down
+            ClientStatistics stats = ((SmartSsdFileSystem) fs).device().statistics();
+            assertThat(stats.reconnects()).isEqualTo(2);
+            assertThat(stats.errors()).isGreaterThanOrEqualTo(2);
         } finally {
             pool.shutdownNow();
             devd.close();

@@ -1,7 +1,9 @@
 package org.smartssd.fs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.util.HashMap;
@@ -24,13 +26,17 @@ import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
 import org.apache.hadoop.metrics2.impl.MetricsRecordImpl;
 import org.junit.jupiter.api.Test;
+import org.smartssd.device.ClientStatistics;
+import org.smartssd.device.SmartSsdDevice;
+import org.smartssd.fs.impl.DriveClientMetrics;
 import org.smartssd.fs.impl.DriveStore;
 import org.smartssd.fs.impl.FileSystemMetrics;
 
 /**
  * smartssd:// in Hadoop's metrics system: an instance's source, found where an operator's
  * tools find it (JMX), gives a sink's collector the operations the test made and its
- * IOStatistics, and is gone once the instance is closed. Values are read from the source
+ * IOStatistics, and is gone once the instance is closed; the drive's source gives the
+ * device's calls, errors, reconnects, bytes and tasklet runs. Values are read from the source
  * as a sink reads them: JMX caches them for the system's period.
  */
 class FileSystemMetricsTest {
@@ -39,6 +45,40 @@ class FileSystemMetricsTest {
     private static Set<ObjectName> sources(String device) throws JMException {
         return JMX.queryNames(new ObjectName("Hadoop:service=" + FileSystemMetrics.METRICS_SYSTEM
                 + ",name=" + FileSystemMetrics.RECORD + "-" + device + "-*"), null);
+    }
+
+    /** The drive sources registered now, by the drive's URI. */
+    private static Map<String, ObjectName> driveSources() throws JMException {
+        Map<String, ObjectName> byUri = new HashMap<>();
+        for (ObjectName n : JMX.queryNames(new ObjectName("Hadoop:service="
+                + FileSystemMetrics.METRICS_SYSTEM + ",name=" + DriveClientMetrics.RECORD
+                + "-*"), null)) {
+            byUri.put((String) JMX.getAttribute(n, "tag.drive"), n);
+        }
+        return byUri;
+    }
+
+    /** A drive source's record as a sink collects it. */
+    private static Map<String, Long> collectDrive(ObjectName source) {
+        MetricsSource src = FileSystemMetrics.registered(source.getKeyProperty("name"));
+        MetricsCollectorImpl collector = new MetricsCollectorImpl();
+        Map<String, Long> counters = new HashMap<>();
+
+        assertThat(src).isNotNull();
+        src.getMetrics(collector, true);
+        MetricsRecordImpl r = collector.getRecords().get(0);
+        assertThat(r.name()).isEqualTo(DriveClientMetrics.RECORD);
+        for (AbstractMetric m : r.metrics()) {
+            assertThat(m.type()).isEqualTo(MetricType.COUNTER);
+            counters.put(m.name(), m.value().longValue());
+        }
+        return counters;
+    }
+
+    private static Map<String, Long> asMetrics(ClientStatistics s) {
+        return Map.of("drive_calls", s.calls(), "drive_errors", s.errors(),
+                "drive_reconnects", s.reconnects(), "drive_bytes_written", s.bytesToDrive(),
+                "drive_bytes_read", s.bytesFromDrive(), "drive_tasklet_runs", s.taskletRuns());
     }
 
     /** The source's record as a sink collects it: its counters by name. */
@@ -99,6 +139,45 @@ class FileSystemMetricsTest {
         }
         assertThat(JMX.isRegistered(source)).isFalse();
         assertThat(sources("metrics2")).isEmpty();
+    }
+
+    @Test
+    void theDriveIsASourceOfItsCallsErrorsBytesAndRuns() throws IOException, JMException {
+        byte[] data = FsTestSupport.data(300_000, 7);
+        ObjectName source;
+        String uri;
+
+        try (FileSystem fs = FsTestSupport.newFs("metricsD", FsTestSupport.embeddedConf())) {
+            SmartSsdDevice device = ((SmartSsdFileSystem) fs).device();
+            uri = device.uri();
+            source = driveSources().get(uri);
+            assertThat(source).as("a source for %s", uri).isNotNull();
+            Map<String, Long> before = collectDrive(source);
+
+            try (FSDataOutputStream out = fs.create(new Path("/m/f"), true)) {
+                out.write(data);
+            }
+            try (FSDataInputStream in = fs.open(new Path("/m/f"))) {
+                assertThat(in.readAllBytes()).isEqualTo(data);
+            }
+            Map<String, Long> mid = collectDrive(source);
+            assertThatThrownBy(() -> fs.getFileStatus(new Path("/m/missing")))
+                    .isInstanceOf(FileNotFoundException.class);
+            Map<String, Long> after = collectDrive(source);
+
+            assertThat(mid.get("drive_bytes_written") - before.get("drive_bytes_written"))
+                    .isEqualTo(data.length);
+            assertThat(mid.get("drive_bytes_read") - before.get("drive_bytes_read"))
+                    .isGreaterThanOrEqualTo(data.length);
+            assertThat(mid.get("drive_calls")).isGreaterThan(before.get("drive_calls"));
+            assertThat(after.get("drive_errors") - mid.get("drive_errors")).isEqualTo(1);
+            assertThat(after.get("drive_reconnects")).isZero();
+            // a sink reads what the device counts, at the moment it asks
+            assertThat(after).isEqualTo(asMetrics(device.statistics()));
+            assertThat(JMX.getAttribute(source, "drive_errors")).isNotNull();
+        }
+        assertThat(JMX.isRegistered(source)).as("gone with the drive's last holder").isFalse();
+        assertThat(driveSources()).doesNotContainKey(uri);
     }
 
     @Test

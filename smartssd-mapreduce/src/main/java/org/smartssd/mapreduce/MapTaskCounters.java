@@ -7,8 +7,8 @@ import org.smartssd.scan.ScanStats;
 /**
  * A map task's scan ({@link ScanStats}) in the job's counters: {@link DeviceCounters},
  * {@link PlacementCounters}, {@link CacheScanCounters} and MAP_INPUT_RECORDS (the records
- * the drive and the host examined, not the drive's progress polls). A counter nothing added
- * to is left out, as before any scan ran.
+ * the drive and the host examined, not the drive's progress polls), and so in this process's
+ * {@link DeviceJobMetrics}. A counter nothing added to is left out, as before any scan ran.
  */
 final class MapTaskCounters {
     private MapTaskCounters() {
@@ -59,8 +59,6 @@ final class MapTaskCounters {
     }
 
     private static void inc(TaskInputOutputContext<?, ?, ?, ?> c, Enum<?> counter, long v) {
-        if (v != 0) {
-            c.getCounter(counter).increment(v);
-        }
+        DeviceJobMetrics.increment(c, counter, v);
     }
 }

@@ -244,8 +244,9 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
                             DeviceJob.taskletTimeout(conf));
                     nextRun++;
                     done += run.size();
-                    ctx.getCounter(DeviceCounters.TASKLET_RUNS).increment(r.runs());
-                    ctx.getCounter(DeviceCounters.RECORDS_SCANNED).increment(r.rowsDecoded());
+                    DeviceJobMetrics.increment(ctx, DeviceCounters.TASKLET_RUNS, r.runs());
+                    DeviceJobMetrics.increment(ctx, DeviceCounters.RECORDS_SCANNED,
+                            r.rowsDecoded());
                     if (aggregate) {
                         for (byte[] o : r.outputs()) {
                             add(GroupAggregate.decode(o, BuiltinTasklet.PARQUET_SCAN).items(),
@@ -268,8 +269,8 @@ public class ParquetRowGroupInputFormat extends FileInputFormat<LongPairWritable
             }
             ParquetHostScan.Result h = host.rowGroup(g, left);
             done++;
-            ctx.getCounter(DeviceCounters.HOST_ROW_GROUPS).increment(1);
-            ctx.getCounter(DeviceCounters.HOST_ROWS_READ).increment(h.rowsRead());
+            DeviceJobMetrics.increment(ctx, DeviceCounters.HOST_ROW_GROUPS, 1);
+            DeviceJobMetrics.increment(ctx, DeviceCounters.HOST_ROWS_READ, h.rowsRead());
             if (aggregate) {
                 add(h.items(), q, signed);
             } else {

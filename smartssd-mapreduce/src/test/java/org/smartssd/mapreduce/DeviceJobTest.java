@@ -33,6 +33,10 @@ import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
+import org.apache.hadoop.metrics2.AbstractMetric;
+import org.apache.hadoop.metrics2.MetricType;
+import org.apache.hadoop.metrics2.MetricsSource;
+import org.apache.hadoop.metrics2.impl.MetricsCollectorImpl;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,6 +55,7 @@ import org.smartssd.device.tasklet.Predicate;
 import org.smartssd.device.tasklet.Projection;
 import org.smartssd.device.tasklet.TopN;
 import org.smartssd.fs.SmartSsdFileSystem;
+import org.smartssd.fs.impl.SharedMetricsSystem;
 import org.smartssd.mapreduce.Requests.Request;
 import org.smartssd.scan.TaskletRun;
 
@@ -156,6 +161,52 @@ class DeviceJobTest {
         CounterGroup g = c.getGroup(DeviceCounters.class.getName());
         assertThat(g.getDisplayName()).isEqualTo("Smart SSD device");
         assertThat(c.toString()).contains("Smart SSD device", "Device pages scanned=" + read);
+    }
+
+    /** The device-job metrics of this process as a sink collects them, by name. */
+    private static Map<String, Long> processMetrics() {
+        Map<String, Long> m = new TreeMap<>();
+        MetricsSource src = SharedMetricsSystem.named(DeviceJobMetrics.METRICS_SYSTEM)
+                .source(DeviceJobMetrics.SOURCE);
+        if (src == null) {
+            return m;   // no map task has run in this process yet
+        }
+        MetricsCollectorImpl collector = new MetricsCollectorImpl();
+        src.getMetrics(collector, true);
+        for (AbstractMetric x : collector.getRecords().get(0).metrics()) {
+            assertThat(x.type()).isEqualTo(MetricType.COUNTER);
+            m.put(x.name(), x.value().longValue());
+        }
+        return m;
+    }
+
+    @Test
+    void theProcessMetricsAddWhatTheJobCounted() throws Exception {
+        Map<String, Long> before = processMetrics();
+        TaskletSpec spec = GroupAggregate.groupBy(Requests.REGION).value(Requests.VALUE)
+                .ops(Op.COUNT, Op.SUM).maxGroups(64).spec(Requests.LAYOUT, 64 * 1024, 0);
+        DeviceJob job = job("metrics", spec, AggregateFormat.class, out("metrics"));
+        job.setReducerClass(AggregateReducer.class);
+        assertThat(job.waitForCompletion(false)).isTrue();
+        Map<String, Long> after = processMetrics();
+
+        Map<String, Long> counted = new TreeMap<>();
+        for (Class<? extends Enum<?>> group : List.of(DeviceCounters.class,
+                PlacementCounters.class, CacheScanCounters.class)) {
+            for (Enum<?> e : group.getEnumConstants()) {
+                long v = job.getCounters().findCounter(e).getValue();
+                String name = DeviceJobMetrics.metricName(e);
+                assertThat(counted.put(name, v)).as("%s names one counter", name).isNull();
+                assertThat(after.getOrDefault(name, 0L) - before.getOrDefault(name, 0L))
+                        .as(name).isEqualTo(v);
+            }
+        }
+        assertThat(counted.get("tasklet_runs")).as("pushed scans").isEqualTo(7);
+        assertThat(counted.get("records_scanned")).isEqualTo(N);
+        assertThat(counted.get("device_time_ns")).as("modelled device time").isPositive();
+        assertThat(counted.get("device_energy_nj")).isPositive();
+        assertThat(counted.get("host_energy_uj")).isPositive();
+        assertThat(after.keySet()).as("no metric but a job counter's").isSubsetOf(counted.keySet());
     }
 
     /** The group-aggregate job's rows, by group: count, sum, min, max. */

@@ -8,9 +8,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the parts of {@link SmartSsdDevice} (drive, namespace, tasklets, programs, cache,
- * chunks, block target) share: the native handle, the direct buffer pools, the link byte
- * counts, and the one way to make a call into {@link SmartSsdNative} ({@link #withHandle},
- * {@link #withScratch}) and turn its failure into an exception ({@link #check}).
+ * chunks, block target) share: the native handle, the direct buffer pools, the counts behind
+ * {@link ClientStatistics}, and the one way to make a call into {@link SmartSsdNative}
+ * ({@link #withHandle}, {@link #withScratch}) and turn its failure into an exception
+ * ({@link #check}).
  */
 final class DeviceSession {
     /** Scratch buffers: results the native layer fills (stat, listing, poll, SMART). */
@@ -38,6 +39,9 @@ final class DeviceSession {
     final BufferPool staging = new BufferPool(STAGING_SIZE, 4);
     final AtomicLong bytesToDrive = new AtomicLong();
     final AtomicLong bytesFromDrive = new AtomicLong();
+    final AtomicLong calls = new AtomicLong();
+    final AtomicLong errors = new AtomicLong();
+    final AtomicLong taskletRuns = new AtomicLong();
 
     private DeviceSession(String uri, SmartSsdDevice.Options options, NativeHandle handle,
                           String transport) {
@@ -66,8 +70,20 @@ final class DeviceSession {
     /** Runs {@code call} holding the handle, so {@link NativeHandle#close} waits for it. */
     <T> T withHandle(HandleCall<T> call) throws IOException {
         long h = handle.acquire();
+        calls.incrementAndGet();
         try {
             return call.call(h);
+        } finally {
+            handle.release();
+        }
+    }
+
+    /** Sessions the handle has opened (1 plus its reconnects); no call into the drive, so
+     *  not counted among {@link #calls}. */
+    long sessionsOpened() throws IOException {
+        long h = handle.acquire();
+        try {
+            return SmartSsdNative.sessionsOpened0(h);
         } finally {
             handle.release();
         }
@@ -85,6 +101,7 @@ final class DeviceSession {
 
     long check(long rc, String what) throws IOException {
         if (rc < 0) {
+            errors.incrementAndGet();
             throw fail(rc, uri, what);
         }
         return rc;
@@ -92,6 +109,7 @@ final class DeviceSession {
 
     long check(long rc, String what, Object subject) throws IOException {
         if (rc < 0) {
+            errors.incrementAndGet();
             throw fail(rc, uri, what + " " + subject);
         }
         return rc;

@@ -158,6 +158,18 @@ public final class SmartSsdDevice implements AutoCloseable {
         return session.bytesFromDrive.get();
     }
 
+    /**
+     * What this object has done with the drive since it was opened, counted on the host.
+     * Reconnects are the sessions the native library opened again (it does so on the next
+     * call after the link closed or the daemon restarted).
+     */
+    public ClientStatistics statistics() throws IOException {
+        long sessions = session.sessionsOpened();
+        return new ClientStatistics(session.calls.get(), session.errors.get(),
+                Math.max(0, sessions - 1), session.bytesToDrive.get(),
+                session.bytesFromDrive.get(), session.taskletRuns.get());
+    }
+
     // ---- drive ------------------------------------------------------------------------
 
     /**

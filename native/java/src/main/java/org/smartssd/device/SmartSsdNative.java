@@ -30,6 +30,9 @@ final class SmartSsdNative {
 
     static native String transport0(long h);
 
+    /** Sessions the handle has opened: 1, plus one for each reconnect. */
+    static native long sessionsOpened0(long h);
+
     static native String lastMessage0();
 
     /** The wire layout of fixed reply {@code which} (0 drive info, 1 fsstat, 2 counters, ...:

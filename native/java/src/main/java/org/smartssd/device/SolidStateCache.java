@@ -105,7 +105,7 @@ public final class SolidStateCache {
                 s.check(SmartSsdNative.cacheRead0(h, first, n, st, 0, bytes, out),
                         "cache read", blocks(first, n));
                 st.get(0, dst, off + at * blockSize, bytes);
-                mergeBits(present, at, out, n);
+                s.bytesFromDrive.addAndGet((long) mergeBits(present, at, out, n) * blockSize);
                 return null;
             });
         });
@@ -254,6 +254,7 @@ public final class SolidStateCache {
                 s.withHandle(h -> s.check(SmartSsdNative.cacheWrite0(h, dirty, first, n, st, 0,
                         bytes), dirty ? "cache write-dirty" : "cache write-clean",
                         blocks(first, n)));
+                s.bytesToDrive.addAndGet(bytes);
             } catch (DriveFullException e) {
                 throw new DriveFullException(e.getMessage() + " (the cache is full of dirty "
                         + "blocks, or has no good blocks left: smartssd info counts the retired "
@@ -310,12 +311,16 @@ public final class SolidStateCache {
     }
 
     /** Bits [0, n) of the LSB-first bitmap at out's start into words from bit `at`. */
-    private static void mergeBits(long[] words, int at, ByteBuffer out, int n) {
+    /** Marks the present ones of the n blocks at {@code at}; returns how many there are. */
+    private static int mergeBits(long[] words, int at, ByteBuffer out, int n) {
+        int present = 0;
         for (int i = 0; i < n; i++) {
             if ((out.get(i >>> 3) & (1 << (i & 7))) != 0) {
                 int b = at + i;
                 words[b >>> 6] |= 1L << (b & 63);
+                present++;
             }
         }
+        return present;
     }
 }

@@ -72,8 +72,9 @@ final class TaskletOps {
                 out.putLong(i * 24, r.oid()).putLong(i * 24 + 8, r.offset())
                         .putLong(i * 24 + 16, len);
             }
-            return s.check(SmartSsdNative.taskletExecute0(h, instance, out, 0, inputs.size()),
+            s.check(SmartSsdNative.taskletExecute0(h, instance, out, 0, inputs.size()),
                     "execute tasklet", instance + " over " + inputs.size() + " input range(s)");
+            return s.taskletRuns.incrementAndGet();
         });
     }
 

@@ -252,6 +252,46 @@ abstract class DeviceContract {
     }
 
     @Test
+    void clientStatisticsCountCallsErrorsBytesAndRuns() throws Exception {
+        byte[] text = TestDrives.lines(20_000, 5).getBytes(StandardCharsets.US_ASCII);
+        ClientStatistics s0 = dev.statistics();
+        assertThat(s0.reconnects()).isZero();
+        assertThat(dev.statistics()).as("reading the statistics is no call").isEqualTo(s0);
+
+        long in = dev.create("/stats/lines.txt", ObjectType.FILE, CreateOption.PARENTS);
+        dev.write(in, 0, ByteBuffer.wrap(text), false);
+        ClientStatistics s1 = dev.statistics();
+        assertThat(s1.bytesToDrive() - s0.bytesToDrive()).isEqualTo(text.length);
+        assertThat(s1.calls()).isGreaterThan(s0.calls());
+        assertThat(s1.errors()).isEqualTo(s0.errors());
+
+        assertThatThrownBy(() -> dev.lookup("/stats/missing"))
+                .isInstanceOf(NoSuchObjectException.class);
+        ClientStatistics s2 = dev.statistics();
+        assertThat(s2.errors() - s1.errors()).isEqualTo(1);
+        assertThat(s2.calls() - s1.calls()).isEqualTo(1);
+
+        ByteBuffer back = ByteBuffer.allocateDirect(text.length);
+        assertThat(dev.read(in, 0, back)).isEqualTo(text.length);
+        ClientStatistics s3 = dev.statistics();
+        assertThat(s3.bytesFromDrive() - s2.bytesFromDrive()).isEqualTo(text.length);
+
+        long out = dev.createOutput("/stats/count", CreateOption.PARENTS);
+        long count = dev.createTasklet(new TaskletSpec(TestDrives.GREP, RecordLayout.lines(4096),
+                TestDrives.grepParams(false, "hit"), 64 * 1024, 0), out);
+        dev.execute(count, List.of(InputRange.whole(in)));
+        assertThat(dev.await(count, Duration.ofSeconds(60), null).state())
+                .isEqualTo(TaskletState.DONE);
+        byte[] result = dev.readAllOutput(count);
+        dev.destroy(count);
+        ClientStatistics s4 = dev.statistics();
+        assertThat(s4.taskletRuns() - s3.taskletRuns()).isEqualTo(1);
+        assertThat(s4.bytesFromDrive() - s3.bytesFromDrive()).isEqualTo(result.length);
+        assertThat(s4.errors()).isEqualTo(s2.errors());
+        assertThat(s4.reconnects()).isZero();
+    }
+
+    @Test
     void grepTaskletCountsAndEmitsLines() throws Exception {
         int n = 50_000;
         int k = 7;

@@ -11,7 +11,7 @@ import org.smartssd.device.SmartSsdDevice;
  * One {@link SmartSsdDevice} per drive per JVM, shared by every file system instance that
  * uses the drive and closed when the last one lets go. An {@code emu:} image allows one
  * holder per process, so opening it twice would fail; sharing also keeps one protocol
- * session per process.
+ * session per process. Each open drive is a metrics2 source ({@link DriveClientMetrics}).
  */
 public final class DriveRegistry {
     /** Opens a drive; {@link SmartSsdDevice#open(String)} outside tests. */
@@ -27,10 +27,12 @@ public final class DriveRegistry {
 
     private static final class Entry {
         final SmartSsdDevice device;
+        final DriveClientMetrics metrics;
         int references;
 
-        Entry(SmartSsdDevice device) {
+        Entry(String uri, SmartSsdDevice device) {
             this.device = device;
+            this.metrics = DriveClientMetrics.register(uri, device);
         }
     }
 
@@ -66,7 +68,10 @@ public final class DriveRegistry {
         synchronized (OPEN) {
             Entry e = OPEN.get(uri);
             if (e == null || e.device.isClosed()) {
-                e = new Entry(opener.open(uri));
+                if (e != null) {
+                    e.metrics.close();
+                }
+                e = new Entry(uri, opener.open(uri));
                 OPEN.put(uri, e);
             }
             e.references++;
@@ -82,6 +87,7 @@ public final class DriveRegistry {
             }
             if (--e.references == 0) {
                 OPEN.remove(uri);
+                e.metrics.close();
                 e.device.close();
             }
         }

@@ -10,8 +10,6 @@ import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsInfo;
 import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
-import org.apache.hadoop.metrics2.MetricsSystem;
-import org.apache.hadoop.metrics2.impl.MetricsSystemImpl;
 import org.apache.hadoop.metrics2.lib.Interns;
 
 /**
@@ -22,8 +20,8 @@ import org.apache.hadoop.metrics2.lib.Interns;
  * open, so sinks configured for {@value #METRICS_SYSTEM} in hadoop-metrics2.properties and
  * JMX ({@code Hadoop:service=smartssd-file-system,name=SmartSsdFileSystem-...}) see it.
  *
- * <p>The metrics system is this module's own, as S3A's is, and lives while an instance is
- * open: a process's {@code DefaultMetricsSystem} (a task's, a daemon's) is left alone.
+ * <p>The metrics system is this module's own ({@link SharedMetricsSystem}), as S3A's is, and
+ * lives while an instance or a drive ({@link DriveClientMetrics}) is open.
  */
 public final class FileSystemMetrics implements MetricsSource, Closeable {
     /** The metrics system's name: the prefix of its sinks' configuration, JMX's service. */
@@ -35,15 +33,12 @@ public final class FileSystemMetrics implements MetricsSource, Closeable {
     private static final MetricsInfo DEVICE =
             Interns.info("device", "the smartssd:// device name (smartssd://DEVICE/)");
 
-    private static final Object LOCK = new Object();
     private static final AtomicLong NEXT = new AtomicLong();
-    private static MetricsSystem system;
-    private static int open;
 
     private final String name;
     private final String device;
     private final IOStatistics statistics;
-    private boolean closed;
+    private SharedMetricsSystem.Registration registration;
 
     private FileSystemMetrics(String device, IOStatistics statistics) {
         this.name = RECORD + "-" + device + "-" + NEXT.incrementAndGet();
@@ -54,23 +49,14 @@ public final class FileSystemMetrics implements MetricsSource, Closeable {
     /** Registers an instance's counters; {@link #close()} takes them out again. */
     public static FileSystemMetrics register(String device, IOStatistics statistics) {
         FileSystemMetrics m = new FileSystemMetrics(device, statistics);
-        synchronized (LOCK) {
-            if (system == null) {
-                MetricsSystemImpl s = new MetricsSystemImpl(METRICS_SYSTEM);
-                s.init(METRICS_SYSTEM);
-                system = s;
-            }
-            system.register(m.name, "smartssd://" + device + "/ (one FileSystem instance)", m);
-            open++;
-        }
+        m.registration = SharedMetricsSystem.named(METRICS_SYSTEM).register(m.name,
+                "smartssd://" + device + "/ (one FileSystem instance)", m);
         return m;
     }
 
     /** The source registered under {@code sourceName} (JMX's {@code name=}), or null. */
     public static MetricsSource registered(String sourceName) {
-        synchronized (LOCK) {
-            return system == null ? null : system.getSource(sourceName);
-        }
+        return SharedMetricsSystem.named(METRICS_SYSTEM).source(sourceName);
     }
 
     /** The source's name in the metrics system (and JMX's {@code name=}). */
@@ -91,16 +77,6 @@ public final class FileSystemMetrics implements MetricsSource, Closeable {
     /** Unregisters the source; the last one open stops the metrics system. Idempotent. */
     @Override
     public void close() {
-        synchronized (LOCK) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            system.unregisterSource(name);
-            if (--open == 0) {
-                system.shutdown();
-                system = null;
-            }
-        }
+        registration.close();
     }
 }
