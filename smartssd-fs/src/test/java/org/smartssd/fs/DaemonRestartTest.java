@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -19,7 +20,6 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.smartssd.device.ClientStatistics;
 import org.smartssd.device.Devd;
 import org.smartssd.device.SmartSsdDevice;
 import org.smartssd.device.TransportClosedException;
@@ -87,11 +87,11 @@ class DaemonRestartTest {
             }
             assertThat(read(fs, b)).isEqualTo(after);
             assertThat(read(fs, a)).isEqualTo(before);
-            // what an operator sees (DriveClientMetrics): two restarts, each a reconnect,
-            // and the two calls that failed while the daemon was down
-            ClientStatistics stats = ((SmartSsdFileSystem) fs).device().statistics();
-            assertThat(stats.reconnects()).isEqualTo(2);
-            assertThat(stats.errors()).isGreaterThanOrEqualTo(2);
+            // what an operator sees (the drive's metrics source): two restarts, each a
+            // reconnect, and the two calls that failed while the daemon was down
+            Map<String, Long> seen = DriveSources.collect(devd.uri());
+            assertThat(seen.get("drive_reconnects")).isEqualTo(2);
+            assertThat(seen.get("drive_errors")).isGreaterThanOrEqualTo(2);
         } finally {
             pool.shutdownNow();
             devd.close();

@@ -28,7 +28,6 @@ import org.apache.hadoop.metrics2.impl.MetricsRecordImpl;
 import org.junit.jupiter.api.Test;
 import org.smartssd.device.ClientStatistics;
 import org.smartssd.device.SmartSsdDevice;
-import org.smartssd.fs.impl.DriveClientMetrics;
 import org.smartssd.fs.impl.DriveStore;
 import org.smartssd.fs.impl.FileSystemMetrics;
 
@@ -45,34 +44,6 @@ class FileSystemMetricsTest {
     private static Set<ObjectName> sources(String device) throws JMException {
         return JMX.queryNames(new ObjectName("Hadoop:service=" + FileSystemMetrics.METRICS_SYSTEM
                 + ",name=" + FileSystemMetrics.RECORD + "-" + device + "-*"), null);
-    }
-
-    /** The drive sources registered now, by the drive's URI. */
-    private static Map<String, ObjectName> driveSources() throws JMException {
-        Map<String, ObjectName> byUri = new HashMap<>();
-        for (ObjectName n : JMX.queryNames(new ObjectName("Hadoop:service="
-                + FileSystemMetrics.METRICS_SYSTEM + ",name=" + DriveClientMetrics.RECORD
-                + "-*"), null)) {
-            byUri.put((String) JMX.getAttribute(n, "tag.drive"), n);
-        }
-        return byUri;
-    }
-
-    /** A drive source's record as a sink collects it. */
-    private static Map<String, Long> collectDrive(ObjectName source) {
-        MetricsSource src = FileSystemMetrics.registered(source.getKeyProperty("name"));
-        MetricsCollectorImpl collector = new MetricsCollectorImpl();
-        Map<String, Long> counters = new HashMap<>();
-
-        assertThat(src).isNotNull();
-        src.getMetrics(collector, true);
-        MetricsRecordImpl r = collector.getRecords().get(0);
-        assertThat(r.name()).isEqualTo(DriveClientMetrics.RECORD);
-        for (AbstractMetric m : r.metrics()) {
-            assertThat(m.type()).isEqualTo(MetricType.COUNTER);
-            counters.put(m.name(), m.value().longValue());
-        }
-        return counters;
     }
 
     private static Map<String, Long> asMetrics(ClientStatistics s) {
@@ -150,9 +121,9 @@ class FileSystemMetricsTest {
         try (FileSystem fs = FsTestSupport.newFs("metricsD", FsTestSupport.embeddedConf())) {
             SmartSsdDevice device = ((SmartSsdFileSystem) fs).device();
             uri = device.uri();
-            source = driveSources().get(uri);
+            source = DriveSources.byUri().get(uri);
             assertThat(source).as("a source for %s", uri).isNotNull();
-            Map<String, Long> before = collectDrive(source);
+            Map<String, Long> before = DriveSources.collect(source);
 
             try (FSDataOutputStream out = fs.create(new Path("/m/f"), true)) {
                 out.write(data);
@@ -160,10 +131,10 @@ class FileSystemMetricsTest {
             try (FSDataInputStream in = fs.open(new Path("/m/f"))) {
                 assertThat(in.readAllBytes()).isEqualTo(data);
             }
-            Map<String, Long> mid = collectDrive(source);
+            Map<String, Long> mid = DriveSources.collect(source);
             assertThatThrownBy(() -> fs.getFileStatus(new Path("/m/missing")))
                     .isInstanceOf(FileNotFoundException.class);
-            Map<String, Long> after = collectDrive(source);
+            Map<String, Long> after = DriveSources.collect(source);
 
             assertThat(mid.get("drive_bytes_written") - before.get("drive_bytes_written"))
                     .isEqualTo(data.length);
@@ -177,7 +148,7 @@ class FileSystemMetricsTest {
             assertThat(JMX.getAttribute(source, "drive_errors")).isNotNull();
         }
         assertThat(JMX.isRegistered(source)).as("gone with the drive's last holder").isFalse();
-        assertThat(driveSources()).doesNotContainKey(uri);
+        assertThat(DriveSources.byUri()).doesNotContainKey(uri);
     }
 
     @Test
