@@ -11,6 +11,7 @@ import org.apache.hadoop.metrics2.MetricsCollector;
 import org.apache.hadoop.metrics2.MetricsRecordBuilder;
 import org.apache.hadoop.metrics2.MetricsSource;
 import org.apache.hadoop.metrics2.lib.Interns;
+import org.smartssd.fs.impl.FileSystemMetrics;
 import org.smartssd.fs.impl.SharedMetricsSystem;
 
 /**
@@ -65,7 +66,8 @@ public final class DeviceJobMetrics implements MetricsSource {
 
     @Override
     public void getMetrics(MetricsCollector collector, boolean all) {
-        MetricsRecordBuilder record = collector.addRecord(SOURCE).setContext("smartssd");
+        MetricsRecordBuilder record = collector.addRecord(SOURCE)
+                .setContext(FileSystemMetrics.CONTEXT);
         for (Map.Entry<String, AtomicLong> c : new TreeMap<>(COUNTS).entrySet()) {
             record.addCounter(Interns.info(c.getKey(), "device jobs' " + c.getKey()
                     + ", summed over this process's map tasks"), c.getValue().get());
