@@ -371,8 +371,7 @@ bool fw_bpf_hidden(const struct ss_fw *fw, ss_oid_t oid);
 /* the reserved directory and its programs: objects no host sees */
 uint32_t fw_bpf_hidden_objects(const struct ss_fw *fw);
 /* A "bpf" instance's params: the host's, then its program read from the store and
- * verified against layout. 
-eturn 0, or an error already answered into rep. */
+ * verified against layout. \return 0, or an error already answered into rep. */
 int fw_bpf_instance_params(struct ss_fw *fw, const uint8_t *params, uint32_t params_len,
 			   const struct ss_layout *layout, struct fw_rep *rep,
 			   const uint8_t **out, uint32_t *out_len);

@@ -137,7 +137,7 @@ int ss_fw_objects(struct ss_fw *fw, uint32_t *n);
 uint32_t ss_fw_interface(const struct ss_fw *fw);
 
 /** The chunks of an open-channel or zoned drive that hold data (neither free nor
- *  offline). eturn 0, or -SS_EINVAL for a drive that is not up as one. */
+ *  offline). \return 0, or -SS_EINVAL for a drive that is not up as one. */
 int ss_fw_chunks_written(const struct ss_fw *fw, uint32_t *n);
 
 /**

@@ -525,8 +525,7 @@ struct ss_dev_program_refusal {
 
 /**
  * Load the program of an ELF object (clang -O2 -target bpf -c) under name. The drive
- * verifies it and keeps it across power cycles. 
-eturn its instructions (> 0), or negative
+ * verifies it and keeps it across power cycles. \return its instructions (> 0), or negative
  * errno: -EINVAL (or -E2BIG for one too long) with reason SS_R_PROGRAM_REFUSED when the
  * verifier refused it (why, when not NULL, says where and why; so does the message),
  * -EEXIST without SS_DEV_PROGRAM_REPLACE, -ENOSPC past SS_DEV_PROGRAMS_MAX, -ENOSYS with
@@ -535,13 +534,11 @@ eturn its instructions (> 0), or negative
 int ss_dev_program_load(struct ss_dev *d, const char *name, const void *elf, size_t len,
 			uint32_t flags, struct ss_dev_program_refusal *why);
 
-/** The drive's programs, up to max of them into out. 
-eturn how many it has, or negative
+/** The drive's programs, up to max of them into out. \return how many it has, or negative
  *  errno. */
 int ss_dev_program_list(struct ss_dev *d, struct ss_dev_program *out, uint32_t max);
 
-/** 
-eturn 0, or negative errno (-ENOENT with UNKNOWN_TASKLET for no such program). */
+/** \return 0, or negative errno (-ENOENT with UNKNOWN_TASKLET for no such program). */
 int ss_dev_program_remove(struct ss_dev *d, const char *name);
 
 /** The name of a verifier reason code ("OUT_OF_BOUNDS"...), "UNKNOWN" for others. */
@@ -592,13 +589,11 @@ enum ss_dev_zone_action {
 	SS_DEV_ZONE_RESET = 3,
 };
 
-/** The drive's interface and geometry. 
-eturn 0, or -EOPNOTSUPP from an FTL drive. */
+/** The drive's interface and geometry. \return 0, or -EOPNOTSUPP from an FTL drive. */
 int ss_dev_geometry(struct ss_dev *d, struct ss_dev_geometry *g);
 
 /** Up to `max` chunks from index `first` (group-major, then PU, then chunk) of an
- *  open-channel drive into out. 
-eturn the number given (0 past the last), or negative
+ *  open-channel drive into out. \return the number given (0 past the last), or negative
  *  errno. */
 int ss_dev_chunk_report(struct ss_dev *d, uint64_t first, struct ss_dev_chunk *out, uint32_t max);
 
@@ -608,14 +603,12 @@ int ss_dev_zone_report(struct ss_dev *d, uint64_t first, struct ss_dev_chunk *ou
 /** Write sector ppa[i] from data + 512 i, for i < n (at most 64 at once, SS_VECTOR_MAX:
  *  split larger vectors). The whole vector is checked before any of it is written:
  *  -EINVAL with reason SS_R_NOT_WRITE_POINTER, SS_R_WRITE_UNIT or SS_R_CHUNK_FULL,
- *  -EIO SS_R_CHUNK_OFFLINE. 
-eturn 0 or negative errno. */
+ *  -EIO SS_R_CHUNK_OFFLINE. \return 0 or negative errno. */
 int ss_dev_vector_write(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n,
 			const void *data);
 
 /** Read sector ppa[i] into out + 512 i, for i < n (at most 64). A sector at or past its
- *  chunk's write pointer: -EINVAL, SS_R_READ_UNWRITTEN. 
-eturn 0 or negative errno. */
+ *  chunk's write pointer: -EINVAL, SS_R_READ_UNWRITTEN. \return 0 or negative errno. */
 int ss_dev_vector_read(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n, void *out);
 
 /** As ss_dev_vector_write, each sector also carrying SS_SECTOR_META (8) bytes of
@@ -631,18 +624,15 @@ int ss_dev_vector_read_meta(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint
 
 /** Erase the chunks of ppa[0..n) (sector 0 each; n at most 64), counting one erase of
  *  wear each. A chunk whose erase fails goes offline: -EIO, SS_R_CHUNK_OFFLINE.
- *  
-eturn 0 or negative errno. */
+ * \return 0 or negative errno. */
 int ss_dev_chunk_reset(struct ss_dev *d, const struct ss_dev_ppa *ppa, uint32_t n);
 
 /** Open, close, finish or reset the zone starting at LBA slba. A change its state does
- *  not allow: -EINVAL, SS_R_ZONE_STATE. 
-eturn 0 or negative errno. */
+ *  not allow: -EINVAL, SS_R_ZONE_STATE. \return 0 or negative errno. */
 int ss_dev_zone_mgmt(struct ss_dev *d, enum ss_dev_zone_action action, uint64_t slba);
 
 /** Append len bytes (whole ws_min units) to the zone starting at slba; *lba (may be NULL)
- *  is where they went. 
-eturn 0 or negative errno (-ENOSPC SS_R_CHUNK_FULL). */
+ *  is where they went. \return 0 or negative errno (-ENOSPC SS_R_CHUNK_FULL). */
 int ss_dev_zone_append(struct ss_dev *d, uint64_t slba, const void *data, size_t len,
 		       uint64_t *lba);
 
