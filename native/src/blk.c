@@ -340,14 +340,19 @@ static int write_units(struct ss_blk *b)
 	}
 	rc = ss_dev_vector_write_meta(b->d, v.ppa, nsec, v.data, v.meta);
 	if (rc) {
+		char why[SS_DEV_MSG_MAX];
+		int reason = ss_dev_last_reason();
+
 		/* part of it may be on the flash: its sequence numbers are spent, the line is
-		 * closed and its write pointers are the drive's */
+		 * closed and its write pointers are the drive's. The reload's chunk reports
+		 * clear the error, so the write's is kept across them. */
+		ss_dev_last_message_copy(why, sizeof(why));
 		b->seq += k;
 		b->lines[l].state = LINE_FULL;
 		b->cur = -1;
-		rc = ss_err_context(rc, "block target: writing %u blocks to line %u", k, l);
 		(void)line_wp_reload(b, l);
-		return rc;
+		ss_err(rc, reason, "%s", why);
+		return ss_err_context(rc, "block target: writing %u blocks to line %u", k, l);
 	}
 	for (uint32_t i = 0; i < k; i++) {
 		uint64_t lba = b->buf[i].lba;

@@ -7,7 +7,8 @@
  * _exits without closing: the map rebuilt from the checkpoint and the OOB) -- the last
  * version of an LBA written twice in one line wins whatever the order the chunks are
  * scanned in; a trim stays a trim. The refusals: a zoned drive, an FTL drive, chunks
- * written by something else, ranges past the end.
+ * written by something else, ranges past the end, and a write the drive refuses, whose
+ * error keeps the drive's reason and message.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -698,6 +699,59 @@ next:
 	}
 }
 
+/* A write the drive refuses says so: here every chunk the target could write next is
+ * written behind its back, so its next vector write is not at the write pointer. The
+ * error names the write and keeps the drive's reason and message (the write pointers'
+ * reload after it once cleared them: "reopen: " with nothing after, in a crash round). */
+static void test_refused_write_names_itself(void)
+{
+	struct devtest t;
+	struct ss_dev *d = drive(&t, 8);
+	struct ss_blk *b = NULL;
+	struct ss_dev_geometry g;
+	static uint8_t w[SS_BLK_BLOCK], junk[64 * SS_SECTOR];
+	struct ss_dev_ppa ppa[64];
+	const char *msg;
+
+	if (!d)
+		return;
+	CHECK_EQ(ss_blk_open(d, NULL, &b), 0);
+	if (!b)
+		goto out;
+	CHECK_EQ(ss_dev_geometry(d, &g), 0);
+	CHECK(g.ws_min > 0 && g.ws_min <= 64);
+	for (uint32_t grp = 0; grp < g.groups; grp++) {
+		for (uint32_t pu = 0; pu < g.pus; pu++) {
+			for (uint32_t c = 0; c < g.chunks; c++) {
+				struct ss_dev_chunk ch;
+				uint64_t at = ((uint64_t)grp * g.pus + pu) * g.chunks + c;
+
+				CHECK_EQ(ss_dev_chunk_report(d, at, &ch, 1), 1);
+				if (ch.state == SS_CHUNK_OFFLINE || ch.wp + g.ws_min > ch.slba + ch.capacity)
+					continue;
+				for (uint32_t s = 0; s < g.ws_min; s++)
+					ppa[s] = (struct ss_dev_ppa){ grp, pu, c,
+								      (uint32_t)(ch.wp - ch.slba) + s };
+				CHECK_EQ(ss_dev_vector_write(d, ppa, g.ws_min, junk), 0);
+			}
+		}
+	}
+	blktest_fill(w, 7, 1);
+	CHECK(ss_blk_write(b, 7, 1, w, SS_BLK_FUA) < 0);
+	msg = ss_dev_last_message();
+	CHECK(strncmp(msg, "block target: writing ", 22) == 0);
+	CHECK(strstr(msg, ": ") != NULL && strlen(strstr(msg, ": ")) > 2);
+	CHECK(strstr(msg, "NOT_WRITE_POINTER") != NULL);
+	CHECK_EQ(ss_dev_last_reason(), SS_R_NOT_WRITE_POINTER);
+	if (ut_failures)
+		fprintf(stderr, "refused write: %s\n", msg);
+out:
+	if (b)
+		(void)ss_blk_close(b);
+	CHECK_EQ(ss_dev_close(d), 0);
+	devtest_cleanup(&t);
+}
+
 static void test_refusals(void)
 {
 	struct devtest t;
@@ -785,5 +839,6 @@ int main(int argc, char **argv)
 	test_recovery();
 	test_gc_crash();
 	test_refusals();
+	test_refused_write_names_itself();
 	return ut_report(unix_mode ? "blk_ut unix" : "blk_ut emu");
 }
