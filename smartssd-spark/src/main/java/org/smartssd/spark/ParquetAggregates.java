@@ -205,12 +205,12 @@ final class ParquetAggregates {
         /** A column whose values the drive's group table holds: no FLOAT, DOUBLE, strings. */
         private String integerColumn(Expression e, String what) {
             String n = columnName(e, what);
-            int type = drive(n).type();
-            if (type == DriveColumn.T_FLOAT || type == DriveColumn.T_DOUBLE) {
+            DriveColumn c = drive(n);
+            if (c.floating()) {
                 throw new Refused(what + " of FLOAT/DOUBLE " + n + ": the drive keeps order "
                         + "keys, -0.0 would come back 0.0");
             }
-            if (type == DriveColumn.T_BYTE_ARRAY) {
+            if (c.type() == DriveColumn.T_BYTE_ARRAY) {
                 throw new Refused(what + " of string " + n + ": the drive's groups hold "
                         + "integer values only");
             }
@@ -288,9 +288,8 @@ final class ParquetAggregates {
             return name + " is not a column of the files";
         }
         try {
-            int type = drive(name, footers).type();
-            if (type == DriveColumn.T_FLOAT || type == DriveColumn.T_DOUBLE
-                    || type == DriveColumn.T_BYTE_ARRAY) {
+            DriveColumn c = drive(name, footers);
+            if (c.floating() || c.type() == DriveColumn.T_BYTE_ARRAY) {
                 return "ORDER BY " + name + ": the drive ranks integer values only";
             }
             if (!neverNull(name, footers)) {

@@ -172,11 +172,12 @@ final class ParquetDriveFilters {
             }
             throw new Untranslatable();
         }
-        if (c.type() == DriveColumn.T_FLOAT || c.type() == DriveColumn.T_DOUBLE) {
+        if (c.floating()) {
             if (!(v instanceof Number n) || v instanceof BigDecimal) {
                 throw new Untranslatable();
             }
-            return c.type() == DriveColumn.T_FLOAT ? RecordLayout.f32Key(Float.floatToIntBits(n.floatValue()))
+            return c.type() == DriveColumn.T_FLOAT
+                    ? RecordLayout.f32Key(Float.floatToIntBits(n.floatValue()))
                     : RecordLayout.f64Key(Double.doubleToLongBits(n.doubleValue()));
         }
         switch (c.logical()) {

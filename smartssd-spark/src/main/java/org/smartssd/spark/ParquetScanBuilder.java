@@ -206,8 +206,7 @@ final class ParquetScanBuilder implements ScanBuilder, SupportsPushDownFilters,
                 DriveColumn.Typing t = first.column(n);
                 if (t.unsupported() != null) {
                     refusals.add(t.unsupported());
-                } else if (t.column().type() == DriveColumn.T_FLOAT
-                        || t.column().type() == DriveColumn.T_DOUBLE) {
+                } else if (t.column().floating()) {
                     // ROWS returns a FLOAT/DOUBLE as its order key: -0.0 would come back 0.0
                     refusals.add("column " + n + ": FLOAT/DOUBLE returned as order keys");
                 } else {

@@ -55,6 +55,11 @@ public record DriveColumn(String name, int leaf, PrimitiveType primitive, int ty
         };
     }
 
+    /** FLOAT or DOUBLE: the drive holds its values as order keys, so -0.0 comes back 0.0. */
+    public boolean floating() {
+        return type == T_FLOAT || type == T_DOUBLE;
+    }
+
     /** Types leaf {@code leaf} of a file's schema, described by {@code d}. */
     public static Typing of(int leaf, ColumnDescriptor d) {
         String name = String.join(".", d.getPath());
